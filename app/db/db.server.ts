@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { getEnv } from "~/env.server";
+import { PERMISSIONS } from "~/lib/permissions";
+import { migrations } from "./migrations";
+import type { DB } from "./schema";
+
+export type Dialect = "sqlite" | "postgres";
+
+interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** The raw better-sqlite3 handle, for bulk loading only (null on PostgreSQL). */
+  sqlite: SQLite.Database | null;
+}
+
+// pg returns int8 (bigint columns, count(*)) as strings; our integers fit in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+/** `DATABASE_URL` unset or `file:…`/`sqlite:…`: SQLite. `postgres://…`: PostgreSQL. */
+export function openDatabase(url: string | undefined): Database {
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres", sqlite: null };
+  }
+  const file = url ? url.replace(/^(file|sqlite):(\/\/)?/, "") : path.join(getEnv().DATA_DIR, "mlango.db");
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: "sqlite", sqlite };
+}
+
+// One instance per process; kept on globalThis so development rebuilds do not leak connections.
+const globalStore = globalThis as unknown as { __mlangoDatabase?: Database };
+
+function database(): Database {
+  globalStore.__mlangoDatabase ??= openDatabase(getEnv().DATABASE_URL);
+  return globalStore.__mlangoDatabase;
+}
+
+export const db: Kysely<DB> = new Proxy({} as Kysely<DB>, {
+  get(_target, property) {
+    const instance = database().db;
+    const value = Reflect.get(instance, property, instance);
+    return typeof value === "function" ? value.bind(instance) : value;
+  },
+});
+
+export function dialect(): Dialect {
+  return database().dialect;
+}
+
+export function rawSqlite(): SQLite.Database | null {
+  return database().sqlite;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const current = globalStore.__mlangoDatabase;
+  globalStore.__mlangoDatabase = undefined;
+  if (current) await current.db.destroy();
+}
+
+export async function migrateToLatest(target: Kysely<DB> = database().db): Promise<void> {
+  const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) {
+    if (result.status === "Error") console.error(`migration ${result.migrationName} failed`);
+  }
+  if (error) throw error;
+  await syncPermissionCatalogue(target);
+}
+
+/** The permissions table mirrors the catalogue in app/lib/permissions.ts (insert new, refresh names). */
+async function syncPermissionCatalogue(target: Kysely<DB>): Promise<void> {
+  for (const p of PERMISSIONS) {
+    await target
+      .insertInto("permissions")
+      .values({ identifier: p.identifier, name: p.name, description: p.description })
+      .onConflict((oc) => oc.column("identifier").doUpdateSet({ name: p.name, description: p.description }))
+      .execute();
+  }
+}

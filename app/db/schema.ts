@@ -1,0 +1,211 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+// Conventions (docs/decisions/0001-storage-representations.md):
+// - timestamps are integer milliseconds since the Unix epoch (UTC), columns end in _at;
+// - booleans are integers 0/1;
+// - money is integer minor units (cents), columns end in _cents.
+
+type Timestamp = number;
+type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: Generated<number>;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  email: string; // lower-cased
+  phone_number: string; // E.164
+  password_hash: string;
+  dashboard: string | null; // JSON of the personal dashboard
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  label: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  address: string | null;
+  email_address: string | null;
+  phone_number: string | null;
+  more_info: string | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type AdminStatus = "Pending" | "Accepted" | "Declined";
+
+export interface AdministratorsTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: number | null; // null until the invitee has an account: 'Pending registration'
+  role_id: number | null;
+  invited_email_address: string | null;
+  status: AdminStatus;
+  is_owner: Flag; // the organisation's creator: im_admin
+  invite_token_hash: string | null;
+  invited_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type RoleType = "r_w" | "r" | "custom";
+
+export interface RolesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string | null;
+  role_type: RoleType;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PermissionsTable {
+  id: Generated<number>;
+  identifier: string;
+  name: string;
+  description: string | null;
+}
+
+export interface RolePermissionsTable {
+  role_id: number;
+  permission_id: number;
+}
+
+export interface VenuesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  address: string;
+  email: string | null;
+  phone_number: string | null;
+  custom_splash_url: string | null;
+  success_url: string | null;
+  more_info: string | null;
+  layout_image: string | null;
+  layout_polygon: string | null; // JSON list of polygons of {lat, lng}
+  map_zoom: number | null;
+  lat: number | null;
+  lng: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccessPointsTable {
+  id: Generated<number>;
+  organization_id: number;
+  venue_id: number;
+  name: string;
+  make: string;
+  mac_address: string; // normalised: lower-case, colon separated
+  serial_number: string;
+  custom_splash_url: string | null;
+  success_url: string | null;
+  description: string | null;
+  lat: number | null;
+  lng: number | null;
+  layout_x: number | null;
+  layout_y: number | null;
+  last_seen_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CustomersTable {
+  id: Generated<number>;
+  organization_id: number;
+  identity: string;
+  first_name: string | null;
+  middle_name: string | null;
+  last_name: string | null;
+  phone_number: string | null;
+  email_address: string | null;
+  twitter: string | null;
+  facebook: string | null;
+  more_info: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DevicesTable {
+  id: Generated<number>;
+  organization_id: number;
+  customer_id: number | null;
+  name: string | null;
+  mac_address: string;
+  os: string | null;
+  os_version: string | null;
+  brand: string | null;
+  browser: string | null;
+  is_mobile: Flag;
+  blocked_at: Timestamp | null;
+  last_seen_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ConnectionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  venue_id: number | null;
+  access_point_id: number | null;
+  access_point_mac: string | null;
+  customer_id: number | null;
+  device_id: number | null;
+  ssid: string | null;
+  authorization_mode: string | null;
+  token: string | null; // guest connect token
+  created_at: Timestamp; // reached the portal
+  authorized_at: Timestamp | null; // got online
+  ended_at: Timestamp | null;
+  upload: number; // bytes
+  download: number; // bytes
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_started_at: Timestamp;
+  hits: number;
+}
+
+export interface DB {
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  password_resets: PasswordResetsTable;
+  organizations: OrganizationsTable;
+  administrators: AdministratorsTable;
+  roles: RolesTable;
+  permissions: PermissionsTable;
+  role_permissions: RolePermissionsTable;
+  venues: VenuesTable;
+  access_points: AccessPointsTable;
+  customers: CustomersTable;
+  devices: DevicesTable;
+  connections: ConnectionsTable;
+  rate_limits: RateLimitsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Organization = Selectable<OrganizationsTable>;
+export type NewConnection = Insertable<ConnectionsTable>;

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+// The whole environment the server reads, validated once at boot.
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_URL: z.string().trim().optional(),
+  SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters long.").optional(),
+  SMTP_URL: z.string().trim().optional(),
+  PUBLIC_URL: z.string().url("PUBLIC_URL must be a full URL such as https://console.example.com").optional(),
+  MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),
+  DATA_DIR: z.string().default("data"),
+});
+
+export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string };
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  if (!env.SESSION_SECRET) {
+    if (env.NODE_ENV === "production") {
+      throw new Error(
+        "SESSION_SECRET is not set. Set it to a long random string (see .env.example) before starting in production.",
+      );
+    }
+    // Development and tests only: a fixed secret keeps sessions valid across restarts.
+    env.SESSION_SECRET = "mlango-development-secret-not-for-production";
+  }
+  cached = env as Env;
+  return cached;
+}

@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import { sql } from "kysely";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+
+// Every worker gets its own database; every test starts from empty tables.
+const worker = process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? "1";
+const pgAdminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+if (process.env.TEST_DB === "postgres") {
+  const name = `mlango_test_w${worker}`;
+  const admin = new pg.Client({ connectionString: pgAdminUrl });
+  await admin.connect();
+  const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
+  if (exists.rowCount === 0) await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+} else {
+  fs.mkdirSync("data/test", { recursive: true });
+  process.env.DATABASE_URL = `file:data/test/sqlite-w${worker}.db`;
+}
+
+const { db, dialect, migrateToLatest, closeDatabase, rawSqlite } = await import("~/db/db.server");
+
+// Every table but the migration bookkeeping and the permission catalogue (filled by migrate).
+const KEEP = new Set(["permissions", "kysely_migration", "kysely_migration_lock"]);
+
+async function emptyAllTables() {
+  if (dialect() === "postgres") {
+    const { rows } = await sql<{ tablename: string }>`select tablename from pg_tables where schemaname = current_schema()`.execute(db);
+    const tables = rows.map((r) => r.tablename).filter((t) => !KEEP.has(t));
+    if (tables.length) await sql`truncate ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
+    return;
+  }
+  const sqlite = rawSqlite()!;
+  const tables = sqlite
+    .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+    .all()
+    .map((r) => (r as { name: string }).name)
+    .filter((t) => !KEEP.has(t));
+  sqlite.pragma("foreign_keys = OFF");
+  sqlite.transaction(() => {
+    for (const t of tables) sqlite.prepare(`delete from "${t}"`).run();
+  })();
+  sqlite.pragma("foreign_keys = ON");
+}
+
+beforeAll(async () => {
+  await migrateToLatest();
+});
+
+beforeEach(async () => {
+  await emptyAllTables();
+});
+
+afterAll(async () => {
+  await closeDatabase();
+});

@@ -1,0 +1,31 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Unit tests run once; integration tests run twice, on SQLite and on PostgreSQL,
+// each worker on a database of its own (tests/setup/database.ts).
+const integration = (name: "sqlite" | "postgres") => ({
+  extends: true as const,
+  test: {
+    name,
+    include: ["tests/integration/**/*.test.{ts,tsx}"],
+    env: { TEST_DB: name },
+    setupFiles: ["tests/setup/database.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  test: {
+    environment: "node",
+    pool: "forks",
+    maxWorkers: 2,
+    env: { NODE_ENV: "test", DATA_DIR: "data/test" },
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"] } },
+      integration("sqlite"),
+      integration("postgres"),
+    ],
+  },
+});
