@@ -1,4 +1,5 @@
-import { json, redirect, type Params } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import type { Params } from "@remix-run/react";
 import { db } from "~/db/db.server";
 import { ALL_PERMISSIONS, VIEW_PERMISSIONS, refusalMessage, type Permission } from "~/lib/permissions";
 import { hashToken } from "./crypto.server";

@@ -1,0 +1,94 @@
+import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
+import { PAGE_SIZES, pageCount, pageWindow } from "~/lib/pagination";
+
+function hrefWith(location: { pathname: string; search: string }, changes: Record<string, string | number>) {
+  const params = new URLSearchParams(location.search);
+  for (const [k, v] of Object.entries(changes)) params.set(k, String(v));
+  return `${location.pathname}?${params}`;
+}
+
+/** Page links; shown only when there is more than one page. */
+export function Pagination({ page, pageSize, total }: { page: number; pageSize: number; total: number }) {
+  const location = useLocation();
+  const last = pageCount(total, pageSize);
+  if (last <= 1) return null;
+  return (
+    <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center gap-1 text-sm">
+      {page > 1 ? (
+        <Link className="btn-secondary" to={hrefWith(location, { page: page - 1 })} rel="prev">
+          Previous
+        </Link>
+      ) : null}
+      {pageWindow(page, last).map((p, i) =>
+        p === null ? (
+          <span key={`gap${i}`} className="px-2 text-slate-400">
+            …
+          </span>
+        ) : (
+          <Link
+            key={p}
+            to={hrefWith(location, { page: p })}
+            aria-current={p === page ? "page" : undefined}
+            className={p === page ? "btn-primary" : "btn-secondary"}
+          >
+            {p}
+          </Link>
+        ),
+      )}
+      {page < last ? (
+        <Link className="btn-secondary" to={hrefWith(location, { page: page + 1 })} rel="next">
+          Next
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+/**
+ * Records per page and search: a GET form, so it works without JavaScript (Show button);
+ * with JavaScript the page size applies as soon as it is chosen.
+ */
+export function ListControls({
+  pageSize,
+  search,
+  pageSizes = PAGE_SIZES,
+  searchLabel = "Search",
+}: {
+  pageSize: number;
+  search: string;
+  pageSizes?: readonly number[];
+  searchLabel?: string;
+}) {
+  const submit = useSubmit();
+  const location = useLocation();
+  const keep = [...new URLSearchParams(location.search)].filter(([k]) => !["page", "per_page", "search"].includes(k));
+  return (
+    <Form method="get" className="mb-3 flex flex-wrap items-end gap-3 text-sm" role="search">
+      {keep.map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      <label className="flex items-center gap-2">
+        Records per page
+        <select
+          name="per_page"
+          defaultValue={pageSize}
+          className="input w-auto"
+          onChange={(e) => submit(e.currentTarget.form)}
+        >
+          {pageSizes.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex items-center gap-2">
+        <span className="sr-only">{searchLabel}</span>
+        <input type="search" name="search" defaultValue={search} placeholder={searchLabel} className="input w-56" />
+      </label>
+      <button type="submit" className="btn-secondary">
+        Show
+      </button>
+    </Form>
+  );
+}

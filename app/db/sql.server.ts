@@ -1,0 +1,13 @@
+// The little SQL that differs between SQLite and PostgreSQL lives here.
+import { sql, type Expression, type SqlBool } from "kysely";
+import { likePattern } from "~/lib/pagination";
+import { dialect } from "./db.server";
+
+/** Case-insensitive "contains" for a list's search box; wildcards in the term are literal. */
+export function containsText(column: Expression<unknown> | string, search: string): Expression<SqlBool> {
+  const ref = typeof column === "string" ? sql.ref(column) : column;
+  const pattern = likePattern(search);
+  return dialect() === "postgres"
+    ? sql<SqlBool>`${ref} ilike ${pattern} escape '\\'`
+    : sql<SqlBool>`${ref} like ${pattern} escape '\\'`;
+}
