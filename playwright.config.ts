@@ -1,0 +1,48 @@
+import { defineConfig } from "@playwright/test";
+
+// Browser tests run against the production build on a database of their own.
+// The test process writes fixtures into the same SQLite file (tests/e2e/fixtures.ts).
+export const E2E_PORT = 3100;
+export const E2E_ENV = {
+  DATABASE_URL: "file:data/e2e/mlango.db",
+  DATA_DIR: "data/e2e",
+  SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+  PUBLIC_URL: `http://localhost:${E2E_PORT}`,
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results/playwright",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [
+    { name: "enhanced", use: { javaScriptEnabled: true } },
+    { name: "no-js", use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: "rm -rf data/e2e && node server.mjs",
+    url: `http://localhost:${E2E_PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { ...E2E_ENV, PORT: String(E2E_PORT), NODE_ENV: "production", HOST: "127.0.0.1" },
+  },
+});

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The README's run command: install, build, migrate, load demo data into an empty database, serve.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-deps.sh
+npx remix build
+mkdir -p data
+# A production start needs a session secret: make one once and keep it beside the database.
+if [ -z "${SESSION_SECRET:-}" ]; then
+  [ -s data/session-secret ] || node -e "process.stdout.write(require('crypto').randomBytes(32).toString('hex'))" > data/session-secret
+  SESSION_SECRET="$(cat data/session-secret)"
+  export SESSION_SECRET
+fi
+export NODE_ENV=production
+npx tsx app/db/cli.ts demo
+exec node server.mjs

@@ -1,0 +1,24 @@
+import { expect, test } from "./fixtures";
+
+test("an unknown path shows the not-found page with a way home", async ({ page }) => {
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText("Oops. The page you were looking for doesn't exist.")).toBeVisible();
+  await page.getByRole("link", { name: "Go Home" }).click();
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("the health check answers when the database does", async ({ request }) => {
+  const response = await request.get("/healthz");
+  expect(response.status()).toBe(200);
+  expect(await response.text()).toBe("ok");
+});
+
+test("pages carry the security headers", async ({ request }) => {
+  const response = await request.get("/no/such/page");
+  const headers = response.headers();
+  expect(headers["x-frame-options"]).toBe("DENY");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+});
