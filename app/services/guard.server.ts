@@ -107,9 +107,10 @@ export async function permissionsOf(membership: {
  * spec's message (none of the wanted permissions held; any one of them suffices).
  */
 export async function requireOrg(request: Request, params: Params, ...anyOf: Permission[]): Promise<OrgContext> {
-  const user = await requireUser(request);
+  // A path whose first segment is no organisation id is simply unknown, signed in or not.
   const orgId = parseOrgId(request, params);
   if (orgId === null) notFound();
+  const user = await requireUser(request);
   const membership = await db
     .selectFrom("administrators")
     .innerJoin("organizations", "organizations.id", "administrators.organization_id")

@@ -69,3 +69,10 @@ describe("requireOrg", () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("requireOrg on a path that names no organisation", () => {
+  it("answers 404 even without a session", async () => {
+    const res = await run(() => requireOrg(makeRequest("/no/such/page"), { orgId: "no" }));
+    expect(res.status).toBe(404);
+  });
+});
