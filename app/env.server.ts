@@ -17,8 +17,13 @@ export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string };
 let cached: Env | undefined;
 
 export function getEnv(): Env {
-  if (cached) return cached;
-  const parsed = envSchema.safeParse(process.env);
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Validates an environment; throws a message that says what to fix. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);
@@ -31,8 +36,7 @@ export function getEnv(): Env {
       );
     }
     // Development and tests only: a fixed secret keeps sessions valid across restarts.
-    env.SESSION_SECRET = "mlango-development-secret-not-for-production";
+    return { ...env, SESSION_SECRET: "mlango-development-secret-not-for-production" };
   }
-  cached = env as Env;
-  return cached;
+  return env as Env;
 }
