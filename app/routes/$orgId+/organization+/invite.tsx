@@ -1,0 +1,67 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
+import { inviteAdministratorSchema } from "~/lib/schemas/access-control";
+import { inviteAdministrator, listRoleOptions, requireInvitePermission } from "~/services/access-control.server";
+import { publicOrigin } from "~/services/email.server";
+import { requireOrg } from "~/services/guard.server";
+import { redirectWithToast } from "~/services/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Invite administrators | Mlango" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireOrg(request, params, "view_settings");
+  requireInvitePermission(ctx);
+  return json({ roles: await listRoleOptions(ctx), orgId: ctx.org.id });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requireOrg(request, params);
+  requireInvitePermission(ctx);
+  const submission = parseWithZod(await request.formData(), { schema: inviteAdministratorSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  const result = await inviteAdministrator(ctx, submission.value, publicOrigin(request));
+  if (!result.ok) return json(submission.reply({ fieldErrors: result.fieldErrors, formErrors: result.formErrors }), { status: 400 });
+  return redirectWithToast(request, `/${ctx.org.id}/organization/administrators`, `Invitation sent to ${submission.value.email}.`);
+}
+
+export default function InviteAdministrator() {
+  const { roles, orgId } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(inviteAdministratorSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteAdministratorSchema }),
+  });
+  return (
+    <section className="card max-w-xl">
+      <h2 className="mb-1 text-lg font-semibold">Invite administrators</h2>
+      <p className="mb-4 text-sm text-slate-600">
+        The invitee receives an email with a link to accept or decline. Someone without an account signs up through the
+        link and joins the organization.
+      </p>
+      {roles.length === 0 ? (
+        <p className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          This organization has no roles yet.{" "}
+          <Link to={`/${orgId}/organization/roles/new`} className="link">
+            Add a role
+          </Link>{" "}
+          first.
+        </p>
+      ) : null}
+      <Form method="post" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} />
+        <Field label="Email" inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }} errors={fields.email.errors} />
+        <SelectField label="Role" selectProps={getSelectProps(fields.role_id)} options={roles} placeholder="Choose a role" errors={fields.role_id.errors} />
+        <SubmitButton pendingText="Sending…">Invite</SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;
