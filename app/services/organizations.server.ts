@@ -1,4 +1,9 @@
+import { redirect } from "@remix-run/node";
 import { db } from "~/db/db.server";
+import type { AdminStatus } from "~/db/schema";
+import type { InvitationStatus } from "~/lib/schemas/organizations";
+import { forbidden, notFound, requireOwner, type OrgContext } from "./guard.server";
+import { commitSession, getSession, type Toast } from "./session.server";
 
 export interface OrganizationInput {
   name: string;
@@ -7,6 +12,12 @@ export interface OrganizationInput {
   phone_number?: string | null;
   more_info?: string | null;
 }
+
+export const ORGANIZATION_REFUSALS = {
+  create: "Not allowed to create organizations.",
+  ownerCannotLeave:
+    "You are this organization's administrator, so you cannot decline or leave it. To remove it, delete the organization from its details page.",
+} as const;
 
 /** Creates an organisation; its creator becomes its administrator (im_admin), accepted at once. */
 export async function createOrganization(userId: number, input: OrganizationInput) {
@@ -43,4 +54,233 @@ export async function createOrganization(userId: number, input: OrganizationInpu
       .execute();
     return org;
   });
+}
+
+/**
+ * Who may create an organisation: a user without any accepted membership may create a first
+ * one; otherwise create_organizations is needed in at least one organisation where the user is
+ * an accepted member (owners and r_w roles hold every permission).
+ */
+export async function canCreateOrganization(userId: number): Promise<boolean> {
+  const memberships = await db
+    .selectFrom("administrators")
+    .leftJoin("roles", (join) =>
+      join.onRef("roles.id", "=", "administrators.role_id").onRef("roles.organization_id", "=", "administrators.organization_id"),
+    )
+    .select(["administrators.is_owner", "roles.id as role_id", "roles.role_type"])
+    .where("administrators.user_id", "=", userId)
+    .where("administrators.status", "=", "Accepted")
+    .execute();
+  if (memberships.length === 0) return true;
+  if (memberships.some((m) => m.is_owner === 1 || m.role_type === "r_w")) return true;
+  const customRoles = memberships.filter((m) => m.role_type === "custom" && m.role_id !== null).map((m) => m.role_id!);
+  if (customRoles.length === 0) return false;
+  const granted = await db
+    .selectFrom("role_permissions")
+    .innerJoin("permissions", "permissions.id", "role_permissions.permission_id")
+    .select("role_permissions.role_id")
+    .where("role_permissions.role_id", "in", customRoles)
+    .where("permissions.identifier", "=", "create_organizations")
+    .executeTakeFirst();
+  return granted !== undefined;
+}
+
+/** Refuses (403) a user who may not create an organisation. */
+export async function requireCanCreateOrganization(userId: number): Promise<void> {
+  if (!(await canCreateOrganization(userId))) forbidden(ORGANIZATION_REFUSALS.create);
+}
+
+/** The organisations the user works in (accepted memberships), by name. */
+export async function listUserOrganizations(userId: number) {
+  return db
+    .selectFrom("administrators")
+    .innerJoin("organizations", "organizations.id", "administrators.organization_id")
+    .select(["organizations.id", "organizations.name", "organizations.address"])
+    .where("administrators.user_id", "=", userId)
+    .where("administrators.status", "=", "Accepted")
+    .orderBy("organizations.name")
+    .orderBy("organizations.id")
+    .execute();
+}
+
+export async function countPendingInvitations(userId: number): Promise<number> {
+  const row = await db
+    .selectFrom("administrators")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId)
+    .where("status", "=", "Pending")
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Which answers a membership row offers (spec 1 §4); an owner answers nothing here. */
+export function invitationActions(status: AdminStatus, isOwner: boolean) {
+  if (isOwner) return { accept: false, decline: false, delete: false };
+  return { accept: status !== "Accepted", decline: status !== "Declined", delete: true };
+}
+
+/** Every membership of the user (accepted, declined and pending invitations), newest organisation first. */
+export async function listMemberships(userId: number, page: { offset: number; pageSize: number }) {
+  const base = db
+    .selectFrom("administrators")
+    .innerJoin("organizations", "organizations.id", "administrators.organization_id")
+    .where("administrators.user_id", "=", userId);
+  const [rows, total] = await Promise.all([
+    base
+      .select([
+        "organizations.id",
+        "organizations.name",
+        "organizations.address",
+        "organizations.email_address",
+        "organizations.phone_number",
+        "organizations.more_info",
+        "organizations.created_at",
+        "organizations.updated_at",
+        "administrators.status",
+        "administrators.is_owner",
+      ])
+      .orderBy("organizations.created_at", "desc")
+      .orderBy("organizations.id", "desc")
+      .limit(page.pageSize)
+      .offset(page.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(total.n),
+    rows: rows.map((r) => ({ ...r, is_owner: r.is_owner === 1, actions: invitationActions(r.status, r.is_owner === 1) })),
+  };
+}
+
+/** An id from a URL or a form: a positive integer the id columns can hold, else null. */
+export function parseId(raw: unknown): number | null {
+  if (typeof raw === "number") raw = String(raw);
+  if (typeof raw !== "string" || !/^[1-9]\d{0,9}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id <= 2_147_483_647 ? id : null;
+}
+
+/** The user's own membership of an organisation (any status); anything else is a 404. */
+export async function findMembership(userId: number, organizationId: unknown) {
+  const id = parseId(organizationId);
+  if (id === null) notFound();
+  const row = await db
+    .selectFrom("administrators")
+    .innerJoin("organizations", "organizations.id", "administrators.organization_id")
+    .select(["administrators.id as membership_id", "organizations.id", "organizations.name", "administrators.status", "administrators.is_owner"])
+    .where("administrators.user_id", "=", userId)
+    .where("administrators.organization_id", "=", id)
+    .executeTakeFirst();
+  if (!row) notFound();
+  return row;
+}
+
+/**
+ * The user's answer to a membership (PUT administrators): Accepted, Declined, or Delete (the
+ * membership is removed). The organisation's administrator can neither decline nor leave it.
+ * Returns the success message, or refuses with a 403.
+ */
+export async function respondToInvitation(userId: number, organizationId: unknown, status: InvitationStatus): Promise<string> {
+  const membership = await findMembership(userId, organizationId);
+  if (membership.is_owner === 1 && status !== "Accepted") forbidden(ORGANIZATION_REFUSALS.ownerCannotLeave);
+  if (status === "Delete") {
+    await db.deleteFrom("administrators").where("id", "=", membership.membership_id).execute();
+    return `You have left ${membership.name}.`;
+  }
+  await db
+    .updateTable("administrators")
+    .set({ status, updated_at: Date.now() })
+    .where("id", "=", membership.membership_id)
+    .execute();
+  return status === "Accepted" ? `You have joined ${membership.name}.` : `You have declined ${membership.name}.`;
+}
+
+/** How much the organisation holds; count(*) on indexed organisation columns. */
+export async function organizationCounts(organizationId: number) {
+  const n = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) =>
+    Number((await query.executeTakeFirstOrThrow()).n);
+  const count = (table: "venues" | "access_points" | "customers" | "devices" | "connections") =>
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("organization_id", "=", organizationId);
+  const [venuesCount, accessPointsCount, customersCount, devicesCount, connectionsCount, onlineConnectionsCount] = await Promise.all([
+    n(count("venues")),
+    n(count("access_points")),
+    n(count("customers")),
+    n(count("devices")),
+    n(count("connections")),
+    // Online: authorized and not ended (the connections_online partial index).
+    n(
+      db
+        .selectFrom("connections")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("organization_id", "=", organizationId)
+        .where("authorized_at", "is not", null)
+        .where("ended_at", "is", null),
+    ),
+  ]);
+  return { venuesCount, accessPointsCount, customersCount, devicesCount, connectionsCount, onlineConnectionsCount };
+}
+
+export type OrganizationCounts = Awaited<ReturnType<typeof organizationCounts>>;
+
+/** The organisation of the context with its counts (GET organizations/{id}). */
+export async function getOrganizationDetails(ctx: OrgContext) {
+  const org = await db
+    .selectFrom("organizations")
+    .select(["id", "name", "address", "email_address", "phone_number", "more_info", "created_at", "updated_at"])
+    .where("id", "=", ctx.org.id)
+    .executeTakeFirst();
+  if (!org) notFound();
+  return { ...org, counts: await organizationCounts(ctx.org.id) };
+}
+
+/** PUT organizations/{id}: the organisation's administrator (im_admin) alone. */
+export async function updateOrganization(ctx: OrgContext, input: OrganizationInput): Promise<void> {
+  requireOwner(ctx);
+  await db
+    .updateTable("organizations")
+    .set({
+      name: input.name,
+      address: input.address ?? null,
+      email_address: input.email ?? null,
+      phone_number: input.phone_number ?? null,
+      more_info: input.more_info ?? null,
+      updated_at: Date.now(),
+    })
+    .where("id", "=", ctx.org.id)
+    .execute();
+}
+
+/** DELETE organizations/{id}: the administrator alone; everything of the organisation goes with it. */
+export async function deleteOrganization(ctx: OrgContext): Promise<void> {
+  requireOwner(ctx);
+  await db.deleteFrom("organizations").where("id", "=", ctx.org.id).execute();
+}
+
+/**
+ * A redirect with a flash message that also changes the session's organisation: `select`
+ * stores an organisation, `forget` clears the stored one if it is that organisation.
+ * (One Set-Cookie: a separate redirectWithToast would overwrite the change.)
+ */
+export async function redirectWithOrganization(
+  request: Request,
+  to: string,
+  toast: Toast | string,
+  change: { select: number } | { forget: number },
+) {
+  const session = await getSession(request);
+  if ("select" in change) session.set("orgId", change.select);
+  else if (session.get("orgId") === change.forget) session.unset("orgId");
+  session.flash("toast", typeof toast === "string" ? { type: "success", message: toast } : toast);
+  return redirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+/** The Set-Cookie header that stores the organisation opened in the route, or null if already stored. */
+export async function rememberOrganization(request: Request, organizationId: number): Promise<string | null> {
+  const session = await getSession(request);
+  if (session.get("orgId") === organizationId) return null;
+  session.set("orgId", organizationId);
+  return commitSession(session);
 }

@@ -1,0 +1,78 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { Form } from "@remix-run/react";
+import { ErrorList, Field, FormErrors, SubmitButton } from "~/components/ui/field";
+import { organizationSchema } from "~/lib/schemas/organizations";
+
+interface OrganizationFormProps {
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue?: { name?: string; address?: string | null; phone_number?: string | null; email?: string | null; more_info?: string | null };
+  /** Shown without a submit button and with read-only fields (non-administrators). */
+  readOnly?: boolean;
+  submitLabel: string;
+  pendingText: string;
+  /** The submit button's intent, for pages with several actions. */
+  intent?: string;
+}
+
+/** The organisation form (create and edit): name, address, phone number, email, description. */
+export function OrganizationForm({ lastResult, defaultValue, readOnly = false, submitLabel, pendingText, intent }: OrganizationFormProps) {
+  const [form, fields] = useForm({
+    id: "organization",
+    lastResult,
+    defaultValue: defaultValue
+      ? Object.fromEntries(Object.entries(defaultValue).map(([k, v]) => [k, v ?? ""]))
+      : undefined,
+    constraint: getZodConstraint(organizationSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationSchema }),
+  });
+  const { key: descriptionKey, ...descriptionProps } = getTextareaProps(fields.more_info);
+  const descriptionErrorId = fields.more_info.errors?.length ? `${fields.more_info.id}-error` : undefined;
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <FormErrors errors={form.errors} />
+      <Field
+        label="Name"
+        inputProps={{ ...getInputProps(fields.name, { type: "text" }), readOnly, autoComplete: "organization" }}
+        errors={fields.name.errors}
+      />
+      <Field
+        label="Address"
+        inputProps={{ ...getInputProps(fields.address, { type: "text" }), readOnly, autoComplete: "street-address" }}
+        errors={fields.address.errors}
+      />
+      <Field
+        label="Phone number"
+        inputProps={{ ...getInputProps(fields.phone_number, { type: "tel" }), readOnly, autoComplete: "tel" }}
+        errors={fields.phone_number.errors}
+      />
+      <Field
+        label="Email"
+        inputProps={{ ...getInputProps(fields.email, { type: "email" }), readOnly, autoComplete: "email" }}
+        errors={fields.email.errors}
+      />
+      <div className="mb-4">
+        <label htmlFor={fields.more_info.id} className="label">
+          Description
+        </label>
+        <textarea
+          key={descriptionKey}
+          {...descriptionProps}
+          rows={4}
+          readOnly={readOnly}
+          className="input"
+          aria-invalid={descriptionErrorId ? true : undefined}
+          aria-describedby={descriptionErrorId}
+        />
+        <ErrorList id={descriptionErrorId} errors={fields.more_info.errors} />
+      </div>
+      {readOnly ? null : (
+        <SubmitButton name={intent ? "intent" : undefined} value={intent} pendingText={pendingText}>
+          {submitLabel}
+        </SubmitButton>
+      )}
+    </Form>
+  );
+}

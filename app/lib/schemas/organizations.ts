@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { normalizePhone } from "~/lib/phone";
+
+// The organisation form (create and edit), shared by the pages and the API
+// (POST/PUT organizations: name, address, more_info, phone_number, email).
+
+export const ORGANIZATION_MESSAGES = {
+  nameRequired: "Name field is required.",
+  emailInvalid: "Please enter a valid email address.",
+  phoneInvalid: "Please enter a valid phone number, such as 0712 345 678 or +254 712 345 678.",
+  tooLong: "This value is too long.",
+} as const;
+
+/** An optional text field: empty or blank becomes null. */
+function optionalText(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max, ORGANIZATION_MESSAGES.tooLong)
+    .optional()
+    .transform((v) => (v ? v : null));
+}
+
+export const organizationSchema = z.object({
+  name: z
+    .string({ required_error: ORGANIZATION_MESSAGES.nameRequired, invalid_type_error: ORGANIZATION_MESSAGES.nameRequired })
+    .trim()
+    .min(1, ORGANIZATION_MESSAGES.nameRequired)
+    .max(150, ORGANIZATION_MESSAGES.tooLong),
+  address: optionalText(255),
+  phone_number: z
+    .string()
+    .trim()
+    .max(32, ORGANIZATION_MESSAGES.phoneInvalid)
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return null;
+      const phone = normalizePhone(v);
+      if (!phone) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: ORGANIZATION_MESSAGES.phoneInvalid });
+        return z.NEVER;
+      }
+      return phone;
+    }),
+  email: z
+    .string()
+    .trim()
+    .max(254, ORGANIZATION_MESSAGES.emailInvalid)
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return null;
+      if (!z.string().email().safeParse(v).success) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: ORGANIZATION_MESSAGES.emailInvalid });
+        return z.NEVER;
+      }
+      return v.toLowerCase();
+    }),
+  more_info: optionalText(2000),
+});
+
+export type OrganizationFormValue = z.infer<typeof organizationSchema>;
+
+/** The answer to an invitation (PUT administrators: status, organization_id). */
+export const INVITATION_STATUSES = ["Accepted", "Declined", "Delete"] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+/** Form intents of the organisations list and the status each one sends. */
+export const INVITATION_INTENTS: Record<string, InvitationStatus> = {
+  accept: "Accepted",
+  decline: "Declined",
+  delete: "Delete",
+};
