@@ -1,6 +1,7 @@
 import { json, redirect } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
 import { db } from "~/db/db.server";
+import { parseId } from "~/lib/ids";
 import { ALL_PERMISSIONS, VIEW_PERMISSIONS, refusalMessage, type Permission } from "~/lib/permissions";
 import { hashToken } from "./crypto.server";
 import { commitSession, getSession } from "./session.server";
@@ -79,8 +80,7 @@ export function forbidden(message: string): never {
 }
 
 function parseOrgId(request: Request, params: Params): number | null {
-  const raw = params.orgId ?? request.headers.get("X-Organization-Id") ?? "";
-  return /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
+  return parseId(params.orgId ?? request.headers.get("X-Organization-Id"));
 }
 
 /** Permissions held through a membership: owners and r_w hold all, r every view_*, custom the chosen ones. */

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { db } from "~/db/db.server";
+import { parseId } from "~/lib/ids";
 import type { AdminStatus } from "~/db/schema";
 import type { InvitationStatus } from "~/lib/schemas/organizations";
 import { forbidden, notFound, requireOwner, type OrgContext } from "./guard.server";
@@ -150,14 +151,6 @@ export async function listMemberships(userId: number, page: { offset: number; pa
     total: Number(total.n),
     rows: rows.map((r) => ({ ...r, is_owner: r.is_owner === 1, actions: invitationActions(r.status, r.is_owner === 1) })),
   };
-}
-
-/** An id from a URL or a form: a positive integer the id columns can hold, else null. */
-export function parseId(raw: unknown): number | null {
-  if (typeof raw === "number") raw = String(raw);
-  if (typeof raw !== "string" || !/^[1-9]\d{0,9}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : null;
 }
 
 /** The user's own membership of an organisation (any status); anything else is a 404. */

@@ -76,3 +76,13 @@ describe("requireOrg on a path that names no organisation", () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("requireOrg with an id beyond the id column's range", () => {
+  it("answers 404, not a database error", async () => {
+    const user = await makeUser();
+    const res = await run(async () =>
+      requireOrg(makeRequest("/99999999999", { cookie: await sessionCookie(user.id) }), { orgId: "99999999999" }),
+    );
+    expect(res.status).toBe(404);
+  });
+});
