@@ -314,7 +314,7 @@ describe("roles list", () => {
     expect(await roleRow(holder.role.id)).toBeUndefined();
     expect((await adminRow(holder.membership.id))?.role_id).toBeNull();
     expect(await permissionsOf(holder.user.id, org.id)).toEqual([]);
-    const toast = await toastOf(res);
+    const toast = (await toastOf(res))!;
     expect(toast.type).toBe("info");
     expect(toast.message).toMatch(/removed.*One administrator who had it no longer holds its permissions/);
   });
