@@ -19,6 +19,7 @@ export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     environment: "node",
+    globalSetup: ["tests/setup/global.ts"],
     pool: "forks",
     maxWorkers: 2,
     env: { NODE_ENV: "test", DATA_DIR: "data/test" },

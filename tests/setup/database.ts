@@ -3,23 +3,29 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 
-// Every worker gets its own database; every test starts from empty tables.
+// Every worker of every run gets its own database (tests/setup/global.ts names the run and
+// drops its databases at the end); every test starts from empty tables.
+const run = process.env.MLANGO_TEST_RUN ?? String(process.ppid);
 const worker = process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? "1";
 const pgAdminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 if (process.env.TEST_DB === "postgres") {
-  const name = `mlango_test_w${worker}`;
+  const name = `mlango_test_${run}_w${worker}`;
   const admin = new pg.Client({ connectionString: pgAdminUrl });
   await admin.connect();
   const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
-  if (exists.rowCount === 0) await admin.query(`create database ${name}`);
+  if (exists.rowCount === 0) await admin.query(`create database "${name}"`).catch(ignoreDuplicate);
   await admin.end();
   const url = new URL(pgAdminUrl);
   url.pathname = `/${name}`;
   process.env.DATABASE_URL = url.toString();
 } else {
-  fs.mkdirSync("data/test", { recursive: true });
-  process.env.DATABASE_URL = `file:data/test/sqlite-w${worker}.db`;
+  fs.mkdirSync(`data/test/run-${run}`, { recursive: true });
+  process.env.DATABASE_URL = `file:data/test/run-${run}/sqlite-w${worker}.db`;
+}
+
+function ignoreDuplicate(error: { code?: string }) {
+  if (error.code !== "42P04") throw error; // another file of this worker created it first
 }
 
 const { db, dialect, migrateToLatest, closeDatabase, rawSqlite } = await import("~/db/db.server");
