@@ -1,3 +1,6 @@
+import { createElement, type ComponentType } from "react";
+import { renderToString } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { insertMembership, insertRole } from "~/db/factories.server";
@@ -42,6 +45,16 @@ const adminRow = (id: number) => db.selectFrom("administrators").select(["id", "
 const roleRow = (id: number) => db.selectFrom("roles").select(["id", "name", "description", "role_type"]).where("id", "=", id).executeTakeFirst();
 const ownerRow = (orgId: number) =>
   db.selectFrom("administrators").select(["id", "role_id"]).where("organization_id", "=", orgId).where("is_owner", "=", 1).executeTakeFirstOrThrow();
+
+/** Server-renders a route component with the data its loader returned (what a browser without JavaScript gets). */
+async function renderPage(Component: ComponentType, loaderResponse: Response): Promise<string> {
+  const data = await loaderResponse.json();
+  const handler = createStaticHandler([{ id: "page", path: "/", Component, loader: () => data }]);
+  const context = await handler.query(new Request("http://localhost/"));
+  if (context instanceof Response) throw new Error("unexpected redirect");
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return renderToString(createElement(StaticRouterProvider, { router, context }));
+}
 
 /** A member holding view_settings plus the given permissions (a custom role). */
 const memberWith = (orgId: number, ...permissions: Permission[]) => makeMember(orgId, "custom", ["view_settings", ...permissions]);
@@ -108,6 +121,14 @@ describe("administrators list", () => {
     expect(data.administrators[2]).toMatchObject({ userId: null, name: null, invitedEmail: "newcomer@example.com", status: "Pending" });
     expect(data).toMatchObject({ canEdit: true, canDelete: true });
     expect(data.roles).toEqual([{ value: String(role.id), label: "Role r" }]);
+
+    const html = await renderPage(administrators.default, await call(administrators.loader, owner.id, org.id, "administrators"));
+    expect(html).toContain("Pending registration");
+    expect(html).toContain("newcomer@example.com");
+    expect(html).toContain("Wanjiku Kamau");
+    // Change and Remove for the members, never for the owner's row.
+    expect(html.match(/value="change-role"/g)).toHaveLength(2);
+    expect(html.match(/value="remove"/g)).toHaveLength(2);
   });
 
   it("tells a read-only member it may neither change roles nor remove administrators", async () => {
@@ -115,6 +136,9 @@ describe("administrators list", () => {
     const { user } = await makeMember(org.id, "r");
     const data = await (await call(administrators.loader, user.id, org.id, "administrators")).json();
     expect(data).toMatchObject({ canEdit: false, canDelete: false, roles: [] });
+    const html = await renderPage(administrators.default, await call(administrators.loader, user.id, org.id, "administrators"));
+    expect(html).not.toContain('value="change-role"');
+    expect(html).not.toContain('value="remove"');
   });
 });
 
@@ -237,6 +261,19 @@ describe("removing an administrator", () => {
     expect(await adminRow(target.membership.id)).toBeUndefined();
     const denied = await run(async () => permissionsOf(target.user.id, org.id));
     expect(denied.status).toBe(404);
+  });
+
+  it("lets an administrator with delete_administrators leave, sending them home", async () => {
+    const { org } = await makeOrg();
+    const { user, membership } = await makeMember(org.id, "custom", ["delete_administrators"]);
+    const res = await call(administrators.action, user.id, org.id, "administrators", {
+      intent: "remove",
+      admin_id: String(membership.id),
+      confirmed: "yes",
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/");
+    expect(await adminRow(membership.id)).toBeUndefined();
   });
 
   it("never removes the organisation's administrator", async () => {

@@ -261,6 +261,15 @@ describe("answering an invitation (/invitations/:token)", () => {
     expect(await canOpenOrg(user.id, org.id)).toBe(true);
   });
 
+  it("attaching invitations skips an organisation the user already belongs to", async () => {
+    const { org, owner, role, email } = await invited();
+    await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
+    const { user: member } = await makeMember(org.id, "r");
+    await attachInvitationsToUser(member.id, email);
+    // still unnamed in the organisation the user already belongs to (one membership per user)
+    expect((await invitationRow(org.id, email))?.user_id).toBeNull();
+  });
+
   it("declines: the invitation is closed and the user goes home", async () => {
     const { org, owner, role, email } = await invited();
     const user = await makeUser({ email });
