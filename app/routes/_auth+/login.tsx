@@ -1,0 +1,85 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
+import { loginSchema, withRedirectTo } from "~/lib/schemas/accounts";
+import { CREDENTIALS_MISMATCH, authenticateLoginForm, signInAndRedirect } from "~/services/auth.server";
+import { requireAnonymous } from "~/services/guard.server";
+import { clearLoginLimit, clientAddress, limitLogin, retryAfterHeaders } from "~/services/rate-limit.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in | Mlango" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  // A clone: remix-auth's form strategy reads the body of `request` itself.
+  const submission = parseWithZod(await request.clone().formData(), { schema: loginSchema });
+  if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  const { login_id, redirectTo } = submission.value;
+
+  const limited = await limitLogin(login_id, clientAddress(request, context));
+  if (limited) {
+    return json(submission.reply({ formErrors: [limited.message], hideFields: ["password"] }), {
+      status: 429,
+      headers: retryAfterHeaders(limited),
+    });
+  }
+  const user = await authenticateLoginForm(request);
+  if (!user) return json(submission.reply({ formErrors: [CREDENTIALS_MISMATCH], hideFields: ["password"] }), { status: 401 });
+
+  await clearLoginLimit(login_id);
+  return signInAndRedirect(request, user.id, redirectTo);
+}
+
+export default function LoginPage() {
+  const lastResult = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirectTo") ?? "";
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult,
+    constraint: getZodConstraint(loginSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  return (
+    <>
+      <h1 className="mb-1 text-xl font-semibold">Sign in</h1>
+      <p className="mb-6 text-sm text-slate-600">Use your email address or phone number.</p>
+      <Form method="post" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field
+          label="Email or phone number"
+          inputProps={{ ...getInputProps(fields.login_id, { type: "text" }), autoComplete: "username", autoFocus: true }}
+          errors={fields.login_id.errors}
+        />
+        <Field
+          label="Password"
+          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+          errors={fields.password.errors}
+        />
+        <div className="mb-6 text-right text-sm">
+          <Link to={withRedirectTo("/password/forgot", redirectTo)} className="link">
+            Forgot your password?
+          </Link>
+        </div>
+        <SubmitButton className="btn-primary w-full" pendingText="Signing in…">
+          Sign in
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        No account yet?{" "}
+        <Link to={withRedirectTo("/register", redirectTo)} className="link">
+          Sign up
+        </Link>
+      </p>
+    </>
+  );
+}
