@@ -1,0 +1,64 @@
+import { clickAndConfirm } from "./confirm";
+import { expect, makeMember, makeOrg, makeUser, signIn, test } from "./fixtures";
+
+test("creates an organisation, edits its details and deletes it after confirming", async ({ page, context }) => {
+  const user = await makeUser();
+  await signIn(context, user.id);
+  await page.goto("/organizations/create");
+  await page.getByRole("button", { name: /Create/ }).click();
+  await expect(page.getByText("Name field is required.")).toBeVisible();
+  await page.getByLabel("Name").fill("Sarit Centre Wi-Fi");
+  await page.getByLabel("Address").fill("Westlands, Nairobi");
+  await page.getByRole("button", { name: /Create/ }).click();
+  await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/\d+$/);
+  await expect(page.getByRole("banner")).toContainText("Sarit Centre Wi-Fi");
+  const orgId = new URL(page.url()).pathname.slice(1);
+
+  await page.goto(`/${orgId}/organization/details`);
+  await page.getByLabel("Name").fill("Sarit Centre Guest Wi-Fi");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByRole("banner")).toContainText("Sarit Centre Guest Wi-Fi");
+
+  const question = await clickAndConfirm(page, page.getByRole("button", { name: "Delete organization" }));
+  expect(question).toBe("Are you sure you want to delete Sarit Centre Guest Wi-Fi?");
+  await expect(page).toHaveURL("/organizations");
+  const response = await page.goto(`/${orgId}`);
+  expect(response?.status()).toBe(404);
+});
+
+test("a read-only member sees the details without Update and is refused the invite page", async ({ page, context }) => {
+  const owner = await makeUser();
+  const org = await makeOrg(owner.id, "Read Only Cafe");
+  const member = await makeMember(org.id, "r");
+  await signIn(context, member.id);
+  await page.goto(`/${org.id}/organization/details`);
+  await expect(page.getByLabel("Name")).toHaveValue("Read Only Cafe");
+  await expect(page.getByRole("button", { name: "Update" })).toHaveCount(0);
+  const response = await page.goto(`/${org.id}/organization/invite`);
+  expect(response?.status()).toBe(403);
+});
+
+test("switches organisation from the avatar menu, which marks the current one", async ({ page, context }) => {
+  const user = await makeUser();
+  const first = await makeOrg(user.id, "First Mall");
+  const second = await makeOrg(user.id, "Second Hotel");
+  await signIn(context, user.id);
+  await page.goto(`/${first.id}`);
+  await page.getByLabel("Account menu").click();
+  const menu = page.locator("details[open]");
+  await expect(menu.getByText("Current")).toBeVisible();
+  await menu.getByRole("link", { name: "Second Hotel" }).click();
+  await expect(page).toHaveURL(`/${second.id}`);
+  await expect(page.getByRole("banner")).toContainText("Second Hotel");
+});
+
+test("an area that is not built yet says so inside the shell", async ({ page, context }) => {
+  const user = await makeUser();
+  const org = await makeOrg(user.id);
+  await signIn(context, user.id);
+  await page.goto(`/${org.id}`);
+  await page.getByRole("navigation").getByRole("link", { name: "Service Plans" }).click();
+  await expect(page.getByText("Service Plans is not available yet.")).toBeVisible();
+  const response = await page.goto(`/${org.id}/nonsense`);
+  expect(response?.status()).toBe(404);
+});
