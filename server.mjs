@@ -27,8 +27,10 @@ app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const org = req.path.match(/^\/(\d+)(\/|$)/)?.[1] ?? null;
-    console.log(JSON.stringify({ at: new Date().toISOString(), method: req.method, path: redact(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10, org }));
+    // originalUrl: req.path is relative inside mounted middleware. The query is left out (it may hold search terms).
+    const path = req.originalUrl.split("?")[0];
+    const org = path.match(/^\/(\d+)(\/|$)/)?.[1] ?? null;
+    console.log(JSON.stringify({ at: new Date().toISOString(), method: req.method, path: redact(path), status: res.statusCode, ms: Math.round(ms * 10) / 10, org }));
   });
   next();
 });
