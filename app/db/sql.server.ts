@@ -11,3 +11,9 @@ export function containsText(column: Expression<unknown> | string, search: strin
     ? sql<SqlBool>`${ref} ilike ${pattern} escape '\\'`
     : sql<SqlBool>`${ref} like ${pattern} escape '\\'`;
 }
+
+/** A unique (or primary key) constraint refused the write: PostgreSQL 23505, SQLite's UNIQUE/PRIMARYKEY codes. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}

@@ -2,8 +2,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors, SubmitButton } from "~/components/ui/field";
-import { acceptInvitation, declineInvitation, getInvitation } from "~/services/access-control.server";
 import { requireUser } from "~/services/guard.server";
+import { acceptInvitation, declineInvitation, getInvitation } from "~/services/invitations.server";
 import { commitSession, getSession, redirectWithToast } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Invitation | Mlango" }];

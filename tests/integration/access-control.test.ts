@@ -1,6 +1,7 @@
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { Outlet, RemixServer } from "@remix-run/react";
 import { createElement, type ComponentType } from "react";
 import { renderToString } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { insertMembership, insertRole } from "~/db/factories.server";
@@ -46,14 +47,42 @@ const roleRow = (id: number) => db.selectFrom("roles").select(["id", "name", "de
 const ownerRow = (orgId: number) =>
   db.selectFrom("administrators").select(["id", "role_id"]).where("organization_id", "=", orgId).where("is_owner", "=", 1).executeTakeFirstOrThrow();
 
-/** Server-renders a route component with the data its loader returned (what a browser without JavaScript gets). */
+/**
+ * Server-renders a route component with the data its loader returned (what a browser without
+ * JavaScript gets): a one-page Remix build, rendered by Remix's own request handler and RemixServer.
+ */
 async function renderPage(Component: ComponentType, loaderResponse: Response): Promise<string> {
   const data = await loaderResponse.json();
-  const handler = createStaticHandler([{ id: "page", path: "/", Component, loader: () => data }]);
-  const context = await handler.query(new Request("http://localhost/"));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  const router = createStaticRouter(handler.dataRoutes, context);
-  return renderToString(createElement(StaticRouterProvider, { router, context }));
+  const entryRoute = { hasAction: false, hasClientAction: false, hasClientLoader: false, hasErrorBoundary: false };
+  const build: ServerBuild = {
+    mode: "test",
+    entry: {
+      module: {
+        default: (request, status, headers, context) =>
+          new Response(renderToString(createElement(RemixServer, { context, url: request.url })), { status, headers }),
+      },
+    },
+    routes: {
+      root: { id: "root", path: "", module: { default: Outlet } },
+      page: { id: "page", parentId: "root", index: true, module: { default: Component, loader: () => data } },
+    },
+    assets: {
+      url: "/build/manifest.js",
+      version: "test",
+      entry: { module: "/build/entry.client.js", imports: [] },
+      routes: {
+        root: { id: "root", path: "", module: "/build/root.js", hasLoader: false, ...entryRoute },
+        page: { id: "page", parentId: "root", index: true, module: "/build/page.js", hasLoader: true, ...entryRoute },
+      },
+    },
+    publicPath: "/build/",
+    assetsBuildDirectory: "public/build",
+    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: false },
+    isSpaMode: false,
+  };
+  const res = await createRequestHandler(build, "test")(new Request("http://localhost/"));
+  if (res.status !== 200) throw new Error(`page rendered with status ${res.status}`);
+  return res.text();
 }
 
 /** A member holding view_settings plus the given permissions (a custom role). */

@@ -4,9 +4,9 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { MESSAGES, registerSchema, withRedirectTo } from "~/lib/schemas/accounts";
-import { attachInvitationsToUser } from "~/services/access-control.server";
 import { registerUser, signInAndRedirect } from "~/services/auth.server";
 import { requireAnonymous } from "~/services/guard.server";
+import { attachInvitationsToUser } from "~/services/invitations.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up | Mlango" }];
 

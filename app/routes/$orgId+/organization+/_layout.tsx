@@ -2,8 +2,8 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { OrganizationMenu } from "~/components/access-control/organization-menu";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { canInvite } from "~/services/access-control.server";
 import { requireOrg } from "~/services/guard.server";
+import { canInvite } from "~/services/invitations.server";
 
 export const meta: MetaFunction = () => [{ title: "Organization | Mlango" }];
 

@@ -7,8 +7,9 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors, SubmitButton } from "~/components/ui/field";
 import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
 import { changeAdministratorRoleSchema, removeAdministratorSchema } from "~/lib/schemas/access-control";
-import { changeAdministratorRole, listAdministrators, listRoleOptions, removeAdministrator } from "~/services/access-control.server";
+import { changeAdministratorRole, listAdministrators, removeAdministrator } from "~/services/access-control.server";
 import { requireOrg, requirePermission } from "~/services/guard.server";
+import { listRoleOptions } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Administrators | Mlango" }];

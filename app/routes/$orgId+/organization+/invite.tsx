@@ -5,9 +5,10 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
 import { inviteAdministratorSchema } from "~/lib/schemas/access-control";
-import { inviteAdministrator, listRoleOptions, requireInvitePermission } from "~/services/access-control.server";
 import { publicOrigin } from "~/services/email.server";
 import { requireOrg } from "~/services/guard.server";
+import { inviteAdministrator, requireInvitePermission } from "~/services/invitations.server";
+import { listRoleOptions } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Invite administrators | Mlango" }];

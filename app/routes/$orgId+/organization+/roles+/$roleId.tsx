@@ -9,14 +9,14 @@ import { FormErrors, SubmitButton } from "~/components/ui/field";
 import { ALL_PERMISSIONS, VIEW_PERMISSIONS } from "~/lib/permissions";
 import { parseRecordId, roleDetailsSchema, rolePermissionsSchema } from "~/lib/schemas/access-control";
 import { formatIsoDate } from "~/lib/time";
+import { requireOrg, requirePermission } from "~/services/guard.server";
 import {
   canEditRolePermissions,
   getRole,
   requireRolePermissionEditing,
   setRolePermissions,
   updateRole,
-} from "~/services/access-control.server";
-import { requireOrg, requirePermission } from "~/services/guard.server";
+} from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.role.name ?? "Role"} | Mlango` }];

@@ -10,8 +10,8 @@ import { parseListParams, rowNumber } from "~/lib/pagination";
 import { ROLE_TYPES } from "~/lib/permissions";
 import { removeRoleSchema } from "~/lib/schemas/access-control";
 import { formatIsoDate } from "~/lib/time";
-import { listRoles, removeRole } from "~/services/access-control.server";
 import { requireOrg, requirePermission } from "~/services/guard.server";
+import { listRoles, removeRole } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Roles | Mlango" }];

@@ -8,8 +8,8 @@ import { RoleDetailsFields } from "~/components/access-control/role-details-fiel
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors, SubmitButton } from "~/components/ui/field";
 import { createRoleSchema } from "~/lib/schemas/access-control";
-import { createRole } from "~/services/access-control.server";
 import { requireOrg, requirePermission } from "~/services/guard.server";
+import { createRole } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Add role | Mlango" }];
