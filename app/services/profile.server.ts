@@ -1,14 +1,10 @@
 // The signed-in user's own profile (spec 2 "Profile", §5 "Account profile" and "Password change").
 import { db } from "~/db/db.server";
+import { isUniqueViolation } from "~/db/sql.server";
 import { PROFILE_MESSAGES, type PasswordChangeInput, type ProfileInput } from "~/lib/schemas/profile";
 import { hashPassword, hashToken, verifyPassword } from "./crypto.server";
 
 export type ProfileOutcome = { ok: true } | { ok: false; fieldErrors: Record<string, string[]> };
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
-}
 
 /** PUT profile: names, email and phone; the email and phone must not belong to another user. */
 export async function updateProfile(userId: number, input: ProfileInput): Promise<ProfileOutcome> {
