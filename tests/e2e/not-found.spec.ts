@@ -22,3 +22,12 @@ test("pages carry the security headers", async ({ request }) => {
   expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
 });
+
+test("an oversized request body is refused with a clear message, not a crash", async ({ request }) => {
+  const response = await request.post("/login", {
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    data: `login_id=${"a".repeat(12 * 1024 * 1024)}&password=x`,
+  });
+  expect(response.status()).toBe(413);
+  expect(await response.text()).toBe("The request is too large.");
+});
