@@ -8,7 +8,7 @@ npx remix build || exit 1
 mkdir -p test-results
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 vitest_status=$?
-npx playwright test --reporter=list,json
+npx playwright test
 playwright_status=$?
 node scripts/test-summary.mjs
 [ "$vitest_status" -eq 0 ] && [ "$playwright_status" -eq 0 ]
