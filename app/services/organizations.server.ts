@@ -120,12 +120,16 @@ export function invitationActions(status: AdminStatus, isOwner: boolean) {
   return { accept: status !== "Accepted", decline: status !== "Declined", delete: true };
 }
 
-/** Every membership of the user (accepted, declined and pending invitations), newest organisation first. */
-export async function listMemberships(userId: number, page: { offset: number; pageSize: number }) {
-  const base = db
+/**
+ * Every membership of the user (accepted, declined and pending invitations), newest organisation
+ * first; `filter.status` keeps one status only (GET organizations?admin_status=…).
+ */
+export async function listMemberships(userId: number, page: { offset: number; pageSize: number }, filter: { status?: AdminStatus } = {}) {
+  let base = db
     .selectFrom("administrators")
     .innerJoin("organizations", "organizations.id", "administrators.organization_id")
     .where("administrators.user_id", "=", userId);
+  if (filter.status) base = base.where("administrators.status", "=", filter.status);
   const [rows, total] = await Promise.all([
     base
       .select([
@@ -227,6 +231,17 @@ export async function getOrganizationDetails(ctx: OrgContext) {
     .executeTakeFirst();
   if (!org) notFound();
   return { ...org, counts: await organizationCounts(ctx.org.id) };
+}
+
+/** The organisation's venues, id and name, by name (the venues list of GET organizations/{id}). */
+export async function listOrganizationVenues(ctx: OrgContext) {
+  return db
+    .selectFrom("venues")
+    .select(["id", "name"])
+    .where("organization_id", "=", ctx.org.id)
+    .orderBy("name", "asc")
+    .orderBy("id", "asc")
+    .execute();
 }
 
 /** PUT organizations/{id}: the organisation's administrator (im_admin) alone. */

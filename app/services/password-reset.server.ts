@@ -15,9 +15,11 @@ export const PASSWORD_RESET_DONE = "Your password has been reset.";
 
 /**
  * Mails a reset link to the account of the login id, if there is one. The caller answers the
- * same whatever happens here, so nobody can learn which accounts exist.
+ * same whatever happens here, so nobody can learn which accounts exist. The link is
+ * `${origin}/password/reset/${token}` unless `linkFor` builds it (the API's reset_link template,
+ * accepted only when it points at our own origin).
  */
-export async function requestPasswordReset(loginId: string, origin: string): Promise<void> {
+export async function requestPasswordReset(loginId: string, origin: string, linkFor?: (token: string) => string): Promise<void> {
   const user = await findUserByLoginId(loginId);
   if (!user) return;
   const token = randomToken();
@@ -33,7 +35,7 @@ export async function requestPasswordReset(loginId: string, origin: string): Pro
       .values({ user_id: user.id, token_hash: hashToken(token), expires_at: now + RESET_TOKEN_TTL_MS, used_at: null, created_at: now })
       .execute();
   });
-  const link = `${origin}/password/reset/${token}`;
+  const link = linkFor ? linkFor(token) : `${origin}/password/reset/${token}`;
   await sendEmail({
     to: user.email,
     subject: "Reset your Mlango password",
