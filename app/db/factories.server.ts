@@ -1,10 +1,10 @@
 // Factories shared by the demo loader, the benchmarks and the test fixtures.
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import { ALL_PERMISSIONS, type Permission } from "~/lib/permissions";
 import { normalizePhone } from "~/lib/phone";
 import { hashPassword } from "~/services/crypto.server";
 import { db as defaultDb } from "./db.server";
-import type { DB, RoleType } from "./schema";
+import type { AccessPointsTable, CustomersTable, DB, DevicesTable, NewConnection, RoleType, VenuesTable } from "./schema";
 
 let userCounter = 0;
 const hashCache = new Map<string, Promise<string>>();
@@ -92,4 +92,142 @@ export async function insertMembership(
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+}
+
+// Row builders: complete rows with plain defaults, for bulk loading (demo, benchmarks) and
+// for tests that insert a few rows. Callers pass what matters to them and get every column,
+// always in the same order.
+
+let rowCounter = 0;
+
+/** A locally administered MAC address made from n (lower case, colon separated). */
+function macFor(n: number): string {
+  const bytes = [0x02, 0, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  return bytes.map((b) => b.toString(16).padStart(2, "0")).join(":");
+}
+
+export function buildVenue(organizationId: number, fields: Partial<Insertable<VenuesTable>> = {}): Insertable<VenuesTable> {
+  const now = Date.now();
+  return {
+    organization_id: organizationId,
+    name: `Venue ${++rowCounter}`,
+    address: "1 Moi Avenue, Nairobi",
+    email: null,
+    phone_number: null,
+    custom_splash_url: null,
+    success_url: null,
+    more_info: null,
+    layout_image: null,
+    layout_polygon: null,
+    map_zoom: null,
+    lat: null,
+    lng: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+  };
+}
+
+export function buildAccessPoint(
+  organizationId: number,
+  venueId: number,
+  fields: Partial<Insertable<AccessPointsTable>> = {},
+): Insertable<AccessPointsTable> {
+  const now = Date.now();
+  const n = ++rowCounter;
+  const row: Insertable<AccessPointsTable> = {
+    organization_id: organizationId,
+    venue_id: venueId,
+    name: `Access point ${n}`,
+    make: "Mlango",
+    mac_address: macFor(n),
+    serial_number: `MLG-${n}`,
+    custom_splash_url: null,
+    success_url: null,
+    description: null,
+    lat: null,
+    lng: null,
+    layout_x: null,
+    layout_y: null,
+    last_seen_at: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+  };
+  row.mac_address = row.mac_address.toLowerCase();
+  return row;
+}
+
+/** Phone numbers are stored in E.164; an impossible number is a bug in the caller. */
+export function buildCustomer(organizationId: number, fields: Partial<Insertable<CustomersTable>> = {}): Insertable<CustomersTable> {
+  const now = Date.now();
+  const n = ++rowCounter;
+  const row: Insertable<CustomersTable> = {
+    organization_id: organizationId,
+    identity: "",
+    first_name: null,
+    middle_name: null,
+    last_name: null,
+    phone_number: `+2547${String(n).padStart(8, "0")}`,
+    email_address: null,
+    twitter: null,
+    facebook: null,
+    more_info: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+  };
+  if (row.phone_number) {
+    const phone = normalizePhone(row.phone_number);
+    if (!phone) throw new Error(`buildCustomer: "${row.phone_number}" is not a phone number`);
+    row.phone_number = phone;
+  }
+  if (row.email_address) row.email_address = row.email_address.toLowerCase();
+  row.identity ||= row.phone_number ?? row.email_address ?? `guest-${n}`;
+  return row;
+}
+
+export function buildDevice(organizationId: number, fields: Partial<Insertable<DevicesTable>> = {}): Insertable<DevicesTable> {
+  const now = Date.now();
+  const row: Insertable<DevicesTable> = {
+    organization_id: organizationId,
+    customer_id: null,
+    name: null,
+    mac_address: macFor(++rowCounter),
+    os: "Android",
+    os_version: "14",
+    brand: "Samsung",
+    browser: "Chrome",
+    is_mobile: 1,
+    blocked_at: null,
+    last_seen_at: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+  };
+  row.mac_address = row.mac_address.toLowerCase();
+  return row;
+}
+
+/**
+ * A portal visit; by default never authorized. Bulk loads call this millions of times, so
+ * it fills each column directly instead of spreading objects.
+ */
+export function buildConnection(organizationId: number, fields: Partial<NewConnection> = {}): NewConnection {
+  return {
+    organization_id: organizationId,
+    venue_id: fields.venue_id ?? null,
+    access_point_id: fields.access_point_id ?? null,
+    access_point_mac: fields.access_point_mac ?? null,
+    customer_id: fields.customer_id ?? null,
+    device_id: fields.device_id ?? null,
+    ssid: fields.ssid ?? null,
+    authorization_mode: fields.authorization_mode ?? null,
+    token: fields.token ?? null,
+    created_at: fields.created_at ?? Date.now(),
+    authorized_at: fields.authorized_at ?? null,
+    ended_at: fields.ended_at ?? null,
+    upload: fields.upload ?? 0,
+    download: fields.download ?? 0,
+  };
 }

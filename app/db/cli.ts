@@ -1,0 +1,107 @@
+// The database command line: `tsx app/db/cli.ts <command>`.
+//   migrate                 bring the schema up to date
+//   seed | demo             migrate, then load the demo data if the database has no users yet
+//   generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N]
+//            [--days N] [--seed N]
+//                           migrate, then add a separate generated organisation (for benchmarks)
+import { parseArgs } from "node:util";
+import { closeDatabase, db, migrateToLatest } from "./db.server";
+import { generateDemoData, loadDemoIfEmpty, resolveSizes, type DemoOptions } from "./demo.server";
+import { randomToken } from "~/services/crypto.server";
+import { insertUser } from "./factories.server";
+
+const USAGE = `Usage: tsx app/db/cli.ts <migrate | seed | demo | generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N] [--days N] [--seed N]>`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "migrate":
+      await migrateToLatest();
+      console.log("Database migrated.");
+      return;
+    case "seed":
+    case "demo":
+      await migrateToLatest();
+      if (!(await loadDemoIfEmpty())) console.log("The database already has users; demo data not loaded.");
+      return;
+    case "generate":
+      await migrateToLatest();
+      await generate(rest);
+      return;
+    default:
+      throw new Error(command ? `Unknown command "${command}".\n${USAGE}` : USAGE);
+  }
+}
+
+async function generate(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      connections: { type: "string" },
+      customers: { type: "string" },
+      devices: { type: "string" },
+      venues: { type: "string" },
+      "access-points": { type: "string" },
+      days: { type: "string" },
+      seed: { type: "string" },
+    },
+  });
+  const number = (name: keyof typeof values) => {
+    const raw = values[name];
+    if (raw === undefined) return undefined;
+    const n = Number(raw.replace(/_/g, ""));
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, got "${raw}".`);
+    return n;
+  };
+  if (values.connections === undefined) throw new Error(`generate needs --connections N.\n${USAGE}`);
+
+  const sizes: DemoOptions = {
+    connections: number("connections"),
+    customers: number("customers"),
+    devices: number("devices"),
+    venues: number("venues"),
+    accessPoints: number("access-points"),
+    days: number("days"),
+    seed: number("seed"),
+  };
+  resolveSizes(sizes); // refuse before creating anything
+
+  const stamp = Date.now();
+  const password = randomToken(12);
+  const owner = await insertUser({
+    first_name: "Bench",
+    last_name: `Owner ${stamp}`,
+    email: `bench-${stamp}@example.com`,
+    phone_number: await unusedPhone(stamp),
+    password,
+  });
+  const result = await generateDemoData({
+    ...sizes,
+    ownerId: owner.id,
+    organizationName: `Generated ${new Date(stamp).toISOString()}`,
+    log: console.log,
+  });
+  const rate = Math.round(result.connections / result.seconds);
+  console.log(
+    `Organisation ${result.organizationId}: ${result.connections.toLocaleString("en-US")} connections in ${result.seconds.toFixed(1)} s ` +
+      `(${rate.toLocaleString("en-US")} connections/s); owner ${owner.email} / ${password}`,
+  );
+}
+
+/** A phone number no user has yet, in a range the demo users do not use (+25479…). */
+async function unusedPhone(stamp: number): Promise<string> {
+  for (let n = stamp % 10_000_000; ; n = (n + 1) % 10_000_000) {
+    const phone = `+25479${String(n).padStart(7, "0")}`;
+    const taken = await db.selectFrom("users").select("id").where("phone_number", "=", phone).executeTakeFirst();
+    if (!taken) return phone;
+  }
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await closeDatabase();
+}
