@@ -24,7 +24,7 @@ export interface ConnectionPlan {
 }
 
 /** Guests online right now: enough to fill the live view, however quiet the hour. */
-export function onlineFloor(total: number): number {
+function onlineFloor(total: number): number {
   return Math.min(40, Math.ceil(total * 0.0008));
 }
 
