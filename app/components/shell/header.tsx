@@ -34,7 +34,7 @@ export function ShellHeader({ org, user, organizations, canCreate, search = "" }
       <span className="font-medium text-slate-700">{org.name}</span>
       <Link to="/logout" aria-label="Log out" title="Log out" className="rounded-md p-2 text-slate-500 hover:bg-slate-100">
         <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={2}>
-          <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M10 17l5-5-5-5M15 12H3" strokeLinecap="round" strokeLinejoin="round" />
+          <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
       </Link>
       <AvatarMenu org={org} user={user} organizations={organizations} canCreate={canCreate} />
