@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { insertMembership, insertRole } from "~/db/factories.server";
+import { buildVenue, insertMembership, insertRole } from "~/db/factories.server";
 import { refusalMessage } from "~/lib/permissions";
 import { ACCESS_CONTROL_MESSAGES } from "~/lib/schemas/access-control";
 import { MESSAGES } from "~/lib/schemas/accounts";
@@ -67,27 +67,7 @@ async function tokenFor(user: { id: number }) {
 }
 
 async function addVenue(organizationId: number, name: string) {
-  const now = Date.now();
-  await db
-    .insertInto("venues")
-    .values({
-      organization_id: organizationId,
-      name,
-      address: "Kenyatta Avenue",
-      email: null,
-      phone_number: null,
-      custom_splash_url: null,
-      success_url: null,
-      more_info: null,
-      layout_image: null,
-      layout_polygon: null,
-      map_zoom: null,
-      lat: null,
-      lng: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await db.insertInto("venues").values(buildVenue(organizationId, { name })).execute();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
+import { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } from "~/db/factories.server";
 import { loader as splatLoader } from "~/routes/$orgId+/$";
 import { loader as layoutLoader } from "~/routes/$orgId+/_layout";
 import { loader as homeLoader } from "~/routes/$orgId+/_index";
@@ -22,93 +23,19 @@ const args = (path: string, cookie: string, orgId: string, extra: Record<string,
 
 /** A network with an access point, two customers with a device each, and connections (one online). */
 async function seedActivity(orgId: number, now = Date.now()) {
-  const venue = await db
-    .insertInto("venues")
-    .values({
-      organization_id: orgId,
-      name: "Lobby",
-      address: "Moi Avenue",
-      email: null,
-      phone_number: null,
-      custom_splash_url: null,
-      success_url: null,
-      more_info: null,
-      layout_image: null,
-      layout_polygon: null,
-      map_zoom: null,
-      lat: null,
-      lng: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("access_points")
-    .values({
-      organization_id: orgId,
-      venue_id: venue.id,
-      name: "AP 1",
-      make: "Ubiquiti",
-      mac_address: `aa:bb:cc:00:00:${String(orgId % 100).padStart(2, "0")}`,
-      serial_number: "S1",
-      custom_splash_url: null,
-      success_url: null,
-      description: null,
-      lat: null,
-      lng: null,
-      layout_x: null,
-      layout_y: null,
-      last_seen_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  for (const n of [1, 2]) {
-    const customer = await db
-      .insertInto("customers")
-      .values({
-        organization_id: orgId,
-        identity: `guest${n}`,
-        first_name: null,
-        middle_name: null,
-        last_name: null,
-        phone_number: null,
-        email_address: null,
-        twitter: null,
-        facebook: null,
-        more_info: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto("devices")
-      .values({
-        organization_id: orgId,
-        customer_id: customer.id,
-        name: null,
-        mac_address: `11:22:33:44:${String(orgId % 100).padStart(2, "0")}:0${n}`,
-        os: null,
-        os_version: null,
-        brand: null,
-        browser: null,
-        is_mobile: 1,
-        blocked_at: null,
-        last_seen_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+  const venue = await db.insertInto("venues").values(buildVenue(orgId, { name: "Lobby" })).returning("id").executeTakeFirstOrThrow();
+  await db.insertInto("access_points").values(buildAccessPoint(orgId, venue.id)).execute();
+  for (let n = 0; n < 2; n++) {
+    const customer = await db.insertInto("customers").values(buildCustomer(orgId)).returning("id").executeTakeFirstOrThrow();
+    await db.insertInto("devices").values(buildDevice(orgId, { customer_id: customer.id })).execute();
   }
-  const connection = { organization_id: orgId, venue_id: venue.id, upload: 0, download: 0 };
+  const at = (fields: Parameters<typeof buildConnection>[1]) => buildConnection(orgId, { venue_id: venue.id, ...fields });
   await db
     .insertInto("connections")
     .values([
-      { ...connection, created_at: now - 3000, authorized_at: null, ended_at: null }, // portal visit only
-      { ...connection, created_at: now - 2000, authorized_at: now - 1900, ended_at: now - 100 }, // ended
-      { ...connection, created_at: now - 1000, authorized_at: now - 900, ended_at: null }, // online
+      at({ created_at: now - 3000 }), // portal visit only
+      at({ created_at: now - 2000, authorized_at: now - 1900, ended_at: now - 100 }), // ended
+      at({ created_at: now - 1000, authorized_at: now - 900 }), // online
     ])
     .execute();
 }
