@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { ConfirmationRequest } from "~/lib/confirm";
+import { isConfirmationRequest, type ConfirmationRequest } from "~/lib/confirm";
+import { FormErrors } from "./field";
 
 interface ConfirmButtonProps {
   intent: string;
@@ -60,4 +61,14 @@ export function ConfirmPrompt({ request, cancelTo, action }: { request: Confirma
       </Form>
     </div>
   );
+}
+
+/**
+ * What a page's one-button actions answered: the confirmation step (without JavaScript) or the
+ * refusal message (`{ message }`). Forms with fields show their own errors instead.
+ */
+export function ActionFeedback({ actionData, cancelTo }: { actionData: unknown; cancelTo: string }) {
+  if (isConfirmationRequest(actionData)) return <ConfirmPrompt request={actionData} cancelTo={cancelTo} />;
+  const message = (actionData as { message?: unknown } | null | undefined)?.message;
+  return typeof message === "string" ? <FormErrors errors={[message]} /> : null;
 }

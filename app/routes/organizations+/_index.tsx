@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ConfirmButton, ConfirmPrompt } from "~/components/ui/confirm";
+import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Pagination } from "~/components/ui/pagination";
-import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
+import { confirmationNeeded } from "~/lib/confirm";
 import { parseListParams, rowNumber } from "~/lib/pagination";
 import { INVITATION_INTENTS } from "~/lib/schemas/organizations";
 import { formatUtcDateTime } from "~/lib/time";
@@ -91,12 +91,7 @@ export default function Organizations() {
       </div>
 
       <div className="mt-6">
-        {isConfirmationRequest(actionData) ? <ConfirmPrompt request={actionData} cancelTo="/organizations" /> : null}
-        {actionData && "message" in actionData ? (
-          <p role="alert" className="mb-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
-            {actionData.message}
-          </p>
-        ) : null}
+        <ActionFeedback actionData={actionData} cancelTo="/organizations" />
       </div>
 
       {memberships.length === 0 ? (

@@ -2,10 +2,10 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import type { ZodTypeAny } from "zod";
-import { ConfirmButton, ConfirmPrompt } from "~/components/ui/confirm";
+import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { FormErrors, SubmitButton } from "~/components/ui/field";
-import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
+import { SubmitButton } from "~/components/ui/field";
+import { confirmationNeeded } from "~/lib/confirm";
 import { changeAdministratorRoleSchema, removeAdministratorSchema } from "~/lib/schemas/access-control";
 import { changeAdministratorRole, listAdministrators, removeAdministrator } from "~/services/access-control.server";
 import { requireOrg, requirePermission } from "~/services/guard.server";
@@ -70,8 +70,7 @@ export default function Administrators() {
   return (
     <section className="card">
       <h2 className="mb-4 text-lg font-semibold">Administrators</h2>
-      {isConfirmationRequest(actionData) ? <ConfirmPrompt request={actionData} cancelTo={path} /> : null}
-      {actionData && "message" in actionData ? <FormErrors errors={[actionData.message]} /> : null}
+      <ActionFeedback actionData={actionData} cancelTo={path} />
       <div className="overflow-x-auto">
         <table className="table">
           <thead>

@@ -3,7 +3,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { CountCards } from "~/components/shell/count-cards";
 import { OrganizationForm } from "~/components/shell/organization-form";
-import { ConfirmButton, ConfirmPrompt } from "~/components/ui/confirm";
+import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
 import { organizationSchema } from "~/lib/schemas/organizations";
@@ -83,12 +83,7 @@ export default function OrganizationDetails() {
         </p>
       </div>
       <CountCards counts={counts} />
-      {isConfirmationRequest(actionData) ? <ConfirmPrompt request={actionData} cancelTo={`/${org.id}/organization/details`} /> : null}
-      {actionData && "message" in actionData ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
-          {actionData.message}
-        </p>
-      ) : null}
+      <ActionFeedback actionData={actionData} cancelTo={`/${org.id}/organization/details`} />
       <section className="card max-w-2xl">
         <h2 className="mb-4 text-lg font-semibold">Organization details</h2>
         {isAdministrator ? null : (

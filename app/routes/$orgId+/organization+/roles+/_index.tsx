@@ -1,11 +1,10 @@
 import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ConfirmButton, ConfirmPrompt } from "~/components/ui/confirm";
+import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { FormErrors } from "~/components/ui/field";
 import { ListControls, Pagination } from "~/components/ui/pagination";
-import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
+import { confirmationNeeded } from "~/lib/confirm";
 import { parseListParams, rowNumber } from "~/lib/pagination";
 import { ROLE_TYPES } from "~/lib/permissions";
 import { removeRoleSchema } from "~/lib/schemas/access-control";
@@ -63,8 +62,7 @@ export default function Roles() {
           </Link>
         ) : null}
       </div>
-      {isConfirmationRequest(actionData) ? <ConfirmPrompt request={actionData} cancelTo={`/${orgId}/organization/roles`} /> : null}
-      {actionData && "message" in actionData ? <FormErrors errors={[actionData.message]} /> : null}
+      <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/organization/roles`} />
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search roles by name" />
       <div className="overflow-x-auto">
         <table className="table">
