@@ -24,7 +24,7 @@ export function OrganizationForm({ lastResult, defaultValue, readOnly = false, s
       ? Object.fromEntries(Object.entries(defaultValue).map(([k, v]) => [k, v ?? ""]))
       : undefined,
     constraint: getZodConstraint(organizationSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationSchema }),
   });

@@ -44,7 +44,9 @@ export default function LoginPage() {
     id: "login",
     lastResult,
     constraint: getZodConstraint(loginSchema),
-    shouldValidate: "onBlur",
+    // Validate in the browser as the server does, so blur checks need no round trip.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
 

@@ -38,7 +38,9 @@ export default function ForgotPasswordPage() {
     id: "password-forgot",
     lastResult,
     constraint: getZodConstraint(forgotPasswordSchema),
-    shouldValidate: "onBlur",
+    // Validate in the browser as the server does, so blur checks need no round trip.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
 

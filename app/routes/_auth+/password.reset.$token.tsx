@@ -45,7 +45,9 @@ export default function ResetPasswordPage() {
     id: "password-reset",
     lastResult,
     constraint: getZodConstraint(resetPasswordSchema),
-    shouldValidate: "onBlur",
+    // Validate in the browser as the server does, so blur checks need no round trip.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
 

@@ -40,7 +40,9 @@ export default function RegisterPage() {
     id: "register",
     lastResult,
     constraint: getZodConstraint(registerSchema),
-    shouldValidate: "onBlur",
+    // Validate in the browser as the server does, so blur checks need no round trip.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
 

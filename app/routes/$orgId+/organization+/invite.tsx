@@ -35,7 +35,7 @@ export default function InviteAdministrator() {
   const [form, fields] = useForm({
     lastResult,
     constraint: getZodConstraint(inviteAdministratorSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteAdministratorSchema }),
   });

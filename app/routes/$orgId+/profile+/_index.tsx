@@ -40,7 +40,7 @@ export default function AccountDetails() {
     lastResult,
     defaultValue: user,
     constraint: getZodConstraint(profileSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
   });

@@ -40,7 +40,7 @@ export default function ChangePassword() {
   const [form, fields] = useForm({
     lastResult,
     constraint: getZodConstraint(passwordChangeSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordChangeSchema }),
   });

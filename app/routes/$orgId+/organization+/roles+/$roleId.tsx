@@ -69,7 +69,7 @@ export default function RoleDetails() {
     lastResult: actionData?.form === "details" ? actionData.result : undefined,
     defaultValue: { name: role.name, description: role.description ?? "", role_type: role.role_type },
     constraint: getZodConstraint(roleDetailsSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: roleDetailsSchema }),
   });

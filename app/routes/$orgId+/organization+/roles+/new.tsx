@@ -42,7 +42,7 @@ export default function NewRole() {
     lastResult,
     defaultValue: { role_type: "r" },
     constraint: getZodConstraint(createRoleSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createRoleSchema }),
   });
