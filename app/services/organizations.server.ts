@@ -3,7 +3,7 @@ import { db } from "~/db/db.server";
 import { parseId } from "~/lib/ids";
 import type { AdminStatus } from "~/db/schema";
 import type { InvitationStatus } from "~/lib/schemas/organizations";
-import { forbidden, notFound, requireOwner, type OrgContext } from "./guard.server";
+import { forbidden, notFound, permissionsOf, requireOwner, type OrgContext } from "./guard.server";
 import { commitSession, getSession, type Toast } from "./session.server";
 
 export interface OrganizationInput {
@@ -73,17 +73,11 @@ export async function canCreateOrganization(userId: number): Promise<boolean> {
     .where("administrators.status", "=", "Accepted")
     .execute();
   if (memberships.length === 0) return true;
-  if (memberships.some((m) => m.is_owner === 1 || m.role_type === "r_w")) return true;
-  const customRoles = memberships.filter((m) => m.role_type === "custom" && m.role_id !== null).map((m) => m.role_id!);
-  if (customRoles.length === 0) return false;
-  const granted = await db
-    .selectFrom("role_permissions")
-    .innerJoin("permissions", "permissions.id", "role_permissions.permission_id")
-    .select("role_permissions.role_id")
-    .where("role_permissions.role_id", "in", customRoles)
-    .where("permissions.identifier", "=", "create_organizations")
-    .executeTakeFirst();
-  return granted !== undefined;
+  // The same rule as the guard's: what each membership's role grants.
+  for (const membership of memberships) {
+    if ((await permissionsOf(membership)).has("create_organizations")) return true;
+  }
+  return false;
 }
 
 /** Refuses (403) a user who may not create an organisation. */
