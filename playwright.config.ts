@@ -2,7 +2,8 @@ import { defineConfig } from "@playwright/test";
 
 // Browser tests run against the production build on a database of their own.
 // The test process writes fixtures into the same SQLite file (tests/e2e/fixtures.ts).
-export const E2E_PORT = 3100;
+// E2E_PORT lets several checkouts run their browser tests side by side.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_ENV = {
   DATABASE_URL: "file:data/e2e/mlango.db",
   DATA_DIR: "data/e2e",

@@ -1,0 +1,54 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import { rangePresets, todayIso, type DateRange } from "~/lib/date-range";
+
+/**
+ * The date range picker of the analytics screens: a GET form (works without JavaScript) with two
+ * date inputs capped at today, Apply, Cancel (back to the current range) and quick ranges whose
+ * week starts on Monday. Other search params (venues, per_page …) are kept; the page resets to 1.
+ */
+export function DateRangeForm({ range, children }: { range: DateRange; children?: React.ReactNode }) {
+  const location = useLocation();
+  const today = todayIso();
+  const params = new URLSearchParams(location.search);
+  const keep = [...params].filter(([k]) => !["start", "end", "page"].includes(k));
+  const presetHref = (start: string, end: string) => {
+    const next = new URLSearchParams(keep);
+    next.set("start", start);
+    next.set("end", end);
+    return `${location.pathname}?${next}`;
+  };
+  return (
+    <Form method="get" className="flex flex-wrap items-end gap-3 text-sm" aria-label="Date range">
+      {keep.map(([k, v], i) => (
+        <input key={`${k}${i}`} type="hidden" name={k} value={v} />
+      ))}
+      {children}
+      <label className="flex flex-col gap-1">
+        <span className="text-slate-600">From</span>
+        <input type="date" name="start" lang="en-GB" className="input w-auto" defaultValue={range.start} max={today} />
+      </label>
+      <label className="flex flex-col gap-1">
+        <span className="text-slate-600">To</span>
+        <input type="date" name="end" lang="en-GB" className="input w-auto" defaultValue={range.end} max={today} />
+      </label>
+      <button type="submit" className="btn-primary">
+        Apply
+      </button>
+      <Link to={presetHref(range.start, range.end)} className="btn-secondary">
+        Cancel
+      </Link>
+      <details className="relative">
+        <summary className="btn-secondary cursor-pointer list-none">Quick ranges</summary>
+        <ul className="absolute z-10 mt-1 w-40 rounded border border-slate-200 bg-white py-1 shadow">
+          {rangePresets().map((p) => (
+            <li key={p.label}>
+              <Link className="block px-3 py-1 hover:bg-slate-100" to={presetHref(p.start, p.end)}>
+                {p.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </details>
+    </Form>
+  );
+}

@@ -1,0 +1,104 @@
+// The shapes of the analytics answers (DESIGN.md "Analytics definitions"), shared by the
+// analytics service, the dashboard, the network overview and the reports.
+//
+// Meanings, one everywhere:
+// - footfall: connection records created in the window (portal visits);
+// - connections: those of them that were authorized; abandoned = footfall − connections (never < 0);
+// - new customers: customers whose first authorized connection in the organisation falls in the window;
+//   repeat customers: customers authorized in the window who also had an authorized connection before it;
+// - dwell time: sum of authorized connection durations in seconds; average = dwell time ÷ connections;
+// - bandwidth = upload + download bytes.
+// A connection counts in the hour (and day) it was created.
+
+import type { DateRange } from "./date-range";
+
+export interface AnalyticsScope {
+  organizationId: number;
+  /** Empty or undefined: every venue of the organisation. */
+  venueIds?: readonly number[];
+  range: Pick<DateRange, "startMs" | "endMs">;
+}
+
+export type Bucket = "hour" | "day";
+
+/** usageSummary: one point per bucket that has data, oldest first; `time` is the bucket's start (UTC ms). */
+export interface UsagePoint {
+  time: number;
+  footfall: number;
+  connections: number;
+  upload: number;
+  download: number;
+}
+
+/** aggregateUsageSummary. */
+export interface UsageTotals {
+  upload: number;
+  download: number;
+  bandwidth: number;
+  footfall: number;
+  connections: number;
+  abandoned: number;
+  newCustomers: number;
+  repeatCustomers: number;
+  /** Seconds. */
+  dwellTime: number;
+  /** Seconds, dwellTime ÷ connections (0 when none). */
+  avgDwellTime: number;
+}
+
+/** venueUsageSummary row (top 5 by bandwidth by default). */
+export interface VenueUsage {
+  venueId: number;
+  venueName: string;
+  footfall: number;
+  connections: number;
+  bandwidth: number;
+}
+
+/** accessPointUsageSummary row. */
+export interface AccessPointUsage {
+  accessPointId: number | null;
+  apName: string;
+  accessPointMac: string | null;
+  footfall: number;
+  connections: number;
+  bandwidth: number;
+}
+
+/** aggregateAuthModeSummary row. */
+export interface AuthModeUsage {
+  mode: string;
+  connections: number;
+}
+
+export type DeviceDimension = "is_mobile" | "os" | "brand" | "browser";
+
+/** aggregateDeviceSummary row; `key` is "Mobile"/"Desktop" for is_mobile, else the os/brand/browser ("Unknown" when empty). */
+export interface DeviceUsage {
+  key: string;
+  connections: number;
+  footfall: number;
+}
+
+export interface DwellPoint {
+  time: number;
+  /** Seconds. */
+  dwellTime: number;
+}
+
+export interface FootfallPoint {
+  time: number;
+  footfall: number;
+}
+
+/** Traffic flow heatmap: footfall by weekday (0 = Monday … 6 = Sunday) and hour of day (UTC). */
+export interface TrafficCell {
+  weekday: number;
+  hour: number;
+  footfall: number;
+}
+
+/** Picks hourly points for windows of up to two days, daily ones beyond. */
+export function bucketFor(range: Pick<DateRange, "startMs" | "endMs">): Bucket {
+  return range.endMs - range.startMs <= 2 * 86_400_000 ? "hour" : "day";
+}

@@ -1,0 +1,88 @@
+// Date ranges of the analytics screens (DESIGN.md "Date ranges"): `start` and `end` as YYYY-MM-DD in
+// the URL, default today, never after today; malformed or reversed values fall back, never an error.
+// Services get start-of-day (inclusive) to the next day's start (exclusive), in UTC milliseconds.
+
+const DAY_MS = 86_400_000;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface DateRange {
+  /** YYYY-MM-DD, as in the URL. */
+  start: string;
+  end: string;
+  /** UTC ms of start 00:00:00.000 (inclusive). */
+  startMs: number;
+  /** UTC ms of the day after `end`, 00:00:00.000 (exclusive): end 23:59:59.999 included. */
+  endMs: number;
+  /** Whole days in the range, at least 1. */
+  days: number;
+}
+
+export function todayIso(now = Date.now()): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+function parseIsoDate(value: string | null | undefined): number | null {
+  if (!value || !ISO_DATE.test(value)) return null;
+  const ms = Date.parse(`${value}T00:00:00.000Z`);
+  // Date.parse accepts 2026-02-31 by rolling over; a real date must print back the same.
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) return null;
+  return ms;
+}
+
+/** The range of `start`..`end` (both YYYY-MM-DD, inclusive), clamped to today; swapped if reversed. */
+export function dateRange(start: string | null | undefined, end: string | null | undefined, now = Date.now()): DateRange {
+  const today = parseIsoDate(todayIso(now))!;
+  let from = parseIsoDate(start) ?? parseIsoDate(end) ?? today;
+  let to = parseIsoDate(end) ?? today;
+  from = Math.min(from, today);
+  to = Math.min(to, today);
+  if (from > to) [from, to] = [to, from];
+  return {
+    start: todayIso(from),
+    end: todayIso(to),
+    startMs: from,
+    endMs: to + DAY_MS,
+    days: Math.round((to - from) / DAY_MS) + 1,
+  };
+}
+
+/** `start` and `end` from URL search params. */
+export function parseDateRange(searchParams: URLSearchParams, now = Date.now()): DateRange {
+  return dateRange(searchParams.get("start"), searchParams.get("end"), now);
+}
+
+/** A range of the last `days` days ending today (the access point pages use one year). */
+export function lastDays(days: number, now = Date.now()): DateRange {
+  const today = parseIsoDate(todayIso(now))!;
+  return dateRange(todayIso(today - (days - 1) * DAY_MS), todayIso(today), now);
+}
+
+/** dd/mm/yyyy, the reports' display format. */
+export function formatDayMonthYear(iso: string): string {
+  const [y, m, d] = iso.split("-");
+  return `${d}/${m}/${y}`;
+}
+
+/** Monday of the week holding `iso` (weeks start Monday). */
+export function mondayOf(iso: string): string {
+  const ms = parseIsoDate(iso) ?? parseIsoDate(todayIso())!;
+  const weekday = (new Date(ms).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+  return todayIso(ms - weekday * DAY_MS);
+}
+
+/** Quick choices offered beside the date inputs; "This week" starts on Monday. */
+export function rangePresets(now = Date.now()): { label: string; start: string; end: string }[] {
+  const today = todayIso(now);
+  const daysAgo = (n: number) => todayIso(parseIsoDate(today)! - n * DAY_MS);
+  return [
+    { label: "Today", start: today, end: today },
+    { label: "Yesterday", start: daysAgo(1), end: daysAgo(1) },
+    { label: "This week", start: mondayOf(today), end: today },
+    { label: "Last 7 days", start: daysAgo(6), end: today },
+    { label: "This month", start: `${today.slice(0, 8)}01`, end: today },
+    { label: "Last 30 days", start: daysAgo(29), end: today },
+    { label: "Last 365 days", start: daysAgo(364), end: today },
+  ];
+}
+
+export { DAY_MS };

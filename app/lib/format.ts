@@ -1,0 +1,40 @@
+// Display of figures shared by every screen (DESIGN.md: binary units for bytes, GB in charts).
+
+const BYTE_UNITS = ["Bytes", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"] as const;
+export const BYTES_PER_GB = 1_073_741_824;
+
+/** 1536 → "1.50 KB"; binary steps of 1024 from Bytes up to YB, 2 decimals. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return "0 Bytes";
+  const exponent = Math.min(Math.floor(Math.log(bytes) / Math.log(1024)), BYTE_UNITS.length - 1);
+  if (exponent === 0) return `${Math.round(bytes)} Bytes`;
+  return `${(bytes / 1024 ** exponent).toFixed(2)} ${BYTE_UNITS[exponent]}`;
+}
+
+/** Bytes to gigabytes for charts: ÷1073741824, 2 decimals. */
+export function toGigabytes(bytes: number): number {
+  return Math.round((bytes / BYTES_PER_GB) * 100) / 100;
+}
+
+/** 3725 → "1h 2m 5s" (the dashboard's summary text). */
+export function formatHms(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m ${s % 60}s`;
+}
+
+/** 3725 → "01:02:05" (hours:minutes:seconds, the reports' format; hours may exceed 24). */
+export function formatClock(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
+/** Seconds to hours for the dwell-time chart, 2 decimals. */
+export function toHours(seconds: number): number {
+  return Math.round((seconds / 3600) * 100) / 100;
+}
+
+/** Thousands separators: 12345 → "12,345". */
+export function formatCount(n: number): string {
+  return new Intl.NumberFormat("en-GB").format(n);
+}
