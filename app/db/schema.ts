@@ -187,6 +187,35 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+export interface ReportSubscriptionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: number;
+  report: string; // overview | new_visitors | unique_visitors | all_visitors | repeat_visitors | footfall
+  send_at: number; // hour of the UTC day, 1–24 (24 = midnight at the end of the day)
+  first_day: string; // YYYY-MM-DD, the first UTC day to deliver
+  last_sent_on: string | null; // YYYY-MM-DD
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type ReportDeliveryStatus = "sending" | "sent" | "failed";
+
+/** One row per subscription and UTC day: the scheduler's claim, retry state and delivery record. */
+export interface ReportDeliveriesTable {
+  id: Generated<number>;
+  subscription_id: number;
+  day: string; // YYYY-MM-DD
+  status: ReportDeliveryStatus;
+  attempts: number;
+  claim_token: string | null;
+  claimed_at: Timestamp | null;
+  next_attempt_at: Timestamp | null;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -202,6 +231,8 @@ export interface DB {
   devices: DevicesTable;
   connections: ConnectionsTable;
   rate_limits: RateLimitsTable;
+  report_subscriptions: ReportSubscriptionsTable;
+  report_deliveries: ReportDeliveriesTable;
 }
 
 export type User = Selectable<UsersTable>;
