@@ -1,0 +1,111 @@
+import { useId, type ReactNode } from "react";
+
+export const EMPTY_CHART_MESSAGE = "No data for this period.";
+
+/** One column of a chart's data table: a header and the cell text of each row. */
+export interface DataTableSpec {
+  caption?: string;
+  headers: string[];
+  rows: (string | number)[][];
+}
+
+/**
+ * The frame every chart shares: a visible title, the drawing (an SVG rendered on the server, so it
+ * shows without JavaScript), "No data for this period." when there is nothing to draw, and a
+ * collapsed table of the same figures for screen readers and for reading exact values.
+ */
+export function ChartFrame({
+  title,
+  empty,
+  table,
+  width,
+  height,
+  actions,
+  children,
+}: {
+  title: string;
+  empty: boolean;
+  table: DataTableSpec;
+  width: number;
+  height: number;
+  /** Links beside the title (an export, a "see all"). */
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  const id = useId();
+  const titleId = `${id}-title`;
+  return (
+    <figure className="min-w-0" aria-labelledby={titleId}>
+      <figcaption className="flex flex-wrap items-baseline justify-between gap-2">
+        <span id={titleId} className="font-medium text-slate-800">
+          {title}
+        </span>
+        {actions}
+      </figcaption>
+      {empty ? (
+        <p className="mt-3 rounded border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">
+          {EMPTY_CHART_MESSAGE}
+        </p>
+      ) : (
+        <>
+          {/* A fixed-size drawing scrolls sideways in a narrow cell rather than being cut off. */}
+          <div className="mt-2 overflow-x-auto">
+            <div role="img" aria-labelledby={titleId} style={{ width, height }}>
+              {children}
+            </div>
+          </div>
+          <details className="mt-2 text-sm">
+            <summary className="cursor-pointer text-slate-600">Data table</summary>
+            <div className="mt-2 max-h-72 overflow-auto">
+              <table className="min-w-full text-left text-xs">
+                <caption className="sr-only">{table.caption ?? title}</caption>
+                <thead>
+                  <tr>
+                    {table.headers.map((h) => (
+                      <th key={h} scope="col" className="border-b border-slate-200 px-2 py-1 font-medium">
+                        {h}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {table.rows.map((row, r) => (
+                    <tr key={r} className="odd:bg-slate-50">
+                      {row.map((cell, c) =>
+                        c === 0 ? (
+                          <th key={c} scope="row" className="px-2 py-1 font-normal">
+                            {cell}
+                          </th>
+                        ) : (
+                          <td key={c} className="px-2 py-1 tabular-nums">
+                            {cell}
+                          </td>
+                        ),
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      )}
+    </figure>
+  );
+}
+
+/** At most `max` evenly spaced labels for a category axis, so long ranges stay readable. */
+export function sparseTicks<T>(values: readonly T[], max = 8): T[] {
+  if (values.length <= max) return [...values];
+  const step = Math.ceil(values.length / max);
+  return values.filter((_, i) => i % step === 0);
+}
+
+/** Shared nivo look: small slate text, light grid. */
+export const chartTheme = {
+  text: { fontSize: 11, fill: "#475569" },
+  axis: { legend: { text: { fontSize: 11, fill: "#334155" } } },
+  grid: { line: { stroke: "#e2e8f0" } },
+} as const;
+
+export const CHART_COLORS = ["#4f46e5", "#0ea5e9", "#10b981", "#f59e0b", "#ef4444", "#8b5cf6", "#ec4899", "#14b8a6", "#84cc16", "#64748b"];

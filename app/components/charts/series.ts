@@ -1,0 +1,36 @@
+// Data shapes the time-series charts take: one or more named series over the same x labels.
+
+export interface SeriesPoint {
+  /** A category label (a day "21-11", an hour "14:00", a venue name). */
+  x: string;
+  y: number;
+}
+
+export interface ChartSeries {
+  id: string;
+  points: SeriesPoint[];
+}
+
+/** The x labels of all series, in first-seen order. */
+export function xLabels(series: readonly ChartSeries[]): string[] {
+  const seen = new Set<string>();
+  for (const s of series) for (const p of s.points) seen.add(p.x);
+  return [...seen];
+}
+
+/** True when there is nothing to draw: no points, or every value is zero. */
+export function isEmptySeries(series: readonly ChartSeries[]): boolean {
+  return !series.some((s) => s.points.some((p) => Number.isFinite(p.y) && p.y !== 0));
+}
+
+/** Rows of a data table: one per x label, one column per series. */
+export function seriesTable(series: readonly ChartSeries[], format: (n: number) => string): (string | number)[][] {
+  return xLabels(series).map((x) => [x, ...series.map((s) => format(s.points.find((p) => p.x === x)?.y ?? 0))]);
+}
+
+/** The x label of a bucket's start (UTC): "21-11 14:00" for hours, "21-11-2026" for days. */
+export function bucketLabel(timeMs: number, bucket: "hour" | "day"): string {
+  const iso = new Date(timeMs).toISOString();
+  const day = `${iso.slice(8, 10)}-${iso.slice(5, 7)}`;
+  return bucket === "hour" ? `${day} ${iso.slice(11, 13)}:00` : `${day}-${iso.slice(0, 4)}`;
+}
