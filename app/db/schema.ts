@@ -216,6 +216,14 @@ export interface ReportDeliveriesTable {
   created_at: Timestamp;
 }
 
+export interface VenueZonesTable {
+  id: Generated<number>;
+  organization_id: number;
+  venue_id: number;
+  polygon: string; // JSON list of {lat, lng}
+  created_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -233,6 +241,7 @@ export interface DB {
   rate_limits: RateLimitsTable;
   report_subscriptions: ReportSubscriptionsTable;
   report_deliveries: ReportDeliveriesTable;
+  venue_zones: VenueZonesTable;
 }
 
 export type User = Selectable<UsersTable>;
