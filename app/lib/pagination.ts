@@ -12,16 +12,21 @@ export interface ListParams {
   search: string;
 }
 
+/**
+ * `prefix` names the params of one list among several on a page (`c_page`, `c_per_page`, `c_search`
+ * for prefix "c_"), so two tables page independently.
+ */
 export function parseListParams(
   searchParams: URLSearchParams,
   pageSizes: readonly number[] = PAGE_SIZES,
   defaultSize = DEFAULT_PAGE_SIZE,
+  prefix = "",
 ): ListParams {
-  const rawSize = Number.parseInt(searchParams.get("per_page") ?? "", 10);
+  const rawSize = Number.parseInt(searchParams.get(`${prefix}per_page`) ?? "", 10);
   const pageSize = pageSizes.includes(rawSize) ? rawSize : closestSize(rawSize, pageSizes, defaultSize);
-  const rawPage = Number.parseInt(searchParams.get("page") ?? "", 10);
+  const rawPage = Number.parseInt(searchParams.get(`${prefix}page`) ?? "", 10);
   const page = Number.isFinite(rawPage) ? Math.min(Math.max(rawPage, 1), MAX_PAGE) : 1;
-  const search = (searchParams.get("search") ?? "").trim().slice(0, MAX_SEARCH_LENGTH);
+  const search = (searchParams.get(`${prefix}search`) ?? "").trim().slice(0, MAX_SEARCH_LENGTH);
   return { page, pageSize, offset: (page - 1) * pageSize, search };
 }
 

@@ -7,15 +7,15 @@ function hrefWith(location: { pathname: string; search: string }, changes: Recor
   return `${location.pathname}?${params}`;
 }
 
-/** Page links; shown only when there is more than one page. */
-export function Pagination({ page, pageSize, total }: { page: number; pageSize: number; total: number }) {
+/** Page links; shown only when there is more than one page. `prefix`: see parseListParams. */
+export function Pagination({ page, pageSize, total, prefix = "" }: { page: number; pageSize: number; total: number; prefix?: string }) {
   const location = useLocation();
   const last = pageCount(total, pageSize);
   if (last <= 1) return null;
   return (
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center gap-1 text-sm">
       {page > 1 ? (
-        <Link className="btn-secondary" to={hrefWith(location, { page: page - 1 })} rel="prev">
+        <Link className="btn-secondary" to={hrefWith(location, { [`${prefix}page`]: page - 1 })} rel="prev">
           Previous
         </Link>
       ) : null}
@@ -27,7 +27,7 @@ export function Pagination({ page, pageSize, total }: { page: number; pageSize: 
         ) : (
           <Link
             key={p}
-            to={hrefWith(location, { page: p })}
+            to={hrefWith(location, { [`${prefix}page`]: p })}
             aria-current={p === page ? "page" : undefined}
             className={p === page ? "btn-primary" : "btn-secondary"}
           >
@@ -36,7 +36,7 @@ export function Pagination({ page, pageSize, total }: { page: number; pageSize: 
         ),
       )}
       {page < last ? (
-        <Link className="btn-secondary" to={hrefWith(location, { page: page + 1 })} rel="next">
+        <Link className="btn-secondary" to={hrefWith(location, { [`${prefix}page`]: page + 1 })} rel="next">
           Next
         </Link>
       ) : null}
@@ -53,15 +53,18 @@ export function ListControls({
   search,
   pageSizes = PAGE_SIZES,
   searchLabel = "Search",
+  prefix = "",
 }: {
   pageSize: number;
   search: string;
   pageSizes?: readonly number[];
   searchLabel?: string;
+  prefix?: string;
 }) {
   const submit = useSubmit();
   const location = useLocation();
-  const keep = [...new URLSearchParams(location.search)].filter(([k]) => !["page", "per_page", "search"].includes(k));
+  const own = ["page", "per_page", "search"].map((k) => `${prefix}${k}`);
+  const keep = [...new URLSearchParams(location.search)].filter(([k]) => !own.includes(k));
   return (
     <Form method="get" className="mb-3 flex flex-wrap items-end gap-3 text-sm" role="search">
       {keep.map(([k, v]) => (
@@ -70,7 +73,7 @@ export function ListControls({
       <label className="flex items-center gap-2">
         Records per page
         <select
-          name="per_page"
+          name={`${prefix}per_page`}
           defaultValue={pageSize}
           className="input w-auto"
           onChange={(e) => submit(e.currentTarget.form)}
@@ -84,7 +87,7 @@ export function ListControls({
       </label>
       <label className="flex items-center gap-2">
         <span className="sr-only">{searchLabel}</span>
-        <input type="search" name="search" defaultValue={search} placeholder={searchLabel} className="input w-56" />
+        <input type="search" name={`${prefix}search`} defaultValue={search} placeholder={searchLabel} className="input w-56" />
       </label>
       <button type="submit" className="btn-secondary">
         Show
