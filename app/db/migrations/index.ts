@@ -1,11 +1,13 @@
 import type { Migration } from "kysely";
 import * as core from "./2026-11-22-0001-core";
+import * as venues from "./2026-11-22-0002-venues";
 import * as reports from "./2026-11-22-0006-reports";
 import * as layout from "./2026-11-22-0007-layout";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-core": core,
+  "2026-11-22-0002-venues": venues,
   "2026-11-22-0006-reports": reports,
   "2026-11-22-0007-layout": layout,
 };
