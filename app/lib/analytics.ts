@@ -46,7 +46,7 @@ export interface UsageTotals {
   avgDwellTime: number;
 }
 
-/** venueUsageSummary row (top 5 by bandwidth by default). */
+/** venueUsageSummary row (top 5 by bandwidth by default; connections of deleted venues are left out). */
 export interface VenueUsage {
   venueId: number;
   venueName: string;
@@ -55,11 +55,11 @@ export interface VenueUsage {
   bandwidth: number;
 }
 
-/** accessPointUsageSummary row. */
+/** accessPointUsageSummary row (top 5 by bandwidth by default; connections of deleted access points are left out). */
 export interface AccessPointUsage {
-  accessPointId: number | null;
+  accessPointId: number;
   apName: string;
-  accessPointMac: string | null;
+  accessPointMac: string;
   footfall: number;
   connections: number;
   bandwidth: number;
@@ -101,4 +101,18 @@ export interface TrafficCell {
 /** Picks hourly points for windows of up to two days, daily ones beyond. */
 export function bucketFor(range: Pick<DateRange, "startMs" | "endMs">): Bucket {
   return range.endMs - range.startMs <= 2 * 86_400_000 ? "hour" : "day";
+}
+
+/** The network (venue) profile's overview cards. */
+export interface VenueOverview {
+  /** Access points of the venue now. */
+  accessPoints: number;
+  /** Distinct customers with an authorized connection at the venue in the window. */
+  uniqueClients: number;
+  /** Authorized connections at the venue created in the window. */
+  totalConnections: number;
+  /** Online now (authorized, not ended), whatever the window. */
+  currentlyConnected: number;
+  /** Seconds, of the window's connections. */
+  dwellTime: number;
 }

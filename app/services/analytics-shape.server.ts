@@ -1,0 +1,59 @@
+// Turning summed figures into the answer shapes of app/lib/analytics.ts, the same way for the raw
+// path and the roll-up path (so both round alike).
+import { sql, type RawBuilder } from "kysely";
+import type { DeviceDimension, DeviceUsage, UsageTotals } from "~/lib/analytics";
+
+/** Brand and browser charts show the top 5 and top 10 (spec 1 §7 aggregateDeviceSummary). */
+const DEFAULT_DEVICE_LIMIT: Record<DeviceDimension, number | undefined> = { is_mobile: undefined, os: undefined, brand: 5, browser: 10 };
+
+export const toSeconds = (ms: number) => Math.round(ms / 1000);
+
+export interface TotalsRow {
+  footfall: number | string;
+  connections: number | string;
+  upload: number | string;
+  download: number | string;
+  dwellMs: number | string;
+}
+
+export function toTotals(row: TotalsRow, customers: { newCustomers: number; repeatCustomers: number }): UsageTotals {
+  const footfall = Number(row.footfall);
+  const connections = Number(row.connections);
+  const upload = Number(row.upload);
+  const download = Number(row.download);
+  const dwellMs = Number(row.dwellMs);
+  return {
+    upload,
+    download,
+    bandwidth: upload + download,
+    footfall,
+    connections,
+    // Never negative, whatever the data says.
+    abandoned: Math.max(0, footfall - connections),
+    newCustomers: customers.newCustomers,
+    repeatCustomers: customers.repeatCustomers,
+    dwellTime: toSeconds(dwellMs),
+    avgDwellTime: connections > 0 ? toSeconds(dwellMs / connections) : 0,
+  };
+}
+
+/** The label a device is counted under: Mobile/Desktop, or its os/brand/browser; "Unknown" when missing. */
+export function deviceKeyExpression(dimension: DeviceDimension, table: string): RawBuilder<string> {
+  if (dimension === "is_mobile") {
+    return sql<string>`case when ${sql.ref(`${table}.id`)} is null then 'Unknown' when ${sql.ref(`${table}.is_mobile`)} = 1 then 'Mobile' else 'Desktop' end`;
+  }
+  return sql<string>`coalesce(nullif(trim(${sql.ref(`${table}.${dimension}`)}), ''), 'Unknown')`;
+}
+
+/** Most connections first (then footfall, then name), cut to the dimension's limit. */
+export function toDeviceUsage(
+  rows: readonly { key: string; connections: number | string; footfall: number | string }[],
+  dimension: DeviceDimension,
+  limit = DEFAULT_DEVICE_LIMIT[dimension],
+): DeviceUsage[] {
+  const usage = rows
+    .map((r) => ({ key: r.key, connections: Number(r.connections), footfall: Number(r.footfall) }))
+    .filter((r) => r.footfall > 0)
+    .sort((a, b) => b.connections - a.connections || b.footfall - a.footfall || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return limit === undefined ? usage : usage.slice(0, limit);
+}
