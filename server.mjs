@@ -11,6 +11,8 @@ installGlobals({ nativeFetch: true });
 const BUILD_PATH = path.resolve("build/index.js");
 const MAX_BODY_BYTES = 11 * 1024 * 1024; // a 10 MB floor plan plus form overhead
 const development = process.env.NODE_ENV === "development";
+// A map style on another host (MAP_STYLE_URL) is fetched, with its tiles, glyphs and sprites, from that origin.
+const mapOrigins = /^https?:\/\//.test(process.env.MAP_STYLE_URL ?? "") ? [new URL(process.env.MAP_STYLE_URL).origin] : [];
 
 const build = await import(BUILD_PATH);
 const { startup, healthCheck } = build.entry.module;
@@ -46,8 +48,8 @@ app.use(
         "default-src": ["'self'"],
         "script-src": ["'self'", "'strict-dynamic'", (_req, res) => `'nonce-${res.locals.cspNonce}'`],
         "style-src": ["'self'", "'unsafe-inline'"],
-        "img-src": ["'self'", "data:", "blob:"],
-        "connect-src": development ? ["'self'", "ws:"] : ["'self'"],
+        "img-src": ["'self'", "data:", "blob:", ...mapOrigins],
+        "connect-src": [...(development ? ["'self'", "ws:"] : ["'self'"]), ...mapOrigins],
         "worker-src": ["'self'", "blob:"],
         "form-action": ["'self'"],
         "frame-ancestors": ["'none'"],
@@ -73,11 +75,30 @@ app.get("/healthz", async (_req, res) => {
 app.use((req, res, next) => {
   const length = Number(req.headers["content-length"] ?? 0);
   if (length > MAX_BODY_BYTES) {
-    res.status(413).type("text/plain").send("The request is too large.");
+    // A browser posting a form (a floor plan over the limit) gets a page to read and a way back.
+    if (req.headers.accept?.includes("text/html")) res.status(413).type("html").send(tooLargePage(req));
+    else res.status(413).type("text/plain").send("The request is too large.");
     return;
   }
   next();
 });
+
+function tooLargePage(req) {
+  let back = "/";
+  try {
+    const referer = new URL(req.headers.referer ?? "");
+    if (referer.host === req.headers.host) back = referer.pathname + referer.search;
+  } catch {
+    // no or malformed Referer: home
+  }
+  const escape = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Too large | Mlango</title></head>
+<body style="font-family:system-ui,sans-serif;color:#0f172a;background:#f1f5f9;text-align:center;margin:4rem auto;max-width:32rem;padding:0 1rem">
+<p style="font-size:3rem;font-weight:700;color:#cbd5e1;margin:0">413</p>
+<h1 style="font-size:1.25rem">The request is too large.</h1>
+<p>Uploaded files can be at most 10 MB. Choose a smaller file and try again.</p>
+<p><a href="${escape(back)}" style="color:#4f46e5">Go back</a></p></body></html>`;
+}
 
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));

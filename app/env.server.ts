@@ -10,6 +10,13 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url("PUBLIC_URL must be a full URL such as https://console.example.com").optional(),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),
   DATA_DIR: z.string().default("data"),
+  // The network map's style (a MapLibre style JSON). Unset: a plain background, no outside requests.
+  MAP_STYLE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || v.startsWith("/") || /^https?:\/\/[^/]+/.test(v), "MAP_STYLE_URL must be an http(s) URL or a path on this server"),
 });
 
 export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string };
