@@ -1,0 +1,298 @@
+// Connections (spec 2 §2 "Connections table", §4, §7 connections/closeConnection; spec 1 §9): the one
+// list every screen shows (connections page, venue and access point tabs, customer profile,
+// dashboard dashlets), closing an online connection, and the rows of the CSV export.
+//
+// Built for organisations with millions of connections (docs/decisions/0005-connections-at-scale.md):
+// - every query reads one index in (created_at, id) order, chosen here rather than by the planner
+//   (the other filter columns are written as `col + 0` / `col || ''` so no other index is used);
+// - totals are counted up to a cap (10,000 or a few pages past the current one), never over millions;
+// - a search term is first resolved to matching customers, devices, venues and access points through
+//   their own tables, then connections are read by those ids (connections-search.server.ts).
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
+import { db } from "~/db/db.server";
+import type { DB } from "~/db/schema";
+import type { ListParams } from "~/lib/pagination";
+import { notFound, requirePermission, type OrgContext } from "./guard.server";
+import { resolveSearch, type SearchMatch } from "./connections-search.server";
+
+export interface ConnectionFilter {
+  venueId?: number;
+  accessPointMac?: string;
+  customerId?: number;
+  deviceId?: number;
+  /** Authorized and not ended. */
+  online?: boolean;
+  /** Authorized at some point (the default of the connections table). */
+  authorized?: boolean;
+  /** created_at window: [startMs, endMs). */
+  startMs?: number;
+  endMs?: number;
+}
+
+export interface ConnectionRow {
+  id: number;
+  createdAt: number;
+  authorizedAt: number | null;
+  endedAt: number | null;
+  online: boolean;
+  /** Authorized time until the end (or now, while online); 0 when never authorized. */
+  durationSeconds: number;
+  upload: number;
+  download: number;
+  usage: number;
+  authorizationMode: string | null;
+  ssid: string | null;
+  customer: { id: number; identity: string; name: string; phoneNumber: string | null } | null;
+  device: { id: number; label: string; macAddress: string } | null;
+  venue: { id: number; name: string } | null;
+  accessPoint: { id: number | null; name: string | null; macAddress: string | null } | null;
+}
+
+export interface ConnectionPage {
+  rows: ConnectionRow[];
+  /** Matching connections, counted up to a cap: see `capped`. */
+  total: number;
+  /** There are more than `total` matching connections (the count stopped there). */
+  capped: boolean;
+}
+
+/** Totals are exact up to this many rows (or a few pages past the current page). */
+export const COUNT_CAP = 10_000;
+const PAGES_AHEAD = 5;
+
+type Builder = ExpressionBuilder<DB, "connections">;
+type Driver = "online" | "customer" | "device" | "accessPoint" | "venue" | "search" | "organization";
+
+/**
+ * The index that drives a query (the most selective filter present), so a query never walks the
+ * wrong index: e.g. a venue's connections read connections_venue_created, not the organisation's.
+ * A search with few matches reads the customer and device indexes instead of a broad one.
+ */
+function driverOf(filter: ConnectionFilter, search: SearchMatch | null): Driver {
+  if (filter.online) return "online";
+  if (filter.customerId !== undefined) return "customer";
+  if (filter.deviceId !== undefined) return "device";
+  if (search?.sparse) return "search";
+  if (filter.accessPointMac !== undefined) return "accessPoint";
+  if (filter.venueId !== undefined) return "venue";
+  return "organization";
+}
+
+// `col + 0` / `col || ''` compare the same values but cannot use an index on col.
+const noIndex = (column: string) => sql`${sql.ref(column)} + 0`;
+const noIndexText = (column: string) => sql`${sql.ref(column)} || ''`;
+
+/** The WHERE of a filtered list; a filter column may use its index only when it drives the query. */
+export function connectionConditions(orgId: number, filter: ConnectionFilter, search: SearchMatch | null) {
+  const driver = driverOf(filter, search);
+  const orgIndexed = driver === "online" || driver === "accessPoint" || driver === "organization";
+  return (eb: Builder): Expression<SqlBool> => {
+    const and: Expression<SqlBool>[] = [
+      orgIndexed ? eb("connections.organization_id", "=", orgId) : eb(noIndex("connections.organization_id"), "=", orgId),
+    ];
+    if (filter.online || filter.authorized) and.push(eb("connections.authorized_at", "is not", null));
+    if (filter.online) and.push(eb("connections.ended_at", "is", null));
+    const id = (column: "customer_id" | "device_id" | "venue_id", value: number | undefined, own: Driver) => {
+      if (value === undefined) return;
+      const ref = `connections.${column}` as const;
+      and.push(driver === own ? eb(ref, "=", value) : eb(noIndex(ref), "=", value));
+    };
+    id("customer_id", filter.customerId, "customer");
+    id("device_id", filter.deviceId, "device");
+    id("venue_id", filter.venueId, "venue");
+    if (filter.accessPointMac !== undefined) {
+      and.push(
+        driver === "accessPoint"
+          ? eb("connections.access_point_mac", "=", filter.accessPointMac)
+          : eb(noIndexText("connections.access_point_mac"), "=", filter.accessPointMac),
+      );
+    }
+    if (filter.startMs !== undefined) and.push(eb("connections.created_at", ">=", filter.startMs));
+    if (filter.endMs !== undefined) and.push(eb("connections.created_at", "<", filter.endMs));
+    if (search) and.push(search.condition(eb));
+    return eb.and(and);
+  };
+}
+
+/** Ids in a filter must be the organisation's: another organisation's id is a 404, not an empty list. */
+export async function assertFilterOwned(ctx: OrgContext, filter: ConnectionFilter): Promise<void> {
+  const owned = async (table: "venues" | "customers" | "devices", id: number | undefined) => {
+    if (id === undefined) return;
+    const row = await db.selectFrom(table).select("id").where("id", "=", id).where("organization_id", "=", ctx.org.id).executeTakeFirst();
+    if (!row) notFound();
+  };
+  await Promise.all([owned("venues", filter.venueId), owned("customers", filter.customerId), owned("devices", filter.deviceId)]);
+}
+
+/**
+ * connections(venues, customers, devices, accessPoints, online, authorized, startDate, endDate,
+ * limit, offset, order 'created_at desc', search) with its count (capped, see ConnectionPage).
+ */
+export async function listConnections(
+  ctx: OrgContext,
+  filter: ConnectionFilter,
+  params: Pick<ListParams, "offset" | "pageSize" | "search">,
+): Promise<ConnectionPage> {
+  await assertFilterOwned(ctx, filter);
+  const search = params.search ? await resolveSearch(ctx, params.search) : null;
+  if (search?.none) return { rows: [], total: 0, capped: false };
+  const where = connectionConditions(ctx.org.id, filter, search);
+  const countLimit = Math.max(COUNT_CAP, params.offset + params.pageSize * PAGES_AHEAD);
+  const [page, counted] = await Promise.all([
+    db
+      .selectFrom("connections")
+      .select("connections.id")
+      .where(where)
+      .orderBy("connections.created_at", "desc")
+      .orderBy("connections.id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
+    db
+      .selectFrom((qb) => qb.selectFrom("connections").select(sql<number>`1`.as("one")).where(where).limit(countLimit + 1).as("matching"))
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const n = Number(counted.n);
+  const rows = await connectionDetails(ctx.org.id, page.map((r) => Number(r.id)));
+  return { rows, total: Math.min(n, countLimit), capped: n > countLimit };
+}
+
+/** The rows behind these ids with their customer, device, venue and access point, in the ids' order. */
+export async function connectionDetails(orgId: number, ids: number[], now = Date.now()): Promise<ConnectionRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("connections")
+    .leftJoin("customers", "customers.id", "connections.customer_id")
+    .leftJoin("devices", "devices.id", "connections.device_id")
+    .leftJoin("venues", "venues.id", "connections.venue_id")
+    .leftJoin("access_points", "access_points.id", "connections.access_point_id")
+    .select([
+      "connections.id",
+      "connections.created_at",
+      "connections.authorized_at",
+      "connections.ended_at",
+      "connections.upload",
+      "connections.download",
+      "connections.authorization_mode",
+      "connections.ssid",
+      "connections.access_point_mac",
+      "connections.access_point_id",
+      "customers.id as customer_id",
+      "customers.identity as customer_identity",
+      "customers.first_name as customer_first_name",
+      "customers.last_name as customer_last_name",
+      "customers.phone_number as customer_phone",
+      "devices.id as device_id",
+      "devices.name as device_name",
+      "devices.mac_address as device_mac",
+      "venues.id as venue_id",
+      "venues.name as venue_name",
+      "access_points.name as access_point_name",
+    ])
+    .where("connections.organization_id", "=", orgId)
+    .where("connections.id", "in", ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [Number(r.id), toConnectionRow(r, now)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+type DetailRow = {
+  id: number;
+  created_at: number;
+  authorized_at: number | null;
+  ended_at: number | null;
+  upload: number;
+  download: number;
+  authorization_mode: string | null;
+  ssid: string | null;
+  access_point_mac: string | null;
+  access_point_id: number | null;
+  customer_id: number | null;
+  customer_identity: string | null;
+  customer_first_name: string | null;
+  customer_last_name: string | null;
+  customer_phone: string | null;
+  device_id: number | null;
+  device_name: string | null;
+  device_mac: string | null;
+  venue_id: number | null;
+  venue_name: string | null;
+  access_point_name: string | null;
+};
+
+export function customerName(c: { first_name: string | null; last_name: string | null; identity: string }): string {
+  const name = [c.first_name, c.last_name].filter(Boolean).join(" ");
+  return name || c.identity;
+}
+
+export function toConnectionRow(r: DetailRow, now: number): ConnectionRow {
+  const createdAt = Number(r.created_at);
+  const authorizedAt = r.authorized_at === null ? null : Number(r.authorized_at);
+  const endedAt = r.ended_at === null ? null : Number(r.ended_at);
+  const online = authorizedAt !== null && endedAt === null;
+  const upload = Number(r.upload);
+  const download = Number(r.download);
+  return {
+    id: Number(r.id),
+    createdAt,
+    authorizedAt,
+    endedAt,
+    online,
+    durationSeconds: authorizedAt === null ? 0 : Math.max(0, Math.round(((endedAt ?? now) - authorizedAt) / 1000)),
+    upload,
+    download,
+    usage: upload + download,
+    authorizationMode: r.authorization_mode,
+    ssid: r.ssid,
+    customer:
+      r.customer_id === null
+        ? null
+        : {
+            id: r.customer_id,
+            identity: r.customer_identity ?? "",
+            name: customerName({ first_name: r.customer_first_name, last_name: r.customer_last_name, identity: r.customer_identity ?? "" }),
+            phoneNumber: r.customer_phone,
+          },
+    device: r.device_id === null ? null : { id: r.device_id, label: r.device_name || r.device_mac || "", macAddress: r.device_mac ?? "" },
+    venue: r.venue_id === null ? null : { id: r.venue_id, name: r.venue_name ?? "" },
+    accessPoint:
+      r.access_point_id === null && r.access_point_mac === null
+        ? null
+        : { id: r.access_point_id, name: r.access_point_name, macAddress: r.access_point_mac },
+  };
+}
+
+export const CLOSE_MESSAGES = {
+  closed: "Connection closed successfully.",
+  alreadyClosed: "This connection has already been closed.",
+  notOnline: "This connection was never authorized, so there is nothing to close.",
+} as const;
+
+/**
+ * closeConnection(id): ends an online connection now. Needs edit_connections; another
+ * organisation's or a missing connection is a 404; a connection that is not online is a clear
+ * answer (ok: false), not an error. The UPDATE only touches a row still open, so two people
+ * closing at once both get a sensible answer.
+ */
+export async function closeConnection(ctx: OrgContext, id: number | null): Promise<{ ok: boolean; message: string }> {
+  requirePermission(ctx, "edit_connections");
+  if (id === null) notFound();
+  const row = await db
+    .selectFrom("connections")
+    .select(["id", "authorized_at", "ended_at"])
+    .where("id", "=", id)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
+  if (!row) notFound();
+  if (row.authorized_at === null) return { ok: false, message: CLOSE_MESSAGES.notOnline };
+  if (row.ended_at !== null) return { ok: false, message: CLOSE_MESSAGES.alreadyClosed };
+  const result = await db
+    .updateTable("connections")
+    .set({ ended_at: Math.max(Date.now(), Number(row.authorized_at)) })
+    .where("id", "=", id)
+    .where("organization_id", "=", ctx.org.id)
+    .where("ended_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? { ok: true, message: CLOSE_MESSAGES.closed } : { ok: false, message: CLOSE_MESSAGES.alreadyClosed };
+}
