@@ -1,0 +1,34 @@
+// Floor plans are accepted by what their bytes are, never by their name or the browser's claim.
+
+export const IMAGE_TYPES = {
+  png: "image/png",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+} as const;
+
+export type ImageExtension = keyof typeof IMAGE_TYPES;
+
+/** How many leading bytes sniffImage needs. */
+export const SNIFF_BYTES = 12;
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) =>
+  bytes.length >= offset + signature.length && signature.every((b, i) => bytes[offset + i] === b);
+
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const JPEG = [0xff, 0xd8, 0xff];
+const RIFF = [0x52, 0x49, 0x46, 0x46]; // "RIFF", then 4 bytes of size, then "WEBP"
+const WEBP = [0x57, 0x45, 0x42, 0x50];
+
+/** The image type of a file's first bytes (png, jpeg or webp), or null for anything else. */
+export function sniffImage(head: Uint8Array): ImageExtension | null {
+  if (startsWith(head, PNG)) return "png";
+  if (startsWith(head, JPEG)) return "jpeg";
+  if (startsWith(head, RIFF) && startsWith(head, WEBP, 8)) return "webp";
+  return null;
+}
+
+/** The Content-Type of a stored image by its extension (keys end in .png, .jpeg or .webp). */
+export function imageContentType(key: string): string | null {
+  const extension = key.slice(key.lastIndexOf(".") + 1);
+  return Object.hasOwn(IMAGE_TYPES, extension) ? IMAGE_TYPES[extension as ImageExtension] : null;
+}
