@@ -1,0 +1,110 @@
+import { parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { VenueForm } from "~/components/venues/venue-form";
+import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
+import { parseId } from "~/lib/ids";
+import { venueSchema } from "~/lib/schemas/venues";
+import { requireOrg, requirePermission, type OrgContext } from "~/services/guard.server";
+import { redirectWithToast } from "~/services/session.server";
+import { countVenueAccessPoints, deleteVenue, getVenue, updateVenue, venueDeleteQuestion } from "~/services/venues.server";
+
+export const meta: MetaFunction = () => [{ title: "Network settings | Mlango" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireOrg(request, params, "view_networks");
+  const venue = await getVenue(ctx, parseId(params.venueId));
+  return json({
+    orgId: ctx.org.id,
+    venue: {
+      id: venue.id,
+      name: venue.name,
+      address: venue.address,
+      email: venue.email,
+      phone_number: venue.phone_number,
+      custom_splash_url: venue.custom_splash_url,
+      success_url: venue.success_url,
+      more_info: venue.more_info,
+      updated_at: venue.updated_at,
+    },
+    deleteQuestion: venueDeleteQuestion(venue.name, await countVenueAccessPoints(ctx, venue.id)),
+    canEdit: ctx.permissions.has("edit_networks"),
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requireOrg(request, params, "view_networks");
+  const form = await request.formData();
+  switch (form.get("intent") ?? "update") {
+    case "update":
+      return update(request, ctx, params.venueId, form);
+    case "delete":
+      return remove(request, ctx, params.venueId, form);
+    default:
+      return json({ message: "Unknown action." }, { status: 400 });
+  }
+}
+
+// PUT venues/{id}
+async function update(request: Request, ctx: OrgContext, rawId: string | undefined, form: FormData) {
+  requirePermission(ctx, "edit_networks");
+  const venueId = parseId(rawId);
+  const submission = parseWithZod(form, { schema: venueSchema });
+  if (submission.status !== "success") {
+    await getVenue(ctx, venueId); // a foreign or unknown network is a 404 whatever the form holds
+    return json(submission.reply(), { status: 400 });
+  }
+  await updateVenue(ctx, venueId, submission.value);
+  return redirectWithToast(request, `/${ctx.org.id}/venues/${rawId}/settings`, "Network updated.");
+}
+
+// DELETE venues/{id}, after a confirmation that says what goes and what stays. There is no
+// delete_networks permission in the catalogue: edit_networks guards it.
+async function remove(request: Request, ctx: OrgContext, rawId: string | undefined, form: FormData) {
+  requirePermission(ctx, "edit_networks");
+  const venue = await getVenue(ctx, parseId(rawId));
+  const ask = confirmationNeeded(form, "delete", venueDeleteQuestion(venue.name, await countVenueAccessPoints(ctx, venue.id)));
+  if (ask) return json(ask);
+  const deleted = await deleteVenue(ctx, venue.id);
+  const aps = deleted.accessPoints === 0 ? "" : ` ${deleted.accessPoints === 1 ? "Its access point was" : `Its ${deleted.accessPoints} access points were`} deleted too.`;
+  return redirectWithToast(request, `/${ctx.org.id}/venues`, { type: "info", message: `Network ${deleted.name} deleted.${aps}` });
+}
+
+export default function VenueSettings() {
+  const { orgId, venue, deleteQuestion, canEdit } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData && !isConfirmationRequest(actionData) && !("message" in actionData) ? actionData : null;
+  return (
+    <div className="space-y-4">
+      <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/venues/${venue.id}/settings`} />
+      <section className="card">
+        <h2 className="mb-4 text-lg font-semibold">Settings</h2>
+        {canEdit ? null : <p className="mb-4 text-sm text-slate-600">You can view these settings; changing them needs the Edit networks permission.</p>}
+        <VenueForm
+          key={venue.updated_at}
+          lastResult={lastResult}
+          readOnly={!canEdit}
+          defaultValue={venue}
+          submitLabel="Update"
+          pendingText="Updating…"
+          intent="update"
+        />
+      </section>
+      {canEdit ? (
+        <section className="card border-red-200">
+          <h2 className="text-lg font-semibold text-red-800">Delete network</h2>
+          <p className="mb-4 mt-1 text-sm text-slate-600">
+            Deletes the network and its access points. Its connection history is kept, no longer linked to a network. This cannot be undone.
+          </p>
+          <ConfirmButton intent="delete" message={deleteQuestion}>
+            Delete network
+          </ConfirmButton>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

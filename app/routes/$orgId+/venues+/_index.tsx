@@ -1,0 +1,79 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { ListControls, Pagination } from "~/components/ui/pagination";
+import { formatCount } from "~/lib/format";
+import { parseListParams } from "~/lib/pagination";
+import { VENUE_PAGE_SIZES } from "~/lib/schemas/venues";
+import { requireOrg } from "~/services/guard.server";
+import { listVenues } from "~/services/venues.server";
+
+export const meta: MetaFunction = () => [{ title: "Networks | Mlango" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireOrg(request, params, "view_networks");
+  const list = parseListParams(new URL(request.url).searchParams, VENUE_PAGE_SIZES, 10);
+  const { venues, total } = await listVenues(ctx, list);
+  return json({ venues, total, list, orgId: ctx.org.id, canCreate: ctx.permissions.has("create_networks") });
+}
+
+export default function Venues() {
+  const { venues, total, list, orgId, canCreate } = useLoaderData<typeof loader>();
+  return (
+    <section className="card">
+      <div className="mb-4 flex items-center justify-between gap-2">
+        <h1 className="text-xl font-semibold">Networks</h1>
+        {canCreate ? (
+          <Link to={`/${orgId}/venue/create`} className="btn-primary">
+            New Network
+          </Link>
+        ) : null}
+      </div>
+      <ListControls pageSize={list.pageSize} search={list.search} pageSizes={VENUE_PAGE_SIZES} searchLabel="Search networks" />
+      <div className="overflow-x-auto">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Address</th>
+              <th>Email</th>
+              <th>Phone number</th>
+              <th className="text-right">Access points</th>
+              <th className="text-right">Clients</th>
+              <th className="text-right">Connections</th>
+              <th className="text-right">Online</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {venues.length === 0 ? (
+              <tr>
+                <td colSpan={8} className="text-center text-slate-500">
+                  {list.search ? "No network matches the search." : "No networks yet."}
+                </td>
+              </tr>
+            ) : null}
+            {venues.map((v) => (
+              <tr key={v.id}>
+                <td>
+                  <Link to={`/${orgId}/venues/${v.id}`} className="link">
+                    {v.name}
+                  </Link>
+                </td>
+                <td>{v.address}</td>
+                <td>{v.email ?? ""}</td>
+                <td>{v.phone_number ?? ""}</td>
+                <td className="text-right">{formatCount(v.accessPointsCount)}</td>
+                <td className="text-right">{formatCount(v.customersCount)}</td>
+                <td className="text-right">{formatCount(v.connectionsCount)}</td>
+                <td className="text-right">{formatCount(v.onlineConnectionsCount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pagination page={list.page} pageSize={list.pageSize} total={total} />
+    </section>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;
