@@ -11,50 +11,12 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
+import type { ConnectionFilter, ConnectionPage, ConnectionRow } from "~/lib/connections";
 import type { ListParams } from "~/lib/pagination";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 import { resolveSearch, type SearchMatch } from "./connections-search.server";
 
-export interface ConnectionFilter {
-  venueId?: number;
-  accessPointMac?: string;
-  customerId?: number;
-  deviceId?: number;
-  /** Authorized and not ended. */
-  online?: boolean;
-  /** Authorized at some point (the default of the connections table). */
-  authorized?: boolean;
-  /** created_at window: [startMs, endMs). */
-  startMs?: number;
-  endMs?: number;
-}
-
-export interface ConnectionRow {
-  id: number;
-  createdAt: number;
-  authorizedAt: number | null;
-  endedAt: number | null;
-  online: boolean;
-  /** Authorized time until the end (or now, while online); 0 when never authorized. */
-  durationSeconds: number;
-  upload: number;
-  download: number;
-  usage: number;
-  authorizationMode: string | null;
-  ssid: string | null;
-  customer: { id: number; identity: string; name: string; phoneNumber: string | null } | null;
-  device: { id: number; label: string; macAddress: string } | null;
-  venue: { id: number; name: string } | null;
-  accessPoint: { id: number | null; name: string | null; macAddress: string | null } | null;
-}
-
-export interface ConnectionPage {
-  rows: ConnectionRow[];
-  /** Matching connections, counted up to a cap: see `capped`. */
-  total: number;
-  /** There are more than `total` matching connections (the count stopped there). */
-  capped: boolean;
-}
+export type { ConnectionFilter, ConnectionPage, ConnectionRow };
 
 /** Totals are exact up to this many rows (or a few pages past the current page). */
 export const COUNT_CAP = 10_000;

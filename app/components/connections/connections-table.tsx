@@ -1,0 +1,148 @@
+import { Form, Link, useLocation, useParams } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ListControls, Pagination } from "~/components/ui/pagination";
+import type { ConnectionRow } from "~/lib/connections";
+import { formatBytes, formatCount, formatHms } from "~/lib/format";
+import { PAGE_SIZES, rowNumber, type ListParams } from "~/lib/pagination";
+import { formatUtcDateTime } from "~/lib/time";
+
+export interface ConnectionsTableProps {
+  /** 'Authorized connections' unless the screen names it otherwise. */
+  title?: string;
+  page: { rows: ConnectionRow[]; total: number; capped?: boolean };
+  params: Pick<ListParams, "page" | "pageSize" | "offset" | "search">;
+  /** The viewer holds edit_connections: online rows get a Close button. */
+  canClose: boolean;
+  /** The export of the same list (connectionsCsvHref); no Export CSV button without it. */
+  exportHref?: string;
+  /** Dashlets: no page-size choice, search box or export; paging stays. */
+  compact?: boolean;
+  /** Names this table's URL params (`{prefix}page`, …) when a page shows several lists. */
+  prefix?: string;
+  pageSizes?: readonly number[];
+  /** Extra controls beside the title (e.g. the connections page's status filter). */
+  toolbar?: ReactNode;
+}
+
+const COLUMNS = ["#", "Connected At", "Customer", "Device", "Network", "Access Point", "Auth Mode", "Duration", "Consumption", "Status", "Actions"];
+
+/** The one connections table of every screen (spec 2 §2 "Connections table", spec 1 "Connections table"). */
+export function ConnectionsTable({
+  title = "Authorized connections",
+  page,
+  params,
+  canClose,
+  exportHref,
+  compact = false,
+  prefix = "",
+  pageSizes = PAGE_SIZES,
+  toolbar,
+}: ConnectionsTableProps) {
+  const { orgId } = useParams();
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  const headingId = `${prefix || "connections"}-title`;
+  return (
+    <section className={compact ? "" : "card"} aria-labelledby={headingId}>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 id={headingId} className="text-lg font-semibold">
+          {title}
+        </h2>
+        <div className="flex flex-wrap items-center gap-2">
+          {toolbar}
+          {!compact && exportHref ? <ExportButton href={exportHref} empty={page.total === 0} /> : null}
+        </div>
+      </div>
+      {compact ? null : <ListControls pageSize={params.pageSize} search={params.search} pageSizes={pageSizes} prefix={prefix} searchLabel="Search connections" />}
+      <div className="overflow-x-auto">
+        <table className="table">
+          <thead>
+            <tr>
+              {COLUMNS.map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {page.rows.length === 0 ? (
+              <tr>
+                <td colSpan={COLUMNS.length} className="text-center text-slate-500">
+                  {params.search ? "No connection matches the search." : "No connections to show."}
+                </td>
+              </tr>
+            ) : null}
+            {page.rows.map((row, index) => (
+              <tr key={row.id}>
+                <td>{rowNumber(params, index)}</td>
+                <td className="whitespace-nowrap">{formatUtcDateTime(row.createdAt)}</td>
+                <td>
+                  {row.customer ? (
+                    <Link to={`/${orgId}/customers/${row.customer.id}`} className="link">
+                      {row.customer.name}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                </td>
+                <td>{row.device ? row.device.label : "—"}</td>
+                <td>{row.venue ? row.venue.name : "—"}</td>
+                <td>{row.accessPoint ? (row.accessPoint.name ?? row.accessPoint.macAddress) : "—"}</td>
+                <td>{row.authorizationMode ?? "—"}</td>
+                <td className="whitespace-nowrap">{formatHms(row.durationSeconds)}</td>
+                <td className="whitespace-nowrap">{formatBytes(row.usage)}</td>
+                <td>
+                  <span className={row.online ? "font-medium text-green-700" : "text-slate-500"}>{row.online ? "Online" : "Offline"}</span>
+                </td>
+                <td>
+                  {row.online && canClose ? (
+                    <Form method="post" action={`/${orgId}/connections/${row.id}/close`} className="inline">
+                      <input type="hidden" name="redirectTo" value={here} />
+                      <button type="submit" className="btn-danger">
+                        Close
+                      </button>
+                    </Form>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
+        <RangeText params={params} shown={page.rows.length} total={page.total} capped={page.capped ?? false} />
+      </div>
+      <Pagination page={params.page} pageSize={params.pageSize} total={page.total} prefix={prefix} />
+    </section>
+  );
+}
+
+function RangeText({ params, shown, total, capped }: { params: Pick<ListParams, "offset">; shown: number; total: number; capped: boolean }) {
+  if (shown === 0) return null;
+  const of = capped ? `more than ${formatCount(total)}` : formatCount(total);
+  return (
+    <p>
+      Showing {formatCount(params.offset + 1)} to {formatCount(params.offset + shown)} of {of} connections
+    </p>
+  );
+}
+
+/** A plain link to the export (a resource route: the browser downloads it, with or without JavaScript). */
+function ExportButton({ href, empty }: { href: string; empty: boolean }) {
+  if (empty) {
+    return (
+      <span className="flex items-center gap-2 text-sm text-slate-500">
+        <button type="button" className="btn-secondary" disabled>
+          Export CSV
+        </button>
+        No data available to export.
+      </span>
+    );
+  }
+  return (
+    <a href={href} className="btn-secondary" download="connections.csv">
+      Export CSV
+    </a>
+  );
+}
