@@ -1,0 +1,27 @@
+// GET /{orgId}/reports/{new_visitors|unique_visitors|all_visitors|repeat_visitors}.csv: the whole
+// visitor list of the period, venues and search of the page, streamed in batches. For the signed-in
+// browser (cookie) and for scripts (Authorization: Bearer <token>); membership is the only check.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { AnalyticsScope } from "~/lib/analytics";
+import { parseDateRange } from "~/lib/date-range";
+import { parseListParams } from "~/lib/pagination";
+import { reportFileName, type VisitorReport } from "~/lib/reports";
+import { requireOrg } from "~/services/guard.server";
+import { reportVenueFilter, visitorsCsvStream } from "~/services/reports.server";
+
+export function visitorExportLoader(report: VisitorReport) {
+  return async function loader({ request, params }: LoaderFunctionArgs) {
+    const ctx = await requireOrg(request, params);
+    const searchParams = new URL(request.url).searchParams;
+    const { venueIds } = await reportVenueFilter(ctx, searchParams);
+    const scope: AnalyticsScope = { organizationId: ctx.org.id, venueIds, range: parseDateRange(searchParams) };
+    const stream = visitorsCsvStream(scope, report, parseListParams(searchParams).search);
+    return new Response(stream, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${reportFileName(report)}"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  };
+}

@@ -1,0 +1,80 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { BarChart } from "~/components/charts";
+import { ReportHeader } from "~/components/reports/report-header";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { formatCount } from "~/lib/format";
+import { formatBucket } from "~/lib/reports";
+import { footfallReport } from "~/services/reports.server";
+import { loadReportPage, reportSubscriptionAction } from "./__report-page.server";
+
+export const meta: MetaFunction = () => [{ title: "Footfall report | Mlango" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  const { scope, header } = await loadReportPage(args, "footfall");
+  const report = await footfallReport(scope);
+  return json({
+    header,
+    bucket: report.bucket,
+    total: report.total,
+    points: report.points.map((p) => ({ label: formatBucket(p.time, report.bucket), footfall: p.footfall })),
+  });
+}
+
+export const action = (args: ActionFunctionArgs) => reportSubscriptionAction(args, "footfall");
+
+export default function FootfallReport() {
+  const { header, bucket, total, points } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const timeLabel = bucket === "hour" ? "Hour (UTC)" : "Day";
+  return (
+    <div>
+      <ReportHeader header={header} actionData={actionData} />
+      <section className="card mb-6" aria-label="Footfall chart">
+        <p className="mb-3 text-sm text-slate-600">
+          Portal visits in the period: <strong data-testid="footfall-total">{formatCount(total)}</strong>
+        </p>
+        <BarChart
+          title={bucket === "hour" ? "Footfall per hour" : "Footfall per day"}
+          series={[{ id: "Footfall", points: points.map((p) => ({ x: p.label, y: p.footfall })) }]}
+          xLegend={timeLabel}
+          width={880}
+          height={300}
+          format={formatCount}
+        />
+      </section>
+      <section className="card" aria-labelledby="footfall-table-title">
+        <h2 id="footfall-table-title" className="mb-3 text-lg font-semibold">
+          Footfall by {bucket === "hour" ? "hour" : "day"}
+        </h2>
+        <div className="overflow-x-auto">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>{timeLabel}</th>
+                <th>Footfall</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {points.length === 0 ? (
+                <tr>
+                  <td colSpan={2} className="text-center text-slate-500">
+                    No portal visits in this period.
+                  </td>
+                </tr>
+              ) : null}
+              {points.map((p) => (
+                <tr key={p.label}>
+                  <td>{p.label}</td>
+                  <td>{formatCount(p.footfall)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

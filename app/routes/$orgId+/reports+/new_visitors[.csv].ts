@@ -1,0 +1,3 @@
+import { visitorExportLoader } from "./__visitor-export.server";
+
+export const loader = visitorExportLoader("new_visitors");

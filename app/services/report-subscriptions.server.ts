@@ -1,0 +1,96 @@
+// Report subscriptions (spec 3 §3, §7 myReports, subscribeReport(report, sendTime), unsubscribeReport(id)):
+// a signed-in member asks for a report by e-mail every day at an hour of the UTC day (1–24). A
+// subscription belongs to one user, organisation and report; subscribing again changes the hour.
+// Reports need no permission beyond membership (spec 3 §6), so the guard's context is enough.
+import { db } from "~/db/db.server";
+import { isUniqueViolation } from "~/db/sql.server";
+import { todayIso, DAY_MS } from "~/lib/date-range";
+import type { ReportSlug } from "~/lib/reports";
+import { notFound, type OrgContext } from "./guard.server";
+
+export interface ReportSubscription {
+  id: number;
+  report: ReportSlug;
+  send_at: number;
+  last_sent_on: string | null;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The UTC day whose report is due most recently at `now` for a send hour: today once today's hour
+ * has come, else yesterday (hour 24 of a day is midnight at its end, so it is always yesterday's).
+ */
+export function dueDay(sendAt: number, now: number): string {
+  const todayStart = now - (now % DAY_MS);
+  return todayStart + sendAt * HOUR_MS <= now ? todayIso(todayStart) : todayIso(todayStart - DAY_MS);
+}
+
+/** The first day a subscription made at `now` delivers: the next due day, never one already past. */
+function firstDay(sendAt: number, now: number): string {
+  return todayIso(Date.parse(`${dueDay(sendAt, now)}T00:00:00Z`) + DAY_MS);
+}
+
+/** myReports(report): the user's subscriptions in the organisation, all or one report's. */
+export async function myReports(ctx: OrgContext, report?: ReportSlug): Promise<ReportSubscription[]> {
+  let query = db
+    .selectFrom("report_subscriptions")
+    .select(["id", "report", "send_at", "last_sent_on"])
+    .where("organization_id", "=", ctx.org.id)
+    .where("user_id", "=", ctx.user.id);
+  if (report) query = query.where("report", "=", report);
+  const rows = await query.orderBy("id", "asc").execute();
+  return rows.map((r) => ({ ...r, report: r.report as ReportSlug }));
+}
+
+/** subscribeReport(report, sendTime): creates the subscription, or moves an existing one to the new hour. */
+export async function subscribeReport(ctx: OrgContext, report: ReportSlug, sendAt: number, now = Date.now()): Promise<ReportSubscription> {
+  const existing = await myReports(ctx, report);
+  if (existing[0]) return updateHour(ctx, existing[0].id, sendAt, now);
+  try {
+    const row = await db
+      .insertInto("report_subscriptions")
+      .values({
+        organization_id: ctx.org.id,
+        user_id: ctx.user.id,
+        report,
+        send_at: sendAt,
+        first_day: firstDay(sendAt, now),
+        last_sent_on: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(["id", "report", "send_at", "last_sent_on"])
+      .executeTakeFirstOrThrow();
+    return { ...row, report: row.report as ReportSlug };
+  } catch (error) {
+    // A second tab subscribed at the same moment: keep one subscription, with this hour.
+    if (!isUniqueViolation(error)) throw error;
+    const [again] = await myReports(ctx, report);
+    return updateHour(ctx, again!.id, sendAt, now);
+  }
+}
+
+async function updateHour(ctx: OrgContext, id: number, sendAt: number, now: number): Promise<ReportSubscription> {
+  const row = await db
+    .updateTable("report_subscriptions")
+    .set({ send_at: sendAt, first_day: firstDay(sendAt, now), updated_at: now })
+    .where("id", "=", id)
+    .where("organization_id", "=", ctx.org.id)
+    .where("user_id", "=", ctx.user.id)
+    .returning(["id", "report", "send_at", "last_sent_on"])
+    .executeTakeFirstOrThrow();
+  return { ...row, report: row.report as ReportSlug };
+}
+
+/** unsubscribeReport(id): only the user's own subscription in this organisation; anything else is a 404. */
+export async function unsubscribeReport(ctx: OrgContext, id: number): Promise<ReportSlug> {
+  const row = await db
+    .deleteFrom("report_subscriptions")
+    .where("id", "=", id)
+    .where("organization_id", "=", ctx.org.id)
+    .where("user_id", "=", ctx.user.id)
+    .returning("report")
+    .executeTakeFirst();
+  return (row?.report as ReportSlug | undefined) ?? notFound();
+}
