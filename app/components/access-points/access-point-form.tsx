@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm,
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { ErrorList, Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
-import { accessPointSchema, AP_MAKES, LAYOUT_CANVAS } from "~/lib/schemas/access-points";
+import { CANVAS_HEIGHT, CANVAS_WIDTH } from "~/lib/layout";
+import { accessPointSchema, AP_MAKES } from "~/lib/schemas/access-points";
 
 export interface AccessPointFormValues {
   name?: string;
@@ -107,8 +108,8 @@ export function AccessPointForm({ lastResult, defaultValue, venues, readOnly = f
         <div className="grid gap-x-4 sm:grid-cols-2">
           {number(fields.lat, "Latitude", "On the network map, e.g. -1.286389")}
           {number(fields.lng, "Longitude", "e.g. 36.817223")}
-          {number(fields.layout_x, "Layout X", `Pixels from the floor plan's left edge, 0 to ${LAYOUT_CANVAS.width}`)}
-          {number(fields.layout_y, "Layout Y", `Pixels from the floor plan's top edge, 0 to ${LAYOUT_CANVAS.height}`)}
+          {number(fields.layout_x, "Layout X", `Pixels from the floor plan's left edge, 0 to ${CANVAS_WIDTH}`)}
+          {number(fields.layout_y, "Layout Y", `Pixels from the floor plan's top edge, 0 to ${CANVAS_HEIGHT}`)}
         </div>
       </fieldset>
       <div className="flex gap-2">

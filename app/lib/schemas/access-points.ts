@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { normaliseMac } from "~/lib/mac";
+import { latitude, layoutX, layoutY, LAYOUT_MESSAGES, longitude } from "./layout";
 import { optionalText, optionalUrl, requiredText, VENUE_MESSAGES } from "./venues";
 
 // The access point (hotspot) form, create and edit, shared by the pages and the API
@@ -11,9 +12,6 @@ import { optionalText, optionalUrl, requiredText, VENUE_MESSAGES } from "./venue
 export const AP_MAKES = ["Meraki", "Mikrotik", "Cisco Controller", "Rukus", "Mlango"] as const;
 export type ApMake = (typeof AP_MAKES)[number];
 
-/** The floor-plan canvas (spec 2 §9: width 1310, default height 700); positions are its pixels. */
-export const LAYOUT_CANVAS = { width: 1310, height: 700 } as const;
-
 export const ACCESS_POINT_MESSAGES = {
   nameRequired: "Name field is required.",
   makeRequired: "Make field is required.",
@@ -22,32 +20,18 @@ export const ACCESS_POINT_MESSAGES = {
   venueRequired: "Network field is required.",
   makeInvalid: `Choose one of ${AP_MAKES.slice(0, -1).join(", ")} or ${AP_MAKES[AP_MAKES.length - 1]}.`,
   macInvalid: "Enter a MAC address such as aa:bb:cc:dd:ee:ff, AA-BB-CC-DD-EE-FF, aabb.ccdd.eeff or aabbccddeeff.",
-  latInvalid: "Latitude must be a number between -90 and 90.",
-  lngInvalid: "Longitude must be a number between -180 and 180.",
-  latLngPair: "Give both latitude and longitude, or neither.",
-  layoutXInvalid: `Layout X must be a number of pixels between 0 and ${LAYOUT_CANVAS.width}.`,
-  layoutYInvalid: `Layout Y must be a number of pixels between 0 and ${LAYOUT_CANVAS.height}.`,
-  layoutPair: "Give both layout X and layout Y, or neither.",
+  // Positions are checked as the layout designer and map check them (pixels of its canvas).
+  latInvalid: LAYOUT_MESSAGES.lat,
+  lngInvalid: LAYOUT_MESSAGES.lng,
+  latLngPair: LAYOUT_MESSAGES.latLngPair,
+  layoutXInvalid: LAYOUT_MESSAGES.layoutX,
+  layoutYInvalid: LAYOUT_MESSAGES.layoutY,
+  layoutPair: LAYOUT_MESSAGES.layoutPair,
   tooLong: VENUE_MESSAGES.tooLong,
 } as const;
 
-/** An optional number within [min, max]: empty becomes null, anything else unreadable gets `message`. */
-function optionalNumber(min: number, max: number, message: string) {
-  return z
-    .string()
-    .trim()
-    .max(40, message)
-    .optional()
-    .transform((v, ctx) => {
-      if (!v) return null;
-      const n = Number(v);
-      if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(v) || !Number.isFinite(n) || n < min || n > max) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message });
-        return z.NEVER;
-      }
-      return n;
-    });
-}
+/** An optional position number (conform reads the text as a number; empty is null). */
+const optional = (schema: z.ZodNumber) => schema.optional().transform((v) => v ?? null);
 
 const M = ACCESS_POINT_MESSAGES;
 
@@ -81,10 +65,10 @@ export const accessPointSchema = z
     description: optionalText(2000),
     // The network: a malformed or foreign id is a 404 in the service, like any other id.
     venue_id: requiredText(M.venueRequired, 20),
-    lat: optionalNumber(-90, 90, M.latInvalid),
-    lng: optionalNumber(-180, 180, M.lngInvalid),
-    layout_x: optionalNumber(0, LAYOUT_CANVAS.width, M.layoutXInvalid),
-    layout_y: optionalNumber(0, LAYOUT_CANVAS.height, M.layoutYInvalid),
+    lat: optional(latitude),
+    lng: optional(longitude),
+    layout_x: optional(layoutX),
+    layout_y: optional(layoutY),
   })
   .superRefine((value, ctx) => {
     // A position is a pair: one half alone cannot be placed (checked only when both halves were readable).
