@@ -6,11 +6,21 @@ import { rangePresets, todayIso, type DateRange } from "~/lib/date-range";
  * date inputs capped at today, Apply, Cancel (back to the current range) and quick ranges whose
  * week starts on Monday. Other search params (venues, per_page …) are kept; the page resets to 1.
  */
-export function DateRangeForm({ range, children }: { range: DateRange; children?: React.ReactNode }) {
+export function DateRangeForm({
+  range,
+  children,
+  controls = [],
+}: {
+  range: DateRange;
+  children?: React.ReactNode;
+  /** Names of the params the children's fields send (e.g. a venue multi-select), so they are not also kept as hidden fields. */
+  controls?: readonly string[];
+}) {
   const location = useLocation();
   const today = todayIso();
   const params = new URLSearchParams(location.search);
   const keep = [...params].filter(([k]) => !["start", "end", "page"].includes(k));
+  const hidden = keep.filter(([k]) => !controls.includes(k));
   const presetHref = (start: string, end: string) => {
     const next = new URLSearchParams(keep);
     next.set("start", start);
@@ -19,7 +29,7 @@ export function DateRangeForm({ range, children }: { range: DateRange; children?
   };
   return (
     <Form method="get" className="flex flex-wrap items-end gap-3 text-sm" aria-label="Date range">
-      {keep.map(([k, v], i) => (
+      {hidden.map(([k, v], i) => (
         <input key={`${k}${i}`} type="hidden" name={k} value={v} />
       ))}
       {children}
