@@ -218,7 +218,7 @@ describe("report pages", () => {
       "2,Bob Test,+254711000002,+254711000002,bob@example.com,,,,2,2",
     ]);
 
-    const token = await issueToken(owner.id, "script");
+    const token = await issueToken(owner.id, "api");
     const request = makeRequest(`/${org.id}/reports/repeat_visitors.csv?${range}&venue_id=${s.v1}`, { headers: { Authorization: `Bearer ${token}` } });
     const scripted = await run(() => repeatVisitorsCsv.loader({ request, params: { orgId: String(org.id) }, context: {} }));
     expect((await scripted.text()).trim().split("\n").slice(1)).toEqual(["1,Alice Test,+254711000001,+254711000001,alice@example.com,,,,1,1"]);
