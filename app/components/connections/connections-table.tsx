@@ -6,6 +6,14 @@ import { formatBytes, formatCount, formatHms } from "~/lib/format";
 import { PAGE_SIZES, rowNumber, type ListParams } from "~/lib/pagination";
 import { formatUtcDateTime } from "~/lib/time";
 
+// Usage in a loader (venue or access point tab, dashboard dashlet, customer profile):
+//   const list = parseListParams(url.searchParams);              // dashlet: (sp, PAGE_SIZES, 5, "online_")
+//   const filter = { venueId: venue.id, authorized: true };       // ConnectionFilter (~/lib/connections)
+//   return json({ connections: await listConnections(ctx, filter, list), list,
+//     canClose: ctx.permissions.has("edit_connections"), exportHref: connectionsCsvHref(ctx.org.id, filter, list.search) });
+// and <ConnectionsTable page={connections} params={list} canClose={canClose} exportHref={exportHref} />
+// (dashlets: compact prefix="online_" title="Who is online", without exportHref).
+
 export interface ConnectionsTableProps {
   /** 'Authorized connections' unless the screen names it otherwise. */
   title?: string;

@@ -1,0 +1,79 @@
+import { Link, useParams } from "@remix-run/react";
+import { ListControls, Pagination } from "~/components/ui/pagination";
+import { formatCount } from "~/lib/format";
+import { PAGE_SIZES, type ListParams } from "~/lib/pagination";
+import type { CustomerRow } from "~/lib/records";
+
+// Usage in a loader (customers page, venue Clients tab, access point Clients tab):
+//   const list = parseListParams(url.searchParams);
+//   const customers = await listCustomers(ctx, { venueId }, list);
+// and <CustomersTable page={customers} params={list} />.
+
+export interface CustomersTableProps {
+  title?: string;
+  page: { rows: CustomerRow[]; total: number; capped?: boolean };
+  params: Pick<ListParams, "page" | "pageSize" | "offset" | "search">;
+  /** Hide the records-per-page and search form (the customers page uses the header's search box). */
+  hideControls?: boolean;
+  prefix?: string;
+}
+
+const COLUMNS = ["Name", "Phone Number", "Email Address", "Facebook", "Twitter", "More info"];
+
+/** The clients (Wi-Fi users) list (spec 2 §2): each name opens the customer's profile. */
+export function CustomersTable({ title = "Customers", page, params, hideControls = false, prefix = "" }: CustomersTableProps) {
+  const { orgId } = useParams();
+  return (
+    <section className="card" aria-labelledby={`${prefix || "customers"}-title`}>
+      <h2 id={`${prefix || "customers"}-title`} className="mb-3 text-lg font-semibold">
+        {title}
+      </h2>
+      {hideControls ? null : (
+        <ListControls pageSize={params.pageSize} search={params.search} pageSizes={PAGE_SIZES} prefix={prefix} searchLabel="Search customers" />
+      )}
+      <div className="overflow-x-auto">
+        <table className="table">
+          <thead>
+            <tr>
+              {COLUMNS.map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {page.rows.length === 0 ? (
+              <tr>
+                <td colSpan={COLUMNS.length} className="text-center text-slate-500">
+                  {params.search ? "No customer matches the search." : "No customers to show."}
+                </td>
+              </tr>
+            ) : null}
+            {page.rows.map((c) => (
+              <tr key={c.id}>
+                <td>
+                  <Link to={`/${orgId}/customers/${c.id}`} className="link">
+                    {c.name}
+                  </Link>
+                </td>
+                <td>{c.phoneNumber ?? "—"}</td>
+                <td>{c.emailAddress ?? "—"}</td>
+                <td>{c.facebook ?? "—"}</td>
+                <td>{c.twitter ?? "—"}</td>
+                <td>{c.moreInfo ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {page.rows.length > 0 ? (
+        <p className="mt-3 text-sm text-slate-600">
+          Showing {formatCount(params.offset + 1)} to {formatCount(params.offset + page.rows.length)} of{" "}
+          {page.capped ? `more than ${formatCount(page.total)}` : formatCount(page.total)} customers
+        </p>
+      ) : null}
+      <Pagination page={params.page} pageSize={params.pageSize} total={page.total} prefix={prefix} />
+    </section>
+  );
+}

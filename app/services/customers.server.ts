@@ -1,0 +1,171 @@
+// Customers, the Wi-Fi guests (spec 2 §2 "Clients list", "Customer profile", §3 Customer, §6
+// edit_clients / view_clients): the list (also on venue and access point tabs: customers with a
+// connection there), the profile with its counts, and the Account info update.
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
+import { db } from "~/db/db.server";
+import type { DB } from "~/db/schema";
+import type { Outcome } from "~/lib/outcome";
+import type { ListParams } from "~/lib/pagination";
+import type { CustomerRow, RecordFilter, RecordPage } from "~/lib/records";
+import { CUSTOMER_MESSAGES, type CustomerAccountInput } from "~/lib/schemas/customers";
+import { searchTextMatches } from "./connections-search.server";
+import { COUNT_CAP, customerName } from "./connections.server";
+import { connectionScope, scopedToPlace } from "./devices.server";
+import { forbidden, notFound, type OrgContext } from "./guard.server";
+
+const CUSTOMER_COLUMNS = [
+  "customers.id",
+  "customers.identity",
+  "customers.first_name",
+  "customers.middle_name",
+  "customers.last_name",
+  "customers.phone_number",
+  "customers.email_address",
+  "customers.facebook",
+  "customers.twitter",
+  "customers.more_info",
+] as const;
+
+type CustomerRecord = {
+  id: number;
+  identity: string;
+  first_name: string | null;
+  last_name: string | null;
+  phone_number: string | null;
+  email_address: string | null;
+  facebook: string | null;
+  twitter: string | null;
+  more_info: string | null;
+};
+
+function toCustomerRow(c: CustomerRecord): CustomerRow {
+  return {
+    id: c.id,
+    identity: c.identity,
+    name: customerName(c),
+    phoneNumber: c.phone_number,
+    emailAddress: c.email_address,
+    facebook: c.facebook,
+    twitter: c.twitter,
+    moreInfo: c.more_info,
+  };
+}
+
+/** customers(venues, accessPoints, limit, offset, search) with customersCount (capped), newest first. */
+export async function listCustomers(
+  ctx: OrgContext,
+  filter: RecordFilter,
+  params: Pick<ListParams, "offset" | "pageSize" | "search">,
+): Promise<RecordPage<CustomerRow>> {
+  const where = (eb: ExpressionBuilder<DB, "customers">): Expression<SqlBool> => {
+    const and: Expression<SqlBool>[] = [eb("customers.organization_id", "=", ctx.org.id)];
+    if (params.search) and.push(searchTextMatches("customers", params.search));
+    if (scopedToPlace(filter)) {
+      and.push(
+        eb.exists(
+          eb
+            .selectFrom("connections")
+            .select(sql`1`.as("one"))
+            .whereRef("connections.customer_id", "=", "customers.id")
+            .where(connectionScope(filter)),
+        ),
+      );
+    }
+    return eb.and(and);
+  };
+  const countLimit = Math.max(COUNT_CAP, params.offset + params.pageSize * 5);
+  const [rows, counted] = await Promise.all([
+    db
+      .selectFrom("customers")
+      .select(CUSTOMER_COLUMNS)
+      .where(where)
+      .orderBy("customers.created_at", "desc")
+      .orderBy("customers.id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
+    db
+      .selectFrom((qb) => qb.selectFrom("customers").select(sql<number>`1`.as("one")).where(where).limit(countLimit + 1).as("matching"))
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const n = Number(counted.n);
+  return { rows: rows.map(toCustomerRow), total: Math.min(n, countLimit), capped: n > countLimit };
+}
+
+/** customer(id): the profile's identity, contact details and counts; another organisation's is a 404. */
+export async function getCustomer(ctx: OrgContext, customerId: number | null) {
+  if (customerId === null) notFound();
+  const customer = await db
+    .selectFrom("customers")
+    .select(CUSTOMER_COLUMNS)
+    .where("customers.id", "=", customerId)
+    .where("customers.organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
+  if (!customer) notFound();
+  const [connections, devices] = await Promise.all([
+    db
+      .selectFrom("connections")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("customer_id", "=", customer.id)
+      .where(sql<SqlBool>`${sql.ref("organization_id")} + 0 = ${ctx.org.id}`)
+      .where("authorized_at", "is not", null)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("devices")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("customer_id", "=", customer.id)
+      .where("organization_id", "=", ctx.org.id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    ...toCustomerRow(customer),
+    firstName: customer.first_name,
+    middleName: customer.middle_name,
+    lastName: customer.last_name,
+    connectionsCount: Number(connections.n),
+    devicesCount: Number(devices.n),
+  };
+}
+
+/**
+ * The Account info form's Update (the old client's did nothing): needs edit_clients. The email
+ * and phone number may not belong to another customer of the organisation (guests are matched by
+ * them when they connect).
+ */
+export async function updateCustomer(ctx: OrgContext, customerId: number | null, input: CustomerAccountInput): Promise<Outcome> {
+  if (!ctx.permissions.has("edit_clients")) forbidden(CUSTOMER_MESSAGES.notAllowed);
+  const customer = await getCustomer(ctx, customerId);
+  const contacts = [
+    ...(input.email_address ? [sql<SqlBool>`${sql.ref("email_address")} = ${input.email_address}`] : []),
+    ...(input.phone_number ? [sql<SqlBool>`${sql.ref("phone_number")} = ${input.phone_number}`] : []),
+  ];
+  if (contacts.length) {
+    const taken = await db
+      .selectFrom("customers")
+      .select(["email_address", "phone_number"])
+      .where("organization_id", "=", ctx.org.id)
+      .where("id", "!=", customer.id)
+      .where((eb) => eb.or(contacts))
+      .limit(2)
+      .execute();
+    const fieldErrors: Record<string, string[]> = {};
+    if (input.email_address && taken.some((c) => c.email_address === input.email_address)) fieldErrors.email_address = [CUSTOMER_MESSAGES.emailTaken];
+    if (input.phone_number && taken.some((c) => c.phone_number === input.phone_number)) fieldErrors.phone_number = [CUSTOMER_MESSAGES.phoneTaken];
+    if (Object.keys(fieldErrors).length) return { ok: false, fieldErrors };
+  }
+  await db
+    .updateTable("customers")
+    .set({
+      first_name: input.first_name,
+      middle_name: input.middle_name,
+      last_name: input.last_name,
+      email_address: input.email_address,
+      phone_number: input.phone_number,
+      updated_at: Date.now(),
+    })
+    .where("id", "=", customer.id)
+    .where("organization_id", "=", ctx.org.id)
+    .execute();
+  return { ok: true };
+}
