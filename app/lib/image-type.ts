@@ -8,6 +8,15 @@ export const IMAGE_TYPES = {
 
 export type ImageExtension = keyof typeof IMAGE_TYPES;
 
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+export const UPLOAD_MESSAGES = {
+  missing: "Choose an image file to upload.",
+  wrongType: "The file must be a PNG, JPEG or WebP image.",
+  tooLarge: "The file is too large: an image can be at most 10 MB.",
+  unreadable: "The upload could not be read. Please try again.",
+} as const;
+
 /** How many leading bytes sniffImage needs. */
 export const SNIFF_BYTES = 12;
 

@@ -4,6 +4,7 @@
 // scoped to the organisation, and a venue, access point or zone of another one is a 404.
 import { db } from "~/db/db.server";
 import type { DateRange } from "~/lib/date-range";
+import { parseId } from "~/lib/ids";
 import type { ImageExtension } from "~/lib/image-type";
 import { MAX_ZONES_PER_VENUE, storedPolygons, zoneSquare, type LatLng, type Polygon } from "~/lib/layout";
 import type { Outcome } from "~/lib/outcome";
@@ -28,6 +29,13 @@ export interface VenueLayout {
   mapZoom: number | null;
   lat: number | null;
   lng: number | null;
+}
+
+/** A venue id from the URL; anything that is not one is a 404. */
+export function venueIdParam(raw: string | undefined): number {
+  const id = parseId(raw);
+  if (id === null) notFound(VENUE_NOT_FOUND);
+  return id;
 }
 
 export async function getVenueLayout(ctx: OrgContext, venueId: number): Promise<VenueLayout> {
@@ -86,8 +94,12 @@ export async function listVenueAccessPoints(ctx: OrgContext, venueId: number): P
 
 /** Where the page shows the image: the org-scoped image route, versioned by the stored key. */
 export function layoutImageUrl(orgId: number, venueId: number, key: string): string {
-  const version = key.match(/-([0-9a-f]+)\.[a-z]+$/)?.[1] ?? "0";
-  return `/${orgId}/venues/${venueId}/layout-image?v=${version}`;
+  return `/${orgId}/venues/${venueId}/layout-image?v=${layoutImageVersion(key)}`;
+}
+
+/** The random part of a stored key: new with every upload. */
+export function layoutImageVersion(key: string): string {
+  return key.match(/-([0-9a-f]+)\.[a-z]+$/)?.[1] ?? "0";
 }
 
 /** Stores a checked image as the venue's floor plan and removes the one it replaces. */

@@ -8,7 +8,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { getEnv } from "~/env.server";
-import { imageContentType, sniffImage, SNIFF_BYTES, type ImageExtension } from "~/lib/image-type";
+import { imageContentType, MAX_IMAGE_BYTES, sniffImage, SNIFF_BYTES, UPLOAD_MESSAGES, type ImageExtension } from "~/lib/image-type";
 
 export interface StoredAsset {
   body: ReadableStream<Uint8Array>;
@@ -89,15 +89,7 @@ export function newAssetKey(folder: string, stem: string, extension: string): st
 // ---------------------------------------------------------------------------------------------
 // Image uploads
 
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 const MAX_TEXT_FIELD_BYTES = 4096;
-
-export const UPLOAD_MESSAGES = {
-  missing: "Choose an image file to upload.",
-  wrongType: "The file must be a PNG, JPEG or WebP image.",
-  tooLarge: "The file is too large: an image can be at most 10 MB.",
-  unreadable: "The upload could not be read. Please try again.",
-} as const;
 
 export interface ImageUpload {
   bytes: Uint8Array;

@@ -1,0 +1,243 @@
+import { parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useCallback, useState } from "react";
+import { FloorPlan } from "~/components/layout/floor-plan";
+import { FloorPositionsForm, LayoutUploadForm } from "~/components/layout/floor-plan-forms";
+import { DateRangeForm } from "~/components/ui/date-range-form";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { FormErrors } from "~/components/ui/field";
+import { parseDateRange } from "~/lib/date-range";
+import { floorPositions } from "~/lib/layout";
+import { refusalMessage } from "~/lib/permissions";
+import { floorMoveSchema, floorPositionsSchema } from "~/lib/schemas/layout";
+import { requireOrg, requirePermission, type OrgContext } from "~/services/guard.server";
+import {
+  connectionsPerAccessPoint,
+  getVenueLayout,
+  layoutImageUrl,
+  listVenueAccessPoints,
+  MAX_ACCESS_POINTS_SHOWN,
+  saveLayoutImage,
+  setFloorPositions,
+  venueIdParam,
+} from "~/services/layout.server";
+import { redirectWithToast } from "~/services/session.server";
+import { readImageUpload } from "~/services/storage.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Layout Designer · ${data.venue.name} · Mlango` : "Mlango" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireOrg(request, params, "view_networks");
+  const venue = await getVenueLayout(ctx, venueIdParam(params.venueId));
+  const url = new URL(request.url);
+  const all = await listVenueAccessPoints(ctx, venue.id);
+  const aps = all.slice(0, MAX_ACCESS_POINTS_SHOWN);
+  const spots = floorPositions(aps.map((ap) => ({ layout_x: ap.layoutX, layout_y: ap.layoutY })));
+  const markers = aps.map((ap, i) => ({ id: ap.id, name: ap.name, ...spots[i] }));
+  let heatmap = null;
+  if (url.searchParams.get("mode") === "heatmap") {
+    const range = parseDateRange(url.searchParams);
+    const counts = await connectionsPerAccessPoint(ctx, venue.id, range);
+    const rows = markers.map((m) => ({ id: m.id, name: m.name, placed: m.placed, connections: counts.get(m.id) ?? 0 }));
+    const points = markers.filter((m) => m.placed).map((m) => ({ id: m.id, x: m.x, y: m.y, connections: counts.get(m.id) ?? 0 }));
+    heatmap = { range, rows, points };
+  }
+  return json({
+    venue: { id: venue.id, name: venue.name },
+    imageUrl: venue.layoutImage ? layoutImageUrl(ctx.org.id, venue.id, venue.layoutImage) : null,
+    markers,
+    rows: aps.map((ap) => ({ id: ap.id, name: ap.name, layoutX: ap.layoutX, layoutY: ap.layoutY })),
+    truncated: all.length > aps.length,
+    canEdit: ctx.permissions.has("edit_network_layout"),
+    changing: url.searchParams.has("change"),
+    heatmap,
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const ctx = await requireOrg(request, params, "view_networks");
+  const venueId = venueIdParam(params.venueId);
+  const here = `/${ctx.org.id}/venues/${venueId}/layout`;
+  if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) return upload(request, ctx, venueId, here);
+  const form = await request.formData();
+  switch (form.get("intent")) {
+    case "move":
+      return move(ctx, venueId, form);
+    case "positions": {
+      requirePermission(ctx, "edit_network_layout");
+      const submission = parseWithZod(form, { schema: floorPositionsSchema });
+      if (submission.status !== "success") return json({ form: "positions" as const, result: submission.reply() }, { status: 400 });
+      await setFloorPositions(ctx, venueId, submission.value.positions);
+      return redirectWithToast(request, here, "Access point positions saved.");
+    }
+    default:
+      return json({ form: "none" as const, message: "Unknown action." }, { status: 400 });
+  }
+}
+
+// The file is checked (permission, network, then size and content) before anything is stored.
+async function upload(request: Request, ctx: OrgContext, venueId: number, here: string) {
+  requirePermission(ctx, "edit_network_layout");
+  await getVenueLayout(ctx, venueId);
+  const uploaded = await readImageUpload(request, "file");
+  if (!uploaded.ok) return json({ form: "upload" as const, message: uploaded.message }, { status: 400 });
+  await saveLayoutImage(ctx, venueId, uploaded.image);
+  return redirectWithToast(request, here, "Layout plan saved.");
+}
+
+// One dropped marker, posted by a fetcher: every failure comes back as data the page shows.
+async function move(ctx: OrgContext, venueId: number, form: FormData) {
+  if (!ctx.permissions.has("edit_network_layout")) {
+    return json({ ok: false as const, message: refusalMessage("edit_network_layout") }, { status: 403 });
+  }
+  const submission = parseWithZod(form, { schema: floorMoveSchema });
+  if (submission.status !== "success") {
+    const message = Object.values(submission.error ?? {}).flat()[0] ?? "The position could not be read.";
+    return json({ ok: false as const, message }, { status: 400 });
+  }
+  try {
+    await setFloorPositions(ctx, venueId, [submission.value]);
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status === 404) return json({ ok: false as const, message: "Access point not found." }, { status: 404 });
+    throw thrown;
+  }
+  return json({ ok: true as const });
+}
+
+export default function LayoutDesigner() {
+  const { venue, imageUrl, markers, rows, truncated, canEdit, changing, heatmap } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { pathname, search } = useLocation();
+  const [saveErrors, setSaveErrors] = useState<string[]>([]);
+  const onSaveFailed = useCallback(
+    (name: string, message: string) => setSaveErrors((errors) => [...errors, `The position of ${name} was not saved: ${message}`]),
+    [],
+  );
+  // Links to this page with other modes; the date range stays.
+  const hrefWith = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(search);
+    next.delete("change");
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) next.delete(key);
+      else next.set(key, value);
+    }
+    return next.size ? `${pathname}?${next}` : pathname;
+  };
+  const uploadError = actionData && "form" in actionData && actionData.form === "upload" ? actionData.message : null;
+  const showUpload = canEdit && (!imageUrl || changing || uploadError !== null);
+
+  return (
+    <div className="space-y-4">
+      <section className="card space-y-4" aria-labelledby="layout-heading">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="layout-heading" className="text-lg font-semibold">
+            Layout Designer
+          </h2>
+          {imageUrl ? (
+            <nav aria-label="Layout mode" className="flex flex-wrap gap-2 text-sm">
+              <Link to={hrefWith({ mode: null })} className={heatmap ? "btn-secondary" : "btn-primary"} aria-current={heatmap ? undefined : "page"}>
+                Access points
+              </Link>
+              <Link to={hrefWith({ mode: "heatmap" })} className={heatmap ? "btn-primary" : "btn-secondary"} aria-current={heatmap ? "page" : undefined}>
+                Heatmap
+              </Link>
+              {canEdit && !showUpload ? (
+                <Link to={hrefWith({ mode: null, change: "1" })} className="btn-secondary">
+                  Change layout plan
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
+        </div>
+        {actionData && "form" in actionData && actionData.form === "none" ? <FormErrors errors={[actionData.message]} /> : null}
+        {saveErrors.length ? (
+          <div role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
+            {saveErrors.map((e, i) => (
+              <p key={i}>{e}</p>
+            ))}
+            <button type="button" className="link mt-2" onClick={() => setSaveErrors([])}>
+              Dismiss
+            </button>
+          </div>
+        ) : null}
+        {showUpload ? (
+          <div>
+            <p className="mb-3 text-sm text-slate-600">
+              {imageUrl ? "Upload a new floor plan to replace the current one." : "Upload a floor plan of this network, then place its access points on it."}
+            </p>
+            <LayoutUploadForm error={uploadError} cancelTo={imageUrl ? hrefWith({}) : undefined} />
+          </div>
+        ) : null}
+        {!imageUrl && !canEdit ? <p className="text-sm text-slate-600">No layout plan has been uploaded for this network yet.</p> : null}
+        {imageUrl && !showUpload ? (
+          <>
+            {heatmap ? <DateRangeForm range={heatmap.range} /> : null}
+            <FloorPlan
+              imageUrl={imageUrl}
+              venueName={venue.name}
+              markers={markers}
+              heat={heatmap?.points ?? null}
+              editable={canEdit}
+              onSaveFailed={onSaveFailed}
+            />
+            <p className="text-xs text-slate-500">
+              {heatmap
+                ? "Heat shows authorized connections per placed access point in the chosen period: red is the busiest."
+                : markers.some((m) => !m.placed)
+                  ? "Access points with a dashed outline are not placed yet and are lined up along the top."
+                  : null}
+              {truncated ? ` Showing the first ${markers.length} access points.` : null}
+            </p>
+          </>
+        ) : null}
+      </section>
+
+      {heatmap ? <HeatmapTable rows={heatmap.rows} /> : null}
+
+      {imageUrl && canEdit && !heatmap && rows.length ? (
+        <section className="card" aria-labelledby="positions-heading">
+          <h2 id="positions-heading" className="mb-2 text-lg font-semibold">
+            Positions on the plan
+          </h2>
+          <FloorPositionsForm
+            key={rows.map((r) => `${r.id}:${r.layoutX}:${r.layoutY}`).join(",")}
+            rows={rows}
+            lastResult={actionData && "form" in actionData && actionData.form === "positions" ? actionData.result : null}
+          />
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function HeatmapTable({ rows }: { rows: { id: number; name: string; placed: boolean; connections: number }[] }) {
+  return (
+    <section className="card" aria-labelledby="heat-heading">
+      <h2 id="heat-heading" className="mb-2 text-lg font-semibold">
+        Connections per access point
+      </h2>
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Access point</th>
+            <th scope="col">Connections</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id}>
+              <td>
+                {r.name}
+                {r.placed ? null : <span className="text-slate-500"> (not placed, not on the heatmap)</span>}
+              </td>
+              <td>{r.connections}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;
