@@ -80,10 +80,15 @@ async function* connectionBatches(ctx: OrgContext, filter: ConnectionFilter, sea
 }
 
 /** The CSV as a byte stream: the header, then one batch per read (pull-based, so it waits for the reader). */
-export async function connectionsCsvStream(ctx: OrgContext, filter: ConnectionFilter, search: string): Promise<ReadableStream<Uint8Array>> {
+export async function connectionsCsvStream(
+  ctx: OrgContext,
+  filter: ConnectionFilter,
+  search: string,
+  batchSize = EXPORT_BATCH,
+): Promise<ReadableStream<Uint8Array>> {
   // Ownership of the filter's ids is checked before the response starts, so a foreign id is a 404.
   await assertFilterOwned(ctx, filter);
-  const batches = connectionBatches(ctx, filter, search);
+  const batches = connectionBatches(ctx, filter, search, batchSize);
   const encoder = new TextEncoder();
   let n = 0;
   let headerSent = false;
