@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { EditDashboardToggle } from "~/components/shell/edit-dashboard-toggle";
 import { ShellHeader } from "~/components/shell/header";
 import { SideMenu } from "~/components/shell/side-menu";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -41,6 +42,7 @@ export default function OrganizationShell() {
       <div className="flex flex-1 flex-col md:flex-row">
         <aside className="border-b border-slate-200 bg-white px-2 py-4 md:w-60 md:shrink-0 md:border-b-0 md:border-r">
           <SideMenu orgId={org.id} items={menu} current={currentMenuPath(menu, relative)} />
+          {relative === "" ? <EditDashboardToggle /> : null}
         </aside>
         <main className="min-w-0 flex-1 p-4 md:p-6">
           <Outlet />
