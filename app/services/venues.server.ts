@@ -125,7 +125,7 @@ export async function listVenues(ctx: OrgContext, params: Pick<ListParams, "offs
   }
   const [rows, count] = await Promise.all([
     query
-      .select(["id", "name", "address", "email", "phone_number"])
+      .select([...VENUE_COLUMNS])
       .orderBy("name", "asc")
       .orderBy("id", "asc")
       .limit(params.pageSize)

@@ -14,7 +14,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_networks");
   const list = parseListParams(new URL(request.url).searchParams, VENUE_PAGE_SIZES, 10);
   const { venues, total } = await listVenues(ctx, list);
-  return json({ venues, total, list, orgId: ctx.org.id, canCreate: ctx.permissions.has("create_networks") });
+  return json({
+    venues: venues.map((v) => ({
+      id: v.id,
+      name: v.name,
+      address: v.address,
+      email: v.email,
+      phone_number: v.phone_number,
+      accessPointsCount: v.accessPointsCount,
+      customersCount: v.customersCount,
+      connectionsCount: v.connectionsCount,
+      onlineConnectionsCount: v.onlineConnectionsCount,
+    })),
+    total,
+    list,
+    orgId: ctx.org.id,
+    canCreate: ctx.permissions.has("create_networks"),
+  });
 }
 
 export default function Venues() {
