@@ -1,6 +1,6 @@
 // The reports (spec 3 §2 "reports/{report?}", §9) as data: slugs, titles, the send hours of a
 // subscription. Pure, shared by the pages, the services and the scheduler.
-import type { DateRange } from "./date-range";
+import { DAY_MS, todayIso, type DateRange } from "./date-range";
 
 export const REPORTS = [
   { slug: "overview", title: "Overview" },
@@ -45,6 +45,22 @@ export const DEFAULT_SEND_HOUR = 18;
 /** 18 → "18:00 Hours". */
 export function formatSendHour(hour: number): string {
   return `${String(hour).padStart(2, "0")}:00 Hours`;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The UTC day whose report is due most recently at `now` for a send hour: today once today's hour
+ * has come, else yesterday (hour 24 of a day is midnight at its end, so it is always yesterday's).
+ */
+export function dueDay(sendAt: number, now: number): string {
+  const todayStart = now - (now % DAY_MS);
+  return todayStart + sendAt * HOUR_MS <= now ? todayIso(todayStart) : todayIso(todayStart - DAY_MS);
+}
+
+/** The first day a subscription made (or moved) at `now` delivers: the next due day, never one already past. */
+export function firstDeliveryDay(sendAt: number, now: number): string {
+  return todayIso(Date.parse(`${dueDay(sendAt, now)}T00:00:00Z`) + DAY_MS);
 }
 
 /** The file name of a report's CSV export and e-mail attachment. */

@@ -4,8 +4,7 @@
 // Reports need no permission beyond membership (spec 3 §6), so the guard's context is enough.
 import { db } from "~/db/db.server";
 import { isUniqueViolation } from "~/db/sql.server";
-import { todayIso, DAY_MS } from "~/lib/date-range";
-import type { ReportSlug } from "~/lib/reports";
+import { firstDeliveryDay, type ReportSlug } from "~/lib/reports";
 import { notFound, type OrgContext } from "./guard.server";
 
 export interface ReportSubscription {
@@ -13,22 +12,6 @@ export interface ReportSubscription {
   report: ReportSlug;
   send_at: number;
   last_sent_on: string | null;
-}
-
-const HOUR_MS = 3_600_000;
-
-/**
- * The UTC day whose report is due most recently at `now` for a send hour: today once today's hour
- * has come, else yesterday (hour 24 of a day is midnight at its end, so it is always yesterday's).
- */
-export function dueDay(sendAt: number, now: number): string {
-  const todayStart = now - (now % DAY_MS);
-  return todayStart + sendAt * HOUR_MS <= now ? todayIso(todayStart) : todayIso(todayStart - DAY_MS);
-}
-
-/** The first day a subscription made at `now` delivers: the next due day, never one already past. */
-function firstDay(sendAt: number, now: number): string {
-  return todayIso(Date.parse(`${dueDay(sendAt, now)}T00:00:00Z`) + DAY_MS);
 }
 
 /** myReports(report): the user's subscriptions in the organisation, all or one report's. */
@@ -55,7 +38,7 @@ export async function subscribeReport(ctx: OrgContext, report: ReportSlug, sendA
         user_id: ctx.user.id,
         report,
         send_at: sendAt,
-        first_day: firstDay(sendAt, now),
+        first_day: firstDeliveryDay(sendAt, now),
         last_sent_on: null,
         created_at: now,
         updated_at: now,
@@ -74,7 +57,7 @@ export async function subscribeReport(ctx: OrgContext, report: ReportSlug, sendA
 async function updateHour(ctx: OrgContext, id: number, sendAt: number, now: number): Promise<ReportSubscription> {
   const row = await db
     .updateTable("report_subscriptions")
-    .set({ send_at: sendAt, first_day: firstDay(sendAt, now), updated_at: now })
+    .set({ send_at: sendAt, first_day: firstDeliveryDay(sendAt, now), updated_at: now })
     .where("id", "=", id)
     .where("organization_id", "=", ctx.org.id)
     .where("user_id", "=", ctx.user.id)
