@@ -7,13 +7,16 @@ import { sql } from "kysely";
 import { db, migrateToLatest } from "~/db/db.server";
 import { getEnv } from "~/env.server";
 import { NonceProvider } from "~/components/nonce";
+import { startReportScheduler } from "~/services/report-scheduler.server";
 
 const ABORT_DELAY = 5_000;
 
 /** Called once by server.mjs before it listens: validates the environment and migrates. */
 export async function startup(): Promise<void> {
-  getEnv();
+  const env = getEnv();
   await migrateToLatest();
+  // Tests call runDueReports themselves; every other process sends the due report e-mails.
+  if (env.NODE_ENV !== "test" && env.REPORT_SCHEDULER === "on") startReportScheduler();
 }
 
 /** For /healthz: the database answers. */

@@ -10,6 +10,9 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url("PUBLIC_URL must be a full URL such as https://console.example.com").optional(),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),
   DATA_DIR: z.string().default("data"),
+  // Report e-mails: each instance runs the scheduler every minute (the claim is in the database);
+  // "off" leaves it to `tsx app/db/cli.ts reports:run` from cron.
+  REPORT_SCHEDULER: z.enum(["on", "off"]).default("on"),
   // The network map's style (a MapLibre style JSON). Unset: a plain background, no outside requests.
   MAP_STYLE_URL: z
     .string()

@@ -4,13 +4,14 @@
 //   generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N]
 //            [--days N] [--seed N]
 //                           migrate, then add a separate generated organisation (for benchmarks)
+//   reports:run             send the report e-mails due now (for cron; safe beside running servers)
 import { parseArgs } from "node:util";
 import { closeDatabase, db, migrateToLatest } from "./db.server";
 import { generateDemoData, loadDemoIfEmpty, resolveSizes, type DemoOptions } from "./demo.server";
 import { randomToken } from "~/services/crypto.server";
 import { insertUser } from "./factories.server";
 
-const USAGE = `Usage: tsx app/db/cli.ts <migrate | seed | demo | generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N] [--days N] [--seed N]>`;
+const USAGE = `Usage: tsx app/db/cli.ts <migrate | seed | demo | reports:run | generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N] [--days N] [--seed N]>`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -28,6 +29,14 @@ async function main(argv: string[]): Promise<void> {
       await migrateToLatest();
       await generate(rest);
       return;
+    case "reports:run": {
+      await migrateToLatest();
+      const { runDueReports } = await import("~/services/report-scheduler.server");
+      const { sent, failed } = await runDueReports();
+      console.log(`Report e-mails: ${sent} sent, ${failed} failed (retried later).`);
+      if (failed) process.exitCode = 1;
+      return;
+    }
     default:
       throw new Error(command ? `Unknown command "${command}".\n${USAGE}` : USAGE);
   }
