@@ -36,7 +36,7 @@ export function LineChart({ title, series, yLegend, xLegend, width = 640, height
         animate={false}
         role="presentation"
         data={series.map((s) => ({ id: s.id, data: s.points.map((p) => ({ x: p.x, y: p.y })) }))}
-        margin={{ top: legend ? 30 : 12, right: 16, bottom: xLegend ? 48 : 36, left: 56 }}
+        margin={{ top: legend ? 30 : 12, right: 36, bottom: xLegend ? 48 : 36, left: 56 }}
         xScale={{ type: "point" }}
         yScale={{ type: "linear", min: 0, max: "auto" }}
         axisBottom={{ tickValues: sparseTicks(labels, Math.max(2, Math.floor(width / 80))), legend: xLegend, legendOffset: 36, legendPosition: "middle" }}

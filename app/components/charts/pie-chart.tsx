@@ -28,6 +28,8 @@ export function PieChart({
   const drawn = slices.filter((s) => Number.isFinite(s.value) && s.value > 0);
   const total = drawn.reduce((sum, s) => sum + s.value, 0);
   const share = (v: number) => (total ? `${((v / total) * 100).toFixed(1)}%` : "0%");
+  // Narrow cells have no room for labels beside the slices; the table and tooltips carry them.
+  const narrow = width < 320;
   return (
     <ChartFrame
       title={title}
@@ -44,7 +46,8 @@ export function PieChart({
         role="presentation"
         // Ids must be unique; two labels that differ only in case stay apart.
         data={drawn.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value }))}
-        margin={{ top: 16, right: 90, bottom: 16, left: 90 }}
+        margin={narrow ? { top: 8, right: 8, bottom: 8, left: 8 } : { top: 16, right: 90, bottom: 16, left: 90 }}
+        enableArcLinkLabels={!narrow}
         innerRadius={doughnut ? 0.55 : 0}
         padAngle={doughnut ? 1 : 0.5}
         cornerRadius={doughnut ? 2 : 0}
