@@ -353,7 +353,7 @@ describe("connections.csv", () => {
   it("is reachable with a bearer token, 401 with a bad one, 403 without view_clients, 404 for another organisation or its ids", async () => {
     const { org, owner } = await ownerOf();
     await makeConnectionWorld(org.id, 2);
-    const token = await issueToken(owner.id, "script");
+    const token = await issueToken(owner.id, "api");
     const call = (orgId: number, query = "", auth = `Bearer ${token}`) =>
       run(() =>
         exportRoute.loader({
