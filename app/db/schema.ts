@@ -224,6 +224,68 @@ export interface VenueZonesTable {
   created_at: Timestamp;
 }
 
+// Analytics roll-ups (migration 0004, kept by triggers; docs/decisions/0005-analytics-rollups.md).
+// venue_id / access_point_id 0: deleted; venue_key 0: the whole organisation.
+interface UsageSums {
+  footfall: number;
+  connections: number;
+  upload: number;
+  download: number;
+  dwell_ms: number;
+}
+
+export interface UsageHourlyTable extends UsageSums {
+  organization_id: number;
+  hour_start: Timestamp;
+  venue_id: number;
+}
+
+export interface UsageDailyTable extends UsageSums {
+  organization_id: number;
+  day_start: Timestamp;
+  venue_id: number;
+  access_point_id: number;
+}
+
+export interface DimensionDailyTable {
+  organization_id: number;
+  dimension: "mode" | "is_mobile" | "os" | "brand" | "browser";
+  day_start: Timestamp;
+  venue_id: number;
+  value: string;
+  footfall: number;
+  connections: number;
+}
+
+export interface CustomerVisitDaysTable {
+  organization_id: number;
+  customer_id: number;
+  venue_key: number;
+  day_start: Timestamp;
+  next_day: Timestamp;
+  connections: number;
+}
+
+export interface CustomerGapsTable {
+  organization_id: number;
+  venue_key: number;
+  next_day: Timestamp;
+  day_start: Timestamp;
+  customers: number;
+}
+
+export interface CustomerFirstDaysTable {
+  organization_id: number;
+  venue_key: number;
+  org_first_day: Timestamp;
+  venue_first_day: Timestamp;
+  customers: number;
+}
+
+export interface AnalyticsPausedTable {
+  organization_id: number;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -242,6 +304,13 @@ export interface DB {
   report_subscriptions: ReportSubscriptionsTable;
   report_deliveries: ReportDeliveriesTable;
   venue_zones: VenueZonesTable;
+  usage_hourly: UsageHourlyTable;
+  usage_daily: UsageDailyTable;
+  dimension_daily: DimensionDailyTable;
+  customer_visit_days: CustomerVisitDaysTable;
+  customer_gaps: CustomerGapsTable;
+  customer_first_days: CustomerFirstDaysTable;
+  analytics_paused: AnalyticsPausedTable;
 }
 
 export type User = Selectable<UsersTable>;
