@@ -214,13 +214,3 @@ export async function trafficHeatmap(scope: AnalyticsScope): Promise<TrafficCell
     .execute();
   return rows.map((r) => ({ weekday: Number(r.weekday), hour: Number(r.hour), footfall: Number(r.footfall) }));
 }
-
-/** Distinct customers with an authorized connection in the scope. */
-export async function uniqueCustomers(scope: AnalyticsScope): Promise<number> {
-  const row = await inScope(scope)
-    .where(isAuthorized("connections"))
-    .select((eb) => eb.fn.count<number>("connections.customer_id").distinct().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-

@@ -3,21 +3,46 @@
 // aggregateAuthModeSummary, aggregateDeviceSummary, dwellTime, footfall). Shapes and meanings:
 // app/lib/analytics.ts. Callers pass an organisation they have already checked (the guard's
 // ctx.org.id); every query filters by it.
+//
+// Windows that start and end on a UTC day boundary (every date-range screen) read the roll-ups;
+// any other window is computed from the connection rows. Both give the same answers.
 import { db } from "~/db/db.server";
-import type { AnalyticsScope, VenueOverview } from "~/lib/analytics";
+import type { AnalyticsScope, Bucket, DeviceDimension, VenueOverview } from "~/lib/analytics";
 import type { DateRange } from "~/lib/date-range";
 import * as raw from "./analytics-raw.server";
+import * as rollups from "./analytics-rollups.server";
+import { DAY_MS } from "./analytics-sql.server";
 
-export const usageSeries = raw.usageSeries;
-export const aggregateUsage = raw.aggregateUsage;
-export const venueUsage = raw.venueUsage;
-export const accessPointUsage = raw.accessPointUsage;
-export const authModeSummary = raw.authModeSummary;
-export const deviceSummary = raw.deviceSummary;
-export const dwellTimeSeries = raw.dwellTimeSeries;
-export const footfallSeries = raw.footfallSeries;
-export const trafficHeatmap = raw.trafficHeatmap;
-export const uniqueCustomers = raw.uniqueCustomers;
+function source(scope: AnalyticsScope): typeof rollups {
+  return scope.range.startMs % DAY_MS === 0 && scope.range.endMs % DAY_MS === 0 ? rollups : raw;
+}
+
+/** usageSummary: footfall, connections, upload and download per hour or day. */
+export const usageSeries = (scope: AnalyticsScope, bucket: Bucket) => source(scope).usageSeries(scope, bucket);
+/** aggregateUsageSummary: the summary cards. */
+export const aggregateUsage = (scope: AnalyticsScope) => source(scope).aggregateUsage(scope);
+/** venueUsageSummary: top venues by bandwidth. */
+export const venueUsage = (scope: AnalyticsScope, limit = 5) => source(scope).venueUsage(scope, limit);
+/** accessPointUsageSummary: top access points by bandwidth. */
+export const accessPointUsage = (scope: AnalyticsScope, limit = 5) => source(scope).accessPointUsage(scope, limit);
+/** aggregateAuthModeSummary. */
+export const authModeSummary = (scope: AnalyticsScope) => source(scope).authModeSummary(scope);
+/** aggregateDeviceSummary: brand top 5 and browser top 10 unless a limit is given. */
+export const deviceSummary = (scope: AnalyticsScope, dimension: DeviceDimension, limit?: number) => source(scope).deviceSummary(scope, dimension, limit);
+/** dwellTime: seconds per hour or day. */
+export const dwellTimeSeries = (scope: AnalyticsScope, bucket: Bucket) => source(scope).dwellTimeSeries(scope, bucket);
+/** footfall per hour or day. */
+export const footfallSeries = (scope: AnalyticsScope, bucket: Bucket) => source(scope).footfallSeries(scope, bucket);
+/** Traffic flow: footfall by weekday and hour of day (UTC). */
+export const trafficHeatmap = (scope: AnalyticsScope) => source(scope).trafficHeatmap(scope);
+/** New and repeat customers of the window. */
+export const customerCounts = (scope: AnalyticsScope) => source(scope).customerCounts(scope);
+
+/** Distinct customers with an authorized connection in the window (new + repeat). */
+export async function uniqueCustomers(scope: AnalyticsScope): Promise<number> {
+  const { newCustomers, repeatCustomers } = await customerCounts(scope);
+  return newCustomers + repeatCustomers;
+}
 
 /** The network profile's cards: access points now, and the window's clients, connections and dwell. */
 export async function venueOverview(
@@ -25,8 +50,7 @@ export async function venueOverview(
   venueId: number,
   range: Pick<DateRange, "startMs" | "endMs">,
 ): Promise<VenueOverview> {
-  const scope: AnalyticsScope = { organizationId, venueIds: [venueId], range };
-  const [accessPoints, online, totals, uniqueClients] = await Promise.all([
+  const [accessPoints, online, totals] = await Promise.all([
     db
       .selectFrom("access_points")
       .where("organization_id", "=", organizationId)
@@ -41,15 +65,13 @@ export async function venueOverview(
       .where("ended_at", "is", null)
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow(),
-    aggregateUsage(scope),
-    uniqueCustomers(scope),
+    aggregateUsage({ organizationId, venueIds: [venueId], range }),
   ]);
   return {
     accessPoints: Number(accessPoints.n),
-    uniqueClients,
+    uniqueClients: totals.newCustomers + totals.repeatCustomers,
     totalConnections: totals.connections,
     currentlyConnected: Number(online.n),
     dwellTime: totals.dwellTime,
   };
 }
-

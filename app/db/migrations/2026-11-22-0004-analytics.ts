@@ -1,0 +1,117 @@
+import { sql, type CreateTableBuilder, type Kysely } from "kysely";
+import { isPostgres } from "./_dialect";
+import { rollupRebuildStatements } from "./_analytics-rebuild";
+import { postgresTriggerDdl, ROLLUP_TABLES, sqliteTriggerDdl, TRIGGERS } from "./_analytics-triggers";
+
+// Analytics roll-ups kept current by triggers (docs/decisions/0005-analytics-rollups.md).
+// Tables are clustered by their primary key on SQLite (WITHOUT ROWID); the key starts with what
+// the queries filter on. venue_id / access_point_id 0: the connection's venue or access point was
+// deleted. venue_key 0: the whole organisation.
+export async function up(db: Kysely<any>): Promise<void> {
+  const postgres = isPostgres(db);
+  const clustered = <T extends string>(table: CreateTableBuilder<T, any>) => (postgres ? table : table.modifyEnd(sql`without rowid`));
+  const sums = <T extends string>(table: CreateTableBuilder<T, any>) =>
+    table
+      .addColumn("footfall", "bigint", (c) => c.notNull())
+      .addColumn("connections", "bigint", (c) => c.notNull())
+      .addColumn("upload", "bigint", (c) => c.notNull())
+      .addColumn("download", "bigint", (c) => c.notNull())
+      .addColumn("dwell_ms", "bigint", (c) => c.notNull());
+
+  await clustered(
+    sums(
+      db.schema
+        .createTable("usage_hourly")
+        .addColumn("organization_id", "integer", (c) => c.notNull())
+        .addColumn("hour_start", "bigint", (c) => c.notNull())
+        .addColumn("venue_id", "integer", (c) => c.notNull()),
+    ).addPrimaryKeyConstraint("usage_hourly_pk", ["organization_id", "hour_start", "venue_id"]),
+  ).execute();
+
+  await clustered(
+    sums(
+      db.schema
+        .createTable("usage_daily")
+        .addColumn("organization_id", "integer", (c) => c.notNull())
+        .addColumn("day_start", "bigint", (c) => c.notNull())
+        .addColumn("venue_id", "integer", (c) => c.notNull())
+        .addColumn("access_point_id", "integer", (c) => c.notNull()),
+    ).addPrimaryKeyConstraint("usage_daily_pk", ["organization_id", "day_start", "venue_id", "access_point_id"]),
+  ).execute();
+
+  await clustered(
+    db.schema
+      .createTable("dimension_daily")
+      .addColumn("organization_id", "integer", (c) => c.notNull())
+      .addColumn("dimension", "text", (c) => c.notNull())
+      .addColumn("day_start", "bigint", (c) => c.notNull())
+      .addColumn("venue_id", "integer", (c) => c.notNull())
+      .addColumn("value", "text", (c) => c.notNull())
+      .addColumn("footfall", "bigint", (c) => c.notNull())
+      .addColumn("connections", "bigint", (c) => c.notNull())
+      .addPrimaryKeyConstraint("dimension_daily_pk", ["organization_id", "dimension", "day_start", "venue_id", "value"]),
+  ).execute();
+
+  await clustered(
+    db.schema
+      .createTable("customer_visit_days")
+      .addColumn("organization_id", "integer", (c) => c.notNull())
+      .addColumn("customer_id", "integer", (c) => c.notNull())
+      .addColumn("venue_key", "integer", (c) => c.notNull())
+      .addColumn("day_start", "bigint", (c) => c.notNull())
+      .addColumn("next_day", "bigint", (c) => c.notNull())
+      .addColumn("connections", "integer", (c) => c.notNull())
+      .addPrimaryKeyConstraint("customer_visit_days_pk", ["organization_id", "customer_id", "venue_key", "day_start"]),
+  ).execute();
+  // Distinct customers of several (not all) venues: the only query that reads visit days directly.
+  await db.schema
+    .createIndex("customer_visit_days_venue_day")
+    .on("customer_visit_days")
+    .columns(["organization_id", "venue_key", "day_start", "customer_id"])
+    .where(sql.ref("venue_key"), "<>", 0)
+    .execute();
+
+  await clustered(
+    db.schema
+      .createTable("customer_gaps")
+      .addColumn("organization_id", "integer", (c) => c.notNull())
+      .addColumn("venue_key", "integer", (c) => c.notNull())
+      .addColumn("next_day", "bigint", (c) => c.notNull())
+      .addColumn("day_start", "bigint", (c) => c.notNull())
+      .addColumn("customers", "integer", (c) => c.notNull())
+      .addPrimaryKeyConstraint("customer_gaps_pk", ["organization_id", "venue_key", "next_day", "day_start"]),
+  ).execute();
+
+  await clustered(
+    db.schema
+      .createTable("customer_first_days")
+      .addColumn("organization_id", "integer", (c) => c.notNull())
+      .addColumn("venue_key", "integer", (c) => c.notNull())
+      .addColumn("org_first_day", "bigint", (c) => c.notNull())
+      .addColumn("venue_first_day", "bigint", (c) => c.notNull())
+      .addColumn("customers", "integer", (c) => c.notNull())
+      .addPrimaryKeyConstraint("customer_first_days_pk", ["organization_id", "venue_key", "org_first_day", "venue_first_day"]),
+  ).execute();
+
+  await db.schema.createTable("analytics_paused").addColumn("organization_id", "integer", (c) => c.primaryKey()).execute();
+
+  for (const trigger of TRIGGERS) {
+    for (const statement of postgres ? postgresTriggerDdl(trigger) : [sqliteTriggerDdl(trigger)]) {
+      await sql.raw(statement).execute(db);
+    }
+  }
+
+  // Connections that exist already (an upgraded database): roll them up once.
+  await sql.raw(`insert into analytics_paused (organization_id) select id from organizations`).execute(db);
+  for (const statement of rollupRebuildStatements(null)) await sql.raw(statement).execute(db);
+  await sql.raw(`delete from analytics_paused`).execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  const postgres = isPostgres(db);
+  for (const trigger of [...TRIGGERS].reverse()) {
+    await sql.raw(`drop trigger if exists ${trigger.name}${postgres ? ` on ${trigger.table}` : ""}`).execute(db);
+    if (postgres) await sql.raw(`drop function if exists ${trigger.name}()`).execute(db);
+  }
+  for (const table of ["analytics_paused", ...ROLLUP_TABLES].reverse()) await db.schema.dropTable(table).ifExists().execute();
+}

@@ -1,0 +1,326 @@
+// The triggers that keep the analytics roll-ups current (docs/decisions/0005-analytics-rollups.md).
+// Each trigger is written once as plain SQL statements that SQLite trigger bodies and PostgreSQL
+// plpgsql functions both accept (NEW/OLD, upserts, scalar subqueries, IS DISTINCT FROM), and
+// rendered for the dialect at hand.
+//
+// A connection's contribution (the roll-ups hold the sums of every connection's contribution):
+// - usage_hourly / usage_daily: footfall 1, connections 1 if authorized, its bytes and its dwell
+//   (ended connections only), in the hour / UTC day it was created;
+// - dimension_daily: footfall and connections under its authorization mode and under its device's
+//   is_mobile / os / brand / browser (the device's current values, "Unknown" without a device);
+// - customer_visit_days: for an authorized connection with a customer, that customer's visit day
+//   in the whole organisation (venue_key 0) and at its venue (venue_key = venue id). Each visit day
+//   knows the customer's next visit day there (NEVER for the last), and two aggregates follow from
+//   those chains: customer_gaps counts (day, next day) pairs, customer_first_days counts
+//   (first day in the organisation, first day at the venue) pairs. Distinct customers of a window
+//   and its new customers are then sums over a few hundred aggregate rows instead of a scan of
+//   every visit (app/services/analytics-rollups.server.ts).
+// An organisation listed in analytics_paused is skipped: the bulk loader pauses a new organisation
+// and rebuilds its roll-ups in one pass at the end (app/db/rollups.server.ts); a deleted
+// organisation stays paused, so its cascade does no roll-up work.
+
+export const NEVER = 253_402_300_800_000; // 10000-01-01: "no next visit"
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+type Row = "NEW" | "OLD";
+
+interface Trigger {
+  name: string;
+  table: string;
+  timing: "before" | "after";
+  event: "insert" | "update" | "delete" | "update of is_mobile, os, brand, browser";
+  /** A condition on NEW/OLD only (PostgreSQL allows no subqueries in WHEN). */
+  when?: string;
+  /** The organisation whose pause is checked; none for the organisations' own triggers. */
+  organization?: string;
+  /** PostgreSQL only: a statement run first (row locks that SQLite's single writer makes unnecessary). */
+  pgLock?: string;
+  statements: string[];
+}
+
+const day = (r: Row) => `(${r}.created_at - ${r}.created_at % ${DAY})`;
+const isAuthorized = (r: Row) => `(case when ${r}.authorized_at is null then 0 else 1 end)`;
+const dwellMs = (r: Row) =>
+  `(case when ${r}.authorized_at is not null and ${r}.ended_at > ${r}.authorized_at then ${r}.ended_at - ${r}.authorized_at else 0 end)`;
+const add = (table: string, columns: string[]) => columns.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(", ");
+
+function usage(r: Row, sign: 1 | -1): string[] {
+  const s = String(sign);
+  const figures = `${s}, ${s} * ${isAuthorized(r)}, ${s} * ${r}.upload, ${s} * ${r}.download, ${s} * ${dwellMs(r)}`;
+  const sums = ["footfall", "connections", "upload", "download", "dwell_ms"];
+  return [
+    `insert into usage_hourly (organization_id, hour_start, venue_id, footfall, connections, upload, download, dwell_ms)
+     values (${r}.organization_id, ${r}.created_at - ${r}.created_at % ${HOUR}, coalesce(${r}.venue_id, 0), ${figures})
+     on conflict (organization_id, hour_start, venue_id) do update set ${add("usage_hourly", sums)}`,
+    `insert into usage_daily (organization_id, day_start, venue_id, access_point_id, footfall, connections, upload, download, dwell_ms)
+     values (${r}.organization_id, ${day(r)}, coalesce(${r}.venue_id, 0), coalesce(${r}.access_point_id, 0), ${figures})
+     on conflict (organization_id, day_start, venue_id, access_point_id) do update set ${add("usage_daily", sums)}`,
+  ];
+}
+
+export const DIMENSIONS = "(select 'mode' as dimension union all select 'is_mobile' union all select 'os' union all select 'brand' union all select 'browser')";
+
+/** The label of a device property, as the raw queries compute it (analytics-shape.server.ts). */
+export function deviceLabel(dimension: "is_mobile" | "os" | "brand" | "browser", device: string): string {
+  return dimension === "is_mobile"
+    ? `case when ${device}.is_mobile = 1 then 'Mobile' else 'Desktop' end`
+    : `nullif(trim(${device}.${dimension}), '')`;
+}
+
+export const modeLabel = (connection: string) => `coalesce(nullif(trim(${connection}.authorization_mode), ''), 'unknown')`;
+
+function dimensions(r: Row, sign: 1 | -1): string[] {
+  const device = (d: "is_mobile" | "os" | "brand" | "browser") =>
+    `coalesce((select ${deviceLabel(d, "d")} from devices d where d.id = ${r}.device_id), 'Unknown')`;
+  return [
+    `insert into dimension_daily (organization_id, dimension, day_start, venue_id, value, footfall, connections)
+     select ${r}.organization_id, k.dimension, ${day(r)}, coalesce(${r}.venue_id, 0),
+       case k.dimension when 'mode' then ${modeLabel(r)} when 'is_mobile' then ${device("is_mobile")}
+         when 'os' then ${device("os")} when 'brand' then ${device("brand")} else ${device("browser")} end,
+       ${sign}, ${sign} * ${isAuthorized(r)}
+     from ${DIMENSIONS} k where true
+     on conflict (organization_id, dimension, day_start, venue_id, value) do update set ${add("dimension_daily", ["footfall", "connections"])}`,
+  ];
+}
+
+/** Adds or removes one authorized connection's visit day in a customer's chain (venue_key 0 or its venue). */
+function visit(r: Row, sign: 1 | -1, scope: "organization" | "venue", onlyIf?: string): string[] {
+  const key = scope === "organization" ? "0" : `${r}.venue_id`;
+  const applies = [
+    `${r}.authorized_at is not null and ${r}.customer_id is not null`,
+    scope === "venue" && `${r}.venue_id is not null`,
+    onlyIf && `(${onlyIf})`,
+  ].filter(Boolean).join(" and ");
+  const same = `organization_id = ${r}.organization_id and customer_id = ${r}.customer_id and venue_key = ${key} and day_start = ${day(r)}`;
+  if (sign === 1) {
+    return [
+      `insert into customer_visit_days (organization_id, customer_id, venue_key, day_start, next_day, connections)
+       select ${r}.organization_id, ${r}.customer_id, ${key}, ${day(r)},
+         coalesce((select min(v.day_start) from customer_visit_days v where v.organization_id = ${r}.organization_id
+           and v.customer_id = ${r}.customer_id and v.venue_key = ${key} and v.day_start > ${day(r)}), ${NEVER}), 1
+       where ${applies}
+       on conflict (organization_id, customer_id, venue_key, day_start) do update set connections = customer_visit_days.connections + 1`,
+    ];
+  }
+  return [
+    `update customer_visit_days set connections = connections - 1 where ${same} and ${applies}`,
+    `delete from customer_visit_days where ${same} and connections <= 0 and ${applies}`,
+  ];
+}
+
+// Chain maintenance on customer_visit_days. `chain(x)`: the rows of the same customer and venue key.
+const chain = (alias: string, r: Row) =>
+  `${alias}.organization_id = ${r}.organization_id and ${alias}.customer_id = ${r}.customer_id and ${alias}.venue_key = ${r}.venue_key`;
+const previousDay = (r: Row) => `(select max(v.day_start) as day from customer_visit_days v where ${chain("v", r)} and v.day_start < ${r}.day_start)`;
+const organizationFirst = (r: Row) =>
+  `(select min(v.day_start) as day from customer_visit_days v where v.organization_id = ${r}.organization_id and v.customer_id = ${r}.customer_id and v.venue_key = 0)`;
+const venueFirsts = (r: Row) =>
+  `(select v.venue_key, min(v.day_start) as day from customer_visit_days v where v.organization_id = ${r}.organization_id
+     and v.customer_id = ${r}.customer_id and v.venue_key <> 0 group by v.venue_key)`;
+
+function gapChanges(r: Row, rows: string): string {
+  return `insert into customer_gaps (organization_id, venue_key, next_day, day_start, customers)
+    select ${r}.organization_id, ${r}.venue_key, g.next_day, g.day_start, g.delta from (${rows}) g where true
+    order by g.next_day, g.day_start
+    on conflict (organization_id, venue_key, next_day, day_start) do update set customers = customer_gaps.customers + excluded.customers`;
+}
+
+/**
+ * Pairs (first day in the organisation, first day at the venue) move when a chain's first day
+ * changes from `from` to `to` (NEVER: no first day). `r` is the visit day whose insert or delete did it.
+ */
+function firstChanges(r: Row, from: string, to: string): string {
+  const pairs = [
+    // A venue chain: the organisation's first day stays.
+    `select ${r}.venue_key as venue_key, o.day as org_first_day, ${from} as venue_first_day, -1 as delta from ${organizationFirst(r)} o
+       where ${r}.venue_key <> 0 and o.day is not null and ${from} <> ${NEVER}`,
+    `select ${r}.venue_key, o.day, ${to}, 1 from ${organizationFirst(r)} o where ${r}.venue_key <> 0 and o.day is not null and ${to} <> ${NEVER}`,
+    // The organisation chain: its own pair and the pair of every venue the customer visited.
+    `select 0, ${from}, ${from}, -1 where ${r}.venue_key = 0 and ${from} <> ${NEVER}`,
+    `select 0, ${to}, ${to}, 1 where ${r}.venue_key = 0 and ${to} <> ${NEVER}`,
+    `select f.venue_key, ${from}, f.day, -1 from ${venueFirsts(r)} f where ${r}.venue_key = 0 and ${from} <> ${NEVER}`,
+    `select f.venue_key, ${to}, f.day, 1 from ${venueFirsts(r)} f where ${r}.venue_key = 0 and ${to} <> ${NEVER}`,
+  ];
+  return `insert into customer_first_days (organization_id, venue_key, org_first_day, venue_first_day, customers)
+    select ${r}.organization_id, p.venue_key, p.org_first_day, p.venue_first_day, p.delta from (${pairs.join(" union all ")}) p
+    where not exists (select 1 from customer_visit_days e where ${chain("e", r)} and e.day_start < ${r}.day_start)
+    order by p.venue_key, p.org_first_day, p.venue_first_day
+    on conflict (organization_id, venue_key, org_first_day, venue_first_day) do update set customers = customer_first_days.customers + excluded.customers`;
+}
+
+const connectionKeyChanged = (columns: string[]) => columns.map((c) => `OLD.${c} IS DISTINCT FROM NEW.${c}`).join(" OR ");
+const authorizationChanged = "(OLD.authorized_at IS NULL) <> (NEW.authorized_at IS NULL)";
+const customerLock = (r: Row) => `if ${r}.customer_id is not null then perform pg_advisory_xact_lock(4, ${r}.customer_id); end if`;
+
+/** The day of the visit, its customer or its authorization changed (not just its venue). */
+const organizationVisitMoved = `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${day("OLD")} <> ${day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id OR ${authorizationChanged}`;
+
+export const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days"] as const;
+
+export const TRIGGERS: Trigger[] = [
+  // connections
+  {
+    name: "analytics_connection_insert",
+    table: "connections",
+    timing: "after",
+    event: "insert",
+    organization: "NEW.organization_id",
+    pgLock: customerLock("NEW"),
+    statements: [...usage("NEW", 1), ...dimensions("NEW", 1), ...visit("NEW", 1, "organization"), ...visit("NEW", 1, "venue")],
+  },
+  {
+    name: "analytics_connection_delete",
+    table: "connections",
+    timing: "after",
+    event: "delete",
+    organization: "OLD.organization_id",
+    pgLock: customerLock("OLD"),
+    statements: [...usage("OLD", -1), ...dimensions("OLD", -1), ...visit("OLD", -1, "venue"), ...visit("OLD", -1, "organization")],
+  },
+  {
+    name: "analytics_connection_usage",
+    table: "connections",
+    timing: "after",
+    event: "update",
+    when: connectionKeyChanged(["organization_id", "venue_id", "access_point_id", "created_at", "authorized_at", "ended_at", "upload", "download"]),
+    organization: "NEW.organization_id",
+    statements: [...usage("OLD", -1), ...usage("NEW", 1)],
+  },
+  {
+    name: "analytics_connection_dimensions",
+    table: "connections",
+    timing: "after",
+    event: "update",
+    when: `${connectionKeyChanged(["organization_id", "venue_id", "created_at", "device_id", "authorization_mode"])} OR ${authorizationChanged}`,
+    organization: "NEW.organization_id",
+    statements: [...dimensions("OLD", -1), ...dimensions("NEW", 1)],
+  },
+  {
+    name: "analytics_connection_visits",
+    table: "connections",
+    timing: "after",
+    event: "update",
+    when: `${connectionKeyChanged(["organization_id", "venue_id", "created_at", "customer_id"])} OR ${authorizationChanged}`,
+    organization: "NEW.organization_id",
+    pgLock: `${customerLock("OLD")}; ${customerLock("NEW")}`,
+    statements: [
+      ...visit("OLD", -1, "venue"),
+      ...visit("NEW", 1, "venue"),
+      // The organisation chain does not change when only the venue does (a deleted venue).
+      ...visit("OLD", -1, "organization", organizationVisitMoved),
+      ...visit("NEW", 1, "organization", organizationVisitMoved),
+    ],
+  },
+
+  // customer_visit_days: keep each chain's next days, the gap counts and the first-day pairs.
+  {
+    name: "analytics_visit_day_insert",
+    table: "customer_visit_days",
+    timing: "after",
+    event: "insert",
+    organization: "NEW.organization_id",
+    statements: [
+      gapChanges(
+        "NEW",
+        `select p.day as day_start, NEW.next_day as next_day, -1 as delta from ${previousDay("NEW")} p where p.day is not null
+         union all select p.day, NEW.day_start, 1 from ${previousDay("NEW")} p where p.day is not null
+         union all select NEW.day_start, NEW.next_day, 1`,
+      ),
+      `update customer_visit_days set next_day = NEW.day_start
+       where ${chain("customer_visit_days", "NEW")} and day_start = (select p.day from ${previousDay("NEW")} p)`,
+      firstChanges("NEW", "NEW.next_day", "NEW.day_start"),
+    ],
+  },
+  {
+    name: "analytics_visit_day_delete",
+    table: "customer_visit_days",
+    timing: "after",
+    event: "delete",
+    organization: "OLD.organization_id",
+    statements: [
+      gapChanges(
+        "OLD",
+        `select p.day as day_start, OLD.day_start as next_day, -1 as delta from ${previousDay("OLD")} p where p.day is not null
+         union all select p.day, OLD.next_day, 1 from ${previousDay("OLD")} p where p.day is not null
+         union all select OLD.day_start, OLD.next_day, -1`,
+      ),
+      `update customer_visit_days set next_day = OLD.next_day
+       where ${chain("customer_visit_days", "OLD")} and day_start = (select p.day from ${previousDay("OLD")} p)`,
+      firstChanges("OLD", "OLD.day_start", "OLD.next_day"),
+    ],
+  },
+
+  // devices: a changed property moves the device's connections to the new label; a deleted device
+  // first lets go of its connections (as the foreign key would) while its labels can still be read.
+  {
+    name: "analytics_device_update",
+    table: "devices",
+    timing: "after",
+    event: "update of is_mobile, os, brand, browser",
+    when: connectionKeyChanged(["is_mobile", "os", "brand", "browser"]),
+    organization: "NEW.organization_id",
+    statements: [deviceMove("OLD", -1), deviceMove("NEW", 1)],
+  },
+  {
+    name: "analytics_device_delete",
+    table: "devices",
+    timing: "before",
+    event: "delete",
+    organization: "OLD.organization_id",
+    statements: ["update connections set device_id = null where device_id = OLD.id"],
+  },
+
+  // organisations: a deleted organisation's roll-ups go first, and it stays paused so its cascade does no
+  // roll-up work. The pause outlives the organisation on purpose: PostgreSQL fires the triggers of
+  // cascaded deletes after the organisation's own triggers. Ids are never reused.
+  {
+    name: "analytics_organization_delete",
+    table: "organizations",
+    timing: "before",
+    event: "delete",
+    statements: [
+      "insert into analytics_paused (organization_id) values (OLD.id) on conflict (organization_id) do nothing",
+      ...ROLLUP_TABLES.map((t) => `delete from ${t} where organization_id = OLD.id`),
+    ],
+  },
+];
+
+
+function deviceMove(r: Row, sign: 1 | -1): string {
+  const label = (d: "is_mobile" | "os" | "brand" | "browser") => `coalesce(${deviceLabel(d, r)}, 'Unknown')`;
+  const dayOf = `c.created_at - c.created_at % ${DAY}`;
+  return `insert into dimension_daily (organization_id, dimension, day_start, venue_id, value, footfall, connections)
+    select c.organization_id, k.dimension, ${dayOf}, coalesce(c.venue_id, 0),
+      case k.dimension when 'is_mobile' then ${label("is_mobile")} when 'os' then ${label("os")} when 'brand' then ${label("brand")} else ${label("browser")} end,
+      ${sign} * count(*), ${sign} * count(c.authorized_at)
+    from connections c, ${DIMENSIONS} k
+    where c.device_id = ${r}.id and k.dimension <> 'mode'
+    group by c.organization_id, k.dimension, ${dayOf}, coalesce(c.venue_id, 0)
+    order by 2, 3, 4
+    on conflict (organization_id, dimension, day_start, venue_id, value) do update set ${add("dimension_daily", ["footfall", "connections"])}`;
+}
+
+
+const paused = (t: Trigger) => `exists (select 1 from analytics_paused ap where ap.organization_id = ${t.organization})`;
+
+export function sqliteTriggerDdl(t: Trigger): string {
+  const conditions = [t.when && `(${t.when})`, t.organization && `not ${paused(t)}`].filter(Boolean);
+  return `create trigger ${t.name} ${t.timing} ${t.event} on ${t.table} for each row
+    ${conditions.length ? `when ${conditions.join(" and ")}` : ""}
+    begin ${t.statements.map((s) => `${s};`).join("\n")} end`;
+}
+
+export function postgresTriggerDdl(t: Trigger): string[] {
+  const result = t.timing === "after" ? "null" : t.event === "delete" ? "OLD" : "NEW";
+  return [
+    `create or replace function ${t.name}() returns trigger language plpgsql as $$
+     begin
+       ${t.organization ? `if ${paused(t)} then return ${result}; end if;` : ""}
+       ${t.pgLock ? `${t.pgLock};` : ""}
+       ${t.statements.map((s) => `${s};`).join("\n")}
+       return ${result};
+     end $$`,
+    `create trigger ${t.name} ${t.timing} ${t.event} on ${t.table} for each row ${t.when ? `when (${t.when})` : ""} execute function ${t.name}()`,
+  ];
+}

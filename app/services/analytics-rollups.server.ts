@@ -1,0 +1,270 @@
+// Analytics read from the roll-ups (migration 0004, docs/decisions/0005-analytics-rollups.md) for
+// windows that start and end on a UTC day boundary: a year is a few thousand rows instead of
+// millions of connections. Answers equal the raw ones (analytics-raw.server.ts; tests compare them).
+import { sql } from "kysely";
+import { db } from "~/db/db.server";
+import type {
+  AccessPointUsage,
+  AnalyticsScope,
+  AuthModeUsage,
+  Bucket,
+  DeviceDimension,
+  DeviceUsage,
+  DwellPoint,
+  FootfallPoint,
+  TrafficCell,
+  UsagePoint,
+  UsageTotals,
+  VenueUsage,
+} from "~/lib/analytics";
+import { hourOfDay, weekdayOf } from "./analytics-sql.server";
+import { toDeviceUsage, toSeconds, toTotals } from "./analytics-shape.server";
+
+const venuesOf = (scope: AnalyticsScope) => (scope.venueIds?.length ? [...scope.venueIds] : null);
+
+function daily(scope: AnalyticsScope) {
+  let query = db
+    .selectFrom("usage_daily as u")
+    .where("u.organization_id", "=", scope.organizationId)
+    .where("u.day_start", ">=", scope.range.startMs)
+    .where("u.day_start", "<", scope.range.endMs);
+  const venues = venuesOf(scope);
+  if (venues) query = query.where("u.venue_id", "in", venues);
+  return query;
+}
+
+function hourly(scope: AnalyticsScope) {
+  let query = db
+    .selectFrom("usage_hourly as u")
+    .where("u.organization_id", "=", scope.organizationId)
+    .where("u.hour_start", ">=", scope.range.startMs)
+    .where("u.hour_start", "<", scope.range.endMs);
+  const venues = venuesOf(scope);
+  if (venues) query = query.where("u.venue_id", "in", venues);
+  return query;
+}
+
+function dimension(scope: AnalyticsScope, name: DeviceDimension | "mode") {
+  let query = db
+    .selectFrom("dimension_daily as d")
+    .where("d.organization_id", "=", scope.organizationId)
+    .where("d.dimension", "=", name)
+    .where("d.day_start", ">=", scope.range.startMs)
+    .where("d.day_start", "<", scope.range.endMs);
+  const venues = venuesOf(scope);
+  if (venues) query = query.where("d.venue_id", "in", venues);
+  return query;
+}
+
+// Sums of the usage tables; rows whose connections were all deleted hold zeros and are skipped
+// where a row's presence matters (series points, ranked lists).
+const footfall = sql<number>`sum(u.footfall)`;
+const sums = [
+  footfall.as("footfall"),
+  sql<number>`sum(u.connections)`.as("connections"),
+  sql<number>`sum(u.upload)`.as("upload"),
+  sql<number>`sum(u.download)`.as("download"),
+  sql<number>`sum(u.dwell_ms)`.as("dwellMs"),
+];
+const bandwidth = sql<number>`sum(u.upload + u.download)`;
+
+type SumsRow = { footfall: number; connections: number; upload: number; download: number; dwellMs: number };
+
+async function series(scope: AnalyticsScope, bucket: Bucket): Promise<(SumsRow & { time: number })[]> {
+  const rows =
+    bucket === "hour"
+      ? await hourly(scope).select(["u.hour_start as time", ...sums]).groupBy("u.hour_start").having(footfall, ">", 0).orderBy("u.hour_start").execute()
+      : await daily(scope).select(["u.day_start as time", ...sums]).groupBy("u.day_start").having(footfall, ">", 0).orderBy("u.day_start").execute();
+  return rows.map((r) => ({
+    time: Number(r.time),
+    footfall: Number(r.footfall),
+    connections: Number(r.connections),
+    upload: Number(r.upload),
+    download: Number(r.download),
+    dwellMs: Number(r.dwellMs),
+  }));
+}
+
+export async function usageSeries(scope: AnalyticsScope, bucket: Bucket): Promise<UsagePoint[]> {
+  return (await series(scope, bucket)).map(({ time, footfall, connections, upload, download }) => ({ time, footfall, connections, upload, download }));
+}
+
+export async function dwellTimeSeries(scope: AnalyticsScope, bucket: Bucket): Promise<DwellPoint[]> {
+  return (await series(scope, bucket)).map((r) => ({ time: r.time, dwellTime: toSeconds(r.dwellMs) }));
+}
+
+export async function footfallSeries(scope: AnalyticsScope, bucket: Bucket): Promise<FootfallPoint[]> {
+  return (await series(scope, bucket)).map((r) => ({ time: r.time, footfall: r.footfall }));
+}
+
+export async function aggregateUsage(scope: AnalyticsScope): Promise<UsageTotals> {
+  const [totals, customers] = await Promise.all([daily(scope).select(sums).executeTakeFirstOrThrow(), customerCounts(scope)]);
+  // Sums over no rows are NULL.
+  const zero = (v: unknown) => Number(v ?? 0);
+  return toTotals(
+    { footfall: zero(totals.footfall), connections: zero(totals.connections), upload: zero(totals.upload), download: zero(totals.download), dwellMs: zero(totals.dwellMs) },
+    customers,
+  );
+}
+
+export async function venueUsage(scope: AnalyticsScope, limit = 5): Promise<VenueUsage[]> {
+  const rows = await daily(scope)
+    .innerJoin("venues", "venues.id", "u.venue_id")
+    .select(["venues.id as venueId", "venues.name as venueName", footfall.as("footfall"), sql<number>`sum(u.connections)`.as("connections"), bandwidth.as("bandwidth")])
+    .groupBy(["venues.id", "venues.name"])
+    .having(footfall, ">", 0)
+    .orderBy("bandwidth", "desc")
+    .orderBy("venues.name")
+    .orderBy("venues.id")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    venueId: r.venueId,
+    venueName: r.venueName,
+    footfall: Number(r.footfall),
+    connections: Number(r.connections),
+    bandwidth: Number(r.bandwidth),
+  }));
+}
+
+export async function accessPointUsage(scope: AnalyticsScope, limit = 5): Promise<AccessPointUsage[]> {
+  const rows = await daily(scope)
+    .innerJoin("access_points", "access_points.id", "u.access_point_id")
+    .select([
+      "access_points.id as accessPointId",
+      "access_points.name as apName",
+      "access_points.mac_address as accessPointMac",
+      footfall.as("footfall"),
+      sql<number>`sum(u.connections)`.as("connections"),
+      bandwidth.as("bandwidth"),
+    ])
+    .groupBy(["access_points.id", "access_points.name", "access_points.mac_address"])
+    .having(footfall, ">", 0)
+    .orderBy("bandwidth", "desc")
+    .orderBy("access_points.name")
+    .orderBy("access_points.id")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    accessPointId: r.accessPointId,
+    apName: r.apName,
+    accessPointMac: r.accessPointMac,
+    footfall: Number(r.footfall),
+    connections: Number(r.connections),
+    bandwidth: Number(r.bandwidth),
+  }));
+}
+
+export async function authModeSummary(scope: AnalyticsScope): Promise<AuthModeUsage[]> {
+  const connections = sql<number>`sum(d.connections)`;
+  const rows = await dimension(scope, "mode")
+    .select(["d.value as mode", connections.as("connections")])
+    .groupBy("d.value")
+    .having(connections, ">", 0)
+    .orderBy("connections", "desc")
+    .orderBy("d.value")
+    .execute();
+  return rows.map((r) => ({ mode: r.mode, connections: Number(r.connections) }));
+}
+
+export async function deviceSummary(scope: AnalyticsScope, name: DeviceDimension, limit?: number): Promise<DeviceUsage[]> {
+  const rows = await dimension(scope, name)
+    .select(["d.value as key", sql<number>`sum(d.connections)`.as("connections"), sql<number>`sum(d.footfall)`.as("footfall")])
+    .groupBy("d.value")
+    .execute();
+  return toDeviceUsage(rows, name, limit);
+}
+
+export async function trafficHeatmap(scope: AnalyticsScope): Promise<TrafficCell[]> {
+  const weekday = weekdayOf(sql.ref("u.hour_start"));
+  const hour = hourOfDay(sql.ref("u.hour_start"));
+  const rows = await hourly(scope)
+    .select([weekday.as("weekday"), hour.as("hour"), footfall.as("footfall")])
+    .groupBy([weekday, hour])
+    .having(footfall, ">", 0)
+    .orderBy(weekday)
+    .orderBy(hour)
+    .execute();
+  return rows.map((r) => ({ weekday: Number(r.weekday), hour: Number(r.hour), footfall: Number(r.footfall) }));
+}
+
+/**
+ * Distinct customers with an authorized connection in the window, and how many of them are new
+ * (first authorized connection in the organisation inside the window); repeat = distinct − new.
+ */
+async function distinctAndNew(scope: AnalyticsScope): Promise<{ customers: number; newCustomers: number }> {
+  const { organizationId } = scope;
+  const { startMs, endMs } = scope.range;
+  const venues = venuesOf(scope);
+  if (venues && venues.length > 1) return distinctAndNewAtVenues(scope, venues);
+  const venueKey = venues ? venues[0] : 0;
+  // A customer present in [start, end) has exactly one visit day there whose next visit is at or after the end.
+  const present = db
+    .selectFrom("customer_gaps")
+    .where("organization_id", "=", organizationId)
+    .where("venue_key", "=", venueKey)
+    .where("next_day", ">=", endMs)
+    .where("day_start", ">=", startMs)
+    .where("day_start", "<", endMs)
+    .select(sql<number>`coalesce(sum(customers), 0)`.as("n"))
+    .executeTakeFirstOrThrow();
+  // New: first day in the organisation at or after the start, first day at the venue before the end.
+  const fresh = db
+    .selectFrom("customer_first_days")
+    .where("organization_id", "=", organizationId)
+    .where("venue_key", "=", venueKey)
+    .where("org_first_day", ">=", startMs)
+    .where("venue_first_day", "<", endMs)
+    .select(sql<number>`coalesce(sum(customers), 0)`.as("n"))
+    .executeTakeFirstOrThrow();
+  const [p, f] = await Promise.all([present, fresh]);
+  return { customers: Number(p.n), newCustomers: Number(f.n) };
+}
+
+/** Several (not all) venues: a customer may have visited more than one, so count distinct visit-day customers. */
+async function distinctAndNewAtVenues(scope: AnalyticsScope, venues: number[]): Promise<{ customers: number; newCustomers: number }> {
+  const { organizationId } = scope;
+  const { startMs, endMs } = scope.range;
+  const present = db
+    .selectFrom("customer_visit_days as v")
+    .where("v.organization_id", "=", organizationId)
+    .where("v.venue_key", "<>", 0) // lets the partial index serve the query
+    .where("v.venue_key", "in", venues)
+    .where("v.day_start", ">=", startMs)
+    .where("v.day_start", "<", endMs)
+    .select("v.customer_id")
+    .distinct()
+    .as("present");
+  const row = await db
+    .selectFrom(present)
+    .select((eb) => [
+      eb.fn.countAll<number>().as("customers"),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(
+              eb.exists(
+                eb
+                  .selectFrom("customer_visit_days as o")
+                  .select(sql.lit(1).as("one"))
+                  .whereRef("o.customer_id", "=", "present.customer_id")
+                  .where("o.organization_id", "=", organizationId)
+                  .where("o.venue_key", "=", 0)
+                  .where("o.day_start", "<", startMs),
+              ),
+            )
+            .then(0)
+            .else(1)
+            .end(),
+        )
+        .as("newCustomers"),
+    ])
+    .executeTakeFirstOrThrow();
+  return { customers: Number(row.customers), newCustomers: Number(row.newCustomers ?? 0) };
+}
+
+export async function customerCounts(scope: AnalyticsScope): Promise<{ newCustomers: number; repeatCustomers: number }> {
+  const { customers, newCustomers } = await distinctAndNew(scope);
+  return { newCustomers, repeatCustomers: customers - newCustomers };
+}
