@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import * as core from "./2026-11-22-0001-core";
 import * as venues from "./2026-11-22-0002-venues";
 import * as records from "./2026-11-22-0003-records";
+import * as analytics from "./2026-11-22-0004-analytics";
 import * as reports from "./2026-11-22-0006-reports";
 import * as layout from "./2026-11-22-0007-layout";
 
@@ -10,6 +11,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-core": core,
   "2026-11-22-0002-venues": venues,
   "2026-11-22-0003-records": records,
+  "2026-11-22-0004-analytics": analytics,
   "2026-11-22-0006-reports": reports,
   "2026-11-22-0007-layout": layout,
 };
