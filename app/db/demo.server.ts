@@ -11,6 +11,7 @@ import { customerBatches, deviceBatches, planPopulation } from "./demo/people.se
 import { accessPointCounts, accessPointRows, venueProfiles, venueRows } from "./demo/places.server";
 import { createRandom, subSeed } from "./demo/random.server";
 import { insertMembership, insertRole, insertUser } from "./factories.server";
+import { pauseRollups, rebuildRollups } from "./rollups.server";
 
 export const DEMO_LOGIN = { email: "admin@example.com", password: "mlango-demo" } as const;
 
@@ -118,6 +119,8 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
   });
   const orgId = organization.id;
   log(`Organisation "${organization.name}" (id ${orgId})`);
+  // Rolling up millions of rows one by one would dominate the load; one pass at the end is exact too.
+  await pauseRollups(orgId);
   if (options.ownerId === undefined) await createTeam(orgId);
 
   const places = stream(STREAM.places);
@@ -171,6 +174,9 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
     }))
     .where("organization_id", "=", orgId)
     .execute();
+
+  await rebuildRollups(orgId);
+  log("analytics roll-ups rebuilt");
 
   return {
     organizationId: orgId,
