@@ -43,9 +43,17 @@ function VenueFilter({ header }: { header: ReportPageHeader }) {
     <Form method="get" className="flex items-end gap-2 text-sm" aria-label="Venue filter">
       <input type="hidden" name="start" value={header.range.start} />
       <input type="hidden" name="end" value={header.range.end} />
-      <label className="flex flex-col gap-1">
-        <span className="text-slate-600">Venue</span>
-        <select name="venue_id" defaultValue={header.venueIds[0] ?? ""} className="input w-auto" onChange={(e) => submit(e.currentTarget.form)}>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="report-venue" className="text-slate-600">
+          Venue
+        </label>
+        <select
+          id="report-venue"
+          name="venue_id"
+          defaultValue={header.venueIds[0] ?? ""}
+          className="input w-auto"
+          onChange={(e) => submit(e.currentTarget.form)}
+        >
           <option value="">All venues</option>
           {header.venues.map((v) => (
             <option key={v.value} value={v.value}>
@@ -53,7 +61,7 @@ function VenueFilter({ header }: { header: ReportPageHeader }) {
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <button type="submit" className="btn-secondary">
         Filter
       </button>

@@ -39,7 +39,7 @@ export function SubscribeBell({ header, lastResult }: { header: ReportPageHeader
       <div className="absolute right-0 z-10 mt-1 w-72 rounded-md border border-slate-200 bg-white p-4 text-sm shadow-lg">
         <p className="mb-3 font-medium">Receive the {header.title} report by email</p>
         {subscribed ? (
-          <Form method="post">
+          <Form method="post" aria-label="Report subscription">
             <p className="mb-3 text-slate-600">
               Sent every day at <strong>{subscribed.label}</strong> (UTC), with the day&apos;s figures and a CSV file.
             </p>
@@ -49,7 +49,7 @@ export function SubscribeBell({ header, lastResult }: { header: ReportPageHeader
             </SubmitButton>
           </Form>
         ) : (
-          <Form method="post" {...getFormProps(form)}>
+          <Form method="post" {...getFormProps(form)} aria-label="Report subscription">
             <FormErrors errors={form.errors} />
             <input type="hidden" name="report" value={header.report} />
             <label htmlFor={fields.sendTime.id} className="label">
