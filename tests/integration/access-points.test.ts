@@ -6,6 +6,9 @@ import { refusalMessage } from "~/lib/permissions";
 import { ACCESS_POINT_MESSAGES } from "~/lib/schemas/access-points";
 import { VENUE_MESSAGES } from "~/lib/schemas/venues";
 import * as apIndex from "~/routes/$orgId+/ap+/$apId+/_index";
+import * as apConnections from "~/routes/$orgId+/ap+/$apId+/connections";
+import * as apCustomers from "~/routes/$orgId+/ap+/$apId+/customers";
+import * as apDevices from "~/routes/$orgId+/ap+/$apId+/devices";
 import * as apLayout from "~/routes/$orgId+/ap+/$apId+/_layout";
 import * as apOverview from "~/routes/$orgId+/ap+/$apId+/overview";
 import * as apSettings from "~/routes/$orgId+/ap+/$apId+/settings";
@@ -284,5 +287,41 @@ describe("access point settings", () => {
     const ap = await insertAp(org.id, (await insertVenue(org.id)).id);
     const res = await callRoute(apSettings.action, owner.id, `/${org.id}/ap/${ap.id}/settings`, { orgId: String(org.id), apId: String(ap.id) }, { intent: "explode" });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("access point record tabs", () => {
+  it("list connections, devices and clients by the access point's MAC over the last year; they need view_clients", async () => {
+    const { org, owner } = await makeOrg();
+    const venue = await insertVenue(org.id);
+    const ap = await insertAp(org.id, venue.id);
+    const neighbour = await insertAp(org.id, venue.id);
+    const [mine, theirs, old] = [await insertCustomer(org.id), await insertCustomer(org.id), await insertCustomer(org.id)];
+    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: mine });
+    await insertConnection(org.id, { venueId: venue.id, ap: neighbour }, { customer_id: theirs });
+    const longAgo = Date.now() - 400 * DAY;
+    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: old, created_at: longAgo, authorized_at: longAgo, ended_at: longAgo + 1 });
+    const params = { orgId: String(org.id), apId: String(ap.id) };
+    const path = `/${org.id}/ap/${ap.id}`;
+
+    const connections: Json = await (await callRoute(apConnections.loader, owner.id, `${path}/connections`, params)).json();
+    expect(connections.connections.rows.map((r: Json) => r.customer.id)).toEqual([mine]);
+    expect(connections.exportHref).toContain(`access_point_mac=${encodeURIComponent(ap.mac_address)}`);
+    const customers: Json = await (await callRoute(apCustomers.loader, owner.id, `${path}/customers`, params)).json();
+    expect(customers.customers.rows.map((r: Json) => r.id)).toEqual([mine]);
+    expect((await callRoute(apDevices.loader, owner.id, `${path}/devices`, params)).status).toBe(200);
+
+    const { user } = await makeMember(org.id, "custom", ["view_networks"]);
+    for (const fn of [apConnections.loader, apDevices.loader, apCustomers.loader]) {
+      const refused = await callRoute(fn, user.id, path, params);
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).message).toBe(refusalMessage("view_clients"));
+    }
+    expect((await (await callRoute(apLayout.loader, user.id, path, params)).json()).canViewClients).toBe(false);
+    const other = await makeOrg("Other Org");
+    const foreign = await insertAp(other.org.id, (await insertVenue(other.org.id)).id);
+    for (const fn of [apConnections.loader, apDevices.loader, apCustomers.loader]) {
+      expect((await callRoute(fn, owner.id, path, { orgId: String(org.id), apId: String(foreign.id) })).status).toBe(404);
+    }
   });
 });

@@ -9,6 +9,10 @@ import * as venuesList from "~/routes/$orgId+/venues+/_index";
 import * as profileIndex from "~/routes/$orgId+/venues+/$venueId+/_index";
 import * as profileLayout from "~/routes/$orgId+/venues+/$venueId+/_layout";
 import * as apsTab from "~/routes/$orgId+/venues+/$venueId+/access-points";
+import * as clientsTab from "~/routes/$orgId+/venues+/$venueId+/clients";
+import * as connectionsTab from "~/routes/$orgId+/venues+/$venueId+/connections";
+import * as devicesTab from "~/routes/$orgId+/venues+/$venueId+/devices";
+import * as overview from "~/routes/$orgId+/venues+/$venueId+/overview";
 import * as settings from "~/routes/$orgId+/venues+/$venueId+/settings";
 import { makeMember, makeOrg } from "../fixtures";
 import { callRoute, insertAp, insertConnection, insertCustomer, insertVenue, toastOf } from "../fixtures/venues";
@@ -280,5 +284,68 @@ describe("deleting a network", () => {
     expect(row).toEqual({ venue_id: null, access_point_id: null, access_point_mac: ap.mac_address });
     const untouched = await db.selectFrom("connections").select(["venue_id", "access_point_id"]).where("id", "=", other).executeTakeFirstOrThrow();
     expect(untouched).toEqual({ venue_id: kept.id, access_point_id: keptAp.id });
+  });
+});
+
+describe("network overview and record tabs", () => {
+  it("shows the range's counts, dwell time, connections series, heatmap and who is online", async () => {
+    const { org, owner } = await makeOrg();
+    const venue = await insertVenue(org.id);
+    const other = await insertVenue(org.id);
+    const ap = await insertAp(org.id, venue.id);
+    await insertAp(org.id, venue.id);
+    const [c1, c2] = [await insertCustomer(org.id), await insertCustomer(org.id)];
+    const dayStart = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+    const at = Math.max(dayStart, Date.now() - 2 * HOUR);
+    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c1, created_at: at, authorized_at: at, ended_at: at + 600_000 });
+    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c2, created_at: at, authorized_at: at, ended_at: null });
+    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c2, created_at: at, authorized_at: null });
+    await insertConnection(org.id, { venueId: other.id }, { customer_id: c1, created_at: at, authorized_at: at });
+    const params = { orgId: String(org.id), venueId: String(venue.id) };
+    const body: Json = await (await callRoute(overview.loader, owner.id, `/${org.id}/venues/${venue.id}/overview`, params)).json();
+    expect(body.overview).toMatchObject({ accessPoints: 2, uniqueClients: 2, totalConnections: 2, currentlyConnected: 1, dwellTime: 600 });
+    expect(body.bucket).toBe("hour");
+    expect(body.series.reduce((n: number, p: Json) => n + p.footfall, 0)).toBe(3);
+    expect(body.series.reduce((n: number, p: Json) => n + p.connections, 0)).toBe(2);
+    expect(body.heatmap.reduce((n: number, c: Json) => n + c.footfall, 0)).toBe(3);
+    expect(body.online.page.rows).toHaveLength(1);
+    expect(body.online.page.rows[0].customer.id).toBe(c2);
+
+    const { user } = await makeMember(org.id, "custom", ["view_networks"]);
+    const withoutClients: Json = await (await callRoute(overview.loader, user.id, `/${org.id}/venues/${venue.id}/overview`, params)).json();
+    expect(withoutClients.online).toBeNull();
+    expect(withoutClients.overview.totalConnections).toBe(2);
+  });
+
+  it("lists the network's connections, devices and clients in the range; these tabs need view_clients and the network's organisation", async () => {
+    const { org, owner } = await makeOrg();
+    const venue = await insertVenue(org.id);
+    const elsewhere = await insertVenue(org.id);
+    const customer = await insertCustomer(org.id);
+    const stranger = await insertCustomer(org.id);
+    await insertConnection(org.id, { venueId: venue.id }, { customer_id: customer });
+    await insertConnection(org.id, { venueId: elsewhere.id }, { customer_id: stranger });
+    const params = { orgId: String(org.id), venueId: String(venue.id) };
+    const path = `/${org.id}/venues/${venue.id}`;
+
+    const connections: Json = await (await callRoute(connectionsTab.loader, owner.id, `${path}/connections`, params)).json();
+    expect(connections.connections.rows.map((r: Json) => r.customer.id)).toEqual([customer]);
+    expect(connections.exportHref).toContain(`venue_id=${venue.id}`);
+    const clients: Json = await (await callRoute(clientsTab.loader, owner.id, `${path}/clients`, params)).json();
+    expect(clients.customers.rows.map((r: Json) => r.id)).toEqual([customer]);
+    const devices = await callRoute(devicesTab.loader, owner.id, `${path}/devices`, params);
+    expect(devices.status).toBe(200);
+
+    const { user } = await makeMember(org.id, "custom", ["view_networks"]);
+    for (const fn of [connectionsTab.loader, devicesTab.loader, clientsTab.loader]) {
+      const refused = await callRoute(fn, user.id, path, params);
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).message).toBe(refusalMessage("view_clients"));
+    }
+    const other = await makeOrg("Other Org");
+    const foreign = await insertVenue(other.org.id);
+    for (const fn of [overview.loader, connectionsTab.loader, devicesTab.loader, clientsTab.loader]) {
+      expect((await callRoute(fn, owner.id, path, { orgId: String(org.id), venueId: String(foreign.id) })).status).toBe(404);
+    }
   });
 });

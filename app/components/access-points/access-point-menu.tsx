@@ -2,22 +2,23 @@ import { NavLink } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ui/confirm";
 
 const ITEMS = [
-  { to: "overview", label: "Overview" },
-  { to: "connections", label: "Connections" },
-  { to: "devices", label: "Devices" },
-  { to: "customers", label: "Clients" },
-  { to: "settings", label: "Settings" },
+  { to: "overview", label: "Overview", clients: false },
+  { to: "connections", label: "Connections", clients: true },
+  { to: "devices", label: "Devices", clients: true },
+  { to: "customers", label: "Clients", clients: true },
+  { to: "settings", label: "Settings", clients: false },
 ] as const;
 
 /**
  * The access point's side menu (spec 2 §2 "Access point details"); Delete asks first and posts to
- * the settings page, whose action deletes (and, without JavaScript, asks there).
+ * the settings page, whose action deletes (and, without JavaScript, asks there). The tabs of
+ * customer data (connections, devices, clients) need view_clients.
  */
-export function AccessPointMenu({ base, deleteQuestion }: { base: string; deleteQuestion: string | null }) {
+export function AccessPointMenu({ base, deleteQuestion, canViewClients }: { base: string; deleteQuestion: string | null; canViewClients: boolean }) {
   return (
     <nav aria-label="Access point" className="card p-2">
       <ul className="space-y-1">
-        {ITEMS.map((item) => (
+        {ITEMS.filter((item) => canViewClients || !item.clients).map((item) => (
           <li key={item.to}>
             <NavLink
               to={`${base}/${item.to}`}

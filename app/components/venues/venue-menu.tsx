@@ -12,6 +12,9 @@ export const VENUE_TABS = [
   { to: "settings", label: "Settings" },
 ] as const;
 
+/** Tabs listing customer data: shown to holders of view_clients only. */
+export const CLIENT_TABS: readonly string[] = ["connections", "devices", "clients"];
+
 /** Tabs that read the profile's date range. */
 export const RANGED_TABS: readonly string[] = ["overview", "connections", "devices", "clients", "access-points"];
 
@@ -21,7 +24,7 @@ export function currentVenueTab(pathname: string): string {
 }
 
 /** Plain links that carry the chosen date range from tab to tab, so they work without JavaScript. */
-export function VenueMenu({ base }: { base: string }) {
+export function VenueMenu({ base, canViewClients }: { base: string; canViewClients: boolean }) {
   const { search } = useLocation();
   const range = new URLSearchParams();
   const current = new URLSearchParams(search);
@@ -33,7 +36,7 @@ export function VenueMenu({ base }: { base: string }) {
   return (
     <nav aria-label="Network" className="border-b border-slate-200">
       <ul className="-mb-px flex flex-wrap gap-1 text-sm">
-        {VENUE_TABS.map((tab) => (
+        {VENUE_TABS.filter((tab) => canViewClients || !CLIENT_TABS.includes(tab.to)).map((tab) => (
           <li key={tab.to}>
             <NavLink
               to={`${base}/${tab.to}${query}`}

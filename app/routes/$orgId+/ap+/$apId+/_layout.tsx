@@ -17,11 +17,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     orgId: ctx.org.id,
     ap: { id: ap.id, name: ap.name, mac_address: ap.mac_address, venue_id: ap.venue_id, venue_name: ap.venue_name },
     deleteQuestion: ctx.permissions.has("delete_ap") ? accessPointDeleteQuestion(ap.name) : null,
+    canViewClients: ctx.permissions.has("view_clients"),
   });
 }
 
 export default function AccessPointDetails() {
-  const { orgId, ap, deleteQuestion } = useLoaderData<typeof loader>();
+  const { orgId, ap, deleteQuestion, canViewClients } = useLoaderData<typeof loader>();
   const base = `/${orgId}/ap/${ap.id}`;
   return (
     <div className="space-y-4">
@@ -41,7 +42,7 @@ export default function AccessPointDetails() {
       </header>
       <div className="grid gap-4 md:grid-cols-[12rem_1fr]">
         <aside>
-          <AccessPointMenu base={base} deleteQuestion={deleteQuestion} />
+          <AccessPointMenu base={base} deleteQuestion={deleteQuestion} canViewClients={canViewClients} />
         </aside>
         <div className="min-w-0">
           <Outlet />

@@ -20,11 +20,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     venue,
     range: parseDateRange(new URL(request.url).searchParams),
     canCreateAp: ctx.permissions.has("create_ap"),
+    canViewClients: ctx.permissions.has("view_clients"),
   });
 }
 
 export default function VenueProfile() {
-  const { orgId, venue, range, canCreateAp } = useLoaderData<typeof loader>();
+  const { orgId, venue, range, canCreateAp, canViewClients } = useLoaderData<typeof loader>();
   const { pathname } = useLocation();
   const base = `/${orgId}/venues/${venue.id}`;
   return (
@@ -48,7 +49,7 @@ export default function VenueProfile() {
           </Link>
         ) : null}
       </header>
-      <VenueMenu base={base} />
+      <VenueMenu base={base} canViewClients={canViewClients} />
       {RANGED_TABS.includes(currentVenueTab(pathname)) ? <DateRangeForm range={range} /> : null}
       <Outlet />
     </div>
