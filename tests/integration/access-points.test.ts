@@ -115,7 +115,7 @@ describe("new hotspot", () => {
     );
     expect(res.status).toBe(302);
     const [row] = await db.selectFrom("access_points").select("id").execute();
-    expect(res.headers.get("Location")).toBe(`/${org.id}/ap/${row.id}`);
+    expect(res.headers.get("Location")).toBe(`/${org.id}/ap/${row.id}/overview`);
     expect(await toastOf(res)).toEqual({ type: "success", message: "Access point Lobby AP created." });
     expect(await apRow(row.id)).toEqual({
       name: "Lobby AP",

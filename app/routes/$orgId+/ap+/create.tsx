@@ -25,7 +25,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const outcome = await createAccessPoint(ctx, submission.value);
   if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors }), { status: 400 });
-  return redirectWithToast(request, `/${ctx.org.id}/ap/${outcome.id}`, `Access point ${submission.value.name} created.`);
+  return redirectWithToast(request, `/${ctx.org.id}/ap/${outcome.id}/overview`, `Access point ${submission.value.name} created.`);
 }
 
 export default function CreateAccessPoint() {
