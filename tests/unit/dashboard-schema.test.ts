@@ -2,6 +2,9 @@ import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import { DASHBOARD_MESSAGES, dashboardEditSchema } from "~/lib/schemas/dashboard";
 
+const errorsOf = (submission: { status?: string; error?: Record<string, string[] | null> | null }) =>
+  submission.status === "error" ? Object.values(submission.error ?? {}).flat() : [];
+
 const form = (entries: Record<string, string>) => {
   const fd = new FormData();
   for (const [k, v] of Object.entries(entries)) fd.append(k, v);
@@ -18,9 +21,9 @@ describe("dashboard edit form", () => {
   it("answers a missing layout or dashlet with the form's message", () => {
     const noLayout = parseWithZod(form({ intent: "add-row" }), { schema: dashboardEditSchema });
     expect(noLayout.status).toBe("error");
-    expect(Object.values(noLayout.error ?? {}).flat()).toContain(DASHBOARD_MESSAGES.layout);
+    expect(errorsOf(noLayout)).toContain(DASHBOARD_MESSAGES.layout);
     const badDashlet = parseWithZod(form({ intent: "set-dashlet", col: "c1", dashlet: "nope" }), { schema: dashboardEditSchema });
-    expect(Object.values(badDashlet.error ?? {}).flat()).toContain(DASHBOARD_MESSAGES.dashlet);
+    expect(errorsOf(badDashlet)).toContain(DASHBOARD_MESSAGES.dashlet);
   });
 
   it("refuses unknown intents and hostile ids", () => {
