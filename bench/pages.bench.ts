@@ -1,0 +1,223 @@
+// Page benchmark: server time to first byte of whole pages, measured over HTTP against the
+// production build (`npx remix build` first) on the analytics benchmark's data — one organisation
+// with 5,000,000 connections over a year across 20 venues, 200,000 customers, 300,000 devices.
+//   tsx bench/pages.bench.ts [--runs N]            SQLite (data/bench/analytics-5000000.db)
+//   BENCH_POSTGRES_URL=postgres://… tsx bench/pages.bench.ts   PostgreSQL too
+// The data is built by `npm run bench:analytics` (and `bench:analytics:pg`); this script refuses
+// to run without it rather than quietly timing an empty database.
+// Pages: the home dashboard with the default layout (1, 30, 365 days), every report (30 days),
+// the network overview (30 days) and the connections list (page 1 and 1,000, with and without search).
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pg from "pg";
+
+const CONNECTIONS = 5_000_000;
+const ORGANIZATION = "Analytics benchmark";
+const SQLITE_FILE = `data/bench/analytics-${CONNECTIONS}.db`;
+const POSTGRES_DATABASE = `mlango_bench_analytics_${CONNECTIONS}`;
+const PORT = 3190;
+const DAY = 86_400_000;
+
+interface Row {
+  page: string;
+  p50: number;
+  p95: number;
+  status: number;
+}
+
+interface Prepared {
+  organizationId: number;
+  venueId: number;
+  token: string;
+  lastDay: number;
+}
+
+// The database module reads DATABASE_URL once per process, so each engine is prepared in a child.
+const { values } = parseArgs({
+  options: { runs: { type: "string" }, prepare: { type: "string" } },
+});
+const runs = Number(values.runs ?? 20);
+if (values.prepare) {
+  const prepared = await prepare(values.prepare);
+  process.send!(prepared, () => process.exit(0));
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync("build/index.js")) throw new Error("Build the app first: npx remix build");
+
+  const targets: { engine: string; url: string }[] = [];
+  if (fs.existsSync(SQLITE_FILE)) targets.push({ engine: "sqlite", url: `file:${SQLITE_FILE}` });
+  else console.log(`No ${SQLITE_FILE}: run npm run bench:analytics first to build the data.`);
+  if (process.env.BENCH_POSTGRES_URL) {
+    const url = new URL(process.env.BENCH_POSTGRES_URL);
+    url.pathname = `/${POSTGRES_DATABASE}`;
+    if (await postgresHasData(url.toString())) targets.push({ engine: "postgres", url: url.toString() });
+    else console.log(`No ${POSTGRES_DATABASE} with data: run npm run bench:analytics:pg first.`);
+  }
+  if (targets.length === 0) {
+    process.exitCode = 1;
+    return;
+  }
+
+  for (const target of targets) {
+    console.log(`\n== ${target.engine}`);
+    const rows = await benchEngine(target.url);
+    printTable(target.engine, rows);
+  }
+}
+
+async function postgresHasData(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const found = await client.query("select 1 from organizations where name = $1", [ORGANIZATION]);
+    return (found.rowCount ?? 0) > 0;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Signs a bench user into the organisation (a token, as a script would), starts the server, times the pages. */
+async function benchEngine(databaseUrl: string): Promise<Row[]> {
+  const { organizationId, venueId, token, lastDay } = await prepareInChild(databaseUrl);
+  const server = await startServer(databaseUrl);
+  try {
+    const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const window = (days: number) => `start=${iso(lastDay - (days - 1) * DAY)}&end=${iso(lastDay)}`;
+    const org = `/${organizationId}`;
+    const pages: [string, string][] = [
+      ["dashboard, default layout, 1 day", `${org}?${window(1)}`],
+      ["dashboard, default layout, 30 days", `${org}?${window(30)}`],
+      ["dashboard, default layout, 365 days", `${org}?${window(365)}`],
+      ...["overview", "new_visitors", "unique_visitors", "all_visitors", "repeat_visitors", "footfall"].map(
+        (report): [string, string] => [`report ${report}, 30 days`, `${org}/reports/${report}?${window(30)}`],
+      ),
+      ["network overview, 30 days", `${org}/venues/${venueId}?${window(30)}`],
+      ["connections list, page 1", `${org}/connections`],
+      ["connections list, page 1,000", `${org}/connections?page=1000`],
+      ["connections list, page 1, search", `${org}/connections?search=Safaricom`],
+      ["connections list, page 1,000, search", `${org}/connections?search=Safaricom&page=1000`],
+    ];
+    const rows: Row[] = [];
+    for (const [page, path] of pages) {
+      rows.push({ page, ...(await timePage(path, token)) });
+      process.stdout.write(".");
+    }
+    process.stdout.write("\n");
+    return rows;
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
+
+function prepareInChild(databaseUrl: string): Promise<Prepared> {
+  return new Promise((resolve, reject) => {
+    let result: Prepared | undefined;
+    const child = fork(fileURLToPath(import.meta.url), ["--prepare", databaseUrl], { execArgv: process.execArgv });
+    child.on("message", (message) => (result = message as Prepared));
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      result && code === 0 ? resolve(result) : reject(new Error(`preparing failed (exit code ${code})`)),
+    );
+  });
+}
+
+async function prepare(databaseUrl: string): Promise<Prepared> {
+  process.env.DATABASE_URL = databaseUrl;
+  const { db, closeDatabase, migrateToLatest } = await import("~/db/db.server");
+  await migrateToLatest();
+  const org = await db.selectFrom("organizations").select("id").where("name", "=", ORGANIZATION).executeTakeFirstOrThrow();
+  const venue = await db
+    .selectFrom("venues")
+    .select("id")
+    .where("organization_id", "=", org.id)
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
+  const owner = await db
+    .selectFrom("administrators")
+    .select("user_id")
+    .where("organization_id", "=", org.id)
+    .where("is_owner", "=", 1)
+    .executeTakeFirstOrThrow();
+  // The default layout is what a new user sees: the owner's saved dashboard is cleared for the run.
+  await db.updateTable("users").set({ dashboard: null }).where("id", "=", owner.user_id!).execute();
+  const { issueToken } = await import("~/services/auth.server");
+  const token = await issueToken(owner.user_id!, "api");
+  const last = await db
+    .selectFrom("connections")
+    .select((eb) => eb.fn.max("created_at").as("last"))
+    .where("organization_id", "=", org.id)
+    .executeTakeFirstOrThrow();
+  const lastMs = Math.min(Number(last.last), Date.now());
+  await closeDatabase();
+  return {
+    organizationId: org.id,
+    venueId: venue.id,
+    token,
+    lastDay: lastMs - (lastMs % DAY),
+  };
+}
+
+async function startServer(databaseUrl: string): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ["server.mjs"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      SESSION_SECRET: "pages-benchmark-secret-0123456789abcdef",
+      REPORT_SCHEDULER: "off",
+      LOG_LEVEL: "silent",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  server.kill();
+  throw new Error("The server did not start");
+}
+
+/** Time to the response's headers (Remix sends them once every loader has answered), after 2 warm-ups. */
+async function timePage(path: string, token: string): Promise<{ p50: number; p95: number; status: number }> {
+  const headers = { Authorization: `Bearer ${token}`, Accept: "text/html" };
+  let status = 0;
+  const samples: number[] = [];
+  for (let i = 0; i < runs + 2; i++) {
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${PORT}${path}`, {
+      headers,
+      redirect: "manual",
+    });
+    const ttfb = performance.now() - started;
+    await response.arrayBuffer();
+    status = response.status;
+    if (i >= 2) samples.push(ttfb);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)];
+  return { p50: at(0.5), p95: at(0.95), status };
+}
+
+function printTable(engine: string, rows: Row[]): void {
+  const table = [
+    ["page", "status", "TTFB p50 ms", "TTFB p95 ms"],
+    ...rows.map((r) => [r.page, String(r.status), r.p50.toFixed(1), r.p95.toFixed(1)]),
+  ];
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  console.log(`\n${engine}: ${runs} requests per page after 2 warm-ups, one at a time`);
+  for (const row of table)
+    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
+}
