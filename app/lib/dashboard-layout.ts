@@ -180,7 +180,7 @@ export type EditResult = { ok: true; layout: DashboardLayout } | { ok: false; er
 
 export const LAYOUT_ERRORS = {
   tooManyRows: `A dashboard holds at most ${MAX_ROWS} rows.`,
-  missing: "That part of the dashboard no longer exists. The page has been refreshed.",
+  missing: "That part of the dashboard no longer exists. Reload the page to see your current dashboard.",
 } as const;
 
 /** Adds a row of the chosen layout at the end, its cells empty until a dashlet is picked for each. */

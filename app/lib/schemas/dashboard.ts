@@ -7,7 +7,7 @@ import { DASHLET_KEYS, ROW_LAYOUT_KEYS } from "~/lib/dashboard-layout";
 export const DASHBOARD_MESSAGES = {
   layout: "Choose a layout for the new row.",
   dashlet: "Choose a dashlet for this cell.",
-  node: "That part of the dashboard no longer exists. The page has been refreshed.",
+  node: "That part of the dashboard no longer exists. Reload the page to see your current dashboard.",
   saveFailed: "The dashboard could not be saved. Please try again.",
   invalidStored: "Your saved dashboard could not be read, so the default one is shown. Your next change replaces it.",
   noData: "No data available to export.",
