@@ -2,6 +2,7 @@
 // access points sit on the plan (canvas pixels) and on the map (lat/lng), the map's centre and
 // zoom, the layout polygon and the zones. Every write needs edit_network_layout; every query is
 // scoped to the organisation, and a venue, access point or zone of another one is a 404.
+import { json } from "@remix-run/node";
 import { db } from "~/db/db.server";
 import type { DateRange } from "~/lib/date-range";
 import { parseId } from "~/lib/ids";
@@ -321,4 +322,31 @@ export async function connectionsPerAccessPoint(ctx: OrgContext, venueId: number
     .groupBy("access_point_id")
     .execute();
   return new Map(rows.map((r) => [r.access_point_id as number, Number(r.connections)]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fetcher answers
+
+export type SaveResult = { ok: true } | { ok: false; message: string };
+
+/**
+ * Runs a save posted by a fetcher (a dropped marker, Update Layout, a zone click) and answers as
+ * data: a refusal (403) or a missing record (404) thrown by the guard or the service becomes
+ * { ok: false, message } with its status, for the page to show instead of replacing itself.
+ */
+export async function fetcherSave(work: () => Promise<SaveResult>) {
+  try {
+    const result = await work();
+    return json(result, { status: result.ok ? 200 : 400 });
+  } catch (thrown) {
+    if (!(thrown instanceof Response) || thrown.status >= 500 || thrown.status < 400) throw thrown;
+    const body = (await thrown.json().catch(() => null)) as { message?: unknown } | null;
+    const message = typeof body?.message === "string" ? body.message : "The change could not be saved.";
+    return json({ ok: false, message } satisfies SaveResult, { status: thrown.status });
+  }
+}
+
+/** The first message of a failed submission, for a fetcher's answer. */
+export function firstError(error: Record<string, string[] | null> | null | undefined): string {
+  return Object.values(error ?? {}).flat().find(Boolean) ?? "The change could not be read.";
 }

@@ -3,17 +3,19 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useCallback, useState } from "react";
 import { FloorPlan } from "~/components/layout/floor-plan";
-import { FloorPositionsForm, LayoutUploadForm } from "~/components/layout/floor-plan-forms";
+import { LayoutUploadForm } from "~/components/layout/layout-upload-form";
+import { PositionsForm } from "~/components/layout/positions-form";
 import { DateRangeForm } from "~/components/ui/date-range-form";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors } from "~/components/ui/field";
 import { parseDateRange } from "~/lib/date-range";
-import { floorPositions } from "~/lib/layout";
-import { refusalMessage } from "~/lib/permissions";
+import { CANVAS_HEIGHT, CANVAS_WIDTH, floorPositions } from "~/lib/layout";
 import { floorMoveSchema, floorPositionsSchema } from "~/lib/schemas/layout";
 import { requireOrg, requirePermission, type OrgContext } from "~/services/guard.server";
 import {
   connectionsPerAccessPoint,
+  fetcherSave,
+  firstError,
   getVenueLayout,
   layoutImageUrl,
   listVenueAccessPoints,
@@ -87,22 +89,14 @@ async function upload(request: Request, ctx: OrgContext, venueId: number, here: 
 }
 
 // One dropped marker, posted by a fetcher: every failure comes back as data the page shows.
-async function move(ctx: OrgContext, venueId: number, form: FormData) {
-  if (!ctx.permissions.has("edit_network_layout")) {
-    return json({ ok: false as const, message: refusalMessage("edit_network_layout") }, { status: 403 });
-  }
-  const submission = parseWithZod(form, { schema: floorMoveSchema });
-  if (submission.status !== "success") {
-    const message = Object.values(submission.error ?? {}).flat()[0] ?? "The position could not be read.";
-    return json({ ok: false as const, message }, { status: 400 });
-  }
-  try {
+function move(ctx: OrgContext, venueId: number, form: FormData) {
+  return fetcherSave(async () => {
+    requirePermission(ctx, "edit_network_layout");
+    const submission = parseWithZod(form, { schema: floorMoveSchema });
+    if (submission.status !== "success") return { ok: false, message: firstError(submission.error) };
     await setFloorPositions(ctx, venueId, [submission.value]);
-  } catch (thrown) {
-    if (thrown instanceof Response && thrown.status === 404) return json({ ok: false as const, message: "Access point not found." }, { status: 404 });
-    throw thrown;
-  }
-  return json({ ok: true as const });
+    return { ok: true };
+  });
 }
 
 export default function LayoutDesigner() {
@@ -200,9 +194,17 @@ export default function LayoutDesigner() {
           <h2 id="positions-heading" className="mb-2 text-lg font-semibold">
             Positions on the plan
           </h2>
-          <FloorPositionsForm
+          <PositionsForm
             key={rows.map((r) => `${r.id}:${r.layoutX}:${r.layoutY}`).join(",")}
-            rows={rows}
+            id="floor-positions"
+            schema={floorPositionsSchema}
+            intent="positions"
+            columns={[
+              { name: "layout_x", label: "X" },
+              { name: "layout_y", label: "Y" },
+            ]}
+            rows={rows.map((r) => ({ id: r.id, name: r.name, values: { layout_x: r.layoutX, layout_y: r.layoutY } }))}
+            hint={`Pixels from the plan's top-left corner: X from 0 to ${CANVAS_WIDTH}, Y from 0 to ${CANVAS_HEIGHT}. Leave both empty to take an access point off the plan.`}
             lastResult={actionData && "form" in actionData && actionData.form === "positions" ? actionData.result : null}
           />
         </section>
