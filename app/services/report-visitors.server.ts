@@ -12,13 +12,23 @@
 //
 // connectionsCount is the customer's authorized connections in the window (at the chosen venues),
 // devicesCount the devices the customer has in the organisation. Newest customers first.
+//
+// At scale (millions of connections): a list walks the organisation's customers newest first and
+// tests each one with an index lookup — the analytics roll-up customer_visit_days (one row per
+// customer, venue and day with authorized connections) for the authorized lists, the connections'
+// (customer_id, created_at) index for all visitors — so a page stops after its rows. The totals
+// of the authorized lists come from the analytics service's roll-up counts; with a search, or for
+// all visitors, the matching customers are counted with the same test.
 import { stringify } from "csv-stringify/sync";
-import { sql, type Expression, type SqlBool } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
-import { containsText } from "~/db/sql.server";
+import type { DB } from "~/db/schema";
+import { DAY_MS } from "~/lib/date-range";
 import type { AnalyticsScope } from "~/lib/analytics";
 import type { ListParams } from "~/lib/pagination";
 import type { VisitorReport } from "~/lib/reports";
+import { customerCounts } from "./analytics.server";
+import { searchTextMatches } from "./connections-search.server";
 
 export interface VisitorRow {
   id: number;
@@ -33,69 +43,86 @@ export interface VisitorRow {
   connectionsCount: number;
 }
 
-/** Customers of the window with their authorized connections, filtered as the report asks. */
-function visitsOf(scope: AnalyticsScope, report: VisitorReport) {
-  const { organizationId, range, venueIds } = scope;
-  let visits = db
-    .selectFrom("connections as w")
-    .select(["w.customer_id", sql<number>`sum(case when ${sql.ref("w.authorized_at")} is null then 0 else 1 end)`.as("connections")])
-    .where("w.organization_id", "=", organizationId)
-    .where("w.created_at", ">=", range.startMs)
-    .where("w.created_at", "<", range.endMs)
-    .where("w.customer_id", "is not", null)
-    .groupBy("w.customer_id");
-  if (venueIds?.length) visits = visits.where("w.venue_id", "in", venueIds);
-  if (report !== "all_visitors") visits = visits.where("w.authorized_at", "is not", null);
-  if (report === "new_visitors" || report === "repeat_visitors") {
-    visits = visits.where((eb) => {
-      const before = eb
-        .selectFrom("connections as b")
-        .select(sql.lit(1).as("one"))
-        .where("b.organization_id", "=", organizationId)
-        .whereRef("b.customer_id", "=", "w.customer_id")
-        .where("b.authorized_at", "is not", null)
-        .where("b.created_at", "<", range.startMs);
-      return report === "new_visitors" ? eb.not(eb.exists(before)) : eb.exists(before);
-    });
+type CustomerEb = ExpressionBuilder<DB, "customers">;
+
+/** Report windows are whole UTC days (the date range picker's), which is what the roll-ups hold. */
+function assertWholeDays(scope: AnalyticsScope): void {
+  if (scope.range.startMs % DAY_MS !== 0 || scope.range.endMs % DAY_MS !== 0) {
+    throw new Error("Visitor reports take whole UTC days.");
   }
-  return visits;
 }
 
-function listQuery(scope: AnalyticsScope, report: VisitorReport, search: string) {
-  let query = db
-    .selectFrom(visitsOf(scope, report).as("v"))
-    .innerJoin("customers as c", "c.id", "v.customer_id")
-    .where("c.organization_id", "=", scope.organizationId);
-  if (search) {
-    query = query.where((eb) =>
-      eb.or(
-        (["c.first_name", "c.middle_name", "c.last_name", "c.identity", "c.phone_number", "c.email_address"] as const).map(
-          (column): Expression<SqlBool> => containsText(column, search),
-        ),
-      ),
-    );
-  }
+/** The customer's visit days in the window: in the organisation (venue key 0) or at the chosen venues. */
+function visitDaysInWindow(eb: CustomerEb, scope: AnalyticsScope) {
+  return eb
+    .selectFrom("customer_visit_days as v")
+    .where("v.organization_id", "=", scope.organizationId)
+    .whereRef("v.customer_id", "=", "customers.id")
+    .where("v.venue_key", "in", scope.venueIds?.length ? [...scope.venueIds] : [0])
+    .where("v.day_start", ">=", scope.range.startMs)
+    .where("v.day_start", "<", scope.range.endMs);
+}
+
+/** The customer's connection records in the window (at the chosen venues), authorized or not. */
+function connectionsInWindow(eb: CustomerEb, scope: AnalyticsScope) {
+  let query = eb
+    .selectFrom("connections as w")
+    .whereRef("w.customer_id", "=", "customers.id")
+    .where("w.organization_id", "=", scope.organizationId)
+    .where("w.created_at", ">=", scope.range.startMs)
+    .where("w.created_at", "<", scope.range.endMs);
+  if (scope.venueIds?.length) query = query.where("w.venue_id", "in", [...scope.venueIds]);
   return query;
 }
 
-function selectRows(query: ReturnType<typeof listQuery>) {
+/** Whether the customer belongs to the report's list. */
+function inReport(eb: CustomerEb, scope: AnalyticsScope, report: VisitorReport): Expression<SqlBool> {
+  if (report === "all_visitors") return eb.exists(connectionsInWindow(eb, scope).select(sql.lit(1).as("one")));
+  const visited = eb.exists(visitDaysInWindow(eb, scope).select(sql.lit(1).as("one")));
+  if (report === "unique_visitors") return visited;
+  const before = eb.exists(
+    eb
+      .selectFrom("customer_visit_days as p")
+      .select(sql.lit(1).as("one"))
+      .where("p.organization_id", "=", scope.organizationId)
+      .whereRef("p.customer_id", "=", "customers.id")
+      .where("p.venue_key", "=", 0)
+      .where("p.day_start", "<", scope.range.startMs),
+  );
+  return eb.and([visited, report === "new_visitors" ? eb.not(before) : before]);
+}
+
+function listQuery(scope: AnalyticsScope, report: VisitorReport, search: string) {
+  assertWholeDays(scope);
+  let query = db
+    .selectFrom("customers")
+    .where("customers.organization_id", "=", scope.organizationId)
+    .where((eb) => inReport(eb, scope, report));
+  if (search) query = query.where(searchTextMatches("customers", search));
+  return query;
+}
+
+function selectRows(query: ReturnType<typeof listQuery>, scope: AnalyticsScope, report: VisitorReport) {
   return query
     .select((eb) => [
-      "c.id",
-      "c.first_name",
-      "c.middle_name",
-      "c.last_name",
-      "c.identity",
-      "c.phone_number",
-      "c.email_address",
-      "c.facebook",
-      "c.twitter",
-      "c.more_info",
-      "v.connections",
-      eb.selectFrom("devices as d").select(eb.fn.countAll<number>().as("n")).whereRef("d.customer_id", "=", "c.id").as("devices"),
+      "customers.id",
+      "customers.created_at",
+      "customers.first_name",
+      "customers.middle_name",
+      "customers.last_name",
+      "customers.identity",
+      "customers.phone_number",
+      "customers.email_address",
+      "customers.facebook",
+      "customers.twitter",
+      "customers.more_info",
+      eb.selectFrom("devices as d").select(eb.fn.countAll<number>().as("n")).whereRef("d.customer_id", "=", "customers.id").as("devices"),
+      report === "all_visitors"
+        ? connectionsInWindow(eb, scope).where("w.authorized_at", "is not", null).select(eb.fn.countAll<number>().as("n")).as("connections")
+        : visitDaysInWindow(eb, scope).select(sql<number>`coalesce(sum(${sql.ref("v.connections")}), 0)`.as("n")).as("connections"),
     ])
-    .orderBy("c.created_at", "desc")
-    .orderBy("c.id", "desc");
+    .orderBy("customers.created_at", "desc")
+    .orderBy("customers.id", "desc");
 }
 
 type RawRow = Awaited<ReturnType<ReturnType<typeof selectRows>["execute"]>>[number];
@@ -111,22 +138,48 @@ function toVisitor(r: RawRow): VisitorRow {
     twitter: r.twitter,
     more_info: r.more_info,
     devicesCount: Number(r.devices ?? 0),
-    connectionsCount: Number(r.connections),
+    connectionsCount: Number(r.connections ?? 0),
   };
 }
 
-/** newVisitors / uniqueVisitors / repeatVisitors / allVisitors with their count. */
+/** Counting matches stops here (or a few pages past the current one): nobody pages through more. */
+const COUNT_CAP = 10_000;
+const PAGES_AHEAD = 5;
+
+/**
+ * How many customers the list holds: exact from the roll-up counts when they answer it (an
+ * authorized list without a search), else the matches counted up to a cap (`capped` when beyond).
+ */
+async function countVisitors(
+  scope: AnalyticsScope,
+  report: VisitorReport,
+  params: Pick<ListParams, "offset" | "pageSize" | "search">,
+): Promise<{ total: number; capped: boolean }> {
+  if (!params.search && report !== "all_visitors") {
+    const { newCustomers, repeatCustomers } = await customerCounts(scope);
+    const total = report === "new_visitors" ? newCustomers : report === "repeat_visitors" ? repeatCustomers : newCustomers + repeatCustomers;
+    return { total, capped: false };
+  }
+  const limit = Math.max(COUNT_CAP, params.offset + params.pageSize * PAGES_AHEAD);
+  const row = await db
+    .selectFrom(listQuery(scope, report, params.search).select(sql.lit(1).as("one")).limit(limit + 1).as("matching"))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const n = Number(row.n);
+  return { total: Math.min(n, limit), capped: n > limit };
+}
+
+/** newVisitors / uniqueVisitors / repeatVisitors / allVisitors with their count (see countVisitors). */
 export async function listVisitors(
   scope: AnalyticsScope,
   report: VisitorReport,
   params: Pick<ListParams, "offset" | "pageSize" | "search">,
-): Promise<{ rows: VisitorRow[]; total: number }> {
-  const query = listQuery(scope, report, params.search);
+): Promise<{ rows: VisitorRow[]; total: number; capped: boolean }> {
   const [rows, count] = await Promise.all([
-    selectRows(query).limit(params.pageSize).offset(params.offset).execute(),
-    query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+    selectRows(listQuery(scope, report, params.search), scope, report).limit(params.pageSize).offset(params.offset).execute(),
+    countVisitors(scope, report, params),
   ]);
-  return { rows: rows.map(toVisitor), total: Number(count.total) };
+  return { rows: rows.map(toVisitor), ...count };
 }
 
 /** The whole list in batches (exports and e-mail attachments), keyset-paged so memory stays flat. */
@@ -141,9 +194,9 @@ export async function* visitorBatches(
     let query = listQuery(scope, report, search);
     if (after) {
       const { created_at, id } = after;
-      query = query.where((eb) => eb.or([eb("c.created_at", "<", created_at), eb.and([eb("c.created_at", "=", created_at), eb("c.id", "<", id)])]));
+      query = query.where((eb) => eb.or([eb("customers.created_at", "<", created_at), eb.and([eb("customers.created_at", "=", created_at), eb("customers.id", "<", id)])]));
     }
-    const rows = await selectRows(query).select("c.created_at").limit(batchSize).execute();
+    const rows = await selectRows(query, scope, report).limit(batchSize).execute();
     if (rows.length === 0) return;
     yield rows.map(toVisitor);
     const last = rows[rows.length - 1]!;

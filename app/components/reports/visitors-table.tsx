@@ -21,6 +21,7 @@ export function VisitorsTable({
   orgId,
   rows,
   total,
+  capped = false,
   list,
   exportHref,
   customerLinks,
@@ -28,6 +29,8 @@ export function VisitorsTable({
   orgId: number;
   rows: VisitorListRow[];
   total: number;
+  /** The count stopped at `total`: there are more. */
+  capped?: boolean;
   list: ListParams;
   exportHref: string;
   /** Names link to the customer's page for members who may view customers. */
@@ -37,7 +40,8 @@ export function VisitorsTable({
     <section className="card" aria-label="Visitors">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-600">
-          <strong data-testid="visitors-total">{formatCount(total)}</strong> {total === 1 ? "visitor" : "visitors"}
+          {capped ? "More than " : ""}
+          <strong data-testid="visitors-total">{formatCount(total)}</strong> {total === 1 && !capped ? "visitor" : "visitors"}
         </p>
         <a href={exportHref} className="btn-secondary" download>
           Export CSV

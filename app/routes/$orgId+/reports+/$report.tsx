@@ -21,7 +21,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const report = visitorReport(args.params.report);
   const { ctx, url, scope, header } = await loadReportPage(args, report);
   const list = parseListParams(url.searchParams);
-  const { rows, total } = await listVisitors(scope, report, list);
+  const { rows, total, capped } = await listVisitors(scope, report, list);
   const exportQuery = new URLSearchParams();
   for (const key of ["start", "end", "venue_id", "search"]) for (const v of url.searchParams.getAll(key)) exportQuery.append(key, v);
   return json({
@@ -29,6 +29,7 @@ export async function loader(args: LoaderFunctionArgs) {
     description: VISITOR_REPORT_DESCRIPTIONS[report],
     rows,
     total,
+    capped,
     list,
     exportHref: `/${ctx.org.id}/reports/${reportFileName(report)}?${exportQuery}`,
     customerLinks: ctx.permissions.has("view_clients"),
@@ -41,7 +42,7 @@ export function action(args: ActionFunctionArgs) {
 }
 
 export default function VisitorReportPage() {
-  const { header, description, rows, total, list, exportHref, customerLinks } = useLoaderData<typeof loader>();
+  const { header, description, rows, total, capped, list, exportHref, customerLinks } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div>
@@ -51,6 +52,7 @@ export default function VisitorReportPage() {
         orgId={header.orgId}
         rows={rows}
         total={total}
+        capped={capped}
         list={list}
         exportHref={exportHref}
         customerLinks={customerLinks}
