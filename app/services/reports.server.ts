@@ -6,6 +6,7 @@
 //
 // Reports need no permission beyond membership (spec 3 §6): routes build the scope from the guard's
 // organisation and venue ids checked against it (`reportVenueIds`).
+import { db } from "~/db/db.server";
 import { DAY_MS } from "~/lib/date-range";
 import { bucketFor, type AnalyticsScope, type Bucket, type FootfallPoint } from "~/lib/analytics";
 import { parseId } from "~/lib/ids";
@@ -123,14 +124,17 @@ export async function footfallReport(scope: AnalyticsScope): Promise<FootfallRep
  * A malformed id or one of another organisation is a 404. Also returns the choices for the select.
  */
 export async function reportVenueFilter(ctx: OrgContext, searchParams: URLSearchParams) {
-  const options = await venueOptions(ctx);
-  const known = new Set(options.map((o) => Number(o.value)));
-  const venueIds = searchParams
+  const wanted = searchParams
     .getAll("venue_id")
     .filter((raw) => raw !== "")
-    .map((raw) => {
-      const id = parseId(raw);
-      return id !== null && known.has(id) ? id : notFound();
-    });
-  return { venueIds: [...new Set(venueIds)], options };
+    .map((raw) => parseId(raw) ?? notFound());
+  const venueIds = [...new Set(wanted)];
+  const [options, owned] = await Promise.all([
+    venueOptions(ctx),
+    venueIds.length
+      ? db.selectFrom("venues").select("id").where("organization_id", "=", ctx.org.id).where("id", "in", venueIds).execute()
+      : Promise.resolve([]),
+  ]);
+  if (owned.length !== venueIds.length) notFound();
+  return { venueIds, options };
 }
