@@ -11,6 +11,7 @@ import type { Outcome } from "~/lib/outcome";
 import type { ListParams } from "~/lib/pagination";
 import type { AccessPointInput } from "~/lib/schemas/access-points";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
+import { onlineConnections } from "./venues.server";
 
 export const ACCESS_POINT_REFUSALS = {
   macTaken: (name: string) => `This MAC address is already used by the access point ${name} in this organization.`,
@@ -72,7 +73,8 @@ export async function findVenueForAccessPoint(ctx: OrgContext, rawVenueId: unkno
 
 /**
  * Connections, clients and online figures of the given MAC addresses (one organisation), in the
- * range when given; one grouped query each on the connections_org_ap_mac_created index.
+ * range when given: authorized ones on the connections_org_ap_mac_created index, online ones on the
+ * online index.
  */
 export async function accessPointCounts(
   organizationId: number,
@@ -95,13 +97,10 @@ export async function accessPointCounts(
   const [connections, online] = await Promise.all([
     authorized.groupBy("access_point_mac").execute(),
     db
-      .selectFrom("connections")
-      .select(["access_point_mac", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("organization_id", "=", organizationId)
-      .where("authorized_at", "is not", null)
-      .where("ended_at", "is", null)
-      .where("access_point_mac", "in", [...macs])
-      .groupBy("access_point_mac")
+      .selectFrom(onlineConnections(organizationId))
+      .select(["online.access_point_mac", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("online.access_point_mac", "in", [...macs])
+      .groupBy("online.access_point_mac")
       .execute(),
   ]);
   for (const r of connections) {
@@ -181,12 +180,9 @@ export async function accessPointOverview(ctx: OrgContext, mac: string, range: P
       .where("created_at", "<", range.endMs)
       .executeTakeFirstOrThrow(),
     db
-      .selectFrom("connections")
+      .selectFrom(onlineConnections(ctx.org.id))
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("organization_id", "=", ctx.org.id)
-      .where("authorized_at", "is not", null)
-      .where("ended_at", "is", null)
-      .where("access_point_mac", "=", mac)
+      .where("online.access_point_mac", "=", mac)
       .executeTakeFirstOrThrow(),
   ]);
   return {

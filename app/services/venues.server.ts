@@ -4,8 +4,10 @@
 // Mutations check their permission here too, so the pages and the API refuse alike.
 import { db } from "~/db/db.server";
 import { containsText } from "~/db/sql.server";
+import { dateRange, type DateRange } from "~/lib/date-range";
 import type { ListParams } from "~/lib/pagination";
 import type { VenueInput } from "~/lib/schemas/venues";
+import { uniqueCustomers, venueUsage } from "./analytics.server";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 
 const VENUE_COLUMNS = [
@@ -28,9 +30,9 @@ const VENUE_COLUMNS = [
 
 export interface VenueCounts {
   accessPointsCount: number;
-  /** Distinct customers with an authorized connection at the venue. */
+  /** Distinct customers with an authorized connection at the venue, ever. */
   customersCount: number;
-  /** Authorized connections at the venue (DESIGN.md: "connections" are authorized ones). */
+  /** Authorized connections at the venue, ever (DESIGN.md: "connections" are authorized ones). */
   connectionsCount: number;
   /** Authorized and not ended. */
   onlineConnectionsCount: number;
@@ -63,16 +65,38 @@ export async function getVenueHeader(ctx: OrgContext, venueId: number | null) {
 }
 
 /**
- * The counts of the given venues (all of the organisation's), one grouped query per figure over
- * those venues only: access points; authorized connections and their distinct customers (the
- * connections_venue_authorized partial index, read without touching the table); online ones (the
- * small connections_online partial index).
+ * Connections online now (authorized, not ended) of the organisation, for counting by venue or access
+ * point. Written as a subquery ordered like the connections_online partial index, so both engines
+ * read that small index: SQLite's planner, without statistics, would otherwise walk a broader index
+ * of authorized connections (millions of rows) when venue or MAC conditions are added.
+ */
+export function onlineConnections(organizationId: number) {
+  return db
+    .selectFrom("connections")
+    .select(["venue_id", "access_point_mac"])
+    .where("organization_id", "=", organizationId)
+    .where("authorized_at", "is not", null)
+    .where("ended_at", "is", null)
+    .orderBy("created_at", "desc")
+    .as("online");
+}
+
+/** All history up to the end of today, as a day-aligned window (the analytics roll-ups answer it). */
+function allHistory(): Pick<DateRange, "startMs" | "endMs"> {
+  return { startMs: 0, endMs: dateRange(null, null).endMs };
+}
+
+/**
+ * The all-time counts of the given venues (all of the organisation's): access points (one grouped
+ * query); authorized connections and distinct clients from the analytics roll-ups, so a venue with
+ * millions of connections costs a few thousand roll-up rows; online now from the online index.
  */
 export async function venueCounts(organizationId: number, venueIds: readonly number[]): Promise<Map<number, VenueCounts>> {
   const counts = new Map<number, VenueCounts>(venueIds.map((id) => [id, { ...NO_COUNTS }]));
   if (venueIds.length === 0) return counts;
   const ids = [...venueIds];
-  const [accessPoints, connections, online] = await Promise.all([
+  const range = allHistory();
+  const [accessPoints, usage, clients, online] = await Promise.all([
     db
       .selectFrom("access_points")
       .select(["venue_id", (eb) => eb.fn.countAll<number>().as("n")])
@@ -80,36 +104,21 @@ export async function venueCounts(organizationId: number, venueIds: readonly num
       .where("venue_id", "in", ids)
       .groupBy("venue_id")
       .execute(),
+    venueUsage({ organizationId, venueIds: ids, range }, ids.length),
+    Promise.all(ids.map((id) => uniqueCustomers({ organizationId, venueIds: [id], range }))),
     db
-      .selectFrom("connections")
-      .select([
-        "venue_id",
-        (eb) => eb.fn.countAll<number>().as("n"),
-        (eb) => eb.fn.count<number>("customer_id").distinct().as("customers"),
-      ])
-      .where("venue_id", "in", ids)
-      .where("authorized_at", "is not", null)
-      .where("organization_id", "=", organizationId)
-      .groupBy("venue_id")
-      .execute(),
-    db
-      .selectFrom("connections")
-      .select(["venue_id", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("organization_id", "=", organizationId)
-      .where("authorized_at", "is not", null)
-      .where("ended_at", "is", null)
-      .where("venue_id", "in", ids)
-      .groupBy("venue_id")
+      .selectFrom(onlineConnections(organizationId))
+      .select(["online.venue_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("online.venue_id", "in", ids)
+      .groupBy("online.venue_id")
       .execute(),
   ]);
   for (const r of accessPoints) counts.get(r.venue_id)!.accessPointsCount = Number(r.n);
-  for (const r of connections) {
-    const c = counts.get(r.venue_id!);
-    if (c) {
-      c.connectionsCount = Number(r.n);
-      c.customersCount = Number(r.customers);
-    }
+  for (const r of usage) {
+    const c = counts.get(r.venueId);
+    if (c) c.connectionsCount = r.connections;
   }
+  ids.forEach((id, i) => (counts.get(id)!.customersCount = clients[i]));
   for (const r of online) {
     const c = counts.get(r.venue_id!);
     if (c) c.onlineConnectionsCount = Number(r.n);
