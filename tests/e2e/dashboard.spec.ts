@@ -1,4 +1,4 @@
-import { dashletsIn } from "~/lib/dashboard-layout";
+import { addRow, DASHLET_KEYS, DASHLETS, dashletsIn, emptyLayout, serializeLayout, setDashlet, type DashboardLayout } from "~/lib/dashboard-layout";
 import { makeDashboardWorld, savedDashboard, saveDashboardText } from "./dashboard-fixtures";
 import { expect, makeOrg, makeUser, signIn, test } from "./fixtures";
 
@@ -142,4 +142,36 @@ test("downloads the summary and the top lists as CSV, and says when there is not
   await page.getByRole("link", { name: "Export CSV" }).click();
   await expect(page.getByText("No data available to export.")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/${empty.id}/top_access_points`));
+});
+
+test("renders every dashlet of the catalogue, in every cell width", async ({ page, context }) => {
+  const owner = await makeUser();
+  const org = await makeOrg(owner.id);
+  const { savanna } = await makeDashboardWorld(org.id);
+  let layout: DashboardLayout = emptyLayout();
+  const keys = [...DASHLET_KEYS];
+  for (const rowLayout of ["four_quarters", "quarter_quarter_half", "third_two_thirds", "three_thirds", "quarter_three_quarters", "half_half", "full"] as const) {
+    const added = addRow(layout, rowLayout);
+    if (!added.ok) throw new Error(added.error);
+    layout = added.layout;
+    for (const col of layout.content.at(-1)!.content) {
+      const key = keys.shift();
+      if (!key) break;
+      const filled = setDashlet(layout, col.id, key);
+      if (!filled.ok) throw new Error(filled.error);
+      layout = filled.layout;
+    }
+  }
+  expect(keys).toEqual([]);
+  await saveDashboardText(owner.id, serializeLayout(layout));
+  await signIn(context, owner.id);
+  await page.goto(`/${org.id}`);
+  for (const key of DASHLET_KEYS) await expect(page.getByRole("region", { name: DASHLETS[key] }).first()).toBeVisible();
+  await expect(page.getByText("The ads service is not configured")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Access point status" })).toContainText("2 online");
+  const heatmap = page.getByRole("region", { name: "Indoor heatmap" });
+  await expect(heatmap.getByRole("link", { name: savanna.name })).toBeVisible();
+  await heatmap.getByRole("link", { name: savanna.name }).click();
+  await expect(page).toHaveURL(/heatmap_venue=/);
+  await expect(page.getByRole("img", { name: `Traffic by weekday and hour (UTC), ${savanna.name}` }).locator("svg")).toBeVisible();
 });

@@ -15,6 +15,8 @@ export function BarChart({ title, series, yLegend, xLegend, width = 640, height 
     return row;
   });
   const legend = series.length > 1;
+  // A grid line and a tick per labelled point only: a year of days would otherwise draw 365 of each.
+  const ticks = sparseTicks(labels, Math.max(2, Math.floor(width / 80)));
   return (
     <ChartFrame
       title={title}
@@ -36,14 +38,15 @@ export function BarChart({ title, series, yLegend, xLegend, width = 640, height 
         margin={{ top: legend ? 30 : 12, right: 36, bottom: xLegend ? 48 : 36, left: 56 }}
         padding={0.25}
         valueScale={{ type: "linear", min: 0 }}
-        axisBottom={{ tickValues: sparseTicks(labels, Math.max(2, Math.floor(width / 80))), legend: xLegend, legendOffset: 36, legendPosition: "middle" }}
+        axisBottom={{ tickValues: ticks, legend: xLegend, legendOffset: 36, legendPosition: "middle" }}
         axisLeft={{ legend: yLegend, legendOffset: -46, legendPosition: "middle", tickValues: 5 }}
         colors={CHART_COLORS}
         enableLabel={false}
+        enableGridX={false}
         theme={chartTheme}
         legends={
           legend
-            ? [{ dataFrom: "keys", anchor: "top-left", direction: "row", translateY: -26, itemWidth: 110, itemHeight: 16, symbolSize: 10 }]
+            ? [{ dataFrom: "keys", anchor: "top-left", direction: "row", translateY: -26, itemWidth: Math.min(110, Math.floor((width - 60) / series.length)), itemHeight: 16, symbolSize: 10 }]
             : []
         }
       />

@@ -21,6 +21,8 @@ const defaultFormat = (n: number) => String(n);
 export function LineChart({ title, series, yLegend, xLegend, width = 640, height = 280, format = defaultFormat, actions }: TimeSeriesChartProps) {
   const labels = xLabels(series);
   const legend = series.length > 1;
+  // A grid line and a tick per labelled point only: a year of days would otherwise draw 365 of each.
+  const ticks = sparseTicks(labels, Math.max(2, Math.floor(width / 80)));
   return (
     <ChartFrame
       title={title}
@@ -39,16 +41,18 @@ export function LineChart({ title, series, yLegend, xLegend, width = 640, height
         margin={{ top: legend ? 30 : 12, right: 36, bottom: xLegend ? 48 : 36, left: 56 }}
         xScale={{ type: "point" }}
         yScale={{ type: "linear", min: 0, max: "auto" }}
-        axisBottom={{ tickValues: sparseTicks(labels, Math.max(2, Math.floor(width / 80))), legend: xLegend, legendOffset: 36, legendPosition: "middle" }}
+        axisBottom={{ tickValues: ticks, legend: xLegend, legendOffset: 36, legendPosition: "middle" }}
         axisLeft={{ legend: yLegend, legendOffset: -46, legendPosition: "middle", tickValues: 5 }}
         colors={CHART_COLORS}
-        pointSize={labels.length > 40 ? 0 : 5}
+        enableGridX={false}
+        enablePoints={labels.length <= 40}
+        pointSize={5}
         useMesh
         enableSlices={false}
         theme={chartTheme}
         legends={
           legend
-            ? [{ anchor: "top-left", direction: "row", translateY: -26, itemWidth: 110, itemHeight: 16, symbolSize: 10 }]
+            ? [{ anchor: "top-left", direction: "row", translateY: -26, itemWidth: Math.min(110, Math.floor((width - 60) / series.length)), itemHeight: 16, symbolSize: 10 }]
             : []
         }
       />

@@ -1,18 +1,22 @@
-import { BarChart, bucketLabel } from "~/components/charts";
+import { BarChart, bucketLabel, LineChart } from "~/components/charts";
 import { formatHms, toHours } from "~/lib/format";
 import { DashletCard } from "./dashlet-card";
 import { chartWidth } from "./sizes";
 import type { DashletProps } from "./types";
 
+/** Bars read well up to about two months of days; beyond, hundreds of bars cost much to draw and little to read, so a line. */
+const chartFor = (points: number) => (points > 62 ? LineChart : BarChart);
+
 /** Dwell time: hours per bucket on the chart (spec 1 §2), the total as h m s. */
 export function DwellTimeDashlet({ data, env }: DashletProps<"dwell_time">) {
   const total = data.points.reduce((sum, p) => sum + p.dwellTime, 0);
+  const Chart = chartFor(data.points.length);
   return (
     <DashletCard title="Dwell time">
       <p className="mb-2 text-sm text-slate-600">
         Total: <span className="font-medium text-slate-900">{formatHms(total)}</span>
       </p>
-      <BarChart
+      <Chart
         title="Dwell time (hours)"
         width={chartWidth(env.width)}
         height={240}
@@ -25,9 +29,10 @@ export function DwellTimeDashlet({ data, env }: DashletProps<"dwell_time">) {
 }
 
 export function FootfallDashlet({ data, env }: DashletProps<"footfall">) {
+  const Chart = chartFor(data.points.length);
   return (
     <DashletCard title="Footfall">
-      <BarChart
+      <Chart
         title="Portal visits"
         width={chartWidth(env.width)}
         height={240}
