@@ -307,6 +307,7 @@ describe("network overview and record tabs", () => {
     expect(body.bucket).toBe("hour");
     expect(body.series.reduce((n: number, p: Json) => n + p.footfall, 0)).toBe(3);
     expect(body.series.reduce((n: number, p: Json) => n + p.connections, 0)).toBe(2);
+    expect(body.dwell.reduce((n: number, p: Json) => n + p.dwellTime, 0)).toBe(600);
     expect(body.heatmap.reduce((n: number, c: Json) => n + c.footfall, 0)).toBe(3);
     expect(body.online.page.rows).toHaveLength(1);
     expect(body.online.page.rows[0].customer.id).toBe(c2);

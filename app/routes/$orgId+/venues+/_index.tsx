@@ -87,6 +87,7 @@ export default function Venues() {
           </tbody>
         </table>
       </div>
+      <p className="mt-2 text-xs text-slate-500">Clients and Connections count all history; Online is now.</p>
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

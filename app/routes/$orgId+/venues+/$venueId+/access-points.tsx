@@ -24,6 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     orgId: ctx.org.id,
     list,
     total,
+    range: { start: range.start, end: range.end },
     accessPoints: accessPoints.map((ap) => ({
       id: ap.id,
       name: ap.name,
@@ -38,10 +39,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function VenueAccessPoints() {
-  const { orgId, list, total, accessPoints } = useLoaderData<typeof loader>();
+  const { orgId, list, total, range, accessPoints } = useLoaderData<typeof loader>();
   return (
     <section className="card">
-      <h2 className="mb-4 text-lg font-semibold">Access points</h2>
+      <h2 className="text-lg font-semibold">Access points</h2>
+      <p className="mb-4 text-sm text-slate-500">
+        Clients and Connections from {range.start} to {range.end}; Online is now.
+      </p>
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search access points" />
       <AccessPointsTable
         orgId={orgId}

@@ -5,10 +5,10 @@ import { ConnectionsTable } from "~/components/connections/connections-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { bucketFor } from "~/lib/analytics";
 import { parseDateRange } from "~/lib/date-range";
-import { formatCount, formatHms } from "~/lib/format";
+import { formatCount, formatHms, toHours } from "~/lib/format";
 import { parseId } from "~/lib/ids";
 import { PAGE_SIZES, parseListParams } from "~/lib/pagination";
-import { trafficHeatmap, usageSeries, venueOverview } from "~/services/analytics.server";
+import { dwellTimeSeries, trafficHeatmap, usageSeries, venueOverview } from "~/services/analytics.server";
 import { listConnections } from "~/services/connections.server";
 import { requireOrg } from "~/services/guard.server";
 import { getVenueHeader } from "~/services/venues.server";
@@ -28,9 +28,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const bucket = bucketFor(range);
   const canViewClients = ctx.permissions.has("view_clients");
   const online = parseListParams(searchParams, PAGE_SIZES, 5, ONLINE_PREFIX);
-  const [overview, series, heatmap, onlineConnections] = await Promise.all([
+  const [overview, series, dwell, heatmap, onlineConnections] = await Promise.all([
     venueOverview(ctx.org.id, venue.id, range),
     usageSeries(scope, bucket),
+    dwellTimeSeries(scope, bucket),
     trafficHeatmap(scope),
     canViewClients ? listConnections(ctx, { venueId: venue.id, online: true }, online) : null,
   ]);
@@ -38,6 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     overview,
     bucket,
     series: series.map((p) => ({ time: p.time, footfall: p.footfall, connections: p.connections })),
+    dwell,
     heatmap,
     online: onlineConnections ? { page: onlineConnections, list: online } : null,
     canClose: ctx.permissions.has("edit_connections"),
@@ -45,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function VenueOverviewPage() {
-  const { overview, bucket, series, heatmap, online, canClose } = useLoaderData<typeof loader>();
+  const { overview, bucket, series, dwell, heatmap, online, canClose } = useLoaderData<typeof loader>();
   const cards = [
     { label: "Access points", value: formatCount(overview.accessPoints) },
     { label: "Unique Clients", value: formatCount(overview.uniqueClients) },
@@ -54,6 +56,7 @@ export default function VenueOverviewPage() {
     { label: "Dwell time", value: formatHms(overview.dwellTime) },
   ];
   const points = (key: "footfall" | "connections") => series.map((p) => ({ x: bucketLabel(p.time, bucket), y: p[key] }));
+  const xLegend = bucket === "hour" ? "Hour (UTC)" : "Day";
   return (
     <div className="space-y-4">
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-5">
@@ -71,7 +74,16 @@ export default function VenueOverviewPage() {
             { id: "Connections", points: points("connections") },
             { id: "Footfall", points: points("footfall") },
           ]}
-          xLegend={bucket === "hour" ? "Hour (UTC)" : "Day"}
+          xLegend={xLegend}
+          width={900}
+        />
+      </section>
+      <section className="card overflow-x-auto">
+        <LineChart
+          title="Dwell time"
+          series={[{ id: "Dwell time", points: dwell.map((p) => ({ x: bucketLabel(p.time, bucket), y: toHours(p.dwellTime) })) }]}
+          yLegend="Hours"
+          xLegend={xLegend}
           width={900}
         />
       </section>
