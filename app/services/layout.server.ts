@@ -143,6 +143,19 @@ export async function openLayoutImage(ctx: OrgContext, venueId: number): Promise
   return { key: venue.layoutImage, asset };
 }
 
+/** Every floor plan of the organisation's networks, as GET assets lists them (name {venueId}_floor_plan). */
+export async function listFloorPlans(ctx: OrgContext): Promise<{ name: string; path: string }[]> {
+  const rows = await db
+    .selectFrom("venues")
+    .select(["id", "layout_image"])
+    .where("organization_id", "=", ctx.org.id)
+    .where("layout_image", "is not", null)
+    .orderBy("id")
+    .limit(MAX_ACCESS_POINTS_SHOWN)
+    .execute();
+  return rows.map((r) => ({ name: `${r.id}_floor_plan`, path: layoutImageUrl(ctx.org.id, r.id, r.layout_image!) }));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Access point positions
 
