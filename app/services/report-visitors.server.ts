@@ -194,7 +194,10 @@ export async function* visitorBatches(
     let query = listQuery(scope, report, search);
     if (after) {
       const { created_at, id } = after;
-      query = query.where((eb) => eb.or([eb("customers.created_at", "<", created_at), eb.and([eb("customers.created_at", "=", created_at), eb("customers.id", "<", id)])]));
+      // "<= x and (< x or id < y)": the first half narrows the index range, the second skips what was read.
+      query = query
+        .where("customers.created_at", "<=", created_at)
+        .where((eb) => eb.or([eb("customers.created_at", "<", created_at), eb("customers.id", "<", id)]));
     }
     const rows = await selectRows(query, scope, report).limit(batchSize).execute();
     if (rows.length === 0) return;
