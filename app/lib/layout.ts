@@ -130,9 +130,9 @@ export interface FloorPosition {
   placed: boolean;
 }
 
-const STAGGER_STEP_X = 120;
+const STAGGER_STEP_X = 130;
 const STAGGER_STEP_Y = 60;
-const STAGGER_MARGIN = 40;
+const STAGGER_MARGIN = 80;
 
 /**
  * Where access points are drawn on the floor plan: their saved position, or (never placed) a

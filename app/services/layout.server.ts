@@ -121,12 +121,16 @@ export async function saveLayoutImage(ctx: OrgContext, venueId: number, image: {
     await store.delete(key).catch(() => undefined);
     throw error;
   }
-  if (venue.layoutImage && venue.layoutImage !== key) await removeQuietly(venue.layoutImage);
+  if (venue.layoutImage && venue.layoutImage !== key) await removeLayoutImageFile(venue.layoutImage);
   return { key, url: layoutImageUrl(ctx.org.id, venue.id, key) };
 }
 
-/** A replaced image that cannot be removed is logged, not fatal: the new one is already saved. */
-async function removeQuietly(key: string) {
+/**
+ * Removes a floor-plan file whose venue row no longer points at it (replaced, or the venue deleted:
+ * call it after the delete commits). A failure is logged, not thrown: the database is already right.
+ */
+export async function removeLayoutImageFile(key: string | null) {
+  if (!key) return;
   try {
     await assetStore().delete(key);
   } catch (error) {

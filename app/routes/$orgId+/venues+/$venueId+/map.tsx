@@ -32,9 +32,9 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: maplibreSt
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Map · ${data.venue.name} · Mlango` : "Mlango" }];
 
-/** Unplaced access points wait in rows just north of the centre, about 15 m apart at the equator. */
+/** Unplaced access points wait in rows of five north of the centre, about 30 m apart at the equator. */
 function staggeredNear(center: LatLng, n: number): LatLng {
-  return { lat: center.lat + 0.0003 - Math.floor(n / 8) * 0.0001, lng: center.lng - 0.0006 + (n % 8) * 0.00015 };
+  return { lat: center.lat + 0.0004 - Math.floor(n / 5) * 0.00012, lng: center.lng - 0.00056 + (n % 5) * 0.00028 };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
