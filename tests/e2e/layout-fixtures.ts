@@ -14,6 +14,10 @@ export async function makeAccessPoint(organizationId: number, venueId: number, n
   return db.insertInto("access_points").values(buildAccessPoint(organizationId, venueId, { name })).returning(["id", "name"]).executeTakeFirstOrThrow();
 }
 
+export async function deleteAccessPoint(id: number) {
+  await db.deleteFrom("access_points").where("id", "=", id).execute();
+}
+
 export function accessPointPosition(id: number) {
   return db.selectFrom("access_points").select(["layout_x", "layout_y", "lat", "lng"]).where("id", "=", id).executeTakeFirstOrThrow();
 }

@@ -1,6 +1,6 @@
 import { clickAndConfirm } from "./confirm";
 import { expect, makeOrg, makeUser, signIn, test } from "./fixtures";
-import { accessPointPosition, expectSavedPosition, floorPlanPng, makeAccessPoint, makeVenue, venueMap } from "./layout-fixtures";
+import { accessPointPosition, deleteAccessPoint, expectSavedPosition, floorPlanPng, makeAccessPoint, makeVenue, venueMap } from "./layout-fixtures";
 
 const isNoJs = () => test.info().project.name === "no-js";
 
@@ -51,7 +51,34 @@ test("uploads a floor plan, refusing a text file named .png, and places an acces
   await expectSavedPosition(ap.id, (p) => Math.abs((p.layout_x ?? 0) - 655) <= 3 && Math.abs((p.layout_y ?? 0) - 350) <= 3);
   await page.reload();
   await expect(page.getByTestId(`plan-marker-${ap.id}`)).not.toContainText("not placed");
-  await expect(page.getByLabel("X of Lobby")).toHaveValue(String((await accessPointPosition(ap.id)).layout_x));
+  const dropped = await accessPointPosition(ap.id);
+  await expect(page.getByLabel("X of Lobby")).toHaveValue(String(dropped.layout_x));
+
+  // The keyboard moves a marker too: each arrow press is saved.
+  await page.getByTestId(`plan-marker-${ap.id}`).focus();
+  await page.keyboard.press("ArrowRight");
+  await expectSavedPosition(ap.id, (p) => p.layout_x === dropped.layout_x! + 10 && p.layout_y === dropped.layout_y);
+});
+
+test("a marker drop that cannot be saved is reported, and the marker goes back", async ({ page, context }) => {
+  test.skip(isNoJs(), "dragging needs JavaScript; the typed form reports its errors in the page");
+  const { org, venue, ap } = await networkWithAccessPoint(context);
+  const other = await makeAccessPoint(org.id, venue.id, "Bar");
+  await page.goto(`/${org.id}/venues/${venue.id}/layout`);
+  await page.getByLabel("Floor plan image").setInputFiles({ name: "plan.png", mimeType: "image/png", buffer: floorPlanPng() });
+  await page.getByRole("button", { name: "Upload layout plan" }).click();
+  await expect(page.getByRole("status")).toHaveText("Layout plan saved.");
+
+  await deleteAccessPoint(ap.id); // someone else removes it meanwhile
+  const marker = page.getByTestId(`plan-marker-${ap.id}`);
+  const start = await marker.boundingBox();
+  await page.mouse.move(start!.x + start!.width / 2, start!.y + start!.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(start!.x + 200, start!.y + 200, { steps: 5 });
+  await page.mouse.up();
+  await expect(page.getByRole("alert")).toContainText("The position of Lobby was not saved: Access point not found.");
+  await expect(page.getByTestId(`plan-marker-${ap.id}`)).toHaveCount(0); // the page now shows what is saved
+  expect(await accessPointPosition(other.id)).toMatchObject({ layout_x: null });
 });
 
 test("refuses a floor plan over 10 MB with a clear message", async ({ page, context }) => {

@@ -76,13 +76,14 @@ function Marker({
   const [dragging, setDragging] = useState<{ x: number; y: number } | null>(null);
   const reported = useRef<unknown>(null);
 
-  // A failed save is said out loud once; the marker goes back to its saved place (the loader's).
+  // A failed save is said out loud once, as soon as it is known: the revalidation that follows may
+  // remove this marker (its access point gone). The marker goes back to its saved place (the loader's).
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data && fetcher.data !== reported.current) {
+    if (fetcher.data && fetcher.data !== reported.current) {
       reported.current = fetcher.data;
       if (!fetcher.data.ok) onSaveFailed(marker.name, fetcher.data.message);
     }
-  }, [fetcher.state, fetcher.data, marker.name, onSaveFailed]);
+  }, [fetcher.data, marker.name, onSaveFailed]);
 
   const pending = fetcher.formData ? { x: Number(fetcher.formData.get("layout_x")), y: Number(fetcher.formData.get("layout_y")) } : null;
   const position = dragging ?? pending ?? marker;

@@ -197,11 +197,11 @@ export function NetworkMap({
   );
 }
 
-/** Reports a fetcher's failed answer once. */
-function useReportFailure(fetcher: { state: string; data?: MapSaveResult }, report: (message: string) => void) {
+/** Reports a fetcher's failed answer once, as soon as it arrives (before revalidation may unmount the caller). */
+function useReportFailure(fetcher: { data?: MapSaveResult }, report: (message: string) => void) {
   const reported = useRef<unknown>(null);
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data && fetcher.data !== reported.current) {
+    if (fetcher.data && fetcher.data !== reported.current) {
       reported.current = fetcher.data;
       if (!fetcher.data.ok) report(fetcher.data.message);
     }
