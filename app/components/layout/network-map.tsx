@@ -95,8 +95,14 @@ export function NetworkMap({
           attributionControl: styleUrl ? undefined : false,
         });
         created.addControl(new m.NavigationControl({ showCompass: false }), "top-right");
-        created.on("error", (event) => console.error("map error", event.error));
+        let loaded = false;
+        // Before the first paint an error means no map at all (an unreachable MAP_STYLE_URL): say so.
+        created.on("error", (event) => {
+          console.error("map error", event.error);
+          if (!loaded) setFailed(`The map could not be loaded: ${event.error?.message ?? "unknown error"}`);
+        });
         created.on("load", () => {
+          loaded = true;
           if (cancelled || !created) return;
           created.addSource("layout", { type: "geojson", data: featureCollection([]) });
           created.addSource("zones", { type: "geojson", data: featureCollection([]) });

@@ -187,7 +187,7 @@ export default function LayoutDesigner() {
         ) : null}
       </section>
 
-      {heatmap ? <HeatmapTable rows={heatmap.rows} /> : null}
+      {heatmap && imageUrl ? <HeatmapTable rows={heatmap.rows} /> : null}
 
       {imageUrl && canEdit && !heatmap && rows.length ? (
         <section className="card" aria-labelledby="positions-heading">
