@@ -224,8 +224,8 @@ export interface VenueZonesTable {
   created_at: Timestamp;
 }
 
-// Analytics roll-ups (migration 0004, kept by triggers; docs/decisions/0005-analytics-rollups.md).
-// venue_id / access_point_id 0: deleted; venue_key 0: the whole organisation.
+// Analytics roll-ups (migration 0004, kept by triggers; docs/decisions/0009-analytics-rollups.md).
+// venue_id / access_point_id 0: deleted; venue_id -1: every venue together; venue_key 0: the whole organisation.
 interface UsageSums {
   footfall: number;
   connections: number;
@@ -241,6 +241,12 @@ export interface UsageHourlyTable extends UsageSums {
 }
 
 export interface UsageDailyTable extends UsageSums {
+  organization_id: number;
+  venue_id: number;
+  day_start: Timestamp;
+}
+
+export interface UsageDailyApTable extends UsageSums {
   organization_id: number;
   day_start: Timestamp;
   venue_id: number;
@@ -263,6 +269,8 @@ export interface CustomerVisitDaysTable {
   venue_key: number;
   day_start: Timestamp;
   next_day: Timestamp;
+  /** The customer's first day in the organisation (the same on all their rows). */
+  org_first_day: Timestamp;
   connections: number;
 }
 
@@ -306,6 +314,7 @@ export interface DB {
   venue_zones: VenueZonesTable;
   usage_hourly: UsageHourlyTable;
   usage_daily: UsageDailyTable;
+  usage_daily_ap: UsageDailyApTable;
   dimension_daily: DimensionDailyTable;
   customer_visit_days: CustomerVisitDaysTable;
   customer_gaps: CustomerGapsTable;
