@@ -1,6 +1,7 @@
-// Analytics read from the roll-ups (migration 0004, docs/decisions/0005-analytics-rollups.md) for
-// windows that start and end on a UTC day boundary: a year is a few thousand rows instead of
-// millions of connections. Answers equal the raw ones (analytics-raw.server.ts; tests compare them).
+// Analytics read from the roll-ups (migration 0004, docs/decisions/0009-analytics-rollups.md) for
+// windows that start and end on a UTC day boundary: a year of the whole organisation is 365 daily
+// rows (the every-venue rows, venue_id ALL_VENUES) instead of millions of connections. Answers
+// equal the raw ones (analytics-raw.server.ts; tests compare them).
 import { sql } from "kysely";
 import { db } from "~/db/db.server";
 import type {
@@ -17,43 +18,44 @@ import type {
   UsageTotals,
   VenueUsage,
 } from "~/lib/analytics";
+import { ALL_VENUES } from "~/db/migrations/_analytics-triggers";
 import { hourOfDay, weekdayOf } from "./analytics-sql.server";
 import { toDeviceUsage, toSeconds, toTotals } from "./analytics-shape.server";
 
 const venuesOf = (scope: AnalyticsScope) => (scope.venueIds?.length ? [...scope.venueIds] : null);
 
+/** The chosen venues' rows, or the rows that hold every venue together. */
+function atVenues<Q extends { where: (...args: any[]) => Q }>(query: Q, column: string, scope: AnalyticsScope): Q {
+  const venues = venuesOf(scope);
+  return venues ? query.where(column, "in", venues) : query.where(column, "=", ALL_VENUES);
+}
+
 function daily(scope: AnalyticsScope) {
-  let query = db
+  const query = db
     .selectFrom("usage_daily as u")
     .where("u.organization_id", "=", scope.organizationId)
     .where("u.day_start", ">=", scope.range.startMs)
     .where("u.day_start", "<", scope.range.endMs);
-  const venues = venuesOf(scope);
-  if (venues) query = query.where("u.venue_id", "in", venues);
-  return query;
+  return atVenues(query, "u.venue_id", scope);
 }
 
 function hourly(scope: AnalyticsScope) {
-  let query = db
+  const query = db
     .selectFrom("usage_hourly as u")
     .where("u.organization_id", "=", scope.organizationId)
     .where("u.hour_start", ">=", scope.range.startMs)
     .where("u.hour_start", "<", scope.range.endMs);
-  const venues = venuesOf(scope);
-  if (venues) query = query.where("u.venue_id", "in", venues);
-  return query;
+  return atVenues(query, "u.venue_id", scope);
 }
 
 function dimension(scope: AnalyticsScope, name: DeviceDimension | "mode") {
-  let query = db
+  const query = db
     .selectFrom("dimension_daily as d")
     .where("d.organization_id", "=", scope.organizationId)
     .where("d.dimension", "=", name)
     .where("d.day_start", ">=", scope.range.startMs)
     .where("d.day_start", "<", scope.range.endMs);
-  const venues = venuesOf(scope);
-  if (venues) query = query.where("d.venue_id", "in", venues);
-  return query;
+  return atVenues(query, "d.venue_id", scope);
 }
 
 // Sums of the usage tables; rows whose connections were all deleted hold zeros and are skipped
@@ -108,8 +110,20 @@ export async function aggregateUsage(scope: AnalyticsScope): Promise<UsageTotals
 }
 
 export async function venueUsage(scope: AnalyticsScope, limit = 5): Promise<VenueUsage[]> {
-  const rows = await daily(scope)
-    .innerJoin("venues", "venues.id", "u.venue_id")
+  // From the organisation's venues into their daily rows: one index range per venue.
+  let query = db
+    .selectFrom("venues")
+    .innerJoin("usage_daily as u", (join) =>
+      join
+        .onRef("u.venue_id", "=", "venues.id")
+        .on("u.organization_id", "=", scope.organizationId)
+        .on("u.day_start", ">=", scope.range.startMs)
+        .on("u.day_start", "<", scope.range.endMs),
+    )
+    .where("venues.organization_id", "=", scope.organizationId);
+  const venues = venuesOf(scope);
+  if (venues) query = query.where("venues.id", "in", venues);
+  const rows = await query
     .select(["venues.id as venueId", "venues.name as venueName", footfall.as("footfall"), sql<number>`sum(u.connections)`.as("connections"), bandwidth.as("bandwidth")])
     .groupBy(["venues.id", "venues.name"])
     .having(footfall, ">", 0)
@@ -128,19 +142,24 @@ export async function venueUsage(scope: AnalyticsScope, limit = 5): Promise<Venu
 }
 
 export async function accessPointUsage(scope: AnalyticsScope, limit = 5): Promise<AccessPointUsage[]> {
-  const rows = await daily(scope)
-    .innerJoin("access_points", "access_points.id", "u.access_point_id")
-    .select([
-      "access_points.id as accessPointId",
-      "access_points.name as apName",
-      "access_points.mac_address as accessPointMac",
-      footfall.as("footfall"),
-      sql<number>`sum(u.connections)`.as("connections"),
-      bandwidth.as("bandwidth"),
-    ])
-    .groupBy(["access_points.id", "access_points.name", "access_points.mac_address"])
+  let perAccessPoint = db
+    .selectFrom("usage_daily_ap as u")
+    .where("u.organization_id", "=", scope.organizationId)
+    .where("u.day_start", ">=", scope.range.startMs)
+    .where("u.day_start", "<", scope.range.endMs)
+    .where("u.access_point_id", "<>", 0);
+  const venues = venuesOf(scope);
+  if (venues) perAccessPoint = perAccessPoint.where("u.venue_id", "in", venues);
+  const totals = perAccessPoint
+    .select(["u.access_point_id", footfall.as("footfall"), sql<number>`sum(u.connections)`.as("connections"), bandwidth.as("bandwidth")])
+    .groupBy("u.access_point_id")
     .having(footfall, ">", 0)
-    .orderBy("bandwidth", "desc")
+    .as("t");
+  const rows = await db
+    .selectFrom(totals)
+    .innerJoin("access_points", "access_points.id", "t.access_point_id")
+    .select(["access_points.id as accessPointId", "access_points.name as apName", "access_points.mac_address as accessPointMac", "t.footfall", "t.connections", "t.bandwidth"])
+    .orderBy("t.bandwidth", "desc")
     .orderBy("access_points.name")
     .orderBy("access_points.id")
     .limit(limit)
@@ -221,43 +240,33 @@ async function distinctAndNew(scope: AnalyticsScope): Promise<{ customers: numbe
   return { customers: Number(p.n), newCustomers: Number(f.n) };
 }
 
-/** Several (not all) venues: a customer may have visited more than one, so count distinct visit-day customers. */
+/**
+ * Several venues: a customer may have visited more than one, so the customers are collected and
+ * counted: at each venue, the customer's last visit day in the window (the one whose next visit is
+ * at or after the end), one range per venue of a partial index that also holds the customer's
+ * first day in the organisation (new when it is not before the start).
+ */
 async function distinctAndNewAtVenues(scope: AnalyticsScope, venues: number[]): Promise<{ customers: number; newCustomers: number }> {
   const { organizationId } = scope;
   const { startMs, endMs } = scope.range;
-  const present = db
-    .selectFrom("customer_visit_days as v")
-    .where("v.organization_id", "=", organizationId)
-    .where("v.venue_key", "<>", 0) // lets the partial index serve the query
-    .where("v.venue_key", "in", venues)
-    .where("v.day_start", ">=", startMs)
-    .where("v.day_start", "<", endMs)
-    .select("v.customer_id")
-    .distinct()
-    .as("present");
+  const lastVisits = venues.map((venueId) =>
+    db
+      .selectFrom("customer_visit_days as v")
+      .select(["v.customer_id", "v.org_first_day"])
+      .where("v.organization_id", "=", organizationId)
+      .where(sql<boolean>`v.venue_key <> 0`) // literally the partial index's condition, so it serves the query
+      .where("v.venue_key", "=", venueId)
+      .where("v.day_start", ">=", startMs)
+      .where("v.day_start", "<", endMs)
+      .where("v.next_day", ">=", endMs),
+  );
   const row = await db
-    .selectFrom(present)
+    .selectFrom(lastVisits.slice(1).reduce((all, query) => all.unionAll(query), lastVisits[0]).as("visits"))
     .select((eb) => [
-      eb.fn.countAll<number>().as("customers"),
+      eb.fn.count<number>("visits.customer_id").distinct().as("customers"),
       eb.fn
-        .sum<number>(
-          eb
-            .case()
-            .when(
-              eb.exists(
-                eb
-                  .selectFrom("customer_visit_days as o")
-                  .select(sql.lit(1).as("one"))
-                  .whereRef("o.customer_id", "=", "present.customer_id")
-                  .where("o.organization_id", "=", organizationId)
-                  .where("o.venue_key", "=", 0)
-                  .where("o.day_start", "<", startMs),
-              ),
-            )
-            .then(0)
-            .else(1)
-            .end(),
-        )
+        .count<number>(eb.case().when("visits.org_first_day", ">=", startMs).then(eb.ref("visits.customer_id")).end())
+        .distinct()
         .as("newCustomers"),
     ])
     .executeTakeFirstOrThrow();

@@ -86,7 +86,7 @@ describe("analytics roll-ups", () => {
     const rows = await db.selectFrom("connections").selectAll().where("organization_id", "=", orgId).execute();
     await db.deleteFrom("connections").where("organization_id", "=", orgId).execute();
     const empty = await rollupSnapshot(orgId);
-    expect(empty).toEqual({ usageHourly: [], usageDaily: [], dimensions: [], visitDays: [], gaps: [], firsts: [] });
+    expect(empty).toEqual({ usageHourly: [], usageDaily: [], usageDailyAp: [], dimensions: [], visitDays: [], gaps: [], firsts: [] });
 
     // Shuffled, so visit days land before, between and after a customer's other visits.
     const random = createRandom(99);
@@ -145,7 +145,7 @@ describe("analytics roll-ups", () => {
     const second = await generated(600);
     const before = await rollupSnapshot(second.orgId);
     await db.deleteFrom("organizations").where("id", "=", first.orgId).execute();
-    expect(await rollupSnapshot(first.orgId)).toEqual({ usageHourly: [], usageDaily: [], dimensions: [], visitDays: [], gaps: [], firsts: [] });
+    expect(await rollupSnapshot(first.orgId)).toEqual({ usageHourly: [], usageDaily: [], usageDailyAp: [], dimensions: [], visitDays: [], gaps: [], firsts: [] });
     expect(await rollupSnapshot(second.orgId)).toEqual(before);
     expect(await db.selectFrom("analytics_paused").select("organization_id").execute()).toEqual([{ organization_id: first.orgId }]);
   });

@@ -3,10 +3,10 @@ import { isPostgres } from "./_dialect";
 import { rollupRebuildStatements } from "./_analytics-rebuild";
 import { postgresTriggerDdl, ROLLUP_TABLES, sqliteTriggerDdl, TRIGGERS } from "./_analytics-triggers";
 
-// Analytics roll-ups kept current by triggers (docs/decisions/0005-analytics-rollups.md).
+// Analytics roll-ups kept current by triggers (docs/decisions/0009-analytics-rollups.md).
 // Tables are clustered by their primary key on SQLite (WITHOUT ROWID); the key starts with what
 // the queries filter on. venue_id / access_point_id 0: the connection's venue or access point was
-// deleted. venue_key 0: the whole organisation.
+// deleted; venue_id -1: every venue together. venue_key 0: the whole organisation.
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = isPostgres(db);
   const clustered = <T extends string>(table: CreateTableBuilder<T, any>) => (postgres ? table : table.modifyEnd(sql`without rowid`));
@@ -23,9 +23,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       db.schema
         .createTable("usage_hourly")
         .addColumn("organization_id", "integer", (c) => c.notNull())
-        .addColumn("hour_start", "bigint", (c) => c.notNull())
-        .addColumn("venue_id", "integer", (c) => c.notNull()),
-    ).addPrimaryKeyConstraint("usage_hourly_pk", ["organization_id", "hour_start", "venue_id"]),
+        .addColumn("venue_id", "integer", (c) => c.notNull())
+        .addColumn("hour_start", "bigint", (c) => c.notNull()),
+    ).addPrimaryKeyConstraint("usage_hourly_pk", ["organization_id", "venue_id", "hour_start"]),
   ).execute();
 
   await clustered(
@@ -33,10 +33,20 @@ export async function up(db: Kysely<any>): Promise<void> {
       db.schema
         .createTable("usage_daily")
         .addColumn("organization_id", "integer", (c) => c.notNull())
+        .addColumn("venue_id", "integer", (c) => c.notNull())
+        .addColumn("day_start", "bigint", (c) => c.notNull()),
+    ).addPrimaryKeyConstraint("usage_daily_pk", ["organization_id", "venue_id", "day_start"]),
+  ).execute();
+
+  await clustered(
+    sums(
+      db.schema
+        .createTable("usage_daily_ap")
+        .addColumn("organization_id", "integer", (c) => c.notNull())
         .addColumn("day_start", "bigint", (c) => c.notNull())
         .addColumn("venue_id", "integer", (c) => c.notNull())
         .addColumn("access_point_id", "integer", (c) => c.notNull()),
-    ).addPrimaryKeyConstraint("usage_daily_pk", ["organization_id", "day_start", "venue_id", "access_point_id"]),
+    ).addPrimaryKeyConstraint("usage_daily_ap_pk", ["organization_id", "day_start", "venue_id", "access_point_id"]),
   ).execute();
 
   await clustered(
@@ -44,12 +54,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       .createTable("dimension_daily")
       .addColumn("organization_id", "integer", (c) => c.notNull())
       .addColumn("dimension", "text", (c) => c.notNull())
-      .addColumn("day_start", "bigint", (c) => c.notNull())
       .addColumn("venue_id", "integer", (c) => c.notNull())
+      .addColumn("day_start", "bigint", (c) => c.notNull())
       .addColumn("value", "text", (c) => c.notNull())
       .addColumn("footfall", "bigint", (c) => c.notNull())
       .addColumn("connections", "bigint", (c) => c.notNull())
-      .addPrimaryKeyConstraint("dimension_daily_pk", ["organization_id", "dimension", "day_start", "venue_id", "value"]),
+      .addPrimaryKeyConstraint("dimension_daily_pk", ["organization_id", "dimension", "venue_id", "day_start", "value"]),
   ).execute();
 
   await clustered(
@@ -60,14 +70,16 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn("venue_key", "integer", (c) => c.notNull())
       .addColumn("day_start", "bigint", (c) => c.notNull())
       .addColumn("next_day", "bigint", (c) => c.notNull())
+      .addColumn("org_first_day", "bigint", (c) => c.notNull())
       .addColumn("connections", "integer", (c) => c.notNull())
       .addPrimaryKeyConstraint("customer_visit_days_pk", ["organization_id", "customer_id", "venue_key", "day_start"]),
   ).execute();
-  // Distinct customers of several (not all) venues: the only query that reads visit days directly.
+  // Distinct customers of several (not all) venues: the only query that reads visit days directly,
+  // from this index alone.
   await db.schema
     .createIndex("customer_visit_days_venue_day")
     .on("customer_visit_days")
-    .columns(["organization_id", "venue_key", "day_start", "customer_id"])
+    .columns(["organization_id", "venue_key", "day_start", "next_day", "customer_id", "org_first_day"])
     .where(sql.ref("venue_key"), "<>", 0)
     .execute();
 

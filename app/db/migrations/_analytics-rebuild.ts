@@ -1,7 +1,7 @@
 // The analytics roll-ups computed from scratch, as plain SQL for both dialects: used once by the
 // migration for existing rows and by rebuildRollups (app/db/rollups.server.ts) after a bulk load.
 // They must run while the organisation is in analytics_paused, so the visit-day triggers stay quiet.
-import { deviceLabel, DIMENSIONS, modeLabel, NEVER } from "./_analytics-triggers";
+import { ALL_VENUES, deviceLabel, DIMENSIONS, modeLabel, NEVER } from "./_analytics-triggers";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -10,6 +10,13 @@ const HOUR = 3_600_000;
 export function rollupRebuildStatements(organizationId: number | null): string[] {
   if (organizationId !== null && !Number.isSafeInteger(organizationId)) throw new Error(`Not an organisation id: ${organizationId}`);
   const of = (alias?: string) => (organizationId === null ? "true" : `${alias ? `${alias}.` : ""}organization_id = ${organizationId}`);
+  const sums = "footfall, connections, upload, download, dwell_ms";
+  const sumsOf = (columns: string) => columns.split(", ").map((c) => `sum(${c})`).join(", ");
+  /** The every-venue rows, summed from the per-venue rows just written. */
+  const allVenues = (table: string, key: string, columns: string) =>
+    `insert into ${table} (organization_id, venue_id, ${key}, ${columns})
+     select organization_id, ${ALL_VENUES}, ${key}, ${sumsOf(columns)} from ${table} where ${of()} and venue_id <> ${ALL_VENUES}
+     group by organization_id, ${key}`;
   const day = (alias: string) => `(${alias}.created_at - ${alias}.created_at % ${DAY})`;
   const dwell = `case when c.authorized_at is not null and c.ended_at > c.authorized_at then c.ended_at - c.authorized_at else 0 end`;
   const figures = `count(*), count(c.authorized_at), coalesce(sum(c.upload), 0), coalesce(sum(c.download), 0), coalesce(sum(${dwell}), 0)`;
@@ -19,30 +26,37 @@ export function rollupRebuildStatements(organizationId: number | null): string[]
      where ${of("c")} and c.authorized_at is not null and c.customer_id is not null${venueCondition}
      group by c.organization_id, c.customer_id${groupVenue}, ${day("c")}`;
   return [
-    ...["usage_hourly", "usage_daily", "dimension_daily", "customer_gaps", "customer_first_days", "customer_visit_days"].map(
+    ...["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_gaps", "customer_first_days", "customer_visit_days"].map(
       (t) => `delete from ${t} where ${of()}`,
     ),
-    `insert into usage_hourly (organization_id, hour_start, venue_id, footfall, connections, upload, download, dwell_ms)
-     select c.organization_id, c.created_at - c.created_at % ${HOUR}, coalesce(c.venue_id, 0), ${figures}
+    `insert into usage_hourly (organization_id, venue_id, hour_start, ${sums})
+     select c.organization_id, coalesce(c.venue_id, 0), c.created_at - c.created_at % ${HOUR}, ${figures}
      from connections c where ${of("c")}
-     group by c.organization_id, c.created_at - c.created_at % ${HOUR}, coalesce(c.venue_id, 0)`,
-    `insert into usage_daily (organization_id, day_start, venue_id, access_point_id, footfall, connections, upload, download, dwell_ms)
+     group by c.organization_id, coalesce(c.venue_id, 0), c.created_at - c.created_at % ${HOUR}`,
+    allVenues("usage_hourly", "hour_start", sums),
+    `insert into usage_daily_ap (organization_id, day_start, venue_id, access_point_id, ${sums})
      select c.organization_id, ${day("c")}, coalesce(c.venue_id, 0), coalesce(c.access_point_id, 0), ${figures}
      from connections c where ${of("c")}
      group by c.organization_id, ${day("c")}, coalesce(c.venue_id, 0), coalesce(c.access_point_id, 0)`,
-    `insert into dimension_daily (organization_id, dimension, day_start, venue_id, value, footfall, connections)
-     select c.organization_id, k.dimension, ${day("c")}, coalesce(c.venue_id, 0),
+    `insert into usage_daily (organization_id, venue_id, day_start, ${sums})
+     select organization_id, venue_id, day_start, ${sumsOf(sums)} from usage_daily_ap where ${of()}
+     group by organization_id, venue_id, day_start`,
+    allVenues("usage_daily", "day_start", sums),
+    `insert into dimension_daily (organization_id, dimension, venue_id, day_start, value, footfall, connections)
+     select c.organization_id, k.dimension, coalesce(c.venue_id, 0), ${day("c")},
        case k.dimension when 'mode' then ${modeLabel("c")} when 'is_mobile' then ${device("is_mobile")}
          when 'os' then ${device("os")} when 'brand' then ${device("brand")} else ${device("browser")} end as value,
        count(*), count(c.authorized_at)
      from connections c left join devices d on d.id = c.device_id cross join ${DIMENSIONS} k
      where ${of("c")}
-     group by c.organization_id, k.dimension, ${day("c")}, coalesce(c.venue_id, 0),
+     group by c.organization_id, k.dimension, coalesce(c.venue_id, 0), ${day("c")},
        case k.dimension when 'mode' then ${modeLabel("c")} when 'is_mobile' then ${device("is_mobile")}
          when 'os' then ${device("os")} when 'brand' then ${device("brand")} else ${device("browser")} end`,
-    `insert into customer_visit_days (organization_id, customer_id, venue_key, day_start, next_day, connections)
+    allVenues("dimension_daily", "dimension, day_start, value", "footfall, connections"),
+    `insert into customer_visit_days (organization_id, customer_id, venue_key, day_start, next_day, org_first_day, connections)
      select v.organization_id, v.customer_id, v.venue_key, v.day_start,
-       coalesce(lead(v.day_start) over (partition by v.organization_id, v.customer_id, v.venue_key order by v.day_start), ${NEVER}), v.n
+       coalesce(lead(v.day_start) over (partition by v.organization_id, v.customer_id, v.venue_key order by v.day_start), ${NEVER}),
+       min(case when v.venue_key = 0 then v.day_start end) over (partition by v.organization_id, v.customer_id), v.n
      from (${visits("0", "", "")} union all ${visits("c.venue_id", " and c.venue_id is not null", ", c.venue_id")}) v`,
     `insert into customer_gaps (organization_id, venue_key, next_day, day_start, customers)
      select organization_id, venue_key, next_day, day_start, count(*) from customer_visit_days where ${of()}

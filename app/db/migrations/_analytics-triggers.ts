@@ -1,16 +1,20 @@
-// The triggers that keep the analytics roll-ups current (docs/decisions/0005-analytics-rollups.md).
+// The triggers that keep the analytics roll-ups current (docs/decisions/0009-analytics-rollups.md).
 // Each trigger is written once as plain SQL statements that SQLite trigger bodies and PostgreSQL
 // plpgsql functions both accept (NEW/OLD, upserts, scalar subqueries, IS DISTINCT FROM), and
 // rendered for the dialect at hand.
 //
 // A connection's contribution (the roll-ups hold the sums of every connection's contribution):
-// - usage_hourly / usage_daily: footfall 1, connections 1 if authorized, its bytes and its dwell
-//   (ended connections only), in the hour / UTC day it was created;
+// - usage_hourly / usage_daily / usage_daily_ap: footfall 1, connections 1 if authorized, its bytes
+//   and its dwell (ended connections only), in the hour / UTC day it was created, per venue and
+//   for every venue together (venue_id ALL_VENUES, so a year of the whole organisation is 365 rows),
+//   and per access point by day;
 // - dimension_daily: footfall and connections under its authorization mode and under its device's
-//   is_mobile / os / brand / browser (the device's current values, "Unknown" without a device);
+//   is_mobile / os / brand / browser (the device's current values, "Unknown" without a device),
+//   per venue and for every venue together;
 // - customer_visit_days: for an authorized connection with a customer, that customer's visit day
 //   in the whole organisation (venue_key 0) and at its venue (venue_key = venue id). Each visit day
-//   knows the customer's next visit day there (NEVER for the last), and two aggregates follow from
+//   knows the customer's next visit day there (NEVER for the last) and the customer's first day in
+//   the organisation (for counting several venues at once), and two aggregates follow from
 //   those chains: customer_gaps counts (day, next day) pairs, customer_first_days counts
 //   (first day in the organisation, first day at the venue) pairs. Distinct customers of a window
 //   and its new customers are then sums over a few hundred aggregate rows instead of a scan of
@@ -20,6 +24,8 @@
 // organisation stays paused, so its cascade does no roll-up work.
 
 export const NEVER = 253_402_300_800_000; // 10000-01-01: "no next visit"
+/** venue_id of the usage and dimension rows that hold every venue of the organisation together. */
+export const ALL_VENUES = -1;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
@@ -45,17 +51,26 @@ const dwellMs = (r: Row) =>
   `(case when ${r}.authorized_at is not null and ${r}.ended_at > ${r}.authorized_at then ${r}.ended_at - ${r}.authorized_at else 0 end)`;
 const add = (table: string, columns: string[]) => columns.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(", ");
 
+/** The venue rows a connection counts in: its own (0 once deleted) and every venue's (ALL_VENUES). */
+const venueLevels = (r: Row) => `(select coalesce(${r}.venue_id, 0) as venue_id union all select ${ALL_VENUES})`;
+
 function usage(r: Row, sign: 1 | -1): string[] {
   const s = String(sign);
   const figures = `${s}, ${s} * ${isAuthorized(r)}, ${s} * ${r}.upload, ${s} * ${r}.download, ${s} * ${dwellMs(r)}`;
   const sums = ["footfall", "connections", "upload", "download", "dwell_ms"];
+  const columns = "footfall, connections, upload, download, dwell_ms";
   return [
-    `insert into usage_hourly (organization_id, hour_start, venue_id, footfall, connections, upload, download, dwell_ms)
-     values (${r}.organization_id, ${r}.created_at - ${r}.created_at % ${HOUR}, coalesce(${r}.venue_id, 0), ${figures})
-     on conflict (organization_id, hour_start, venue_id) do update set ${add("usage_hourly", sums)}`,
-    `insert into usage_daily (organization_id, day_start, venue_id, access_point_id, footfall, connections, upload, download, dwell_ms)
+    `insert into usage_hourly (organization_id, venue_id, hour_start, ${columns})
+     select ${r}.organization_id, v.venue_id, ${r}.created_at - ${r}.created_at % ${HOUR}, ${figures} from ${venueLevels(r)} v
+     where true order by v.venue_id
+     on conflict (organization_id, venue_id, hour_start) do update set ${add("usage_hourly", sums)}`,
+    `insert into usage_daily (organization_id, venue_id, day_start, ${columns})
+     select ${r}.organization_id, v.venue_id, ${day(r)}, ${figures} from ${venueLevels(r)} v
+     where true order by v.venue_id
+     on conflict (organization_id, venue_id, day_start) do update set ${add("usage_daily", sums)}`,
+    `insert into usage_daily_ap (organization_id, day_start, venue_id, access_point_id, ${columns})
      values (${r}.organization_id, ${day(r)}, coalesce(${r}.venue_id, 0), coalesce(${r}.access_point_id, 0), ${figures})
-     on conflict (organization_id, day_start, venue_id, access_point_id) do update set ${add("usage_daily", sums)}`,
+     on conflict (organization_id, day_start, venue_id, access_point_id) do update set ${add("usage_daily_ap", sums)}`,
   ];
 }
 
@@ -74,13 +89,14 @@ function dimensions(r: Row, sign: 1 | -1): string[] {
   const device = (d: "is_mobile" | "os" | "brand" | "browser") =>
     `coalesce((select ${deviceLabel(d, "d")} from devices d where d.id = ${r}.device_id), 'Unknown')`;
   return [
-    `insert into dimension_daily (organization_id, dimension, day_start, venue_id, value, footfall, connections)
-     select ${r}.organization_id, k.dimension, ${day(r)}, coalesce(${r}.venue_id, 0),
+    `insert into dimension_daily (organization_id, dimension, venue_id, day_start, value, footfall, connections)
+     select ${r}.organization_id, k.dimension, v.venue_id, ${day(r)},
        case k.dimension when 'mode' then ${modeLabel(r)} when 'is_mobile' then ${device("is_mobile")}
          when 'os' then ${device("os")} when 'brand' then ${device("brand")} else ${device("browser")} end,
        ${sign}, ${sign} * ${isAuthorized(r)}
-     from ${DIMENSIONS} k where true
-     on conflict (organization_id, dimension, day_start, venue_id, value) do update set ${add("dimension_daily", ["footfall", "connections"])}`,
+     from ${DIMENSIONS} k, ${venueLevels(r)} v where true
+     order by k.dimension, v.venue_id
+     on conflict (organization_id, dimension, venue_id, day_start, value) do update set ${add("dimension_daily", ["footfall", "connections"])}`,
   ];
 }
 
@@ -95,10 +111,12 @@ function visit(r: Row, sign: 1 | -1, scope: "organization" | "venue", onlyIf?: s
   const same = `organization_id = ${r}.organization_id and customer_id = ${r}.customer_id and venue_key = ${key} and day_start = ${day(r)}`;
   if (sign === 1) {
     return [
-      `insert into customer_visit_days (organization_id, customer_id, venue_key, day_start, next_day, connections)
+      `insert into customer_visit_days (organization_id, customer_id, venue_key, day_start, next_day, org_first_day, connections)
        select ${r}.organization_id, ${r}.customer_id, ${key}, ${day(r)},
          coalesce((select min(v.day_start) from customer_visit_days v where v.organization_id = ${r}.organization_id
-           and v.customer_id = ${r}.customer_id and v.venue_key = ${key} and v.day_start > ${day(r)}), ${NEVER}), 1
+           and v.customer_id = ${r}.customer_id and v.venue_key = ${key} and v.day_start > ${day(r)}), ${NEVER}),
+         coalesce((select min(v.day_start) from customer_visit_days v where v.organization_id = ${r}.organization_id
+           and v.customer_id = ${r}.customer_id and v.venue_key = 0), ${NEVER}), 1
        where ${applies}
        on conflict (organization_id, customer_id, venue_key, day_start) do update set connections = customer_visit_days.connections + 1`,
     ];
@@ -149,6 +167,13 @@ function firstChanges(r: Row, from: string, to: string): string {
     on conflict (organization_id, venue_key, org_first_day, venue_first_day) do update set customers = customer_first_days.customers + excluded.customers`;
 }
 
+/** Every visit day of the customer carries the organisation's first day: updated when that day moves. */
+function organizationFirstDay(r: Row, to: string): string {
+  return `update customer_visit_days set org_first_day = ${to}
+    where organization_id = ${r}.organization_id and customer_id = ${r}.customer_id and ${r}.venue_key = 0
+      and not exists (select 1 from customer_visit_days e where ${chain("e", r)} and e.day_start < ${r}.day_start)`;
+}
+
 const connectionKeyChanged = (columns: string[]) => columns.map((c) => `OLD.${c} IS DISTINCT FROM NEW.${c}`).join(" OR ");
 const authorizationChanged = "(OLD.authorized_at IS NULL) <> (NEW.authorized_at IS NULL)";
 const customerLock = (r: Row) => `if ${r}.customer_id is not null then perform pg_advisory_xact_lock(4, ${r}.customer_id); end if`;
@@ -156,7 +181,7 @@ const customerLock = (r: Row) => `if ${r}.customer_id is not null then perform p
 /** The day of the visit, its customer or its authorization changed (not just its venue). */
 const organizationVisitMoved = `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${day("OLD")} <> ${day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id OR ${authorizationChanged}`;
 
-export const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days"] as const;
+export const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days"] as const;
 
 export const TRIGGERS: Trigger[] = [
   // connections
@@ -230,6 +255,7 @@ export const TRIGGERS: Trigger[] = [
       `update customer_visit_days set next_day = NEW.day_start
        where ${chain("customer_visit_days", "NEW")} and day_start = (select p.day from ${previousDay("NEW")} p)`,
       firstChanges("NEW", "NEW.next_day", "NEW.day_start"),
+      organizationFirstDay("NEW", "NEW.day_start"),
     ],
   },
   {
@@ -248,6 +274,7 @@ export const TRIGGERS: Trigger[] = [
       `update customer_visit_days set next_day = OLD.next_day
        where ${chain("customer_visit_days", "OLD")} and day_start = (select p.day from ${previousDay("OLD")} p)`,
       firstChanges("OLD", "OLD.day_start", "OLD.next_day"),
+      organizationFirstDay("OLD", "OLD.next_day"),
     ],
   },
 
@@ -290,17 +317,17 @@ export const TRIGGERS: Trigger[] = [
 function deviceMove(r: Row, sign: 1 | -1): string {
   const label = (d: "is_mobile" | "os" | "brand" | "browser") => `coalesce(${deviceLabel(d, r)}, 'Unknown')`;
   const dayOf = `c.created_at - c.created_at % ${DAY}`;
-  return `insert into dimension_daily (organization_id, dimension, day_start, venue_id, value, footfall, connections)
-    select c.organization_id, k.dimension, ${dayOf}, coalesce(c.venue_id, 0),
+  const venue = `case when v.level = 0 then coalesce(c.venue_id, 0) else ${ALL_VENUES} end`;
+  return `insert into dimension_daily (organization_id, dimension, venue_id, day_start, value, footfall, connections)
+    select c.organization_id, k.dimension, ${venue}, ${dayOf},
       case k.dimension when 'is_mobile' then ${label("is_mobile")} when 'os' then ${label("os")} when 'brand' then ${label("brand")} else ${label("browser")} end,
       ${sign} * count(*), ${sign} * count(c.authorized_at)
-    from connections c, ${DIMENSIONS} k
+    from connections c, ${DIMENSIONS} k, (select 0 as level union all select 1) v
     where c.device_id = ${r}.id and k.dimension <> 'mode'
-    group by c.organization_id, k.dimension, ${dayOf}, coalesce(c.venue_id, 0)
+    group by c.organization_id, k.dimension, ${venue}, ${dayOf}
     order by 2, 3, 4
-    on conflict (organization_id, dimension, day_start, venue_id, value) do update set ${add("dimension_daily", ["footfall", "connections"])}`;
+    on conflict (organization_id, dimension, venue_id, day_start, value) do update set ${add("dimension_daily", ["footfall", "connections"])}`;
 }
-
 
 const paused = (t: Trigger) => `exists (select 1 from analytics_paused ap where ap.organization_id = ${t.organization})`;
 
