@@ -7,7 +7,7 @@ import type { ConnectionFilter, ConnectionRow } from "~/lib/connections";
 import { formatBytes, formatClock } from "~/lib/format";
 import { formatUtcDateTime } from "~/lib/time";
 import { resolveSearch } from "./connections-search.server";
-import { assertFilterOwned, connectionConditions, connectionDetails } from "./connections.server";
+import { assertFilterOwned, connectionConditions, connectionDetails, olderThan } from "./connections.server";
 import type { OrgContext } from "./guard.server";
 
 export const EXPORT_BATCH = 5_000;
@@ -63,13 +63,7 @@ async function* connectionBatches(ctx: OrgContext, filter: ConnectionFilter, sea
   for (;;) {
     const cursor: { createdAt: number; id: number } | null = after;
     let query = db.selectFrom("connections").select(["connections.id", "connections.created_at"]).where(where);
-    if (cursor) {
-      query = query
-        .where("connections.created_at", "<=", cursor.createdAt)
-        .where((eb) =>
-          eb.or([eb("connections.created_at", "<", cursor.createdAt), eb("connections.id", "<", cursor.id)]),
-        );
-    }
+    if (cursor) query = query.where(olderThan(cursor));
     const keys = await query.orderBy("connections.created_at", "desc").orderBy("connections.id", "desc").limit(batchSize).execute();
     if (keys.length === 0) return;
     yield await connectionDetails(ctx.org.id, keys.map((k) => Number(k.id)));

@@ -1,21 +1,26 @@
-// The search box of the connections, devices and customers lists, without scanning connections.
+// The search box of the connections, devices and customers lists, without scanning connections
+// (docs/decisions/0006-connections-at-scale.md).
 //
 // customers.search_text and devices.search_text (migration 0003) hold the lower-cased searchable
-// fields in one column (indexed with organization_id on SQLite, so a search reads the index only).
-// A term is resolved to the matching customers, devices, venues and access points first; then:
-// - few matches ("sparse"): connections are read through their customer and device indexes;
-// - many matches or a venue/access point ("dense"): connections are read newest first through the
-//   list's own index and kept when they belong to a match, which finds a page quickly because
-//   matches are frequent.
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
-import { db } from "~/db/db.server";
+// fields in one column; a term of three characters or more is looked up in their trigram index
+// (FTS5 on SQLite, pg_trgm on PostgreSQL), a shorter one scans the column. A term is resolved to
+// the matching customers, devices, venues and access points first; then connections are read:
+// - few matches ("sparse"): through the customer and device indexes, then sorted;
+// - more ("dense"): newest first through the list's own index, keeping rows that belong to a match
+//   (matches are frequent, so a page fills quickly); the ids travel as one parameter.
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from "kysely";
+import { db, dialect } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { containsText } from "~/db/sql.server";
 import { likePattern } from "~/lib/pagination";
 import type { OrgContext } from "./guard.server";
 
-/** Up to this many matching customers (and devices) are looked up by id. */
+/** Up to this many matching customers (and devices) are read through their own indexes. */
 export const SPARSE_LIMIT = 500;
+/** Up to this many matching ids are passed as a list; beyond it the match is re-evaluated in SQL. */
+const DENSE_LIMIT = 20_000;
+
+type Searchable = "customers" | "devices";
 
 export interface SearchMatch {
   /** Nothing matches: the list is empty without asking the connections table. */
@@ -26,39 +31,71 @@ export interface SearchMatch {
 }
 
 /**
- * LIKE patterns for a term (lower case): the term itself and, for something that looks like a
- * phone number (07…, +254 7…, 254…), its digits without the leading 0, so "0712 345 678" finds
- * the stored "+254712345678".
+ * What a term is looked for as (lower case): the term itself and, for something that looks like a
+ * phone number (07…, +254 7…, 254…), its digits without the leading 0, so "0712 345 678" finds the
+ * stored "+254712345678"; a MAC written with dashes or dots is also looked for with colons.
  */
-export function searchPatterns(term: string): string[] {
+export function searchVariants(term: string): string[] {
   const lower = term.trim().toLowerCase();
-  const patterns = [likePattern(lower)];
+  const variants = [lower];
   if (/^\+?[\d\s()-]{4,}$/.test(lower)) {
     const digits = lower.replace(/\D/g, "").replace(/^0/, "");
-    if (digits && digits !== lower) patterns.push(likePattern(digits));
+    if (digits && digits !== lower) variants.push(digits);
   }
-  if (/^[0-9a-f]{2}([-.][0-9a-f]{2})+[-.]?$/.test(lower)) patterns.push(likePattern(lower.replace(/[-.]/g, ":")));
-  return patterns;
+  if (/^[0-9a-f]{2}([-.][0-9a-f]{2})+[-.]?$/.test(lower)) variants.push(lower.replace(/[-.]/g, ":"));
+  return variants;
 }
 
-/** search_text matches one of the term's patterns (search_text is already lower case). */
-export function searchTextMatches(table: "customers" | "devices", term: string): Expression<SqlBool> {
+/** A trigram index can answer "contains" for three characters or more without wildcards. */
+const trigramReady = (variant: string) => variant.length >= 3 && !/[%_\\]/.test(variant);
+
+/** search_text contains one of the term's variants, tested row by row (no trigram index). */
+export function searchTextMatches(table: Searchable, term: string): Expression<SqlBool> {
   const column = sql.ref(`${table}.search_text`);
-  const tests = searchPatterns(term).map((p) => sql<SqlBool>`${column} like ${p} escape '\\'`);
+  const tests = searchVariants(term).map((v) => sql<SqlBool>`${column} like ${likePattern(v)} escape '\\'`);
   return tests.length === 1 ? tests[0] : sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }
 
-function matchingIds(table: "customers" | "devices", orgId: number, term: string) {
-  return db
-    .selectFrom(table)
-    .select(`${table}.id as id`)
-    .where(`${table}.organization_id`, "=", orgId)
-    .where(searchTextMatches(table, term));
+/**
+ * Ids of the organisation's customers or devices whose search_text contains the term, read
+ * through the trigram index where it can answer (SQLite: the FTS5 table; PostgreSQL: its planner
+ * uses the pg_trgm index for LIKE).
+ */
+export function matchingIds(table: Searchable, orgId: number, term: string): RawBuilder<{ id: number }> {
+  const variants = searchVariants(term);
+  if (dialect() === "postgres" || !variants.every(trigramReady)) {
+    return sql<{ id: number }>`select ${sql.ref(`${table}.id`)} as id from ${sql.table(table)} where ${sql.ref(`${table}.organization_id`)} = ${orgId} and ${searchTextMatches(table, term)}`;
+  }
+  const fts = sql.table(`${table}_search`);
+  const hits = sql.join(
+    variants.map((v) => sql`select rowid from ${fts} where search_text like ${`%${v}%`}`),
+    sql` union `,
+  );
+  // The ids found drive (primary key), hence `organization_id + 0`.
+  return sql<{ id: number }>`select ${sql.ref(`${table}.id`)} as id from ${sql.table(table)} where ${sql.ref(`${table}.id`)} in (${hits}) and ${sql.ref(`${table}.organization_id`)} + 0 = ${orgId}`;
+}
+
+/** Whether a record (customers.id / devices.id reference) is one of the matches, for the customers and devices lists. */
+export function isMatching(table: Searchable, orgId: number, term: string): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(`${table}.id`)} in (${matchingIds(table, orgId, term)})`;
+}
+
+/** `column` is one of `ids`, passed as a single parameter whatever the count, checked row by row. */
+function inIdList(column: string, ids: number[]): Expression<SqlBool> {
+  const unindexed = sql`${sql.ref(column)} + 0`;
+  return dialect() === "postgres"
+    ? sql<SqlBool>`${unindexed} = any(${ids}::int[])`
+    : sql<SqlBool>`${unindexed} in (select value from json_each(${JSON.stringify(ids)}))`;
+}
+
+async function ids(table: Searchable, orgId: number, term: string): Promise<number[]> {
+  const result = await sql<{ id: number }>`${matchingIds(table, orgId, term)} limit ${DENSE_LIMIT + 1}`.execute(db);
+  return result.rows.map((r) => Number(r.id));
 }
 
 export async function resolveSearch(ctx: OrgContext, term: string): Promise<SearchMatch> {
   const orgId = ctx.org.id;
-  const [venues, accessPoints, customers, devices] = await Promise.all([
+  const [venues, accessPoints, customerIds, deviceIds] = await Promise.all([
     db.selectFrom("venues").select("id").where("organization_id", "=", orgId).where(containsText("name", term)).execute(),
     db
       .selectFrom("access_points")
@@ -66,15 +103,13 @@ export async function resolveSearch(ctx: OrgContext, term: string): Promise<Sear
       .where("organization_id", "=", orgId)
       .where((eb) => eb.or([containsText("name", term), containsText("mac_address", term)]))
       .execute(),
-    matchingIds("customers", orgId, term).limit(SPARSE_LIMIT + 1).execute(),
-    matchingIds("devices", orgId, term).limit(SPARSE_LIMIT + 1).execute(),
+    ids("customers", orgId, term),
+    ids("devices", orgId, term),
   ]);
   const venueIds = venues.map((r) => r.id);
   const accessPointIds = accessPoints.map((r) => r.id);
-  const customerIds = customers.map((r) => Number(r.id));
-  const deviceIds = devices.map((r) => Number(r.id));
   if (!venueIds.length && !accessPointIds.length && !customerIds.length && !deviceIds.length) {
-    return { none: true, sparse: true, condition: (eb) => eb.lit(false) as unknown as Expression<SqlBool> };
+    return { none: true, sparse: true, condition: () => sql<SqlBool>`1 = 0` };
   }
   const sparse = !venueIds.length && !accessPointIds.length && customerIds.length <= SPARSE_LIMIT && deviceIds.length <= SPARSE_LIMIT;
   if (sparse) {
@@ -88,17 +123,18 @@ export async function resolveSearch(ctx: OrgContext, term: string): Promise<Sear
         ]),
     };
   }
-  // `col + 0`: membership is checked row by row while another index gives the order.
-  const unindexed = (column: string) => sql`${sql.ref(column)} + 0`;
+  // Many matches: each is tested per row while the list's index gives the order.
+  const among = (column: string, table: Searchable, found: number[]) =>
+    found.length > DENSE_LIMIT ? sql<SqlBool>`${sql.ref(column)} + 0 in (${matchingIds(table, orgId, term)})` : inIdList(column, found);
   return {
     none: false,
     sparse,
     condition: (eb) =>
       eb.or([
-        ...(venueIds.length ? [eb(unindexed("connections.venue_id"), "in", venueIds)] : []),
-        ...(accessPointIds.length ? [eb(unindexed("connections.access_point_id"), "in", accessPointIds)] : []),
-        ...(customerIds.length ? [eb(unindexed("connections.customer_id"), "in", matchingIds("customers", orgId, term))] : []),
-        ...(deviceIds.length ? [eb(unindexed("connections.device_id"), "in", matchingIds("devices", orgId, term))] : []),
+        ...(venueIds.length ? [inIdList("connections.venue_id", venueIds)] : []),
+        ...(accessPointIds.length ? [inIdList("connections.access_point_id", accessPointIds)] : []),
+        ...(customerIds.length ? [among("connections.customer_id", "customers", customerIds)] : []),
+        ...(deviceIds.length ? [among("connections.device_id", "devices", deviceIds)] : []),
       ]),
   };
 }

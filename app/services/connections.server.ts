@@ -2,7 +2,7 @@
 // list every screen shows (connections page, venue and access point tabs, customer profile,
 // dashboard dashlets), closing an online connection, and the rows of the CSV export.
 //
-// Built for organisations with millions of connections (docs/decisions/0005-connections-at-scale.md):
+// Built for organisations with millions of connections (docs/decisions/0006-connections-at-scale.md):
 // - every query reads one index in (created_at, id) order, chosen here rather than by the planner
 //   (the other filter columns are written as `col + 0` / `col || ''` so no other index is used);
 // - totals are counted up to a cap (10,000 or a few pages past the current one), never over millions;
@@ -20,6 +20,8 @@ export type { ConnectionFilter, ConnectionPage, ConnectionRow };
 
 /** Totals are exact up to this many rows (or a few pages past the current page). */
 export const COUNT_CAP = 10_000;
+/** With a search term, whose matches may be spread thin over millions of rows, up to this many. */
+export const SEARCH_COUNT_CAP = 1_000;
 const PAGES_AHEAD = 5;
 
 type Builder = ExpressionBuilder<DB, "connections">;
@@ -99,25 +101,53 @@ export async function listConnections(
   const search = params.search ? await resolveSearch(ctx, params.search) : null;
   if (search?.none) return { rows: [], total: 0, capped: false };
   const where = connectionConditions(ctx.org.id, filter, search);
-  const countLimit = Math.max(COUNT_CAP, params.offset + params.pageSize * PAGES_AHEAD);
-  const [page, counted] = await Promise.all([
-    db
-      .selectFrom("connections")
-      .select("connections.id")
-      .where(where)
-      .orderBy("connections.created_at", "desc")
-      .orderBy("connections.id", "desc")
-      .limit(params.pageSize)
-      .offset(params.offset)
-      .execute(),
-    db
-      .selectFrom((qb) => qb.selectFrom("connections").select(sql<number>`1`.as("one")).where(where).limit(countLimit + 1).as("matching"))
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  const n = Number(counted.n);
+  const page = await db
+    .selectFrom("connections")
+    .select(["connections.id", "connections.created_at"])
+    .where(where)
+    .orderBy("connections.created_at", "desc")
+    .orderBy("connections.id", "desc")
+    .limit(params.pageSize)
+    .offset(params.offset)
+    .execute();
+  const counted = await countMatching(where, page, params, search ? SEARCH_COUNT_CAP : COUNT_CAP);
   const rows = await connectionDetails(ctx.org.id, page.map((r) => Number(r.id)));
-  return { rows, total: Math.min(n, countLimit), capped: n > countLimit };
+  return { rows, ...counted };
+}
+
+/**
+ * The total shown under a page: the rows before and on the page, plus those after it counted up
+ * to `cap` in all (at least a few pages ahead). Counting from the page's last row on reads only
+ * what follows it, so a deep page does not walk its offset twice. Past the end, a plain capped count.
+ */
+async function countMatching(
+  where: (eb: Builder) => Expression<SqlBool>,
+  page: { id: number; created_at: number }[],
+  params: Pick<ListParams, "offset" | "pageSize">,
+  cap: number,
+): Promise<Pick<ConnectionPage, "total" | "capped">> {
+  const last = page.at(-1);
+  const before = last ? params.offset + page.length : 0;
+  const lookahead = last ? Math.max(cap - before, params.pageSize * PAGES_AHEAD) : cap;
+  const counted = await db
+    .selectFrom((qb) => {
+      let matching = qb.selectFrom("connections").select(sql<number>`1`.as("one")).where(where);
+      if (last) matching = matching.where(olderThan({ createdAt: Number(last.created_at), id: Number(last.id) }));
+      return matching.limit(lookahead + 1).as("matching");
+    })
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const after = Number(counted.n);
+  return { total: before + Math.min(after, lookahead), capped: after > lookahead };
+}
+
+/** Rows after `cursor` in the lists' order (created_at desc, id desc), as an index range on created_at. */
+export function olderThan(cursor: { createdAt: number; id: number }) {
+  return (eb: Builder): Expression<SqlBool> =>
+    eb.and([
+      eb("connections.created_at", "<=", cursor.createdAt),
+      eb.or([eb("connections.created_at", "<", cursor.createdAt), eb("connections.id", "<", cursor.id)]),
+    ]);
 }
 
 /** The rows behind these ids with their customer, device, venue and access point, in the ids' order. */
@@ -152,7 +182,8 @@ export async function connectionDetails(orgId: number, ids: number[], now = Date
       "venues.name as venue_name",
       "access_points.name as access_point_name",
     ])
-    .where("connections.organization_id", "=", orgId)
+    // The ids drive (primary key); with the organisation indexable SQLite walked its index instead.
+    .where(noIndex("connections.organization_id"), "=", orgId)
     .where("connections.id", "in", ids)
     .execute();
   const byId = new Map(rows.map((r) => [Number(r.id), toConnectionRow(r, now)]));

@@ -8,7 +8,7 @@ import type { Outcome } from "~/lib/outcome";
 import type { ListParams } from "~/lib/pagination";
 import type { CustomerRow, RecordFilter, RecordPage } from "~/lib/records";
 import { CUSTOMER_MESSAGES, type CustomerAccountInput } from "~/lib/schemas/customers";
-import { searchTextMatches } from "./connections-search.server";
+import { isMatching } from "./connections-search.server";
 import { COUNT_CAP, customerName } from "./connections.server";
 import { connectionScope, scopedToPlace } from "./devices.server";
 import { forbidden, notFound, type OrgContext } from "./guard.server";
@@ -59,7 +59,7 @@ export async function listCustomers(
 ): Promise<RecordPage<CustomerRow>> {
   const where = (eb: ExpressionBuilder<DB, "customers">): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [eb("customers.organization_id", "=", ctx.org.id)];
-    if (params.search) and.push(searchTextMatches("customers", params.search));
+    if (params.search) and.push(isMatching("customers", ctx.org.id, params.search));
     if (scopedToPlace(filter)) {
       and.push(
         eb.exists(

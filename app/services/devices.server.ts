@@ -6,7 +6,7 @@ import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import type { ListParams } from "~/lib/pagination";
 import { DEVICE_MESSAGES, type DeviceRow, type RecordFilter, type RecordPage } from "~/lib/records";
-import { searchTextMatches } from "./connections-search.server";
+import { isMatching } from "./connections-search.server";
 import { COUNT_CAP, customerName } from "./connections.server";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 
@@ -51,7 +51,7 @@ export async function listDevices(
   const where = (eb: ExpressionBuilder<DB, "devices">): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [eb("devices.organization_id", "=", orgId)];
     if (filter.customerId !== undefined) and.push(eb("devices.customer_id", "=", filter.customerId));
-    if (params.search) and.push(searchTextMatches("devices", params.search));
+    if (params.search) and.push(isMatching("devices", orgId, params.search));
     if (scopedToPlace(filter)) {
       and.push(
         eb.exists(

@@ -170,6 +170,7 @@ describe("listConnections", () => {
     expect(await found("sarit")).toEqual(otherIds);
     expect(await found("rooftop")).toEqual(otherIds);
     expect(await found(world.accessPoint.mac_address)).toEqual(worldIds);
+    expect(await found("od")).toEqual(worldIds); // shorter than a trigram: scanned
     expect(await found("nobody-here")).toEqual([]);
     expect(await found("100%")).toEqual([]);
     const searched = await listConnections(ctx, { authorized: true }, list("achieng"));

@@ -41,14 +41,15 @@ async function emptyAllTables() {
     return;
   }
   const sqlite = rawSqlite()!;
-  const tables = sqlite
-    .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
-    .all()
-    .map((r) => (r as { name: string }).name)
-    .filter((t) => !KEEP.has(t));
+  const all = sqlite.prepare("select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string; sql: string }[];
+  // Full-text (FTS5) tables are emptied with their own command; their shadow tables are theirs.
+  const virtual = all.filter((t) => /^create virtual table/i.test(t.sql)).map((t) => t.name);
+  const shadow = (name: string) => virtual.some((v) => name.startsWith(`${v}_`));
+  const tables = all.map((t) => t.name).filter((t) => !KEEP.has(t) && !virtual.includes(t) && !shadow(t));
   sqlite.pragma("foreign_keys = OFF");
   sqlite.transaction(() => {
     for (const t of tables) sqlite.prepare(`delete from "${t}"`).run();
+    for (const v of virtual) sqlite.prepare(`insert into "${v}" ("${v}") values ('delete-all')`).run();
   })();
   sqlite.pragma("foreign_keys = ON");
 }
