@@ -20,7 +20,7 @@ import type {
   VenueUsage,
 } from "~/lib/analytics";
 import { bucketStart, dwellMsOf, hourOfDay, isAuthorized, weekdayOf } from "./analytics-sql.server";
-import { deviceKeyExpression, toDeviceUsage, toTotals, toSeconds, type TotalsRow } from "./analytics-shape.server";
+import { deviceKeyExpression, modeKeyExpression, toDeviceUsage, toTotals, toSeconds, type TotalsRow } from "./analytics-shape.server";
 
 type Eb = ExpressionBuilder<DB, "connections">;
 
@@ -161,7 +161,7 @@ export async function accessPointUsage(scope: AnalyticsScope, limit = 5): Promis
 
 /** Authorized connections by authorization mode, most first. */
 export async function authModeSummary(scope: AnalyticsScope): Promise<AuthModeUsage[]> {
-  const mode = sql<string>`coalesce(nullif(trim(connections.authorization_mode), ''), 'unknown')`;
+  const mode = modeKeyExpression("connections");
   const rows = await inScope(scope)
     .where(isAuthorized("connections"))
     .select((eb) => [mode.as("mode"), eb.fn.countAll<number>().as("connections")])

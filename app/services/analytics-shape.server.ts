@@ -1,6 +1,7 @@
 // Turning summed figures into the answer shapes of app/lib/analytics.ts, the same way for the raw
 // path and the roll-up path (so both round alike).
 import { sql, type RawBuilder } from "kysely";
+import { deviceLabel, modeLabel } from "~/db/migrations/_analytics-triggers";
 import type { DeviceDimension, DeviceUsage, UsageTotals } from "~/lib/analytics";
 
 /** Brand and browser charts show the top 5 and top 10 (spec 1 §7 aggregateDeviceSummary). */
@@ -37,13 +38,17 @@ export function toTotals(row: TotalsRow, customers: { newCustomers: number; repe
   };
 }
 
-/** The label a device is counted under: Mobile/Desktop, or its os/brand/browser; "Unknown" when missing. */
-export function deviceKeyExpression(dimension: DeviceDimension, table: string): RawBuilder<string> {
-  if (dimension === "is_mobile") {
-    return sql<string>`case when ${sql.ref(`${table}.id`)} is null then 'Unknown' when ${sql.ref(`${table}.is_mobile`)} = 1 then 'Mobile' else 'Desktop' end`;
-  }
-  return sql<string>`coalesce(nullif(trim(${sql.ref(`${table}.${dimension}`)}), ''), 'Unknown')`;
+/**
+ * The label a device is counted under: Mobile/Desktop, or its os/brand/browser; "Unknown" when
+ * missing. The same SQL the roll-up triggers use, so both paths label alike.
+ */
+export function deviceKeyExpression(dimension: DeviceDimension, table: "devices"): RawBuilder<string> {
+  if (dimension === "is_mobile") return sql<string>`case when ${sql.ref(`${table}.id`)} is null then 'Unknown' else ${sql.raw(deviceLabel(dimension, table))} end`;
+  return sql<string>`coalesce(${sql.raw(deviceLabel(dimension, table))}, 'Unknown')`;
 }
+
+/** An authorization mode's label ("unknown" when missing), as the roll-up triggers write it. */
+export const modeKeyExpression = (table: "connections"): RawBuilder<string> => sql<string>`${sql.raw(modeLabel(table))}`;
 
 /** Most connections first (then footfall, then name), cut to the dimension's limit. */
 export function toDeviceUsage(

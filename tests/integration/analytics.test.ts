@@ -119,6 +119,17 @@ describe("analytics definitions on a hand-made day", () => {
     expect(await analytics.deviceSummary(scope(), "brand", 1)).toEqual([{ key: "Unknown", connections: 2, footfall: 3 }]);
   });
 
+  it("answers windows that do not start on a day boundary from the rows themselves", async () => {
+    const { day, net } = await handMadeDay();
+    const scope: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 10 * HOUR + 15 * MIN, endMs: day + 12 * HOUR + 30 * MIN } };
+    expect(await analytics.aggregateUsage(scope)).toMatchObject({ footfall: 3, connections: 2, abandoned: 1, newCustomers: 1, repeatCustomers: 0, dwellTime: 3600 });
+    expect(await analytics.footfallSeries(scope, "hour")).toEqual([
+      { time: day + 10 * HOUR, footfall: 1 },
+      { time: day + 11 * HOUR, footfall: 1 },
+      { time: day + 12 * HOUR, footfall: 1 },
+    ]);
+  });
+
   it("gives the network overview cards", async () => {
     const { net, scope } = await handMadeDay();
     expect(await analytics.venueOverview(net.org.id, net.venueA, scope().range)).toEqual({
