@@ -43,6 +43,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function CustomerAccount() {
   const { account, canEdit } = useLoaderData<typeof loader>();
+  // A new form when the saved values change, so it shows them as stored (normalised) after Update.
+  return <AccountForm key={JSON.stringify(account)} account={account} canEdit={canEdit} />;
+}
+
+function AccountForm({ account, canEdit }: { account: Record<"first_name" | "middle_name" | "last_name" | "email_address" | "phone_number", string>; canEdit: boolean }) {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
