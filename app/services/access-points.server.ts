@@ -11,7 +11,7 @@ import type { Outcome } from "~/lib/outcome";
 import type { ListParams } from "~/lib/pagination";
 import type { AccessPointInput } from "~/lib/schemas/access-points";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
-import { onlineConnections } from "./venues.server";
+import { countBy, onlineNow } from "./venues.server";
 
 export const ACCESS_POINT_REFUSALS = {
   macTaken: (name: string) => `This MAC address is already used by the access point ${name} in this organization.`,
@@ -96,12 +96,7 @@ export async function accessPointCounts(
   if (range) authorized = authorized.where("created_at", ">=", range.startMs).where("created_at", "<", range.endMs);
   const [connections, online] = await Promise.all([
     authorized.groupBy("access_point_mac").execute(),
-    db
-      .selectFrom(onlineConnections(organizationId))
-      .select(["online.access_point_mac", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("online.access_point_mac", "in", [...macs])
-      .groupBy("online.access_point_mac")
-      .execute(),
+    onlineNow(organizationId),
   ]);
   for (const r of connections) {
     const c = counts.get(r.access_point_mac!);
@@ -110,10 +105,8 @@ export async function accessPointCounts(
       c.customersCount = Number(r.customers);
     }
   }
-  for (const r of online) {
-    const c = counts.get(r.access_point_mac!);
-    if (c) c.onlineConnectionsCount = Number(r.n);
-  }
+  const onlineByMac = countBy(online, (r) => r.access_point_mac);
+  for (const [mac, c] of counts) c.onlineConnectionsCount = onlineByMac.get(mac) ?? 0;
   return counts;
 }
 
@@ -162,8 +155,8 @@ export async function listAccessPoints(
 }
 
 /**
- * The details' overview cards over the window (one year on the page): devices and clients seen,
- * authorized connections, and who is online now.
+ * The details' overview cards over the window (one year on the page): authorized connections, the
+ * distinct devices and clients that made them, and who is online now.
  */
 export async function accessPointOverview(ctx: OrgContext, mac: string, range: Pick<DateRange, "startMs" | "endMs">) {
   const [seen, online] = await Promise.all([
@@ -172,24 +165,21 @@ export async function accessPointOverview(ctx: OrgContext, mac: string, range: P
       .select([
         (eb) => eb.fn.count<number>("device_id").distinct().as("devices"),
         (eb) => eb.fn.count<number>("customer_id").distinct().as("customers"),
-        (eb) => eb.fn.count<number>("authorized_at").as("connections"),
+        (eb) => eb.fn.countAll<number>().as("connections"),
       ])
       .where("organization_id", "=", ctx.org.id)
       .where("access_point_mac", "=", mac)
+      .where("authorized_at", "is not", null)
       .where("created_at", ">=", range.startMs)
       .where("created_at", "<", range.endMs)
       .executeTakeFirstOrThrow(),
-    db
-      .selectFrom(onlineConnections(ctx.org.id))
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("online.access_point_mac", "=", mac)
-      .executeTakeFirstOrThrow(),
+    onlineNow(ctx.org.id),
   ]);
   return {
     devices: Number(seen.devices),
     uniqueClients: Number(seen.customers),
     totalConnections: Number(seen.connections),
-    online: Number(online.n),
+    online: online.filter((r) => r.access_point_mac === mac).length,
   };
 }
 

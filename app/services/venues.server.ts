@@ -65,20 +65,27 @@ export async function getVenueHeader(ctx: OrgContext, venueId: number | null) {
 }
 
 /**
- * Connections online now (authorized, not ended) of the organisation, for counting by venue or access
- * point. Written as a subquery ordered like the connections_online partial index, so both engines
- * read that small index: SQLite's planner, without statistics, would otherwise walk a broader index
- * of authorized connections (millions of rows) when venue or MAC conditions are added.
+ * Where the organisation's connections online now (authorized, not ended) are: one row per online
+ * connection, counted by the caller. The query names nothing but the organisation and the online
+ * conditions, so both engines read the small connections_online partial index; a venue or MAC
+ * condition, a GROUP BY or an ORDER BY here lets SQLite's planner (which has no statistics) walk a
+ * broader index of all history instead, seconds at millions of rows.
  */
-export function onlineConnections(organizationId: number) {
+export async function onlineNow(organizationId: number): Promise<{ venue_id: number | null; access_point_mac: string | null }[]> {
   return db
     .selectFrom("connections")
     .select(["venue_id", "access_point_mac"])
     .where("organization_id", "=", organizationId)
     .where("authorized_at", "is not", null)
     .where("ended_at", "is", null)
-    .orderBy("created_at", "desc")
-    .as("online");
+    .execute();
+}
+
+/** How many of these rows share each key. */
+export function countBy<T>(rows: readonly T[], key: (row: T) => string | number | null): Map<string | number | null, number> {
+  const counts = new Map<string | number | null, number>();
+  for (const row of rows) counts.set(key(row), (counts.get(key(row)) ?? 0) + 1);
+  return counts;
 }
 
 /** All history up to the end of today, as a day-aligned window (the analytics roll-ups answer it). */
@@ -106,12 +113,7 @@ export async function venueCounts(organizationId: number, venueIds: readonly num
       .execute(),
     venueUsage({ organizationId, venueIds: ids, range }, ids.length),
     Promise.all(ids.map((id) => uniqueCustomers({ organizationId, venueIds: [id], range }))),
-    db
-      .selectFrom(onlineConnections(organizationId))
-      .select(["online.venue_id", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("online.venue_id", "in", ids)
-      .groupBy("online.venue_id")
-      .execute(),
+    onlineNow(organizationId),
   ]);
   for (const r of accessPoints) counts.get(r.venue_id)!.accessPointsCount = Number(r.n);
   for (const r of usage) {
@@ -119,10 +121,8 @@ export async function venueCounts(organizationId: number, venueIds: readonly num
     if (c) c.connectionsCount = r.connections;
   }
   ids.forEach((id, i) => (counts.get(id)!.customersCount = clients[i]));
-  for (const r of online) {
-    const c = counts.get(r.venue_id!);
-    if (c) c.onlineConnectionsCount = Number(r.n);
-  }
+  const onlineByVenue = countBy(online, (r) => r.venue_id);
+  for (const [id, c] of counts) c.onlineConnectionsCount = onlineByVenue.get(id) ?? 0;
   return counts;
 }
 

@@ -2,6 +2,7 @@
 // through the route loaders and actions, on SQLite and PostgreSQL.
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
+import { buildDevice } from "~/db/factories.server";
 import { refusalMessage } from "~/lib/permissions";
 import { ACCESS_POINT_MESSAGES } from "~/lib/schemas/access-points";
 import { VENUE_MESSAGES } from "~/lib/schemas/venues";
@@ -198,17 +199,19 @@ describe("access point details", () => {
     expect((await callRoute(apIndex.loader, user.id, `/${org.id}/ap/${ap.id}`, params)).headers.get("Location")).toBe(`/${org.id}/ap/${ap.id}/overview`);
   });
 
-  it("counts devices, unique clients and connections by the access point's MAC over the last year, and who is online now", async () => {
+  it("counts authorized connections and their devices and clients by the access point's MAC over the last year, and who is online now", async () => {
     const { org, owner } = await makeOrg();
     const venue = await insertVenue(org.id);
     const ap = await insertAp(org.id, venue.id);
     const neighbour = await insertAp(org.id, venue.id);
     const [c1, c2] = [await insertCustomer(org.id), await insertCustomer(org.id)];
-    const device = (await db.insertInto("devices").values({ organization_id: org.id, customer_id: c1, name: null, mac_address: "02:aa:00:00:00:01", os: null, os_version: null, brand: null, browser: null, is_mobile: 1, blocked_at: null, last_seen_at: null, created_at: Date.now(), updated_at: Date.now() }).returning("id").executeTakeFirstOrThrow()).id;
+    const device = (await db.insertInto("devices").values(buildDevice(org.id, { customer_id: c1 })).returning("id").executeTakeFirstOrThrow()).id;
     const now = Date.now();
     await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c1, device_id: device }); // online
     await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c2, created_at: now - 100 * DAY, authorized_at: now - 100 * DAY, ended_at: now - 100 * DAY + 1000 });
-    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c2, authorized_at: null }); // a portal visit only
+    const visitor = await insertCustomer(org.id);
+    const visitorDevice = (await db.insertInto("devices").values(buildDevice(org.id, { customer_id: visitor })).returning("id").executeTakeFirstOrThrow()).id;
+    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: visitor, device_id: visitorDevice, authorized_at: null }); // a portal visit only
     await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c2, created_at: now - 400 * DAY, authorized_at: now - 400 * DAY, ended_at: now - 400 * DAY + 1 }); // over a year ago
     await insertConnection(org.id, { venueId: venue.id, ap: neighbour }, { customer_id: c1 });
     const params = { orgId: String(org.id), apId: String(ap.id) };
