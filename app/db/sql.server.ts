@@ -17,3 +17,9 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
+
+/** A foreign key refused the write (the row it names was deleted meanwhile): PostgreSQL 23503, SQLite's FOREIGNKEY code. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "23503" || code === "SQLITE_CONSTRAINT_FOREIGNKEY";
+}
