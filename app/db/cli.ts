@@ -5,13 +5,16 @@
 //            [--days N] [--seed N]
 //                           migrate, then add a separate generated organisation (for benchmarks)
 //   reports:run             send the report e-mails due now (for cron; safe beside running servers)
+//   rollups:rebuild [--organization N]
+//                           recompute the analytics roll-ups from the connections (all organisations
+//                           by default), e.g. after a bulk load that stopped half-way
 import { parseArgs } from "node:util";
 import { closeDatabase, db, migrateToLatest } from "./db.server";
 import { generateDemoData, loadDemoIfEmpty, resolveSizes, type DemoOptions } from "./demo.server";
 import { randomToken } from "~/services/crypto.server";
 import { insertUser } from "./factories.server";
 
-const USAGE = `Usage: tsx app/db/cli.ts <migrate | seed | demo | reports:run | generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N] [--days N] [--seed N]>`;
+const USAGE = `Usage: tsx app/db/cli.ts <migrate | seed | demo | reports:run | rollups:rebuild [--organization N] | generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N] [--days N] [--seed N]>`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -35,6 +38,16 @@ async function main(argv: string[]): Promise<void> {
       const { sent, failed } = await runDueReports();
       console.log(`Report e-mails: ${sent} sent, ${failed} failed (retried later).`);
       if (failed) process.exitCode = 1;
+      return;
+    }
+    case "rollups:rebuild": {
+      await migrateToLatest();
+      const { values } = parseArgs({ args: rest, options: { organization: { type: "string" } } });
+      const organizationId = values.organization === undefined ? undefined : Number(values.organization);
+      if (organizationId !== undefined && !Number.isSafeInteger(organizationId)) throw new Error(`--organization must be an id, got "${values.organization}".`);
+      const { rebuildRollups } = await import("./rollups.server");
+      await rebuildRollups(organizationId);
+      console.log(`Analytics roll-ups rebuilt for ${organizationId === undefined ? "every organisation" : `organisation ${organizationId}`}.`);
       return;
     }
     default:
