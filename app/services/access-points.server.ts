@@ -4,7 +4,7 @@
 // of another organisation, a missing one or a malformed id is a 404. Connections name their access
 // point by MAC address (access_point_mac), so the counts and the details' tabs filter by MAC.
 import { db } from "~/db/db.server";
-import { containsText, isUniqueViolation } from "~/db/sql.server";
+import { containsText, isForeignKeyViolation, isUniqueViolation } from "~/db/sql.server";
 import type { DateRange } from "~/lib/date-range";
 import { parseId } from "~/lib/ids";
 import type { Outcome } from "~/lib/outcome";
@@ -211,7 +211,7 @@ function row(input: AccessPointInput, venueId: number) {
   };
 }
 
-/** A MAC address is unique in an organisation: a clear message first, the unique index for races. */
+/** A MAC address is unique in an organisation: a clear message first, the unique index for races (a network deleted meanwhile is a 404). */
 async function guardMac<T>(ctx: OrgContext, mac: string, exceptId: number | undefined, write: () => Promise<T>): Promise<Outcome<{ value: T }>> {
   const holder = await macHolder(ctx, mac, exceptId);
   if (holder) return { ok: false, fieldErrors: { mac_address: [ACCESS_POINT_REFUSALS.macTaken(holder.name)] } };
@@ -219,6 +219,8 @@ async function guardMac<T>(ctx: OrgContext, mac: string, exceptId: number | unde
     return { ok: true, value: await write() };
   } catch (error) {
     if (isUniqueViolation(error)) return { ok: false, fieldErrors: { mac_address: [ACCESS_POINT_REFUSALS.macTakenRace] } };
+    // The network was deleted between the check and the write.
+    if (isForeignKeyViolation(error)) notFound();
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { parseId } from "~/lib/ids";
 import { getAccessPoint } from "~/services/access-points.server";
 import { requireOrg } from "~/services/guard.server";
@@ -14,3 +15,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function AccessPointIndex() {
   return null;
 }
+
+export const ErrorBoundary = GeneralErrorBoundary;

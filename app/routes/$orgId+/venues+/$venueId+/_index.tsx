@@ -1,4 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { parseId } from "~/lib/ids";
 import { requireOrg } from "~/services/guard.server";
 import { getVenueHeader } from "~/services/venues.server";
@@ -15,3 +16,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function VenueIndex() {
   return null;
 }
+
+export const ErrorBoundary = GeneralErrorBoundary;
