@@ -148,5 +148,11 @@ describe("analytics roll-ups", () => {
     expect(await rollupSnapshot(first.orgId)).toEqual({ usageHourly: [], usageDaily: [], usageDailyAp: [], dimensions: [], visitDays: [], gaps: [], firsts: [] });
     expect(await rollupSnapshot(second.orgId)).toEqual(before);
     expect(await db.selectFrom("analytics_paused").select("organization_id").execute()).toEqual([{ organization_id: first.orgId }]);
+
+    // Rebuilding every organisation (db cli rollups:rebuild) recomputes lost rows and forgets the deleted one.
+    await db.deleteFrom("usage_daily").where("organization_id", "=", second.orgId).execute();
+    await rebuildRollups();
+    expect(await rollupSnapshot(second.orgId)).toEqual(before);
+    expect(await db.selectFrom("analytics_paused").selectAll().execute()).toEqual([]);
   });
 });
