@@ -195,9 +195,6 @@ export async function updateVenue(ctx: OrgContext, venueId: number | null, input
     .execute();
 }
 
-export const VENUE_DELETE_CONSEQUENCES =
-  "Its access points are deleted with it. Its connection history is kept, no longer linked to a network.";
-
 /** The confirmation question of deleting a venue: what is lost and what is kept. */
 export function venueDeleteQuestion(name: string, accessPoints: number): string {
   const aps = accessPoints === 0 ? "It has no access points." : `Its ${accessPoints === 1 ? "access point is" : `${accessPoints} access points are`} deleted with it.`;

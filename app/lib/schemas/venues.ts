@@ -94,6 +94,3 @@ export const venueSchema = z.object({
 });
 
 export type VenueInput = z.infer<typeof venueSchema>;
-
-/** The fields of the network form (the API tells a settings PUT from a layout PUT by them). */
-export const VENUE_FIELDS = ["name", "address", "email", "phone_number", "custom_splash_url", "success_url", "more_info"] as const;
