@@ -1,4 +1,5 @@
 // Connections list and export benchmark (issue 4): tsx bench/connections.bench.ts [--rebuild]
+// (npm run bench:connections, or bench:connections:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // An organisation of 5,000,000 connections, 200,000 customers and 300,000 devices, made once by
 // the demo generator and reused (SQLite file data/bench/connections.db; PostgreSQL database
 // mlango_bench_connections when BENCH_POSTGRES_URL is set), then:
@@ -46,7 +47,9 @@ if (engineArg >= 0) {
 }
 
 async function main(): Promise<void> {
-  const engines: Engine[] = process.env.BENCH_POSTGRES_URL ? ["sqlite", "postgres"] : ["sqlite"];
+  // BENCH_ENGINES=postgres runs one engine only.
+  const wanted = process.env.BENCH_ENGINES?.split(",") ?? ["sqlite", "postgres"];
+  const engines = (["sqlite", "postgres"] as const).filter((e) => wanted.includes(e) && (e === "sqlite" || process.env.BENCH_POSTGRES_URL));
   const results: Result[] = [];
   for (const engine of engines) {
     console.log(`\n== ${engine}`);

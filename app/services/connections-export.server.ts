@@ -7,8 +7,9 @@ import type { ConnectionFilter, ConnectionRow } from "~/lib/connections";
 import { formatBytes, formatClock } from "~/lib/format";
 import { formatUtcDateTime } from "~/lib/time";
 import { resolveSearch } from "./connections-search.server";
-import { assertFilterOwned, connectionConditions, connectionDetails, olderThan } from "./connections.server";
+import { assertFilterOwned, connectionConditions, connectionDetails } from "./connections.server";
 import type { OrgContext } from "./guard.server";
+import { olderThan } from "./list-count.server";
 
 export const EXPORT_BATCH = 5_000;
 
@@ -63,7 +64,7 @@ async function* connectionBatches(ctx: OrgContext, filter: ConnectionFilter, sea
   for (;;) {
     const cursor: { createdAt: number; id: number } | null = after;
     let query = db.selectFrom("connections").select(["connections.id", "connections.created_at"]).where(where);
-    if (cursor) query = query.where(olderThan(cursor));
+    if (cursor) query = query.where(olderThan("connections", cursor));
     const keys = await query.orderBy("connections.created_at", "desc").orderBy("connections.id", "desc").limit(batchSize).execute();
     if (keys.length === 0) return;
     yield await connectionDetails(ctx.org.id, keys.map((k) => Number(k.id)));

@@ -75,11 +75,6 @@ export function matchingIds(table: Searchable, orgId: number, term: string): Raw
   return sql<{ id: number }>`select ${sql.ref(`${table}.id`)} as id from ${sql.table(table)} where ${sql.ref(`${table}.id`)} in (${hits}) and ${sql.ref(`${table}.organization_id`)} + 0 = ${orgId}`;
 }
 
-/** Whether a record (customers.id / devices.id reference) is one of the matches, for the customers and devices lists. */
-export function isMatching(table: Searchable, orgId: number, term: string): Expression<SqlBool> {
-  return sql<SqlBool>`${sql.ref(`${table}.id`)} in (${matchingIds(table, orgId, term)})`;
-}
-
 /** `column` is one of `ids`, passed as a single parameter whatever the count, checked row by row. */
 function inIdList(column: string, ids: number[]): Expression<SqlBool> {
   const unindexed = sql`${sql.ref(column)} + 0`;
@@ -137,4 +132,21 @@ export async function resolveSearch(ctx: OrgContext, term: string): Promise<Sear
         ...(deviceIds.length ? [among("connections.device_id", "devices", deviceIds)] : []),
       ]),
   };
+}
+
+/** Up to this many matching customers or devices are listed by id (primary key), then sorted. */
+const RECORD_ID_LIMIT = 2_000;
+
+export type RecordSearch = { kind: "none" } | { kind: "ids"; ids: number[] } | { kind: "scan"; condition: Expression<SqlBool> };
+
+/**
+ * The search of the customers and devices lists: few matches are listed by id; many are tested
+ * row by row (searchTextMatches) while the list reads newest first, which finds a page quickly
+ * because matches are frequent.
+ */
+export async function recordSearch(table: Searchable, orgId: number, term: string): Promise<RecordSearch> {
+  const result = await sql<{ id: number }>`${matchingIds(table, orgId, term)} limit ${RECORD_ID_LIMIT + 1}`.execute(db);
+  if (result.rows.length === 0) return { kind: "none" };
+  if (result.rows.length <= RECORD_ID_LIMIT) return { kind: "ids", ids: result.rows.map((r) => Number(r.id)) };
+  return { kind: "scan", condition: searchTextMatches(table, term) };
 }

@@ -5,7 +5,7 @@
 // Built for organisations with millions of connections (docs/decisions/0006-connections-at-scale.md):
 // - every query reads one index in (created_at, id) order, chosen here rather than by the planner
 //   (the other filter columns are written as `col + 0` / `col || ''` so no other index is used);
-// - totals are counted up to a cap (10,000 or a few pages past the current one), never over millions;
+// - totals are counted up to a cap (list-count.server.ts), never over millions;
 // - a search term is first resolved to matching customers, devices, venues and access points through
 //   their own tables, then connections are read by those ids (connections-search.server.ts).
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
@@ -15,14 +15,9 @@ import type { ConnectionFilter, ConnectionPage, ConnectionRow } from "~/lib/conn
 import type { ListParams } from "~/lib/pagination";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 import { resolveSearch, type SearchMatch } from "./connections-search.server";
+import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP } from "./list-count.server";
 
 export type { ConnectionFilter, ConnectionPage, ConnectionRow };
-
-/** Totals are exact up to this many rows (or a few pages past the current page). */
-export const COUNT_CAP = 10_000;
-/** With a search term, whose matches may be spread thin over millions of rows, up to this many. */
-export const SEARCH_COUNT_CAP = 1_000;
-const PAGES_AHEAD = 5;
 
 type Builder = ExpressionBuilder<DB, "connections">;
 type Driver = "online" | "customer" | "device" | "accessPoint" | "venue" | "search" | "organization";
@@ -43,8 +38,8 @@ function driverOf(filter: ConnectionFilter, search: SearchMatch | null): Driver 
 }
 
 // `col + 0` / `col || ''` compare the same values but cannot use an index on col.
-const noIndex = (column: string) => sql`${sql.ref(column)} + 0`;
-const noIndexText = (column: string) => sql`${sql.ref(column)} || ''`;
+export const noIndex = (column: string) => sql`${sql.ref(column)} + 0`;
+export const noIndexText = (column: string) => sql`${sql.ref(column)} || ''`;
 
 /** The WHERE of a filtered list; a filter column may use its index only when it drives the query. */
 export function connectionConditions(orgId: number, filter: ConnectionFilter, search: SearchMatch | null) {
@@ -110,44 +105,18 @@ export async function listConnections(
     .limit(params.pageSize)
     .offset(params.offset)
     .execute();
-  const counted = await countMatching(where, page, params, search ? SEARCH_COUNT_CAP : COUNT_CAP);
+  const cap = search || filter.venueId !== undefined || filter.accessPointMac !== undefined ? NARROW_COUNT_CAP : COUNT_CAP;
+  const counted = await cappedTotal("connections", page, params, cap, async (after, limit) => {
+    let matching = db.selectFrom("connections").select(sql<number>`1`.as("one")).where(where);
+    if (after) matching = matching.where(after);
+    const row = await db
+      .selectFrom(matching.limit(limit).as("matching"))
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  });
   const rows = await connectionDetails(ctx.org.id, page.map((r) => Number(r.id)));
   return { rows, ...counted };
-}
-
-/**
- * The total shown under a page: the rows before and on the page, plus those after it counted up
- * to `cap` in all (at least a few pages ahead). Counting from the page's last row on reads only
- * what follows it, so a deep page does not walk its offset twice. Past the end, a plain capped count.
- */
-async function countMatching(
-  where: (eb: Builder) => Expression<SqlBool>,
-  page: { id: number; created_at: number }[],
-  params: Pick<ListParams, "offset" | "pageSize">,
-  cap: number,
-): Promise<Pick<ConnectionPage, "total" | "capped">> {
-  const last = page.at(-1);
-  const before = last ? params.offset + page.length : 0;
-  const lookahead = last ? Math.max(cap - before, params.pageSize * PAGES_AHEAD) : cap;
-  const counted = await db
-    .selectFrom((qb) => {
-      let matching = qb.selectFrom("connections").select(sql<number>`1`.as("one")).where(where);
-      if (last) matching = matching.where(olderThan({ createdAt: Number(last.created_at), id: Number(last.id) }));
-      return matching.limit(lookahead + 1).as("matching");
-    })
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirstOrThrow();
-  const after = Number(counted.n);
-  return { total: before + Math.min(after, lookahead), capped: after > lookahead };
-}
-
-/** Rows after `cursor` in the lists' order (created_at desc, id desc), as an index range on created_at. */
-export function olderThan(cursor: { createdAt: number; id: number }) {
-  return (eb: Builder): Expression<SqlBool> =>
-    eb.and([
-      eb("connections.created_at", "<=", cursor.createdAt),
-      eb.or([eb("connections.created_at", "<", cursor.createdAt), eb("connections.id", "<", cursor.id)]),
-    ]);
 }
 
 /** The rows behind these ids with their customer, device, venue and access point, in the ids' order. */

@@ -8,8 +8,9 @@ import type { Outcome } from "~/lib/outcome";
 import type { ListParams } from "~/lib/pagination";
 import type { CustomerRow, RecordFilter, RecordPage } from "~/lib/records";
 import { CUSTOMER_MESSAGES, type CustomerAccountInput } from "~/lib/schemas/customers";
-import { isMatching } from "./connections-search.server";
-import { COUNT_CAP, customerName } from "./connections.server";
+import { recordSearch } from "./connections-search.server";
+import { customerName, noIndex } from "./connections.server";
+import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP } from "./list-count.server";
 import { connectionScope, scopedToPlace } from "./devices.server";
 import { forbidden, notFound, type OrgContext } from "./guard.server";
 
@@ -57,9 +58,16 @@ export async function listCustomers(
   filter: RecordFilter,
   params: Pick<ListParams, "offset" | "pageSize" | "search">,
 ): Promise<RecordPage<CustomerRow>> {
+  const search = params.search ? await recordSearch("customers", ctx.org.id, params.search) : null;
+  if (search?.kind === "none") return { rows: [], total: 0, capped: false };
+  // Few matches are read by id (primary key), hence the organisation tested row by row.
+  const byIds = search?.kind === "ids";
   const where = (eb: ExpressionBuilder<DB, "customers">): Expression<SqlBool> => {
-    const and: Expression<SqlBool>[] = [eb("customers.organization_id", "=", ctx.org.id)];
-    if (params.search) and.push(isMatching("customers", ctx.org.id, params.search));
+    const and: Expression<SqlBool>[] = [
+      byIds ? eb(noIndex("customers.organization_id"), "=", ctx.org.id) : eb("customers.organization_id", "=", ctx.org.id),
+    ];
+    if (search?.kind === "ids") and.push(eb("customers.id", "in", search.ids));
+    if (search?.kind === "scan") and.push(search.condition);
     if (scopedToPlace(filter)) {
       and.push(
         eb.exists(
@@ -73,24 +81,23 @@ export async function listCustomers(
     }
     return eb.and(and);
   };
-  const countLimit = Math.max(COUNT_CAP, params.offset + params.pageSize * 5);
-  const [rows, counted] = await Promise.all([
-    db
-      .selectFrom("customers")
-      .select(CUSTOMER_COLUMNS)
-      .where(where)
-      .orderBy("customers.created_at", "desc")
-      .orderBy("customers.id", "desc")
-      .limit(params.pageSize)
-      .offset(params.offset)
-      .execute(),
-    db
-      .selectFrom((qb) => qb.selectFrom("customers").select(sql<number>`1`.as("one")).where(where).limit(countLimit + 1).as("matching"))
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  const n = Number(counted.n);
-  return { rows: rows.map(toCustomerRow), total: Math.min(n, countLimit), capped: n > countLimit };
+  const rows = await db
+    .selectFrom("customers")
+    .select([...CUSTOMER_COLUMNS, "customers.created_at"])
+    .where(where)
+    .orderBy("customers.created_at", "desc")
+    .orderBy("customers.id", "desc")
+    .limit(params.pageSize)
+    .offset(params.offset)
+    .execute();
+  const cap = search || scopedToPlace(filter) ? NARROW_COUNT_CAP : COUNT_CAP;
+  const counted = await cappedTotal("customers", rows, params, cap, async (after, limit) => {
+    let matching = db.selectFrom("customers").select(sql<number>`1`.as("one")).where(where);
+    if (after) matching = matching.where(after);
+    const row = await db.selectFrom(matching.limit(limit).as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    return Number(row.n);
+  });
+  return { rows: rows.map(toCustomerRow), ...counted };
 }
 
 /** customer(id): the profile's identity, contact details and counts; another organisation's is a 404. */

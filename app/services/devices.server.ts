@@ -6,16 +6,20 @@ import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import type { ListParams } from "~/lib/pagination";
 import { DEVICE_MESSAGES, type DeviceRow, type RecordFilter, type RecordPage } from "~/lib/records";
-import { isMatching } from "./connections-search.server";
-import { COUNT_CAP, customerName } from "./connections.server";
+import { recordSearch } from "./connections-search.server";
+import { customerName, noIndex, noIndexText } from "./connections.server";
+import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP } from "./list-count.server";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 
-/** Connections that tie a record to the filter's venue or access point, within its window. */
+/**
+ * Connections that tie a record to the filter's venue or access point, within its window. The
+ * record's own index (device or customer) drives; venue and MAC are tested row by row.
+ */
 export function connectionScope(filter: RecordFilter) {
   return (eb: ExpressionBuilder<DB, "connections">): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [];
-    if (filter.venueId !== undefined) and.push(eb("connections.venue_id", "=", filter.venueId));
-    if (filter.accessPointMac !== undefined) and.push(eb("connections.access_point_mac", "=", filter.accessPointMac));
+    if (filter.venueId !== undefined) and.push(eb(noIndex("connections.venue_id"), "=", filter.venueId));
+    if (filter.accessPointMac !== undefined) and.push(eb(noIndexText("connections.access_point_mac"), "=", filter.accessPointMac));
     if (filter.startMs !== undefined) and.push(eb("connections.created_at", ">=", filter.startMs));
     if (filter.endMs !== undefined) and.push(eb("connections.created_at", "<", filter.endMs));
     return eb.and(and);
@@ -47,11 +51,20 @@ export async function listDevices(
     const customer = await db.selectFrom("customers").select("id").where("id", "=", filter.customerId).where("organization_id", "=", orgId).executeTakeFirst();
     if (!customer) notFound();
   }
-  const scope = connectionScope(filter);
+  const search = params.search ? await recordSearch("devices", orgId, params.search) : null;
+  if (search?.kind === "none") return { rows: [], total: 0, capped: false };
+  // The index that drives: the matching ids, else the customer's devices, else the organisation's.
+  const byIds = search?.kind === "ids";
+  const byCustomer = !byIds && filter.customerId !== undefined;
   const where = (eb: ExpressionBuilder<DB, "devices">): Expression<SqlBool> => {
-    const and: Expression<SqlBool>[] = [eb("devices.organization_id", "=", orgId)];
-    if (filter.customerId !== undefined) and.push(eb("devices.customer_id", "=", filter.customerId));
-    if (params.search) and.push(isMatching("devices", orgId, params.search));
+    const and: Expression<SqlBool>[] = [
+      byIds || byCustomer ? eb(noIndex("devices.organization_id"), "=", orgId) : eb("devices.organization_id", "=", orgId),
+    ];
+    if (filter.customerId !== undefined) {
+      and.push(byIds ? eb(noIndex("devices.customer_id"), "=", filter.customerId) : eb("devices.customer_id", "=", filter.customerId));
+    }
+    if (search?.kind === "ids") and.push(eb("devices.id", "in", search.ids));
+    if (search?.kind === "scan") and.push(search.condition);
     if (scopedToPlace(filter)) {
       and.push(
         eb.exists(
@@ -59,47 +72,46 @@ export async function listDevices(
             .selectFrom("connections")
             .select(sql`1`.as("one"))
             .whereRef("connections.device_id", "=", "devices.id")
-            .where(scope),
+            .where(connectionScope(filter)),
         ),
       );
     }
     return eb.and(and);
   };
-  const countLimit = Math.max(COUNT_CAP, params.offset + params.pageSize * 5);
-  const [page, counted] = await Promise.all([
-    db
-      .selectFrom("devices")
-      .leftJoin("customers", "customers.id", "devices.customer_id")
-      .select([
-        "devices.id",
-        "devices.name",
-        "devices.mac_address",
-        "devices.os",
-        "devices.os_version",
-        "devices.is_mobile",
-        "devices.blocked_at",
-        "devices.last_seen_at",
-        "customers.id as customer_id",
-        "customers.identity as customer_identity",
-        "customers.first_name as customer_first_name",
-        "customers.last_name as customer_last_name",
-      ])
-      .where(where)
-      .orderBy("devices.created_at", "desc")
-      .orderBy("devices.id", "desc")
-      .limit(params.pageSize)
-      .offset(params.offset)
-      .execute(),
-    db
-      .selectFrom((qb) => qb.selectFrom("devices").select(sql<number>`1`.as("one")).where(where).limit(countLimit + 1).as("matching"))
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
+  const page = await db
+    .selectFrom("devices")
+    .leftJoin("customers", "customers.id", "devices.customer_id")
+    .select([
+      "devices.id",
+      "devices.created_at",
+      "devices.name",
+      "devices.mac_address",
+      "devices.os",
+      "devices.os_version",
+      "devices.is_mobile",
+      "devices.blocked_at",
+      "devices.last_seen_at",
+      "customers.id as customer_id",
+      "customers.identity as customer_identity",
+      "customers.first_name as customer_first_name",
+      "customers.last_name as customer_last_name",
+    ])
+    .where(where)
+    .orderBy("devices.created_at", "desc")
+    .orderBy("devices.id", "desc")
+    .limit(params.pageSize)
+    .offset(params.offset)
+    .execute();
+  const cap = search || scopedToPlace(filter) ? NARROW_COUNT_CAP : COUNT_CAP;
+  const counted = await cappedTotal("devices", page, params, cap, async (after, limit) => {
+    let matching = db.selectFrom("devices").select(sql<number>`1`.as("one")).where(where);
+    if (after) matching = matching.where(after);
+    const row = await db.selectFrom(matching.limit(limit).as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    return Number(row.n);
+  });
   const stats = await deviceStats(orgId, page.map((d) => d.id), filter);
-  const n = Number(counted.n);
   return {
-    total: Math.min(n, countLimit),
-    capped: n > countLimit,
+    ...counted,
     rows: page.map((d) => {
       const s = stats.get(d.id);
       const lastSeen = Math.max(Number(d.last_seen_at ?? 0), s?.lastAt ?? 0);
@@ -145,7 +157,7 @@ async function deviceStats(orgId: number, deviceIds: number[], filter: RecordFil
         .as("online"),
     ])
     .where("connections.device_id", "in", deviceIds)
-    .where(sql<SqlBool>`${sql.ref("connections.organization_id")} + 0 = ${orgId}`)
+    .where(noIndex("connections.organization_id"), "=", orgId)
     .where(connectionScope(filter))
     .groupBy("connections.device_id")
     .execute();
