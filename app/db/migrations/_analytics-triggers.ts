@@ -42,6 +42,8 @@ interface Trigger {
   organization?: string;
   /** PostgreSQL only: a statement run first (row locks that SQLite's single writer makes unnecessary). */
   pgLock?: string;
+  /** Skip the row when this holds (may use subqueries). */
+  skipIf?: string;
   statements: string[];
 }
 
@@ -181,6 +183,37 @@ const customerLock = (r: Row) => `if ${r}.customer_id is not null then perform p
 /** The day of the visit, its customer or its authorization changed (not just its venue). */
 const organizationVisitMoved = `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${day("OLD")} <> ${day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id OR ${authorizationChanged}`;
 
+/**
+ * Deleting a venue or an access point sets its connections' reference to NULL, one row at a time.
+ * Rather than moving each connection's figures, the venue's or access point's own delete trigger
+ * moves its roll-up rows at once; the connection triggers skip rows where nothing else changed.
+ */
+function onlyDetached(watched: string[]): string {
+  const gone = (column: string, table: string) =>
+    `(OLD.${column} IS NOT DISTINCT FROM NEW.${column} OR (NEW.${column} IS NULL AND NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.id = OLD.${column})))`;
+  return watched
+    .map((c) => (c === "venue_id" ? gone(c, "venues") : c === "access_point_id" ? gone(c, "access_points") : `OLD.${c} IS NOT DISTINCT FROM NEW.${c}`))
+    .join(" AND ");
+}
+
+/** Re-keys a deleted venue's or access point's roll-up rows to 0 ("deleted"), merging into existing ones. */
+function moveRows(table: string, keys: string[], sums: string[], from: string): string[] {
+  const moved = keys.map((k) => (k === from ? "0" : k)).join(", ");
+  return [
+    `insert into ${table} (${keys.join(", ")}, ${sums.join(", ")})
+     select ${moved}, ${sums.map((c) => `sum(${c})`).join(", ")} from ${table}
+     where organization_id = OLD.organization_id and ${from} = OLD.id
+     group by ${keys.filter((k) => k !== from).join(", ")} order by ${keys.filter((k) => k !== from).join(", ")}
+     on conflict (${keys.join(", ")}) do update set ${add(table, sums)}`,
+    `delete from ${table} where organization_id = OLD.organization_id and ${from} = OLD.id`,
+  ];
+}
+
+const USAGE_SUMS = ["footfall", "connections", "upload", "download", "dwell_ms"];
+const USAGE_WATCH = ["organization_id", "venue_id", "access_point_id", "created_at", "authorized_at", "ended_at", "upload", "download"];
+const DIMENSION_WATCH = ["organization_id", "venue_id", "created_at", "device_id", "authorization_mode"];
+const VISIT_WATCH = ["organization_id", "venue_id", "created_at", "customer_id"];
+
 export const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days"] as const;
 
 export const TRIGGERS: Trigger[] = [
@@ -208,8 +241,9 @@ export const TRIGGERS: Trigger[] = [
     table: "connections",
     timing: "after",
     event: "update",
-    when: connectionKeyChanged(["organization_id", "venue_id", "access_point_id", "created_at", "authorized_at", "ended_at", "upload", "download"]),
+    when: connectionKeyChanged(USAGE_WATCH),
     organization: "NEW.organization_id",
+    skipIf: onlyDetached(USAGE_WATCH),
     statements: [...usage("OLD", -1), ...usage("NEW", 1)],
   },
   {
@@ -217,8 +251,9 @@ export const TRIGGERS: Trigger[] = [
     table: "connections",
     timing: "after",
     event: "update",
-    when: `${connectionKeyChanged(["organization_id", "venue_id", "created_at", "device_id", "authorization_mode"])} OR ${authorizationChanged}`,
+    when: `${connectionKeyChanged(DIMENSION_WATCH)} OR ${authorizationChanged}`,
     organization: "NEW.organization_id",
+    skipIf: onlyDetached([...DIMENSION_WATCH, "authorized_at"]),
     statements: [...dimensions("OLD", -1), ...dimensions("NEW", 1)],
   },
   {
@@ -226,8 +261,9 @@ export const TRIGGERS: Trigger[] = [
     table: "connections",
     timing: "after",
     event: "update",
-    when: `${connectionKeyChanged(["organization_id", "venue_id", "created_at", "customer_id"])} OR ${authorizationChanged}`,
+    when: `${connectionKeyChanged(VISIT_WATCH)} OR ${authorizationChanged}`,
     organization: "NEW.organization_id",
+    skipIf: onlyDetached([...VISIT_WATCH, "authorized_at"]),
     pgLock: `${customerLock("OLD")}; ${customerLock("NEW")}`,
     statements: [
       ...visit("OLD", -1, "venue"),
@@ -264,6 +300,8 @@ export const TRIGGERS: Trigger[] = [
     timing: "after",
     event: "delete",
     organization: "OLD.organization_id",
+    // A deleted venue's chains go at once (analytics_venue_delete).
+    skipIf: "OLD.venue_key <> 0 AND NOT EXISTS (SELECT 1 FROM venues g WHERE g.id = OLD.venue_key)",
     statements: [
       gapChanges(
         "OLD",
@@ -298,6 +336,33 @@ export const TRIGGERS: Trigger[] = [
     statements: ["update connections set device_id = null where device_id = OLD.id"],
   },
 
+  // venues and access points: their roll-up rows move to "deleted" (0) at once; their customer
+  // chains go (the organisation's chains and other venues' are unchanged).
+  {
+    name: "analytics_venue_delete",
+    table: "venues",
+    timing: "after",
+    event: "delete",
+    organization: "OLD.organization_id",
+    statements: [
+      ...moveRows("usage_hourly", ["organization_id", "venue_id", "hour_start"], USAGE_SUMS, "venue_id"),
+      ...moveRows("usage_daily", ["organization_id", "venue_id", "day_start"], USAGE_SUMS, "venue_id"),
+      ...moveRows("usage_daily_ap", ["organization_id", "day_start", "venue_id", "access_point_id"], USAGE_SUMS, "venue_id"),
+      ...moveRows("dimension_daily", ["organization_id", "dimension", "venue_id", "day_start", "value"], ["footfall", "connections"], "venue_id"),
+      "delete from customer_visit_days where organization_id = OLD.organization_id and venue_key = OLD.id",
+      "delete from customer_gaps where organization_id = OLD.organization_id and venue_key = OLD.id",
+      "delete from customer_first_days where organization_id = OLD.organization_id and venue_key = OLD.id",
+    ],
+  },
+  {
+    name: "analytics_access_point_delete",
+    table: "access_points",
+    timing: "after",
+    event: "delete",
+    organization: "OLD.organization_id",
+    statements: moveRows("usage_daily_ap", ["organization_id", "day_start", "venue_id", "access_point_id"], USAGE_SUMS, "access_point_id"),
+  },
+
   // organisations: a deleted organisation's roll-ups go first, and it stays paused so its cascade does no
   // roll-up work. The pause outlives the organisation on purpose: PostgreSQL fires the triggers of
   // cascaded deletes after the organisation's own triggers. Ids are never reused.
@@ -330,9 +395,10 @@ function deviceMove(r: Row, sign: 1 | -1): string {
 }
 
 const paused = (t: Trigger) => `exists (select 1 from analytics_paused ap where ap.organization_id = ${t.organization})`;
+const skipped = (t: Trigger) => [t.organization && paused(t), t.skipIf && `(${t.skipIf})`].filter(Boolean).join(" or ");
 
 export function sqliteTriggerDdl(t: Trigger): string {
-  const conditions = [t.when && `(${t.when})`, t.organization && `not ${paused(t)}`].filter(Boolean);
+  const conditions = [t.when && `(${t.when})`, skipped(t) && `not (${skipped(t)})`].filter(Boolean);
   return `create trigger ${t.name} ${t.timing} ${t.event} on ${t.table} for each row
     ${conditions.length ? `when ${conditions.join(" and ")}` : ""}
     begin ${t.statements.map((s) => `${s};`).join("\n")} end`;
@@ -343,7 +409,7 @@ export function postgresTriggerDdl(t: Trigger): string[] {
   return [
     `create or replace function ${t.name}() returns trigger language plpgsql as $$
      begin
-       ${t.organization ? `if ${paused(t)} then return ${result}; end if;` : ""}
+       ${skipped(t) ? `if ${skipped(t)} then return ${result}; end if;` : ""}
        ${t.pgLock ? `${t.pgLock};` : ""}
        ${t.statements.map((s) => `${s};`).join("\n")}
        return ${result};
