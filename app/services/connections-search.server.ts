@@ -66,26 +66,33 @@ export function matchingIds(table: Searchable, orgId: number, term: string): Raw
   if (dialect() === "postgres" || !variants.every(trigramReady)) {
     return sql<{ id: number }>`select ${sql.ref(`${table}.id`)} as id from ${sql.table(table)} where ${sql.ref(`${table}.organization_id`)} = ${orgId} and ${searchTextMatches(table, term)}`;
   }
+  // Joined (not `id IN (…)`), so a LIMIT stops reading the index early; UNION ALL for the same reason.
   const fts = sql.table(`${table}_search`);
-  const hits = sql.join(
-    variants.map((v) => sql`select rowid from ${fts} where search_text like ${`%${v}%`}`),
-    sql` union `,
-  );
-  // The ids found drive (primary key), hence `organization_id + 0`.
-  return sql<{ id: number }>`select ${sql.ref(`${table}.id`)} as id from ${sql.table(table)} where ${sql.ref(`${table}.id`)} in (${hits}) and ${sql.ref(`${table}.organization_id`)} + 0 = ${orgId}`;
+  const id = sql.ref(`${table}.id`);
+  return sql.join(
+    variants.map(
+      (v) =>
+        sql<{ id: number }>`select ${id} as id from ${fts} join ${sql.table(table)} on ${id} = ${fts}.rowid where ${fts}.search_text like ${`%${v}%`} and ${sql.ref(`${table}.organization_id`)} + 0 = ${orgId}`,
+    ),
+    sql` union all `,
+  ) as RawBuilder<{ id: number }>;
 }
 
-/** `column` is one of `ids`, passed as a single parameter whatever the count, checked row by row. */
-function inIdList(column: string, ids: number[]): Expression<SqlBool> {
-  const unindexed = sql`${sql.ref(column)} + 0`;
+/**
+ * `column` is one of `ids`, passed as a single parameter whatever the count: checked row by row
+ * (the default), or `indexed` to look the ids up through the column's index.
+ */
+function inIdList(column: string, ids: number[], indexed = false): Expression<SqlBool> {
+  const ref = indexed ? sql.ref(column) : sql`${sql.ref(column)} + 0`;
   return dialect() === "postgres"
-    ? sql<SqlBool>`${unindexed} = any(${ids}::int[])`
-    : sql<SqlBool>`${unindexed} in (select value from json_each(${JSON.stringify(ids)}))`;
+    ? sql<SqlBool>`${ref} = any(${ids}::int[])`
+    : sql<SqlBool>`${ref} in (select value from json_each(${JSON.stringify(ids)}))`;
 }
 
-async function ids(table: Searchable, orgId: number, term: string): Promise<number[]> {
-  const result = await sql<{ id: number }>`${matchingIds(table, orgId, term)} limit ${DENSE_LIMIT + 1}`.execute(db);
-  return result.rows.map((r) => Number(r.id));
+/** Up to `limit` distinct matching ids (a phone number's variants may find a record twice). */
+async function ids(table: Searchable, orgId: number, term: string, limit = DENSE_LIMIT + 1): Promise<number[]> {
+  const result = await sql<{ id: number }>`${matchingIds(table, orgId, term)} limit ${limit}`.execute(db);
+  return [...new Set(result.rows.map((r) => Number(r.id)))];
 }
 
 export async function resolveSearch(ctx: OrgContext, term: string): Promise<SearchMatch> {
@@ -134,19 +141,16 @@ export async function resolveSearch(ctx: OrgContext, term: string): Promise<Sear
   };
 }
 
-/** Up to this many matching customers or devices are listed by id (primary key), then sorted. */
-const RECORD_ID_LIMIT = 2_000;
-
-export type RecordSearch = { kind: "none" } | { kind: "ids"; ids: number[] } | { kind: "scan"; condition: Expression<SqlBool> };
+export type RecordSearch = { kind: "none" } | { kind: "ids"; condition: Expression<SqlBool> } | { kind: "scan"; condition: Expression<SqlBool> };
 
 /**
- * The search of the customers and devices lists: few matches are listed by id; many are tested
- * row by row (searchTextMatches) while the list reads newest first, which finds a page quickly
- * because matches are frequent.
+ * The search of the customers and devices lists: up to 20,000 matches are looked up by id (primary
+ * key) and sorted; more are tested row by row (searchTextMatches) while the list reads newest
+ * first, which finds a page quickly because matches are that frequent.
  */
 export async function recordSearch(table: Searchable, orgId: number, term: string): Promise<RecordSearch> {
-  const result = await sql<{ id: number }>`${matchingIds(table, orgId, term)} limit ${RECORD_ID_LIMIT + 1}`.execute(db);
-  if (result.rows.length === 0) return { kind: "none" };
-  if (result.rows.length <= RECORD_ID_LIMIT) return { kind: "ids", ids: result.rows.map((r) => Number(r.id)) };
+  const found = await ids(table, orgId, term);
+  if (found.length === 0) return { kind: "none" };
+  if (found.length <= DENSE_LIMIT) return { kind: "ids", condition: inIdList(`${table}.id`, found, true) };
   return { kind: "scan", condition: searchTextMatches(table, term) };
 }

@@ -66,8 +66,7 @@ export async function listCustomers(
     const and: Expression<SqlBool>[] = [
       byIds ? eb(noIndex("customers.organization_id"), "=", ctx.org.id) : eb("customers.organization_id", "=", ctx.org.id),
     ];
-    if (search?.kind === "ids") and.push(eb("customers.id", "in", search.ids));
-    if (search?.kind === "scan") and.push(search.condition);
+    if (search) and.push(search.condition);
     if (scopedToPlace(filter)) {
       and.push(
         eb.exists(

@@ -63,8 +63,7 @@ export async function listDevices(
     if (filter.customerId !== undefined) {
       and.push(byIds ? eb(noIndex("devices.customer_id"), "=", filter.customerId) : eb("devices.customer_id", "=", filter.customerId));
     }
-    if (search?.kind === "ids") and.push(eb("devices.id", "in", search.ids));
-    if (search?.kind === "scan") and.push(search.condition);
+    if (search) and.push(search.condition);
     if (scopedToPlace(filter)) {
       and.push(
         eb.exists(
