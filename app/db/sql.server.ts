@@ -12,6 +12,18 @@ export function containsText(column: Expression<unknown> | string, search: strin
     : sql<SqlBool>`${ref} like ${pattern} escape '\\'`;
 }
 
+/**
+ * `column` is one of `ids`, sent as one parameter however many there are (a JSON array read by
+ * json_each on SQLite, an int8 array on PostgreSQL). `indexed: false` writes `column + 0`, so the
+ * ids are tested row by row instead of looked up through the column's index.
+ */
+export function inIds(column: string, ids: readonly number[], { indexed = true } = {}): Expression<SqlBool> {
+  const ref = indexed ? sql.ref(column) : sql`${sql.ref(column)} + 0`;
+  return dialect() === "postgres"
+    ? sql<SqlBool>`${ref} = any(${ids}::int8[])`
+    : sql<SqlBool>`${ref} in (select value from json_each(${JSON.stringify(ids)}))`;
+}
+
 /** A unique (or primary key) constraint refused the write: PostgreSQL 23505, SQLite's UNIQUE/PRIMARYKEY codes. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
