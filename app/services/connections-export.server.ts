@@ -1,7 +1,8 @@
 // connections.csv (spec 1 §9, spec 2 §9: every matching record, newest first). Rows are read in
 // batches by keyset on (created_at, id), through the same filters and index choice as the list,
 // and written with csv-stringify as the client reads, so memory does not grow with the row count.
-import { stringify } from "csv-stringify/sync";
+import { stringify } from "csv-stringify";
+import { Readable } from "node:stream";
 import { db } from "~/db/db.server";
 import type { ConnectionFilter, ConnectionRow } from "~/lib/connections";
 import { formatBytes, formatClock } from "~/lib/format";
@@ -74,7 +75,11 @@ async function* connectionBatches(ctx: OrgContext, filter: ConnectionFilter, sea
   }
 }
 
-/** The CSV as a byte stream: the header, then one batch per read (pull-based, so it waits for the reader). */
+/**
+ * The CSV as a byte stream: csv-stringify's stream fed record by record, waiting whenever its
+ * buffer is full, so rows are read from the database only as fast as the client takes them. The
+ * next batch is already being read while one is written (the database works meanwhile).
+ */
 export async function connectionsCsvStream(
   ctx: OrgContext,
   filter: ConnectionFilter,
@@ -84,25 +89,41 @@ export async function connectionsCsvStream(
   // Ownership of the filter's ids is checked before the response starts, so a foreign id is a 404.
   await assertFilterOwned(ctx, filter);
   const batches = connectionBatches(ctx, filter, search, batchSize);
-  const encoder = new TextEncoder();
-  let n = 0;
-  let headerSent = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(stringify([CSV_HEADER])));
-        return;
+  const csv = stringify();
+  // Until the buffer has room again, or the stream is gone (client left, or an error).
+  const room = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        csv.off("drain", done);
+        csv.off("close", done);
+        resolve();
+      };
+      csv.on("drain", done);
+      csv.on("close", done);
+    });
+  const write = async (record: (string | number)[]) => {
+    if (!csv.write(record)) await room();
+  };
+  void (async () => {
+    try {
+      await write(CSV_HEADER);
+      let n = 0;
+      let next = batches.next();
+      for (;;) {
+        const { value: rows, done } = await next;
+        if (done || csv.destroyed) break;
+        next = batches.next();
+        for (const row of rows) {
+          if (csv.destroyed) break;
+          await write(csvRecord(++n, row));
+        }
       }
-      const next = await batches.next();
-      if (next.done) {
-        controller.close();
-        return;
-      }
-      controller.enqueue(encoder.encode(stringify(next.value.map((row) => csvRecord(++n, row)))));
-    },
-    async cancel() {
       await batches.return(undefined);
-    },
-  });
+      if (!csv.destroyed) csv.end();
+    } catch (error) {
+      console.error(JSON.stringify({ at: new Date().toISOString(), event: "connections_export_failed", error: String(error) }));
+      csv.destroy(error as Error);
+    }
+  })();
+  return Readable.toWeb(csv) as ReadableStream<Uint8Array>;
 }

@@ -11,7 +11,7 @@
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from "kysely";
 import { db, dialect } from "~/db/db.server";
 import type { DB } from "~/db/schema";
-import { containsText } from "~/db/sql.server";
+import { containsText, inIds } from "~/db/sql.server";
 import { likePattern } from "~/lib/pagination";
 import type { OrgContext } from "./guard.server";
 
@@ -78,17 +78,6 @@ export function matchingIds(table: Searchable, orgId: number, term: string): Raw
   ) as RawBuilder<{ id: number }>;
 }
 
-/**
- * `column` is one of `ids`, passed as a single parameter whatever the count: checked row by row
- * (the default), or `indexed` to look the ids up through the column's index.
- */
-function inIdList(column: string, ids: number[], indexed = false): Expression<SqlBool> {
-  const ref = indexed ? sql.ref(column) : sql`${sql.ref(column)} + 0`;
-  return dialect() === "postgres"
-    ? sql<SqlBool>`${ref} = any(${ids}::int[])`
-    : sql<SqlBool>`${ref} in (select value from json_each(${JSON.stringify(ids)}))`;
-}
-
 /** Up to `limit` distinct matching ids (a phone number's variants may find a record twice). */
 async function ids(table: Searchable, orgId: number, term: string, limit = DENSE_LIMIT + 1): Promise<number[]> {
   const result = await sql<{ id: number }>`${matchingIds(table, orgId, term)} limit ${limit}`.execute(db);
@@ -127,14 +116,14 @@ export async function resolveSearch(ctx: OrgContext, term: string): Promise<Sear
   }
   // Many matches: each is tested per row while the list's index gives the order.
   const among = (column: string, table: Searchable, found: number[]) =>
-    found.length > DENSE_LIMIT ? sql<SqlBool>`${sql.ref(column)} + 0 in (${matchingIds(table, orgId, term)})` : inIdList(column, found);
+    found.length > DENSE_LIMIT ? sql<SqlBool>`${sql.ref(column)} + 0 in (${matchingIds(table, orgId, term)})` : inIds(column, found, { indexed: false });
   return {
     none: false,
     sparse,
     condition: (eb) =>
       eb.or([
-        ...(venueIds.length ? [inIdList("connections.venue_id", venueIds)] : []),
-        ...(accessPointIds.length ? [inIdList("connections.access_point_id", accessPointIds)] : []),
+        ...(venueIds.length ? [inIds("connections.venue_id", venueIds, { indexed: false })] : []),
+        ...(accessPointIds.length ? [inIds("connections.access_point_id", accessPointIds, { indexed: false })] : []),
         ...(customerIds.length ? [among("connections.customer_id", "customers", customerIds)] : []),
         ...(deviceIds.length ? [among("connections.device_id", "devices", deviceIds)] : []),
       ]),
@@ -151,6 +140,6 @@ export type RecordSearch = { kind: "none" } | { kind: "ids"; condition: Expressi
 export async function recordSearch(table: Searchable, orgId: number, term: string): Promise<RecordSearch> {
   const found = await ids(table, orgId, term);
   if (found.length === 0) return { kind: "none" };
-  if (found.length <= DENSE_LIMIT) return { kind: "ids", condition: inIdList(`${table}.id`, found, true) };
+  if (found.length <= DENSE_LIMIT) return { kind: "ids", condition: inIds(`${table}.id`, found) };
   return { kind: "scan", condition: searchTextMatches(table, term) };
 }

@@ -11,6 +11,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
+import { inIds } from "~/db/sql.server";
 import type { ConnectionFilter, ConnectionPage, ConnectionRow } from "~/lib/connections";
 import type { ListParams } from "~/lib/pagination";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
@@ -153,7 +154,7 @@ export async function connectionDetails(orgId: number, ids: number[], now = Date
     ])
     // The ids drive (primary key); with the organisation indexable SQLite walked its index instead.
     .where(noIndex("connections.organization_id"), "=", orgId)
-    .where("connections.id", "in", ids)
+    .where(inIds("connections.id", ids))
     .execute();
   const byId = new Map(rows.map((r) => [Number(r.id), toConnectionRow(r, now)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
