@@ -1,4 +1,4 @@
-// Analytics benchmark: tsx bench/analytics.bench.ts [--connections N] [--ingest N] [--runs N]
+// Analytics benchmark: tsx bench/analytics.bench.ts [--connections N] [--ingest N] [--runs N] [--only sqlite|postgres]
 // Builds (or reuses) one organisation with 5,000,000 connections over a year across 20 venues,
 // 200,000 customers and 300,000 devices, then prints p50/p95 of every analytics call for 1-, 30-
 // and 365-day windows, the home dashboard's calls together, and the cost of keeping the roll-ups
@@ -49,14 +49,14 @@ if (child >= 0) {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { connections: { type: "string" }, ingest: { type: "string" }, runs: { type: "string" } } });
+  const { values } = parseArgs({ options: { connections: { type: "string" }, ingest: { type: "string" }, runs: { type: "string" }, only: { type: "string" } } });
   const number = (raw: string | undefined, fallback: number) => {
     const n = raw === undefined ? fallback : Number(raw.replace(/_/g, ""));
     if (!Number.isSafeInteger(n) || n < 1) throw new Error(`Not a positive whole number: ${raw}`);
     return n;
   };
   const options: Options = { connections: number(values.connections, 5_000_000), ingest: number(values.ingest, 50_000), runs: number(values.runs, 30) };
-  const engines: Engine[] = process.env.BENCH_POSTGRES_URL ? ["sqlite", "postgres"] : ["sqlite"];
+  const engines = (process.env.BENCH_POSTGRES_URL ? (["sqlite", "postgres"] as Engine[]) : (["sqlite"] as Engine[])).filter((e) => !values.only || e === values.only);
   const results: Result[] = [];
   for (const engine of engines) {
     console.log(`\n== ${engine}: ${options.connections.toLocaleString("en-US")} connections`);

@@ -1,7 +1,7 @@
 // The analytics roll-ups computed from scratch, as plain SQL for both dialects: used once by the
 // migration for existing rows and by rebuildRollups (app/db/rollups.server.ts) after a bulk load.
 // They must run while the organisation is in analytics_paused, so the visit-day triggers stay quiet.
-import { ALL_VENUES, deviceLabel, DIMENSIONS, modeLabel, NEVER } from "./_analytics-triggers";
+import { ALL_VENUES, deviceLabel, DIMENSIONS, modeLabel, NEVER } from "./_analytics-sql";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

@@ -22,14 +22,8 @@
 // An organisation listed in analytics_paused is skipped: the bulk loader pauses a new organisation
 // and rebuilds its roll-ups in one pass at the end (app/db/rollups.server.ts); a deleted
 // organisation stays paused, so its cascade does no roll-up work.
-
-export const NEVER = 253_402_300_800_000; // 10000-01-01: "no next visit"
-/** venue_id of the usage and dimension rows that hold every venue of the organisation together. */
-export const ALL_VENUES = -1;
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-
-type Row = "NEW" | "OLD";
+import { add, ALL_VENUES, day, DAY, deviceLabel, DIMENSIONS, dwellMs, HOUR, isAuthorized, modeLabel, type Row, venueLevels } from "./_analytics-sql";
+import { chain, firstChanges, gapChanges, organizationFirstDay, previousDay, visit } from "./_analytics-visits";
 
 interface Trigger {
   name: string;
@@ -46,15 +40,6 @@ interface Trigger {
   skipIf?: string;
   statements: string[];
 }
-
-const day = (r: Row) => `(${r}.created_at - ${r}.created_at % ${DAY})`;
-const isAuthorized = (r: Row) => `(case when ${r}.authorized_at is null then 0 else 1 end)`;
-const dwellMs = (r: Row) =>
-  `(case when ${r}.authorized_at is not null and ${r}.ended_at > ${r}.authorized_at then ${r}.ended_at - ${r}.authorized_at else 0 end)`;
-const add = (table: string, columns: string[]) => columns.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(", ");
-
-/** The venue rows a connection counts in: its own (0 once deleted) and every venue's (ALL_VENUES). */
-const venueLevels = (r: Row) => `(select coalesce(${r}.venue_id, 0) as venue_id union all select ${ALL_VENUES})`;
 
 function usage(r: Row, sign: 1 | -1): string[] {
   const s = String(sign);
@@ -76,17 +61,6 @@ function usage(r: Row, sign: 1 | -1): string[] {
   ];
 }
 
-export const DIMENSIONS = "(select 'mode' as dimension union all select 'is_mobile' union all select 'os' union all select 'brand' union all select 'browser')";
-
-/** The label of a device property, as the raw queries compute it (analytics-shape.server.ts). */
-export function deviceLabel(dimension: "is_mobile" | "os" | "brand" | "browser", device: string): string {
-  return dimension === "is_mobile"
-    ? `case when ${device}.is_mobile = 1 then 'Mobile' else 'Desktop' end`
-    : `nullif(trim(${device}.${dimension}), '')`;
-}
-
-export const modeLabel = (connection: string) => `coalesce(nullif(trim(${connection}.authorization_mode), ''), 'unknown')`;
-
 function dimensions(r: Row, sign: 1 | -1): string[] {
   const device = (d: "is_mobile" | "os" | "brand" | "browser") =>
     `coalesce((select ${deviceLabel(d, "d")} from devices d where d.id = ${r}.device_id), 'Unknown')`;
@@ -100,80 +74,6 @@ function dimensions(r: Row, sign: 1 | -1): string[] {
      order by k.dimension, v.venue_id
      on conflict (organization_id, dimension, venue_id, day_start, value) do update set ${add("dimension_daily", ["footfall", "connections"])}`,
   ];
-}
-
-/** Adds or removes one authorized connection's visit day in a customer's chain (venue_key 0 or its venue). */
-function visit(r: Row, sign: 1 | -1, scope: "organization" | "venue", onlyIf?: string): string[] {
-  const key = scope === "organization" ? "0" : `${r}.venue_id`;
-  const applies = [
-    `${r}.authorized_at is not null and ${r}.customer_id is not null`,
-    scope === "venue" && `${r}.venue_id is not null`,
-    onlyIf && `(${onlyIf})`,
-  ].filter(Boolean).join(" and ");
-  const same = `organization_id = ${r}.organization_id and customer_id = ${r}.customer_id and venue_key = ${key} and day_start = ${day(r)}`;
-  if (sign === 1) {
-    return [
-      `insert into customer_visit_days (organization_id, customer_id, venue_key, day_start, next_day, org_first_day, connections)
-       select ${r}.organization_id, ${r}.customer_id, ${key}, ${day(r)},
-         coalesce((select min(v.day_start) from customer_visit_days v where v.organization_id = ${r}.organization_id
-           and v.customer_id = ${r}.customer_id and v.venue_key = ${key} and v.day_start > ${day(r)}), ${NEVER}),
-         coalesce((select min(v.day_start) from customer_visit_days v where v.organization_id = ${r}.organization_id
-           and v.customer_id = ${r}.customer_id and v.venue_key = 0), ${NEVER}), 1
-       where ${applies}
-       on conflict (organization_id, customer_id, venue_key, day_start) do update set connections = customer_visit_days.connections + 1`,
-    ];
-  }
-  return [
-    `update customer_visit_days set connections = connections - 1 where ${same} and ${applies}`,
-    `delete from customer_visit_days where ${same} and connections <= 0 and ${applies}`,
-  ];
-}
-
-// Chain maintenance on customer_visit_days. `chain(x)`: the rows of the same customer and venue key.
-const chain = (alias: string, r: Row) =>
-  `${alias}.organization_id = ${r}.organization_id and ${alias}.customer_id = ${r}.customer_id and ${alias}.venue_key = ${r}.venue_key`;
-const previousDay = (r: Row) => `(select max(v.day_start) as day from customer_visit_days v where ${chain("v", r)} and v.day_start < ${r}.day_start)`;
-const organizationFirst = (r: Row) =>
-  `(select min(v.day_start) as day from customer_visit_days v where v.organization_id = ${r}.organization_id and v.customer_id = ${r}.customer_id and v.venue_key = 0)`;
-const venueFirsts = (r: Row) =>
-  `(select v.venue_key, min(v.day_start) as day from customer_visit_days v where v.organization_id = ${r}.organization_id
-     and v.customer_id = ${r}.customer_id and v.venue_key <> 0 group by v.venue_key)`;
-
-function gapChanges(r: Row, rows: string): string {
-  return `insert into customer_gaps (organization_id, venue_key, next_day, day_start, customers)
-    select ${r}.organization_id, ${r}.venue_key, g.next_day, g.day_start, g.delta from (${rows}) g where true
-    order by g.next_day, g.day_start
-    on conflict (organization_id, venue_key, next_day, day_start) do update set customers = customer_gaps.customers + excluded.customers`;
-}
-
-/**
- * Pairs (first day in the organisation, first day at the venue) move when a chain's first day
- * changes from `from` to `to` (NEVER: no first day). `r` is the visit day whose insert or delete did it.
- */
-function firstChanges(r: Row, from: string, to: string): string {
-  const pairs = [
-    // A venue chain: the organisation's first day stays.
-    `select ${r}.venue_key as venue_key, o.day as org_first_day, ${from} as venue_first_day, -1 as delta from ${organizationFirst(r)} o
-       where ${r}.venue_key <> 0 and o.day is not null and ${from} <> ${NEVER}`,
-    `select ${r}.venue_key, o.day, ${to}, 1 from ${organizationFirst(r)} o where ${r}.venue_key <> 0 and o.day is not null and ${to} <> ${NEVER}`,
-    // The organisation chain: its own pair and the pair of every venue the customer visited.
-    `select 0, ${from}, ${from}, -1 where ${r}.venue_key = 0 and ${from} <> ${NEVER}`,
-    `select 0, ${to}, ${to}, 1 where ${r}.venue_key = 0 and ${to} <> ${NEVER}`,
-    `select f.venue_key, ${from}, f.day, -1 from ${venueFirsts(r)} f where ${r}.venue_key = 0 and ${from} <> ${NEVER}`,
-    `select f.venue_key, ${to}, f.day, 1 from ${venueFirsts(r)} f where ${r}.venue_key = 0 and ${to} <> ${NEVER}`,
-  ];
-  return `insert into customer_first_days (organization_id, venue_key, org_first_day, venue_first_day, customers)
-    select ${r}.organization_id, p.venue_key, p.org_first_day, p.venue_first_day, p.delta from (${pairs.join(" union all ")}) p
-    where not exists (select 1 from customer_visit_days e where ${chain("e", r)} and e.day_start < ${r}.day_start)
-    order by p.venue_key, p.org_first_day, p.venue_first_day
-    on conflict (organization_id, venue_key, org_first_day, venue_first_day) do update set customers = customer_first_days.customers + excluded.customers`;
-}
-
-/** Every visit day of the customer carries the organisation's first day: updated when that day moves. */
-function organizationFirstDay(r: Row, to: string): string {
-  return `update customer_visit_days set org_first_day = ${to}
-    where organization_id = ${r}.organization_id and customer_id = ${r}.customer_id and ${r}.venue_key = 0
-      and not exists (select 1 from customer_visit_days e where ${chain("e", r)} and e.day_start < ${r}.day_start)`;
 }
 
 const connectionKeyChanged = (columns: string[]) => columns.map((c) => `OLD.${c} IS DISTINCT FROM NEW.${c}`).join(" OR ");

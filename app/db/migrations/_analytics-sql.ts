@@ -1,0 +1,31 @@
+// SQL fragments shared by the analytics roll-up triggers, their rebuild and the raw analytics queries
+// (docs/decisions/0009-analytics-rollups.md). Plain text for both SQLite and PostgreSQL; migrations
+// import nothing from the app, the app may import from here.
+
+export const NEVER = 253_402_300_800_000; // 10000-01-01: "no next visit"
+/** venue_id of the usage and dimension rows that hold every venue of the organisation together. */
+export const ALL_VENUES = -1;
+export const DAY = 86_400_000;
+export const HOUR = 3_600_000;
+
+export type Row = "NEW" | "OLD";
+
+export const day = (r: Row) => `(${r}.created_at - ${r}.created_at % ${DAY})`;
+export const isAuthorized = (r: Row) => `(case when ${r}.authorized_at is null then 0 else 1 end)`;
+export const dwellMs = (r: Row) =>
+  `(case when ${r}.authorized_at is not null and ${r}.ended_at > ${r}.authorized_at then ${r}.ended_at - ${r}.authorized_at else 0 end)`;
+export const add = (table: string, columns: string[]) => columns.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(", ");
+
+/** The venue rows a connection counts in: its own (0 once deleted) and every venue's (ALL_VENUES). */
+export const venueLevels = (r: Row) => `(select coalesce(${r}.venue_id, 0) as venue_id union all select ${ALL_VENUES})`;
+
+export const DIMENSIONS = "(select 'mode' as dimension union all select 'is_mobile' union all select 'os' union all select 'brand' union all select 'browser')";
+
+/** The label of a device property, as the raw queries compute it (analytics-shape.server.ts). */
+export function deviceLabel(dimension: "is_mobile" | "os" | "brand" | "browser", device: string): string {
+  return dimension === "is_mobile"
+    ? `case when ${device}.is_mobile = 1 then 'Mobile' else 'Desktop' end`
+    : `nullif(trim(${device}.${dimension}), '')`;
+}
+
+export const modeLabel = (connection: string) => `coalesce(nullif(trim(${connection}.authorization_mode), ''), 'unknown')`;
