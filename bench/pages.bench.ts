@@ -98,7 +98,7 @@ async function benchEngine(databaseUrl: string): Promise<Row[]> {
       ...["overview", "new_visitors", "unique_visitors", "all_visitors", "repeat_visitors", "footfall"].map(
         (report): [string, string] => [`report ${report}, 30 days`, `${org}/reports/${report}?${window(30)}`],
       ),
-      ["network overview, 30 days", `${org}/venues/${venueId}?${window(30)}`],
+      ["network overview, 30 days", `${org}/venues/${venueId}/overview?${window(30)}`],
       ["connections list, page 1", `${org}/connections`],
       ["connections list, page 1,000", `${org}/connections?page=1000`],
       ["connections list, page 1, search", `${org}/connections?search=Safaricom`],

@@ -24,7 +24,9 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 /** `DATABASE_URL` unset or `file:…`/`sqlite:…`: SQLite. `postgres://…`: PostgreSQL. */
 export function openDatabase(url: string | undefined): Database {
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // JIT compilation costs ~100 ms per query when the planner overestimates a small partial index
+    // ("online now") and buys nothing for the short queries of a console; it is off for our sessions.
+    const pool = new pg.Pool({ connectionString: url, max: 10, options: "-c jit=off" });
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres", sqlite: null };
   }
   const file = url ? url.replace(/^(file|sqlite):(\/\/)?/, "") : path.join(getEnv().DATA_DIR, "mlango.db");
