@@ -260,14 +260,17 @@ async function distinctAndNewAtVenues(scope: AnalyticsScope, venues: number[]): 
       .where("v.day_start", "<", endMs)
       .where("v.next_day", ">=", endMs),
   );
-  const row = await db
+  // One row per customer (their first day in the organisation is the same on every row).
+  const customers = db
     .selectFrom(lastVisits.slice(1).reduce((all, query) => all.unionAll(query), lastVisits[0]).as("visits"))
+    .select(["visits.customer_id", (eb) => eb.fn.max("visits.org_first_day").as("org_first_day")])
+    .groupBy("visits.customer_id")
+    .as("customers");
+  const row = await db
+    .selectFrom(customers)
     .select((eb) => [
-      eb.fn.count<number>("visits.customer_id").distinct().as("customers"),
-      eb.fn
-        .count<number>(eb.case().when("visits.org_first_day", ">=", startMs).then(eb.ref("visits.customer_id")).end())
-        .distinct()
-        .as("newCustomers"),
+      eb.fn.countAll<number>().as("customers"),
+      eb.fn.sum<number>(eb.case().when("customers.org_first_day", ">=", startMs).then(1).else(0).end()).as("newCustomers"),
     ])
     .executeTakeFirstOrThrow();
   return { customers: Number(row.customers), newCustomers: Number(row.newCustomers ?? 0) };
