@@ -321,6 +321,17 @@ describe("connections.csv", () => {
     expect(rows[1].slice(6, 15)).toEqual(["Java House Westlands", "Lobby AP", world.accessPoint.mac_address, "click", "00:30:00", "2048", "4096", "6.00 KB", "Offline"]);
   });
 
+  it("quotes cells with commas and quotes, and keeps guest text from being read as a formula", async () => {
+    const { org, owner } = await ownerOf();
+    const world = await makeConnectionWorld(org.id, 1);
+    await db.updateTable("venues").set({ name: 'Java House, "Westlands"' }).where("id", "=", world.venue.id).execute();
+    await db.updateTable("devices").set({ name: '=HYPERLINK("http://evil.example")' }).where("id", "=", world.device.id).execute();
+    const res = await callRoute(exportRoute.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections.csv` });
+    const line = (await res.text()).split("\n")[1];
+    expect(line).toContain(`,"'=HYPERLINK(""http://evil.example"")",`);
+    expect(line).toContain(`,"Java House, ""Westlands""",`);
+  });
+
   it("applies the status, venue, customer, device and search filters of the tabs", async () => {
     const { org, owner } = await ownerOf();
     const world = await makeConnectionWorld(org.id, 2);
