@@ -14,14 +14,14 @@ export function containsText(column: Expression<unknown> | string, search: strin
 
 /**
  * `column` is one of `ids`, sent as one parameter however many there are (a JSON array read by
- * json_each on SQLite, an int8 array on PostgreSQL). `indexed: false` writes `column + 0`, so the
- * ids are tested row by row instead of looked up through the column's index.
+ * json_each on SQLite, an array on PostgreSQL, typed like the column: `bigint` for a bigint column,
+ * because PostgreSQL hashes the array only when both sides have the same type). `indexed: false`
+ * writes `column + 0`, so the ids are tested row by row instead of looked up through an index.
  */
-export function inIds(column: string, ids: readonly number[], { indexed = true } = {}): Expression<SqlBool> {
+export function inIds(column: string, ids: readonly number[], { indexed = true, bigint = false } = {}): Expression<SqlBool> {
   const ref = indexed ? sql.ref(column) : sql`${sql.ref(column)} + 0`;
-  return dialect() === "postgres"
-    ? sql<SqlBool>`${ref} = any(${ids}::int8[])`
-    : sql<SqlBool>`${ref} in (select value from json_each(${JSON.stringify(ids)}))`;
+  if (dialect() !== "postgres") return sql<SqlBool>`${ref} in (select value from json_each(${JSON.stringify(ids)}))`;
+  return bigint ? sql<SqlBool>`${ref} = any(${ids}::int8[])` : sql<SqlBool>`${ref} = any(${ids}::int4[])`;
 }
 
 /** A unique (or primary key) constraint refused the write: PostgreSQL 23505, SQLite's UNIQUE/PRIMARYKEY codes. */

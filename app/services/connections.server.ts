@@ -4,12 +4,12 @@
 //
 // Built for organisations with millions of connections (docs/decisions/0006-connections-at-scale.md):
 // - every query reads one index in (created_at, id) order, chosen here rather than by the planner
-//   (the other filter columns are written as `col + 0` / `col || ''` so no other index is used);
+//   (on SQLite the other filter columns are written `col + 0` / `col || ''` so no other index is used);
 // - totals are counted up to a cap (list-count.server.ts), never over millions;
 // - a search term is first resolved to matching customers, devices, venues and access points through
 //   their own tables, then connections are read by those ids (connections-search.server.ts).
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
-import { db } from "~/db/db.server";
+import { db, dialect } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { inIds } from "~/db/sql.server";
 import type { ConnectionFilter, ConnectionPage, ConnectionRow } from "~/lib/connections";
@@ -38,9 +38,12 @@ function driverOf(filter: ConnectionFilter, search: SearchMatch | null): Driver 
   return "organization";
 }
 
-// `col + 0` / `col || ''` compare the same values but cannot use an index on col.
-export const noIndex = (column: string) => sql`${sql.ref(column)} + 0`;
-export const noIndexText = (column: string) => sql`${sql.ref(column)} || ''`;
+// `col + 0` / `col || ''` compare the same values but cannot use an index on col: SQLite, without
+// statistics, would otherwise pick an index that gives no order. PostgreSQL plans from its
+// statistics, which such expressions would blind (it then misjudged a venue's rows and scanned
+// the table), so there the column stays as it is.
+export const noIndex = (column: string) => (dialect() === "postgres" ? sql.ref(column) : sql`${sql.ref(column)} + 0`);
+export const noIndexText = (column: string) => (dialect() === "postgres" ? sql.ref(column) : sql`${sql.ref(column)} || ''`);
 
 /** The WHERE of a filtered list; a filter column may use its index only when it drives the query. */
 export function connectionConditions(orgId: number, filter: ConnectionFilter, search: SearchMatch | null) {
@@ -154,7 +157,7 @@ export async function connectionDetails(orgId: number, ids: number[], now = Date
     ])
     // The ids drive (primary key); with the organisation indexable SQLite walked its index instead.
     .where(noIndex("connections.organization_id"), "=", orgId)
-    .where(inIds("connections.id", ids))
+    .where(inIds("connections.id", ids, { bigint: true }))
     .execute();
   const byId = new Map(rows.map((r) => [Number(r.id), toConnectionRow(r, now)]));
   return ids.flatMap((id) => byId.get(id) ?? []);

@@ -114,7 +114,7 @@ export async function getCustomer(ctx: OrgContext, customerId: number | null) {
       .selectFrom("connections")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("customer_id", "=", customer.id)
-      .where(sql<SqlBool>`${sql.ref("organization_id")} + 0 = ${ctx.org.id}`)
+      .where(noIndex("organization_id"), "=", ctx.org.id)
       .where("authorized_at", "is not", null)
       .executeTakeFirstOrThrow(),
     db
