@@ -47,9 +47,16 @@ describe("organisation home (/{orgId})", () => {
     await seedActivity(org.id);
     await seedActivity(other.id);
     const res = await run(async () => homeLoader(args(`/${org.id}`, await sessionCookie(owner.id), String(org.id))));
-    expect(await res.json()).toEqual({
-      org: { id: org.id, name: "Counted" },
-      counts: { venuesCount: 1, accessPointsCount: 1, customersCount: 2, devicesCount: 2, connectionsCount: 3, onlineConnectionsCount: 1 },
+    const data = await res.json();
+    expect(data.org).toEqual({ id: org.id, name: "Counted" });
+    // The default dashboard starts with the organisation overview dashlet.
+    expect(data.dashlets.organization_overview).toEqual({
+      venuesCount: 1,
+      accessPointsCount: 1,
+      customersCount: 2,
+      devicesCount: 2,
+      connectionsCount: 3,
+      onlineConnectionsCount: 1,
     });
   });
 
