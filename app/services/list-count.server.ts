@@ -23,6 +23,13 @@ export function olderThan(table: "connections" | "devices" | "customers", cursor
   return sql<SqlBool>`(${createdAt} <= ${cursor.createdAt} and (${createdAt} < ${cursor.createdAt} or ${id} < ${cursor.id}))`;
 }
 
+/** Rows of `table` at or before `cursor` in newest-first order (the complement of olderThan). */
+export function notOlderThan(table: "connections" | "devices" | "customers", cursor: Cursor): Expression<SqlBool> {
+  const createdAt = sql.ref(`${table}.created_at`);
+  const id = sql.ref(`${table}.id`);
+  return sql<SqlBool>`(${createdAt} >= ${cursor.createdAt} and (${createdAt} > ${cursor.createdAt} or ${id} >= ${cursor.id}))`;
+}
+
 /**
  * `count(after, limit)` counts matching rows (after the cursor when one is given), stopping at
  * `limit`. Past the end of the list (an empty page) it is a plain count up to the cap.
