@@ -7,10 +7,16 @@ export interface EditActionData {
   error?: string;
 }
 
+// Every edit form shares one fetcher: one save at a time (the buttons wait for it), and its answer
+// outlives the form that sent it — a refused edit of a row that is gone must still be reported
+// after the page has revalidated without that row (see EditFailure).
+const EDIT_FETCHER_KEY = "dashboard-edit";
+
 /**
  * One dashboard edit (spec 1 §4: every change is saved at once). Without JavaScript a plain POST
  * that comes back to the same page; with it a fetcher, so the page does not reload, and the
- * `_fetcher` field asks the action for JSON instead of a redirect. A failed save says so here.
+ * `_fetcher` field asks the action for JSON instead of a redirect. A failed save is reported by
+ * EditFailure on the page.
  */
 export function EditForm({
   intent,
@@ -28,7 +34,7 @@ export function EditForm({
   className?: string;
   buttonClassName?: string;
 }) {
-  const fetcher = useFetcher<EditActionData>();
+  const fetcher = useFetcher<EditActionData>({ key: EDIT_FETCHER_KEY });
   const hydrated = useHydrated();
   const busy = fetcher.state !== "idle";
   return (
@@ -41,11 +47,17 @@ export function EditForm({
       <button type="submit" name="intent" value={intent} className={buttonClassName} disabled={busy} aria-busy={busy || undefined}>
         {label}
       </button>
-      {fetcher.data && !fetcher.data.ok ? (
-        <p role="alert" className="mt-1 basis-full text-sm text-red-700">
-          {fetcher.data.error}
-        </p>
-      ) : null}
     </fetcher.Form>
+  );
+}
+
+/** The message of the last edit saved through a fetcher, when it failed. */
+export function EditFailure({ className }: { className: string }) {
+  const fetcher = useFetcher<EditActionData>({ key: EDIT_FETCHER_KEY });
+  if (!fetcher.data || fetcher.data.ok || fetcher.state !== "idle") return null;
+  return (
+    <p role="alert" className={className}>
+      {fetcher.data.error}
+    </p>
   );
 }

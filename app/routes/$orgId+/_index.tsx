@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DashboardGrid } from "~/components/dashboard/dashboard-grid";
-import type { EditActionData } from "~/components/dashboard/edit-form";
+import { EditFailure, type EditActionData } from "~/components/dashboard/edit-form";
 import { SummaryCards } from "~/components/dashboard/summary-cards";
 import { VenueSelect } from "~/components/dashboard/venue-select";
 import type { DashletDataMap } from "~/components/dashlets/types";
@@ -93,7 +93,9 @@ export default function OrganizationHome() {
         <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
           {actionData.error}
         </p>
-      ) : null}
+      ) : (
+        <EditFailure className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800" />
+      )}
       <SummaryCards totals={data.summary} />
       {editing ? (
         <p className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-indigo-200 bg-indigo-50 px-4 py-2 text-sm text-indigo-900">
