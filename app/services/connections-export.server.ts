@@ -7,9 +7,9 @@ import { csvLine, plainText } from "~/lib/csv-line";
 import { formatBytes, formatClock } from "~/lib/format";
 import { formatUtcDateTime } from "~/lib/time";
 import { resolveSearch } from "./connections-search.server";
-import { assertFilterOwned, connectionConditions, customerName } from "./connections.server";
+import { assertFilterOwned, connectionConditions, customerName, type KeyRange } from "./connections.server";
 import type { OrgContext } from "./guard.server";
-import { notOlderThan, olderThan, type Cursor } from "./list-count.server";
+import type { Cursor } from "./list-count.server";
 
 /**
  * Rows per read, measured on 1,000,000-row exports: SQLite reads one batch after another, and
@@ -93,11 +93,12 @@ function csvRecord(n: number, r: ExportRow, places: Places, now: number): string
   ]);
 }
 
-type Where = ReturnType<typeof connectionConditions>;
+/** The export's conditions for a keyset range. */
+type Where = (range: KeyRange) => ReturnType<typeof connectionConditions>;
 
 /** Matching rows with their customer and device, newest first, after `from`: down to `to`, or the next `limit`. */
 function readRows(where: Where, from: Cursor | null, to: Cursor | null, limit?: number): Promise<ExportRow[]> {
-  let query = db
+  const query = db
     .selectFrom("connections")
     .leftJoin("customers", "customers.id", "connections.customer_id")
     .leftJoin("devices", "devices.id", "connections.device_id")
@@ -119,13 +120,10 @@ function readRows(where: Where, from: Cursor | null, to: Cursor | null, limit?: 
       "devices.name as device_name",
       "devices.mac_address as device_mac",
     ])
-    .where(where)
+    .where(where({ after: from, through: to }))
     .orderBy("connections.created_at", "desc")
     .orderBy("connections.id", "desc");
-  if (from) query = query.where(olderThan("connections", from));
-  if (to) query = query.where(notOlderThan("connections", to));
-  if (limit) query = query.limit(limit);
-  return query.execute();
+  return (limit ? query.limit(limit) : query).execute();
 }
 
 const cursorOf = (row: { created_at: number; id: number }): Cursor => ({ createdAt: Number(row.created_at), id: Number(row.id) });
@@ -164,10 +162,16 @@ async function* concurrentBatches(where: Where, places: Places, batchSize: numbe
   try {
     for (;;) {
       while (more && pending.length < IN_FLIGHT) {
-        let query = db.selectFrom("connections").select(["connections.id", "connections.created_at"]).where(where);
-        if (from) query = query.where(olderThan("connections", from));
-        const last = await query.orderBy("connections.created_at", "desc").orderBy("connections.id", "desc").offset(batchSize - 1).limit(1).executeTakeFirst();
-        const to = last ? cursorOf(last) : null; // none: fewer than a batch remain, read them all
+        const last: { id: number; created_at: number } | undefined = await db
+          .selectFrom("connections")
+          .select(["connections.id", "connections.created_at"])
+          .where(where({ after: from }))
+          .orderBy("connections.created_at", "desc")
+          .orderBy("connections.id", "desc")
+          .offset(batchSize - 1)
+          .limit(1)
+          .executeTakeFirst();
+        const to: Cursor | null = last ? cursorOf(last) : null; // none: fewer than a batch remain, read them all
         const first = numbered + 1;
         const lines = readRows(where, from, to).then((rows) => linesOf(rows, first, places));
         lines.catch(() => undefined); // awaited in order below; this only keeps Node from reporting it early
@@ -191,7 +195,8 @@ async function* lineBatches(ctx: OrgContext, filter: ConnectionFilter, search: s
   const match = search ? await resolveSearch(ctx, search) : null;
   if (match?.none) return;
   // Connections that arrive during the export are left out, so every batch holds exactly its share.
-  const where = connectionConditions(ctx.org.id, { ...filter, endMs: Math.min(filter.endMs ?? Infinity, Date.now() + 1) }, match);
+  const window = { ...filter, endMs: Math.min(filter.endMs ?? Infinity, Date.now() + 1) };
+  const where: Where = (range) => connectionConditions(ctx.org.id, window, match, range);
   const places = await placeNames(ctx.org.id);
   yield* dialect() === "postgres" ? concurrentBatches(where, places, batchSize) : sequentialBatches(where, places, batchSize);
 }

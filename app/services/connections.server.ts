@@ -16,7 +16,7 @@ import type { ConnectionFilter, ConnectionPage, ConnectionRow } from "~/lib/conn
 import type { ListParams } from "~/lib/pagination";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 import { resolveSearch, type SearchMatch } from "./connections-search.server";
-import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP } from "./list-count.server";
+import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, type Cursor } from "./list-count.server";
 
 export type { ConnectionFilter, ConnectionPage, ConnectionRow };
 
@@ -45,8 +45,38 @@ function driverOf(filter: ConnectionFilter, search: SearchMatch | null): Driver 
 export const noIndex = (column: string) => (dialect() === "postgres" ? sql.ref(column) : sql`${sql.ref(column)} + 0`);
 export const noIndexText = (column: string) => (dialect() === "postgres" ? sql.ref(column) : sql`${sql.ref(column)} || ''`);
 
+/** Keyset bounds in the lists' order (created_at desc, id desc): rows after `after`, down to `through`. */
+export interface KeyRange {
+  after?: Cursor | null;
+  through?: Cursor | null;
+}
+
+/**
+ * The created_at window and the keyset bounds as ONE upper and ONE lower bound on created_at:
+ * given two upper bounds SQLite ranges on the first one only, and scanned from the window's end
+ * down to the cursor on every batch of a deep export.
+ */
+function createdRange(eb: Builder, filter: ConnectionFilter, range: KeyRange): Expression<SqlBool>[] {
+  const bounds: Expression<SqlBool>[] = [];
+  const { after, through } = range;
+  if (after) {
+    const upper = filter.endMs === undefined ? after.createdAt : Math.min(after.createdAt, filter.endMs - 1);
+    bounds.push(eb("connections.created_at", "<=", upper));
+    bounds.push(eb.or([eb("connections.created_at", "<", after.createdAt), eb("connections.id", "<", after.id)]));
+  } else if (filter.endMs !== undefined) {
+    bounds.push(eb("connections.created_at", "<", filter.endMs));
+  }
+  if (through) {
+    bounds.push(eb("connections.created_at", ">=", Math.max(through.createdAt, filter.startMs ?? -Infinity)));
+    bounds.push(eb.or([eb("connections.created_at", ">", through.createdAt), eb("connections.id", ">=", through.id)]));
+  } else if (filter.startMs !== undefined) {
+    bounds.push(eb("connections.created_at", ">=", filter.startMs));
+  }
+  return bounds;
+}
+
 /** The WHERE of a filtered list; a filter column may use its index only when it drives the query. */
-export function connectionConditions(orgId: number, filter: ConnectionFilter, search: SearchMatch | null) {
+export function connectionConditions(orgId: number, filter: ConnectionFilter, search: SearchMatch | null, range: KeyRange = {}) {
   const driver = driverOf(filter, search);
   const orgIndexed = driver === "online" || driver === "accessPoint" || driver === "organization";
   return (eb: Builder): Expression<SqlBool> => {
@@ -70,8 +100,7 @@ export function connectionConditions(orgId: number, filter: ConnectionFilter, se
           : eb(noIndexText("connections.access_point_mac"), "=", filter.accessPointMac),
       );
     }
-    if (filter.startMs !== undefined) and.push(eb("connections.created_at", ">=", filter.startMs));
-    if (filter.endMs !== undefined) and.push(eb("connections.created_at", "<", filter.endMs));
+    and.push(...createdRange(eb, filter, range));
     if (search) and.push(search.condition(eb));
     return eb.and(and);
   };
@@ -110,9 +139,11 @@ export async function listConnections(
     .offset(params.offset)
     .execute();
   const cap = search || filter.venueId !== undefined || filter.accessPointMac !== undefined ? NARROW_COUNT_CAP : COUNT_CAP;
-  const counted = await cappedTotal("connections", page, params, cap, async (after, limit) => {
-    let matching = db.selectFrom("connections").select(sql<number>`1`.as("one")).where(where);
-    if (after) matching = matching.where(after);
+  const counted = await cappedTotal(page, params, cap, async (after, limit) => {
+    const matching = db
+      .selectFrom("connections")
+      .select(sql<number>`1`.as("one"))
+      .where(connectionConditions(ctx.org.id, filter, search, { after }));
     const row = await db
       .selectFrom(matching.limit(limit).as("matching"))
       .select((eb) => eb.fn.countAll<number>().as("n"))

@@ -10,7 +10,7 @@ import type { CustomerRow, RecordFilter, RecordPage } from "~/lib/records";
 import { CUSTOMER_MESSAGES, type CustomerAccountInput } from "~/lib/schemas/customers";
 import { recordSearch } from "./connections-search.server";
 import { customerName, noIndex } from "./connections.server";
-import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP } from "./list-count.server";
+import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, olderThan } from "./list-count.server";
 import { connectionScope, scopedToPlace } from "./devices.server";
 import { forbidden, notFound, type OrgContext } from "./guard.server";
 
@@ -90,9 +90,9 @@ export async function listCustomers(
     .offset(params.offset)
     .execute();
   const cap = search || scopedToPlace(filter) ? NARROW_COUNT_CAP : COUNT_CAP;
-  const counted = await cappedTotal("customers", rows, params, cap, async (after, limit) => {
+  const counted = await cappedTotal(rows, params, cap, async (after, limit) => {
     let matching = db.selectFrom("customers").select(sql<number>`1`.as("one")).where(where);
-    if (after) matching = matching.where(after);
+    if (after) matching = matching.where(olderThan("customers", after));
     const row = await db.selectFrom(matching.limit(limit).as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     return Number(row.n);
   });

@@ -8,7 +8,7 @@ import type { ListParams } from "~/lib/pagination";
 import { DEVICE_MESSAGES, type DeviceRow, type RecordFilter, type RecordPage } from "~/lib/records";
 import { recordSearch } from "./connections-search.server";
 import { customerName, noIndex, noIndexText } from "./connections.server";
-import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP } from "./list-count.server";
+import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, olderThan } from "./list-count.server";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 
 /**
@@ -102,9 +102,9 @@ export async function listDevices(
     .offset(params.offset)
     .execute();
   const cap = search || scopedToPlace(filter) ? NARROW_COUNT_CAP : COUNT_CAP;
-  const counted = await cappedTotal("devices", page, params, cap, async (after, limit) => {
+  const counted = await cappedTotal(page, params, cap, async (after, limit) => {
     let matching = db.selectFrom("devices").select(sql<number>`1`.as("one")).where(where);
-    if (after) matching = matching.where(after);
+    if (after) matching = matching.where(olderThan("devices", after));
     const row = await db.selectFrom(matching.limit(limit).as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     return Number(row.n);
   });

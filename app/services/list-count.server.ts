@@ -17,33 +17,25 @@ export interface Cursor {
 }
 
 /** Rows of `table` after `cursor` in newest-first order, written as an index range on created_at. */
-export function olderThan(table: "connections" | "devices" | "customers", cursor: Cursor): Expression<SqlBool> {
+export function olderThan(table: "devices" | "customers", cursor: Cursor): Expression<SqlBool> {
   const createdAt = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
   return sql<SqlBool>`(${createdAt} <= ${cursor.createdAt} and (${createdAt} < ${cursor.createdAt} or ${id} < ${cursor.id}))`;
 }
 
-/** Rows of `table` at or before `cursor` in newest-first order (the complement of olderThan). */
-export function notOlderThan(table: "connections" | "devices" | "customers", cursor: Cursor): Expression<SqlBool> {
-  const createdAt = sql.ref(`${table}.created_at`);
-  const id = sql.ref(`${table}.id`);
-  return sql<SqlBool>`(${createdAt} >= ${cursor.createdAt} and (${createdAt} > ${cursor.createdAt} or ${id} >= ${cursor.id}))`;
-}
-
 /**
- * `count(after, limit)` counts matching rows (after the cursor when one is given), stopping at
- * `limit`. Past the end of the list (an empty page) it is a plain count up to the cap.
+ * `count(after, limit)` counts matching rows (after the cursor, the page's last row, when one is
+ * given), stopping at `limit`. Past the end of the list (an empty page) it is a plain count up to the cap.
  */
 export async function cappedTotal(
-  table: "connections" | "devices" | "customers",
   page: { id: number; created_at: number }[],
   params: Pick<ListParams, "offset" | "pageSize">,
   cap: number,
-  count: (after: Expression<SqlBool> | null, limit: number) => Promise<number>,
+  count: (after: Cursor | null, limit: number) => Promise<number>,
 ): Promise<{ total: number; capped: boolean }> {
   const last = page.at(-1);
   const before = last ? params.offset + page.length : 0;
   const lookahead = last ? Math.max(cap - before, params.pageSize * PAGES_AHEAD) : cap;
-  const after = await count(last ? olderThan(table, { createdAt: Number(last.created_at), id: Number(last.id) }) : null, lookahead + 1);
+  const after = await count(last ? { createdAt: Number(last.created_at), id: Number(last.id) } : null, lookahead + 1);
   return { total: before + Math.min(after, lookahead), capped: after > lookahead };
 }

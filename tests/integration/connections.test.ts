@@ -365,6 +365,21 @@ describe("connections.csv", () => {
     expect(lines).toHaveLength(8);
   });
 
+  it("keeps a date window exact across batches", async () => {
+    const { org, owner } = await ownerOf();
+    for (let i = 0; i < 9; i++) await insertConnection(org.id, { created_at: BASE + i * MINUTE, authorized_at: BASE });
+    const window = { authorized: true, startMs: BASE + 2 * MINUTE, endMs: BASE + 7 * MINUTE };
+    const stream = await connectionsCsvStream(await contextOf(owner.id, org.id), window, "", 2);
+    const lines = (await new Response(stream).text()).trim().split("\n").slice(1);
+    expect(lines.map((l) => l.split(",").slice(0, 2).join(","))).toEqual([
+      "1,20-11-2026 12:06",
+      "2,20-11-2026 12:05",
+      "3,20-11-2026 12:04",
+      "4,20-11-2026 12:03",
+      "5,20-11-2026 12:02",
+    ]);
+  });
+
   it("is reachable with a bearer token, 401 with a bad one, 403 without view_clients, 404 for another organisation or its ids", async () => {
     const { org, owner } = await ownerOf();
     await makeConnectionWorld(org.id, 2);
