@@ -8,7 +8,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 
 export type Cell = string | number | null | undefined;
 
-function cell(value: Cell): string {
+/** One cell, quoted when it must be. */
+export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return String(value);
   return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
@@ -16,8 +17,8 @@ function cell(value: Cell): string {
 
 /** One line, ending in "\n". */
 export function csvLine(cells: readonly Cell[]): string {
-  let line = cell(cells[0]);
-  for (let i = 1; i < cells.length; i++) line += `,${cell(cells[i])}`;
+  let line = csvCell(cells[0]);
+  for (let i = 1; i < cells.length; i++) line += `,${csvCell(cells[i])}`;
   return `${line}\n`;
 }
 

@@ -219,8 +219,8 @@ type DetailRow = {
 };
 
 export function customerName(c: { first_name: string | null; last_name: string | null; identity: string }): string {
-  const name = [c.first_name, c.last_name].filter(Boolean).join(" ");
-  return name || c.identity;
+  if (c.first_name && c.last_name) return `${c.first_name} ${c.last_name}`;
+  return c.first_name || c.last_name || c.identity;
 }
 
 export function toConnectionRow(r: DetailRow, now: number): ConnectionRow {
