@@ -20,6 +20,7 @@
 // of the authorized lists come from the analytics service's roll-up counts; with a search, or for
 // all visitors, the matching customers are counted with the same test.
 import { stringify } from "csv-stringify/sync";
+import { plainText } from "~/lib/csv-line";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
@@ -211,16 +212,17 @@ export async function* visitorBatches(
 
 export const VISITOR_CSV_HEADER = ["#", "Name", "Identity", "Phone Number", "Email", "Facebook", "Twitter", "More Info", "Devices", "Connections"];
 
+/** One visitor as CSV cells; text a guest typed is kept from being read as a spreadsheet formula. */
 export function visitorCsvRow(row: VisitorRow, index: number): (string | number)[] {
   return [
     index,
-    row.name,
+    plainText(row.name),
     row.identity,
     row.phone_number ?? "",
     row.email_address ?? "",
-    row.facebook ?? "",
-    row.twitter ?? "",
-    row.more_info ?? "",
+    plainText(row.facebook ?? ""),
+    plainText(row.twitter ?? ""),
+    plainText(row.more_info ?? ""),
     row.devicesCount,
     row.connectionsCount,
   ];

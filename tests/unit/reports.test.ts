@@ -38,3 +38,25 @@ describe("report send hours", () => {
     expect(formatBucket(utc("2026-11-22T00:00:00"), "day")).toBe("22/11/2026");
   });
 });
+
+describe("visitor CSV rows", () => {
+  it("keeps text a guest typed from being read as a formula, and phone numbers as they are", async () => {
+    const { visitorCsvRow } = await import("~/services/report-visitors.server");
+    const row = visitorCsvRow(
+      {
+        id: 1,
+        name: '=HYPERLINK("http://evil.example","x")',
+        identity: "+254712345678",
+        phone_number: "+254712345678",
+        email_address: "guest@example.com",
+        facebook: "@guest",
+        twitter: null,
+        more_info: "-1+1",
+        devicesCount: 2,
+        connectionsCount: 3,
+      },
+      7,
+    );
+    expect(row).toEqual([7, `'=HYPERLINK("http://evil.example","x")`, "+254712345678", "+254712345678", "guest@example.com", "'@guest", "", "'-1+1", 2, 3]);
+  });
+});
