@@ -7,7 +7,13 @@ const envSchema = z.object({
   DATABASE_URL: z.string().trim().optional(),
   SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters long.").optional(),
   SMTP_URL: z.string().trim().optional(),
-  PUBLIC_URL: z.string().url("PUBLIC_URL must be a full URL such as https://console.example.com").optional(),
+  // The console's own address: every link in a mail is built from it, never from request headers.
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "PUBLIC_URL must be a full URL such as https://console.example.com"),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),
   DATA_DIR: z.string().default("data"),
   // Report e-mails: each instance runs the scheduler every minute (the claim is in the database);
@@ -22,7 +28,7 @@ const envSchema = z.object({
     .refine((v) => v === undefined || v.startsWith("/") || /^https?:\/\/[^/]+/.test(v), "MAP_STYLE_URL must be an http(s) URL or a path on this server"),
 });
 
-export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string };
+export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string; PUBLIC_URL: string };
 
 let cached: Env | undefined;
 
@@ -39,14 +45,19 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
-  if (!env.SESSION_SECRET) {
-    if (env.NODE_ENV === "production") {
-      throw new Error(
-        "SESSION_SECRET is not set. Set it to a long random string (see .env.example) before starting in production.",
-      );
-    }
-    // Development and tests only: a fixed secret keeps sessions valid across restarts.
-    return { ...env, SESSION_SECRET: "mlango-development-secret-not-for-production" };
+  if (!env.SESSION_SECRET && env.NODE_ENV === "production") {
+    throw new Error("SESSION_SECRET is not set. Set it to a long random string (see .env.example) before starting in production.");
   }
-  return env as Env;
+  if (!env.PUBLIC_URL && env.NODE_ENV === "production") {
+    // Without it, mailed links would have to trust the request's Host header (an attacker's choice).
+    throw new Error(
+      "PUBLIC_URL is not set. Set it to the address people use to reach the console (e.g. https://console.example.com) before starting in production.",
+    );
+  }
+  return {
+    ...env,
+    // Development and tests: the local server, and a fixed secret that keeps sessions valid across restarts.
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    SESSION_SECRET: env.SESSION_SECRET ?? "mlango-development-secret-not-for-production",
+  };
 }

@@ -11,6 +11,8 @@ if [ -z "${SESSION_SECRET:-}" ]; then
   SESSION_SECRET="$(cat data/session-secret)"
   export SESSION_SECRET
 fi
+# Mailed links (password reset, invitations) are built from PUBLIC_URL only; the demo serves it locally.
+export PUBLIC_URL="${PUBLIC_URL:-http://localhost:${PORT:-3000}}"
 export NODE_ENV=production
 npx tsx app/db/cli.ts demo
 exec node server.mjs

@@ -215,8 +215,6 @@ export async function loadDemoIfEmpty(options: Omit<DemoOptions, "ownerId"> = {}
   const result = await generateDemoData({ ...options, log });
   const rate = Math.round(result.connections / result.seconds);
   log(`Demo data loaded in ${result.seconds.toFixed(1)} s (${count(result.connections)} connections, ${count(rate)} connections/s)`);
-  const env = getEnv();
-  const base = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
-  log(`Sign in at ${base}/login as ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
+  log(`Sign in at ${getEnv().PUBLIC_URL}/login as ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   return true;
 }

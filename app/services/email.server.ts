@@ -39,7 +39,10 @@ export function outboxDir(): string {
   return path.join(getEnv().DATA_DIR, "outbox");
 }
 
-/** The app's own address for links in mails: PUBLIC_URL, else the origin the request came to. */
-export function publicOrigin(request: Request): string {
-  return getEnv().PUBLIC_URL?.replace(/\/$/, "") ?? new URL(request.url).origin;
+/**
+ * The app's own address for links in mails and API answers: PUBLIC_URL (configuration) only. The
+ * request's Host and X-Forwarded-Host are the client's choice and never make a link.
+ */
+export function publicOrigin(): string {
+  return getEnv().PUBLIC_URL;
 }

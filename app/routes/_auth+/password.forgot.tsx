@@ -26,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const limited = await limitPasswordForgot(login_id, clientAddress(request, context));
   if (limited) return json(submission.reply({ formErrors: [limited.message] }), { status: 429, headers: retryAfterHeaders(limited) });
 
-  await requestPasswordReset(login_id, publicOrigin(request));
+  await requestPasswordReset(login_id, publicOrigin());
   // The same answer whether or not an account matches: nobody learns who has one.
   return redirectWithToast(request, `/password/forgot${new URL(request.url).search}`, { type: "success", message: FORGOT_PASSWORD_SENT });
 }

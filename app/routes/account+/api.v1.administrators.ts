@@ -66,7 +66,7 @@ const methods: ApiMethods = {
     const ctx = await requireApiOrg(request, typeof organization === "string" ? organization : null, "organization");
     requireInvitePermission(ctx);
     const input = parseApiBody(body, inviteAdministratorSchema);
-    const result = await withNotFoundMessage(inviteAdministrator(ctx, input, publicOrigin(request)), "Role not found.");
+    const result = await withNotFoundMessage(inviteAdministrator(ctx, input, publicOrigin()), "Role not found.");
     if (!result.ok) {
       if (result.fieldErrors && Object.keys(result.fieldErrors).length) return apiValidationFailed(result.fieldErrors);
       return apiError(502, result.formErrors?.[0] ?? "The invitation could not be sent.");

@@ -41,7 +41,7 @@ const methods: ApiMethods = {
       return apiValidationFailed({ file: [upload.message] });
     }
     const saved = await withNotFoundMessage(saveLayoutImage(ctx, venueId, upload.image), "Network not found.");
-    return apiData({ file: { name: `${venueId}_floor_plan`, url: `${publicOrigin(request)}${saved.url}` } }, 201);
+    return apiData({ file: { name: `${venueId}_floor_plan`, url: `${publicOrigin()}${saved.url}` } }, 201);
   },
 };
 

@@ -49,7 +49,7 @@ const methods: ApiMethods = {
     const { login_id, reset_link } = await readApiInput(request, schema);
     const limited = await limitPasswordForgot(login_id, clientAddress(request, context));
     if (limited) return apiError(429, limited.message, retryAfterHeaders(limited));
-    const origin = publicOrigin(request);
+    const origin = publicOrigin();
     await requestPasswordReset(login_id, origin, resetLinkBuilder(reset_link, origin));
     // The same answer whether or not an account matches: nobody learns who has one.
     return apiData({ message: FORGOT_PASSWORD_SENT });

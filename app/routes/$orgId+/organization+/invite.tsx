@@ -24,7 +24,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireInvitePermission(ctx);
   const submission = parseWithZod(await request.formData(), { schema: inviteAdministratorSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  const result = await inviteAdministrator(ctx, submission.value, publicOrigin(request));
+  const result = await inviteAdministrator(ctx, submission.value, publicOrigin());
   if (!result.ok) return json(submission.reply({ fieldErrors: result.fieldErrors, formErrors: result.formErrors }), { status: 400 });
   return redirectWithToast(request, `/${ctx.org.id}/organization/administrators`, `Invitation sent to ${submission.value.email}.`);
 }
