@@ -22,7 +22,8 @@ export default defineConfig({
     globalSetup: ["tests/setup/global.ts"],
     pool: "forks",
     maxWorkers: 2,
-    env: { NODE_ENV: "test", DATA_DIR: "data/test" },
+    // PUBLIC_URL is the origin the fixtures' requests use (tests/fixtures BASE).
+    env: { NODE_ENV: "test", DATA_DIR: "data/test", PUBLIC_URL: "http://localhost" },
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"] } },
       integration("sqlite"),
