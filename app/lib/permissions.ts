@@ -9,7 +9,11 @@ export const PERMISSIONS = [
   { identifier: "create_ap", name: "Create access points", description: "Add access points to a network." },
   { identifier: "edit_ap", name: "Edit access points", description: "Update access points." },
   { identifier: "delete_ap", name: "Delete access points", description: "Delete access points." },
-  { identifier: "view_clients", name: "View clients", description: "See the Connections and Customers menus." },
+  {
+    identifier: "view_clients",
+    name: "View clients",
+    description: "See guests' names and contacts: the Connections and Customers menus, and the visitor lists of reports with their exports.",
+  },
   { identifier: "edit_clients", name: "Edit clients", description: "Update a customer's account information." },
   { identifier: "edit_connections", name: "Edit connections", description: "Close live connections." },
   { identifier: "view_splash_pages", name: "View splash pages", description: "See the Splash Pages menu and published pages." },
@@ -45,6 +49,13 @@ export const PERMISSIONS = [
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number]["identifier"];
+
+/**
+ * Guests' personal data — names, phone numbers, e-mail addresses, social ids — wherever it is shown
+ * (customers, connections, devices, visitor lists and their CSV exports) needs this permission.
+ * Figures about guests (counts, totals, charts) need only membership or view_networks.
+ */
+export const PERSONAL_DATA_PERMISSION: Permission = "view_clients";
 
 export const ALL_PERMISSIONS: readonly Permission[] = PERMISSIONS.map((p) => p.identifier);
 export const VIEW_PERMISSIONS: readonly Permission[] = ALL_PERMISSIONS.filter((p) => p.startsWith("view_"));

@@ -15,8 +15,8 @@ async function reportOrg() {
 
 test("opens every report from its tab for the last three days", async ({ page, context }) => {
   const { org } = await reportOrg();
-  // A member with no permission at all: reports need membership only.
-  const member = await makeMember(org.id, "custom", []);
+  // Report figures need membership only; the visitor lists (names and contacts) need view_clients.
+  const member = await makeMember(org.id, "custom", ["view_clients"]);
   await signIn(context, member.id);
   await page.goto(`/${org.id}/reports/overview?start=${daysAgo(2)}&end=${daysAgo(0)}`);
   await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
@@ -119,4 +119,17 @@ test("exports a visitor list as CSV", async ({ page, context }) => {
   const csv = fs.readFileSync((await download.path())!, "utf8").trim().split("\n");
   expect(csv[0]).toBe("#,Name,Identity,Phone Number,Email,Facebook,Twitter,More Info,Devices,Connections");
   expect(csv.slice(1).map((line) => line.split(",")[1])).toEqual(["Eve Test", "Carol Test", "Bob Test", "Alice Test"]);
+});
+
+test("shows a member without view_clients the visitor totals but no names, search or export", async ({ page, context }) => {
+  const { org } = await reportOrg();
+  const member = await makeMember(org.id, "custom", ["view_networks"]);
+  await signIn(context, member.id);
+  await page.goto(`/${org.id}/reports/unique_visitors?start=${daysAgo(2)}&end=${daysAgo(0)}`);
+  await expect(page.getByTestId("visitors-total")).toHaveText("3");
+  await expect(page.getByText("View clients permission")).toBeVisible();
+  await expect(page.getByText("Alice Test")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Export CSV" })).toHaveCount(0);
+  const csv = await page.request.get(`/${org.id}/reports/unique_visitors.csv?start=${daysAgo(2)}&end=${daysAgo(0)}`);
+  expect(csv.status()).toBe(403);
 });

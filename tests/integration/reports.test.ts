@@ -183,7 +183,7 @@ describe("report pages", () => {
     for (const report of ["new_visitors", "unique_visitors", "all_visitors", "repeat_visitors"]) {
       const data = await (await get(visitorPage.loader as RouteFunction, user.id, org.id, `${report}?${range}`, { report })).json();
       expect(data.header.report).toBe(report);
-      expect(data.customerLinks).toBe(false);
+      expect(data.personalData).toBe(false);
     }
     const redirect = await get(reportIndex.loader as RouteFunction, user.id, org.id, `?${range}`);
     expect(redirect.status).toBe(302);

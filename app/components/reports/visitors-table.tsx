@@ -24,7 +24,7 @@ export function VisitorsTable({
   capped = false,
   list,
   exportHref,
-  customerLinks,
+  personalData,
 }: {
   orgId: number;
   rows: VisitorListRow[];
@@ -33,16 +33,27 @@ export function VisitorsTable({
   capped?: boolean;
   list: ListParams;
   exportHref: string;
-  /** Names link to the customer's page for members who may view customers. */
-  customerLinks: boolean;
+  /** The member may see guests' names and contacts (view_clients): the list, its search, export and customer links. */
+  personalData: boolean;
 }) {
+  const count = (
+    <p className="text-sm text-slate-600">
+      {capped ? "More than " : ""}
+      <strong data-testid="visitors-total">{formatCount(total)}</strong> {total === 1 && !capped ? "visitor" : "visitors"}
+    </p>
+  );
+  if (!personalData) {
+    return (
+      <section className="card" aria-label="Visitors">
+        {count}
+        <p className="mt-2 text-sm text-slate-500">Visitors' names and contacts are shown to members whose role has the View clients permission.</p>
+      </section>
+    );
+  }
   return (
     <section className="card" aria-label="Visitors">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-slate-600">
-          {capped ? "More than " : ""}
-          <strong data-testid="visitors-total">{formatCount(total)}</strong> {total === 1 && !capped ? "visitor" : "visitors"}
-        </p>
+        {count}
         <a href={exportHref} className="btn-secondary" download>
           Export CSV
         </a>
@@ -76,13 +87,9 @@ export function VisitorsTable({
               <tr key={row.id}>
                 <td>{rowNumber(list, index)}</td>
                 <td>
-                  {customerLinks ? (
-                    <Link to={`/${orgId}/customers/${row.id}/connections`} className="link">
-                      {row.name || row.identity}
-                    </Link>
-                  ) : (
-                    row.name || row.identity
-                  )}
+                  <Link to={`/${orgId}/customers/${row.id}/connections`} className="link">
+                    {row.name || row.identity}
+                  </Link>
                 </td>
                 <td>{row.identity}</td>
                 <td>{row.phone_number ?? ""}</td>

@@ -4,6 +4,7 @@ import { ReportHeader } from "~/components/reports/report-header";
 import { VisitorsTable } from "~/components/reports/visitors-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { parseListParams } from "~/lib/pagination";
+import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { VISITOR_REPORT_DESCRIPTIONS, isVisitorReport, reportFileName } from "~/lib/reports";
 import { notFound } from "~/services/guard.server";
 import { listVisitors } from "~/services/reports.server";
@@ -20,8 +21,13 @@ function visitorReport(raw: string | undefined) {
 export async function loader(args: LoaderFunctionArgs) {
   const report = visitorReport(args.params.report);
   const { ctx, url, scope, header } = await loadReportPage(args, report);
+  // Without view_clients the page shows how many visitors there were, not who: no rows, and no
+  // search (a search's count would tell whether a given name or phone number visited).
+  const personalData = ctx.permissions.has(PERSONAL_DATA_PERMISSION);
   const list = parseListParams(url.searchParams);
-  const { rows, total, capped } = await listVisitors(scope, report, list);
+  const listed = await listVisitors(scope, report, personalData ? list : { ...list, search: "" });
+  const { total, capped } = listed;
+  const rows = personalData ? listed.rows : [];
   const exportQuery = new URLSearchParams();
   for (const key of ["start", "end", "venue_id", "search"]) for (const v of url.searchParams.getAll(key)) exportQuery.append(key, v);
   return json({
@@ -32,7 +38,7 @@ export async function loader(args: LoaderFunctionArgs) {
     capped,
     list,
     exportHref: `/${ctx.org.id}/reports/${reportFileName(report)}?${exportQuery}`,
-    customerLinks: ctx.permissions.has("view_clients"),
+    personalData,
   });
 }
 
@@ -42,7 +48,7 @@ export function action(args: ActionFunctionArgs) {
 }
 
 export default function VisitorReportPage() {
-  const { header, description, rows, total, capped, list, exportHref, customerLinks } = useLoaderData<typeof loader>();
+  const { header, description, rows, total, capped, list, exportHref, personalData } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div>
@@ -55,7 +61,7 @@ export default function VisitorReportPage() {
         capped={capped}
         list={list}
         exportHref={exportHref}
-        customerLinks={customerLinks}
+        personalData={personalData}
         key={header.report}
       />
     </div>
