@@ -3,16 +3,23 @@
 // on the connections export, cost about 6 µs and half a kilobyte of garbage per row: a third of the
 // time budget and most of the memory growth (docs/decisions/0006-connections-at-scale.md).
 
+//
+// Every text cell goes through plainText, so no export can forget it: names of networks, access
+// points, devices and customers are typed by operators and guests.
+
 const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
+/** A signed number (a phone number in E.164, a negative figure) is no formula: it stays as it is. */
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
 
 export type Cell = string | number | null | undefined;
 
-/** One cell, quoted when it must be. */
+/** One cell: text kept from being read as a formula, quoted when it must be. */
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return String(value);
-  return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const text = plainText(value);
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** One line, ending in "\n". */
@@ -22,10 +29,17 @@ export function csvLine(cells: readonly Cell[]): string {
   return `${line}\n`;
 }
 
+/** Several lines. */
+export function csvLines(rows: readonly (readonly Cell[])[]): string {
+  let text = "";
+  for (const row of rows) text += csvLine(row);
+  return text;
+}
+
 /**
- * Text typed by a guest (a name, a device name) that a spreadsheet would read as a formula
- * ("=HYPERLINK(…)", "+…", "-…", "@…") gets a leading apostrophe, as OWASP advises.
+ * Text that a spreadsheet would read as a formula ("=HYPERLINK(…)", "+…", "-…", "@…") gets a
+ * leading apostrophe, as OWASP advises.
  */
 export function plainText(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
 }

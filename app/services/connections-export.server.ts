@@ -3,7 +3,7 @@
 // and written as the client reads, so memory does not grow with the row count.
 import { db, dialect } from "~/db/db.server";
 import type { ConnectionFilter } from "~/lib/connections";
-import { csvCell, csvLine, plainText } from "~/lib/csv-line";
+import { csvCell, csvLine } from "~/lib/csv-line";
 import { formatBytes, formatClock } from "~/lib/format";
 import { formatUtcDateTime } from "~/lib/time";
 import { resolveSearch } from "./connections-search.server";
@@ -91,12 +91,12 @@ function csvRecord(n: number, r: ExportRow, places: Places, now: number, time: (
   const seconds = authorizedAt === null ? 0 : Math.max(0, (Number(r.ended_at ?? now) - authorizedAt) / 1000);
   const upload = Number(r.upload);
   const download = Number(r.download);
-  const customer = r.identity === null ? "" : plainText(customerName({ first_name: r.first_name, last_name: r.last_name, identity: r.identity }));
+  const customer = r.identity === null ? "" : customerName({ first_name: r.first_name, last_name: r.last_name, identity: r.identity });
   const venue = r.venue_id === null ? "" : (places.venues.get(r.venue_id) ?? "");
   const accessPoint = r.access_point_id === null ? "" : (places.accessPoints.get(r.access_point_id) ?? "");
   return (
     `${n},${time(Number(r.created_at))},${csvCell(customer)},${csvCell(r.phone_number)},` +
-    `${csvCell(plainText(r.device_name || r.device_mac || ""))},${csvCell(r.device_mac)},${csvCell(venue)},${csvCell(accessPoint)},` +
+    `${csvCell(r.device_name || r.device_mac || "")},${csvCell(r.device_mac)},${csvCell(venue)},${csvCell(accessPoint)},` +
     `${csvCell(r.access_point_mac)},${csvCell(r.authorization_mode)},${formatClock(seconds)},${upload},${download},` +
     `${formatBytes(upload + download)},${authorizedAt !== null && r.ended_at === null ? "Online" : "Offline"}\n`
   );

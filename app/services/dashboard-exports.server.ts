@@ -1,8 +1,7 @@
 // The rows of the dashboard's CSV exports (spec 1 §9 file names): the usage summary, the top
 // networks and access points, and the share charts. Small, bounded tables (a summary row, a top-N
 // list, one row per mode/OS/brand/browser), so they are built in memory.
-import { stringify } from "csv-stringify/sync";
-import { plainText } from "~/lib/csv-line";
+import { csvLines } from "~/lib/csv-line";
 import type { ExportFile } from "~/lib/dashboard-exports";
 import type { DeviceDimension, DeviceUsage } from "~/lib/analytics";
 import { formatBytes, formatHms } from "~/lib/format";
@@ -66,7 +65,5 @@ export async function exportTable(file: ExportFile, filters: DashboardFilters, l
 }
 
 export function toCsv(table: ExportTable): string {
-  // A leading = + - @ would be run as a formula by spreadsheets: venue and AP names are user input.
-  const safe = (cell: string | number) => (typeof cell === "string" ? plainText(cell) : cell);
-  return stringify([table.headers, ...table.rows.map((row) => row.map(safe))]);
+  return csvLines([table.headers, ...table.rows]);
 }

@@ -19,8 +19,7 @@
 // (customer_id, created_at) index for all visitors — so a page stops after its rows. The totals
 // of the authorized lists come from the analytics service's roll-up counts; with a search, or for
 // all visitors, the matching customers are counted with the same test.
-import { stringify } from "csv-stringify/sync";
-import { plainText } from "~/lib/csv-line";
+import { csvLine, csvLines } from "~/lib/csv-line";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
@@ -212,17 +211,17 @@ export async function* visitorBatches(
 
 export const VISITOR_CSV_HEADER = ["#", "Name", "Identity", "Phone Number", "Email", "Facebook", "Twitter", "More Info", "Devices", "Connections"];
 
-/** One visitor as CSV cells; text a guest typed is kept from being read as a spreadsheet formula. */
+/** One visitor as CSV cells (csvCell keeps guest text from being read as a spreadsheet formula). */
 export function visitorCsvRow(row: VisitorRow, index: number): (string | number)[] {
   return [
     index,
-    plainText(row.name),
+    row.name,
     row.identity,
     row.phone_number ?? "",
     row.email_address ?? "",
-    plainText(row.facebook ?? ""),
-    plainText(row.twitter ?? ""),
-    plainText(row.more_info ?? ""),
+    row.facebook ?? "",
+    row.twitter ?? "",
+    row.more_info ?? "",
     row.devicesCount,
     row.connectionsCount,
   ];
@@ -238,7 +237,7 @@ export function visitorsCsvStream(scope: AnalyticsScope, report: VisitorReport, 
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(stringify([VISITOR_CSV_HEADER])));
+        controller.enqueue(encoder.encode(csvLine(VISITOR_CSV_HEADER)));
         return;
       }
       const next = await batches.next();
@@ -246,7 +245,7 @@ export function visitorsCsvStream(scope: AnalyticsScope, report: VisitorReport, 
         controller.close();
         return;
       }
-      controller.enqueue(encoder.encode(stringify(next.value.map((row) => visitorCsvRow(row, ++n)))));
+      controller.enqueue(encoder.encode(csvLines(next.value.map((row) => visitorCsvRow(row, ++n)))));
     },
     async cancel() {
       await batches.return(undefined);

@@ -332,6 +332,16 @@ describe("connections.csv", () => {
     expect(line).toContain(`,"Java House, ""Westlands""",`);
   });
 
+  it("keeps network and access point names from being read as formulas too", async () => {
+    const { org, owner } = await ownerOf();
+    const world = await makeConnectionWorld(org.id, 1);
+    await db.updateTable("venues").set({ name: '=HYPERLINK("http://evil.example","Lobby")' }).where("id", "=", world.venue.id).execute();
+    await db.updateTable("access_points").set({ name: "@SUM(1+1)" }).where("id", "=", world.accessPoint.id).execute();
+    const res = await callRoute(exportRoute.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections.csv` });
+    const line = (await res.text()).split("\n")[1];
+    expect(line).toContain(`,"'=HYPERLINK(""http://evil.example"",""Lobby"")",'@SUM(1+1),`);
+  });
+
   it("applies the status, venue, customer, device and search filters of the tabs", async () => {
     const { org, owner } = await ownerOf();
     const world = await makeConnectionWorld(org.id, 2);

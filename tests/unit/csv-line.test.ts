@@ -14,9 +14,19 @@ describe("csvLine", () => {
 describe("plainText", () => {
   it("keeps a spreadsheet from reading guest text as a formula", () => {
     expect(plainText('=HYPERLINK("http://x")')).toBe(`'=HYPERLINK("http://x")`);
-    expect(plainText("+1")).toBe("'+1");
-    expect(plainText("-2")).toBe("'-2");
+    expect(plainText("+1+cmd|' /C calc'!A0")).toBe("'+1+cmd|' /C calc'!A0");
+    expect(plainText("-2+3")).toBe("'-2+3");
     expect(plainText("@cmd")).toBe("'@cmd");
+    expect(plainText("\t=1")).toBe("'\t=1");
     expect(plainText("Achieng")).toBe("Achieng");
+  });
+
+  it("leaves plain signed numbers as they are: a phone number in E.164 is no formula", () => {
+    expect(plainText("+254712345678")).toBe("+254712345678");
+    expect(plainText("-2.5")).toBe("-2.5");
+  });
+
+  it("is applied to every text cell of a line", () => {
+    expect(csvLine(["=1+1", "+254712345678", '@x,"y"'])).toBe(`'=1+1,+254712345678,"'@x,""y"""\n`);
   });
 });
