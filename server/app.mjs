@@ -1,0 +1,109 @@
+// The HTTP application: security headers, one log line per request, health check, static files,
+// the request boundary (server/boundary.mjs), then Remix. server.mjs starts it; tests import it.
+import crypto from "node:crypto";
+import express from "express";
+import helmet from "helmet";
+import { requestBoundary } from "./boundary.mjs";
+import { remixHandler } from "./remix-handler.mjs";
+
+const development = process.env.NODE_ENV === "development";
+// A map style on another host (MAP_STYLE_URL) is fetched, with its tiles, glyphs and sprites, from that origin.
+const mapOrigins = /^https?:\/\//.test(process.env.MAP_STYLE_URL ?? "") ? [new URL(process.env.MAP_STYLE_URL).origin] : [];
+
+// Secrets in paths (reset and invitation tokens) never reach the log.
+const redact = (p) => p.replace(/^\/(password\/reset|invitations)\/[^/]+/, "/$1/***");
+
+/** The console's origin as configured (PUBLIC_URL; the local server outside production). */
+export function configuredOrigin() {
+  return new URL(process.env.PUBLIC_URL || `http://localhost:${process.env.PORT ?? 3000}`).origin;
+}
+
+export function createApp({ build }) {
+  const app = express();
+  app.disable("x-powered-by");
+  // Forwarded headers (client address, protocol, host) are believed only behind TRUST_PROXY.
+  if (process.env.TRUST_PROXY) app.set("trust proxy", Number(process.env.TRUST_PROXY) || process.env.TRUST_PROXY);
+
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // originalUrl: req.path is relative inside mounted middleware. The query is left out (it may hold search terms).
+      const path = req.originalUrl.split("?")[0];
+      const org = path.match(/^\/(\d+)(\/|$)/)?.[1] ?? null;
+      console.log(JSON.stringify({ at: new Date().toISOString(), method: req.method, path: redact(path), status: res.statusCode, ms: Math.round(ms * 10) / 10, org }));
+    });
+    next();
+  });
+
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": ["'self'", "'strict-dynamic'", (_req, res) => `'nonce-${res.locals.cspNonce}'`],
+          "style-src": ["'self'", "'unsafe-inline'"],
+          "img-src": ["'self'", "data:", "blob:", ...mapOrigins],
+          "connect-src": [...(development ? ["'self'", "ws:"] : ["'self'"]), ...mapOrigins],
+          "worker-src": ["'self'", "blob:"],
+          "form-action": ["'self'"],
+          "frame-ancestors": ["'none'"],
+          "upgrade-insecure-requests": null,
+        },
+      },
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      frameguard: { action: "deny" },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await build.entry.module.healthCheck();
+      res.status(200).type("text/plain").send("ok");
+    } catch (error) {
+      console.error(JSON.stringify({ at: new Date().toISOString(), event: "healthcheck_failed", error: String(error) }));
+      res.status(503).type("text/plain").send("database unavailable");
+    }
+  });
+
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  app.use(requestBoundary({ publicOrigin: configuredOrigin(), refuse }));
+  app.all(
+    "*",
+    remixHandler({ build, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.ip ?? null }) }),
+  );
+  return app;
+}
+
+const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A refusal people can read: a small page for browsers, the API's JSON shape for its paths, else text. */
+function refuse(req, res, status, message) {
+  res.status(status).set("Cache-Control", "no-store");
+  if (req.path.startsWith("/account/api/")) return res.json({ error: { message } });
+  if (req.headers.accept?.includes("text/html")) return res.type("html").send(refusalPage(req, status, message));
+  return res.type("text/plain").send(message);
+}
+
+function refusalPage(req, status, message) {
+  let back = "/";
+  try {
+    const referer = new URL(req.headers.referer ?? "");
+    if (referer.origin === configuredOrigin()) back = referer.pathname + referer.search;
+  } catch {
+    // no or malformed Referer: home
+  }
+  const hint = status === 413 ? "<p>Uploaded files can be at most 10 MB. Choose a smaller file and try again.</p>" : "";
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${status} | Mlango</title></head>
+<body style="font-family:system-ui,sans-serif;color:#0f172a;background:#f1f5f9;text-align:center;margin:4rem auto;max-width:32rem;padding:0 1rem">
+<p style="font-size:3rem;font-weight:700;color:#cbd5e1;margin:0">${status}</p>
+<h1 style="font-size:1.25rem">${escapeHtml(message)}</h1>${hint}
+<p><a href="${escapeHtml(back)}" style="color:#4f46e5">Go back</a></p></body></html>`;
+}
