@@ -70,7 +70,7 @@ describe("cross-site requests (CSRF)", () => {
   it("lets a bearer-token API call through without an Origin, and with a foreign one", async () => {
     const user = await makeUser();
     const token = await issueToken(user.id, "api");
-    for (const headers of [{}, { Origin: EVIL }]) {
+    for (const headers of [{}, { Origin: EVIL }] as Record<string, string>[]) {
       const res = await fetch(`${server.origin}/account/api/v1/organizations`, {
         method: "POST",
         headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...headers },
