@@ -7,16 +7,21 @@ import { sql } from "kysely";
 import { db, migrateToLatest } from "~/db/db.server";
 import { getEnv } from "~/env.server";
 import { NonceProvider } from "~/components/nonce";
-import { startReportScheduler } from "~/services/report-scheduler.server";
+import { startJobWorker, stopJobWorker } from "~/services/jobs/index.server";
 
 const ABORT_DELAY = 5_000;
 
-/** Called once by server.mjs before it listens: validates the environment and migrates. */
+/** Called once by server.mjs before it listens: validates the environment, migrates, starts the job worker. */
 export async function startup(): Promise<void> {
   const env = getEnv();
   await migrateToLatest();
-  // Tests call runDueReports themselves; every other process sends the due report e-mails.
-  if (env.NODE_ENV !== "test" && env.REPORT_SCHEDULER === "on") startReportScheduler();
+  // Every instance works the job queue (mail, report e-mails …) unless told not to.
+  if (env.JOBS_WORKER === "on") startJobWorker();
+}
+
+/** Called by server.mjs on SIGTERM/SIGINT: running jobs finish, no new ones start. */
+export async function shutdown(): Promise<void> {
+  await stopJobWorker();
 }
 
 /** For /healthz: the database answers. */

@@ -16,9 +16,12 @@ const envSchema = z.object({
     .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "PUBLIC_URL must be a full URL such as https://console.example.com"),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),
   DATA_DIR: z.string().default("data"),
-  // Report e-mails: each instance runs the scheduler every minute (the claim is in the database);
+  // Report e-mails: the job queue sends the due ones every minute (the claim is in the database);
   // "off" leaves it to `tsx app/db/cli.ts reports:run` from cron.
   REPORT_SCHEDULER: z.enum(["on", "off"]).default("on"),
+  // This process works the job queue (mail, report e-mails); "off" for a web-only instance beside
+  // a separate `tsx app/db/cli.ts jobs:work`.
+  JOBS_WORKER: z.enum(["on", "off"]).default("on"),
   // The network map's style (a MapLibre style JSON). Unset: a plain background, no outside requests.
   MAP_STYLE_URL: z
     .string()

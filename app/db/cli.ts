@@ -5,6 +5,9 @@
 //            [--days N] [--seed N]
 //                           migrate, then add a separate generated organisation (for benchmarks)
 //   reports:run             send the report e-mails due now (for cron; safe beside running servers)
+//   jobs:work               work the job queue in the foreground until SIGTERM/SIGINT
+//   jobs:list [--failed]    the newest jobs, or the dead letters (jobs that used all their attempts)
+//   jobs:retry ID           put a dead letter back in the queue
 //   rollups:rebuild [--organization N]
 //                           recompute the analytics roll-ups from the connections (all organisations
 //                           by default), e.g. after a bulk load that stopped half-way
@@ -14,7 +17,7 @@ import { generateDemoData, loadDemoIfEmpty, resolveSizes, type DemoOptions } fro
 import { randomToken } from "~/services/crypto.server";
 import { insertUser } from "./factories.server";
 
-const USAGE = `Usage: tsx app/db/cli.ts <migrate | seed | demo | reports:run | rollups:rebuild [--organization N] | generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N] [--days N] [--seed N]>`;
+const USAGE = `Usage: tsx app/db/cli.ts <migrate | seed | demo | reports:run | jobs:work | jobs:list [--failed] | jobs:retry ID | rollups:rebuild [--organization N] | generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N] [--days N] [--seed N]>`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -38,6 +41,36 @@ async function main(argv: string[]): Promise<void> {
       const { sent, failed } = await runDueReports();
       console.log(`Report e-mails: ${sent} sent, ${failed} failed (retried later).`);
       if (failed) process.exitCode = 1;
+      return;
+    }
+    case "jobs:work": {
+      await migrateToLatest();
+      const { startJobWorker, stopJobWorker } = await import("~/services/jobs/index.server");
+      startJobWorker();
+      console.log("Working the job queue; stop with Ctrl-C.");
+      await new Promise<void>((resolve) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stopJobWorker().then(resolve));
+      });
+      return;
+    }
+    case "jobs:list": {
+      await migrateToLatest();
+      const { values } = parseArgs({ args: rest, options: { failed: { type: "boolean" } } });
+      const { listJobs } = await import("~/services/jobs/queue.server");
+      const jobs = await listJobs({ status: values.failed ? "failed" : undefined });
+      if (jobs.length === 0) console.log(values.failed ? "No failed jobs." : "No jobs.");
+      for (const j of jobs) {
+        console.log(`${j.id}\t${j.type}\t${j.status}\t${j.attempts}/${j.maxAttempts}\t${new Date(j.createdAt).toISOString()}\t${j.lastError ?? ""}`);
+      }
+      return;
+    }
+    case "jobs:retry": {
+      await migrateToLatest();
+      const id = Number(rest[0]);
+      if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`jobs:retry needs a job id.\n${USAGE}`);
+      const { retryFailedJob } = await import("~/services/jobs/queue.server");
+      if (!(await retryFailedJob(id))) throw new Error(`Job ${id} is not a failed job.`);
+      console.log(`Job ${id} is queued again.`);
       return;
     }
     case "rollups:rebuild": {

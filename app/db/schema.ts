@@ -216,6 +216,25 @@ export interface ReportDeliveriesTable {
   created_at: Timestamp;
 }
 
+export type JobStatus = "queued" | "running" | "done" | "failed";
+
+export interface JobsTable {
+  id: Generated<number>;
+  type: string;
+  payload: string; // JSON
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_at: Timestamp;
+  locked_until: Timestamp | null;
+  lock_token: string | null;
+  last_error: string | null;
+  dedupe_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
 export interface VenueZonesTable {
   id: Generated<number>;
   organization_id: number;
@@ -320,6 +339,7 @@ export interface DB {
   customer_gaps: CustomerGapsTable;
   customer_first_days: CustomerFirstDaysTable;
   analytics_paused: AnalyticsPausedTable;
+  jobs: JobsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -2,24 +2,47 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { getEnv } from "~/env.server";
+import { enqueue } from "./jobs/queue.server";
 
 export interface Email {
   to: string;
   subject: string;
   text: string;
   html?: string;
-  /** The one link the mail is about (reset, invitation); logged when mails go to the outbox. */
+  /** The one link the mail is about (reset, invitation): kept in the outbox file, never logged. */
   link?: string;
   attachments?: { filename: string; content: string | Buffer; contentType?: string }[];
+}
+
+/** An e-mail as a job's JSON payload (attachments in base64). */
+export type EmailPayload = Omit<Email, "attachments"> & { attachments?: { filename: string; base64: string; contentType?: string }[] };
+
+/** A mail tries this many times (over about two hours of backoff) before it is a dead letter. */
+const EMAIL_ATTEMPTS = 8;
+
+/**
+ * Queues a mail (job `email.send`): the request that asks for it never waits for, or fails with, the
+ * SMTP server, and a mail that cannot be delivered now is retried (app/services/jobs).
+ */
+export async function sendEmail(email: Email): Promise<void> {
+  const payload: EmailPayload = {
+    ...email,
+    attachments: email.attachments?.map((a) => ({ filename: a.filename, base64: Buffer.from(a.content).toString("base64"), contentType: a.contentType })),
+  };
+  await enqueue("email.send", payload, { maxAttempts: EMAIL_ATTEMPTS });
+}
+
+export function emailFromPayload(payload: EmailPayload): Email {
+  return { ...payload, attachments: payload.attachments?.map((a) => ({ filename: a.filename, content: Buffer.from(a.base64, "base64"), contentType: a.contentType })) };
 }
 
 let transport: nodemailer.Transporter | undefined;
 
 /**
- * Sends through SMTP_URL; with none set, writes the message as JSON to data/outbox/ and logs
- * its link, so a fresh install can still reset a password.
+ * Delivers a mail now: through SMTP_URL, or with none set, as JSON in data/outbox/ (so a fresh
+ * install can still reset a password). Throws when SMTP refuses; the caller retries.
  */
-export async function sendEmail(email: Email): Promise<void> {
+export async function deliverEmail(email: Email): Promise<void> {
   const env = getEnv();
   if (env.SMTP_URL) {
     transport ??= nodemailer.createTransport(env.SMTP_URL);
@@ -32,7 +55,8 @@ export async function sendEmail(email: Email): Promise<void> {
   const { attachments, ...rest } = email;
   const stored = { from: env.MAIL_FROM, ...rest, attachments: attachments?.map((a) => a.filename), sentAt: new Date().toISOString() };
   await fs.writeFile(file, JSON.stringify(stored, null, 2));
-  console.log(JSON.stringify({ at: new Date().toISOString(), event: "email_to_outbox", to: email.to, subject: email.subject, file, link: email.link }));
+  // The file holds the link; the log names the file only (a link may carry a live token).
+  console.log(JSON.stringify({ at: new Date().toISOString(), event: "email_to_outbox", to: email.to, subject: email.subject, file }));
 }
 
 export function outboxDir(): string {

@@ -9,14 +9,15 @@
 // same key does nothing, on PostgreSQL it waits for the first and then does nothing) or, for a
 // failed or abandoned attempt, by a conditional UPDATE that only one instance can win. A failed
 // send keeps the row as `failed` with a retry time (exponential backoff) and is logged as a JSON
-// line; a claim whose instance died is taken over after CLAIM_LEASE_MS.
+// line; a claim whose instance died is taken over after CLAIM_LEASE_MS. It runs every minute as the
+// recurring job `reports.send-due` (app/services/jobs), or from cron with `reports:run`.
 import crypto from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { db as defaultDb } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { DAY_MS, todayIso } from "~/lib/date-range";
 import { isReportSlug, type ReportSlug } from "~/lib/reports";
-import { sendEmail } from "./email.server";
+import { deliverEmail } from "./email.server";
 import { buildReportEmail } from "./report-mail.server";
 
 const MINUTE_MS = 60_000;
@@ -153,7 +154,8 @@ async function deliver(database: Kysely<DB>, item: Due, claim: Claim, now: numbe
       report: item.report as ReportSlug,
       day: item.day,
     });
-    await sendEmail({ to: item.email, ...email });
+    // Delivered here, not queued: this delivery row is the report's claim and retry record.
+    await deliverEmail({ to: item.email, ...email });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const retryAt = now + retryDelayMs(claim.attempts);
@@ -186,26 +188,4 @@ async function deliver(database: Kysely<DB>, item: Due, claim: Claim, now: numbe
     .execute();
   await database.updateTable("report_subscriptions").set({ last_sent_on: item.day }).where("id", "=", item.id).execute();
   return true;
-}
-
-/**
- * Runs the scheduler every minute in this process (called once at server start). Safe with any
- * number of instances because the claim is in the database. Returns a function that stops it.
- */
-export function startReportScheduler(intervalMs = MINUTE_MS): () => void {
-  let running = false;
-  const tick = async () => {
-    if (running) return; // a slow run is still sending: never overlap runs in one process
-    running = true;
-    try {
-      await runDueReports();
-    } catch (error) {
-      console.error(JSON.stringify({ at: new Date().toISOString(), event: "report_scheduler_failed", error: error instanceof Error ? error.message : String(error) }));
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }

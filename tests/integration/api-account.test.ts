@@ -247,7 +247,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
     const res = await call(forgot, "auth/password/forgot", { json: { login_id: email } });
     expect(res.status).toBe(200);
     expect(await bodyOf(res)).toEqual({ data: { message: FORGOT_PASSWORD_SENT } });
-    const [mail] = mailsTo(email);
+    const [mail] = (await mailsTo(email));
     expect(mail.link).toMatch(new RegExp(`^${BASE}/password/reset/[\\w-]+$`));
     expect(mail.text).toContain(mail.link);
   });
@@ -256,7 +256,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
     const email = uniqueEmail("template");
     await makeUser({ email });
     await call(forgot, "auth/password/forgot", { json: { login_id: email, reset_link: `${BASE}/password/reset/{token}?from=script` } });
-    const [mail] = mailsTo(email);
+    const [mail] = (await mailsTo(email));
     expect(mail.link).toMatch(new RegExp(`^${BASE}/password/reset/[\\w-]+\\?from=script$`));
   });
 
@@ -274,7 +274,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
       const res = await call(forgot, "auth/password/forgot", { json: { login_id: email, reset_link } });
       expect(res.status).toBe(200);
     }
-    const mails = mailsTo(email);
+    const mails = (await mailsTo(email));
     expect(mails).toHaveLength(foreign.length);
     for (const mail of mails) {
       expect(mail.link!.startsWith(`${BASE}/password/reset/`)).toBe(true);
@@ -286,7 +286,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
     const unknown = uniqueEmail("nobody");
     const res = await call(forgot, "auth/password/forgot", { json: { login_id: unknown } });
     expect(await bodyOf(res)).toEqual({ data: { message: FORGOT_PASSWORD_SENT } });
-    expect(mailsTo(unknown)).toEqual([]);
+    expect((await mailsTo(unknown))).toEqual([]);
 
     const empty = await call(forgot, "auth/password/forgot", { json: { login_id: "  " } });
     expect(empty.status).toBe(422);
@@ -305,7 +305,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
     const email = uniqueEmail("reset");
     await makeUser({ email, password: "old-password" });
     await call(forgot, "auth/password/forgot", { json: { login_id: email } });
-    const reset_token = tokenOf(mailsTo(email)[0].link);
+    const reset_token = tokenOf((await mailsTo(email))[0].link);
     const body = { login_id: email, reset_token, password: "new-password-1", password_confirmation: "new-password-1" };
 
     const res = await call(reset, "auth/password/reset", { json: body });
@@ -332,7 +332,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
     const other = await makeUser({ email: uniqueEmail("other") });
     await makeUser({ email });
     await call(forgot, "auth/password/forgot", { json: { login_id: email } });
-    const reset_token = tokenOf(mailsTo(email)[0].link);
+    const reset_token = tokenOf((await mailsTo(email))[0].link);
     const wrong = await call(reset, "auth/password/reset", {
       json: { login_id: other.email, reset_token, password: "new-password-1", password_confirmation: "new-password-1" },
     });
@@ -597,7 +597,7 @@ describe("administrators", () => {
     expect(await bodyOf(res)).toEqual({
       data: { message: `Invitation sent to ${email.toLowerCase()}.`, organization: { id: org.id, name: "Inviters" } },
     });
-    const [mail] = mailsTo(email);
+    const [mail] = (await mailsTo(email));
     expect(mail.link!.startsWith(`${BASE}/invitations/`)).toBe(true);
     expect(mail.text).not.toContain("evil");
     const row = await db
@@ -655,7 +655,7 @@ describe("administrators", () => {
     const notOwner = await call(administrators, "administrators", { token: await tokenFor(fullAccess), json: body });
     expect(notOwner.status).toBe(403);
     expect(await bodyOf(notOwner)).toEqual({ error: { message: "Only the organization's administrator can do that." } });
-    expect(mailsTo(body.email)).toEqual([]);
+    expect((await mailsTo(body.email))).toEqual([]);
   });
 
   it("answers an invitation: accept, decline, delete; the administrator cannot leave", async () => {

@@ -45,8 +45,8 @@ const invitationRow = (orgId: number, email: string) =>
     .executeTakeFirst();
 
 /** The token of the last invitation mailed to this address, read from the link in the mail. */
-function tokenMailedTo(email: string): string {
-  const mails = mailsTo(email);
+async function tokenMailedTo(email: string): Promise<string> {
+  const mails = (await mailsTo(email));
   expect(mails.length).toBeGreaterThan(0);
   const link = mails[mails.length - 1].link!;
   const match = link.match(/\/invitations\/([A-Za-z0-9_-]+)$/);
@@ -77,7 +77,7 @@ describe("inviting an administrator (/organization/invite)", () => {
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ message: "You do not have permission to do that." });
     expect(await invitationRow(org.id, email)).toBeUndefined();
-    expect(mailsTo(email)).toHaveLength(0);
+    expect((await mailsTo(email))).toHaveLength(0);
   });
 
   it("refuses a member with create_administrators who is not the organisation's administrator (im_admin)", async () => {
@@ -112,7 +112,7 @@ describe("inviting an administrator (/organization/invite)", () => {
       expect(res.status, roleId).toBe(404);
     }
     expect(await invitationRow(org.id, email)).toBeUndefined();
-    expect(mailsTo(email)).toHaveLength(0);
+    expect((await mailsTo(email))).toHaveLength(0);
   });
 
   it("records a pending invitation, mails the confirmation link and lists the invitee as pending registration", async () => {
@@ -126,10 +126,10 @@ describe("inviting an administrator (/organization/invite)", () => {
 
     const row = await invitationRow(org.id, email.toLowerCase());
     expect(row).toMatchObject({ user_id: null, role_id: role.id, status: "Pending", invited_by_user_id: owner.id });
-    const token = tokenMailedTo(email);
+    const token = await tokenMailedTo(email);
     expect(row!.invite_token_hash).toBe(hashToken(token));
 
-    const [mail] = mailsTo(email);
+    const [mail] = (await mailsTo(email));
     expect(mail.link).toBe(`http://localhost/invitations/${token}`);
     expect(mail.subject).toContain("Java House");
     expect(mail.text).toContain(`${owner.first_name} ${owner.last_name}`);
@@ -172,7 +172,7 @@ describe("inviting an administrator (/organization/invite)", () => {
     expect((await member.json()).error.email).toEqual(["This email already belongs to an administrator of this organization."]);
     const self = await postInvite(owner.id, org.id, { email: owner.email, role_id: String(role.id) });
     expect((await self.json()).error.email).toEqual(["This email already belongs to an administrator of this organization."]);
-    expect(mailsTo(email)).toHaveLength(1);
+    expect((await mailsTo(email))).toHaveLength(1);
   });
 });
 
@@ -187,7 +187,7 @@ describe("answering an invitation (/invitations/:token)", () => {
   it("sends a visitor without a session to sign in, remembering the invitation", async () => {
     const { org, owner, role, email } = await invited();
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const token = tokenMailedTo(email);
+    const token = await tokenMailedTo(email);
     const res = await openInvitation(token);
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(`/invitations/${token}`)}`);
@@ -198,7 +198,7 @@ describe("answering an invitation (/invitations/:token)", () => {
     const { org, owner, role, email } = await invited();
     const user = await makeUser({ email });
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const token = tokenMailedTo(email);
+    const token = await tokenMailedTo(email);
     const cookie = await sessionCookie(user.id);
 
     const page = await openInvitation(token, cookie);
@@ -223,7 +223,7 @@ describe("answering an invitation (/invitations/:token)", () => {
   it("lets an invitee without an account sign up through the link and join", async () => {
     const { org, owner, role, email } = await invited("newcomer");
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const token = tokenMailedTo(email);
+    const token = await tokenMailedTo(email);
 
     // Opening the link without a session leads to sign up, which comes back to the invitation.
     const opened = await openInvitation(token);
@@ -253,7 +253,7 @@ describe("answering an invitation (/invitations/:token)", () => {
   it("lets a user attached after registering accept through the link", async () => {
     const { org, owner, role, email } = await invited();
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const token = tokenMailedTo(email);
+    const token = await tokenMailedTo(email);
     const user = await makeUser({ email });
     await attachInvitationsToUser(user.id, email.toUpperCase());
     const res = await answerInvitation(token, "accept", await sessionCookie(user.id));
@@ -274,7 +274,7 @@ describe("answering an invitation (/invitations/:token)", () => {
     const { org, owner, role, email } = await invited();
     const user = await makeUser({ email });
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const token = tokenMailedTo(email);
+    const token = await tokenMailedTo(email);
     const cookie = await sessionCookie(user.id);
     const res = await answerInvitation(token, "decline", cookie);
     expect(res.status).toBe(302);
@@ -289,7 +289,7 @@ describe("answering an invitation (/invitations/:token)", () => {
     const { org, owner, role, email } = await invited();
     const user = await makeUser({ email });
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const token = tokenMailedTo(email);
+    const token = await tokenMailedTo(email);
     const cookie = await sessionCookie(user.id);
     await answerInvitation(token, "accept", cookie);
     expect((await openInvitation(token, cookie)).status).toBe(404);
@@ -304,7 +304,7 @@ describe("answering an invitation (/invitations/:token)", () => {
     const { org, owner, role, email } = await invited();
     const invitee = await makeUser({ email });
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const token = tokenMailedTo(email);
+    const token = await tokenMailedTo(email);
     const intruder = await makeUser();
     const cookie = await sessionCookie(intruder.id);
     expect((await openInvitation(token, cookie)).status).toBe(404);
@@ -317,7 +317,7 @@ describe("answering an invitation (/invitations/:token)", () => {
   it("tells a user who is already a member and leaves the invitation open", async () => {
     const { org, owner, role, email } = await invited();
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const token = tokenMailedTo(email);
+    const token = await tokenMailedTo(email);
     const { user: member } = await makeMember(org.id, "r");
     const res = await answerInvitation(token, "accept", await sessionCookie(member.id));
     expect(res.status).toBe(409);
@@ -329,7 +329,7 @@ describe("answering an invitation (/invitations/:token)", () => {
     const { org, owner, role, email } = await invited();
     const user = await makeUser({ email });
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const res = await answerInvitation(tokenMailedTo(email), "steal", await sessionCookie(user.id));
+    const res = await answerInvitation(await tokenMailedTo(email), "steal", await sessionCookie(user.id));
     expect(res.status).toBe(400);
     expect((await invitationRow(org.id, email))?.status).toBe("Pending");
   });
@@ -338,11 +338,11 @@ describe("answering an invitation (/invitations/:token)", () => {
     const { org, owner, role, email } = await invited();
     const user = await makeUser({ email });
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
-    const first = tokenMailedTo(email);
+    const first = await tokenMailedTo(email);
     await answerInvitation(first, "decline", await sessionCookie(user.id));
     const again = await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
     expect(again.status).toBe(302);
-    const second = tokenMailedTo(email);
+    const second = await tokenMailedTo(email);
     expect(second).not.toBe(first);
     expect((await invitationRow(org.id, email))?.status).toBe("Pending");
     expect((await answerInvitation(second, "accept", await sessionCookie(user.id))).status).toBe(302);

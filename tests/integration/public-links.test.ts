@@ -35,7 +35,7 @@ describe("links in mails use PUBLIC_URL, whatever host the request names", () =>
     const email = `forged-${randomUUID()}@example.com`;
     await makeUser({ email });
     await run(() => forgot.action({ request: forgedRequest("/password/forgot", { form: { login_id: email } }), params: {}, context: { clientAddress: "192.0.2.1" } }));
-    const mails = mailsTo(email);
+    const mails = (await mailsTo(email));
     expect(mails).toHaveLength(1);
     expectOurLink(mails[0].link);
   });
@@ -45,7 +45,7 @@ describe("links in mails use PUBLIC_URL, whatever host the request names", () =>
     await makeUser({ email });
     const res = await run(() => apiForgot.action({ request: forgedRequest("/account/api/v1/auth/password/forgot", { json: { login_id: email } }), params: {}, context: {} }));
     expect(res.status).toBe(200);
-    expectOurLink(mailsTo(email)[0]?.link);
+    expectOurLink((await mailsTo(email))[0]?.link);
   });
 
   it("invitation link", async () => {
@@ -55,6 +55,6 @@ describe("links in mails use PUBLIC_URL, whatever host the request names", () =>
     const request = forgedRequest(`/${org.id}/organization/invite`, { form: { email, role_id: String(role.id) }, cookie: await sessionCookie(owner.id) });
     const res = await run(() => invite.action({ request, params: { orgId: String(org.id) }, context: {} }));
     expect(res.status).toBe(302);
-    expectOurLink(mailsTo(email)[0]?.link);
+    expectOurLink((await mailsTo(email))[0]?.link);
   });
 });

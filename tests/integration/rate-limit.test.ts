@@ -121,7 +121,7 @@ describe("forgot-password rate limit", () => {
     const res = await postForgot(email, "203.0.113.8");
     expect(res.status).toBe(429);
     expect(await formError(res)).toMatch(TOO_MANY);
-    expect(mailsTo(email)).toHaveLength(LIMITS.forgotPerId.max);
+    expect((await mailsTo(email))).toHaveLength(LIMITS.forgotPerId.max);
   });
 
   it("limits one address across many login ids", async () => {

@@ -5,6 +5,7 @@ import * as records from "./2026-11-22-0003-records";
 import * as analytics from "./2026-11-22-0004-analytics";
 import * as reports from "./2026-11-22-0006-reports";
 import * as layout from "./2026-11-22-0007-layout";
+import * as jobs from "./2026-11-24-0008-jobs";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-0004-analytics": analytics,
   "2026-11-22-0006-reports": reports,
   "2026-11-22-0007-layout": layout,
+  "2026-11-24-0008-jobs": jobs,
 };

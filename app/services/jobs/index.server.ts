@@ -1,0 +1,42 @@
+// Mlango's background work: the job types, the recurring jobs, and starting and stopping this
+// process's worker (entry.server.tsx). Adding work = a job type here and `enqueue(type, payload)`.
+import { getEnv } from "~/env.server";
+import { deliverEmail, emailFromPayload, type EmailPayload } from "../email.server";
+import { runDueReports } from "../report-scheduler.server";
+import { pruneJobs } from "./queue.server";
+import { drainJobs, startWorker, type JobType, type Recurring, type Worker } from "./worker.server";
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+export const JOB_TYPES: Record<string, JobType> = {
+  // One mail. SMTP may refuse or time out: retried with backoff, then a dead letter.
+  "email.send": { run: (payload: EmailPayload) => deliverEmail(emailFromPayload(payload)) },
+  // The report e-mails due now; each (subscription, day) is claimed and retried in report_deliveries.
+  "reports.send-due": { run: async () => void (await runDueReports()) },
+  // Finished jobs and dead letters older than 30 days.
+  "jobs.prune": { run: async () => void (await pruneJobs(30 * DAY_MS)) },
+};
+
+export function recurringJobs(): Recurring[] {
+  return [
+    ...(getEnv().REPORT_SCHEDULER === "on" ? [{ name: "reports", type: "reports.send-due", everyMs: MINUTE_MS }] : []),
+    { name: "prune", type: "jobs.prune", everyMs: DAY_MS },
+  ];
+}
+
+/** Runs every due job once, here and now (tests, one-shot commands). */
+export function runDueJobs(): Promise<number> {
+  return drainJobs(JOB_TYPES);
+}
+
+let worker: Worker | null = null;
+
+export function startJobWorker(): void {
+  worker ??= startWorker({ jobTypes: JOB_TYPES, recurring: recurringJobs() });
+}
+
+export async function stopJobWorker(): Promise<void> {
+  await worker?.stop();
+  worker = null;
+}
