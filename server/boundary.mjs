@@ -18,6 +18,8 @@ const UPLOAD_ROUTES = [/^\/\d+\/venues\/\d+\/layout$/, /^\/account\/api\/v1\/ass
 const API_PREFIX = "/account/api/";
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** An oversized body whose declared length is at most this is read and discarded after the 413. */
+const DRAIN_LIMIT = 32 * MB;
 
 export const BOUNDARY_MESSAGES = {
   tooLarge: "The request is too large.",
@@ -63,12 +65,14 @@ function jsonHasNul(value) {
 }
 
 /** Checks a body's text fields for NUL; throws BadBody when it cannot be read at all. */
-async function bodyHasNul(type, body) {
+async function bodyHasNul(contentType, body) {
+  const type = contentType.toLowerCase();
   if (type.startsWith("application/x-www-form-urlencoded")) return hasNulEscape(body.toString("latin1")) || body.includes(0);
   if (type.startsWith("multipart/form-data")) {
     let form;
     try {
-      form = await new Request("http://boundary.invalid/", { method: "POST", body, headers: { "Content-Type": type } }).formData();
+      // The boundary parameter is case-sensitive: parse with the header as sent.
+      form = await new Request("http://boundary.invalid/", { method: "POST", body, headers: { "Content-Type": contentType } }).formData();
     } catch {
       throw new BadBody();
     }
@@ -121,7 +125,7 @@ export function requestBoundary({ publicOrigin, refuse }) {
       async (body) => {
         req.body = body;
         try {
-          if (await bodyHasNul(type, body)) return refuse(req, res, 400, BOUNDARY_MESSAGES.nul);
+          if (await bodyHasNul(String(req.headers["content-type"]), body)) return refuse(req, res, 400, BOUNDARY_MESSAGES.nul);
         } catch (thrown) {
           if (thrown instanceof BadBody) return refuse(req, res, 400, BOUNDARY_MESSAGES.malformed);
           return next(thrown);
@@ -130,9 +134,12 @@ export function requestBoundary({ publicOrigin, refuse }) {
       },
       (error) => {
         const tooLarge = error.type === "entity.too.large";
-        // The rest of the body is never read: the connection closes once the answer is out.
-        res.set("Connection", "close");
-        res.on("finish", () => req.socket?.destroy());
+        // A body of a declared, modest length is let through to the bin after the answer, so the
+        // client can read it; a chunked or huge one is never read: the connection closes instead.
+        if (!(length > 0 && length <= DRAIN_LIMIT)) {
+          res.set("Connection", "close");
+          res.on("finish", () => req.socket?.destroy());
+        }
         refuse(req, res, tooLarge ? 413 : 400, tooLarge ? BOUNDARY_MESSAGES.tooLarge : BOUNDARY_MESSAGES.malformed);
       },
     );

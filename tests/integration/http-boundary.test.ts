@@ -158,6 +158,10 @@ describe("NUL bytes", () => {
     multipart.append("address", "1 Moi Avenue");
     const multi = await fetch(`${server.origin}/${org.id}/venue/create`, { method: "POST", body: multipart, headers: { Cookie: cookie, Origin: OUR_ORIGIN() } });
     expect(multi.status).toBe(400);
+    // The same multipart form without the NUL goes through (its boundary is case-sensitive).
+    multipart.set("name", "Good Name");
+    const good = await fetch(`${server.origin}/${org.id}/venue/create`, { method: "POST", body: multipart, redirect: "manual", headers: { Cookie: cookie, Origin: OUR_ORIGIN() } });
+    expect(good.status).toBe(302);
     const json = await fetch(`${server.origin}/account/api/v1/venues`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "X-Organization-Id": String(org.id), "Content-Type": "application/json" },
@@ -166,7 +170,7 @@ describe("NUL bytes", () => {
     expect(json.status).toBe(400);
     const login = await post("/login", "login_id=a%00@example.com&password=whatever1");
     expect(login.status).toBe(400);
-    expect(await db.selectFrom("venues").select("id").where("organization_id", "=", org.id).execute()).toHaveLength(venuesBefore.length);
+    expect(await db.selectFrom("venues").select("name").where("organization_id", "=", org.id).execute()).toHaveLength(venuesBefore.length + 1);
   });
 });
 
