@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
 import { getEnv } from "~/env.server";
 import { PERMISSIONS } from "~/lib/permissions";
 import { migrations } from "./migrations";
+import { SharedSqliteDialect } from "./sqlite-dialect.server";
 import type { DB } from "./schema";
 
 export type Dialect = "sqlite" | "postgres";
@@ -35,8 +36,8 @@ export function openDatabase(url: string | undefined): Database {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
-  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: "sqlite", sqlite };
+  // Several processes may share the file: BEGIN IMMEDIATE, and busy waits that keep the event loop free.
+  return { db: new Kysely<DB>({ dialect: new SharedSqliteDialect(sqlite) }), dialect: "sqlite", sqlite };
 }
 
 // One instance per process; kept on globalThis so development rebuilds do not leak connections.

@@ -1,0 +1,78 @@
+// SQLite shared by several processes (the server, `jobs:work`, `reports:run` from cron) — decision 0012.
+//   - Write transactions take the write lock when they begin (BEGIN IMMEDIATE). Kysely's plain
+//     BEGIN is deferred: a transaction that reads and then writes fails at once with "database is
+//     locked" when another process wrote in between, and no busy timeout can help it.
+//   - Waiting for the lock never blocks the event loop. better-sqlite3 is synchronous, so SQLite's
+//     own busy_timeout would freeze every request of this process while it waits; instead the busy
+//     timeout is 0 and a busy BEGIN IMMEDIATE or autocommit statement is retried on a timer.
+// A statement inside an open transaction is not retried: the transaction already holds the lock.
+import type SQLite from "better-sqlite3";
+import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryResult } from "kysely";
+
+/** How long a statement waits, in total, for another process to release the database. */
+export const SQLITE_BUSY_WAIT_MS = 5_000;
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `attempt`, retrying on a busy database with growing, jittered pauses until SQLITE_BUSY_WAIT_MS. */
+export async function retryWhileBusy<T>(attempt: () => Promise<T>, retryable: () => boolean): Promise<T> {
+  const deadline = Date.now() + SQLITE_BUSY_WAIT_MS;
+  for (let delay = 2; ; delay = Math.min(delay * 2, 100)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBusy(error) || !retryable() || Date.now() >= deadline) throw error;
+      await pause(delay / 2 + Math.random() * delay);
+    }
+  }
+}
+
+class RetryingConnection implements DatabaseConnection {
+  constructor(
+    private readonly inner: DatabaseConnection,
+    private readonly sqlite: SQLite.Database,
+  ) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return retryWhileBusy(() => this.inner.executeQuery<R>(query), () => !this.sqlite.inTransaction);
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  #connection: RetryingConnection | undefined;
+
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite });
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const inner = await super.acquireConnection();
+    this.#connection ??= new RetryingConnection(inner, this.sqlite);
+    return this.#connection;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+/** Kysely's SQLite dialect with BEGIN IMMEDIATE and a busy wait that keeps the event loop free. */
+export class SharedSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite });
+    sqlite.pragma("busy_timeout = 0");
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.sqlite);
+  }
+}
