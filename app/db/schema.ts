@@ -25,10 +25,15 @@ export interface ApiTokensTable {
   id: Generated<number>;
   user_id: number;
   token_hash: string;
-  label: string;
+  label: TokenKind;
   created_at: Timestamp;
   last_used_at: Timestamp | null;
+  // Nullable only because the column was added to existing rows; every token has one.
+  expires_at: Timestamp | null;
 }
+
+/** `web`: a browser's sign-in (in the cookie session); `api`: a script's bearer token. */
+export type TokenKind = "web" | "api";
 
 export interface PasswordResetsTable {
   id: Generated<number>;

@@ -2,10 +2,11 @@ import { redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { db } from "~/db/db.server";
+import type { TokenKind } from "~/db/schema";
 import { looksLikeEmail, normalizePhone } from "~/lib/phone";
 import { safeRedirect } from "~/lib/redirect";
 import { loginSchema, type RegisterInput } from "~/lib/schemas/accounts";
-import { hashPassword, hashToken, randomToken, verifyPassword } from "./crypto.server";
+import { hashPassword, hashToken, needsRehash, randomToken, verifyPassword } from "./crypto.server";
 import type { AuthUser } from "./guard.server";
 import { commitSession, getSession, sessionStorage } from "./session.server";
 
@@ -28,12 +29,21 @@ export async function findUserByLoginId(loginId: string) {
   return (await query.executeTakeFirst()) ?? null;
 }
 
-/** Issues an API token (stored hashed); the raw value goes to the cookie session or the API client. */
-export async function issueToken(userId: number, label: "web" | "api"): Promise<string> {
+/** How long a token lives: a browser's sign-in as long as its cookie, a script's token longer. */
+export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = { web: 30 * 86_400_000, api: 90 * 86_400_000 };
+
+/**
+ * Issues a token (stored hashed); the raw value goes to the cookie session (`web`) or the API
+ * client (`api`). A token works only as what it was issued for (decision 0002). The user's expired
+ * tokens are deleted on the way.
+ */
+export async function issueToken(userId: number, kind: TokenKind): Promise<string> {
   const token = randomToken();
+  const now = Date.now();
+  await db.deleteFrom("api_tokens").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
   await db
     .insertInto("api_tokens")
-    .values({ user_id: userId, token_hash: hashToken(token), label, created_at: Date.now(), last_used_at: null })
+    .values({ user_id: userId, token_hash: hashToken(token), label: kind, created_at: now, last_used_at: null, expires_at: now + TOKEN_LIFETIME_MS[kind] })
     .execute();
   return token;
 }
@@ -50,7 +60,12 @@ export async function verifyLogin(loginId: string, password: string): Promise<Au
     return null;
   }
   const { password_hash, ...user } = found;
-  return (await verifyPassword(password, password_hash)) ? user : null;
+  if (!(await verifyPassword(password, password_hash))) return null;
+  if (needsRehash(password_hash)) {
+    // Hashes made before the cost rose are upgraded while the password is at hand.
+    await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", user.id).where("password_hash", "=", password_hash).execute();
+  }
+  return user;
 }
 
 // ---- Sign-in, sign-up and sign-out of the account pages ----

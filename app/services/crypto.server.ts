@@ -2,12 +2,15 @@ import crypto from "node:crypto";
 import { promisify } from "node:util";
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 };
+/** OWASP's current scrypt parameters (2^17 × 8 × 1: 128 MiB and ~250 ms here per hash). */
+const SCRYPT = { N: 2 ** 17, r: 8, p: 1, keylen: 64 };
+/** scrypt needs 128 × N × r bytes; Node refuses more than 32 MiB unless told. */
+const maxmem = (N: number, r: number) => 256 * N * r;
 
 /** `scrypt$N$r$p$salt$hash`, so the cost can rise later without breaking stored hashes. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const hash = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  const hash = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: maxmem(SCRYPT.N, SCRYPT.r) });
   return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), hash.toString("base64")].join("$");
 }
 
@@ -19,8 +22,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
     N: Number(n),
     r: Number(r),
     p: Number(p),
+    maxmem: maxmem(Number(n), Number(r)),
   });
   return crypto.timingSafeEqual(expected, actual);
+}
+
+/** A stored hash made with weaker parameters than today's: re-hash it at the next successful sign-in. */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split("$");
+  return scheme !== "scrypt" || Number(n) < SCRYPT.N || Number(r) < SCRYPT.r || Number(p) < SCRYPT.p;
 }
 
 /** A random URL-safe secret (tokens, reset links, invitations). */

@@ -1,6 +1,7 @@
 import { json, redirect } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
 import { db } from "~/db/db.server";
+import type { TokenKind } from "~/db/schema";
 import { parseId } from "~/lib/ids";
 import { ALL_PERMISSIONS, VIEW_PERMISSIONS, refusalMessage, type Permission } from "~/lib/permissions";
 import { hashToken } from "./crypto.server";
@@ -33,19 +34,38 @@ async function requestToken(request: Request): Promise<{ token: string | null; b
   return { token: session.get("token") ?? null, bearer: false };
 }
 
-export async function userForToken(token: string): Promise<AuthUser | null> {
+/** last_used_at is written at most this often per token, not on every request. */
+const LAST_USED_RESOLUTION_MS = 5 * 60_000;
+
+/**
+ * The user of a live token of the given kind: a browser session's token is no bearer token and
+ * the other way round, and an expired token is nobody's.
+ */
+export async function userForToken(token: string, kind: TokenKind): Promise<AuthUser | null> {
+  const now = Date.now();
   const row = await db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.id", "api_tokens.user_id")
-    .select(["users.id", "first_name", "middle_name", "last_name", "email", "phone_number"])
+    .select(["api_tokens.id as token_id", "api_tokens.last_used_at", "users.id", "first_name", "middle_name", "last_name", "email", "phone_number"])
     .where("token_hash", "=", hashToken(token))
+    .where("label", "=", kind)
+    .where("expires_at", ">", now)
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  const { token_id, last_used_at, ...user } = row;
+  if (last_used_at === null || Number(last_used_at) < now - LAST_USED_RESOLUTION_MS) {
+    await db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", token_id).execute();
+  }
+  return user;
+}
+
+async function userOfRequest(request: Request): Promise<{ user: AuthUser | null; bearer: boolean }> {
+  const { token, bearer } = await requestToken(request);
+  return { user: token ? await userForToken(token, bearer ? "api" : "web") : null, bearer };
 }
 
 export async function getOptionalUser(request: Request): Promise<AuthUser | null> {
-  const { token } = await requestToken(request);
-  return token ? userForToken(token) : null;
+  return (await userOfRequest(request)).user;
 }
 
 /**
@@ -53,8 +73,7 @@ export async function getOptionalUser(request: Request): Promise<AuthUser | null
  * remembers the wanted URL (in the query and in the session, so sign-up returns there too).
  */
 export async function requireUser(request: Request): Promise<AuthUser> {
-  const { token, bearer } = await requestToken(request);
-  const user = token ? await userForToken(token) : null;
+  const { user, bearer } = await userOfRequest(request);
   if (user) return user;
   if (bearer) throw json({ message: "Unauthenticated." }, { status: 401 });
   const url = new URL(request.url);

@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { sql } from "kysely";
-import { getClientIPAddress } from "remix-utils/get-client-ip-address";
 import { db } from "~/db/db.server";
 import { looksLikeEmail, normalizePhone } from "~/lib/phone";
+import { findUserByLoginId } from "./auth.server";
 import { hashToken } from "./crypto.server";
 
 // Fixed-window counters in the rate_limits table, so a limit holds across app instances.
@@ -82,26 +82,41 @@ export function normalizeLoginIdForLimit(loginId: string): string {
   return (!looksLikeEmail(id) && normalizePhone(id)) || id;
 }
 
-/** The client's address: the one the server saw (server.mjs passes req.ip), else forwarding headers. */
-export function clientAddress(request: Request, context?: AppLoadContext | null): string {
+/**
+ * The client's address as the server saw it (server/app.mjs passes req.ip, which honours
+ * TRUST_PROXY). Forwarded headers are never read here: any client can write them.
+ */
+export function clientAddress(_request: Request, context?: AppLoadContext | null): string {
   const fromServer = (context as { clientAddress?: unknown } | undefined | null)?.clientAddress;
-  if (typeof fromServer === "string" && fromServer) return fromServer;
-  return getClientIPAddress(request) ?? "unknown";
+  return typeof fromServer === "string" && fromServer ? fromServer : "unknown";
 }
 
-export function limitLogin(loginId: string, address: string, now?: number) {
+/** Whom a sign-in attempt is against: the account when the login id names one (e-mail or phone alike), else the id as typed. */
+async function loginSubject(loginId: string): Promise<string> {
+  const user = await findUserByLoginId(loginId);
+  return user ? `user:${user.id}` : `id:${normalizeLoginIdForLimit(loginId)}`;
+}
+
+/** Counts a sign-in attempt against the account and the address; loginSucceeded takes it back. */
+export async function limitLogin(loginId: string, address: string, now?: number) {
   return attempt(
     [
-      [LIMITS.loginPerId, normalizeLoginIdForLimit(loginId)],
+      [LIMITS.loginPerId, await loginSubject(loginId)],
       [LIMITS.loginPerAddress, address],
     ],
     now,
   );
 }
 
-/** After a successful sign-in the login id starts afresh (the address counter keeps counting). */
-export async function clearLoginLimit(loginId: string): Promise<void> {
-  await db.deleteFrom("rate_limits").where("key", "=", counterKey(LIMITS.loginPerId, normalizeLoginIdForLimit(loginId))).execute();
+/** A successful sign-in: the account starts afresh and the attempt no longer counts against the address. */
+export async function loginSucceeded(loginId: string, address: string): Promise<void> {
+  await db.deleteFrom("rate_limits").where("key", "=", counterKey(LIMITS.loginPerId, await loginSubject(loginId))).execute();
+  await db
+    .updateTable("rate_limits")
+    .set((eb) => ({ hits: eb("hits", "-", 1) }))
+    .where("key", "=", counterKey(LIMITS.loginPerAddress, address))
+    .where("hits", ">", 0)
+    .execute();
 }
 
 export function limitPasswordForgot(loginId: string, address: string, now?: number) {

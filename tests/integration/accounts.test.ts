@@ -60,7 +60,7 @@ const uniqueEmail = (tag: string) => `${tag}-${randomUUID()}@example.com`;
 
 async function signedInUserOf(res: Response) {
   const token = (await sessionOf(res)).get("token");
-  return token ? userForToken(token) : null;
+  return token ? userForToken(token, "web") : null;
 }
 
 describe("login", () => {
@@ -383,7 +383,7 @@ describe("logout", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/login");
     const token = (await sessionStorage().getSession(cookie)).get("token")!;
-    expect(await userForToken(token)).toBeNull();
+    expect(await userForToken(token, "web")).toBeNull();
     expect((await sessionOf(res)).get("token")).toBeUndefined();
   });
 

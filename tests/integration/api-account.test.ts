@@ -175,7 +175,7 @@ describe("POST auth/register", () => {
     const { data } = await bodyOf<{ data: { api_token: string; user: { id: number; email: string; phone_number: string } } }>(res);
     expect(data.user.email).toBe(email.toLowerCase());
     expect(data.user.phone_number).toBe("+254712000111");
-    expect((await userForToken(data.api_token))?.id).toBe(data.user.id);
+    expect((await userForToken(data.api_token, "api"))?.id).toBe(data.user.id);
     expect(await verifyLogin(email, "long-enough-1")).not.toBeNull();
   });
 

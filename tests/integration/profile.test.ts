@@ -190,7 +190,7 @@ describe("password change (/{orgId}/profile/password)", () => {
 
     expect(await verifyLogin(owner.email, "new-password-1")).toMatchObject({ id: owner.id });
     expect(await verifyLogin(owner.email, "password123")).toBeNull();
-    expect(await userForToken(await tokenOf(current))).toMatchObject({ id: owner.id });
-    expect(await userForToken(await tokenOf(otherBrowser))).toBeNull();
+    expect(await userForToken(await tokenOf(current), "web")).toMatchObject({ id: owner.id });
+    expect(await userForToken(await tokenOf(otherBrowser), "web")).toBeNull();
   });
 });

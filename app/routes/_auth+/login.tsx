@@ -6,7 +6,7 @@ import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { loginSchema, withRedirectTo } from "~/lib/schemas/accounts";
 import { CREDENTIALS_MISMATCH, authenticateLoginForm, signInAndRedirect } from "~/services/auth.server";
 import { requireAnonymous } from "~/services/guard.server";
-import { clearLoginLimit, clientAddress, limitLogin, retryAfterHeaders } from "~/services/rate-limit.server";
+import { loginSucceeded, clientAddress, limitLogin, retryAfterHeaders } from "~/services/rate-limit.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in | Mlango" }];
 
@@ -22,7 +22,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { login_id, redirectTo } = submission.value;
 
-  const limited = await limitLogin(login_id, clientAddress(request, context));
+  const address = clientAddress(request, context);
+  const limited = await limitLogin(login_id, address);
   if (limited) {
     return json(submission.reply({ formErrors: [limited.message], hideFields: ["password"] }), {
       status: 429,
@@ -32,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await authenticateLoginForm(request);
   if (!user) return json(submission.reply({ formErrors: [CREDENTIALS_MISMATCH], hideFields: ["password"] }), { status: 401 });
 
-  await clearLoginLimit(login_id);
+  await loginSucceeded(login_id, address);
   return signInAndRedirect(request, user.id, redirectTo);
 }
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { loginSchema } from "~/lib/schemas/accounts";
 import { apiData, apiError, dispatch, readApiInput, type ApiMethods } from "~/services/api.server";
 import { CREDENTIALS_MISMATCH, issueToken, verifyLogin } from "~/services/auth.server";
-import { clearLoginLimit, clientAddress, limitLogin, retryAfterHeaders } from "~/services/rate-limit.server";
+import { loginSucceeded, clientAddress, limitLogin, retryAfterHeaders } from "~/services/rate-limit.server";
 
 // POST /account/api/v1/auth/login — body login_id and password (JSON or form-encoded).
 // Answers { data: { api_token } } for `Authorization: Bearer …`; same schema and rate limit as /login.
@@ -11,12 +11,13 @@ const methods: ApiMethods = {
   async POST({ request, context }) {
     const { login_id, password } = await readApiInput(request, loginSchema);
 
-    const limited = await limitLogin(login_id, clientAddress(request, context));
+    const address = clientAddress(request, context);
+    const limited = await limitLogin(login_id, address);
     if (limited) return apiError(429, limited.message, retryAfterHeaders(limited));
 
     const user = await verifyLogin(login_id, password);
     if (!user) return apiError(401, CREDENTIALS_MISMATCH);
-    await clearLoginLimit(login_id);
+    await loginSucceeded(login_id, address);
     return apiData({ api_token: await issueToken(user.id, "api") });
   },
 };

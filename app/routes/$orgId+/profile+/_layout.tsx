@@ -29,6 +29,7 @@ export default function ProfileLayout() {
     { to: `/${orgId}/profile`, label: "Billing", end: true, plain: true },
     { to: `/${orgId}/profile`, label: "My Account", end: true },
     { to: `/${orgId}/profile/password`, label: "Reset Password", end: true },
+    { to: `/${orgId}/profile/tokens`, label: "API tokens", end: true },
   ];
   return (
     <div className="mx-auto max-w-5xl">
