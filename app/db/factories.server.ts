@@ -21,6 +21,8 @@ export interface UserSeed {
   email?: string;
   phone_number?: string;
   password?: string;
+  /** false: an account whose address was never confirmed. */
+  verified?: boolean;
 }
 
 export async function insertUser(seed: UserSeed = {}, db: Kysely<DB> = defaultDb) {
@@ -38,6 +40,7 @@ export async function insertUser(seed: UserSeed = {}, db: Kysely<DB> = defaultDb
       phone_number: phone!,
       password_hash: await cachedHash(seed.password ?? "password123"),
       dashboard: null,
+      email_verified_at: seed.verified === false ? null : now,
       created_at: now,
       updated_at: now,
     })
@@ -76,13 +79,15 @@ export async function insertMembership(
   db: Kysely<DB> = defaultDb,
 ) {
   const now = Date.now();
+  // A membership starts as an invitation to the user's address.
+  const invited = await db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
   return db
     .insertInto("administrators")
     .values({
       organization_id: organizationId,
       user_id: userId,
       role_id: roleId,
-      invited_email_address: null,
+      invited_email_address: invited?.email ?? null,
       status,
       is_owner: 0,
       invite_token_hash: null,

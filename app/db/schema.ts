@@ -17,8 +17,19 @@ export interface UsersTable {
   phone_number: string; // E.164
   password_hash: string;
   dashboard: string | null; // JSON of the personal dashboard
+  /** When the owner of `email` opened a link mailed to it; null until then (decision 0013). */
+  email_verified_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface EmailVerificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  email: string; // the address the link went to: the account's, or a new one it is changing to
+  token_hash: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
 }
 
 export interface ApiTokensTable {
@@ -345,6 +356,7 @@ export interface DB {
   customer_first_days: CustomerFirstDaysTable;
   analytics_paused: AnalyticsPausedTable;
   jobs: JobsTable;
+  email_verifications: EmailVerificationsTable;
 }
 
 export type User = Selectable<UsersTable>;

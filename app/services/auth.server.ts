@@ -5,7 +5,7 @@ import { db } from "~/db/db.server";
 import type { TokenKind } from "~/db/schema";
 import { looksLikeEmail, normalizePhone } from "~/lib/phone";
 import { safeRedirect } from "~/lib/redirect";
-import { loginSchema, type RegisterInput } from "~/lib/schemas/accounts";
+import { loginSchema } from "~/lib/schemas/accounts";
 import { hashPassword, hashToken, needsRehash, randomToken, verifyPassword } from "./crypto.server";
 import type { AuthUser } from "./guard.server";
 import { commitSession, getSession, sessionStorage } from "./session.server";
@@ -68,11 +68,19 @@ export async function verifyLogin(loginId: string, password: string): Promise<Au
   return user;
 }
 
+/** Whether `password` is the user's (for confirmations that need it: a mailed link, an e-mail change). */
+export async function checkPassword(userId: number, password: string): Promise<boolean> {
+  const row = await db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
+  if (!row) {
+    await hashPassword(password);
+    return false;
+  }
+  return verifyPassword(password, row.password_hash);
+}
+
 // ---- Sign-in, sign-up and sign-out of the account pages ----
 
 export const CREDENTIALS_MISMATCH = "These credentials do not match our records.";
-export const EMAIL_TAKEN = "This email address is already registered.";
-export const PHONE_TAKEN = "This phone number is already registered.";
 
 /**
  * remix-auth with one strategy: the login form's credentials give the user, or null when they
@@ -97,6 +105,8 @@ export function authenticateLoginForm(request: Request): Promise<AuthUser | null
  */
 export async function signInAndRedirect(request: Request, userId: number, redirectTo?: string | null): Promise<Response> {
   const session = await getSession(request);
+  const previous = session.get("token");
+  if (previous) await revokeToken(previous); // a new sign-in ends the one this browser had
   session.set("token", await issueToken(userId, "web"));
   const to = safeRedirect(redirectTo || session.get("redirectTo"), "/");
   session.unset("redirectTo");
@@ -109,54 +119,4 @@ export async function signOutAndRedirect(request: Request, to = "/login"): Promi
   const token = session.get("token");
   if (token) await revokeToken(token);
   return redirect(to, { headers: { "Set-Cookie": await sessionStorage().destroySession(session) } });
-}
-
-export type RegisterOutcome = { ok: true; user: AuthUser } | { ok: false; errors: { email?: string[]; phone_number?: string[] } };
-
-async function registrationConflicts(email: string, phone: string) {
-  const taken = await db
-    .selectFrom("users")
-    .select(["email", "phone_number"])
-    .where((eb) => eb.or([eb("email", "=", email), eb("phone_number", "=", phone)]))
-    .execute();
-  const errors: { email?: string[]; phone_number?: string[] } = {};
-  if (taken.some((u) => u.email === email)) errors.email = [EMAIL_TAKEN];
-  if (taken.some((u) => u.phone_number === phone)) errors.phone_number = [PHONE_TAKEN];
-  return Object.keys(errors).length ? errors : null;
-}
-
-/**
- * Creates an account (email lower-cased, phone in E.164). An email or phone number already
- * registered is refused per field.
- */
-export async function registerUser(input: Omit<RegisterInput, "redirectTo">): Promise<RegisterOutcome> {
-  const email = normalizeEmail(input.email);
-  const phone = normalizePhone(input.phone_number) ?? input.phone_number;
-  const conflicts = await registrationConflicts(email, phone);
-  if (conflicts) return { ok: false, errors: conflicts };
-  const now = Date.now();
-  let user: AuthUser;
-  try {
-    user = await db
-      .insertInto("users")
-      .values({
-        first_name: input.first_name,
-        middle_name: null,
-        last_name: input.last_name,
-        email,
-        phone_number: phone,
-        password_hash: await hashPassword(input.password),
-        dashboard: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning([...USER_COLUMNS])
-      .executeTakeFirstOrThrow();
-  } catch (error) {
-    // Two sign-ups racing for the same email or phone: the unique index decides, we explain.
-    const raced = await registrationConflicts(email, phone);
-    if (raced) return { ok: false, errors: raced };
-    throw error;
-  }
-  return { ok: true, user };
 }

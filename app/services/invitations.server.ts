@@ -21,8 +21,10 @@ export const INVITATION_REFUSALS = {
 } as const;
 
 /**
- * Invitations sent to this email before the user had an account now name the user, so they
- * appear in the user's organisations list (to accept or decline) instead of 'Pending registration'.
+ * Invitations sent to this email now name the user, so they appear in the user's organisations
+ * list (to accept or decline) instead of 'Pending registration'. Called only once the user has
+ * proved the address (a confirmed sign-up or e-mail change, a password reset): signing up with an
+ * invited address claims nothing by itself.
  */
 export async function attachInvitationsToUser(userId: number, email: string): Promise<void> {
   await db
@@ -61,7 +63,9 @@ export async function inviteAdministrator(
   requireInvitePermission(ctx);
   const role = await findRole(ctx, input.role_id);
   const email = normalizeEmail(input.email);
-  const existingUser = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+  // Only an account that has confirmed this address is named now; any other gets the invitation
+  // when the address is confirmed (attachInvitationsToUser), or through the mailed link.
+  const existingUser = await db.selectFrom("users").select("id").where("email", "=", email).where("email_verified_at", "is not", null).executeTakeFirst();
   let existing = db
     .selectFrom("administrators")
     .select(["id", "status", "is_owner"])

@@ -19,6 +19,7 @@ export const ORGANIZATION_REFUSALS = {
   create: "Not allowed to create organizations.",
   ownerCannotLeave:
     "You are this organization's administrator, so you cannot decline or leave it. To remove it, delete the organization from its details page.",
+  openInvitationLink: "To accept this invitation, open the link in the invitation e-mail.",
 } as const;
 
 /** Creates an organisation; its creator becomes its administrator (im_admin), accepted at once. */
@@ -175,6 +176,9 @@ export async function findMembership(userId: number, organizationId: unknown) {
 export async function respondToInvitation(userId: number, organizationId: unknown, status: InvitationStatus): Promise<string> {
   const membership = await findMembership(userId, organizationId);
   if (membership.is_owner === 1 && status !== "Accepted") forbidden(ORGANIZATION_REFUSALS.ownerCannotLeave);
+  if (status === "Accepted" && membership.status === "Pending" && !(await provedInvitedAddress(userId, membership.membership_id))) {
+    forbidden(ORGANIZATION_REFUSALS.openInvitationLink);
+  }
   if (status === "Delete") {
     await db.deleteFrom("administrators").where("id", "=", membership.membership_id).execute();
     return `You have left ${membership.name}.`;
@@ -185,6 +189,23 @@ export async function respondToInvitation(userId: number, organizationId: unknow
     .where("id", "=", membership.membership_id)
     .execute();
   return status === "Accepted" ? `You have joined ${membership.name}.` : `You have declined ${membership.name}.`;
+}
+
+/**
+ * An invitation is accepted without its mailed token only by the owner of the invited address: an
+ * account that has confirmed that very address (decision 0013).
+ */
+async function provedInvitedAddress(userId: number, membershipId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("administrators as a")
+    .innerJoin("users as u", "u.id", "a.user_id")
+    .select("a.id")
+    .where("a.id", "=", membershipId)
+    .where("u.id", "=", userId)
+    .where("u.email_verified_at", "is not", null)
+    .whereRef("u.email", "=", "a.invited_email_address")
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** How much the organisation holds; count(*) on indexed organisation columns. */

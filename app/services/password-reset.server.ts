@@ -2,6 +2,7 @@ import { db } from "~/db/db.server";
 import { findUserByLoginId } from "./auth.server";
 import { hashPassword, hashToken, randomToken } from "./crypto.server";
 import { sendEmail } from "./email.server";
+import { attachInvitationsToUser } from "./invitations.server";
 
 // Password reset: a single-use random token, stored hashed, valid for an hour. Requesting a
 // new one invalidates the older ones; using one revokes every session of the user.
@@ -91,8 +92,16 @@ export async function resetPassword(input: { token: string; loginId: string; pas
       .where("used_at", "is", null)
       .executeTakeFirst();
     if (Number(spent.numUpdatedRows) !== 1) return { ok: false, field: "form", message: RESET_LINK_INVALID };
-    await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", user.id).execute();
+    // Opening the mailed link proved the address, as a sign-up link would have.
+    await trx
+      .updateTable("users")
+      .set((eb) => ({ password_hash: passwordHash, email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(now)), updated_at: now }))
+      .where("id", "=", user.id)
+      .execute();
     await trx.deleteFrom("api_tokens").where("user_id", "=", user.id).execute();
     return { ok: true };
+  }).then(async (outcome) => {
+    if (outcome.ok) await attachInvitationsToUser(user.id, user.email);
+    return outcome;
   });
 }

@@ -2,12 +2,20 @@
 import { db } from "~/db/db.server";
 import { isUniqueViolation } from "~/db/sql.server";
 import { PROFILE_MESSAGES, type PasswordChangeInput, type ProfileInput } from "~/lib/schemas/profile";
+import { checkPassword } from "./auth.server";
 import { hashPassword, hashToken, verifyPassword } from "./crypto.server";
+import { mailVerificationLink } from "./registration.server";
 
-export type ProfileOutcome = { ok: true } | { ok: false; fieldErrors: Record<string, string[]> };
+export type ProfileOutcome = { ok: true; emailPending?: string } | { ok: false; fieldErrors: Record<string, string[]> };
 
-/** PUT profile: names, email and phone; the email and phone must not belong to another user. */
+/**
+ * PUT profile: names, phone and e-mail address; the phone and address must not belong to another
+ * user. A new address needs the current password and takes effect only when the link mailed to
+ * it is opened (decision 0013): until then the account keeps its confirmed address.
+ */
 export async function updateProfile(userId: number, input: ProfileInput): Promise<ProfileOutcome> {
+  const current = await db.selectFrom("users").select(["email", "first_name"]).where("id", "=", userId).executeTakeFirstOrThrow();
+  const emailChanges = input.email !== current.email;
   const taken = await db
     .selectFrom("users")
     .select(["email", "phone_number"])
@@ -17,6 +25,9 @@ export async function updateProfile(userId: number, input: ProfileInput): Promis
   const fieldErrors: Record<string, string[]> = {};
   if (taken.some((u) => u.email === input.email)) fieldErrors.email = [PROFILE_MESSAGES.emailTaken];
   if (taken.some((u) => u.phone_number === input.phone_number)) fieldErrors.phone_number = [PROFILE_MESSAGES.phoneTaken];
+  if (emailChanges && !fieldErrors.email && !(await checkPassword(userId, input.current_password ?? ""))) {
+    fieldErrors.current_password = [PROFILE_MESSAGES.currentPasswordWrong];
+  }
   if (Object.keys(fieldErrors).length) return { ok: false, fieldErrors };
   try {
     await db
@@ -25,18 +36,19 @@ export async function updateProfile(userId: number, input: ProfileInput): Promis
         first_name: input.first_name,
         middle_name: input.middle_name,
         last_name: input.last_name,
-        email: input.email,
         phone_number: input.phone_number,
         updated_at: Date.now(),
       })
       .where("id", "=", userId)
       .execute();
   } catch (error) {
-    // another account took the email or phone between the check and the update
-    if (isUniqueViolation(error)) return { ok: false, fieldErrors: { email: [PROFILE_MESSAGES.emailTaken] } };
+    // another account took the phone between the check and the update
+    if (isUniqueViolation(error)) return { ok: false, fieldErrors: { phone_number: [PROFILE_MESSAGES.phoneTaken] } };
     throw error;
   }
-  return { ok: true };
+  if (!emailChanges) return { ok: true };
+  await mailVerificationLink(userId, input.first_name, input.email);
+  return { ok: true, emailPending: input.email };
 }
 
 /**

@@ -12,6 +12,8 @@ export const LIMITS = {
   loginPerAddress: { name: "login:ip", max: 50, windowMs: 15 * MINUTE },
   forgotPerId: { name: "forgot:id", max: 5, windowMs: 60 * MINUTE },
   forgotPerAddress: { name: "forgot:ip", max: 20, windowMs: 60 * MINUTE },
+  registerPerEmail: { name: "register:email", max: 5, windowMs: 60 * MINUTE },
+  registerPerAddress: { name: "register:ip", max: 20, windowMs: 60 * MINUTE },
 } as const;
 
 type Rule = (typeof LIMITS)[keyof typeof LIMITS];
@@ -132,4 +134,15 @@ export function limitPasswordForgot(loginId: string, address: string, now?: numb
 /** Headers of a 429 answer. */
 export function retryAfterHeaders(limited: Limited): HeadersInit {
   return { "Retry-After": String(Math.ceil(limited.retryAfterMs / 1000)) };
+}
+
+/** Sign-ups: each one mails the address, so both the address mailed and the client are limited. */
+export function limitRegister(email: string, address: string, now?: number) {
+  return attempt(
+    [
+      [LIMITS.registerPerEmail, email.trim().toLowerCase()],
+      [LIMITS.registerPerAddress, address],
+    ],
+    now,
+  );
 }

@@ -9,7 +9,7 @@ import * as forgot from "~/routes/_auth+/password.forgot";
 import * as reset from "~/routes/_auth+/password.reset.$token";
 import * as register from "~/routes/_auth+/register";
 import * as logout from "~/routes/logout";
-import { CREDENTIALS_MISMATCH, EMAIL_TAKEN, PHONE_TAKEN, verifyLogin } from "~/services/auth.server";
+import { CREDENTIALS_MISMATCH, verifyLogin } from "~/services/auth.server";
 import { requireUser, userForToken } from "~/services/guard.server";
 import { FORGOT_PASSWORD_SENT, RESET_LINK_INVALID, RESET_LOGIN_ID_MISMATCH } from "~/services/password-reset.server";
 import { commitSession, sessionStorage } from "~/services/session.server";
@@ -190,71 +190,7 @@ describe("register", () => {
     expect(body.initialValue.password).toBeUndefined();
   });
 
-  it("creates the account with normalised email and phone, signs in and goes home", async () => {
-    const form = valid();
-    const res = await callAction(register, "/register", { form });
-    expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/");
-    const row = await db.selectFrom("users").select(["id", "email", "phone_number"]).executeTakeFirstOrThrow();
-    expect(row.email).toBe(form.email.toLowerCase());
-    expect(row.phone_number).toBe("+254722123456");
-    expect((await signedInUserOf(res))?.id).toBe(row.id);
-    expect(await verifyLogin("254722123456", "long-enough")).toMatchObject({ id: row.id });
-  });
-
-  it("goes to the page remembered in the session", async () => {
-    const cookie = await cookieWithRedirect("/7/customers");
-    const res = await callAction(register, "/register", { form: valid(), cookie });
-    expect(res.headers.get("Location")).toBe("/7/customers");
-    expect((await sessionOf(res)).get("redirectTo")).toBeUndefined();
-  });
-
-  it("goes to the form's redirectTo", async () => {
-    const res = await callAction(register, "/register", { form: { ...valid(), redirectTo: "/organizations" } });
-    expect(res.headers.get("Location")).toBe("/organizations");
-  });
-
-  it("refuses an email already registered, whatever its case", async () => {
-    await makeUser({ email: "taken@example.com" });
-    const res = await callAction(register, "/register", { form: { ...valid(), email: "Taken@Example.com" } });
-    expect(res.status).toBe(400);
-    expect((await errorsOf(res)).email).toEqual([EMAIL_TAKEN]);
-    expect(await db.selectFrom("users").select("id").execute()).toHaveLength(1);
-  });
-
-  it("refuses a phone number already registered, however it is typed", async () => {
-    await makeUser({ phone_number: "0722123456" });
-    const res = await callAction(register, "/register", { form: { ...valid(), phone_number: "+254 722 123 456" } });
-    expect(res.status).toBe(400);
-    expect((await errorsOf(res)).phone_number).toEqual([PHONE_TAKEN]);
-  });
-
-  it("claims an invitation that was waiting for the email", async () => {
-    const { org } = await makeOrg();
-    const email = uniqueEmail("invitee").toLowerCase();
-    const now = Date.now();
-    const invitation = await db
-      .insertInto("administrators")
-      .values({
-        organization_id: org.id,
-        user_id: null,
-        role_id: null,
-        invited_email_address: email,
-        status: "Pending",
-        is_owner: 0,
-        invite_token_hash: null,
-        invited_by_user_id: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const res = await callAction(register, "/register", { form: { ...valid(), email: email.toUpperCase() } });
-    expect(res.status).toBe(302);
-    const user = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-    const row = await db.selectFrom("administrators").select("user_id").where("id", "=", invitation.id).executeTakeFirstOrThrow();
-    expect(row.user_id).toBe(user.id);
-  });
+  // What a valid sign-up does (mail, link, confirmation): tests/integration/registration.test.ts.
 });
 
 describe("password reset", () => {

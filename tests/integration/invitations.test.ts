@@ -6,6 +6,7 @@ import * as administrators from "~/routes/$orgId+/organization+/administrators";
 import * as invite from "~/routes/$orgId+/organization+/invite";
 import * as invitation from "~/routes/invitations.$token";
 import * as register from "~/routes/_auth+/register";
+import * as verify from "~/routes/_auth+/register.verify.$token";
 import { hashToken } from "~/services/crypto.server";
 import { requireOrg } from "~/services/guard.server";
 import { attachInvitationsToUser } from "~/services/invitations.server";
@@ -237,11 +238,18 @@ describe("answering an invitation (/invitations/:token)", () => {
         context: {},
       }),
     );
-    expect(registered.status).toBe(302);
-    expect(registered.headers.get("Location")).toBe(`/invitations/${token}`);
-    const cookie = registered.headers.get("Set-Cookie")!.split(";")[0];
+    // Sign-up mails a link; confirming the address with the password signs in and comes back.
+    expect(registered.status).toBe(200);
+    const signUpCookie = registered.headers.get("Set-Cookie")!.split(";")[0];
+    const verifyToken = (await mailsTo(email)).find((m) => m.link?.includes("/register/verify/"))!.link!.split("/register/verify/")[1];
+    const confirmed = await run(() =>
+      verify.action({ request: makeRequest(`/register/verify/${verifyToken}`, { form: { password: "a-long-password" }, cookie: signUpCookie }), params: { token: verifyToken }, context: {} }),
+    );
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("Location")).toBe(`/invitations/${token}`);
+    const cookie = confirmed.headers.get("Set-Cookie")!.split(";")[0];
     const newcomer = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-    // attachInvitationsToUser named the new account: no longer 'Pending registration'.
+    // The confirmed address claimed its invitation: no longer 'Pending registration'.
     expect((await invitationRow(org.id, email))?.user_id).toBe(newcomer.id);
 
     expect((await openInvitation(token, cookie)).status).toBe(200);

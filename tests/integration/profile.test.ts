@@ -23,7 +23,7 @@ const userRow = (id: number) =>
 
 /** An organisation and its owner, with the owner's full user record. */
 async function orgOwnedBy() {
-  const owner = await makeUser();
+  const owner = await makeUser({ email: "achieng@example.com" });
   const { org } = await makeOrg("Acme Cafe", owner);
   return { org, owner };
 }
@@ -107,6 +107,7 @@ describe("account details form", () => {
     expect(other.id).not.toBe(owner.id);
   });
 
+  // A new e-mail address needs the current password and a confirmation: tests/integration/registration.test.ts.
   it("updates the details, normalising email and phone, and keeps the user's own email and phone acceptable", async () => {
     const { org, owner } = await orgOwnedBy();
     const cookie = await sessionCookie(owner.id);

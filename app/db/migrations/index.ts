@@ -7,6 +7,7 @@ import * as reports from "./2026-11-22-0006-reports";
 import * as layout from "./2026-11-22-0007-layout";
 import * as jobs from "./2026-11-24-0008-jobs";
 import * as tokenExpiry from "./2026-11-24-0009-token-expiry";
+import * as emailVerification from "./2026-11-24-0010-email-verification";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-0007-layout": layout,
   "2026-11-24-0008-jobs": jobs,
   "2026-11-24-0009-token-expiry": tokenExpiry,
+  "2026-11-24-0010-email-verification": emailVerification,
 };

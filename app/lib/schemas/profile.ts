@@ -17,6 +17,7 @@ export const PROFILE_MESSAGES = {
   newPasswordRequired: "New password field is required.",
   confirmationRequired: "New password confirmation field is required.",
   oldPasswordWrong: "The old password is incorrect.",
+  currentPasswordWrong: "Enter your current password to change your e-mail address.",
   passwordTooShort: "The password must be at least 8 characters.",
   passwordTooLong: "The password may not be longer than 200 characters.",
   passwordMismatch: "The password confirmation does not match.",
@@ -56,6 +57,8 @@ export const profileSchema = z.object({
     ctx.addIssue({ code: z.ZodIssueCode.custom, message: PROFILE_MESSAGES.phoneInvalid });
     return z.NEVER;
   }),
+  // Needed only when the e-mail address changes.
+  current_password: z.string().max(PASSWORD_MAX_LENGTH, PROFILE_MESSAGES.passwordTooLong).optional(),
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
 

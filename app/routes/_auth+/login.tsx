@@ -6,6 +6,7 @@ import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { loginSchema, withRedirectTo } from "~/lib/schemas/accounts";
 import { CREDENTIALS_MISMATCH, authenticateLoginForm, signInAndRedirect } from "~/services/auth.server";
 import { requireAnonymous } from "~/services/guard.server";
+import { unconfirmedSignIn } from "~/services/registration.server";
 import { loginSucceeded, clientAddress, limitLogin, retryAfterHeaders } from "~/services/rate-limit.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in | Mlango" }];
@@ -33,6 +34,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await authenticateLoginForm(request);
   if (!user) return json(submission.reply({ formErrors: [CREDENTIALS_MISMATCH], hideFields: ["password"] }), { status: 401 });
 
+  const unconfirmed = await unconfirmedSignIn(user);
+  if (unconfirmed) return json(submission.reply({ formErrors: [unconfirmed], hideFields: ["password"] }), { status: 403 });
   await loginSucceeded(login_id, address);
   return signInAndRedirect(request, user.id, redirectTo);
 }

@@ -4,9 +4,11 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { MESSAGES, registerSchema, withRedirectTo } from "~/lib/schemas/accounts";
-import { registerUser, signInAndRedirect } from "~/services/auth.server";
+import { safeRedirect } from "~/lib/redirect";
 import { requireAnonymous } from "~/services/guard.server";
-import { attachInvitationsToUser } from "~/services/invitations.server";
+import { clientAddress, limitRegister, retryAfterHeaders } from "~/services/rate-limit.server";
+import { register, registrationSentMessage } from "~/services/registration.server";
+import { commitSession, getSession } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up | Mlango" }];
 
@@ -15,25 +17,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const submission = parseWithZod(await request.formData(), { schema: registerSchema });
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { redirectTo, ...input } = submission.value;
+  const limited = await limitRegister(input.email, clientAddress(request, context));
+  if (limited) return json(submission.reply({ formErrors: [limited.message], hideFields: ["password"] }), { status: 429, headers: retryAfterHeaders(limited) });
   try {
-    const outcome = await registerUser(input);
-    if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.errors, hideFields: ["password"] }), { status: 400 });
-    // Invitations sent to this email before the account existed now belong to it.
-    await attachInvitationsToUser(outcome.user.id, outcome.user.email);
-    return await signInAndRedirect(request, outcome.user.id, redirectTo);
+    // The same answer whether or not the address or phone number has an account (decision 0013).
+    await register(input);
   } catch (error) {
     console.error(JSON.stringify({ at: new Date().toISOString(), event: "register_failed", error: error instanceof Error ? error.message : String(error) }));
     return json(submission.reply({ formErrors: [MESSAGES.registerFailed], hideFields: ["password"] }), { status: 500 });
   }
+  // Where to go once the mailed link is opened (in this browser).
+  const session = await getSession(request);
+  if (redirectTo) session.set("redirectTo", safeRedirect(redirectTo));
+  return json({ sent: registrationSentMessage(input.email) }, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export default function RegisterPage() {
-  const lastResult = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData && "sent" in actionData ? undefined : actionData;
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo") ?? "";
   const [form, fields] = useForm({
@@ -46,6 +52,16 @@ export default function RegisterPage() {
     shouldRevalidate: "onInput",
   });
 
+  if (actionData && "sent" in actionData) {
+    return (
+      <>
+        <h1 className="mb-1 text-xl font-semibold">Check your e-mail</h1>
+        <p role="status" className="text-sm text-slate-700">
+          {actionData.sent}
+        </p>
+      </>
+    );
+  }
   return (
     <>
       <h1 className="mb-1 text-xl font-semibold">Create your account</h1>

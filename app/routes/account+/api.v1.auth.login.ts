@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { loginSchema } from "~/lib/schemas/accounts";
 import { apiData, apiError, dispatch, readApiInput, type ApiMethods } from "~/services/api.server";
 import { CREDENTIALS_MISMATCH, issueToken, verifyLogin } from "~/services/auth.server";
+import { unconfirmedSignIn } from "~/services/registration.server";
 import { loginSucceeded, clientAddress, limitLogin, retryAfterHeaders } from "~/services/rate-limit.server";
 
 // POST /account/api/v1/auth/login — body login_id and password (JSON or form-encoded).
@@ -17,6 +18,8 @@ const methods: ApiMethods = {
 
     const user = await verifyLogin(login_id, password);
     if (!user) return apiError(401, CREDENTIALS_MISMATCH);
+    const unconfirmed = await unconfirmedSignIn(user);
+    if (unconfirmed) return apiError(403, unconfirmed);
     await loginSucceeded(login_id, address);
     return apiData({ api_token: await issueToken(user.id, "api") });
   },

@@ -27,10 +27,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params);
   const submission = parseWithZod(await request.formData(), { schema: profileSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return json(submission.reply({ hideFields: ["current_password"] }), { status: 400 });
   const outcome = await updateProfile(ctx.user.id, submission.value);
-  if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.fieldErrors }), { status: 400 });
-  return redirectWithToast(request, `/${ctx.org.id}/profile`, "Your account details have been updated.");
+  if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.fieldErrors, hideFields: ["current_password"] }), { status: 400 });
+  const pending = outcome.emailPending ? ` We have sent a link to ${outcome.emailPending}: your e-mail address changes when you open it.` : "";
+  return redirectWithToast(request, `/${ctx.org.id}/profile`, `Your account details have been updated.${pending}`);
 }
 
 export default function AccountDetails() {
@@ -38,7 +39,7 @@ export default function AccountDetails() {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
-    defaultValue: user,
+    defaultValue: { ...user, current_password: "" },
     constraint: getZodConstraint(profileSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -59,6 +60,11 @@ export default function AccountDetails() {
           <Field label="Last name" inputProps={{ ...getInputProps(fields.last_name, { type: "text" }), autoComplete: "family-name" }} errors={fields.last_name.errors} />
         </div>
         <Field label="Email" inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
+        <Field
+          label="Current password (to change the e-mail address)"
+          inputProps={{ ...getInputProps(fields.current_password, { type: "password" }), autoComplete: "current-password" }}
+          errors={fields.current_password.errors}
+        />
         <Field
           label="Phone number"
           inputProps={{ ...getInputProps(fields.phone_number, { type: "tel" }), autoComplete: "tel" }}
