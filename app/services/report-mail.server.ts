@@ -1,11 +1,11 @@
 // The e-mail of a subscribed report: its figures in the body (plain text and simple HTML) and the
 // report as a CSV attachment (`overview.csv`, `new_visitors.csv` …). The day is a UTC day; a report
 // sent at hour H of that day holds the day's data up to then (hour 24: the whole day).
-import { stringify } from "csv-stringify/sync";
 import type { AnalyticsScope } from "~/lib/analytics";
 import { DAY_MS, formatDayMonthYear } from "~/lib/date-range";
 import { formatBytes, formatClock, formatCount } from "~/lib/format";
 import { formatBucket, isVisitorReport, reportFileName, reportTitle, type ReportSlug, type VisitorReport } from "~/lib/reports";
+import { csvLines } from "~/lib/csv-line";
 import type { Email } from "./email.server";
 import { average, connectionModes, footfallReport, overview } from "./reports.server";
 import { VISITOR_CSV_HEADER, visitorBatches, visitorCsvRow, type VisitorRow } from "./report-visitors.server";
@@ -26,6 +26,8 @@ export interface ReportMailInput {
   report: ReportSlug;
   /** YYYY-MM-DD (UTC). */
   day: string;
+  /** The subscriber may see guests' names and contacts (view_clients); without it a visitor report mails its total only. */
+  personalData: boolean;
 }
 
 export async function buildReportEmail(input: ReportMailInput): Promise<Omit<Email, "to">> {
@@ -34,7 +36,7 @@ export async function buildReportEmail(input: ReportMailInput): Promise<Omit<Ema
   const title = reportTitle(input.report);
   const heading = `${title} report of ${input.organizationName} for ${formatDayMonthYear(input.day)} (UTC)`;
   const { sections, csv, note } = isVisitorReport(input.report)
-    ? await visitorContent(scope, input.report)
+    ? await (input.personalData ? visitorContent(scope, input.report) : visitorTotal(scope, input.report))
     : input.report === "overview"
       ? await overviewContent(scope)
       : await footfallContent(scope);
@@ -73,7 +75,7 @@ async function overviewContent(scope: AnalyticsScope) {
   const modeRows = modes.map((m) => [m.mode, m.daily, m.weekly, m.monthly, m.annual, m.connections]);
   const modeHeader = ["Connection mode", "Daily average", "Weekly average", "Monthly average", "Annual average", "Total"];
   const csv =
-    stringify([["Figure", "Total", "Daily average"], ...rows]) + "\n" + stringify([modeHeader, ...modeRows]);
+    csvLines([["Figure", "Total", "Daily average"], ...rows]) + "\n" + csvLines([modeHeader, ...modeRows]);
   return {
     sections: [
       { header: ["Figure", "Total", "Daily average"], rows },
@@ -93,7 +95,7 @@ async function footfallContent(scope: AnalyticsScope) {
       { header: ["Figure", "Total"], rows: [["Footfall", formatCount(report.total)]] },
       { header, rows: rows.length ? rows : [["No portal visits", 0]] },
     ],
-    csv: stringify([header, ...rows]),
+    csv: csvLines([header, ...rows]),
     note: null,
   };
 }
@@ -117,8 +119,20 @@ async function visitorContent(scope: AnalyticsScope, report: VisitorReport) {
       { header: ["Figure", "Total"], rows: [["Visitors", truncated ? `more than ${formatCount(all.length)}` : formatCount(all.length)]] },
       { header: ["#", "Name", "Phone Number", "Email", "Connections"], rows: listed.length ? listed : [["", "No visitors", "", "", ""]] },
     ],
-    csv: stringify([VISITOR_CSV_HEADER, ...all.map((v, i) => visitorCsvRow(v, i + 1))]),
+    csv: csvLines([VISITOR_CSV_HEADER, ...all.map((v, i) => visitorCsvRow(v, i + 1))]),
     note: truncated ? `The attachment holds the first ${formatCount(MAX_ATTACHED_VISITORS)} visitors; export the full list from the report page.` : more,
+  };
+}
+
+/** A visitor report for a subscriber without view_clients: how many visitors, not who. */
+async function visitorTotal(scope: AnalyticsScope, report: VisitorReport) {
+  let count = 0;
+  for await (const batch of visitorBatches(scope, report)) count += batch.length;
+  const rows = [["Visitors", formatCount(count)]];
+  return {
+    sections: [{ header: ["Figure", "Total"], rows }],
+    csv: csvLines([["Figure", "Total"], ...rows]),
+    note: "Visitors' names and contacts are sent to members whose role has the View clients permission.",
   };
 }
 

@@ -16,8 +16,10 @@ import { sql, type Kysely } from "kysely";
 import { db as defaultDb } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { DAY_MS, todayIso } from "~/lib/date-range";
+import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { isReportSlug, type ReportSlug } from "~/lib/reports";
 import { deliverEmail } from "./email.server";
+import { permissionsOf } from "./guard.server";
 import { buildReportEmail } from "./report-mail.server";
 
 const MINUTE_MS = 60_000;
@@ -44,6 +46,9 @@ interface Due {
   day: string;
   email: string;
   org_name: string;
+  is_owner: number;
+  role_id: number | null;
+  role_type: string | null;
 }
 
 /**
@@ -83,8 +88,9 @@ async function dueSubscriptions(database: Kysely<DB>, now: number, afterId: numb
     .innerJoin("administrators as a", (j) => j.onRef("a.organization_id", "=", "s.organization_id").onRef("a.user_id", "=", "s.user_id"))
     .innerJoin("users as u", "u.id", "s.user_id")
     .innerJoin("organizations as o", "o.id", "s.organization_id")
+    .leftJoin("roles as r", "r.id", "a.role_id")
     .leftJoin("report_deliveries as d", (j) => j.onRef("d.subscription_id", "=", "s.id").on("d.day", "=", dueDay))
-    .select(["s.id", "s.organization_id", "s.report", dueDay.as("day"), "u.email", "o.name as org_name"])
+    .select(["s.id", "s.organization_id", "s.report", dueDay.as("day"), "u.email", "o.name as org_name", "a.is_owner", "a.role_id", "r.role_type"])
     .where("s.id", ">", afterId)
     .where("a.status", "=", "Accepted")
     .where(dueDay, ">=", sql.ref<string>("s.first_day"))
@@ -153,6 +159,8 @@ async function deliver(database: Kysely<DB>, item: Due, claim: Claim, now: numbe
       organizationName: item.org_name,
       report: item.report as ReportSlug,
       day: item.day,
+      // The subscriber's permissions on the day it is sent, not when they subscribed.
+      personalData: (await permissionsOf(item)).has(PERSONAL_DATA_PERMISSION),
     });
     // Delivered here, not queued: this delivery row is the report's claim and retry record.
     await deliverEmail({ to: item.email, ...email });

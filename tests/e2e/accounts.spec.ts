@@ -61,7 +61,7 @@ test("sends a signed-in user away from the guest-only pages", async ({ page, con
   }
 });
 
-test("signs up, is signed in, and lands on the chooser", async ({ page }) => {
+test("signs up, confirms the address through the mailed link with the password, and lands on the chooser", async ({ page }) => {
   const email = uniqueEmail("signup");
   await page.goto("/register");
   await page.getByRole("button", { name: "Sign up" }).click();
@@ -80,6 +80,14 @@ test("signs up, is signed in, and lands on the chooser", async ({ page }) => {
   await page.getByLabel("Phone number").fill(uniquePhone());
   await page.getByLabel("Password").fill("a-good-password");
   await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page.getByRole("status")).toHaveText(`We have sent a link to ${email}. Open it to finish signing up.`);
+  const mail = await latestMailTo(email);
+  expect(mail.link).toMatch(/\/register\/verify\//);
+  await page.goto(new URL(mail.link!).pathname);
+  await expect(page.getByRole("heading", { name: "Confirm your e-mail address" })).toBeVisible();
+  await expect(page.getByText(email, { exact: true })).toBeVisible();
+  await page.getByLabel("Password").fill("a-good-password");
+  await page.getByRole("button", { name: "Confirm" }).click();
   await expect(page).toHaveURL("/");
   await expect(page.getByText(/create/i).first()).toBeVisible();
 });

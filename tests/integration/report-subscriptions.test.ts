@@ -9,7 +9,7 @@ import { buildReportEmail } from "~/services/report-mail.server";
 import { CLAIM_LEASE_MS, claimDelivery, retryDelayMs, runDueReports } from "~/services/report-scheduler.server";
 import { myReports, subscribeReport } from "~/services/report-subscriptions.server";
 import { sessionStorage } from "~/services/session.server";
-import { makeOrg, makeRequest, run, sessionCookie } from "../fixtures";
+import { makeMember, makeOrg, makeRequest, run, sessionCookie } from "../fixtures";
 import { TODAY_START, seedVisitorStory } from "../fixtures/reports";
 import { attachmentOf, startTestSmtp } from "../fixtures/smtp";
 
@@ -153,6 +153,18 @@ describe("the report scheduler", () => {
     expect(smtp.received).toHaveLength(1);
   });
 
+  it("mails a subscriber without view_clients the visitor total but no names or contacts", async () => {
+    const { org } = await makeOrg();
+    await seedVisitorStory(org.id);
+    const { user } = await makeMember(org.id, "custom", ["view_networks"]);
+    await subscribeReport(await ctxOf(user.id, org.id), "new_visitors", 18, TODAY_START - DAY_MS + 19 * 3_600_000);
+    expect(await runDueReports(T)).toEqual({ sent: 1, failed: 0 });
+    const mail = smtp.received[0]!;
+    expect(mail.raw).not.toContain("Eve Test");
+    expect(mail.raw).not.toContain("eve@example.com");
+    expect(attachmentOf(mail.raw, "new_visitors.csv")?.trim().split(/\r?\n/)).toEqual(["Figure,Total", "Visitors,1"]);
+  });
+
   it("lets exactly one of two connections claim a day, first time and on retry", async () => {
     await subscribed("overview");
     const [sub] = await subscriptionRows();
@@ -230,7 +242,7 @@ describe("the report e-mail", () => {
     const { org } = await makeOrg();
     await seedVisitorStory(org.id);
     const twoDaysAgo = todayIso(TODAY_START - 2 * DAY_MS);
-    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme <Cafe>", report: "overview", day: twoDaysAgo });
+    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme <Cafe>", report: "overview", day: twoDaysAgo, personalData: true });
     // Two days ago: Alice and Bob got online at Java House (sms and voucher).
     expect(mail.text).toMatch(/^Footfall +2 +2$/m);
     expect(mail.text).toMatch(/^New customers +1 +1$/m);
@@ -249,7 +261,7 @@ describe("the report e-mail", () => {
     const { org } = await makeOrg();
     await seedVisitorStory(org.id);
     const yesterday = todayIso(TODAY_START - DAY_MS);
-    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme", report: "footfall", day: yesterday });
+    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme", report: "footfall", day: yesterday, personalData: true });
     const label = `${yesterday.split("-").reverse().join("/")} 10:00`;
     expect(mail.text).toMatch(/^Footfall +3$/m);
     expect(String(mail.attachments![0]!.content).trim().split("\n")).toEqual(["Hour (UTC),Footfall", `${label},3`]);
