@@ -6,7 +6,7 @@ import * as administrators from "~/routes/$orgId+/organization+/administrators";
 import * as invite from "~/routes/$orgId+/organization+/invite";
 import * as invitation from "~/routes/invitations.$token";
 import * as register from "~/routes/_auth+/register";
-import * as verify from "~/routes/_auth+/register.verify.$token";
+import * as verify from "~/routes/_auth+/register_.verify.$token";
 import { hashToken } from "~/services/crypto.server";
 import { requireOrg } from "~/services/guard.server";
 import { attachInvitationsToUser } from "~/services/invitations.server";

@@ -9,7 +9,7 @@ import * as profile from "~/routes/$orgId+/profile+/_index";
 import * as apiAdministrators from "~/routes/account+/api.v1.administrators";
 import * as login from "~/routes/_auth+/login";
 import * as register from "~/routes/_auth+/register";
-import * as verify from "~/routes/_auth+/register.verify.$token";
+import * as verify from "~/routes/_auth+/register_.verify.$token";
 import * as organizations from "~/routes/organizations+/_index";
 import { issueToken, verifyLogin } from "~/services/auth.server";
 import { requireOrg } from "~/services/guard.server";
