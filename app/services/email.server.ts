@@ -36,7 +36,7 @@ export function emailFromPayload(payload: EmailPayload): Email {
   return { ...payload, attachments: payload.attachments?.map((a) => ({ filename: a.filename, content: Buffer.from(a.base64, "base64"), contentType: a.contentType })) };
 }
 
-let transport: nodemailer.Transporter | undefined;
+let transport: ReturnType<typeof nodemailer.createTransport> | undefined;
 
 /**
  * Delivers a mail now: through SMTP_URL, or with none set, as JSON in data/outbox/ (so a fresh
