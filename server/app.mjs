@@ -11,7 +11,7 @@ const development = process.env.NODE_ENV === "development";
 const mapOrigins = /^https?:\/\//.test(process.env.MAP_STYLE_URL ?? "") ? [new URL(process.env.MAP_STYLE_URL).origin] : [];
 
 // Secrets in paths (reset and invitation tokens) never reach the log.
-const redact = (p) => p.replace(/^\/(password\/reset|invitations)\/[^/]+/, "/$1/***");
+const redact = (p) => p.replace(/^\/(password\/reset|invitations|register\/verify)\/[^/]+/, "/$1/***");
 
 /** The console's origin as configured (PUBLIC_URL; the local server outside production). */
 export function configuredOrigin() {

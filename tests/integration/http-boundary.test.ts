@@ -3,7 +3,7 @@
 // requests (CSRF), oversized and chunked bodies, wrong content types, NUL bytes, open redirects,
 // cookies over HTTPS and caching of pages with customer data.
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/db.server";
 import { getEnv } from "~/env.server";
 import { issueToken } from "~/services/auth.server";
@@ -226,5 +226,23 @@ describe("cookies and caching", () => {
       expect(res.headers.get("Cache-Control"), path).toMatch(/no-store/);
       await res.arrayBuffer();
     }
+  });
+});
+
+describe("request log", () => {
+  it("never writes a token carried in a path", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    let lines: string[];
+    try {
+      for (const path of ["/register/verify/SECRET-VERIFY", "/password/reset/SECRET-RESET", "/invitations/SECRET-INVITE"]) {
+        await (await fetch(`${server.origin}${path}`)).arrayBuffer();
+      }
+      await new Promise((r) => setTimeout(r, 50)); // the line is written when the response finishes
+      lines = log.mock.calls.map((c) => String(c[0]));
+    } finally {
+      log.mockRestore();
+    }
+    expect(lines.filter((l) => l.includes('"path"')).length).toBeGreaterThanOrEqual(3);
+    expect(lines.join("\n")).not.toMatch(/SECRET/);
   });
 });
