@@ -32,11 +32,17 @@ function log(event: string, fields: Record<string, unknown>) {
   console.log(JSON.stringify({ at: new Date().toISOString(), event, ...fields }));
 }
 
-/** Enqueues the current slot of each recurring job; a slot already enqueued (by any worker) is skipped. */
-export async function enqueueRecurring(recurring: Recurring[], now = Date.now()): Promise<void> {
+/**
+ * Enqueues the current slot of each recurring job; a slot already enqueued (by any worker) is
+ * skipped by its dedupe key. `seen` remembers the slots this process has enqueued, so an idle
+ * worker does not write on every poll.
+ */
+export async function enqueueRecurring(recurring: Recurring[], now = Date.now(), seen = new Map<string, number>()): Promise<void> {
   for (const r of recurring) {
     const slot = now - (now % r.everyMs);
+    if (seen.get(r.name) === slot) continue;
     await enqueue(r.type, { slot }, { dedupeKey: `${r.name}:${slot}`, runAt: slot, maxAttempts: 3 });
+    seen.set(r.name, slot);
   }
 }
 
@@ -83,11 +89,12 @@ export function startWorker({ jobTypes, recurring = [], concurrency = 2, pollMs 
       sleepers.add(done);
     });
   const unsubscribe = onEnqueue(wakeAll);
+  const recurringSeen = new Map<string, number>();
 
   async function loop() {
     while (!stopping) {
       try {
-        await enqueueRecurring(recurring);
+        await enqueueRecurring(recurring, Date.now(), recurringSeen);
         const ran = await drainOnce(jobTypes, () => stopping);
         if (ran === 0 && !stopping) await sleep(pollMs);
       } catch (error) {
