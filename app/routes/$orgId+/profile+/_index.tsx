@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { profileSchema } from "~/lib/schemas/profile";
@@ -35,6 +35,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AccountDetails() {
+  // A saved form starts afresh from what was stored (a new e-mail address is not stored until confirmed).
+  return <AccountForm key={useLocation().key} />;
+}
+
+function AccountForm() {
   const { user } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
