@@ -9,7 +9,10 @@
 import { createRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
 
 function remixRequest(req, res) {
-  const port = req.get("host")?.match(/:(\d+)$/)?.[1];
+  // req.hostname is X-Forwarded-Host's host only behind TRUST_PROXY; the port comes from the same header.
+  const forwarded = req.app.get("trust proxy") ? req.get("x-forwarded-host")?.split(",")[0].trim() : undefined;
+  const hostHeader = forwarded || req.get("host");
+  const port = hostHeader?.match(/:(\d+)$/)?.[1];
   const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
