@@ -8,6 +8,7 @@ export const E2E_ENV = {
   DATABASE_URL: "file:data/e2e/mlango.db",
   DATA_DIR: "data/e2e",
   SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+  SECRETS_KEY: "e2e".padEnd(64, "0"),
   PUBLIC_URL: `http://localhost:${E2E_PORT}`,
 };
 

@@ -9,6 +9,9 @@ import { getEnv } from "~/env.server";
 import { NonceProvider } from "~/components/nonce";
 import { startJobWorker, stopJobWorker } from "~/services/jobs/index.server";
 
+// The guest path is served before Remix by server/app.mjs (decision 0014).
+export { portalRouter } from "~/services/portal/router.server";
+
 const ABORT_DELAY = 5_000;
 
 /** Called once by server.mjs before it listens: validates the environment, migrates, starts the job worker. */

@@ -14,6 +14,16 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "PUBLIC_URL must be a full URL such as https://console.example.com"),
+  // Encrypts stored credentials (gateway secrets, controller passwords, OAuth client secrets):
+  // 32 bytes as 64 hex characters or base64. Required in production.
+  SECRETS_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, "base64").length === 32, "SECRETS_KEY must be 32 bytes: 64 hexadecimal characters or 44 base64 characters."),
+  // A guest whose gateway sends accounting is ended this many minutes after the last record.
+  PORTAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),
   DATA_DIR: z.string().default("data"),
   // Report e-mails: the job queue sends the due ones every minute (the claim is in the database);
@@ -50,6 +60,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const env = parsed.data;
   if (!env.SESSION_SECRET && env.NODE_ENV === "production") {
     throw new Error("SESSION_SECRET is not set. Set it to a long random string (see .env.example) before starting in production.");
+  }
+  if (!env.SECRETS_KEY && env.NODE_ENV === "production") {
+    throw new Error(
+      "SECRETS_KEY is not set. Set it to 32 random bytes as 64 hexadecimal characters (openssl rand -hex 32) before starting in production: it encrypts stored gateway and provider credentials.",
+    );
   }
   if (!env.PUBLIC_URL && env.NODE_ENV === "production") {
     // Without it, mailed links would have to trust the request's Host header (an attacker's choice).

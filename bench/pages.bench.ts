@@ -179,6 +179,7 @@ async function startServer(databaseUrl: string): Promise<ChildProcess> {
       HOST: "127.0.0.1",
       NODE_ENV: "production",
       SESSION_SECRET: "pages-benchmark-secret-0123456789abcdef",
+      SECRETS_KEY: "0".repeat(64),
       REPORT_SCHEDULER: "off",
       LOG_LEVEL: "silent",
     },

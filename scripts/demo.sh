@@ -11,6 +11,12 @@ if [ -z "${SESSION_SECRET:-}" ]; then
   SESSION_SECRET="$(cat data/session-secret)"
   export SESSION_SECRET
 fi
+# Stored gateway and provider credentials are encrypted under SECRETS_KEY: likewise made once.
+if [ -z "${SECRETS_KEY:-}" ]; then
+  [ -s data/secrets-key ] || node -e "process.stdout.write(require('crypto').randomBytes(32).toString('hex'))" > data/secrets-key
+  SECRETS_KEY="$(cat data/secrets-key)"
+  export SECRETS_KEY
+fi
 # Mailed links (password reset, invitations) are built from PUBLIC_URL only; the demo serves it locally.
 export PUBLIC_URL="${PUBLIC_URL:-http://localhost:${PORT:-3000}}"
 export NODE_ENV=production

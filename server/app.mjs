@@ -10,8 +10,11 @@ const development = process.env.NODE_ENV === "development";
 // A map style on another host (MAP_STYLE_URL) is fetched, with its tiles, glyphs and sprites, from that origin.
 const mapOrigins = /^https?:\/\//.test(process.env.MAP_STYLE_URL ?? "") ? [new URL(process.env.MAP_STYLE_URL).origin] : [];
 
-// Secrets in paths (reset and invitation tokens) never reach the log.
-const redact = (p) => p.replace(/^\/(password\/reset|invitations|register\/verify)\/[^/]+/, "/$1/***");
+// Secrets in paths (reset, invitation and guest tokens, portal keys) never reach the log.
+const redact = (p) =>
+  p
+    .replace(/^\/(password\/reset|invitations|register\/verify|splash\/connection)\/[^/]+/, "/$1/***")
+    .replace(/^\/(hotspot\/[^/]+|captive)\/[^/]+/, "/$1/***");
 
 /** The console's origin as configured (PUBLIC_URL; the local server outside production). */
 export function configuredOrigin() {
@@ -35,6 +38,10 @@ export function createApp({ build }) {
     });
     next();
   });
+
+  // The guest path (gateway entries, the connect page, /splash calls, accounting): its own headers
+  // (a CSP sandbox), body limits and checks, before the console's (decision 0014).
+  app.use(build.entry.module.portalRouter());
 
   app.use((_req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");

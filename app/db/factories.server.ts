@@ -2,7 +2,7 @@
 import type { Insertable, Kysely } from "kysely";
 import { ALL_PERMISSIONS, type Permission } from "~/lib/permissions";
 import { normalizePhone } from "~/lib/phone";
-import { hashPassword } from "~/services/crypto.server";
+import { hashPassword, newPortalKey } from "~/services/crypto.server";
 import { db as defaultDb } from "./db.server";
 import type { AccessPointsTable, CustomersTable, DB, DevicesTable, NewConnection, RoleType, VenuesTable } from "./schema";
 
@@ -116,6 +116,7 @@ export function buildVenue(organizationId: number, fields: Partial<Insertable<Ve
   return {
     organization_id: organizationId,
     name: `Venue ${++rowCounter}`,
+    portal_key: newPortalKey(),
     address: "1 Moi Avenue, Nairobi",
     email: null,
     phone_number: null,

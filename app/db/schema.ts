@@ -122,6 +122,18 @@ export interface VenuesTable {
   map_zoom: number | null;
   lat: number | null;
   lng: number | null;
+  /** In every gateway URL (/hotspot/{make}/{portal_key}); unguessable. */
+  portal_key: string;
+  gateway_secret: string | null; // ciphertext (secrets.server.ts)
+  gateway_secret_hash: string | null; // sha256 hex of the plain secret
+  opennds_faskey: string | null; // ciphertext
+  unifi_url: string | null;
+  unifi_username: string | null;
+  unifi_password: string | null; // ciphertext
+  session_minutes: Generated<number>;
+  guest_signup: Generated<Flag>;
+  terms_url: string | null;
+  privacy_url: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -158,6 +170,9 @@ export interface CustomersTable {
   twitter: string | null;
   facebook: string | null;
   more_info: string | null;
+  terms_accepted_at: Timestamp | null;
+  /** Broadcasts reach only customers who opted in; null: never, or withdrawn. */
+  marketing_opt_in_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -189,12 +204,55 @@ export interface ConnectionsTable {
   device_id: number | null;
   ssid: string | null;
   authorization_mode: string | null;
-  token: string | null; // guest connect token
+  token: string | null; // sha256 hex of the guest connect token
+  token_expires_at: Timestamp | null;
+  client_ip: string | null;
+  gateway: GatewayMake | null;
+  gateway_context: string | null; // JSON the adapter needs to grant and revoke
   created_at: Timestamp; // reached the portal
   authorized_at: Timestamp | null; // got online
+  session_expires_at: Timestamp | null;
+  accounted_at: Timestamp | null; // newest accounting record; null: the gateway sends none
   ended_at: Timestamp | null;
+  terminate_cause: string | null;
   upload: number; // bytes
   download: number; // bytes
+}
+
+export type GatewayMake = "meraki" | "opennds" | "unifi" | "mlango";
+
+export interface CustomerConsentsTable {
+  id: Generated<number>;
+  organization_id: number;
+  customer_id: number;
+  connection_id: number | null;
+  venue_id: number | null;
+  kind: "terms" | "marketing";
+  granted: Flag;
+  wording_version: string;
+  created_at: Timestamp;
+}
+
+export type OAuthProviderName = "fb" | "google" | "twitter" | "linkedin" | "ajira";
+
+export interface OAuthProvidersTable {
+  id: Generated<number>;
+  organization_id: number;
+  provider: OAuthProviderName;
+  client_id: string;
+  client_secret: string; // ciphertext
+  settings: string | null; // JSON
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface GatewayRevocationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  venue_id: number;
+  connection_id: number;
+  client_mac: string;
+  created_at: Timestamp;
 }
 
 export interface RateLimitsTable {
@@ -357,6 +415,9 @@ export interface DB {
   analytics_paused: AnalyticsPausedTable;
   jobs: JobsTable;
   email_verifications: EmailVerificationsTable;
+  customer_consents: CustomerConsentsTable;
+  oauth_providers: OAuthProvidersTable;
+  gateway_revocations: GatewayRevocationsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -42,3 +42,8 @@ export function randomToken(bytes = 32): string {
 export function hashToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
+
+/** A network's portal key: in every gateway URL, so unguessable (144 bits), and URL-safe. */
+export function newPortalKey(): string {
+  return randomToken(18);
+}

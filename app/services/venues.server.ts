@@ -8,6 +8,7 @@ import { dateRange, type DateRange } from "~/lib/date-range";
 import type { ListParams } from "~/lib/pagination";
 import type { VenueInput } from "~/lib/schemas/venues";
 import { uniqueCustomers, venueUsage } from "./analytics.server";
+import { newPortalKey } from "./crypto.server";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 
 const VENUE_COLUMNS = [
@@ -176,6 +177,7 @@ export async function createVenue(ctx: OrgContext, input: VenueInput): Promise<{
       map_zoom: null,
       lat: null,
       lng: null,
+      portal_key: newPortalKey(),
       created_at: now,
       updated_at: now,
     })

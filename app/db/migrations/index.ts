@@ -8,6 +8,7 @@ import * as layout from "./2026-11-22-0007-layout";
 import * as jobs from "./2026-11-24-0008-jobs";
 import * as tokenExpiry from "./2026-11-24-0009-token-expiry";
 import * as emailVerification from "./2026-11-24-0010-email-verification";
+import * as portal from "./2026-11-25-0011-portal";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24-0008-jobs": jobs,
   "2026-11-24-0009-token-expiry": tokenExpiry,
   "2026-11-24-0010-email-verification": emailVerification,
+  "2026-11-25-0011-portal": portal,
 };

@@ -1,0 +1,287 @@
+// The connect page's logic (issue [portal] §2–3): what a token's guest is offered, and authorizing
+// the connection exactly once, then letting the guest through at the gateway.
+import { sql } from "kysely";
+import { db, dialect } from "~/db/db.server";
+import type { OAuthProviderName } from "~/db/schema";
+import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/portal";
+import { hashToken } from "../crypto.server";
+import { publicOrigin } from "../email.server";
+import { GatewayError, gatewayFor } from "./gateways/index.server";
+import { networkById } from "./network.server";
+
+export const CONNECT_MESSAGES = {
+  alreadyAuthorized: "Connection has already been authorized",
+  reconnect: "Reconnect to WiFi for a new connection session",
+  unknown: "This connection link is not valid.",
+  expired: "This connection link has expired.",
+  blocked: "This device has been blocked from this network. Ask the venue's staff for help.",
+  gatewayFailed: "The network could not let you through just now. Please try again in a moment.",
+} as const;
+
+/** Authorization modes other than a social provider's name. */
+export type AuthorizationMode = "SIGNUP" | "CLICK_THROUGH" | OAuthProviderName;
+
+export type GuestState = "form" | "authorized" | "expired" | "blocked";
+
+export interface GuestView {
+  state: GuestState;
+  connectionId: number;
+  organizationId: number;
+  authorizedAt: number | null;
+  network: { id: number; name: string; termsUrl: string | null; privacyUrl: string | null; guestSignup: boolean; organizationName: string };
+  customer: { firstName: string | null; middleName: string | null; lastName: string | null; emailAddress: string | null; phoneNumber: string | null };
+  /** The record lacks a name, e-mail or phone and the network asks for them. */
+  needsSignup: boolean;
+  providers: OAuthProviderName[];
+}
+
+const viewQuery = (tokenHash: string) =>
+  db
+    .selectFrom("connections")
+    .innerJoin("venues", "venues.id", "connections.venue_id")
+    .innerJoin("organizations", "organizations.id", "connections.organization_id")
+    .leftJoin("customers", "customers.id", "connections.customer_id")
+    .leftJoin("devices", "devices.id", "connections.device_id")
+    .select([
+      "connections.id",
+      "connections.organization_id",
+      "connections.authorized_at",
+      "connections.token_expires_at",
+      "venues.id as venue_id",
+      "venues.name as venue_name",
+      "venues.terms_url",
+      "venues.privacy_url",
+      "venues.guest_signup",
+      "organizations.name as organization_name",
+      "customers.first_name",
+      "customers.middle_name",
+      "customers.last_name",
+      "customers.email_address",
+      "customers.phone_number",
+      "devices.blocked_at",
+      // One round trip: the organisation's configured social providers, comma separated.
+      sql<string | null>`(select ${sql.raw(dialect() === "postgres" ? "string_agg(provider, ',')" : "group_concat(provider, ',')")} from oauth_providers where oauth_providers.organization_id = connections.organization_id)`.as(
+        "providers",
+      ),
+    ])
+    .where("connections.token", "=", tokenHash);
+
+/** Tokens are 32 URL-safe characters; anything else is not looked up. */
+export function plausibleToken(token: string | null | undefined): token is string {
+  return typeof token === "string" && /^[A-Za-z0-9_-]{16,128}$/.test(token);
+}
+
+export async function loadGuestView(token: string | null | undefined, now = Date.now()): Promise<GuestView | null> {
+  if (!plausibleToken(token)) return null;
+  const row = await viewQuery(hashToken(token)).executeTakeFirst();
+  if (!row) return null;
+  const authorizedAt = row.authorized_at === null ? null : Number(row.authorized_at);
+  const state: GuestState =
+    authorizedAt !== null ? "authorized" : row.blocked_at !== null ? "blocked" : Number(row.token_expires_at ?? 0) <= now ? "expired" : "form";
+  const guestSignup = Number(row.guest_signup) === 1;
+  return {
+    state,
+    connectionId: Number(row.id),
+    organizationId: row.organization_id,
+    authorizedAt,
+    network: { id: row.venue_id, name: row.venue_name, termsUrl: row.terms_url, privacyUrl: row.privacy_url, guestSignup, organizationName: row.organization_name },
+    customer: {
+      firstName: row.first_name ?? null,
+      middleName: row.middle_name ?? null,
+      lastName: row.last_name ?? null,
+      emailAddress: row.email_address ?? null,
+      phoneNumber: row.phone_number ?? null,
+    },
+    needsSignup: guestSignup && !(row.first_name && row.last_name && row.email_address && row.phone_number),
+    providers: (row.providers ? row.providers.split(",") : []).sort() as OAuthProviderName[],
+  };
+}
+
+export type AuthorizeOutcome = { ok: true; redirect: string } | { ok: false; status: number; message: string; reconnect?: boolean };
+
+export interface AuthorizeRequest {
+  token: string;
+  mode: AuthorizationMode;
+  /** Sign-up or social details to keep on the customer (null fields are left as they are). */
+  details?: Partial<SignupDetails> & { facebook?: string | null; twitter?: string | null };
+  /** The guest accepted the terms and privacy notice / opted in to marketing (sign-up form). */
+  consent?: { terms: boolean; marketing: boolean };
+}
+
+class Refusal extends Error {
+  constructor(readonly outcome: Extract<AuthorizeOutcome, { ok: false }>) {
+    super(outcome.message);
+  }
+}
+
+const refuse = (status: number, message: string, reconnect = false): never => {
+  throw new Refusal({ ok: false, status, message, reconnect });
+};
+
+/**
+ * Authorizes the token's connection exactly once (a double submit or a race gets the
+ * already-authorized answer), keeps the guest's details and consent on the customer (a guest whose
+ * phone or e-mail the organisation knows becomes that customer), then asks the gateway to let the
+ * guest through. When the gateway refuses, the authorization is undone so the guest can try again.
+ */
+export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()): Promise<AuthorizeOutcome> {
+  if (!plausibleToken(request.token)) return { ok: false, status: 404, message: CONNECT_MESSAGES.unknown, reconnect: true };
+  let claimed: Awaited<ReturnType<typeof claim>>;
+  try {
+    claimed = await db.transaction().execute((trx) => claim(trx, request, now));
+  } catch (error) {
+    if (error instanceof Refusal) return error.outcome;
+    throw error;
+  }
+  const network = await networkById(claimed.networkId);
+  const adapter = claimed.gateway ? gatewayFor(claimed.gateway) : null;
+  const successUrl = claimed.successUrl ?? `${publicOrigin()}/connect/online?token=${encodeURIComponent(request.token)}`;
+  if (!adapter || !network) return { ok: true, redirect: successUrl };
+  try {
+    const redirect = await adapter.grant({
+      network,
+      connectionId: claimed.id,
+      token: request.token,
+      clientMac: claimed.clientMac,
+      apMac: claimed.apMac,
+      context: claimed.context,
+      successUrl,
+      seconds: claimed.seconds,
+    });
+    return { ok: true, redirect };
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    console.error(JSON.stringify({ at: new Date().toISOString(), event: "gateway_grant_failed", gateway: adapter.make, connection: claimed.id, error: error.message }));
+    await db
+      .updateTable("connections")
+      .set({ authorized_at: null, authorization_mode: null, session_expires_at: null })
+      .where("id", "=", claimed.id)
+      .where("authorized_at", "=", now)
+      .execute();
+    return { ok: false, status: 502, message: CONNECT_MESSAGES.gatewayFailed };
+  }
+}
+
+type Trx = Parameters<Parameters<ReturnType<typeof db.transaction>["execute"]>[0]>[0];
+
+async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
+  const row = await trx
+    .selectFrom("connections")
+    .innerJoin("venues", "venues.id", "connections.venue_id")
+    .leftJoin("access_points", "access_points.id", "connections.access_point_id")
+    .leftJoin("devices", "devices.id", "connections.device_id")
+    .select([
+      "connections.id",
+      "connections.organization_id",
+      "connections.venue_id",
+      "connections.customer_id",
+      "connections.device_id",
+      "connections.authorized_at",
+      "connections.token_expires_at",
+      "connections.gateway",
+      "connections.gateway_context",
+      "connections.access_point_mac",
+      "venues.success_url as venue_success_url",
+      "venues.session_minutes",
+      "access_points.success_url as ap_success_url",
+      "devices.mac_address",
+      "devices.blocked_at",
+    ])
+    .where("connections.token", "=", hashToken(request.token))
+    .executeTakeFirst();
+  if (!row) return refuse(404, CONNECT_MESSAGES.unknown, true);
+  if (row.authorized_at !== null) return refuse(409, CONNECT_MESSAGES.alreadyAuthorized, true);
+  if (row.blocked_at !== null) return refuse(403, CONNECT_MESSAGES.blocked);
+  if (Number(row.token_expires_at ?? 0) <= now) return refuse(410, CONNECT_MESSAGES.expired, true);
+  const orgId = row.organization_id;
+  const context = JSON.parse(row.gateway_context ?? "{}") as Record<string, string>;
+
+  let customerId = row.customer_id;
+  if (request.details) customerId = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id, connectionId: Number(row.id), venueId: row.venue_id }, request, now);
+
+  const seconds = Number(row.session_minutes) * 60;
+  const claimedRow = await trx
+    .updateTable("connections")
+    .set({ authorized_at: now, authorization_mode: request.mode, customer_id: customerId, session_expires_at: now + seconds * 1000 })
+    .where("id", "=", row.id)
+    .where("authorized_at", "is", null)
+    .executeTakeFirst();
+  // A racing request authorized it first (PostgreSQL re-checks the condition after the row lock).
+  if (Number(claimedRow.numUpdatedRows) !== 1) return refuse(409, CONNECT_MESSAGES.alreadyAuthorized, true);
+
+  return {
+    id: Number(row.id),
+    networkId: Number(context.network_id ?? row.venue_id),
+    gateway: row.gateway,
+    context,
+    clientMac: row.mac_address ?? "",
+    apMac: row.access_point_mac,
+    seconds,
+    successUrl: row.ap_success_url ?? row.venue_success_url ?? context.continue_url ?? null,
+  };
+}
+
+/**
+ * Keeps sign-up or social details on the guest's customer. A phone number or e-mail address the
+ * organisation already knows makes the guest that customer (the device follows), so a guest is
+ * one customer however many devices and sign-ups. Returns the customer the connection belongs to.
+ */
+async function keepDetails(
+  trx: Trx,
+  at: { orgId: number; customerId: number | null; deviceId: number | null; connectionId: number; venueId: number | null },
+  request: AuthorizeRequest,
+  now: number,
+): Promise<number> {
+  const { orgId, deviceId } = at;
+  let { customerId } = at;
+  const details = request.details!;
+  const contacts: ["email_address" | "phone_number", string][] = [];
+  if (details.phone_number) contacts.push(["phone_number", details.phone_number]);
+  if (details.email_address) contacts.push(["email_address", details.email_address]);
+  if (contacts.length) {
+    const known = await trx
+      .selectFrom("customers")
+      .select("id")
+      .where("organization_id", "=", orgId)
+      .where((eb) => eb.or(contacts.map(([column, value]) => eb(column, "=", value))))
+      .orderBy("id")
+      .executeTakeFirst();
+    if (known && known.id !== customerId) {
+      customerId = known.id;
+      if (deviceId !== null) await trx.updateTable("devices").set({ customer_id: customerId, updated_at: now }).where("id", "=", deviceId).execute();
+    }
+  }
+  if (customerId === null) {
+    const created = await trx.insertInto("customers").values({ organization_id: orgId, identity: details.phone_number ?? details.email_address ?? "guest", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
+    customerId = created.id;
+  }
+  const update: Record<string, string | number> = { updated_at: now };
+  for (const field of ["first_name", "middle_name", "last_name", "email_address", "phone_number", "facebook", "twitter"] as const) {
+    const value = details[field];
+    if (value) update[field] = value;
+  }
+  // The identity a placeholder got from its MAC address becomes the guest's phone or e-mail.
+  const identity = details.phone_number ?? details.email_address;
+  if (identity) update.identity = identity;
+  if (request.consent?.terms) update.terms_accepted_at = now;
+  if (request.consent?.marketing) update.marketing_opt_in_at = now;
+  await trx.updateTable("customers").set(update).where("id", "=", customerId).where("organization_id", "=", orgId).execute();
+  if (request.consent) {
+    await trx
+      .insertInto("customer_consents")
+      .values(
+        (["terms", "marketing"] as const).map((kind) => ({
+          organization_id: orgId,
+          customer_id: customerId!,
+          connection_id: at.connectionId,
+          venue_id: at.venueId,
+          kind,
+          granted: request.consent![kind] ? (1 as const) : (0 as const),
+          wording_version: CONSENT_WORDING_VERSION,
+          created_at: now,
+        })),
+      )
+      .execute();
+  }
+  return customerId;
+}

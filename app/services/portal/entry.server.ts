@@ -1,0 +1,127 @@
+// A gateway hands a guest over (issue [portal] §1): find the network by portal key, let its make's
+// adapter read the redirect, find the access point, the device and its customer, record the visit
+// (footfall) with a fresh token, and send the browser to the connect page. An unknown access point
+// is still served, attributed to the network and kept as an unregistered MAC: a guest is never stranded.
+import UAParser from "ua-parser-js";
+import { db } from "~/db/db.server";
+import { hashToken, randomToken } from "../crypto.server";
+import { gatewayFor } from "./gateways/index.server";
+import { networkByPortalKey } from "./network.server";
+
+/** A connect token authorizes for this long; then the guest reconnects for a new one. */
+export const TOKEN_TTL_MS = 30 * 60_000;
+/** An access point's last_seen_at is written at most this often (one write per guest would be waste). */
+const SEEN_EVERY_MS = 60_000;
+
+export type EntryOutcome = { ok: true; token: string; connectionId: number } | { ok: false; status: number; message: string };
+
+export const ENTRY_MESSAGES = {
+  unknownMake: "This gateway type is not supported. Supported: meraki, opennds, unifi, mlango.",
+  unknownNetwork: "This Wi-Fi network is not set up in Mlango. Ask the venue's staff for help.",
+} as const;
+
+interface DeviceFacts {
+  name: string | null;
+  os: string | null;
+  os_version: string | null;
+  brand: string | null;
+  browser: string | null;
+  is_mobile: 0 | 1;
+}
+
+export function deviceFacts(userAgent: string | null): DeviceFacts {
+  const ua = new UAParser(userAgent?.slice(0, 512) ?? "").getResult();
+  const type = ua.device.type;
+  const brand = ua.device.vendor ?? null;
+  return {
+    name: [brand, ua.device.model].filter(Boolean).join(" ") || null,
+    os: ua.os.name ?? null,
+    os_version: ua.os.version ?? null,
+    brand,
+    browser: ua.browser.name ?? null,
+    is_mobile: type === "mobile" || type === "tablet" ? 1 : 0,
+  };
+}
+
+export async function enterFromGateway(input: {
+  make: string;
+  portalKey: string;
+  rest: string;
+  query: URLSearchParams;
+  userAgent: string | null;
+  now?: number;
+}): Promise<EntryOutcome> {
+  const now = input.now ?? Date.now();
+  const adapter = gatewayFor(input.make);
+  if (!adapter) return { ok: false, status: 404, message: ENTRY_MESSAGES.unknownMake };
+  const network = await networkByPortalKey(input.portalKey);
+  if (!network) return { ok: false, status: 404, message: ENTRY_MESSAGES.unknownNetwork };
+  const parsed = adapter.parseEntry(input.query, input.rest, network, now);
+  if (!parsed.ok) return { ok: false, status: 400, message: parsed.message };
+  const { entry } = parsed;
+  const orgId = network.organizationId;
+  const token = randomToken(24);
+
+  const connectionId = await db.transaction().execute(async (trx) => {
+    const ap = entry.apMac
+      ? await trx
+          .selectFrom("access_points")
+          .select(["id", "venue_id", "last_seen_at"])
+          .where("organization_id", "=", orgId)
+          .where("mac_address", "=", entry.apMac)
+          .executeTakeFirst()
+      : undefined;
+    if (ap && (ap.last_seen_at === null || Number(ap.last_seen_at) < now - SEEN_EVERY_MS)) {
+      await trx.updateTable("access_points").set({ last_seen_at: now }).where("id", "=", ap.id).execute();
+    }
+
+    const facts = deviceFacts(input.userAgent);
+    await trx
+      .insertInto("devices")
+      .values({ organization_id: orgId, customer_id: null, mac_address: entry.clientMac, ...facts, blocked_at: null, last_seen_at: now, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.columns(["organization_id", "mac_address"]).doUpdateSet({ last_seen_at: now }))
+      .execute();
+    const device = await trx
+      .selectFrom("devices")
+      .select(["id", "customer_id"])
+      .where("organization_id", "=", orgId)
+      .where("mac_address", "=", entry.clientMac)
+      .executeTakeFirstOrThrow();
+    let customerId = device.customer_id;
+    if (customerId === null) {
+      // A device's first visit: a customer without details yet (sign-up fills them in or merges it).
+      const customer = await trx
+        .insertInto("customers")
+        .values({ organization_id: orgId, identity: entry.clientMac, created_at: now, updated_at: now })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      customerId = customer.id;
+      await trx.updateTable("devices").set({ customer_id: customerId, updated_at: now }).where("id", "=", device.id).execute();
+    }
+
+    const connection = await trx
+      .insertInto("connections")
+      .values({
+        organization_id: orgId,
+        venue_id: ap?.venue_id ?? network.id,
+        access_point_id: ap?.id ?? null,
+        access_point_mac: entry.apMac,
+        customer_id: customerId,
+        device_id: device.id,
+        ssid: entry.ssid,
+        token: hashToken(token),
+        token_expires_at: now + TOKEN_TTL_MS,
+        client_ip: entry.clientIp,
+        gateway: adapter.make,
+        // network_id: the network whose portal key and gateway credentials grant (the access point may be filed under another).
+        gateway_context: JSON.stringify({ ...entry.context, network_id: String(network.id), ...(entry.continueUrl ? { continue_url: entry.continueUrl } : {}) }),
+        created_at: now,
+        upload: 0,
+        download: 0,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return Number(connection.id);
+  });
+  return { ok: true, token, connectionId };
+}

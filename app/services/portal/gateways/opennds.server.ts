@@ -1,0 +1,76 @@
+// openNDS Forward Authentication Service, level 1 (fas_secure_enabled 1): the router sends the
+// guest with `fas` = base64 of "key=value, key=value…"; granting is a redirect to the router's
+// opennds_auth with tok = sha256(hid + faskey). openNDS takes no orders from outside without a
+// local agent, so a guest cannot be cut off from here.
+import crypto from "node:crypto";
+import { httpUrl, ip, mac, MAX_PARAM, param, short } from "./params";
+import { GatewayError, type GatewayAdapter } from "./types";
+
+const FAS_FIELDS = ["clientip", "clientmac", "client_type", "gatewayname", "gatewayurl", "version", "hid", "gatewayaddress", "gatewaymac", "originurl", "clientif"] as const;
+/** host or host:port (an IPv4 address or a name), never a path or credentials. */
+const GATEWAY_ADDRESS = /^[a-z0-9.-]{1,253}(:\d{1,5})?$/i;
+
+/** The decoded fields of `fas`, or null when it is not base64 of key=value pairs. */
+export function decodeFas(fas: string): Map<string, string> | null {
+  if (fas.length > 4 * MAX_PARAM || !/^[A-Za-z0-9+/=_-]+$/.test(fas)) return null;
+  const text = Buffer.from(fas, "base64").toString("utf8");
+  const fields = new Map<string, string>();
+  for (const part of text.split(/,\s*/)) {
+    const at = part.indexOf("=");
+    if (at <= 0) continue;
+    const name = part.slice(0, at).trim();
+    let value = part.slice(at + 1).trim();
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // openNDS sends most values plain; a stray % stays as it is
+    }
+    if ((FAS_FIELDS as readonly string[]).includes(name)) fields.set(name, value);
+  }
+  return fields.has("clientmac") ? fields : null;
+}
+
+export const opennds: GatewayAdapter = {
+  make: "opennds",
+  label: "openNDS (FAS)",
+  revocation: "none",
+  parseEntry(query) {
+    const fas = param(query, "fas");
+    const fields = fas ? decodeFas(fas) : null;
+    if (!fields) return { ok: false, message: "The router did not send a readable fas parameter." };
+    const clientMac = mac(fields.get("clientmac") ?? null);
+    if (!clientMac) return { ok: false, message: "The router sent a clientmac that is not a MAC address." };
+    const hid = short(fields.get("hid") ?? null);
+    const gatewayAddress = fields.get("gatewayaddress") ?? "";
+    if (!hid || !/^[0-9a-f]+$/i.test(hid)) return { ok: false, message: "The router did not send a valid hid." };
+    if (!GATEWAY_ADDRESS.test(gatewayAddress)) return { ok: false, message: "The router did not send a valid gatewayaddress." };
+    const gatewayMac = fields.get("gatewaymac") ?? null;
+    return {
+      ok: true,
+      entry: {
+        apMac: mac(gatewayMac),
+        clientMac,
+        clientIp: ip(fields.get("clientip") ?? null),
+        ssid: short(fields.get("gatewayname") ?? null),
+        continueUrl: httpUrl(fields.get("originurl") ?? null),
+        context: { hid, gatewayaddress: gatewayAddress },
+      },
+    };
+  },
+  async grant({ network, context, successUrl }) {
+    if (!network.openndsFaskey) throw new GatewayError("This network has no openNDS faskey set.");
+    const tok = crypto.createHash("sha256").update(context.hid! + network.openndsFaskey).digest("hex");
+    return `http://${context.gatewayaddress}/opennds_auth/?tok=${tok}&redir=${encodeURIComponent(successUrl)}`;
+  },
+  setup(origin, { portalKey }) {
+    const url = new URL(origin);
+    return {
+      url: `${origin}/hotspot/opennds/${portalKey}`,
+      steps: [
+        "In /etc/config/opennds set option fas_secure_enabled '1', option faskey to the faskey shown here,",
+        `option fasremotefqdn '${url.host}', option fasport '${url.port || (url.protocol === "https:" ? "443" : "80")}', option faspath '/hotspot/opennds/${portalKey}'${url.protocol === "https:" ? " and option fas_https '1'" : ""}.`,
+        "Restart openNDS (service opennds restart).",
+      ],
+    };
+  },
+};

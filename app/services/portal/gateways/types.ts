@@ -1,0 +1,71 @@
+// One adapter per gateway make behind one small interface: the connect flow knows nothing
+// vendor-specific (../shared/DESIGN.md, "The guest path").
+import type { GatewayMake } from "~/db/schema";
+
+/** What a gateway's redirect says about the guest, in our terms. */
+export interface GatewayEntry {
+  /** The access point (or gateway) the guest is on, normalised; null when the gateway does not say. */
+  apMac: string | null;
+  clientMac: string;
+  clientIp: string | null;
+  ssid: string | null;
+  /** Where the guest was going (the gateway's continue URL), if it says. */
+  continueUrl: string | null;
+  /** What grant and revoke need later (stored as JSON on the connection). */
+  context: Record<string, string>;
+}
+
+export type ParsedEntry = { ok: true; entry: GatewayEntry } | { ok: false; message: string };
+
+/** The network's gateway settings, with secrets already decrypted (server-side only). */
+export interface GatewayNetwork {
+  id: number;
+  organizationId: number;
+  portalKey: string;
+  gatewaySecret: string | null;
+  openndsFaskey: string | null;
+  unifi: { url: string; username: string; password: string } | null;
+}
+
+export interface GrantRequest {
+  network: GatewayNetwork;
+  connectionId: number;
+  token: string;
+  clientMac: string;
+  apMac: string | null;
+  context: Record<string, string>;
+  /** Absolute URL the guest lands on once online. */
+  successUrl: string;
+  /** How long the guest may stay online. */
+  seconds: number;
+}
+
+export interface RevokeRequest {
+  network: GatewayNetwork;
+  connectionId: number;
+  clientMac: string;
+  context: Record<string, string>;
+}
+
+/**
+ * How closing a connection in the console reaches the gateway:
+ * - controller: the adapter calls the gateway's API (revoke);
+ * - poll: the gateway fetches a revocation list from Mlango;
+ * - none: the gateway cannot be told; the guest stays online until the session ends there.
+ */
+export type Revocation = "controller" | "poll" | "none";
+
+export class GatewayError extends Error {}
+
+export interface GatewayAdapter {
+  make: GatewayMake;
+  label: string;
+  revocation: Revocation;
+  /** Parses the gateway's redirect (query and the path after the portal key). */
+  parseEntry(query: URLSearchParams, rest: string, network: GatewayNetwork, now: number): ParsedEntry;
+  /** Lets the guest through: the URL to send the browser to. Throws GatewayError when the gateway refuses. */
+  grant(request: GrantRequest): Promise<string>;
+  revoke?(request: RevokeRequest): Promise<void>;
+  /** The URL to paste into the gateway, and short set-up steps (network settings page, README). */
+  setup(origin: string, network: Pick<GatewayNetwork, "portalKey">): { url: string; steps: string[] };
+}

@@ -1,0 +1,103 @@
+// The built-in guest pages (issue [portal] §4): the connect page, "You are online" and plain
+// refusals. Server-rendered strings with one small inline style sheet, no script, no cookie, no
+// request to another host; served under a CSP sandbox (router.server.ts). The splash issue wraps
+// the same form in the operator's published page.
+import type { OAuthProviderName } from "~/db/schema";
+import { PHONE_PREFIX } from "~/lib/schemas/portal";
+import { CONNECT_MESSAGES, type GuestView } from "./connect.server";
+import { html, Html } from "./html.server";
+
+export const PROVIDER_LABELS: Record<OAuthProviderName, string> = {
+  fb: "Facebook",
+  google: "Google",
+  twitter: "X (Twitter)",
+  linkedin: "LinkedIn",
+  ajira: "Ajira Digital",
+};
+
+const STYLE = `*{box-sizing:border-box}body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;background:#f1f5f9}
+main{max-width:26rem;margin:0 auto;padding:1.25rem 1rem 2rem}.card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 3px #0002}
+h1{font-size:1.35rem;margin:.25rem 0 1rem}.venue{color:#475569;font-size:.9rem;margin:0}label{display:block;font-weight:600;font-size:.9rem;margin:.75rem 0 .25rem}
+input[type=text],input[type=email],input[type=tel]{width:100%;padding:.6rem .7rem;font:inherit;border:1px solid #94a3b8;border-radius:.5rem}
+.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400;margin-top:.9rem}.check input{margin-top:.3rem}
+button,.btn{display:block;width:100%;margin-top:1rem;padding:.75rem;font:inherit;font-weight:600;text-align:center;text-decoration:none;border:0;border-radius:.5rem;background:#4f46e5;color:#fff}
+.btn.alt{background:#fff;color:#1e293b;border:1px solid #94a3b8}.err{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}.alert{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;padding:.75rem;border-radius:.5rem;margin-bottom:.75rem}
+.alert p{margin:.2rem 0}.ok{background:#f0fdf4;border-color:#bbf7d0;color:#166534}.or{text-align:center;color:#64748b;font-size:.85rem;margin:1rem 0 0}small{color:#64748b}a{color:#4338ca}`;
+
+function layout(title: string, body: Html): string {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${new Html(STYLE)}</style></head><body><main>${body}</main></body></html>`.text;
+}
+
+function alert(messages: string[], tone: "error" | "ok" = "error"): Html {
+  return html`<div class="alert${tone === "ok" ? " ok" : ""}" role="${tone === "ok" ? "status" : "alert"}">${messages.map((m) => html`<p>${m}</p>`)}</div>`;
+}
+
+/** A page with only messages: unknown, expired or used links, refused devices, bad gateway requests. */
+export function messagePage(title: string, messages: string[], networkName?: string): string {
+  return layout(
+    title,
+    html`<div class="card">${networkName ? html`<p class="venue">${networkName}</p>` : ""}<h1>${title}</h1>${alert(messages)}</div>`,
+  );
+}
+
+/** What the guest sees when the token's connection cannot be authorized (any more). */
+export function refusalPage(view: GuestView | null, message?: string): string {
+  if (view?.state === "authorized") return messagePage("Get connected to WiFi", [CONNECT_MESSAGES.alreadyAuthorized, CONNECT_MESSAGES.reconnect], view.network.name);
+  if (view?.state === "blocked") return messagePage("Get connected to WiFi", [CONNECT_MESSAGES.blocked], view.network.name);
+  if (view?.state === "expired") return messagePage("Get connected to WiFi", [CONNECT_MESSAGES.expired, CONNECT_MESSAGES.reconnect], view.network.name);
+  return messagePage("Get connected to WiFi", [message ?? CONNECT_MESSAGES.unknown, CONNECT_MESSAGES.reconnect], view?.network.name);
+}
+
+export interface FormState {
+  values?: Record<string, string | boolean | null | undefined>;
+  errors?: Record<string, string[]>;
+  message?: string;
+}
+
+function field(name: string, label: string, type: string, state: FormState, extra: { autocomplete: string; value?: string; hint?: string; inputmode?: string }): Html {
+  const errors = state.errors?.[name];
+  const raw = state.values?.[name];
+  const value = typeof raw === "string" ? raw : (extra.value ?? "");
+  return html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" value="${value}" autocomplete="${extra.autocomplete}"${extra.inputmode ? html` inputmode="${extra.inputmode}"` : ""}${errors ? html` aria-invalid="true" aria-describedby="${name}-error"` : ""}>${errors ? html`<p class="err" id="${name}-error">${errors[0]!}</p>` : ""}`;
+}
+
+function termsLabel(view: GuestView): Html {
+  const { termsUrl, privacyUrl, organizationName } = view.network;
+  const terms = termsUrl ? html`<a href="${termsUrl}">terms of use</a>` : html`terms of use`;
+  const privacy = privacyUrl ? html`<a href="${privacyUrl}">privacy notice</a>` : html`privacy notice`;
+  return html`${organizationName}'s ${terms} and ${privacy}`;
+}
+
+/** The connect page: the sign-up form, or one Connect button, and the configured social buttons. */
+export function connectPage(view: GuestView, token: string, state: FormState = {}): string {
+  const c = view.customer;
+  const socials = view.providers.map(
+    (p) => html`<a class="btn alt" href="/splash/${p}/login?token=${encodeURIComponent(token)}">Continue with ${PROVIDER_LABELS[p]}</a>`,
+  );
+  const checked = (name: string) => (state.values?.[name] === true || state.values?.[name] === "on" ? html` checked` : "");
+  const termsError = state.errors?.accept_terms;
+  const form = view.needsSignup
+    ? html`<form method="post" action="/connect" novalidate><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="SIGNUP">
+${c.firstName ? "" : field("first_name", "First name", "text", state, { autocomplete: "given-name" })}
+${c.firstName ? "" : field("middle_name", "Middle name (optional)", "text", state, { autocomplete: "additional-name" })}
+${c.lastName ? "" : field("last_name", "Last name", "text", state, { autocomplete: "family-name" })}
+${c.emailAddress ? "" : field("email_address", "Email address", "email", state, { autocomplete: "email", inputmode: "email" })}
+${c.phoneNumber ? "" : field("phone_number", "Phone number", "tel", state, { autocomplete: "tel", value: PHONE_PREFIX, inputmode: "tel" })}
+<label class="check"><input type="checkbox" name="accept_terms"${checked("accept_terms")}${termsError ? html` aria-describedby="accept_terms-error"` : ""}><span>I accept ${termsLabel(view)}.</span></label>${termsError ? html`<p class="err" id="accept_terms-error">${termsError[0]!}</p>` : ""}
+<label class="check"><input type="checkbox" name="marketing_opt_in"${checked("marketing_opt_in")}><span>Send me news and offers from ${view.network.organizationName} by SMS and e-mail (optional; you can stop them at any time).</span></label>
+<button type="submit">Connect</button></form>`
+    : html`<form method="post" action="/connect"><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="CLICK_THROUGH"><button type="submit">Connect</button></form><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p>`;
+  return layout(
+    "Get connected to WiFi",
+    html`<div class="card"><p class="venue">${view.network.name}</p><h1>Get connected to WiFi</h1>${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}` : ""}</div>`,
+  );
+}
+
+/** Where a guest lands when neither the access point, the network nor the gateway names a page. */
+export function onlinePage(view: GuestView | null, sessionEndsAt: number | null): string {
+  const until = sessionEndsAt ? `Your session lasts until ${new Date(sessionEndsAt).toISOString().slice(11, 16)} UTC.` : "";
+  return layout(
+    "You are online",
+    html`<div class="card">${view ? html`<p class="venue">${view.network.name}</p>` : ""}<h1>You are online</h1>${alert(["You can now use the internet.", ...(until ? [until] : [])], "ok")}</div>`,
+  );
+}

@@ -1,0 +1,209 @@
+// The guest path's HTTP surface, served before Remix by server/app.mjs (decision 0014): gateway
+// entries, the connect page, the spec's /splash JSON calls, the Captive Portal API (RFC 8908) and
+// gateway accounting. Plain Express handlers rendering strings: a guest's page must cost a fraction
+// of a console page (bench/portal.bench.ts).
+//
+// Guest pages are served under a CSP sandbox without allow-same-origin: they run with an opaque
+// origin, so nothing on them (today's built-in page, tomorrow an operator's splash page) can read a
+// console session. They set no cookie and send no Referer (the token is in the URL).
+import express, { type NextFunction, type Request, type Response } from "express";
+import { signupSchema, checkSignup } from "~/lib/schemas/portal";
+import { publicOrigin } from "../email.server";
+import { recordAccounting, revocationsSince } from "./accounting.server";
+import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, plausibleToken, type AuthorizeRequest } from "./connect.server";
+import { captiveStatus } from "./captive.server";
+import { enterFromGateway } from "./entry.server";
+import { bearerToken, networkByGatewaySecret, networkByPortalKey } from "./network.server";
+import { connectPage, messagePage, onlinePage, refusalPage } from "./pages.server";
+import { mountSocialRoutes } from "./social-routes.server";
+
+const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+const FORM_LIMIT = "16kb";
+const ACCOUNTING_LIMIT = "1mb";
+
+export function guestHeaders(res: Response): void {
+  res.set({
+    "Content-Security-Policy": GUEST_CSP,
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+  });
+}
+
+export function sendPage(res: Response, status: number, page: string): void {
+  guestHeaders(res);
+  res.status(status).type("html").send(page);
+}
+
+const hasNul = (value: unknown): boolean =>
+  typeof value === "string" ? value.includes("\0") : Array.isArray(value) ? value.some(hasNul) : value && typeof value === "object" ? Object.entries(value).some(([k, v]) => k.includes("\0") || hasNul(v)) : false;
+
+/** Query strings of gateway redirects are small; a huge or NUL-laden one is refused before any work. */
+function saneQuery(req: Request, res: Response, next: NextFunction) {
+  const query = req.originalUrl.split("?")[1] ?? "";
+  if (query.length > 8192) return sendPage(res, 414, messagePage("Request too long", ["The address of this page is too long."]));
+  if (/%00/i.test(req.originalUrl)) return sendPage(res, 400, messagePage("Bad request", ["The request contains a character that is not allowed."]));
+  next();
+}
+
+function rejectNulBody(req: Request, res: Response, next: NextFunction) {
+  if (hasNul(req.body)) return sendPage(res, 400, messagePage("Bad request", ["The request contains a character that is not allowed."]));
+  next();
+}
+
+const form = [express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 50 }), express.json({ limit: FORM_LIMIT }), rejectNulBody];
+
+/** The sign-up or click-through a form or JSON body asks for, as an authorization request (or field errors). */
+async function connectRequest(body: unknown): Promise<{ request: AuthorizeRequest; token: string } | { errors: Record<string, string[]>; token: string; values: Record<string, unknown> }> {
+  const parsed = signupSchema.safeParse(body ?? {});
+  const values = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  if (!parsed.success) return { errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])), token: "", values };
+  const input = parsed.data;
+  const view = await loadGuestView(input.token);
+  if (!view || view.state !== "form") return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
+  if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
+  const { errors, details } = checkSignup(
+    input,
+    { first_name: view.customer.firstName, last_name: view.customer.lastName, email_address: view.customer.emailAddress, phone_number: view.customer.phoneNumber },
+    true,
+  );
+  if (Object.keys(errors).length) return { errors, token: input.token, values };
+  return { request: { token: input.token, mode: "SIGNUP", details, consent: { terms: input.accept_terms, marketing: input.marketing_opt_in } }, token: input.token };
+}
+
+export function portalRouter(): express.Router {
+  const router = express.Router();
+
+  // Gateway accounting: one record or a batch, authenticated by the network's gateway secret.
+  router.post("/hotspot/accounting", express.json({ limit: ACCOUNTING_LIMIT }), rejectNulBody, async (req, res) => {
+    const secret = bearerToken(req.headers.authorization);
+    const network = secret ? await networkByGatewaySecret(secret) : null;
+    if (!network) return res.status(401).set("WWW-Authenticate", "Bearer").json({ error: { message: "Send the network's gateway secret as a bearer token." } });
+    const outcome = await recordAccounting(network, req.body);
+    res.status(outcome.ok ? 200 : 422).json(outcome.ok ? { data: outcome.data } : { error: { message: outcome.message } });
+  });
+
+  // Mlango's own make: the gateway polls the connections closed in the console.
+  router.get("/hotspot/mlango/:portalKey/revocations", saneQuery, async (req, res) => {
+    const secret = bearerToken(req.headers.authorization);
+    const network = secret ? await networkByGatewaySecret(secret) : null;
+    if (!network || network.portalKey !== req.params.portalKey) return res.status(401).set("WWW-Authenticate", "Bearer").json({ error: { message: "Send the network's gateway secret as a bearer token." } });
+    const after = Number(req.query.after ?? 0);
+    res.set("Cache-Control", "no-store").json({ data: await revocationsSince(network, Number.isSafeInteger(after) && after > 0 ? after : 0) });
+  });
+
+  // A gateway hands a guest over: /hotspot/{make}/{portalKey}[/…] (UniFi appends /guest/s/{site}/).
+  router.get(["/hotspot/:make/:portalKey", "/hotspot/:make/:portalKey/*"], saneQuery, async (req, res) => {
+    const query = new URLSearchParams(req.originalUrl.split("?")[1] ?? "");
+    const outcome = await enterFromGateway({
+      make: req.params.make!,
+      portalKey: req.params.portalKey!,
+      rest: (req.params as Record<string, string>)[0] ?? "",
+      query,
+      userAgent: req.headers["user-agent"] ?? null,
+    });
+    if (!outcome.ok) return sendPage(res, outcome.status, messagePage("We could not connect you", [outcome.message]));
+    guestHeaders(res);
+    res.redirect(302, `/connect?token=${outcome.token}`);
+  });
+
+  router.get("/connect", saneQuery, async (req, res) => {
+    const token = typeof req.query.token === "string" ? req.query.token : null;
+    const view = await loadGuestView(token);
+    if (!view || view.state !== "form") return sendPage(res, !view ? 404 : view.state === "expired" ? 410 : view.state === "blocked" ? 403 : 409, refusalPage(view));
+    sendPage(res, 200, connectPage(view, token!));
+  });
+
+  router.post("/connect", saneQuery, ...form, async (req, res) => {
+    const asked = await connectRequest(req.body);
+    if ("errors" in asked) {
+      const view = await loadGuestView(asked.token);
+      if (!view || view.state !== "form") return sendPage(res, !view ? 404 : 409, refusalPage(view));
+      return sendPage(res, 422, connectPage(view, asked.token, { values: asked.values as Record<string, string>, errors: asked.errors }));
+    }
+    const outcome = await authorizeGuest(asked.request);
+    if (outcome.ok) {
+      guestHeaders(res);
+      return res.redirect(303, outcome.redirect);
+    }
+    const view = await loadGuestView(asked.token);
+    if (view?.state === "form") return sendPage(res, outcome.status, connectPage(view, asked.token, { message: outcome.message }));
+    sendPage(res, outcome.status, refusalPage(view, outcome.message));
+  });
+
+  router.get("/connect/online", saneQuery, async (req, res) => {
+    const token = typeof req.query.token === "string" ? req.query.token : null;
+    const view = await loadGuestView(token);
+    const status = view ? await captiveStatus(view.connectionId) : null;
+    sendPage(res, 200, onlinePage(view?.state === "authorized" ? view : null, status?.sessionExpiresAt ?? null));
+  });
+
+  // Spec 2 §7: the connection and its customer, for app-based portals.
+  router.get("/splash/connection/:token", saneQuery, async (req, res) => {
+    res.set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+    const view = await loadGuestView(req.params.token);
+    if (!view) return res.status(404).json({ error: { message: CONNECT_MESSAGES.unknown } });
+    res.json({
+      data: {
+        connection: {
+          id: view.connectionId,
+          authorizedAt: view.authorizedAt,
+          status: view.state,
+          venue: { name: view.network.name },
+          needsSignup: view.needsSignup,
+          providers: view.providers,
+          customer: view.customer,
+        },
+      },
+    });
+  });
+
+  // Spec 2 §7: the sign-up payload (JSON or form); answers redirect_to or the error.
+  router.post("/splash/connect/auto", saneQuery, ...form, async (req, res) => {
+    res.set({ "Cache-Control": "no-store" });
+    const asked = await connectRequest(req.body);
+    if ("errors" in asked) {
+      const first = Object.values(asked.errors)[0]?.[0] ?? "Check the form.";
+      return res.status(422).json({ error: first, errors: asked.errors });
+    }
+    const outcome = await authorizeGuest(asked.request);
+    if (outcome.ok) return res.json({ redirect_to: outcome.redirect });
+    res.status(outcome.status).json({ error: outcome.reconnect ? `${outcome.message}. ${CONNECT_MESSAGES.reconnect}` : outcome.message });
+  });
+
+  // RFC 8908 Captive Portal API, announced by the gateway with DHCP option 114 (RFC 8910).
+  router.get("/captive/:portalKey", saneQuery, async (req, res) => {
+    const network = await networkByPortalKey(req.params.portalKey!);
+    res.set({ "Cache-Control": "private, no-store" });
+    if (!network) return res.status(404).type("application/captive+json").send(JSON.stringify({ captive: true }));
+    const token = typeof req.query.token === "string" && plausibleToken(req.query.token) ? req.query.token : null;
+    const view = token ? await loadGuestView(token) : null;
+    const status = view && view.network.id === network.id ? await captiveStatus(view.connectionId) : null;
+    const body: Record<string, unknown> = { captive: !status?.online, "venue-info-url": `${publicOrigin()}/captive/${network.portalKey}/venue` };
+    if (token && view?.state === "form") body["user-portal-url"] = `${publicOrigin()}/connect?token=${token}`;
+    if (status?.online) {
+      body["seconds-remaining"] = Math.max(0, Math.floor((status.sessionExpiresAt - Date.now()) / 1000));
+      body["can-extend-session"] = false;
+    }
+    res.type("application/captive+json").send(JSON.stringify(body));
+  });
+
+  router.get("/captive/:portalKey/venue", saneQuery, async (req, res) => {
+    const network = await networkByPortalKey(req.params.portalKey!);
+    if (!network) return sendPage(res, 404, messagePage("Not found", ["This Wi-Fi network is not set up in Mlango."]));
+    sendPage(res, 200, messagePage(network.name, [`Guest Wi-Fi by ${network.organizationName}.`]));
+  });
+
+  mountSocialRoutes(router, { sendPage, form });
+
+  // Bodies too large or malformed for the parsers above: a readable 4xx, never a 500.
+  router.use((error: { status?: number; type?: string }, req: Request, res: Response, next: NextFunction) => {
+    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : null;
+    if (!status) return next(error);
+    const message = status === 413 ? "The request is too large." : "The request body could not be read.";
+    if (req.path.startsWith("/hotspot/accounting") || req.path.startsWith("/splash/connect/auto")) return res.status(status).json({ error: { message } });
+    sendPage(res, status, messagePage("Bad request", [message]));
+  });
+  return router;
+}
