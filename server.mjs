@@ -2,7 +2,7 @@
 // (server/app.mjs), and on SIGTERM/SIGINT stops taking requests and lets background work finish.
 import path from "node:path";
 import { broadcastDevReady, installGlobals } from "@remix-run/node";
-import { createApp } from "./server/app.mjs";
+import { answerClientError, createApp } from "./server/app.mjs";
 
 installGlobals({ nativeFetch: true });
 
@@ -15,6 +15,7 @@ const server = createApp({ build }).listen(port, host, () => {
   console.log(`Mlango is running at ${process.env.PUBLIC_URL ?? `http://localhost:${port}`}`);
   if (process.env.NODE_ENV === "development") broadcastDevReady(build);
 });
+server.on("clientError", answerClientError);
 
 let stopping = false;
 async function stop(signal) {

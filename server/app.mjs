@@ -89,6 +89,19 @@ export function createApp({ build }) {
   return app;
 }
 
+/**
+ * Requests Node's parser refuses before any handler runs (a 10 MB query string, headers over 16 KB,
+ * garbage): a short readable answer instead of Node's bare status line. server.on("clientError", …).
+ */
+export function answerClientError(error, socket) {
+  if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const message = tooLarge ? "The address or headers of this request are too long." : "The request could not be read.";
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`,
+  );
+}
+
 const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A refusal people can read: a small page for browsers, the API's JSON shape for its paths, else text. */

@@ -1,0 +1,385 @@
+// The guest path over real HTTP against the built server, on SQLite and PostgreSQL: gateway entries
+// of every make, the connect page, sign-up and click-through, authorization exactly once, the
+// /splash JSON calls, the Captive Portal API, and bad input of every kind.
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/db.server";
+import { buildDevice } from "~/db/factories.server";
+import { hashToken } from "~/services/crypto.server";
+import { encryptSecret } from "~/services/secrets.server";
+import { startFakeUnifi, type FakeUnifi } from "../../scripts/fakes/unifi-controller";
+import { makeOrg } from "../fixtures";
+import { startBuiltServer, type TestServer } from "../fixtures/http-server";
+import { enter, GRANT_URL, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
+
+let server: TestServer;
+let unifi: FakeUnifi;
+beforeAll(async () => {
+  server = await startBuiltServer();
+  unifi = await startFakeUnifi();
+});
+afterAll(async () => {
+  await server?.close();
+  await unifi?.close();
+});
+
+const SIGNUP = { mode: "SIGNUP", first_name: "Amina", last_name: "Otieno", email_address: "Amina@Example.com", phone_number: "0712 345 678", accept_terms: "on" };
+
+async function world(fields = {}) {
+  const { org } = await makeOrg(`Portal ${Math.random()}`);
+  const network = await makeNetwork(org.id, fields);
+  return { org, ...network };
+}
+
+async function merakiGuest(clientMac = randomMac()) {
+  const w = await world();
+  const entry = await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, clientMac)}`);
+  return { ...w, token: entry.token!, clientMac };
+}
+
+const connectionOf = (token: string) => db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
+
+describe("gateway entry", () => {
+  it("records the visit, the access point seen, the device and its customer, and sends the guest to /connect with a token kept hashed", async () => {
+    const { org, venue, ap } = await world();
+    const clientMac = "AA-BB-CC-DD-EE-01";
+    const entry = await enter(server.origin, `/hotspot/meraki/${venue.portal_key}?${merakiQuery(ap.mac_address, clientMac)}`);
+    expect(entry.status).toBe(302);
+    expect(entry.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const connection = await connectionOf(entry.token!);
+    expect(connection).toMatchObject({ organization_id: org.id, venue_id: venue.id, access_point_id: ap.id, access_point_mac: ap.mac_address, authorized_at: null, gateway: "meraki", client_ip: "10.0.0.23" });
+    expect(connection.token).not.toContain(entry.token!);
+    const device = await db.selectFrom("devices").selectAll().where("id", "=", connection.device_id!).executeTakeFirstOrThrow();
+    expect(device.mac_address).toBe("aa:bb:cc:dd:ee:01");
+    expect(device.customer_id).toBe(connection.customer_id);
+    const seen = await db.selectFrom("access_points").select("last_seen_at").where("id", "=", ap.id).executeTakeFirstOrThrow();
+    expect(Number(seen.last_seen_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("serves a guest behind an access point the operator never registered, attributed to the network", async () => {
+    const { venue } = await world();
+    const entry = await enter(server.origin, `/hotspot/meraki/${venue.portal_key}?${merakiQuery("02:00:00:99:99:99")}`);
+    expect(entry.status).toBe(302);
+    expect(await connectionOf(entry.token!)).toMatchObject({ venue_id: venue.id, access_point_id: null, access_point_mac: "02:00:00:99:99:99" });
+  });
+
+  it("never attributes a guest to another organisation's access point with the same MAC", async () => {
+    const other = await world();
+    const { venue } = await world();
+    const entry = await enter(server.origin, `/hotspot/meraki/${venue.portal_key}?${merakiQuery(other.ap.mac_address)}`);
+    const connection = await connectionOf(entry.token!);
+    expect(connection.access_point_id).toBeNull();
+    expect(connection.venue_id).toBe(venue.id);
+    const otherAp = await db.selectFrom("access_points").select("last_seen_at").where("id", "=", other.ap.id).executeTakeFirstOrThrow();
+    expect(otherAp.last_seen_at).toBeNull();
+  });
+
+  it("answers bad entries with a readable 4xx page and writes nothing", async () => {
+    const { venue, ap } = await world();
+    const key = venue.portal_key;
+    const fas = (text: string) => Buffer.from(text).toString("base64");
+    const cases: [string, number, string][] = [
+      [`/hotspot/cisco/${key}?${merakiQuery(ap.mac_address)}`, 404, "not supported"],
+      [`/hotspot/meraki/not-a-real-key-at-all-xx?${merakiQuery(ap.mac_address)}`, 404, "not set up in Mlango"],
+      [`/hotspot/meraki/${key}?${merakiQuery(ap.mac_address, "not-a-mac")}`, 400, "client_mac"],
+      [`/hotspot/meraki/${key}?client_mac=02:00:00:00:00:01`, 400, "base_grant_url"],
+      [`/hotspot/meraki/${key}?${merakiQuery(ap.mac_address, randomMac(), { base_grant_url: "javascript:alert(1)" })}`, 400, "base_grant_url"],
+      [`/hotspot/meraki/${key}?${merakiQuery("zz:zz", randomMac())}`, 400, "node_mac"],
+      [`/hotspot/opennds/${key}?fas=%%%garbage`, 400, "fas"],
+      [`/hotspot/opennds/${key}?fas=${fas("clientip=1.2.3.4, clientmac=02:00:00:00:00:02, hid=abc, gatewayaddress=evil.example/path")}`, 400, "gatewayaddress"],
+      [`/hotspot/unifi/${key}/guest/s/default/?id=nonsense`, 400, "id"],
+      [`/hotspot/unifi/${key}/somewhere/?id=02:00:00:00:00:03`, 400, "site"],
+      [`/hotspot/mlango/${key}?client_mac=02:00:00:00:00:04&grant_url=http://gw/&ts=1&signature=${"0".repeat(64)}`, 400, "signature"],
+      [`/hotspot/meraki/${key}?${merakiQuery(ap.mac_address)}&x=%00`, 400, "not allowed"],
+      [`/hotspot/meraki/${key}?${merakiQuery(ap.mac_address)}&pad=${"a".repeat(9000)}`, 414, "too long"],
+    ];
+    for (const [path, status, words] of cases) {
+      const response = await fetch(`${server.origin}${path}`, { redirect: "manual" });
+      expect(response.status, path.slice(0, 80)).toBe(status);
+      const text = await response.text();
+      expect(text, path.slice(0, 80)).toContain(words);
+      expect(response.headers.get("content-type")).toContain("text/html");
+    }
+    expect((await db.selectFrom("connections").select("id").execute()).length).toBe(0);
+    expect((await db.selectFrom("devices").select("id").execute()).length).toBe(0);
+  });
+
+  it("answers a 10 MB query string with a 4xx, not a crash", async () => {
+    const { venue } = await world();
+    const response = await fetch(`${server.origin}/hotspot/meraki/${venue.portal_key}?pad=${"a".repeat(10 * 1024 * 1024)}`);
+    expect(response.status).toBe(431);
+    expect(await response.text()).toBe("The address or headers of this request are too long.");
+    expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("connect page", () => {
+  it("shows the sign-up form in a sandbox, without cookies, small", async () => {
+    const { token, venue } = await merakiGuest();
+    const response = await fetch(`${server.origin}/connect?token=${token}`);
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toContain("Get connected to WiFi");
+    expect(page).toContain(venue.name);
+    expect(page).toMatch(/name="phone_number"[^>]*value="07"/);
+    expect(page).not.toContain("<script");
+    expect(Buffer.byteLength(page)).toBeLessThan(15 * 1024);
+    expect(response.headers.get("content-security-policy")).toMatch(/^sandbox allow-forms allow-top-navigation;/);
+    expect(response.headers.get("content-security-policy")).not.toContain("allow-same-origin");
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("refuses an empty sign-up with the spec's messages, keeping what was typed, and authorizes nothing", async () => {
+    const { token } = await merakiGuest();
+    const response = await postForm(server.origin, "/connect", { token, mode: "SIGNUP", first_name: "Amina", phone_number: "07" });
+    expect(response.status).toBe(422);
+    const page = await response.text();
+    expect(page).toContain("Email address is required.");
+    expect(page).toContain("Phone number is required.");
+    expect(page).toContain('value="Amina"');
+    expect((await connectionOf(token)).authorized_at).toBeNull();
+  });
+
+  it("accepts a sign-up sent from the sandboxed page (Origin: null) and grants through Meraki", async () => {
+    const { token, org } = await merakiGuest();
+    const response = await postForm(server.origin, "/connect", { token, ...SIGNUP, marketing_opt_in: "on" }, { Origin: "null" });
+    expect(response.status).toBe(303);
+    const grant = new URL(response.headers.get("location")!);
+    expect(`${grant.origin}${grant.pathname}`).toBe(GRANT_URL);
+    expect(grant.searchParams.get("duration")).toBe("3600");
+    expect(grant.searchParams.get("continue_url")).toBe("http://example.com/news");
+    const connection = await connectionOf(token);
+    expect(connection.authorization_mode).toBe("SIGNUP");
+    expect(Number(connection.session_expires_at) - Number(connection.authorized_at)).toBe(3600_000);
+    const customer = await db.selectFrom("customers").selectAll().where("id", "=", connection.customer_id!).executeTakeFirstOrThrow();
+    expect(customer).toMatchObject({ organization_id: org.id, first_name: "Amina", last_name: "Otieno", email_address: "amina@example.com", phone_number: "+254712345678", identity: "+254712345678" });
+    expect(customer.terms_accepted_at).not.toBeNull();
+    expect(customer.marketing_opt_in_at).not.toBeNull();
+    const consents = await db.selectFrom("customer_consents").select(["kind", "granted", "wording_version", "connection_id"]).where("customer_id", "=", customer.id).orderBy("kind").execute();
+    expect(consents).toEqual([
+      { kind: "marketing", granted: 1, wording_version: "2026-11-25", connection_id: connection.id },
+      { kind: "terms", granted: 1, wording_version: "2026-11-25", connection_id: connection.id },
+    ]);
+  });
+
+  it("leaves marketing unticked unless the guest ticks it, and requires the terms", async () => {
+    const { token } = await merakiGuest();
+    const refused = await postForm(server.origin, "/connect", { token, ...SIGNUP, accept_terms: "" });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain("Accept the terms of use and the privacy notice to connect.");
+    expect((await postForm(server.origin, "/connect", { token, ...SIGNUP })).status).toBe(303);
+    const customer = await db.selectFrom("customers").selectAll().where("id", "=", (await connectionOf(token)).customer_id!).executeTakeFirstOrThrow();
+    expect(customer.marketing_opt_in_at).toBeNull();
+  });
+
+  it("authorizes exactly once when the guest double-submits or two requests race", async () => {
+    const { token } = await merakiGuest();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => postForm(server.origin, "/connect", { token, ...SIGNUP })));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([303, 409, 409, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    const page = await refused.text();
+    expect(page).toContain("Connection has already been authorized");
+    expect(page).toContain("Reconnect to WiFi for a new connection session");
+    const again = await fetch(`${server.origin}/connect?token=${token}`);
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("Connection has already been authorized");
+  });
+
+  it("makes a guest who signs up with a known phone number that customer, with no duplicate", async () => {
+    const first = await merakiGuest();
+    await postForm(server.origin, "/connect", { token: first.token, ...SIGNUP });
+    const known = (await connectionOf(first.token)).customer_id;
+    // The same person on a second phone at the same network.
+    const entry = await enter(server.origin, `/hotspot/meraki/${first.venue.portal_key}?${merakiQuery(first.ap.mac_address)}`);
+    const page = await (await fetch(`${server.origin}/connect?token=${entry.token}`)).text();
+    expect(page).toContain("Email address");
+    const answer = await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP, email_address: "amina.work@example.com", phone_number: "+254 712 345 678" });
+    expect(answer.status).toBe(303);
+    const second = await connectionOf(entry.token!);
+    expect(second.customer_id).toBe(known);
+    const device = await db.selectFrom("devices").select("customer_id").where("id", "=", second.device_id!).executeTakeFirstOrThrow();
+    expect(device.customer_id).toBe(known);
+    const named = await db.selectFrom("customers").select("id").where("organization_id", "=", first.org.id).where("phone_number", "=", "+254712345678").execute();
+    expect(named).toHaveLength(1);
+  });
+
+  it("gives a returning guest with a complete record one Connect button", async () => {
+    const first = await merakiGuest();
+    await postForm(server.origin, "/connect", { token: first.token, ...SIGNUP });
+    const entry = await enter(server.origin, `/hotspot/meraki/${first.venue.portal_key}?${merakiQuery(first.ap.mac_address, first.clientMac)}`);
+    const page = await (await fetch(`${server.origin}/connect?token=${entry.token}`)).text();
+    expect(page).not.toContain('name="email_address"');
+    expect(page).toContain('value="CLICK_THROUGH"');
+    expect((await postForm(server.origin, "/connect", { token: entry.token!, mode: "CLICK_THROUGH" })).status).toBe(303);
+    expect((await connectionOf(entry.token!)).authorization_mode).toBe("CLICK_THROUGH");
+  });
+
+  it("offers click-through only on a network that does not ask for sign-up", async () => {
+    const { venue, ap } = await world({ guest_signup: 0 });
+    const entry = await enter(server.origin, `/hotspot/meraki/${venue.portal_key}?${merakiQuery(ap.mac_address)}`);
+    const page = await (await fetch(`${server.origin}/connect?token=${entry.token}`)).text();
+    expect(page).not.toContain('name="first_name"');
+    // A sign-up payload sent anyway is a click-through: nothing asked, nothing kept.
+    expect((await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP })).status).toBe(303);
+    expect((await connectionOf(entry.token!)).authorization_mode).toBe("CLICK_THROUGH");
+  });
+
+  it("refuses expired and unknown tokens and blocked devices with readable pages", async () => {
+    const expired = await merakiGuest();
+    await db.updateTable("connections").set({ token_expires_at: Date.now() - 1 }).where("token", "=", hashToken(expired.token)).execute();
+    const expiredPage = await fetch(`${server.origin}/connect?token=${expired.token}`);
+    expect(expiredPage.status).toBe(410);
+    expect(await expiredPage.text()).toContain("This connection link has expired.");
+    expect((await postForm(server.origin, "/connect", { token: expired.token, ...SIGNUP })).status).toBe(410);
+
+    for (const token of ["x".repeat(32), "short", "", "<script>"]) {
+      const unknown = await fetch(`${server.origin}/connect?token=${encodeURIComponent(token)}`);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.text()).toContain("This connection link is not valid.");
+    }
+    expect((await fetch(`${server.origin}/connect`)).status).toBe(404);
+
+    const blocked = await merakiGuest();
+    await db.updateTable("devices").set({ blocked_at: Date.now() }).where("mac_address", "=", blocked.clientMac).execute();
+    const blockedPage = await fetch(`${server.origin}/connect?token=${blocked.token}`);
+    expect(blockedPage.status).toBe(403);
+    expect(await blockedPage.text()).toContain("This device has been blocked");
+    expect((await postForm(server.origin, "/connect", { token: blocked.token, ...SIGNUP })).status).toBe(403);
+    expect((await connectionOf(blocked.token)).authorized_at).toBeNull();
+  });
+
+  it("sends the guest to the access point's success page, else the network's, else the gateway's, else Mlango's", async () => {
+    const guest = await merakiGuest();
+    await db.updateTable("access_points").set({ success_url: "https://ap.example/welcome" }).where("id", "=", guest.ap.id).execute();
+    await db.updateTable("venues").set({ success_url: "https://venue.example/hello" }).where("id", "=", guest.venue.id).execute();
+    const grant = async (token: string) => new URL((await postForm(server.origin, "/connect", { token, ...SIGNUP })).headers.get("location")!).searchParams.get("continue_url");
+    expect(await grant(guest.token)).toBe("https://ap.example/welcome");
+    const second = await enter(server.origin, `/hotspot/meraki/${guest.venue.portal_key}?${merakiQuery("02:00:00:00:00:aa")}`);
+    expect(await grant(second.token!)).toBe("https://venue.example/hello");
+    await db.updateTable("venues").set({ success_url: null }).where("id", "=", guest.venue.id).execute();
+    const third = await enter(server.origin, `/hotspot/meraki/${guest.venue.portal_key}?${merakiQuery("02:00:00:00:00:aa", randomMac(), { user_continue_url: "" })}`);
+    const online = await grant(third.token!);
+    expect(online).toMatch(/\/connect\/online\?token=/);
+    const onlinePage = await fetch(online!.replace(/^https?:\/\/[^/]+/, server.origin));
+    expect(await onlinePage.text()).toContain("You are online");
+  });
+});
+
+describe("other makes", () => {
+  it("openNDS: reads fas and grants through opennds_auth with sha256(hid + faskey)", async () => {
+    const { venue } = await world({ opennds_faskey: encryptSecret("fas-key-123") });
+    const fas = Buffer.from(
+      "clientip=192.168.8.20, clientmac=02:11:22:33:44:55, client_type=cpd_can, gatewayname=Java%20House, gatewayurl=http%3A%2F%2F192.168.8.1%3A2050, version=10.1.3, hid=ab12cd34, gatewayaddress=192.168.8.1:2050, gatewaymac=02:aa:bb:cc:dd:ee, originurl=http%3A%2F%2Fexample.com, clientif=br-lan",
+    ).toString("base64");
+    const entry = await enter(server.origin, `/hotspot/opennds/${venue.portal_key}?fas=${encodeURIComponent(fas)}`);
+    expect(entry.status).toBe(302);
+    expect(await connectionOf(entry.token!)).toMatchObject({ client_ip: "192.168.8.20", ssid: "Java House", gateway: "opennds" });
+    const grant = new URL((await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP })).headers.get("location")!);
+    expect(grant.origin).toBe("http://192.168.8.1:2050");
+    expect(grant.pathname).toBe("/opennds_auth/");
+    expect(grant.searchParams.get("tok")).toBe(crypto.createHash("sha256").update("ab12cd34fas-key-123").digest("hex"));
+    expect(grant.searchParams.get("redir")).toBe("http://example.com/");
+  });
+
+  it("UniFi: authorizes the guest at the controller, and undoes the authorization when the controller fails", async () => {
+    const { venue, ap } = await world({ unifi_url: unifi.url, unifi_username: "admin", unifi_password: encryptSecret("unifi-fake-password"), session_minutes: 90 });
+    const clientMac = randomMac();
+    const path = `/hotspot/unifi/${venue.portal_key}/guest/s/default/?ap=${ap.mac_address}&id=${clientMac}&t=1700000000&url=http%3A%2F%2Fexample.com%2F&ssid=Guest`;
+    const entry = await enter(server.origin, path);
+    expect(entry.status).toBe(302);
+    const granted = await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP });
+    expect(granted.status).toBe(303);
+    expect(granted.headers.get("location")).toBe("http://example.com/");
+    expect(unifi.commands.at(-1)).toEqual({ site: "default", cmd: "authorize-guest", mac: clientMac, minutes: 90, ap_mac: ap.mac_address });
+
+    unifi.failing = true;
+    try {
+      const second = await enter(server.origin, path.replace(clientMac, randomMac()));
+      const failed = await postForm(server.origin, "/connect", { token: second.token!, ...SIGNUP, phone_number: "0722000111", email_address: "b@example.com" });
+      expect(failed.status).toBe(502);
+      expect(await failed.text()).toContain("The network could not let you through just now.");
+      expect((await connectionOf(second.token!)).authorized_at).toBeNull();
+      unifi.failing = false;
+      expect((await postForm(server.origin, "/connect", { token: second.token!, ...SIGNUP, phone_number: "0722000111", email_address: "b@example.com" })).status).toBe(303);
+    } finally {
+      unifi.failing = false;
+    }
+  });
+
+  it("Mlango: takes only signed entries and signs the grant", async () => {
+    const { venue, ap, secret } = await world();
+    const sign = (message: string) => crypto.createHmac("sha256", secret).update(message).digest("hex");
+    const values = { ap_mac: ap.mac_address, client_mac: randomMac(), client_ip: "10.1.1.9", grant_url: "http://10.1.1.1/grant", continue_url: "", ts: String(Math.floor(Date.now() / 1000)) };
+    const message = [values.ap_mac, values.client_mac, values.client_ip, values.grant_url, values.continue_url, values.ts].join("\n");
+    const query = (signature: string, v = values) => new URLSearchParams({ ...v, signature }).toString();
+    expect((await enter(server.origin, `/hotspot/mlango/${venue.portal_key}?${query(sign(message + "x"))}`)).status).toBe(400);
+    const stale = { ...values, ts: String(Math.floor(Date.now() / 1000) - 3600) };
+    const staleMessage = [stale.ap_mac, stale.client_mac, stale.client_ip, stale.grant_url, stale.continue_url, stale.ts].join("\n");
+    expect((await enter(server.origin, `/hotspot/mlango/${venue.portal_key}?${query(sign(staleMessage), stale)}`)).status).toBe(400);
+    const entry = await enter(server.origin, `/hotspot/mlango/${venue.portal_key}?${query(sign(message))}`);
+    expect(entry.status).toBe(302);
+    const grant = new URL((await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP })).headers.get("location")!);
+    expect(`${grant.origin}${grant.pathname}`).toBe("http://10.1.1.1/grant");
+    const { token, duration, expires, signature } = Object.fromEntries(grant.searchParams);
+    expect(token).toBe(entry.token);
+    expect(signature).toBe(sign(`${token}\n${duration}\n${expires}`));
+  });
+});
+
+describe("/splash JSON calls and the Captive Portal API", () => {
+  it("GET /splash/connection/{token} returns the connection and its customer; an unknown token is a 404", async () => {
+    const { token } = await merakiGuest();
+    const answer = await (await fetch(`${server.origin}/splash/connection/${token}`)).json();
+    expect(answer.data.connection).toMatchObject({ authorizedAt: null, status: "form", needsSignup: true, customer: { firstName: null } });
+    expect((await fetch(`${server.origin}/splash/connection/${"z".repeat(32)}`)).status).toBe(404);
+  });
+
+  it("POST /splash/connect/auto answers the error, then redirect_to", async () => {
+    const { token } = await merakiGuest();
+    const post = (body: unknown) => fetch(`${server.origin}/splash/connect/auto`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const invalid = await post({ token, mode: "SIGNUP" });
+    expect(invalid.status).toBe(422);
+    expect((await invalid.json()).error).toBe("Email address is required.");
+    expect((await post({ token, first_name: 5 })).status).toBe(422);
+    const ok = await post({ token, ...SIGNUP });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).redirect_to).toContain(GRANT_URL);
+    const again = await post({ token, ...SIGNUP });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error).toBe("Connection has already been authorized. Reconnect to WiFi for a new connection session");
+    const broken = await fetch(`${server.origin}/splash/connect/auto`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{nope" });
+    expect(broken.status).toBe(400);
+    const huge = await fetch(`${server.origin}/splash/connect/auto`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, first_name: "a".repeat(100_000) }) });
+    expect(huge.status).toBe(413);
+  });
+
+  it("answers RFC 8908: captive before, time left after", async () => {
+    const { token, venue } = await merakiGuest();
+    const ask = async () => {
+      const response = await fetch(`${server.origin}/captive/${venue.portal_key}?token=${token}`);
+      expect(response.headers.get("content-type")).toContain("application/captive+json");
+      return response.json();
+    };
+    const before = await ask();
+    expect(before.captive).toBe(true);
+    expect(before["user-portal-url"]).toContain(`/connect?token=${token}`);
+    await postForm(server.origin, "/connect", { token, ...SIGNUP });
+    const after = await ask();
+    expect(after.captive).toBe(false);
+    expect(after["seconds-remaining"]).toBeGreaterThan(3500);
+    expect(after["can-extend-session"]).toBe(false);
+  });
+});
+
+describe("devices seen before", () => {
+  it("keeps a known device's customer and facts", async () => {
+    const { org, venue, ap } = await world();
+    const device = await db.insertInto("devices").values(buildDevice(org.id, { mac_address: "02:de:ad:be:ef:01" })).returning("id").executeTakeFirstOrThrow();
+    const entry = await enter(server.origin, `/hotspot/meraki/${venue.portal_key}?${merakiQuery(ap.mac_address, "02:DE:AD:BE:EF:01")}`);
+    const connection = await connectionOf(entry.token!);
+    expect(connection.device_id).toBe(device.id);
+    expect((await db.selectFrom("devices").select("id").where("organization_id", "=", org.id).execute()).length).toBe(1);
+  });
+});
