@@ -96,7 +96,9 @@ export function ConnectionsTable({
                 </td>
                 <td>{row.device ? row.device.label : "—"}</td>
                 <td>{row.venue ? row.venue.name : "—"}</td>
-                <td>{row.accessPoint ? (row.accessPoint.name ?? row.accessPoint.macAddress) : "—"}</td>
+                <td>
+                  <AccessPointCell accessPoint={row.accessPoint} />
+                </td>
                 <td>{row.authorizationMode ?? "—"}</td>
                 <td className="whitespace-nowrap">{formatHms(row.durationSeconds)}</td>
                 <td className="whitespace-nowrap">{formatBytes(row.usage)}</td>
@@ -123,6 +125,17 @@ export function ConnectionsTable({
       </div>
       <Pagination page={params.page} pageSize={params.pageSize} total={page.total} prefix={prefix} />
     </section>
+  );
+}
+
+/** A guest who came through an access point the operator never added (or deleted) shows its MAC, marked. */
+function AccessPointCell({ accessPoint }: { accessPoint: ConnectionRow["accessPoint"] }) {
+  if (!accessPoint) return <>—</>;
+  if (accessPoint.id !== null) return <>{accessPoint.name ?? accessPoint.macAddress}</>;
+  return (
+    <span className="whitespace-nowrap">
+      {accessPoint.macAddress} <span className="text-xs text-amber-700">unregistered</span>
+    </span>
   );
 }
 

@@ -73,7 +73,7 @@ export const mlango: GatewayAdapter = {
     return {
       url: `${origin}/hotspot/mlango/${portalKey}`,
       steps: [
-        "Give the gateway the URL above and the gateway secret shown here.",
+        "Give the gateway the URL above and the gateway secret saved in this network's guest portal settings.",
         "The gateway signs each redirect (ap_mac, client_mac, client_ip, grant_url, continue_url, ts) and checks the signature of the grant; see the README, “Mlango gateways”.",
         "It sends accounting to /hotspot/accounting and polls /hotspot/mlango/{key}/revocations with the secret as bearer token.",
       ],

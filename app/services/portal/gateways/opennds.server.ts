@@ -67,7 +67,7 @@ export const opennds: GatewayAdapter = {
     return {
       url: `${origin}/hotspot/opennds/${portalKey}`,
       steps: [
-        "In /etc/config/opennds set option fas_secure_enabled '1', option faskey to the faskey shown here,",
+        "In /etc/config/opennds set option fas_secure_enabled '1', option faskey to the faskey saved in this network's guest portal settings,",
         `option fasremotefqdn '${url.host}', option fasport '${url.port || (url.protocol === "https:" ? "443" : "80")}', option faspath '/hotspot/opennds/${portalKey}'${url.protocol === "https:" ? " and option fas_https '1'" : ""}.`,
         "Restart openNDS (service opennds restart).",
       ],

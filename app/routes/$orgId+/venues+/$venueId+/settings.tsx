@@ -3,13 +3,16 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { GatewaySettings } from "~/components/venues/gateway-settings";
 import { VenueForm } from "~/components/venues/venue-form";
 import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
 import { parseId } from "~/lib/ids";
+import { gatewaySettingsSchema, SECRET_FIELDS } from "~/lib/schemas/gateway-settings";
 import { venueSchema } from "~/lib/schemas/venues";
 import { requireOrg, requirePermission, type OrgContext } from "~/services/guard.server";
+import { getGatewaySettings, regeneratePortalKey, regenerateQuestion, updateGatewaySettings } from "~/services/portal/settings.server";
 import { redirectWithToast } from "~/services/session.server";
-import { countVenueAccessPoints, deleteVenue, getVenue, updateVenue, venueDeleteQuestion } from "~/services/venues.server";
+import { countVenueAccessPoints, deleteVenue, getVenue, getVenueHeader, updateVenue, venueDeleteQuestion } from "~/services/venues.server";
 
 export const meta: MetaFunction = () => [{ title: "Network settings | Mlango" }];
 
@@ -30,6 +33,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       updated_at: venue.updated_at,
     },
     deleteQuestion: venueDeleteQuestion(venue.name, await countVenueAccessPoints(ctx, venue.id)),
+    gateway: await getGatewaySettings(ctx, venue.id),
+    portalKeyQuestion: regenerateQuestion(venue.name),
     canEdit: ctx.permissions.has("edit_networks"),
   });
 }
@@ -42,6 +47,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return update(request, ctx, params.venueId, form);
     case "delete":
       return remove(request, ctx, params.venueId, form);
+    case "gateway":
+      return updateGateway(request, ctx, params.venueId, form);
+    case "regenerate-portal-key":
+      return regenerate(request, ctx, params.venueId, form);
     default:
       return json({ message: "Unknown action." }, { status: 400 });
   }
@@ -72,10 +81,38 @@ async function remove(request: Request, ctx: OrgContext, rawId: string | undefin
   return redirectWithToast(request, `/${ctx.org.id}/venues`, { type: "info", message: `Network ${deleted.name} deleted.${aps}` });
 }
 
+// PUT venues/{id}/gateway. Its answer is wrapped in { gateway } so the network form above does not
+// take it for its own; the secrets typed are not sent back.
+async function updateGateway(request: Request, ctx: OrgContext, rawId: string | undefined, form: FormData) {
+  requirePermission(ctx, "edit_networks");
+  const venueId = parseId(rawId);
+  const submission = parseWithZod(form, { schema: gatewaySettingsSchema });
+  if (submission.status !== "success") {
+    await getVenueHeader(ctx, venueId);
+    return json({ gateway: submission.reply({ hideFields: [...SECRET_FIELDS] }) }, { status: 400 });
+  }
+  const result = await updateGatewaySettings(ctx, venueId, submission.value);
+  if (!result.ok) return json({ gateway: submission.reply({ fieldErrors: result.errors, hideFields: [...SECRET_FIELDS] }) }, { status: 400 });
+  return redirectWithToast(request, `/${ctx.org.id}/venues/${rawId}/settings`, "Guest portal settings updated.");
+}
+
+async function regenerate(request: Request, ctx: OrgContext, rawId: string | undefined, form: FormData) {
+  requirePermission(ctx, "edit_networks");
+  const venue = await getVenueHeader(ctx, parseId(rawId));
+  const ask = confirmationNeeded(form, "regenerate-portal-key", regenerateQuestion(venue.name));
+  if (ask) return json(ask);
+  await regeneratePortalKey(ctx, venue.id);
+  return redirectWithToast(request, `/${ctx.org.id}/venues/${venue.id}/settings`, {
+    type: "info",
+    message: "New portal key made. The old gateway URLs no longer work: paste the new URL into each gateway of this network.",
+  });
+}
+
 export default function VenueSettings() {
-  const { orgId, venue, deleteQuestion, canEdit } = useLoaderData<typeof loader>();
+  const { orgId, venue, deleteQuestion, gateway, portalKeyQuestion, canEdit } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const lastResult = actionData && !isConfirmationRequest(actionData) && !("message" in actionData) ? actionData : null;
+  const lastResult = actionData && !isConfirmationRequest(actionData) && !("message" in actionData) && !("gateway" in actionData) ? actionData : null;
+  const gatewayResult = actionData && "gateway" in actionData ? actionData.gateway : null;
   return (
     <div className="space-y-4">
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/venues/${venue.id}/settings`} />
@@ -92,6 +129,7 @@ export default function VenueSettings() {
           intent="update"
         />
       </section>
+      <GatewaySettings key={venue.updated_at} settings={gateway} canEdit={canEdit} lastResult={gatewayResult} regenerateQuestion={portalKeyQuestion} />
       {canEdit ? (
         <section className="card border-red-200">
           <h2 className="text-lg font-semibold text-red-800">Delete network</h2>

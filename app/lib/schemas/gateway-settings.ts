@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { optionalUrl, VENUE_MESSAGES } from "./venues";
+
+// A network's guest portal settings (the settings page's "Guest portal" form and
+// PUT /account/api/v1/venues/{id}/gateway). Secret fields are write-only: left empty they keep the
+// stored value, so the form never needs (and never gets) the secret to show it.
+
+export const GATEWAY_SETTINGS_MESSAGES = {
+  secretLength: "The gateway secret must be 24 to 256 characters long.",
+  secretCharacters: "The gateway secret may hold letters, digits and punctuation only, without spaces.",
+  secretTaken: "This secret is already used by another network.",
+  faskeyInvalid: "The faskey must be at most 256 letters, digits or punctuation marks, without spaces, quotes or backslashes.",
+  faskeyAndClear: "Enter a new faskey or tick “Remove the faskey”, not both.",
+  unifiUrlMissing: "Enter the controller's address, or tick “Remove the UniFi controller”.",
+  unifiUsernameMissing: "Enter the username Mlango signs in to the controller with.",
+  unifiPasswordMissing: "Enter the password of that controller user.",
+  unifiPasswordTooLong: "The controller password must be at most 256 characters.",
+  unifiPasswordAndClear: "Enter a new controller password or tick “Remove the UniFi controller”, not both.",
+  sessionRequired: "Session length field is required.",
+  sessionInvalid: "Enter the session length as whole minutes, from 1 to 43200 (30 days).",
+  guestSignupInvalid: "Choose whether guests fill in the sign-up form or only click Connect.",
+} as const;
+
+export const SESSION_MINUTES_MAX = 43_200;
+/** Never echoed back to a browser, not even after a failed submission. */
+export const SECRET_FIELDS = ["gateway_secret", "opennds_faskey", "unifi_password"] as const;
+/** Visible ASCII without spaces: the secret travels as a bearer token and keys an HMAC. */
+const SECRET_CHARACTERS = /^[\x21-\x7e]+$/;
+/** openNDS reads the faskey from a quoted UCI option: visible ASCII without quotes or backslashes. */
+const FASKEY = /^[\x21\x23-\x26\x28-\x5b\x5d-\x7e]{1,256}$/;
+const TRUE = ["1", "true", "on", "yes"];
+const FALSE = ["0", "false", "off", "no"];
+
+/** Empty or absent: keep the stored secret (undefined); otherwise the new value. */
+function writeOnlySecret(check: z.ZodString) {
+  return z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(check.optional());
+}
+
+const checkbox = z
+  .string()
+  .optional()
+  .transform((v) => v !== undefined && TRUE.includes(v.toLowerCase()));
+
+const fields = z.object({
+  gateway_secret: writeOnlySecret(
+    z.string().min(24, GATEWAY_SETTINGS_MESSAGES.secretLength).max(256, GATEWAY_SETTINGS_MESSAGES.secretLength).regex(SECRET_CHARACTERS, GATEWAY_SETTINGS_MESSAGES.secretCharacters),
+  ),
+  opennds_faskey: writeOnlySecret(z.string().regex(FASKEY, GATEWAY_SETTINGS_MESSAGES.faskeyInvalid)),
+  clear_opennds_faskey: checkbox,
+  unifi_url: optionalUrl(),
+  unifi_username: z
+    .string()
+    .trim()
+    .max(128, VENUE_MESSAGES.tooLong)
+    .optional()
+    .transform((v) => (v ? v : null)),
+  unifi_password: writeOnlySecret(z.string().max(256, GATEWAY_SETTINGS_MESSAGES.unifiPasswordTooLong)),
+  clear_unifi: checkbox,
+  session_minutes: z
+    .string({ required_error: GATEWAY_SETTINGS_MESSAGES.sessionRequired, invalid_type_error: GATEWAY_SETTINGS_MESSAGES.sessionRequired })
+    .trim()
+    .regex(/^\d{1,5}$/, GATEWAY_SETTINGS_MESSAGES.sessionInvalid)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= SESSION_MINUTES_MAX, GATEWAY_SETTINGS_MESSAGES.sessionInvalid),
+  guest_signup: z
+    .string({ required_error: GATEWAY_SETTINGS_MESSAGES.guestSignupInvalid, invalid_type_error: GATEWAY_SETTINGS_MESSAGES.guestSignupInvalid })
+    .transform((v, ctx) => {
+      const answer = v.trim().toLowerCase();
+      if (TRUE.includes(answer)) return true;
+      if (FALSE.includes(answer)) return false;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: GATEWAY_SETTINGS_MESSAGES.guestSignupInvalid });
+      return z.NEVER;
+    }),
+  terms_url: optionalUrl(),
+  privacy_url: optionalUrl(),
+});
+
+type GatewaySettingsInput = z.output<typeof fields>;
+/** What an update changes: a field left out keeps its value. */
+export type GatewaySettingsChanges = Partial<GatewaySettingsInput>;
+type GatewaySettingsField = keyof GatewaySettingsInput;
+
+const GATEWAY_SETTINGS_FIELDS = Object.keys(fields.shape) as GatewaySettingsField[];
+
+function noSecretWithItsClear(value: GatewaySettingsChanges, ctx: z.RefinementCtx) {
+  if (value.clear_opennds_faskey && value.opennds_faskey) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["opennds_faskey"], message: GATEWAY_SETTINGS_MESSAGES.faskeyAndClear });
+  }
+  if (value.clear_unifi && value.unifi_password) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["unifi_password"], message: GATEWAY_SETTINGS_MESSAGES.unifiPasswordAndClear });
+  }
+}
+
+/** The page's form: every field is posted, so an emptied field clears its value. */
+export const gatewaySettingsSchema = fields.superRefine(noSecretWithItsClear);
+
+/**
+ * The API's partial update: only the fields the body names are read, the others keep their
+ * values (an empty string clears a field, as the form does).
+ */
+export function gatewaySettingsChangesSchema(sent: (field: string) => boolean): z.ZodType<GatewaySettingsChanges, z.ZodTypeDef, unknown> {
+  const mask = Object.fromEntries(GATEWAY_SETTINGS_FIELDS.filter(sent).map((f) => [f, true])) as Partial<Record<GatewaySettingsField, true>>;
+  return fields.pick(mask).superRefine(noSecretWithItsClear);
+}

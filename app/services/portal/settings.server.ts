@@ -1,0 +1,199 @@
+// A network's guest portal settings (issue 10 §1): its portal key, each gateway make's URL and
+// set-up steps, and the gateway credentials. Secrets are write-only: what leaves this module says
+// whether a secret is set, never the secret (nor its ciphertext).
+import type { SqlBool, Updateable } from "kysely";
+import { db } from "~/db/db.server";
+import type { GatewayMake, VenuesTable } from "~/db/schema";
+import { isUniqueViolation } from "~/db/sql.server";
+import { GATEWAY_SETTINGS_MESSAGES, type GatewaySettingsChanges } from "~/lib/schemas/gateway-settings";
+import { hashToken, newPortalKey } from "../crypto.server";
+import { publicOrigin } from "../email.server";
+import { notFound, requirePermission, type OrgContext } from "../guard.server";
+import { encryptSecret } from "../secrets.server";
+import { GATEWAYS } from "./gateways/index.server";
+import type { Revocation } from "./gateways/types";
+
+export interface GatewaySetup {
+  make: GatewayMake;
+  label: string;
+  /** The exact URL to paste into the gateway. */
+  url: string;
+  steps: string[];
+  revocation: Revocation;
+}
+
+export interface GatewaySettings {
+  portal_key: string;
+  urls: Record<GatewayMake, string>;
+  gateways: GatewaySetup[];
+  gateway_secret_set: boolean;
+  opennds_faskey_set: boolean;
+  unifi_url: string | null;
+  unifi_username: string | null;
+  unifi_password_set: boolean;
+  session_minutes: number;
+  guest_signup: boolean;
+  terms_url: string | null;
+  privacy_url: string | null;
+}
+
+export type GatewayUpdateResult = { ok: true } | { ok: false; errors: Record<string, string[]> };
+
+type VenueChanges = Updateable<VenuesTable>;
+
+/** Both engines answer a comparison differently: 1/0 (SQLite), true/false (PostgreSQL). */
+const isTrue = (value: SqlBool) => Boolean(Number(value));
+
+async function settingsRow(ctx: OrgContext, venueId: number | null) {
+  if (venueId === null) notFound();
+  const row = await db
+    .selectFrom("venues")
+    .select((eb) => [
+      "id",
+      "name",
+      "portal_key",
+      "unifi_url",
+      "unifi_username",
+      "session_minutes",
+      "guest_signup",
+      "terms_url",
+      "privacy_url",
+      eb("gateway_secret", "is not", null).as("gateway_secret_set"),
+      eb("opennds_faskey", "is not", null).as("opennds_faskey_set"),
+      eb("unifi_password", "is not", null).as("unifi_password_set"),
+    ])
+    .where("id", "=", venueId)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
+  if (!row) notFound();
+  return {
+    ...row,
+    gateway_secret_set: isTrue(row.gateway_secret_set),
+    opennds_faskey_set: isTrue(row.opennds_faskey_set),
+    unifi_password_set: isTrue(row.unifi_password_set),
+  };
+}
+
+/** The gateway URLs come from PUBLIC_URL, never from the request: a forged Host must not end up in a gateway. */
+function origin(): string {
+  return publicOrigin().replace(/\/+$/, "");
+}
+
+function gatewaySetups(portalKey: string): GatewaySetup[] {
+  return Object.values(GATEWAYS).map((adapter) => ({
+    make: adapter.make,
+    label: adapter.label,
+    ...adapter.setup(origin(), { portalKey }),
+    revocation: adapter.revocation,
+  }));
+}
+
+/** GET venues/{id}/gateway (view_networks). */
+export async function getGatewaySettings(ctx: OrgContext, venueId: number | null): Promise<GatewaySettings> {
+  requirePermission(ctx, "view_networks");
+  const row = await settingsRow(ctx, venueId);
+  const gateways = gatewaySetups(row.portal_key);
+  return {
+    portal_key: row.portal_key,
+    urls: Object.fromEntries(gateways.map((g) => [g.make, g.url])) as Record<GatewayMake, string>,
+    gateways,
+    gateway_secret_set: row.gateway_secret_set,
+    opennds_faskey_set: row.opennds_faskey_set,
+    unifi_url: row.unifi_url,
+    unifi_username: row.unifi_username,
+    unifi_password_set: row.unifi_password_set,
+    session_minutes: Number(row.session_minutes),
+    guest_signup: Number(row.guest_signup) === 1,
+    terms_url: row.terms_url,
+    privacy_url: row.privacy_url,
+  };
+}
+
+/** The columns an update writes; a field left out (undefined) is not touched. */
+function columnChanges(input: GatewaySettingsChanges): VenueChanges {
+  const set: VenueChanges = {};
+  if (input.gateway_secret) {
+    set.gateway_secret = encryptSecret(input.gateway_secret);
+    set.gateway_secret_hash = hashToken(input.gateway_secret);
+  }
+  if (input.clear_opennds_faskey) set.opennds_faskey = null;
+  else if (input.opennds_faskey) set.opennds_faskey = encryptSecret(input.opennds_faskey);
+  if (input.clear_unifi) {
+    Object.assign(set, { unifi_url: null, unifi_username: null, unifi_password: null });
+  } else {
+    if (input.unifi_url !== undefined) set.unifi_url = input.unifi_url;
+    if (input.unifi_username !== undefined) set.unifi_username = input.unifi_username;
+    if (input.unifi_password) set.unifi_password = encryptSecret(input.unifi_password);
+  }
+  if (input.session_minutes !== undefined) set.session_minutes = input.session_minutes;
+  if (input.guest_signup !== undefined) set.guest_signup = input.guest_signup ? 1 : 0;
+  if (input.terms_url !== undefined) set.terms_url = input.terms_url;
+  if (input.privacy_url !== undefined) set.privacy_url = input.privacy_url;
+  return set;
+}
+
+/** The adapter can only call a controller it has all three of: address, username and password. */
+function unifiErrors(current: { unifi_url: string | null; unifi_username: string | null; unifi_password_set: boolean }, set: VenueChanges) {
+  const url = set.unifi_url !== undefined ? set.unifi_url : current.unifi_url;
+  const username = set.unifi_username !== undefined ? set.unifi_username : current.unifi_username;
+  const password = set.unifi_password !== undefined ? set.unifi_password !== null : current.unifi_password_set;
+  const errors: Record<string, string[]> = {};
+  if (!url && !username && !password) return errors;
+  if (!url) errors.unifi_url = [GATEWAY_SETTINGS_MESSAGES.unifiUrlMissing];
+  if (!username) errors.unifi_username = [GATEWAY_SETTINGS_MESSAGES.unifiUsernameMissing];
+  if (!password) errors.unifi_password = [GATEWAY_SETTINGS_MESSAGES.unifiPasswordMissing];
+  return errors;
+}
+
+/** The hash finds the network of an accounting request, so two networks cannot share a secret. */
+async function secretTaken(venueId: number, hash: string): Promise<boolean> {
+  const other = await db.selectFrom("venues").select("id").where("gateway_secret_hash", "=", hash).where("id", "<>", venueId).executeTakeFirst();
+  return other !== undefined;
+}
+
+/**
+ * PUT venues/{id}/gateway (edit_networks). Secrets: empty or absent keeps the stored one, a value
+ * replaces it (encrypted), the clear flags remove them. Field errors come back, not thrown.
+ */
+export async function updateGatewaySettings(ctx: OrgContext, venueId: number | null, input: GatewaySettingsChanges): Promise<GatewayUpdateResult> {
+  requirePermission(ctx, "edit_networks");
+  const current = await settingsRow(ctx, venueId);
+  const set = columnChanges(input);
+  const errors = unifiErrors(current, set);
+  if (input.gateway_secret && (await secretTaken(current.id, hashToken(input.gateway_secret)))) {
+    errors.gateway_secret = [GATEWAY_SETTINGS_MESSAGES.secretTaken];
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  try {
+    await db
+      .updateTable("venues")
+      .set({ ...set, updated_at: Date.now() })
+      .where("id", "=", current.id)
+      .where("organization_id", "=", ctx.org.id)
+      .execute();
+  } catch (error) {
+    // Another network took the same secret since the check (gateway_secret_hash is unique).
+    if (isUniqueViolation(error)) return { ok: false, errors: { gateway_secret: [GATEWAY_SETTINGS_MESSAGES.secretTaken] } };
+    throw error;
+  }
+  return { ok: true };
+}
+
+/** The question asked before a new portal key: every URL pasted into a gateway stops working. */
+export function regenerateQuestion(networkName: string): string {
+  return `Make a new portal key for ${networkName}? Its current gateway URLs stop working at once: guests are not let in until every gateway of this network has the new URL.`;
+}
+
+/** A new portal key (edit_networks): the old URLs answer 404 from now on. */
+export async function regeneratePortalKey(ctx: OrgContext, venueId: number | null): Promise<{ name: string; portal_key: string }> {
+  requirePermission(ctx, "edit_networks");
+  const current = await settingsRow(ctx, venueId);
+  const portalKey = newPortalKey();
+  await db
+    .updateTable("venues")
+    .set({ portal_key: portalKey, updated_at: Date.now() })
+    .where("id", "=", current.id)
+    .where("organization_id", "=", ctx.org.id)
+    .execute();
+  return { name: current.name, portal_key: portalKey };
+}
