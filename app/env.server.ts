@@ -22,6 +22,14 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, "base64").length === 32, "SECRETS_KEY must be 32 bytes: 64 hexadecimal characters or 44 base64 characters."),
+  // Guests' social sign-in against one stand-in provider: every provider's endpoints become
+  // {OAUTH_PROVIDER_URL}/{provider}/… (scripts/fakes/oauth-provider.ts), for tests, the demo and the simulator.
+  OAUTH_PROVIDER_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v?.replace(/\/+$/, "") || undefined)
+    .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "OAUTH_PROVIDER_URL must be a full URL such as http://127.0.0.1:9400"),
   // A guest whose gateway sends accounting is ended this many minutes after the last record.
   PORTAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),

@@ -14,6 +14,7 @@ export function OrganizationMenu({ canInvite, canAddRole }: { canInvite: boolean
     { to: "roles", label: "Roles", show: true },
     { to: "roles/new", label: "Add role", show: canAddRole },
     { to: "details", label: "Details", show: true },
+    { to: "social-login", label: "Guest sign-in", show: true },
   ];
   return (
     <nav aria-label="Organization" className="card p-2">
