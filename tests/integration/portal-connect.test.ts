@@ -223,7 +223,11 @@ describe("connect page", () => {
     expect(page).not.toContain('name="first_name"');
     // A sign-up payload sent anyway is a click-through: nothing asked, nothing kept.
     expect((await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP })).status).toBe(303);
-    expect((await connectionOf(entry.token!)).authorization_mode).toBe("CLICK_THROUGH");
+    const connection = await connectionOf(entry.token!);
+    expect(connection.authorization_mode).toBe("CLICK_THROUGH");
+    // "By connecting you accept the terms…": the terms are recorded, marketing is not asked.
+    const consents = await db.selectFrom("customer_consents").select(["kind", "granted"]).where("connection_id", "=", connection.id).execute();
+    expect(consents).toEqual([{ kind: "terms", granted: 1 }]);
   });
 
   it("refuses expired and unknown tokens and blocked devices with readable pages", async () => {
@@ -271,13 +275,13 @@ describe("other makes", () => {
   it("openNDS: reads fas and grants through opennds_auth with sha256(hid + faskey)", async () => {
     const { venue } = await world({ opennds_faskey: encryptSecret("fas-key-123") });
     const fas = Buffer.from(
-      "clientip=192.168.8.20, clientmac=02:11:22:33:44:55, client_type=cpd_can, gatewayname=Java%20House, gatewayurl=http%3A%2F%2F192.168.8.1%3A2050, version=10.1.3, hid=ab12cd34, gatewayaddress=192.168.8.1:2050, gatewaymac=02:aa:bb:cc:dd:ee, originurl=http%3A%2F%2Fexample.com, clientif=br-lan",
+      "clientip=192.168.8.20, clientmac=02:11:22:33:44:55, client_type=cpd_can, gatewayname=Java%20House, gatewayurl=http%3A%2F%2F127.0.0.1%3A2050, version=10.1.3, hid=ab12cd34, gatewayaddress=127.0.0.1:2050, gatewaymac=02:aa:bb:cc:dd:ee, originurl=http%3A%2F%2Fexample.com, clientif=br-lan",
     ).toString("base64");
     const entry = await enter(server.origin, `/hotspot/opennds/${venue.portal_key}?fas=${encodeURIComponent(fas)}`);
     expect(entry.status).toBe(302);
     expect(await connectionOf(entry.token!)).toMatchObject({ client_ip: "192.168.8.20", ssid: "Java House", gateway: "opennds" });
     const grant = new URL((await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP })).headers.get("location")!);
-    expect(grant.origin).toBe("http://192.168.8.1:2050");
+    expect(grant.origin).toBe("http://127.0.0.1:2050");
     expect(grant.pathname).toBe("/opennds_auth/");
     expect(grant.searchParams.get("tok")).toBe(crypto.createHash("sha256").update("ab12cd34fas-key-123").digest("hex"));
     expect(grant.searchParams.get("redir")).toBe("http://example.com/");
@@ -311,7 +315,7 @@ describe("other makes", () => {
   it("Mlango: takes only signed entries and signs the grant", async () => {
     const { venue, ap, secret } = await world();
     const sign = (message: string) => crypto.createHmac("sha256", secret).update(message).digest("hex");
-    const values = { ap_mac: ap.mac_address, client_mac: randomMac(), client_ip: "10.1.1.9", grant_url: "http://10.1.1.1/grant", continue_url: "", ts: String(Math.floor(Date.now() / 1000)) };
+    const values = { ap_mac: ap.mac_address, client_mac: randomMac(), client_ip: "10.1.1.9", grant_url: "http://127.0.0.1:9/grant", continue_url: "", ts: String(Math.floor(Date.now() / 1000)) };
     const message = [values.ap_mac, values.client_mac, values.client_ip, values.grant_url, values.continue_url, values.ts].join("\n");
     const query = (signature: string, v = values) => new URLSearchParams({ ...v, signature }).toString();
     expect((await enter(server.origin, `/hotspot/mlango/${venue.portal_key}?${query(sign(message + "x"))}`)).status).toBe(400);
@@ -321,7 +325,7 @@ describe("other makes", () => {
     const entry = await enter(server.origin, `/hotspot/mlango/${venue.portal_key}?${query(sign(message))}`);
     expect(entry.status).toBe(302);
     const grant = new URL((await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP })).headers.get("location")!);
-    expect(`${grant.origin}${grant.pathname}`).toBe("http://10.1.1.1/grant");
+    expect(`${grant.origin}${grant.pathname}`).toBe("http://127.0.0.1:9/grant");
     const { token, duration, expires, signature } = Object.fromEntries(grant.searchParams);
     expect(token).toBe(entry.token);
     expect(signature).toBe(sign(`${token}\n${duration}\n${expires}`));

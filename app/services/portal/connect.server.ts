@@ -106,6 +106,8 @@ export interface AuthorizeRequest {
   details?: Partial<SignupDetails> & { facebook?: string | null; twitter?: string | null };
   /** The guest accepted the terms and privacy notice / opted in to marketing (sign-up form). */
   consent?: { terms: boolean; marketing: boolean };
+  // Without `consent` (Connect button, social sign-in) the page said "By connecting you accept the
+  // terms…": the terms are recorded as accepted, marketing is not asked.
 }
 
 class Refusal extends Error {
@@ -197,7 +199,9 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   const context = JSON.parse(row.gateway_context ?? "{}") as Record<string, string>;
 
   let customerId = row.customer_id;
-  if (request.details) customerId = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id, connectionId: Number(row.id), venueId: row.venue_id }, request, now);
+  if (request.details) customerId = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id }, request, now);
+
+  if (customerId !== null) await recordConsent(trx, { orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now);
 
   const seconds = Number(row.session_minutes) * 60;
   const claimedRow = await trx
@@ -228,7 +232,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
  */
 async function keepDetails(
   trx: Trx,
-  at: { orgId: number; customerId: number | null; deviceId: number | null; connectionId: number; venueId: number | null },
+  at: { orgId: number; customerId: number | null; deviceId: number | null },
   request: AuthorizeRequest,
   now: number,
 ): Promise<number> {
@@ -263,25 +267,33 @@ async function keepDetails(
   // The identity a placeholder got from its MAC address becomes the guest's phone or e-mail.
   const identity = details.phone_number ?? details.email_address;
   if (identity) update.identity = identity;
-  if (request.consent?.terms) update.terms_accepted_at = now;
   if (request.consent?.marketing) update.marketing_opt_in_at = now;
   await trx.updateTable("customers").set(update).where("id", "=", customerId).where("organization_id", "=", orgId).execute();
-  if (request.consent) {
-    await trx
-      .insertInto("customer_consents")
-      .values(
-        (["terms", "marketing"] as const).map((kind) => ({
-          organization_id: orgId,
-          customer_id: customerId!,
-          connection_id: at.connectionId,
-          venue_id: at.venueId,
-          kind,
-          granted: request.consent![kind] ? (1 as const) : (0 as const),
-          wording_version: CONSENT_WORDING_VERSION,
-          created_at: now,
-        })),
-      )
-      .execute();
-  }
   return customerId;
+}
+
+/** The consent record (Kenya Data Protection Act 2019): what the guest accepted, when, under which wording. */
+async function recordConsent(
+  trx: Trx,
+  at: { orgId: number; customerId: number; connectionId: number; venueId: number | null },
+  consent: AuthorizeRequest["consent"],
+  now: number,
+): Promise<void> {
+  const given = consent ?? { terms: true, marketing: null };
+  const rows = (["terms", "marketing"] as const)
+    .filter((kind) => given[kind] !== null)
+    .map((kind) => ({
+      organization_id: at.orgId,
+      customer_id: at.customerId,
+      connection_id: at.connectionId,
+      venue_id: at.venueId,
+      kind,
+      granted: given[kind] ? (1 as const) : (0 as const),
+      wording_version: CONSENT_WORDING_VERSION,
+      created_at: now,
+    }));
+  await trx.insertInto("customer_consents").values(rows).execute();
+  if (given.terms) {
+    await trx.updateTable("customers").set({ terms_accepted_at: now }).where("id", "=", at.customerId).where("terms_accepted_at", "is", null).execute();
+  }
 }

@@ -40,6 +40,11 @@ export function messagePage(title: string, messages: string[], networkName?: str
   );
 }
 
+/** The status of a page refusing a token: unknown 404, expired 410, blocked 403, already authorized 409. */
+export function refusalStatus(view: GuestView | null): number {
+  return !view ? 404 : view.state === "expired" ? 410 : view.state === "blocked" ? 403 : 409;
+}
+
 /** What the guest sees when the token's connection cannot be authorized (any more). */
 export function refusalPage(view: GuestView | null, message?: string): string {
   if (view?.state === "authorized") return messagePage("Get connected to WiFi", [CONNECT_MESSAGES.alreadyAuthorized, CONNECT_MESSAGES.reconnect], view.network.name);
@@ -89,7 +94,7 @@ ${c.phoneNumber ? "" : field("phone_number", "Phone number", "tel", state, { aut
     : html`<form method="post" action="/connect"><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="CLICK_THROUGH"><button type="submit">Connect</button></form><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p>`;
   return layout(
     "Get connected to WiFi",
-    html`<div class="card"><p class="venue">${view.network.name}</p><h1>Get connected to WiFi</h1>${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}` : ""}</div>`,
+    html`<div class="card"><p class="venue">${view.network.name}</p><h1>Get connected to WiFi</h1>${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}${view.needsSignup ? html`<p class="or"><small>By continuing with a provider you accept ${termsLabel(view)}.</small></p>` : ""}` : ""}</div>`,
   );
 }
 

@@ -14,7 +14,7 @@ import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, plausibleToken, type A
 import { captiveStatus } from "./captive.server";
 import { enterFromGateway } from "./entry.server";
 import { bearerToken, networkByGatewaySecret, networkByPortalKey } from "./network.server";
-import { connectPage, messagePage, onlinePage, refusalPage } from "./pages.server";
+import { connectPage, messagePage, onlinePage, refusalPage, refusalStatus } from "./pages.server";
 import { mountSocialRoutes } from "./social-routes.server";
 
 const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
@@ -111,7 +111,7 @@ export function portalRouter(): express.Router {
   router.get("/connect", saneQuery, async (req, res) => {
     const token = typeof req.query.token === "string" ? req.query.token : null;
     const view = await loadGuestView(token);
-    if (!view || view.state !== "form") return sendPage(res, !view ? 404 : view.state === "expired" ? 410 : view.state === "blocked" ? 403 : 409, refusalPage(view));
+    if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
     sendPage(res, 200, connectPage(view, token!));
   });
 
@@ -119,7 +119,7 @@ export function portalRouter(): express.Router {
     const asked = await connectRequest(req.body);
     if ("errors" in asked) {
       const view = await loadGuestView(asked.token);
-      if (!view || view.state !== "form") return sendPage(res, !view ? 404 : 409, refusalPage(view));
+      if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
       return sendPage(res, 422, connectPage(view, asked.token, { values: asked.values as Record<string, string>, errors: asked.errors }));
     }
     const outcome = await authorizeGuest(asked.request);
