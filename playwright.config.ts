@@ -4,12 +4,15 @@ import { defineConfig } from "@playwright/test";
 // The test process writes fixtures into the same SQLite file (tests/e2e/fixtures.ts).
 // E2E_PORT lets several checkouts run their browser tests side by side.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+/** The fake OAuth provider (scripts/fakes/oauth-provider.ts) guests' social sign-in talks to. */
+export const OAUTH_PORT = E2E_PORT + 1;
 export const E2E_ENV = {
   DATABASE_URL: "file:data/e2e/mlango.db",
   DATA_DIR: "data/e2e",
   SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
   SECRETS_KEY: "e2e".padEnd(64, "0"),
   PUBLIC_URL: `http://localhost:${E2E_PORT}`,
+  OAUTH_PROVIDER_URL: `http://127.0.0.1:${OAUTH_PORT}`,
 };
 
 export default defineConfig({
@@ -42,11 +45,21 @@ export default defineConfig({
     { name: "enhanced", use: { javaScriptEnabled: true } },
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
-  webServer: {
-    command: "rm -rf data/e2e && node server.mjs",
-    url: `http://localhost:${E2E_PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { ...E2E_ENV, PORT: String(E2E_PORT), NODE_ENV: "production", HOST: "127.0.0.1" },
-  },
+  webServer: [
+    {
+      command: "rm -rf data/e2e && node server.mjs",
+      url: `http://localhost:${E2E_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { ...E2E_ENV, PORT: String(E2E_PORT), NODE_ENV: "production", HOST: "127.0.0.1" },
+    },
+    {
+      // Registers client mlango-demo / mlango-demo-secret for every provider. Readiness accepts
+      // 2xx, 3xx and 400–403 only: /google/authorize without parameters answers 400.
+      command: `npx tsx scripts/fakes/oauth-provider.ts --port ${OAUTH_PORT}`,
+      url: `http://127.0.0.1:${OAUTH_PORT}/google/authorize`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+  ],
 });
