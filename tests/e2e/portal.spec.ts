@@ -102,12 +102,21 @@ async function expectNoCookies(context: BrowserContext) {
   expect(await context.cookies(), "the guest path sets no cookie").toEqual([]);
 }
 
-test("Meraki: a new device signs up, is let through at base_grant_url, and the console shows the guest online", async ({ page, context, gateway }) => {
+test("Meraki: a new device signs up, is let through at base_grant_url, and the console shows the guest online", async ({ page, context, browser, gateway }) => {
   test.setTimeout(60_000);
   const setup = await makePortal();
   const clientMac = randomMac();
+  // The operator reads the URL to paste into Meraki from the network's settings page (own browser: the guest's keeps no cookie).
+  const operatorContext = await browser.newContext();
+  await signIn(operatorContext, setup.owner.id);
+  const operator = await operatorContext.newPage();
+  await operator.goto(`/${setup.orgId}/venues/${setup.venue.id}/settings`);
+  const merakiUrl = await operator.locator('[data-gateway-url="meraki"]').textContent();
+  expect(merakiUrl).toBe(`http://localhost:${E2E_PORT}/hotspot/meraki/${setup.venue.portalKey}`);
   // The access point's MAC in Cisco's dotted notation, the client's dash separated: any notation finds them.
-  const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: dottedMac(setup.ap.mac), clientMac: dashedMac(clientMac) }));
+  const entry = merakiEntry(setup.venue.portalKey, gateway, { apMac: dottedMac(setup.ap.mac), clientMac: dashedMac(clientMac) });
+  expect(entry.startsWith(new URL(merakiUrl!).pathname + "?")).toBe(true);
+  const { token } = await arrive(page, entry);
 
   await expect(page.getByRole("heading", { level: 1, name: "Get connected to WiFi" })).toBeVisible();
   await expect(page.getByText(setup.venue.name)).toBeVisible();
@@ -169,9 +178,8 @@ test("Meraki: a new device signs up, is let through at base_grant_url, and the c
   expect(Date.now() - seen!).toBeLessThan(5 * 60_000);
 
   // The organisation's admin finds the guest online, with the customer's and the access point's names.
-  await signIn(context, setup.owner.id);
-  await page.goto(`/${setup.orgId}/connections`);
-  const row = page.getByRole("row").filter({ hasText: "Amina Wanjiru" });
+  await operator.goto(`/${setup.orgId}/connections`);
+  const row = operator.getByRole("row").filter({ hasText: "Amina Wanjiru" });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(setup.ap.name);
   await expect(row).toContainText(setup.venue.name);
@@ -179,10 +187,11 @@ test("Meraki: a new device signs up, is let through at base_grant_url, and the c
   await expect(row).toContainText("Online");
 
   // The access point was seen: its page counts the guest online.
-  await page.goto(`/${setup.orgId}/ap/${setup.ap.id}/overview`);
-  await expect(page.getByRole("heading", { level: 1, name: setup.ap.name })).toBeVisible();
-  const online = page.locator("dl > div").filter({ has: page.getByText("Online", { exact: true }) });
+  await operator.goto(`/${setup.orgId}/ap/${setup.ap.id}/overview`);
+  await expect(operator.getByRole("heading", { level: 1, name: setup.ap.name })).toBeVisible();
+  const online = operator.locator("dl > div").filter({ has: operator.getByText("Online", { exact: true }) });
   await expect(online.locator("dd")).toHaveText("1");
+  await operatorContext.close();
 });
 
 test("openNDS: the FAS entry, sign-up and the grant at opennds_auth with tok = sha256(hid + faskey)", async ({ page, context, gateway }) => {
