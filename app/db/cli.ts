@@ -8,6 +8,8 @@
 //   jobs:work               work the job queue in the foreground until SIGTERM/SIGINT
 //   jobs:list [--failed]    the newest jobs, or the dead letters (jobs that used all their attempts)
 //   jobs:retry ID           put a dead letter back in the queue
+//   portal:end-idle         end online connections whose gateway went quiet or whose session ran out
+//                           (the portal.end-idle job, once; safe beside running servers)
 //   rollups:rebuild [--organization N]
 //                           recompute the analytics roll-ups from the connections (all organisations
 //                           by default), e.g. after a bulk load that stopped half-way
@@ -17,7 +19,7 @@ import { generateDemoData, loadDemoIfEmpty, resolveSizes, type DemoOptions } fro
 import { randomToken } from "~/services/crypto.server";
 import { insertUser } from "./factories.server";
 
-const USAGE = `Usage: tsx app/db/cli.ts <migrate | seed | demo | reports:run | jobs:work | jobs:list [--failed] | jobs:retry ID | rollups:rebuild [--organization N] | generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N] [--days N] [--seed N]>`;
+const USAGE = `Usage: tsx app/db/cli.ts <migrate | seed | demo | reports:run | jobs:work | jobs:list [--failed] | jobs:retry ID | portal:end-idle | rollups:rebuild [--organization N] | generate --connections N [--customers N] [--devices N] [--venues N] [--access-points N] [--days N] [--seed N]>`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -71,6 +73,13 @@ async function main(argv: string[]): Promise<void> {
       const { retryFailedJob } = await import("~/services/jobs/queue.server");
       if (!(await retryFailedJob(id))) throw new Error(`Job ${id} is not a failed job.`);
       console.log(`Job ${id} is queued again.`);
+      return;
+    }
+    case "portal:end-idle": {
+      await migrateToLatest();
+      const { endIdleConnections } = await import("~/services/portal/accounting.server");
+      const { idle, expired } = await endIdleConnections();
+      console.log(`Connections ended: ${idle} idle, ${expired} past their session.`);
       return;
     }
     case "rollups:rebuild": {

@@ -16,6 +16,7 @@ import type { ConnectionFilter, ConnectionPage, ConnectionRow } from "~/lib/conn
 import type { ListParams } from "~/lib/pagination";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 import { resolveSearch, type SearchMatch } from "./connections-search.server";
+import { revokeAtGateway, type GatewayNote } from "./portal/revoke.server";
 import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, type Cursor } from "./list-count.server";
 
 export type { ConnectionFilter, ConnectionPage, ConnectionRow };
@@ -266,30 +267,68 @@ export const CLOSE_MESSAGES = {
   notOnline: "This connection was never authorized, so there is nothing to close.",
 } as const;
 
+export interface CloseOutcome {
+  ok: boolean;
+  message: string;
+  /** What the guest's gateway was told (absent for a connection no gateway handed over). */
+  gateway?: GatewayNote;
+}
+
 /**
- * closeConnection(id): ends an online connection now. Needs edit_connections; another
- * organisation's or a missing connection is a 404; a connection that is not online is a clear
- * answer (ok: false), not an error. The UPDATE only touches a row still open, so two people
- * closing at once both get a sensible answer.
+ * closeConnection(id): ends an online connection now and tells its gateway where the make allows
+ * (revoke.server.ts); the message says honestly what happens at the gateway. Needs
+ * edit_connections; another organisation's or a missing connection is a 404; a connection that is
+ * not online is a clear answer (ok: false), not an error. The UPDATE only touches a row still
+ * open, so two people closing at once both get a sensible answer and the gateway is told once.
  */
-export async function closeConnection(ctx: OrgContext, id: number | null): Promise<{ ok: boolean; message: string }> {
+export async function closeConnection(ctx: OrgContext, id: number | null): Promise<CloseOutcome> {
   requirePermission(ctx, "edit_connections");
   if (id === null) notFound();
   const row = await db
     .selectFrom("connections")
-    .select(["id", "authorized_at", "ended_at"])
-    .where("id", "=", id)
-    .where("organization_id", "=", ctx.org.id)
+    .leftJoin("devices", "devices.id", "connections.device_id")
+    .select([
+      "connections.id",
+      "connections.venue_id",
+      "connections.authorized_at",
+      "connections.ended_at",
+      "connections.gateway",
+      "connections.gateway_context",
+      "connections.session_expires_at",
+      "devices.mac_address",
+    ])
+    .where("connections.id", "=", id)
+    .where("connections.organization_id", "=", ctx.org.id)
     .executeTakeFirst();
   if (!row) notFound();
   if (row.authorized_at === null) return { ok: false, message: CLOSE_MESSAGES.notOnline };
   if (row.ended_at !== null) return { ok: false, message: CLOSE_MESSAGES.alreadyClosed };
-  const result = await db
-    .updateTable("connections")
-    .set({ ended_at: Math.max(Date.now(), Number(row.authorized_at)) })
-    .where("id", "=", id)
-    .where("organization_id", "=", ctx.org.id)
-    .where("ended_at", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? { ok: true, message: CLOSE_MESSAGES.closed } : { ok: false, message: CLOSE_MESSAGES.alreadyClosed };
+  const now = Date.now();
+  const closed = await db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("connections")
+      .set({ ended_at: Math.max(now, Number(row.authorized_at)), terminate_cause: "Admin-Reset" })
+      .where("id", "=", id)
+      .where("organization_id", "=", ctx.org.id)
+      .where("ended_at", "is", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return null;
+    const gateway = await revokeAtGateway(
+      trx,
+      {
+        id,
+        organizationId: ctx.org.id,
+        venueId: row.venue_id,
+        gateway: row.gateway,
+        gatewayContext: row.gateway_context,
+        clientMac: row.mac_address,
+        sessionExpiresAt: row.session_expires_at === null ? null : Number(row.session_expires_at),
+      },
+      now,
+    );
+    return { gateway };
+  });
+  if (!closed) return { ok: false, message: CLOSE_MESSAGES.alreadyClosed };
+  if (!closed.gateway) return { ok: true, message: CLOSE_MESSAGES.closed };
+  return { ok: true, message: `${CLOSE_MESSAGES.closed} ${closed.gateway.note}`, gateway: closed.gateway };
 }

@@ -2,6 +2,8 @@
 // process's worker (entry.server.tsx). Adding work = a job type here and `enqueue(type, payload)`.
 import { getEnv } from "~/env.server";
 import { deliverEmail, emailFromPayload, type EmailPayload } from "../email.server";
+import { endIdleConnections } from "../portal/accounting.server";
+import { REVOKE_JOB, runRevokeJob } from "../portal/revoke.server";
 import { runDueReports } from "../report-scheduler.server";
 import { pruneJobs } from "./queue.server";
 import { drainJobs, startWorker, type JobType, type Recurring, type Worker } from "./worker.server";
@@ -14,6 +16,10 @@ export const JOB_TYPES: Record<string, JobType> = {
   "email.send": { run: (payload: EmailPayload) => deliverEmail(emailFromPayload(payload)) },
   // The report e-mails due now; each (subscription, day) is claimed and retried in report_deliveries.
   "reports.send-due": { run: async () => void (await runDueReports()) },
+  // Online connections whose gateway went quiet or whose session ran out (safe in every instance at once).
+  "portal.end-idle": { run: async () => void (await endIdleConnections()) },
+  // Closing a connection in the console: tell its controller (UniFi); retried while it is unreachable.
+  [REVOKE_JOB]: { run: (payload: { connectionId: number }) => runRevokeJob(payload) },
   // Finished jobs and dead letters older than 30 days.
   "jobs.prune": { run: async () => void (await pruneJobs(30 * DAY_MS)) },
 };
@@ -21,6 +27,7 @@ export const JOB_TYPES: Record<string, JobType> = {
 export function recurringJobs(): Recurring[] {
   return [
     ...(getEnv().REPORT_SCHEDULER === "on" ? [{ name: "reports", type: "reports.send-due", everyMs: MINUTE_MS }] : []),
+    { name: "portal-idle", type: "portal.end-idle", everyMs: MINUTE_MS },
     { name: "prune", type: "jobs.prune", everyMs: DAY_MS },
   ];
 }
