@@ -35,3 +35,24 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "23503" || code === "SQLITE_CONSTRAINT_FOREIGNKEY";
 }
+
+/** PostgreSQL aborted the transaction to break a deadlock (40P01); running it again is safe. */
+export function isDeadlock(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "40P01";
+}
+
+/**
+ * Runs a transaction again when PostgreSQL broke a deadlock by aborting it. The roll-up triggers of
+ * concurrent writes (guests arriving and authorizing, accounting, the idle job, a console close)
+ * lock the same hour's and day's rows; they take them in one order (decision 0014), but a customer's
+ * lock and a batch's rows can still cross. SQLite has one writer at a time and never deadlocks.
+ */
+export async function retryDeadlocks<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isDeadlock(error)) throw error;
+    }
+  }
+}

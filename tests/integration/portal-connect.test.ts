@@ -2,6 +2,7 @@
 // of every make, the connect page, sign-up and click-through, authorization exactly once, the
 // /splash JSON calls, the Captive Portal API, and bad input of every kind.
 import crypto from "node:crypto";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { buildDevice } from "~/db/factories.server";
@@ -374,6 +375,24 @@ describe("/splash JSON calls and the Captive Portal API", () => {
     expect(after.captive).toBe(false);
     expect(after["seconds-remaining"]).toBeGreaterThan(3500);
     expect(after["can-extend-session"]).toBe(false);
+  });
+});
+
+describe("failures", () => {
+  it("answers a database failure with a readable 503 and keeps serving", async () => {
+    const { token } = await merakiGuest();
+    await sql`alter table oauth_providers rename to oauth_providers_away`.execute(db);
+    try {
+      const page = await fetch(`${server.origin}/connect?token=${token}`);
+      expect(page.status).toBe(503);
+      expect(await page.text()).toContain("Something went wrong on our side.");
+      const json = await fetch(`${server.origin}/splash/connection/${token}`);
+      expect(json.status).toBe(503);
+      expect(await json.json()).toEqual({ error: { message: "Something went wrong on our side. Please try again in a moment." } });
+    } finally {
+      await sql`alter table oauth_providers_away rename to oauth_providers`.execute(db);
+    }
+    expect((await fetch(`${server.origin}/connect?token=${token}`)).status).toBe(200);
   });
 });
 

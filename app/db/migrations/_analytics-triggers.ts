@@ -147,7 +147,11 @@ export const TRIGGERS: Trigger[] = [
     statements: [...usage("OLD", -1), ...usage("NEW", 1)],
   },
   {
-    name: "analytics_connection_dimensions",
+    // PostgreSQL fires a table's triggers in name order: this name puts the dimensions right after
+    // the usage rows, the order the insert trigger takes them in (usage, dimensions, visits), so a
+    // guest arriving and another authorizing at the same venue lock the shared roll-up rows in one
+    // order instead of deadlocking (migration 0012, decision 0014).
+    name: "analytics_connection_usage_dimensions",
     table: "connections",
     timing: "after",
     event: "update",

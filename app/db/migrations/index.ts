@@ -9,6 +9,7 @@ import * as jobs from "./2026-11-24-0008-jobs";
 import * as tokenExpiry from "./2026-11-24-0009-token-expiry";
 import * as emailVerification from "./2026-11-24-0010-email-verification";
 import * as portal from "./2026-11-25-0011-portal";
+import * as triggerOrder from "./2026-11-25-0012-trigger-order";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24-0009-token-expiry": tokenExpiry,
   "2026-11-24-0010-email-verification": emailVerification,
   "2026-11-25-0011-portal": portal,
+  "2026-11-25-0012-trigger-order": triggerOrder,
 };

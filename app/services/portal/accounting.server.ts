@@ -6,6 +6,7 @@
 // never reopens, the first end wins. Records of sessions we do not know are acknowledged and logged.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import { z } from "zod";
+import { retryDeadlocks } from "~/db/sql.server";
 import { db, dialect } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { normaliseMac } from "~/lib/mac";
@@ -263,23 +264,6 @@ async function writeSessions(trx: Kysely<DB>, sessions: Session[]): Promise<void
       and (v.upload > connections.upload or v.download > connections.download
         or (connections.ended_at is null and (v.ended_at is not null or connections.accounted_at is null or v.accounted_at > connections.accounted_at)))
   `.execute(trx);
-}
-
-const isDeadlock = (error: unknown) => (error as { code?: unknown } | null)?.code === "40P01";
-
-/**
- * Runs a transaction again when PostgreSQL broke a deadlock by aborting it: the roll-up triggers
- * of the idle job and an accounting batch (or a console close) may take the same hour's and day's
- * rows in different orders. SQLite has one writer at a time and never deadlocks.
- */
-async function retryDeadlocks<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (attempt >= attempts || !isDeadlock(error)) throw error;
-    }
-  }
 }
 
 /**

@@ -4,6 +4,7 @@
 // is still served, attributed to the network and kept as an unregistered MAC: a guest is never stranded.
 import UAParser from "ua-parser-js";
 import { db } from "~/db/db.server";
+import { retryDeadlocks } from "~/db/sql.server";
 import { hashToken, randomToken } from "../crypto.server";
 import { gatewayFor } from "./gateways/index.server";
 import { networkByPortalKey } from "./network.server";
@@ -62,66 +63,82 @@ export async function enterFromGateway(input: {
   const orgId = network.organizationId;
   const token = randomToken(24);
 
-  const connectionId = await db.transaction().execute(async (trx) => {
-    const ap = entry.apMac
-      ? await trx
-          .selectFrom("access_points")
-          .select(["id", "venue_id", "last_seen_at"])
-          .where("organization_id", "=", orgId)
-          .where("mac_address", "=", entry.apMac)
-          .executeTakeFirst()
-      : undefined;
-    if (ap && (ap.last_seen_at === null || Number(ap.last_seen_at) < now - SEEN_EVERY_MS)) {
-      await trx.updateTable("access_points").set({ last_seen_at: now }).where("id", "=", ap.id).execute();
-    }
+  const facts = deviceFacts(input.userAgent);
+  // The roll-up triggers lock shared rows; PostgreSQL may abort one of two racing visits (deadlock).
+  const connectionId = await retryDeadlocks(() =>
+    db.transaction().execute(async (trx) => {
+      const ap = entry.apMac
+        ? await trx
+            .selectFrom("access_points")
+            .select(["id", "venue_id", "last_seen_at"])
+            .where("organization_id", "=", orgId)
+            .where("mac_address", "=", entry.apMac)
+            .executeTakeFirst()
+        : undefined;
+      if (ap && (ap.last_seen_at === null || Number(ap.last_seen_at) < now - SEEN_EVERY_MS)) {
+        await trx.updateTable("access_points").set({ last_seen_at: now }).where("id", "=", ap.id).execute();
+      }
 
-    const facts = deviceFacts(input.userAgent);
-    await trx
-      .insertInto("devices")
-      .values({ organization_id: orgId, customer_id: null, mac_address: entry.clientMac, ...facts, blocked_at: null, last_seen_at: now, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(["organization_id", "mac_address"]).doUpdateSet({ last_seen_at: now }))
-      .execute();
-    const device = await trx
-      .selectFrom("devices")
-      .select(["id", "customer_id"])
-      .where("organization_id", "=", orgId)
-      .where("mac_address", "=", entry.clientMac)
-      .executeTakeFirstOrThrow();
-    let customerId = device.customer_id;
-    if (customerId === null) {
-      // A device's first visit: a customer without details yet (sign-up fills them in or merges it).
-      const customer = await trx
-        .insertInto("customers")
-        .values({ organization_id: orgId, identity: entry.clientMac, created_at: now, updated_at: now })
+      await trx
+        .insertInto("devices")
+        .values({
+          organization_id: orgId,
+          customer_id: null,
+          mac_address: entry.clientMac,
+          ...facts,
+          blocked_at: null,
+          last_seen_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.columns(["organization_id", "mac_address"]).doUpdateSet({ last_seen_at: now }))
+        .execute();
+      const device = await trx
+        .selectFrom("devices")
+        .select(["id", "customer_id"])
+        .where("organization_id", "=", orgId)
+        .where("mac_address", "=", entry.clientMac)
+        .executeTakeFirstOrThrow();
+      let customerId = device.customer_id;
+      if (customerId === null) {
+        // A device's first visit: a customer without details yet (sign-up fills them in or merges it).
+        const customer = await trx
+          .insertInto("customers")
+          .values({ organization_id: orgId, identity: entry.clientMac, created_at: now, updated_at: now })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        customerId = customer.id;
+        await trx.updateTable("devices").set({ customer_id: customerId, updated_at: now }).where("id", "=", device.id).execute();
+      }
+
+      const connection = await trx
+        .insertInto("connections")
+        .values({
+          organization_id: orgId,
+          venue_id: ap?.venue_id ?? network.id,
+          access_point_id: ap?.id ?? null,
+          access_point_mac: entry.apMac,
+          customer_id: customerId,
+          device_id: device.id,
+          ssid: entry.ssid,
+          token: hashToken(token),
+          token_expires_at: now + TOKEN_TTL_MS,
+          client_ip: entry.clientIp,
+          gateway: adapter.make,
+          // network_id: the network whose portal key and gateway credentials grant (the access point may be filed under another).
+          gateway_context: JSON.stringify({
+            ...entry.context,
+            network_id: String(network.id),
+            ...(entry.continueUrl ? { continue_url: entry.continueUrl } : {}),
+          }),
+          created_at: now,
+          upload: 0,
+          download: 0,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      customerId = customer.id;
-      await trx.updateTable("devices").set({ customer_id: customerId, updated_at: now }).where("id", "=", device.id).execute();
-    }
-
-    const connection = await trx
-      .insertInto("connections")
-      .values({
-        organization_id: orgId,
-        venue_id: ap?.venue_id ?? network.id,
-        access_point_id: ap?.id ?? null,
-        access_point_mac: entry.apMac,
-        customer_id: customerId,
-        device_id: device.id,
-        ssid: entry.ssid,
-        token: hashToken(token),
-        token_expires_at: now + TOKEN_TTL_MS,
-        client_ip: entry.clientIp,
-        gateway: adapter.make,
-        // network_id: the network whose portal key and gateway credentials grant (the access point may be filed under another).
-        gateway_context: JSON.stringify({ ...entry.context, network_id: String(network.id), ...(entry.continueUrl ? { continue_url: entry.continueUrl } : {}) }),
-        created_at: now,
-        upload: 0,
-        download: 0,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return Number(connection.id);
-  });
+      return Number(connection.id);
+    })
+  );
   return { ok: true, token, connectionId };
 }

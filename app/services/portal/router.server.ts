@@ -72,8 +72,34 @@ async function connectRequest(body: unknown): Promise<{ request: AuthorizeReques
   return { request: { token: input.token, mode: "SIGNUP", details, consent: { terms: input.accept_terms, marketing: input.marketing_opt_in } }, token: input.token };
 }
 
-export function portalRouter(): express.Router {
+/**
+ * Express 4 does not await handlers: a rejected promise (a database deadlock, a dropped connection)
+ * would be unhandled and end the process. Every handler of this router passes its failure to next().
+ */
+function catchingRouter(): express.Router {
   const router = express.Router();
+  const wrap = (handler: unknown) =>
+    typeof handler === "function" && handler.length < 4
+      ? (req: Request, res: Response, next: NextFunction) => {
+          try {
+            const result = (handler as express.RequestHandler)(req, res, next) as unknown;
+            if (result instanceof Promise) result.catch(next);
+          } catch (error) {
+            next(error);
+          }
+        }
+      : handler;
+  for (const method of ["get", "post"] as const) {
+    const register = router[method].bind(router) as (...args: unknown[]) => express.Router;
+    (router as unknown as Record<string, unknown>)[method] = (path: unknown, ...handlers: unknown[]) => register(path, ...handlers.flat().map(wrap));
+  }
+  return router;
+}
+
+const JSON_PATHS = /^\/(hotspot\/accounting|hotspot\/mlango\/[^/]+\/revocations|splash\/connect\/auto|splash\/connection\/|captive\/[^/]+$)/;
+
+export function portalRouter(): express.Router {
+  const router = catchingRouter();
 
   // Gateway accounting: one record or a batch, authenticated by the network's gateway secret.
   router.post("/hotspot/accounting", express.json({ limit: ACCOUNTING_LIMIT }), rejectNulBody, async (req, res) => {
@@ -197,13 +223,18 @@ export function portalRouter(): express.Router {
 
   mountSocialRoutes(router, { sendPage, form });
 
-  // Bodies too large or malformed for the parsers above: a readable 4xx, never a 500.
-  router.use((error: { status?: number; type?: string }, req: Request, res: Response, next: NextFunction) => {
-    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : null;
-    if (!status) return next(error);
-    const message = status === 413 ? "The request is too large." : "The request body could not be read.";
-    if (req.path.startsWith("/hotspot/accounting") || req.path.startsWith("/splash/connect/auto")) return res.status(status).json({ error: { message } });
-    sendPage(res, status, messagePage("Bad request", [message]));
+  // Bodies too large or malformed for the parsers above: a readable 4xx. Anything else that failed
+  // (the database, a bug): logged, and a readable 503 — the guest can try again, the server lives on.
+  router.use((error: { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
+    const clientError = error.status && error.status >= 400 && error.status < 500 ? error.status : null;
+    if (!clientError) {
+      console.error(JSON.stringify({ at: new Date().toISOString(), event: "portal_error", path: req.path.split("/").slice(0, 3).join("/"), error: error instanceof Error ? error.stack : String(error) }));
+    }
+    const status = clientError ?? 503;
+    const message = status === 413 ? "The request is too large." : clientError ? "The request body could not be read." : "Something went wrong on our side. Please try again in a moment.";
+    if (res.headersSent) return res.end();
+    if (JSON_PATHS.test(req.path)) return res.status(status).json({ error: { message } });
+    sendPage(res, status, messagePage(clientError ? "Bad request" : "Please try again", [message]));
   });
   return router;
 }

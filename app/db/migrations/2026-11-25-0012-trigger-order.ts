@@ -1,0 +1,31 @@
+import { sql, type Kysely } from "kysely";
+import { isPostgres } from "./_dialect";
+import { postgresTriggerDdl, sqliteTriggerDdl, TRIGGERS } from "./_analytics-triggers";
+
+// The connections' dimensions update trigger is renamed so PostgreSQL fires it right after the usage
+// trigger (it fires a table's triggers in name order): every trigger then locks the roll-up rows in
+// the insert trigger's order, and concurrent guests no longer deadlock (decision 0014). A database
+// made after the rename already has the new name; only an older one is changed.
+const OLD = "analytics_connection_dimensions";
+const NEW = "analytics_connection_usage_dimensions";
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await rename(db, OLD, NEW);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await rename(db, NEW, OLD);
+}
+
+async function rename(db: Kysely<any>, from: string, to: string): Promise<void> {
+  const postgres = isPostgres(db);
+  const exists = postgres
+    ? await sql`select 1 from pg_trigger where tgname = ${from}`.execute(db)
+    : await sql`select 1 from sqlite_master where type = 'trigger' and name = ${from}`.execute(db);
+  if (exists.rows.length === 0) return;
+  const trigger = TRIGGERS.find((t) => t.name === NEW)!;
+  await sql.raw(`drop trigger ${from}${postgres ? " on connections" : ""}`).execute(db);
+  if (postgres) await sql.raw(`drop function ${from}()`).execute(db);
+  const renamed = { ...trigger, name: to };
+  for (const statement of postgres ? postgresTriggerDdl(renamed) : [sqliteTriggerDdl(renamed)]) await sql.raw(statement).execute(db);
+}
