@@ -1,0 +1,347 @@
+// The gateway simulator (issue [portal] §7): plays guests against a running Mlango end to end, as
+// phones and their gateway would, with plain HTTP (no browser, no cookies, no JavaScript).
+//
+//   npm run simulate -- --url http://localhost:3000 --guests 50 --make meraki|opennds|unifi|mlango
+//     [--login admin@example.com --password mlango-demo] [--organization ID] [--venue ID]
+//     [--concurrency 16] [--signup-share 0.7] [--interims 2] [--stay]
+//
+// It signs in through the console API, picks the network (--venue, else "Simulator Lab", created with
+// two access points when missing), gives it a fresh gateway secret and openNDS faskey and, for UniFi,
+// points its controller at a fake controller started here. Then:
+//   1. new guests (--signup-share of --guests; random phones on the network's access points) arrive
+//      through the make's entry URL, read the connect page and sign up; the grant is checked;
+//   2. the gateway sends accounting start and interims for everyone online (batches of 100);
+//   3. the rest are returning guests: a device that signed up leaves (accounting stop) and comes back
+//      on a random access point, gets one Connect button and clicks through; start and interims again;
+//   4. everyone still online leaves (stop), unless --stay (the console then shows them online).
+// --signup-share 0 turns the network's sign-up off: every guest clicks through.
+// Prints a table per step and the failures' first messages; exit code 1 when any guest failed.
+import crypto from "node:crypto";
+import { parseArgs } from "node:util";
+import { startFakeUnifi, type FakeUnifi } from "./fakes/unifi-controller";
+import { ApiError, ConsoleApi, type ApiAccessPoint, type GatewaySettings } from "./simulator/api";
+import {
+  newSession,
+  nextRecord,
+  personMaker,
+  playGuest,
+  randomDevice,
+  randomMac,
+  sendAccounting,
+  STEPS,
+  type AccountingStatus,
+  type BatchOutcome,
+  type GuestPlan,
+  type GuestResult,
+  type Session,
+} from "./simulator/guest";
+import { HttpClient } from "./simulator/http";
+import { BEHAVIOURS, isMake, MAKES, type GatewayBehaviour, type SimNetwork } from "./simulator/makes";
+import { fmt, percentile, pool, table } from "./simulator/report";
+
+const LAB = { name: "Simulator Lab", address: "Simulator Lane 1, Westlands, Nairobi" };
+const UNIFI_LOGIN = { username: "admin", password: "unifi-fake-password" };
+const BATCH = 100;
+
+interface Options {
+  url: string;
+  guests: number;
+  make: (typeof MAKES)[number];
+  login: string;
+  password: string;
+  organization?: number;
+  venue?: number;
+  concurrency: number;
+  signupShare: number;
+  interims: number;
+  stay: boolean;
+}
+
+function options(): Options {
+  const { values } = parseArgs({
+    options: {
+      url: { type: "string", default: "http://localhost:3000" },
+      guests: { type: "string", default: "50" },
+      make: { type: "string" },
+      login: { type: "string", default: "admin@example.com" },
+      password: { type: "string", default: "mlango-demo" },
+      organization: { type: "string" },
+      venue: { type: "string" },
+      concurrency: { type: "string", default: "16" },
+      "signup-share": { type: "string", default: "0.7" },
+      interims: { type: "string", default: "2" },
+      stay: { type: "boolean", default: false },
+    },
+  });
+  const whole = (name: string, raw: string | undefined, min: number) => {
+    const n = Number(raw?.replace(/_/g, ""));
+    if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be a whole number of at least ${min}, got "${raw}".`);
+    return n;
+  };
+  if (!values.make || !isMake(values.make)) throw new Error(`--make must be one of ${MAKES.join(", ")}.`);
+  const share = Number(values["signup-share"]);
+  if (!(share >= 0 && share <= 1)) throw new Error(`--signup-share must be between 0 and 1, got "${values["signup-share"]}".`);
+  return {
+    url: new URL(values.url!).origin,
+    guests: whole("guests", values.guests, 1),
+    make: values.make,
+    login: values.login!,
+    password: values.password!,
+    organization: values.organization === undefined ? undefined : whole("organization", values.organization, 1),
+    venue: values.venue === undefined ? undefined : whole("venue", values.venue, 1),
+    concurrency: whole("concurrency", values.concurrency, 1),
+    signupShare: share,
+    interims: whole("interims", values.interims, 0),
+    stay: values.stay!,
+  };
+}
+
+/** Signs in, picks the network and its access points, sets the gateway up for this run. */
+async function prepareNetwork(opts: Options, log: (line: string) => void): Promise<{ network: SimNetwork; fake?: FakeUnifi }> {
+  const api = new ConsoleApi(opts.url);
+  await api.signIn(opts.login, opts.password);
+  const org = await api.useOrganization(opts.organization);
+  let venue = opts.venue ? await api.venue(opts.venue) : await api.findVenue(LAB.name);
+  if (!venue) {
+    venue = await api.createVenue(LAB.name, LAB.address);
+    log(`Created network "${venue.name}" (id ${venue.id})`);
+  }
+  const accessPoints: ApiAccessPoint[] = await api.accessPoints(venue.id);
+  if (accessPoints.length === 0) {
+    for (const n of [1, 2]) {
+      const mac = randomMac();
+      accessPoints.push(
+        await api.createAccessPoint({
+          name: `${venue.name} AP ${n}`,
+          make: "Mlango",
+          mac_address: mac,
+          serial_number: `SIM-${mac.replace(/:/g, "").toUpperCase()}`,
+          venue_id: venue.id,
+        }),
+      );
+    }
+    log(`Added access points ${accessPoints.map((ap) => ap.mac_address).join(", ")}`);
+  }
+
+  const gateway = await api.gateway(venue.id).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) throw new Error(`The instance has no gateway settings API (${error.message}).`);
+    throw error;
+  });
+  const fake = opts.make === "unifi" ? await startFakeUnifi(UNIFI_LOGIN) : undefined;
+  const settings: GatewaySettings = {
+    gateway_secret: crypto.randomBytes(32).toString("hex"),
+    opennds_faskey: crypto.randomBytes(16).toString("hex"),
+    session_minutes: Number(gateway.session_minutes ?? 60),
+    guest_signup: opts.signupShare > 0,
+    ...(fake ? { unifi_url: fake.url, unifi_username: UNIFI_LOGIN.username, unifi_password: UNIFI_LOGIN.password } : {}),
+  };
+  const saved = await api.setGateway(venue.id, settings).catch(async (error: unknown) => {
+    await fake?.close();
+    throw error;
+  });
+  const entryPath = new URL((saved.urls ?? gateway.urls)[opts.make]).pathname;
+  const where = `organisation ${org.id} "${org.name}", network ${venue.id} "${venue.name}" (${accessPoints.length} access points)`;
+  // The portal key is a secret of the network: not printed.
+  log(`Simulating ${opts.make} at ${where}; entry ${entryPath.replace(/[^/]+$/, "…")}${fake ? `; fake UniFi controller at ${fake.url}` : ""}`);
+  return {
+    fake,
+    network: {
+      entryPath,
+      accessPoints: accessPoints.map((ap) => ({ mac: ap.mac_address, successUrl: ap.success_url ?? null })),
+      successUrl: venue.success_url ?? null,
+      gatewaySecret: settings.gateway_secret,
+      faskey: settings.opennds_faskey,
+      sessionMinutes: Number(saved.session_minutes ?? settings.session_minutes),
+      unifi: fake,
+    },
+  };
+}
+
+/** One visit of the run, and what became of its accounting. */
+interface Visit {
+  plan: GuestPlan;
+  result?: GuestResult;
+  session?: Session;
+  accountingOk: boolean;
+  accountingMessage?: string;
+}
+
+/** A run: the guests' visits in waves, the gateway's accounting for them, and what happened. */
+class Run {
+  readonly visits: Visit[] = [];
+  readonly batches: BatchOutcome[] = [];
+  accountingMs = 0;
+  flowMs = 0;
+  private readonly behaviour: GatewayBehaviour;
+  private readonly client: HttpClient;
+
+  constructor(private readonly opts: Options, private readonly network: SimNetwork) {
+    this.behaviour = BEHAVIOURS[opts.make];
+    this.client = new HttpClient(opts.url, opts.concurrency);
+  }
+
+  /** Plays visits, `--concurrency` at a time; answers those that got online. */
+  async play(plans: GuestPlan[]): Promise<Visit[]> {
+    const wave = plans.map((plan): Visit => ({ plan, accountingOk: true }));
+    this.visits.push(...wave);
+    const started = performance.now();
+    await pool(wave, this.opts.concurrency, async (visit) => {
+      visit.result = await playGuest(this.client, this.behaviour, this.network, visit.plan);
+    });
+    this.flowMs += performance.now() - started;
+    return wave.filter((v) => v.result!.ok);
+  }
+
+  /** The gateway reports these sessions in batches; a failed batch fails the accounting of every visit in it. */
+  async account(online: Visit[], status: AccountingStatus): Promise<void> {
+    if (online.length === 0) return;
+    const records = online.map((v) => nextRecord(v.session!, status));
+    const started = performance.now();
+    const outcomes = await sendAccounting(this.client, this.network.gatewaySecret, records, BATCH);
+    this.accountingMs += performance.now() - started;
+    outcomes.forEach((outcome, b) => {
+      this.batches.push(outcome);
+      if (outcome.ok) return;
+      for (const visit of online.slice(b * BATCH, (b + 1) * BATCH)) {
+        visit.accountingOk = false;
+        visit.accountingMessage ??= `${status}: ${outcome.message}`;
+      }
+    });
+  }
+
+  /** Sessions begin: accounting start, then the interims. */
+  async begin(online: Visit[]): Promise<void> {
+    for (const v of online) v.session = newSession(this.behaviour.accountingId(v.plan.device, this.network, v.result!.token!));
+    await this.account(online, "start");
+    for (let i = 0; i < this.opts.interims; i++) await this.account(online, "interim");
+  }
+
+  /** The whole run; answers the visits still online at the end. */
+  async playAll(): Promise<Visit[]> {
+    const { opts, network } = this;
+    const person = personMaker();
+    const signup = opts.signupShare > 0;
+    const newGuests = signup ? Math.max(1, Math.round(opts.guests * opts.signupShare)) : opts.guests;
+    console.log(
+      `Playing ${opts.guests} guests (${newGuests} new, ${signup ? "signing up" : "clicking through"}; ${opts.guests - newGuests} returning) at concurrency ${
+        opts.concurrency
+      }…`,
+    );
+
+    // 1–2. New devices sign up (or click through when the network asks for nothing), then start and interims.
+    const fresh = (): GuestPlan => ({ device: randomDevice(network.accessPoints.length), person: person(), expect: signup ? "SIGNUP" : "CLICK_THROUGH" });
+    let online = await this.play(Array.from({ length: newGuests }, fresh));
+    await this.begin(online);
+
+    // 3. Returning guests: a device that signed up leaves (stop), comes back anywhere in the venue and clicks through.
+    let returning = opts.guests - newGuests;
+    while (returning > 0 && online.length > 0) {
+      const leaving = online.slice(0, Math.min(returning, online.length));
+      await this.account(leaving, "stop");
+      const back = await this.play(
+        leaving.map((v) => ({
+          device: { ...v.plan.device, apIndex: Math.floor(Math.random() * network.accessPoints.length) },
+          person: v.plan.person,
+          expect: "CLICK_THROUGH" as const,
+        })),
+      );
+      await this.begin(back);
+      online = [...online.slice(leaving.length), ...back];
+      returning -= leaving.length;
+    }
+    for (let i = 0; i < returning; i++) {
+      this.visits.push({
+        plan: fresh(),
+        accountingOk: false,
+        result: { ok: false, steps: {}, failedStep: "entry", message: "no guest who signed up was online to come back" },
+      });
+    }
+
+    // 4. Everyone leaves, unless they are to stay online for the demo.
+    if (!opts.stay) await this.account(online, "stop");
+    return opts.stay ? online : [];
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  /** Prints the report; answers how many guests failed (a step or their accounting). */
+  report(stillOnline: number): number {
+    const { opts, visits } = this;
+    const granted = visits.filter((v) => v.result?.ok);
+    const failures = new Map<string, number>();
+    const note = (step: string, message: string) => failures.set(`${step}: ${message}`, (failures.get(`${step}: ${message}`) ?? 0) + 1);
+    const rows: string[][] = [["step", "OK", "failed", "per s", "p50 ms", "p95 ms"]];
+    for (const step of STEPS) {
+      const timed = visits.flatMap((v) => (v.result?.steps[step] ? [v.result.steps[step]!] : []));
+      const failed = visits.filter((v) => v.result?.failedStep === step);
+      for (const v of failed) note(step, v.result!.message!);
+      const ok = visits.filter((v) => v.result?.steps[step] && v.result.failedStep !== step).length;
+      // Guests through this step per second, over the span in which the step ran.
+      const span = timed.length ? Math.max(...timed.map((t) => t.start + t.ms)) - Math.min(...timed.map((t) => t.start)) : 0;
+      const ms = timed.map((t) => t.ms);
+      rows.push([step, fmt(ok), fmt(failed.length), fmt(span > 0 ? ok / (span / 1000) : NaN, 1), fmt(percentile(ms, 0.5), 1), fmt(percentile(ms, 0.95), 1)]);
+    }
+    const accountingFailed = granted.filter((v) => !v.accountingOk);
+    for (const v of accountingFailed) note("accounting", v.accountingMessage ?? "failed");
+    const records = this.batches.reduce((sum, b) => sum + b.records, 0);
+    const accepted = this.batches.reduce((sum, b) => sum + b.accepted, 0);
+    const batchMs = this.batches.map((b) => b.ms);
+    rows.push([
+      "accounting (records/s; ms per batch)",
+      fmt(granted.length - accountingFailed.length),
+      fmt(accountingFailed.length),
+      fmt(this.accountingMs > 0 ? accepted / (this.accountingMs / 1000) : NaN),
+      fmt(percentile(batchMs, 0.5), 1),
+      fmt(percentile(batchMs, 0.95), 1),
+    ]);
+    const whole = granted.map((v) => STEPS.reduce((sum, s) => sum + v.result!.steps[s]!.ms, 0));
+    rows.push([
+      "whole visit (entry → grant)",
+      fmt(granted.length),
+      fmt(visits.length - granted.length),
+      fmt(this.flowMs > 0 ? granted.length / (this.flowMs / 1000) : NaN, 1),
+      fmt(percentile(whole, 0.5), 1),
+      fmt(percentile(whole, 0.95), 1),
+    ]);
+
+    console.log(`\n${opts.make}: ${visits.length} guests against ${opts.url}, concurrency ${opts.concurrency}`);
+    console.log(table(rows));
+    console.log(
+      `accounting: ${fmt(records)} records in ${fmt(this.batches.length)} batches of up to ${BATCH}, ${fmt(accepted)} accepted; ` +
+        (opts.stay ? `${stillOnline} guests left online (--stay)` : "every session stopped"),
+    );
+    if (failures.size) {
+      console.log("\nFailures (first messages):");
+      for (const [message, count] of [...failures].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${count}× ${message}`);
+    }
+    const failed = visits.length - granted.filter((v) => v.accountingOk).length;
+    console.log(
+      failed
+        ? `\n${failed} of ${visits.length} guests failed.`
+        : `\nAll ${visits.length} guests got online${opts.stay ? " and stay online" : ", were accounted and left"}.`,
+    );
+    return failed;
+  }
+}
+
+async function run(opts: Options): Promise<number> {
+  const { network, fake } = await prepareNetwork(opts, (line) => console.log(line));
+  const simulation = new Run(opts, network);
+  let online: Visit[] = [];
+  try {
+    online = await simulation.playAll();
+  } finally {
+    simulation.close();
+    await fake?.close();
+  }
+  return simulation.report(online.length) ? 1 : 0;
+}
+
+try {
+  process.exitCode = await run(options());
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}

@@ -1,0 +1,358 @@
+// One guest, end to end, as a phone and its gateway do it with plain HTTP (no browser, no cookies, no
+// JavaScript): the gateway's redirect to the make's entry URL, the redirect to /connect?token=, the
+// connect page's HTML form read as a mini-browser reads it (hidden fields, the fields it asks for),
+// the sign-up or the click-through submitted as a form, and the grant checked as the gateway would.
+// Then the gateway's accounting for the session (start, interims, stop), sent in batches.
+// Used by scripts/simulate.ts and bench/portal.bench.ts.
+import crypto from "node:crypto";
+import { decodeEntities, describe, type HttpClient } from "./http";
+import type { AccountingId, Device, GatewayBehaviour, SimNetwork } from "./makes";
+import { pool } from "./report";
+
+export const STEPS = ["entry", "connect page", "submit/grant"] as const;
+export type Step = (typeof STEPS)[number];
+
+export interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  marketing: boolean;
+}
+
+export interface GuestPlan {
+  device: Device;
+  /** Details to type when the page asks for them (a returning guest's page asks for none). */
+  person: Person;
+  /** How the guest must be treated: SIGNUP (a new device) or CLICK_THROUGH (a returning guest, or a network without sign-up). */
+  expect: "SIGNUP" | "CLICK_THROUGH";
+}
+
+export interface GuestResult {
+  ok: boolean;
+  /** When each step started (performance.now()) and how long it took; a failed step is timed too. */
+  steps: Partial<Record<Step, { start: number; ms: number }>>;
+  failedStep?: Step;
+  message?: string;
+  /** The visit's connect token (known once the entry succeeded). */
+  token?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phones and people
+
+const words = (text: string) => text.trim().split(/\s+/);
+
+const FIRST_NAMES = words(`
+  Wanjiru Achieng Njeri Akinyi Wambui Chebet Nafula Atieno Mwende Zawadi Amina Fatuma Kamau Otieno Kiprop Mutua Omondi Wafula Kariuki Juma Baraka Kiptoo Onyango Mwangi`);
+const LAST_NAMES = words(`
+  Kamau Otieno Mwangi Wanjiku Ochieng Kiprono Mutiso Njoroge Wekesa Chepkoech Odhiambo Kimani Barasa Nyambura Koech Mohamed Maina Auma Rotich Kilonzo`);
+const USER_AGENTS = [
+  "Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+  "Mozilla/5.0 (Linux; Android 13; TECNO KI5k) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Mobile Safari/537.36",
+  "Mozilla/5.0 (Linux; Android 12; Infinix X6816) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+  "CaptiveNetworkSupport-481.100.2 wispr",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+];
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+/** A random locally administered unicast MAC (aa:bb:…), as phones with MAC randomisation use. */
+export function randomMac(): string {
+  const bytes = crypto.randomBytes(6);
+  bytes[0] = (bytes[0]! & 0xfc) | 0x02;
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join(":");
+}
+
+export function randomDevice(accessPoints: number): Device {
+  const [a, b] = crypto.randomBytes(2);
+  return {
+    clientMac: randomMac(),
+    clientIp: `10.${20 + (a! % 200)}.${b}.${2 + (a! % 250)}`,
+    userAgent: pick(USER_AGENTS),
+    apIndex: Math.floor(Math.random() * accessPoints),
+  };
+}
+
+/** Makes people with unique e-mail addresses and 07… phone numbers (unique within the run and, by a random run tag, across runs). */
+export function personMaker(marketingShare = 0.4): () => Person {
+  const run = crypto.randomBytes(3).toString("hex");
+  const phones = new Set<string>();
+  let n = 0;
+  return () => {
+    const firstName = pick(FIRST_NAMES);
+    const lastName = pick(LAST_NAMES);
+    let phone: string;
+    do phone = `07${String(crypto.randomInt(0, 100_000_000)).padStart(8, "0")}`;
+    while (phones.has(phone));
+    phones.add(phone);
+    const email = `${firstName}.${lastName}.${run}${++n}@example.com`.toLowerCase();
+    return {
+      firstName,
+      lastName,
+      email,
+      phone,
+      marketing: Math.random() < marketingShare,
+    };
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The connect page, read without a browser
+
+export interface PageForm {
+  action: string;
+  method: string;
+  /** Hidden fields, as the page sets them. */
+  hidden: Record<string, string>;
+  /** Names of the visible fields it asks for (text, e-mail, tel inputs and checkboxes). */
+  fields: Set<string>;
+}
+
+const attributes = (tag: string): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const m of tag.matchAll(/([a-zA-Z_:-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g))
+    out[m[1]!.toLowerCase()] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? "");
+  return out;
+};
+
+/** The first form of the page that posts to /connect, or null. */
+export function readConnectForm(html: string): PageForm | null {
+  for (const formMatch of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
+    const form = attributes(formMatch[1]!);
+    if (!form.action || new URL(form.action, "http://x").pathname !== "/connect") continue;
+    const hidden: Record<string, string> = {};
+    const fields = new Set<string>();
+    for (const input of formMatch[2]!.matchAll(/<input\b([^>]*)>/gi)) {
+      const a = attributes(input[1]!);
+      if (!a.name) continue;
+      if ((a.type ?? "text").toLowerCase() === "hidden") hidden[a.name] = a.value ?? "";
+      else fields.add(a.name);
+    }
+    return {
+      action: form.action,
+      method: (form.method ?? "get").toLowerCase(),
+      hidden,
+      fields,
+    };
+  }
+  return null;
+}
+
+/** What the guest types into the fields the form asks for (the phone field's 07 prefix is overwritten). */
+function fillIn(form: PageForm, person: Person): Record<string, string> {
+  const values: Record<string, string> = { ...form.hidden };
+  const typed: Record<string, string> = {
+    first_name: person.firstName,
+    last_name: person.lastName,
+    email_address: person.email,
+    phone_number: person.phone,
+  };
+  for (const name of form.fields) {
+    if (name in typed) values[name] = typed[name]!;
+    else if (name === "accept_terms") values[name] = "on";
+    else if (name === "marketing_opt_in" && person.marketing) values[name] = "on";
+  }
+  return values;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One visit
+
+class StepFailed extends Error {}
+
+/**
+ * Plays one visit: entry → connect page → sign-up or click-through → grant. Never throws: a failure
+ * is reported with its step and a message.
+ */
+export async function playGuest(client: HttpClient, behaviour: GatewayBehaviour, network: SimNetwork, plan: GuestPlan): Promise<GuestResult> {
+  const result: GuestResult = { ok: false, steps: {} };
+  const browser = {
+    "User-Agent": plan.device.userAgent,
+    Accept: "text/html,application/xhtml+xml,*/*;q=0.8",
+    "Accept-Language": "en-KE,en;q=0.9,sw;q=0.8",
+  };
+  let step: Step = "entry";
+  const timed = async <T>(name: Step, run: () => Promise<T>): Promise<T> => {
+    step = name;
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      result.steps[name] = { start: started, ms: performance.now() - started };
+    }
+  };
+  try {
+    // 1. The gateway redirects the phone to the make's entry URL; Mlango sends it on to /connect.
+    const { path, state } = behaviour.entry(network, plan.device, Date.now());
+    const token = await timed("entry", async () => {
+      const response = await client.request(path, { headers: browser });
+      const location = response.location ? new URL(response.location, client.origin) : null;
+      const token = location?.pathname === "/connect" ? location.searchParams.get("token") : null;
+      if (response.status !== 302 || !token) throw new StepFailed(describe(response, "302 to /connect?token="));
+      return token;
+    });
+    result.token = token;
+
+    // 2. The mini-browser follows it and reads the form.
+    const form = await timed("connect page", async () => {
+      const response = await client.request(`/connect?token=${encodeURIComponent(token)}`, { headers: browser });
+      if (response.status !== 200) throw new StepFailed(describe(response, "200 with the connect form"));
+      const form = readConnectForm(response.body);
+      if (!form || form.method !== "post") throw new StepFailed("the connect page has no form posting to /connect");
+      if (form.hidden.token !== token) throw new StepFailed("the form's hidden token is not the one in the link");
+      const asksSignup = form.fields.has("accept_terms");
+      if (plan.expect === "SIGNUP" && !asksSignup) throw new StepFailed(`a new guest was offered ${form.hidden.mode ?? "no"} form instead of the sign-up`);
+      if (plan.expect === "CLICK_THROUGH" && asksSignup) throw new StepFailed(`a guest who needs no sign-up was asked for ${[...form.fields].join(", ")}`);
+      return form;
+    });
+
+    // 3. The guest submits; Mlango authorizes and grants; the gateway acts on the grant.
+    await timed("submit/grant", async () => {
+      const commandsBefore = network.unifi?.commands.length ?? 0;
+      const response = await client.request(new URL(form.action, client.origin).pathname, {
+        method: "POST",
+        headers: {
+          ...browser,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams(fillIn(form, plan.person)).toString(),
+      });
+      if (response.status !== 303) throw new StepFailed(describe(response, "303 grant redirect"));
+      const problem = behaviour.checkGrant({
+        network,
+        device: plan.device,
+        token,
+        state,
+        status: response.status,
+        location: response.location,
+        commandsBefore,
+      });
+      if (problem) throw new StepFailed(problem);
+    });
+    result.ok = true;
+  } catch (error) {
+    result.failedStep = step;
+    result.message = error instanceof StepFailed ? error.message : `${(error as Error).message ?? error}`;
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounting
+
+export type AccountingStatus = "start" | "interim" | "stop";
+
+export interface AccountingRecord extends Record<string, unknown> {
+  status: AccountingStatus;
+  input_octets: number;
+  output_octets: number;
+  session_time: number;
+}
+
+/** A guest's session as the gateway counts it. */
+export interface Session {
+  id: AccountingId;
+  upload: number;
+  download: number;
+  seconds: number;
+}
+
+export function newSession(id: AccountingId): Session {
+  return { id, upload: 0, download: 0, seconds: 0 };
+}
+
+/** The next record of a session: usage grows by a phone's few minutes of browsing and chat. */
+export function nextRecord(session: Session, status: AccountingStatus): AccountingRecord {
+  if (status !== "start") {
+    session.seconds += 60 + crypto.randomInt(0, 240);
+    session.upload += crypto.randomInt(20_000, 2_000_000);
+    session.download += crypto.randomInt(200_000, 40_000_000);
+  }
+  return {
+    status,
+    ...session.id,
+    input_octets: session.upload,
+    output_octets: session.download,
+    session_time: session.seconds,
+    ...(status === "stop" ? { terminate_cause: "User-Request" } : {}),
+  };
+}
+
+export interface BatchOutcome {
+  /** Records in the batch. */
+  records: number;
+  ok: boolean;
+  ms: number;
+  accepted: number;
+  message?: string;
+}
+
+/**
+ * Sends records to /hotspot/accounting in batches of `batchSize` with the network's gateway secret,
+ * `concurrency` batches in flight. A batch is OK when every record in it was accepted.
+ */
+export async function sendAccounting(
+  client: HttpClient,
+  secret: string,
+  records: AccountingRecord[],
+  batchSize = 100,
+  concurrency = 4,
+): Promise<BatchOutcome[]> {
+  const batches: AccountingRecord[][] = [];
+  for (let i = 0; i < records.length; i += batchSize) batches.push(records.slice(i, i + batchSize));
+  return pool(batches, concurrency, (batch) => sendBatch(client, secret, batch));
+}
+
+async function sendBatch(client: HttpClient, secret: string, batch: AccountingRecord[]): Promise<BatchOutcome> {
+  const started = performance.now();
+  try {
+    const response = await client.request("/hotspot/accounting", {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${secret}`,
+        "Content-Type": "application/json",
+        Accept: "application/json",
+      },
+      body: JSON.stringify(batch.length === 1 ? batch[0] : { records: batch }),
+    });
+    const ms = performance.now() - started;
+    let json: {
+      data?: { accepted?: number; unknown?: number };
+      error?: { message?: string } | string;
+    } = {};
+    try {
+      json = JSON.parse(response.body);
+    } catch {
+      // not JSON: reported below
+    }
+    const accepted = Number(json.data?.accepted ?? 0);
+    if (response.status !== 200) {
+      const message = typeof json.error === "string" ? json.error : json.error?.message ?? response.body.slice(0, 160);
+      return {
+        records: batch.length,
+        ok: false,
+        ms,
+        accepted,
+        message: `HTTP ${response.status}: ${message}`,
+      };
+    }
+    if (accepted !== batch.length)
+      return {
+        records: batch.length,
+        ok: false,
+        ms,
+        accepted,
+        message: `${accepted} of ${batch.length} records accepted (${json.data?.unknown ?? "?"} unknown)`,
+      };
+    return { records: batch.length, ok: true, ms, accepted };
+  } catch (error) {
+    return {
+      records: batch.length,
+      ok: false,
+      ms: performance.now() - started,
+      accepted: 0,
+      message: (error as Error).message,
+    };
+  }
+}

@@ -1,0 +1,261 @@
+// What each gateway make does around a guest, as the simulator plays it: the redirect that hands the
+// phone to Mlango (the make's entry URL and parameters), the check that Mlango's grant is what that
+// gateway would act on, and how the gateway names the session in its accounting records.
+// The formats mirror app/services/portal/gateways/*.server.ts and the README's gateway set-up.
+import crypto from "node:crypto";
+import type { FakeUnifi } from "../fakes/unifi-controller";
+
+export const MAKES = ["meraki", "opennds", "unifi", "mlango"] as const;
+export type Make = (typeof MAKES)[number];
+
+/** A network as the simulator drives it: where its gateway sends guests, and the gateway's settings. */
+export interface SimNetwork {
+  /** Entry path of this make on the instance, e.g. /hotspot/meraki/{portalKey} (from the network's gateway URLs). */
+  entryPath: string;
+  accessPoints: { mac: string; successUrl: string | null }[];
+  /** The network's own success URL (before the gateway's continue URL). */
+  successUrl: string | null;
+  gatewaySecret: string;
+  faskey: string;
+  sessionMinutes: number;
+  /** The fake controller the network's UniFi settings point at (make unifi). */
+  unifi?: FakeUnifi;
+}
+
+/** The phone: its MAC and address on the Wi-Fi, its browser, and the access point it is on. */
+export interface Device {
+  clientMac: string;
+  clientIp: string;
+  userAgent: string;
+  apIndex: number;
+}
+
+/** What the gateway knew when it redirected the phone, kept to check the grant. */
+export type EntryState = Record<string, string>;
+
+export interface GrantCheck {
+  network: SimNetwork;
+  device: Device;
+  /** The connect token of this visit. */
+  token: string;
+  state: EntryState;
+  /** Answer of the sign-up or click-through POST. */
+  status: number;
+  location: string | null;
+  /** Index into the fake controller's command log before the POST (make unifi). */
+  commandsBefore: number;
+}
+
+export type AccountingId = { token: string } | { client_mac: string; ap_mac: string };
+
+export interface GatewayBehaviour {
+  make: Make;
+  /** The path and query the gateway redirects the phone to. */
+  entry(network: SimNetwork, device: Device, now: number): { path: string; state: EntryState };
+  /** null when the grant is what this gateway needs to let the guest through; else what is wrong. */
+  checkGrant(check: GrantCheck): string | null;
+  /** How the gateway names the session when it sends accounting. */
+  accountingId(device: Device, network: SimNetwork, token: string): AccountingId;
+}
+
+const SITE = "default";
+const CONTINUE_URLS = [
+  "http://connectivitycheck.gstatic.com/generate_204",
+  "http://captive.apple.com/hotspot-detect.html",
+  "http://neverssl.com/",
+  "http://www.msftconnecttest.com/redirect",
+];
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex");
+export const hmac = (secret: string, message: string) => crypto.createHmac("sha256", secret).update(message).digest("hex");
+
+const apMac = (network: SimNetwork, device: Device) => network.accessPoints[device.apIndex]!.mac;
+
+/** Where Mlango must send the guest once online: the access point's, else the network's, else the gateway's continue URL. */
+function expectedSuccess(network: SimNetwork, device: Device, continueUrl: string): string {
+  return network.accessPoints[device.apIndex]!.successUrl ?? network.successUrl ?? continueUrl;
+}
+
+const sameUrl = (a: string | null, b: string) => {
+  try {
+    return a !== null && new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
+};
+
+/** The redirect's URL, or a message when it is not the expected 303. */
+function grantRedirect(check: GrantCheck): URL | string {
+  if (check.status !== 303 || !check.location) return `expected a 303 grant redirect, got HTTP ${check.status}${check.location ? ` → ${check.location}` : ""}`;
+  try {
+    return new URL(check.location);
+  } catch {
+    return `the grant redirect is not a URL: ${check.location}`;
+  }
+}
+
+const withQuery = (path: string, params: Record<string, string>) => `${path}?${new URLSearchParams(params).toString()}`;
+
+export const meraki: GatewayBehaviour = {
+  make: "meraki",
+  entry(network, device) {
+    const node = 1 + device.apIndex;
+    const state = {
+      base_grant_url: `https://n${100 + node}.network-auth.com/splash/grant`,
+      user_continue_url: pick(CONTINUE_URLS),
+    };
+    const path = withQuery(network.entryPath, {
+      base_grant_url: state.base_grant_url,
+      user_continue_url: state.user_continue_url,
+      node_mac: apMac(network, device),
+      client_ip: device.clientIp,
+      client_mac: device.clientMac,
+      node_id: String(881_000_000_000 + node),
+      gateway_id: String(881_000_000_000 + node),
+    });
+    return { path, state };
+  },
+  checkGrant(check) {
+    const url = grantRedirect(check);
+    if (typeof url === "string") return url;
+    if (`${url.origin}${url.pathname}` !== check.state.base_grant_url)
+      return `the grant goes to ${url.origin}${url.pathname}, not base_grant_url ${check.state.base_grant_url}`;
+    const success = expectedSuccess(check.network, check.device, check.state.user_continue_url!);
+    if (!sameUrl(url.searchParams.get("continue_url"), success)) return `continue_url is ${url.searchParams.get("continue_url")}, expected ${success}`;
+    if (url.searchParams.get("duration") !== String(check.network.sessionMinutes * 60))
+      return `duration is ${url.searchParams.get("duration")}, expected ${check.network.sessionMinutes * 60}`;
+    return null;
+  },
+  accountingId: (device, network) => ({
+    client_mac: device.clientMac,
+    ap_mac: apMac(network, device),
+  }),
+};
+
+export const opennds: GatewayBehaviour = {
+  make: "opennds",
+  entry(network, device) {
+    const gatewayAddress = `127.0.${10 + device.apIndex}.1:2050`;
+    const hid = sha256(`${device.clientMac}${Date.now()}${Math.random()}`);
+    const originUrl = pick(CONTINUE_URLS);
+    // openNDS 10, fas_secure_enabled 1: base64 of "key=value, key=value…" with URL-encoded values.
+    const fields: [string, string][] = [
+      ["clientip", device.clientIp],
+      ["clientmac", device.clientMac],
+      ["client_type", "cpd_can"],
+      ["gatewayname", "Simulator Lab openNDS"],
+      ["gatewayurl", `http://${gatewayAddress}`],
+      ["version", "10.2.0"],
+      ["hid", hid],
+      ["gatewayaddress", gatewayAddress],
+      ["gatewaymac", apMac(network, device).replace(/:/g, "")],
+      ["originurl", originUrl],
+      ["clientif", "br-lan"],
+    ];
+    const fas = Buffer.from(fields.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join(", ")).toString("base64");
+    return {
+      path: withQuery(network.entryPath, { fas }),
+      state: { hid, gatewayaddress: gatewayAddress, originurl: originUrl },
+    };
+  },
+  checkGrant(check) {
+    const url = grantRedirect(check);
+    if (typeof url === "string") return url;
+    if (url.protocol !== "http:" || url.host !== check.state.gatewayaddress || url.pathname !== "/opennds_auth/")
+      return `the grant goes to ${url.origin}${url.pathname}, not http://${check.state.gatewayaddress}/opennds_auth/`;
+    const tok = sha256(check.state.hid! + check.network.faskey);
+    if (url.searchParams.get("tok") !== tok) return `tok is ${url.searchParams.get("tok")}, not sha256(hid + faskey)`;
+    const success = expectedSuccess(check.network, check.device, check.state.originurl!);
+    if (!sameUrl(url.searchParams.get("redir"), success)) return `redir is ${url.searchParams.get("redir")}, expected ${success}`;
+    return null;
+  },
+  accountingId: (device, network) => ({
+    client_mac: device.clientMac,
+    ap_mac: apMac(network, device),
+  }),
+};
+
+export const unifi: GatewayBehaviour = {
+  make: "unifi",
+  entry(network, device, now) {
+    const url = pick(CONTINUE_URLS);
+    const path = withQuery(`${network.entryPath.replace(/\/+$/, "")}/guest/s/${SITE}/`, {
+      ap: apMac(network, device),
+      id: device.clientMac,
+      t: String(Math.floor(now / 1000)),
+      url,
+      ssid: "Simulator Lab",
+    });
+    return { path, state: { url } };
+  },
+  checkGrant(check) {
+    const url = grantRedirect(check);
+    if (typeof url === "string") return url;
+    const success = expectedSuccess(check.network, check.device, check.state.url!);
+    if (!sameUrl(url.href, success)) return `the guest is sent to ${url.href}, expected ${success}`;
+    const fake = check.network.unifi;
+    if (!fake) return "no fake UniFi controller to check";
+    const command = fake.commands.slice(check.commandsBefore).find((c) => c.cmd === "authorize-guest" && c.mac === check.device.clientMac);
+    if (!command) return `the controller received no authorize-guest for ${check.device.clientMac}`;
+    if (command.site !== SITE) return `authorize-guest went to site ${command.site}, not ${SITE}`;
+    if (command.minutes !== check.network.sessionMinutes) return `authorize-guest for ${command.minutes} minutes, expected ${check.network.sessionMinutes}`;
+    if (command.ap_mac !== apMac(check.network, check.device))
+      return `authorize-guest names access point ${command.ap_mac}, expected ${apMac(check.network, check.device)}`;
+    return null;
+  },
+  accountingId: (device, network) => ({
+    client_mac: device.clientMac,
+    ap_mac: apMac(network, device),
+  }),
+};
+
+export const mlango: GatewayBehaviour = {
+  make: "mlango",
+  entry(network, device, now) {
+    const values = {
+      ap_mac: apMac(network, device),
+      client_mac: device.clientMac,
+      client_ip: device.clientIp,
+      grant_url: `http://127.0.${20 + device.apIndex}.1:2060/mlango/grant`,
+      continue_url: pick(CONTINUE_URLS),
+      ts: String(Math.floor(now / 1000)),
+    };
+    // The documented entry signature: hex HMAC-SHA256 of the six values, in this order, joined by "\n".
+    const signature = hmac(
+      network.gatewaySecret,
+      [values.ap_mac, values.client_mac, values.client_ip, values.grant_url, values.continue_url, values.ts].join("\n"),
+    );
+    return {
+      path: withQuery(network.entryPath, { ...values, signature }),
+      state: { grant_url: values.grant_url },
+    };
+  },
+  checkGrant(check) {
+    const url = grantRedirect(check);
+    if (typeof url === "string") return url;
+    if (`${url.origin}${url.pathname}` !== check.state.grant_url)
+      return `the grant goes to ${url.origin}${url.pathname}, not grant_url ${check.state.grant_url}`;
+    const q = url.searchParams;
+    const [token, duration, expires, signature] = ["token", "duration", "expires", "signature"].map((k) => q.get(k) ?? "");
+    if (token !== check.token) return `the grant's token is not this connection's`;
+    if (duration !== String(check.network.sessionMinutes * 60)) return `duration is ${duration}, expected ${check.network.sessionMinutes * 60}`;
+    if (!(Number(expires) > Date.now() / 1000)) return `the grant expired at ${expires}`;
+    if (signature !== hmac(check.network.gatewaySecret, `${token}\n${duration}\n${expires}`))
+      return "the grant's signature does not verify under the gateway secret";
+    return null;
+  },
+  // Mlango's own firmware knows the token from the grant.
+  accountingId: (_device, _network, token) => ({ token }),
+};
+
+export const BEHAVIOURS: Record<Make, GatewayBehaviour> = {
+  meraki,
+  opennds,
+  unifi,
+  mlango,
+};
+
+export function isMake(value: string): value is Make {
+  return (MAKES as readonly string[]).includes(value);
+}
