@@ -81,6 +81,9 @@ export function createApp({ build }) {
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
 
+  // The data API: bearer tokens only, its own body limit and errors in GraphQL's shape (decision 0015).
+  app.use("/graphql", build.entry.module.graphqlHandler());
+
   app.use(requestBoundary({ publicOrigin: configuredOrigin(), refuse }));
   app.all(
     "*",

@@ -268,3 +268,42 @@ export async function deleteAccessPoint(ctx: OrgContext, apId: number | null): P
   await db.deleteFrom("access_points").where("id", "=", ap.id).where("organization_id", "=", ctx.org.id).execute();
   return { name: ap.name, venueId: ap.venue_id };
 }
+
+/** The organisation's access points with these ids (others' and missing ids are left out), for the data API's batches. */
+export async function accessPointsByIds(ctx: OrgContext, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("access_points")
+    .innerJoin("venues", "venues.id", "access_points.venue_id")
+    .select([...AP_COLUMNS, "venues.name as venue_name"])
+    .where("access_points.organization_id", "=", ctx.org.id)
+    .where("access_points.id", "in", [...ids])
+    .execute();
+}
+
+/** The first `limitPerVenue` access points by name of each of several of the organisation's networks, in one query. */
+export async function accessPointsOfVenues(ctx: OrgContext, venueIds: readonly number[], limitPerVenue: number) {
+  if (venueIds.length === 0) return [];
+  const ranked = db
+    .selectFrom("access_points")
+    .innerJoin("venues", "venues.id", "access_points.venue_id")
+    .select([
+      ...AP_COLUMNS,
+      "venues.name as venue_name",
+      (eb) =>
+        eb.fn
+          .agg<number>("row_number")
+          .over((ob) => ob.partitionBy("access_points.venue_id").orderBy("access_points.name", "asc").orderBy("access_points.id", "asc"))
+          .as("rank"),
+    ])
+    .where("access_points.organization_id", "=", ctx.org.id)
+    .where("access_points.venue_id", "in", [...venueIds]);
+  const rows = await db
+    .selectFrom(ranked.as("ranked"))
+    .selectAll()
+    .where("ranked.rank", "<=", limitPerVenue)
+    .orderBy("ranked.venue_id")
+    .orderBy("ranked.rank")
+    .execute();
+  return rows.map(({ rank: _rank, ...ap }) => ap);
+}

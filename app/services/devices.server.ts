@@ -139,7 +139,7 @@ export async function listDevices(
 }
 
 /** Per device of a page: authorized connections, usage, last visit and whether one is online (within the filter). */
-async function deviceStats(orgId: number, deviceIds: number[], filter: RecordFilter) {
+export async function deviceStats(orgId: number, deviceIds: number[], filter: RecordFilter) {
   const stats = new Map<number, { connections: number; usage: number; lastAt: number; online: number }>();
   if (deviceIds.length === 0) return stats;
   const rows = await db
@@ -195,4 +195,20 @@ export async function setDeviceBlocked(ctx: OrgContext, deviceId: number | null,
     return { ok: false, message: blocked ? DEVICE_MESSAGES.blockFailed : DEVICE_MESSAGES.unblockFailed };
   }
   return { ok: true, message: blocked ? DEVICE_MESSAGES.blocked : DEVICE_MESSAGES.unblocked };
+}
+
+const DEVICE_COLUMNS = ["id", "name", "mac_address", "os", "os_version", "brand", "browser", "is_mobile", "blocked_at", "last_seen_at", "customer_id", "created_at"] as const;
+
+/** The organisation's devices with these ids (others' and missing ids are left out), for the data API's batches. */
+export async function devicesByIds(ctx: OrgContext, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  // The ids drive (primary key); with the organisation indexable SQLite walks its index instead.
+  return db.selectFrom("devices").select(DEVICE_COLUMNS).where(noIndex("organization_id"), "=", ctx.org.id).where("id", "in", [...ids]).execute();
+}
+
+/** The organisation's device with this MAC address (already normalised), or a 404 (blockDevice(mac_address)). */
+export async function findDeviceByMac(ctx: OrgContext, mac: string | null) {
+  if (mac === null) notFound();
+  const row = await db.selectFrom("devices").select(DEVICE_COLUMNS).where("organization_id", "=", ctx.org.id).where("mac_address", "=", mac).executeTakeFirst();
+  return row ?? notFound();
 }

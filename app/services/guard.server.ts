@@ -129,7 +129,14 @@ export async function requireOrg(request: Request, params: Params, ...anyOf: Per
   // A path whose first segment is no organisation id is simply unknown, signed in or not.
   const orgId = parseOrgId(request, params);
   if (orgId === null) notFound();
-  const user = await requireUser(request);
+  return requireMembership(await requireUser(request), orgId, ...anyOf);
+}
+
+/**
+ * The second half of requireOrg, for callers that have authenticated the user already (the data
+ * API, once per request): the accepted membership's context, or a 404; a 403 without the permission.
+ */
+export async function requireMembership(user: AuthUser, orgId: number, ...anyOf: Permission[]): Promise<OrgContext> {
   const membership = await db
     .selectFrom("administrators")
     .innerJoin("organizations", "organizations.id", "administrators.organization_id")

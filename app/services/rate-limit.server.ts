@@ -14,6 +14,8 @@ export const LIMITS = {
   forgotPerAddress: { name: "forgot:ip", max: 20, windowMs: 60 * MINUTE },
   registerPerEmail: { name: "register:email", max: 5, windowMs: 60 * MINUTE },
   registerPerAddress: { name: "register:ip", max: 20, windowMs: 60 * MINUTE },
+  /** The data API (/graphql): requests per API token. */
+  graphqlPerToken: { name: "graphql:token", max: 300, windowMs: MINUTE },
 } as const;
 
 type Rule = (typeof LIMITS)[keyof typeof LIMITS];
@@ -145,4 +147,9 @@ export function limitRegister(email: string, address: string, now?: number) {
     ],
     now,
   );
+}
+
+/** One data API request (/graphql) against its API token (the token is hashed into the key like every subject). */
+export function limitGraphqlToken(token: string, now?: number) {
+  return attempt([[LIMITS.graphqlPerToken, token]], now);
 }

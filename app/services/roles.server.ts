@@ -187,3 +187,25 @@ export async function removeRole(ctx: OrgContext, roleId: number | null): Promis
     return { name: role.name, members: Number(count.members) };
   });
 }
+
+/** The identifiers of the chosen permissions of several of the organisation's roles, in one query. */
+export async function rolePermissionsByIds(ctx: OrgContext, roleIds: readonly number[]): Promise<Map<number, Permission[]>> {
+  const byRole = new Map<number, Permission[]>(roleIds.map((id) => [id, []]));
+  if (roleIds.length === 0) return byRole;
+  const rows = await db
+    .selectFrom("role_permissions")
+    .innerJoin("roles", "roles.id", "role_permissions.role_id")
+    .innerJoin("permissions", "permissions.id", "role_permissions.permission_id")
+    .select(["role_permissions.role_id", "permissions.identifier"])
+    .where("roles.organization_id", "=", ctx.org.id)
+    .where("role_permissions.role_id", "in", [...roleIds])
+    .orderBy("permissions.id")
+    .execute();
+  for (const r of rows) byRole.get(r.role_id)?.push(r.identifier as Permission);
+  return byRole;
+}
+
+/** permissions: the catalogue as stored (id, name, identifier, description), in catalogue order. */
+export async function listPermissions() {
+  return db.selectFrom("permissions").select(["id", "name", "identifier", "description"]).orderBy("id").execute();
+}

@@ -99,7 +99,12 @@ function allHistory(): Pick<DateRange, "startMs" | "endMs"> {
  * query); authorized connections and distinct clients from the analytics roll-ups, so a venue with
  * millions of connections costs a few thousand roll-up rows; online now from the online index.
  */
-export async function venueCounts(organizationId: number, venueIds: readonly number[]): Promise<Map<number, VenueCounts>> {
+export async function venueCounts(
+  organizationId: number,
+  venueIds: readonly number[],
+  /** customers: false leaves customersCount at 0 and saves its roll-up reads (two per venue). */
+  { customers = true }: { customers?: boolean } = {},
+): Promise<Map<number, VenueCounts>> {
   const counts = new Map<number, VenueCounts>(venueIds.map((id) => [id, { ...NO_COUNTS }]));
   if (venueIds.length === 0) return counts;
   const ids = [...venueIds];
@@ -113,7 +118,7 @@ export async function venueCounts(organizationId: number, venueIds: readonly num
       .groupBy("venue_id")
       .execute(),
     venueUsage({ organizationId, venueIds: ids, range }, ids.length),
-    Promise.all(ids.map((id) => uniqueCustomers({ organizationId, venueIds: [id], range }))),
+    Promise.all(ids.map((id) => (customers ? uniqueCustomers({ organizationId, venueIds: [id], range }) : 0))),
     onlineNow(organizationId),
   ]);
   for (const r of accessPoints) counts.get(r.venue_id)!.accessPointsCount = Number(r.n);
@@ -129,6 +134,16 @@ export async function venueCounts(organizationId: number, venueIds: readonly num
 
 /** venues(order 'name asc', search): one page of the organisation's venues with their counts. */
 export async function listVenues(ctx: OrgContext, params: Pick<ListParams, "offset" | "pageSize" | "search">) {
+  const { rows, total } = await listVenueRows(ctx, params);
+  const counts = await venueCounts(
+    ctx.org.id,
+    rows.map((r) => r.id),
+  );
+  return { venues: rows.map((r) => ({ ...r, ...counts.get(r.id)! })), total };
+}
+
+/** One page of the organisation's venues by name, without counts (the data API reads them only when asked). */
+export async function listVenueRows(ctx: OrgContext, params: Pick<ListParams, "offset" | "pageSize" | "search">) {
   let query = db.selectFrom("venues").where("organization_id", "=", ctx.org.id);
   if (params.search) {
     query = query.where((eb) => eb.or([containsText("name", params.search), containsText("address", params.search)]));
@@ -143,11 +158,7 @@ export async function listVenues(ctx: OrgContext, params: Pick<ListParams, "offs
       .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
   ]);
-  const counts = await venueCounts(
-    ctx.org.id,
-    rows.map((r) => r.id),
-  );
-  return { venues: rows.map((r) => ({ ...r, ...counts.get(r.id)! })), total: Number(count.total) };
+  return { rows, total: Number(count.total) };
 }
 
 /** The organisation's venues as choices (the access point form's network select), by name. */
@@ -231,4 +242,10 @@ export async function deleteVenue(ctx: OrgContext, venueId: number | null): Prom
     await trx.deleteFrom("venues").where("id", "=", venue.id).where("organization_id", "=", ctx.org.id).execute();
     return { name: venue.name, accessPoints: Number(aps.numDeletedRows) };
   });
+}
+
+/** The organisation's venues with these ids (others' and missing ids are left out), for the data API's batches. */
+export async function venuesByIds(ctx: OrgContext, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom("venues").select([...VENUE_COLUMNS]).where("organization_id", "=", ctx.org.id).where("id", "in", [...ids]).execute();
 }
