@@ -21,4 +21,15 @@ fi
 export PUBLIC_URL="${PUBLIC_URL:-http://localhost:${PORT:-3000}}"
 export NODE_ENV=production
 npx tsx app/db/cli.ts demo
+# Live guests for the console to show: once the server answers, the gateway simulator plays a dozen
+# guests through the real guest path (a Meraki network, "Simulator Lab") and leaves them online.
+(
+  for _ in $(seq 1 90); do
+    node -e "fetch('http://127.0.0.1:${PORT:-3000}/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" && break
+    sleep 1
+  done
+  npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 12 --make meraki --stay > data/simulator.log 2>&1 \
+    && echo "Live guests: 12 simulated guests are online at the network \"Simulator Lab\" (data/simulator.log)." \
+    || echo "The gateway simulator could not add live guests: see data/simulator.log."
+) &
 exec node server.mjs
