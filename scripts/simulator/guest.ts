@@ -150,7 +150,6 @@ function fillIn(form: PageForm, person: Person): Record<string, string> {
   };
   for (const name of form.fields) {
     if (name in typed) values[name] = typed[name]!;
-    else if (name === "accept_terms") values[name] = "on";
     else if (name === "marketing_opt_in" && person.marketing) values[name] = "on";
   }
   return values;
@@ -201,7 +200,7 @@ export async function playGuest(client: HttpClient, behaviour: GatewayBehaviour,
       const form = readConnectForm(response.body);
       if (!form || form.method !== "post") throw new StepFailed("the connect page has no form posting to /connect");
       if (form.hidden.token !== token) throw new StepFailed("the form's hidden token is not the one in the link");
-      const asksSignup = form.fields.has("accept_terms");
+      const asksSignup = form.hidden.mode === "SIGNUP";
       if (plan.expect === "SIGNUP" && !asksSignup) throw new StepFailed(`a new guest was offered ${form.hidden.mode ?? "no"} form instead of the sign-up`);
       if (plan.expect === "CLICK_THROUGH" && asksSignup) throw new StepFailed(`a guest who needs no sign-up was asked for ${[...form.fields].join(", ")}`);
       return form;

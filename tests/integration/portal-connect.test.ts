@@ -24,7 +24,7 @@ afterAll(async () => {
   await unifi?.close();
 });
 
-const SIGNUP = { mode: "SIGNUP", first_name: "Amina", last_name: "Otieno", email_address: "Amina@Example.com", phone_number: "0712 345 678", accept_terms: "on" };
+const SIGNUP = { mode: "SIGNUP", first_name: "Amina", last_name: "Otieno", email_address: "Amina@Example.com", phone_number: "0712 345 678" };
 
 async function world(fields = {}) {
   const { org } = await makeOrg(`Portal ${Math.random()}`);
@@ -164,14 +164,21 @@ describe("connect page", () => {
     ]);
   });
 
-  it("leaves marketing unticked unless the guest ticks it, and requires the terms", async () => {
+  it("records the terms as accepted at the Connect button, and marketing only when ticked", async () => {
     const { token } = await merakiGuest();
-    const refused = await postForm(server.origin, "/connect", { token, ...SIGNUP, accept_terms: "" });
-    expect(refused.status).toBe(422);
-    expect(await refused.text()).toContain("Accept the terms of use and the privacy notice to connect.");
+    const page = await (await fetch(`${server.origin}/connect?token=${token}`)).text();
+    expect(page).toContain("By connecting you accept");
+    expect(page).toMatch(/<input type="checkbox" name="marketing_opt_in">/); // unticked
     expect((await postForm(server.origin, "/connect", { token, ...SIGNUP })).status).toBe(303);
-    const customer = await db.selectFrom("customers").selectAll().where("id", "=", (await connectionOf(token)).customer_id!).executeTakeFirstOrThrow();
+    const connection = await connectionOf(token);
+    const customer = await db.selectFrom("customers").selectAll().where("id", "=", connection.customer_id!).executeTakeFirstOrThrow();
     expect(customer.marketing_opt_in_at).toBeNull();
+    expect(customer.terms_accepted_at).toBe(connection.authorized_at);
+    const consents = await db.selectFrom("customer_consents").select(["kind", "granted"]).where("connection_id", "=", connection.id).orderBy("kind").execute();
+    expect(consents).toEqual([
+      { kind: "marketing", granted: 0 },
+      { kind: "terms", granted: 1 },
+    ]);
   });
 
   it("authorizes exactly once when the guest double-submits or two requests race", async () => {

@@ -13,7 +13,6 @@ export const SIGNUP_MESSAGES = {
   lastNameRequired: "Last name is required.",
   emailInvalid: "Enter a valid email address, such as amina@example.com.",
   phoneInvalid: "Enter a valid phone number, such as 0712 345 678.",
-  termsRequired: "Accept the terms of use and the privacy notice to connect.",
   tooLong: "This value is too long.",
 } as const;
 
@@ -43,7 +42,6 @@ export const signupSchema = z.object({
   last_name: text(100),
   email_address: text(254),
   phone_number: text(32).transform((v) => (v === PHONE_PREFIX ? null : v)),
-  accept_terms: checkbox,
   marketing_opt_in: checkbox,
 });
 
@@ -64,7 +62,6 @@ export interface SignupDetails {
 export function checkSignup(
   input: SignupInput,
   existing: { first_name: string | null; last_name: string | null; email_address: string | null; phone_number: string | null },
-  termsNeeded: boolean,
 ): { errors: Record<string, string[]>; details: SignupDetails } {
   const errors: Record<string, string[]> = {};
   const email = input.email_address?.toLowerCase() ?? null;
@@ -75,7 +72,6 @@ export function checkSignup(
   if (!input.phone_number && !existing.phone_number) errors.phone_number = [SIGNUP_MESSAGES.phoneRequired];
   if (!input.first_name && !existing.first_name) errors.first_name = [SIGNUP_MESSAGES.firstNameRequired];
   if (!input.last_name && !existing.last_name) errors.last_name = [SIGNUP_MESSAGES.lastNameRequired];
-  if (termsNeeded && !input.accept_terms) errors.accept_terms = [SIGNUP_MESSAGES.termsRequired];
   return {
     errors,
     details: { first_name: input.first_name, middle_name: input.middle_name, last_name: input.last_name, email_address: email, phone_number: phone },

@@ -80,7 +80,6 @@ export function connectPage(view: GuestView, token: string, state: FormState = {
     (p) => html`<a class="btn alt" href="/splash/${p}/login?token=${encodeURIComponent(token)}">Continue with ${PROVIDER_LABELS[p]}</a>`,
   );
   const checked = (name: string) => (state.values?.[name] === true || state.values?.[name] === "on" ? html` checked` : "");
-  const termsError = state.errors?.accept_terms;
   const form = view.needsSignup
     ? html`<form method="post" action="/connect" novalidate><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="SIGNUP">
 ${c.firstName ? "" : field("first_name", "First name", "text", state, { autocomplete: "given-name" })}
@@ -88,13 +87,12 @@ ${c.firstName ? "" : field("middle_name", "Middle name (optional)", "text", stat
 ${c.lastName ? "" : field("last_name", "Last name", "text", state, { autocomplete: "family-name" })}
 ${c.emailAddress ? "" : field("email_address", "Email address", "email", state, { autocomplete: "email", inputmode: "email" })}
 ${c.phoneNumber ? "" : field("phone_number", "Phone number", "tel", state, { autocomplete: "tel", value: PHONE_PREFIX, inputmode: "tel" })}
-<label class="check"><input type="checkbox" name="accept_terms"${checked("accept_terms")}${termsError ? html` aria-describedby="accept_terms-error"` : ""}><span>I accept ${termsLabel(view)}.</span></label>${termsError ? html`<p class="err" id="accept_terms-error">${termsError[0]!}</p>` : ""}
 <label class="check"><input type="checkbox" name="marketing_opt_in"${checked("marketing_opt_in")}><span>Send me news and offers from ${view.network.organizationName} by SMS and e-mail (optional; you can stop them at any time).</span></label>
-<button type="submit">Connect</button></form>`
+<button type="submit">Connect</button><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p></form>`
     : html`<form method="post" action="/connect"><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="CLICK_THROUGH"><button type="submit">Connect</button></form><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p>`;
   return layout(
     "Get connected to WiFi",
-    html`<div class="card"><p class="venue">${view.network.name}</p><h1>Get connected to WiFi</h1>${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}${view.needsSignup ? html`<p class="or"><small>By continuing with a provider you accept ${termsLabel(view)}.</small></p>` : ""}` : ""}</div>`,
+    html`<div class="card"><p class="venue">${view.network.name}</p><h1>Get connected to WiFi</h1>${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}` : ""}</div>`,
   );
 }
 

@@ -66,10 +66,9 @@ async function connectRequest(body: unknown): Promise<{ request: AuthorizeReques
   const { errors, details } = checkSignup(
     input,
     { first_name: view.customer.firstName, last_name: view.customer.lastName, email_address: view.customer.emailAddress, phone_number: view.customer.phoneNumber },
-    true,
   );
   if (Object.keys(errors).length) return { errors, token: input.token, values };
-  return { request: { token: input.token, mode: "SIGNUP", details, consent: { terms: input.accept_terms, marketing: input.marketing_opt_in } }, token: input.token };
+  return { request: { token: input.token, mode: "SIGNUP", details, consent: { terms: true, marketing: input.marketing_opt_in } }, token: input.token };
 }
 
 /**
