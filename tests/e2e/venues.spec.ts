@@ -30,7 +30,7 @@ test("creates a network from the list, opens it, edits its settings and deletes 
   await expect(page.getByText("Traffic flow")).toBeVisible();
 
   await page.getByRole("navigation", { name: "Network" }).getByRole("link", { name: "Settings" }).click();
-  await page.getByLabel("Name").fill("Sarit Mall");
+  await page.getByLabel("Name", { exact: true }).fill("Sarit Mall");
   await page.getByLabel("Email").fill("not-an-email");
   await page.getByRole("button", { name: "Update" }).click();
   await expect(page.getByText("Please enter a valid email address.")).toBeVisible();
