@@ -1,6 +1,6 @@
 // The connect page's logic (issue [portal] §2–3): what a token's guest is offered, and authorizing
 // the connection exactly once, then letting the guest through at the gateway.
-import { sql, type CompiledQuery } from "kysely";
+import { sql, type CompiledQuery, type RawBuilder } from "kysely";
 import { db, dialect, executePrepared } from "~/db/db.server";
 import { retryDeadlocks } from "~/db/sql.server";
 import type { OAuthProviderName } from "~/db/schema";
@@ -215,7 +215,9 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   let customerId = row.customer_id;
   if (request.details) customerId = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id }, request, now);
 
-  if (customerId !== null) await recordConsent(trx, { orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now);
+  if (customerId !== null) {
+    await recordConsent(trx, { orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, { customerUpdated: !!request.details });
+  }
 
   const seconds = Number(row.session_minutes) * 60;
   const claimedRow = await trx
@@ -273,7 +275,7 @@ async function keepDetails(
     const created = await trx.insertInto("customers").values({ organization_id: orgId, identity: details.phone_number ?? details.email_address ?? "guest", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
     customerId = created.id;
   }
-  const update: Record<string, string | number> = { updated_at: now };
+  const update: Record<string, string | number | RawBuilder<number>> = { updated_at: now };
   for (const field of ["first_name", "middle_name", "last_name", "email_address", "phone_number", "facebook", "twitter"] as const) {
     const value = details[field];
     if (value) update[field] = value;
@@ -282,6 +284,7 @@ async function keepDetails(
   const identity = details.phone_number ?? details.email_address;
   if (identity) update.identity = identity;
   if (request.consent?.marketing) update.marketing_opt_in_at = now;
+  if (request.consent?.terms ?? true) update.terms_accepted_at = sql<number>`coalesce(terms_accepted_at, ${now})`;
   await trx.updateTable("customers").set(update).where("id", "=", customerId).where("organization_id", "=", orgId).execute();
   return customerId;
 }
@@ -292,6 +295,7 @@ async function recordConsent(
   at: { orgId: number; customerId: number; connectionId: number; venueId: number | null },
   consent: AuthorizeRequest["consent"],
   now: number,
+  { customerUpdated }: { customerUpdated: boolean },
 ): Promise<void> {
   const given = consent ?? { terms: true, marketing: null };
   const rows = (["terms", "marketing"] as const)
@@ -307,7 +311,8 @@ async function recordConsent(
       created_at: now,
     }));
   await trx.insertInto("customer_consents").values(rows).execute();
-  if (given.terms) {
+  // keepDetails set terms_accepted_at already when it updated the customer.
+  if (given.terms && !customerUpdated) {
     await trx.updateTable("customers").set({ terms_accepted_at: now }).where("id", "=", at.customerId).where("terms_accepted_at", "is", null).execute();
   }
 }

@@ -79,7 +79,7 @@ export async function enterFromGateway(input: {
         await trx.updateTable("access_points").set({ last_seen_at: now }).where("id", "=", ap.id).execute();
       }
 
-      await trx
+      const device = await trx
         .insertInto("devices")
         .values({
           organization_id: orgId,
@@ -92,12 +92,8 @@ export async function enterFromGateway(input: {
           updated_at: now,
         })
         .onConflict((oc) => oc.columns(["organization_id", "mac_address"]).doUpdateSet({ last_seen_at: now }))
-        .execute();
-      const device = await trx
-        .selectFrom("devices")
-        .select(["id", "customer_id"])
-        .where("organization_id", "=", orgId)
-        .where("mac_address", "=", entry.clientMac)
+        // The row as it is now, inserted or updated (both engines return it in either case).
+        .returning(["id", "customer_id"])
         .executeTakeFirstOrThrow();
       let customerId = device.customer_id;
       if (customerId === null) {
