@@ -155,6 +155,31 @@ export async function listAccessPoints(
 }
 
 /**
+ * Distinct devices with an authorized connection through each of the given MAC addresses (one
+ * organisation), in the range when given, as the details' overview card counts them: one grouped
+ * query on the connections_org_ap_mac_created index (the data API's devicesCount).
+ */
+export async function accessPointDeviceCounts(
+  organizationId: number,
+  macs: readonly string[],
+  range?: Pick<DateRange, "startMs" | "endMs">,
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(macs.map((m) => [m, 0]));
+  if (macs.length === 0) return counts;
+  let query = db
+    .selectFrom("connections")
+    .select(["access_point_mac", (eb) => eb.fn.count<number>("device_id").distinct().as("devices")])
+    .where("organization_id", "=", organizationId)
+    .where("access_point_mac", "in", [...macs])
+    .where("authorized_at", "is not", null);
+  if (range) query = query.where("created_at", ">=", range.startMs).where("created_at", "<", range.endMs);
+  for (const r of await query.groupBy("access_point_mac").execute()) {
+    if (counts.has(r.access_point_mac!)) counts.set(r.access_point_mac!, Number(r.devices));
+  }
+  return counts;
+}
+
+/**
  * The details' overview cards over the window (one year on the page): authorized connections, the
  * distinct devices and clients that made them, and who is online now.
  */

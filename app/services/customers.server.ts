@@ -11,7 +11,7 @@ import { CUSTOMER_MESSAGES, type CustomerAccountInput } from "~/lib/schemas/cust
 import { recordSearch } from "./connections-search.server";
 import { customerName, noIndex } from "./connections.server";
 import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, olderThan } from "./list-count.server";
-import { connectionScope, scopedToPlace } from "./devices.server";
+import { connectionScope, findDevice, scopedToPlace } from "./devices.server";
 import { forbidden, notFound, type OrgContext } from "./guard.server";
 
 const CUSTOMER_COLUMNS = [
@@ -52,29 +52,73 @@ function toCustomerRow(c: CustomerRecord): CustomerRow {
   };
 }
 
-/** customers(venues, accessPoints, limit, offset, search) with customersCount (capped), newest first. */
+/**
+ * The customers list's filters beyond a network or access point (spec 2 §7 customers(devices,
+ * online, authorized)): the owner of a device, customers with an online connection (authorized,
+ * not ended) or with an authorized one. As for connections, `false` does not filter.
+ */
+export interface CustomerFilter extends RecordFilter {
+  deviceId?: number;
+  online?: boolean;
+  authorized?: boolean;
+}
+
+/** The connections that tie a customer to the filter: its place and window, authorized or online. */
+function customerConnections(filter: CustomerFilter) {
+  return (eb: ExpressionBuilder<DB, "connections">): Expression<SqlBool> => {
+    const and: Expression<SqlBool>[] = [connectionScope(filter)(eb)];
+    if (filter.online || filter.authorized) and.push(eb("connections.authorized_at", "is not", null));
+    if (filter.online) and.push(eb("connections.ended_at", "is", null));
+    return eb.and(and);
+  };
+}
+
+/** customers(venues, devices, accessPoints, online, authorized, limit, offset, search) with customersCount (capped), newest first. */
 export async function listCustomers(
   ctx: OrgContext,
-  filter: RecordFilter,
+  filter: CustomerFilter,
   params: Pick<ListParams, "offset" | "pageSize" | "search">,
 ): Promise<RecordPage<CustomerRow>> {
+  // A device filter: the owner of the organisation's device (another organisation's is a 404).
+  let ownerId: number | null | undefined;
+  if (filter.deviceId !== undefined) {
+    ownerId = (await findDevice(ctx, filter.deviceId)).customer_id;
+    if (ownerId === null) return { rows: [], total: 0, capped: false };
+  }
   const search = params.search ? await recordSearch("customers", ctx.org.id, params.search) : null;
   if (search?.kind === "none") return { rows: [], total: 0, capped: false };
-  // Few matches are read by id (primary key), hence the organisation tested row by row.
-  const byIds = search?.kind === "ids";
+  // Few matches, or the device's owner, are read by id (primary key), hence the organisation tested row by row.
+  const byIds = search?.kind === "ids" || ownerId != null;
+  const throughConnections = scopedToPlace(filter) || !!filter.online || !!filter.authorized;
   const where = (eb: ExpressionBuilder<DB, "customers">): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [
       byIds ? eb(noIndex("customers.organization_id"), "=", ctx.org.id) : eb("customers.organization_id", "=", ctx.org.id),
     ];
+    if (ownerId != null) and.push(eb("customers.id", "=", ownerId));
     if (search) and.push(search.condition);
-    if (scopedToPlace(filter)) {
+    if (filter.online && ownerId == null) {
+      // The few online connections drive (the partial connections_online index), not the customers.
+      and.push(
+        eb(
+          "customers.id",
+          "in",
+          eb
+            .selectFrom("connections")
+            .select("connections.customer_id")
+            .where("connections.organization_id", "=", ctx.org.id)
+            .where("connections.customer_id", "is not", null)
+            .where(customerConnections(filter)),
+        ),
+      );
+    } else if (throughConnections) {
+      // Each customer's connections, newest first (connections_customer_created).
       and.push(
         eb.exists(
           eb
             .selectFrom("connections")
             .select(sql`1`.as("one"))
             .whereRef("connections.customer_id", "=", "customers.id")
-            .where(connectionScope(filter)),
+            .where(customerConnections(filter)),
         ),
       );
     }
@@ -89,7 +133,7 @@ export async function listCustomers(
     .limit(params.pageSize)
     .offset(params.offset)
     .execute();
-  const cap = search || scopedToPlace(filter) ? NARROW_COUNT_CAP : COUNT_CAP;
+  const cap = search || throughConnections || ownerId != null ? NARROW_COUNT_CAP : COUNT_CAP;
   const counted = await cappedTotal(rows, params, cap, async (after, limit) => {
     let matching = db.selectFrom("customers").select(sql<number>`1`.as("one")).where(where);
     if (after) matching = matching.where(olderThan("customers", after));

@@ -95,7 +95,7 @@ describe("batched nested fields", () => {
   it("reads networks with their access points (and their counts) in the same number of queries for 2 networks as for 20", async () => {
     const { caller } = await bigWorld(20, 40);
     await gqlData(server, caller, "{ profile { id } }");
-    const query = (limit: number) => `{ venues(limit: ${limit}) { id name accessPoints(limit: 10) { id name mac_address connectionsCount venue { id name } } } }`;
+    const query = (limit: number) => `{ venues(limit: ${limit}) { id name accessPoints(limit: 10) { id name mac_address connectionsCount devicesCount status { status } venue { id name } } } }`;
     let venues: { accessPoints: unknown[] }[] = [];
     const two = await countQueries(async () => (venues = (await gqlData(server, caller, query(2))).venues));
     expect(venues).toHaveLength(2);

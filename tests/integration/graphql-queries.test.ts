@@ -250,6 +250,39 @@ describe("networks and access points", () => {
     expect(data.accessPoints).toEqual([{ id: String(accessPoint.id), name: "Lobby AP" }]);
   });
 
+  it("answers an access point's distinct devices (all time or in a window) and its status by the dashboard's rule", async () => {
+    const { org, caller, venue, accessPoint, customer } = await world();
+    const seen = await insertAccessPoint(org.id, venue.id, { name: "Seen AP", last_seen_at: Date.now() - 60_000 });
+    const stale = await insertAccessPoint(org.id, venue.id, { name: "Stale AP", last_seen_at: Date.now() - 60 * 60_000 });
+    // A second device through the lobby AP the day before, and a guest through the stale AP just now (which makes it online).
+    const tablet = await insertDevice(org.id, { customer_id: customer.id, name: "Achieng's tablet" });
+    const dayBefore = Date.UTC(2026, 10, 19, 12, 0);
+    await insertConnection(org.id, { venue_id: venue.id, access_point_mac: accessPoint.mac_address, customer_id: customer.id, device_id: tablet.id, created_at: dayBefore, authorized_at: dayBefore + 1000, ended_at: dayBefore + 60_000 });
+    await insertConnection(org.id, { venue_id: venue.id, access_point_mac: stale.mac_address, created_at: Date.now() - 60_000 });
+    const data = await gqlData(
+      server,
+      caller,
+      `{
+        lobby: accessPoint(id: "${accessPoint.id}") { devicesCount status { status } }
+        seen: accessPoint(id: "${seen.id}") { devicesCount status { status } }
+        stale: accessPoint(id: "${stale.id}") { status { status } }
+        venue(id: "${venue.id}") { accessPoints(${ON_DAY}) { name devicesCount customersCount status { status } } }
+      }`,
+    );
+    expect(data.lobby).toEqual({ devicesCount: 2, status: { status: "offline" } });
+    expect(data.seen).toEqual({ devicesCount: 0, status: { status: "online" } });
+    expect(data.stale).toEqual({ status: { status: "online" } });
+    expect(data.venue.accessPoints).toEqual([
+      { name: "Lobby AP", devicesCount: 1, customersCount: 1, status: { status: "offline" } },
+      { name: "Seen AP", devicesCount: 0, customersCount: 0, status: { status: "online" } },
+      { name: "Stale AP", devicesCount: 0, customersCount: 0, status: { status: "online" } },
+    ]);
+    const member = await memberCaller(org.id, "custom", ["view_clients"]);
+    for (const query of [`{ accessPoints { status { status } } }`, "{ organization { connections { accessPoint { devicesCount } } } }", "{ organization { connections { accessPoint { status { status } } } } }"]) {
+      expect(firstError(await gql(server, member, query)), query).toEqual({ code: "FORBIDDEN", message: refusalMessage("view_networks") });
+    }
+  });
+
   it("needs view_networks beyond ids and names; another organisation's network or access point is not found", async () => {
     const { org, venue, accessPoint, caller } = await world();
     const member = await memberCaller(org.id, "custom", ["view_clients"]);
@@ -298,17 +331,80 @@ describe("customers and devices", () => {
     expect(data.devices).toEqual([{ id: String(device.id), name: device.name, brand: "Samsung", browser: "Chrome" }]);
     expect(data.devicesCount).toBe(2);
     expect(data.desktop).toEqual([{ name: "Baraka's laptop", type: "Desktop", is_mobile: false, customer: { name: "Baraka Mwangi", email_address: "baraka@example.com" } }]);
-    expect(firstError(await gql(server, caller, "{ customers(online: true) { id } }")).code).toBe("BAD_USER_INPUT");
+  });
+
+  it("filters customers by a device's owner, an online or an authorized connection, alone and with a network", async () => {
+    const { org, caller, venue, customer, device } = await world();
+    const at = Date.UTC(2026, 10, 20, 8, 0);
+    const lonely = await insertCustomer(org.id, { first_name: "Baraka" });
+    const laptop = await insertDevice(org.id, { customer_id: lonely.id, name: "Baraka's laptop" });
+    const ownerless = await insertDevice(org.id, { name: "Nobody's tablet" });
+    // Authorized once, ended: authorized, not online; at another network.
+    const past = await insertCustomer(org.id, { first_name: "Wanjiru" });
+    const elsewhere = await insertVenue(org.id, { name: "Elsewhere" });
+    await insertConnection(org.id, { customer_id: past.id, venue_id: elsewhere.id, created_at: at, authorized_at: at + 1000, ended_at: at + 60_000 });
+    // Never authorized (the portal was left): neither.
+    const bounced = await insertCustomer(org.id, { first_name: "Otieno" });
+    await insertConnection(org.id, { customer_id: bounced.id, venue_id: venue.id, created_at: at });
+    const ids = (rows: { id: string }[]) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    const data = await gqlData(
+      server,
+      caller,
+      `{
+        online: customers(online: true) { id name }
+        onlineCount: customersCount(online: true)
+        authorized: customers(authorized: true, limit: 250) { id }
+        authorizedCount: customersCount(authorized: true)
+        notFiltered: customersCount(online: false, authorized: false)
+        all: customersCount
+        owner: customers(devices: ["${laptop.id}"]) { id name devicesCount }
+        ownerCount: customersCount(devices: ["${laptop.id}"])
+        ownerOnline: customers(devices: ["${device.id}"], online: true) { id }
+        ownerNotAuthorized: customers(devices: ["${laptop.id}"], authorized: true) { id }
+        noOwner: customers(devices: ["${ownerless.id}"]) { id }
+      }`,
+    );
+    // With a network or a window, the connection must be there and then too.
+    const placed = await gqlData(
+      server,
+      caller,
+      `{
+        venueOnline: customers(venues: ["${venue.id}"], online: true) { id }
+        venueAuthorized: customers(venues: ["${venue.id}"], authorized: true, limit: 250) { id }
+        elsewhereAuthorized: customers(venues: ["${elsewhere.id}"], authorized: true) { id }
+        elsewhereOnline: customersCount(venues: ["${elsewhere.id}"], online: true)
+        onDayOnline: customersCount(online: true, ${ON_DAY})
+        dayBeforeAuthorized: customersCount(authorized: true, startDate: "2026-11-19", endDate: "2026-11-19 23:59:59")
+      }`,
+    );
+    expect(data.online).toEqual([{ id: String(customer.id), name: "Achieng Odhiambo" }]);
+    expect(data.onlineCount).toBe(1);
+    expect(ids(data.authorized)).toEqual([customer.id, past.id].sort((a, b) => a - b));
+    expect(data.authorizedCount).toBe(2);
+    expect(data.notFiltered).toBe(4);
+    expect(data.all).toBe(4);
+    expect(data.owner).toEqual([{ id: String(lonely.id), name: "Baraka", devicesCount: 1 }]);
+    expect(data.ownerCount).toBe(1);
+    expect(data.ownerOnline).toEqual([{ id: String(customer.id) }]);
+    expect(data.ownerNotAuthorized).toEqual([]);
+    expect(data.noOwner).toEqual([]);
+    expect(placed.venueOnline).toEqual([{ id: String(customer.id) }]);
+    expect(placed.venueAuthorized).toEqual([{ id: String(customer.id) }]);
+    expect(placed.elsewhereAuthorized).toEqual([{ id: String(past.id) }]);
+    expect(placed.elsewhereOnline).toBe(0);
+    expect(placed.onDayOnline).toBe(1);
+    expect(placed.dayBeforeAuthorized).toBe(0);
+    expect(firstError(await gql(server, caller, `{ customers(devices: ["${laptop.id}", "${device.id}"]) { id } }`))).toEqual({ code: "BAD_USER_INPUT", message: "devices takes one id at a time." });
   });
 
   it("needs view_clients; another organisation's customer or filter ids are not found", async () => {
     const { org, caller, customer } = await world();
     const networks = await memberCaller(org.id, "custom", ["view_networks"]);
-    for (const query of ["{ customers { id } }", "{ customersCount }", `{ customer(id: "${customer.id}") { id } }`, "{ devices { id } }", "{ devicesCount }"]) {
+    for (const query of ["{ customers { id } }", "{ customers(online: true) { id } }", `{ customersCount(authorized: true) }`, "{ customersCount }", `{ customer(id: "${customer.id}") { id } }`, "{ devices { id } }", "{ devicesCount }"]) {
       expect(firstError(await gql(server, networks, query)), query).toEqual({ code: "FORBIDDEN", message: refusalMessage("view_clients") });
     }
     const foreign = await foreignWorld();
-    for (const query of [`{ customer(id: "${foreign.customer.id}") { id } }`, `{ customers(venues: ["${foreign.venue.id}"]) { id } }`, `{ devices(customers: ["${foreign.customer.id}"]) { id } }`, `{ devicesCount(accessPoints: ["${foreign.accessPoint.id}"]) }`]) {
+    for (const query of [`{ customer(id: "${foreign.customer.id}") { id } }`, `{ customers(venues: ["${foreign.venue.id}"]) { id } }`, `{ customers(devices: ["${foreign.device.id}"]) { id } }`, `{ customersCount(devices: ["${foreign.device.id}"], online: true) }`, `{ devices(customers: ["${foreign.customer.id}"]) { id } }`, `{ devicesCount(accessPoints: ["${foreign.accessPoint.id}"]) }`]) {
       expect(firstError(await gql(server, caller, query)), query).toEqual({ code: "NOT_FOUND", message: "Not found" });
     }
   });

@@ -5,8 +5,9 @@
 import DataLoader from "dataloader";
 import type { DateRange } from "~/lib/date-range";
 import type { Permission } from "~/lib/permissions";
-import { accessPointCounts, accessPointsByIds, accessPointsOfVenues, type AccessPointCounts } from "../access-points.server";
+import { accessPointCounts, accessPointDeviceCounts, accessPointsByIds, accessPointsOfVenues, type AccessPointCounts } from "../access-points.server";
 import { customerCountsByIds, customersByIds } from "../customers.server";
+import { accessPointStatuses } from "../dashlets.server";
 import { deviceStats, devicesByIds } from "../devices.server";
 import type { OrgContext } from "../guard.server";
 import { rolePermissionsByIds } from "../roles.server";
@@ -65,6 +66,12 @@ export function createLoaders(ctx: OrgContext) {
     accessPointCounts: perArgument((range: Pick<DateRange, "startMs" | "endMs"> | undefined) =>
       fromMap((macs: readonly string[]) => accessPointCounts(orgId, macs, range), NO_AP_COUNTS),
     ),
+    /** Distinct devices by MAC address, all time or within a range (asked for apart: a count distinct more). */
+    accessPointDevices: perArgument((range: Pick<DateRange, "startMs" | "endMs"> | undefined) =>
+      fromMap((macs: readonly string[]) => accessPointDeviceCounts(orgId, macs, range), 0),
+    ),
+    /** Online or offline now, by id. */
+    accessPointStatus: fromMap((ids: readonly number[]) => accessPointStatuses(orgId, ids), "offline" as "online" | "offline"),
     /** A network's access points by name, the first `limit` of each. */
     venueAccessPoints: perArgument(
       (limit: number) =>

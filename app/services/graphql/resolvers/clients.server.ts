@@ -7,11 +7,11 @@ import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import type { DeviceRow, RecordFilter } from "~/lib/records";
 import { getAccessPoint } from "../../access-points.server";
 import { closeConnection, listConnections } from "../../connections.server";
-import { getCustomer, listCustomers } from "../../customers.server";
+import { getCustomer, listCustomers, type CustomerFilter } from "../../customers.server";
 import { findDeviceByMac, listDevices, setDeviceBlocked } from "../../devices.server";
 import { requirePermission, type OrgContext } from "../../guard.server";
 import { getVenueHeader } from "../../venues.server";
-import { badInput, done, mutation, refused } from "../errors.server";
+import { done, mutation, refused } from "../errors.server";
 import { checkOrder, macOf, oneId, pageOf, recordId, searchOf, windowOf, type PageArgs } from "../args.server";
 import type { GraphQLContext } from "../context.server";
 import type { CustomerRecord, DeviceRecord, DeviceStats } from "../loaders.server";
@@ -87,10 +87,10 @@ export const typeDefs = /* GraphQL */ `
   }
 
   extend type Query {
-    "view_clients. Filters take one id each; devices, online and authorized are not supported for customers yet."
+    "view_clients. Filters take one id each. The customers with a connection through the network or access point, online (authorized, not ended) or authorized, within the window when one is given (a window alone does not filter; false does not filter); the owner of the device."
     customers(${customerFilters}, limit: Int = 10, offset: Int = 0, order: String = "created_at desc"): [Customer!]!
       @complexity(value: 1, multipliers: ["limit"])
-    "view_clients. Counted up to 10,000 (1,000 with a search or a network or access point), like the list's pages."
+    "view_clients. Counted up to 10,000 (1,000 with a search, network, access point, device, online or authorized), like the list's pages."
     customersCount(${customerFilters}): Int! @complexity(value: 10)
     "view_clients."
     customer(id: ID!): Customer!
@@ -174,10 +174,14 @@ export async function connectionsCount(ctx: OrgContext, args: FilterArgs) {
   return page.total;
 }
 
-function unsupportedCustomerFilters(args: FilterArgs) {
-  if (args.devices?.length || args.online != null || args.authorized != null) {
-    badInput("customers filters by venues, accessPoints, dates and search; for devices, online or authorized, ask organization { connections } instead.");
-  }
+/** customers(…)'s filters: a network, access point and window, the owner of a device, online or authorized (`false` does not filter, as for connections). */
+async function customerFilter(ctx: OrgContext, args: FilterArgs): Promise<CustomerFilter> {
+  return {
+    ...(await recordFilter(ctx, args)),
+    deviceId: oneId(args.devices, "devices"),
+    online: args.online ?? undefined,
+    authorized: args.authorized ?? undefined,
+  };
 }
 
 /** devices(…): Query.devices and Organization.devices. */
@@ -254,16 +258,14 @@ export const resolvers: Resolvers = {
     async customers(_, args: FilterArgs & PageArgs & { order?: string }, context) {
       const ctx = await context.org();
       requirePermission(ctx, PERSONAL_DATA_PERMISSION);
-      unsupportedCustomerFilters(args);
       checkOrder(args.order, "created_at desc");
-      const page = await listCustomers(ctx, await recordFilter(ctx, args), pageOf(args));
+      const page = await listCustomers(ctx, await customerFilter(ctx, args), pageOf(args));
       return page.rows.map((c): CustomerParent => ({ ctx, id: c.id }));
     },
     async customersCount(_, args: FilterArgs, context) {
       const ctx = await context.org();
       requirePermission(ctx, PERSONAL_DATA_PERMISSION);
-      unsupportedCustomerFilters(args);
-      return (await listCustomers(ctx, await recordFilter(ctx, args), { offset: 0, pageSize: 1, search: searchOf(args.search) })).total;
+      return (await listCustomers(ctx, await customerFilter(ctx, args), { offset: 0, pageSize: 1, search: searchOf(args.search) })).total;
     },
     async customer(_, args: { id: string }, context) {
       const ctx = await context.org();

@@ -42,7 +42,13 @@ export const typeDefs = /* GraphQL */ `
     accessPoints(startDate: String, endDate: String, limit: Int = 50): [AccessPoint!]! @complexity(value: 1, multipliers: ["limit"])
   }
 
-  "An access point. id, name and mac_address need membership only; the other fields need view_networks."
+  "Whether an access point works now."
+  type AccessPointStatus {
+    "online when it was seen, or a guest connected through it, in the last 15 minutes (the dashboard's rule); else offline."
+    status: String!
+  }
+
+  "An access point. id, name and mac_address need membership only; the other fields need view_networks. (The spec's capsUsersCount is not served: the specs do not define it.)"
   type AccessPoint {
     id: ID!
     name: String!
@@ -59,6 +65,9 @@ export const typeDefs = /* GraphQL */ `
     lng: Float
     created_at: String
     updated_at: String
+    status: AccessPointStatus!
+    "Distinct devices with an authorized connection through it (within the window when one is given)."
+    devicesCount: Int!
     customersCount: Int!
     connectionsCount: Int!
     onlineConnectionsCount: Int!
@@ -220,6 +229,14 @@ export const resolvers: Resolvers = {
     lng: apField((r) => r.lng),
     created_at: apField((r) => iso(r.created_at)),
     updated_at: apField((r) => iso(r.updated_at)),
+    status: async (p: AccessPointParent, _args, context) => {
+      requirePermission(p.ctx, "view_networks");
+      return { status: await context.loaders(p.ctx).accessPointStatus.load(p.id) };
+    },
+    devicesCount: async (p: AccessPointParent, _args, context) => {
+      requirePermission(p.ctx, "view_networks");
+      return context.loaders(p.ctx).accessPointDevices(p.range).load(p.mac_address);
+    },
     customersCount: apCount("customersCount"),
     connectionsCount: apCount("connectionsCount"),
     onlineConnectionsCount: apCount("onlineConnectionsCount"),
