@@ -29,7 +29,7 @@ npx tsx app/db/cli.ts demo
     sleep 1
   done
   npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 12 --make meraki --stay > data/simulator.log 2>&1 \
-    && echo "Live guests: 12 simulated guests are online at the network \"Simulator Lab\" (data/simulator.log)." \
+    && echo "Live guests: the gateway simulator played 12 guests through the network \"Simulator Lab\"; those it left online show in the console (data/simulator.log)." \
     || echo "The gateway simulator could not add live guests: see data/simulator.log."
 ) &
 exec node server.mjs
