@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { readBody } from "./read-body";
 
 export interface FakeIdentity {
   id: string;
@@ -48,7 +49,6 @@ const USERINFO_PATH: Record<Provider, string> = {
   ajira: "/userinfo",
 };
 
-const BODY_LIMIT = 64 * 1024;
 const CODE_TTL_MS = 5 * 60_000;
 const TOKEN_TTL_S = 3600;
 /** Authorization request parameters the consent form carries over to its POST. */
@@ -90,19 +90,6 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(text);
 }
 
-/** The request body, or null when it is larger than BODY_LIMIT (the rest is drained, not kept). */
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= BODY_LIMIT) chunks.push(chunk);
-    });
-    req.on("end", () => resolve(size > BODY_LIMIT ? null : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
 
 /** Client credentials from HTTP Basic auth (as arctic sends them, not url-encoded) or the body. */
 function clientCredentials(req: IncomingMessage, form: URLSearchParams): { id: string; secret: string } | null {

@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { readBody } from "./read-body";
 
 export interface FakeUnifi {
   url: string;
@@ -32,7 +33,6 @@ export interface FakeUnifiOptions {
 type Command = FakeUnifi["commands"][number];
 type Payload = Record<string, unknown>;
 
-const BODY_LIMIT = 64 * 1024;
 const MAC = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(?:\1[0-9a-f]{2}){4}$/i;
 const STAMGR = /^\/api\/s\/([^/]+)\/cmd\/stamgr$/;
 
@@ -49,19 +49,6 @@ function send(res: ServerResponse, status: number, body: unknown, cookies: strin
   res.end(text);
 }
 
-/** The request body, or null when it is larger than BODY_LIMIT (the rest is drained, not kept). */
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= BODY_LIMIT) chunks.push(chunk);
-    });
-    req.on("end", () => resolve(size > BODY_LIMIT ? null : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
 
 function parseJson(body: Buffer): Payload | null {
   try {
