@@ -134,6 +134,8 @@ export interface VenuesTable {
   guest_signup: Generated<Flag>;
   terms_url: string | null;
   privacy_url: string | null;
+  /** The network's own splash page when no display rule applies (null: the built-in page). */
+  splash_page_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -387,6 +389,74 @@ export interface AnalyticsPausedTable {
   organization_id: number;
 }
 
+// Splash pages (migration 0013, issue [splash]; docs/decisions/0016-splash-pages.md).
+export type CssTemplate = "tailwind.css" | "bootstrap4.css" | "bootstrap3.css";
+/** 1: drag-and-drop builder; 2: code editor; null: not set up. */
+export type SplashPageType = 1 | 2;
+
+export interface SplashPagesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string | null;
+  css_template: CssTemplate;
+  type: SplashPageType | null;
+  html: Generated<string>;
+  css: Generated<string>;
+  custom_scripts: Generated<string>;
+  project_data: string | null;
+  draft_revision: Generated<number>;
+  published_revision: number | null;
+  published_at: Timestamp | null;
+  /** The published document up to the connect form, and after it. */
+  published_before: string | null;
+  published_after: string | null;
+  public_key: string;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SplashPageConfigsTable {
+  id: Generated<number>;
+  splash_page_id: number;
+  name: string;
+  title: string;
+  default_value: Generated<string>;
+  custom_value: string | null;
+  position: Generated<number>;
+}
+
+export type DisplayFactor = "After" | "On";
+export type DisplayFactorType = "Session" | "Day";
+
+export interface SplashDisplaySettingsTable {
+  id: Generated<number>;
+  organization_id: number;
+  splash_page_id: number;
+  start_date: string | null; // YYYY-MM-DD, UTC, inclusive
+  end_date: string | null;
+  factor: DisplayFactor;
+  factor_count: number;
+  factor_type: DisplayFactorType;
+  created_at: Timestamp;
+}
+
+export interface SplashDisplaySettingAccessPointsTable {
+  display_setting_id: number;
+  access_point_id: number;
+}
+
+export interface SplashAssetsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  key: string;
+  content_type: string;
+  size: number;
+  created_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -418,6 +488,11 @@ export interface DB {
   customer_consents: CustomerConsentsTable;
   oauth_providers: OAuthProvidersTable;
   gateway_revocations: GatewayRevocationsTable;
+  splash_pages: SplashPagesTable;
+  splash_page_configs: SplashPageConfigsTable;
+  splash_display_settings: SplashDisplaySettingsTable;
+  splash_display_setting_access_points: SplashDisplaySettingAccessPointsTable;
+  splash_assets: SplashAssetsTable;
 }
 
 export type User = Selectable<UsersTable>;

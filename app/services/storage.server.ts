@@ -8,7 +8,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { getEnv } from "~/env.server";
-import { imageContentType, MAX_IMAGE_BYTES, sniffImage, SNIFF_BYTES, UPLOAD_MESSAGES, type ImageExtension } from "~/lib/image-type";
+import { FLOOR_PLAN_TYPES, imageContentType, MAX_IMAGE_BYTES, sniffImage, SNIFF_BYTES, UPLOAD_MESSAGES, type ImageExtension } from "~/lib/image-type";
 
 export interface StoredAsset {
   body: ReadableStream<Uint8Array>;
@@ -97,7 +97,7 @@ export interface ImageUpload {
 }
 
 export type UploadResult =
-  | { ok: true; image: ImageUpload; fields: FormData }
+  | { ok: true; image: ImageUpload; fields: FormData; /** The file's name as the browser sent it (not trusted: clean it before use). */ fileName: string | null }
   | { ok: false; message: string; fields: FormData };
 
 /**
@@ -106,7 +106,11 @@ export type UploadResult =
  * than a reset connection — server.mjs caps the whole body) and the upload is refused. The type
  * is decided by the file's first bytes. Other fields come back as text (a few KB each at most).
  */
-export async function readImageUpload(request: Request, fileField: string, maxBytes = MAX_IMAGE_BYTES): Promise<UploadResult> {
+export async function readImageUpload(
+  request: Request,
+  fileField: string,
+  { maxBytes = MAX_IMAGE_BYTES, accept = FLOOR_PLAN_TYPES, wrongType = UPLOAD_MESSAGES.wrongType }: { maxBytes?: number; accept?: readonly ImageExtension[]; wrongType?: string } = {},
+): Promise<UploadResult> {
   const empty = new FormData();
   if (!/^multipart\/form-data\s*;/i.test(request.headers.get("Content-Type") ?? "")) {
     return { ok: false, message: UPLOAD_MESSAGES.missing, fields: empty };
@@ -114,6 +118,7 @@ export async function readImageUpload(request: Request, fileField: string, maxBy
   const chunks: Uint8Array[] = [];
   let size = 0;
   let sawFile = false;
+  let fileName: string | null = null;
   const handler: UploadHandler = async ({ name, filename, data }) => {
     if (filename === undefined) return readText(data);
     if (name !== fileField || sawFile) {
@@ -121,6 +126,7 @@ export async function readImageUpload(request: Request, fileField: string, maxBy
       return undefined;
     }
     sawFile = true;
+    fileName = filename || null;
     for await (const chunk of data) {
       size += chunk.byteLength;
       if (size <= maxBytes) chunks.push(chunk);
@@ -137,8 +143,8 @@ export async function readImageUpload(request: Request, fileField: string, maxBy
   if (size > maxBytes) return { ok: false, message: UPLOAD_MESSAGES.tooLarge, fields };
   const bytes = Buffer.concat(chunks);
   const extension = sniffImage(bytes.subarray(0, SNIFF_BYTES));
-  if (!extension) return { ok: false, message: UPLOAD_MESSAGES.wrongType, fields };
-  return { ok: true, image: { bytes, extension }, fields };
+  if (!extension || !accept.includes(extension)) return { ok: false, message: wrongType, fields };
+  return { ok: true, image: { bytes, extension }, fields, fileName };
 }
 
 async function readText(data: AsyncIterable<Uint8Array>): Promise<string> {

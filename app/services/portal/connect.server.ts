@@ -9,6 +9,7 @@ import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { GatewayError, gatewayFor } from "./gateways/index.server";
 import { networkById } from "./network.server";
+import type { GuestPlace } from "../splash/rules.server";
 
 export const CONNECT_MESSAGES = {
   alreadyAuthorized: "Connection has already been authorized",
@@ -34,6 +35,8 @@ export interface GuestView {
   /** The record lacks a name, e-mail or phone and the network asks for them. */
   needsSignup: boolean;
   providers: OAuthProviderName[];
+  /** Where the guest is, for the splash page display rules (splash/rules.server.ts). */
+  place: GuestPlace;
 }
 
 const viewQuery = (tokenHash: string) =>
@@ -53,6 +56,9 @@ const viewQuery = (tokenHash: string) =>
       "venues.terms_url",
       "venues.privacy_url",
       "venues.guest_signup",
+      "venues.splash_page_id",
+      "connections.access_point_id",
+      "connections.device_id",
       "organizations.name as organization_name",
       "customers.first_name",
       "customers.middle_name",
@@ -108,6 +114,7 @@ export async function loadGuestView(token: string | null | undefined, now = Date
     },
     needsSignup: guestSignup && !(row.first_name && row.last_name && row.email_address && row.phone_number),
     providers: (row.providers ? row.providers.split(",") : []).sort() as OAuthProviderName[],
+    place: { organizationId: row.organization_id, accessPointId: row.access_point_id, deviceId: row.device_id === null ? null : Number(row.device_id), networkPageId: row.splash_page_id },
   };
 }
 

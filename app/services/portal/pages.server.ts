@@ -1,9 +1,10 @@
 // The built-in guest pages (issue [portal] §4): the connect page, "You are online" and plain
 // refusals. Server-rendered strings with one small inline style sheet, no script, no cookie, no
-// request to another host; served under a CSP sandbox (router.server.ts). The splash issue wraps
-// the same form in the operator's published page.
+// request to another host; served under a CSP sandbox (router.server.ts). An operator's published
+// splash page, when one applies, wraps the same form (splash/render.server.ts).
 import type { OAuthProviderName } from "~/db/schema";
 import { PHONE_PREFIX } from "~/lib/schemas/portal";
+import type { SplashFrame } from "../splash/render.server";
 import { CONNECT_MESSAGES, type GuestView } from "./connect.server";
 import { html, Html } from "./html.server";
 
@@ -73,8 +74,28 @@ function termsLabel(view: GuestView): Html {
   return html`${organizationName}'s ${terms} and ${privacy}`;
 }
 
-/** The connect page: the sign-up form, or one Connect button, and the configured social buttons. */
-export function connectPage(view: GuestView, token: string, state: FormState = {}): string {
+/**
+ * The connect page: the sign-up form, or one Connect button, and the configured social buttons;
+ * inside the operator's splash page when `frame` is given, else on the built-in page.
+ */
+export function connectPage(view: GuestView, token: string, state: FormState = {}, frame: SplashFrame | null = null): string {
+  // Inside an operator's page the page has its own h1; the form's title is a second-level heading.
+  if (frame) return frame.before + connectCard(view, token, state, "h2").text + frame.after;
+  return layout("Get connected to WiFi", html`<div class="card">${connectCard(view, token, state, "h1")}</div>`);
+}
+
+/** The connect form as a splash page's "View page" shows it: the sign-up fields, going nowhere. */
+export function previewCard(): string {
+  const view = {
+    network: { name: "", termsUrl: null, privacyUrl: null, organizationName: "the network" },
+    customer: { firstName: null, middleName: null, lastName: null, emailAddress: null, phoneNumber: null },
+    needsSignup: true,
+    providers: [],
+  } as unknown as GuestView;
+  return connectCard(view, "preview", { message: "Preview: guests connect to the Wi-Fi with this form." }, "h2").text;
+}
+
+function connectCard(view: GuestView, token: string, state: FormState, heading: "h1" | "h2"): Html {
   const c = view.customer;
   const socials = view.providers.map(
     (p) => html`<a class="btn alt" href="/splash/${p}/login?token=${encodeURIComponent(token)}">Continue with ${PROVIDER_LABELS[p]}</a>`,
@@ -90,10 +111,8 @@ ${c.phoneNumber ? "" : field("phone_number", "Phone number", "tel", state, { aut
 <label class="check"><input type="checkbox" name="marketing_opt_in"${checked("marketing_opt_in")}><span>Send me news and offers from ${view.network.organizationName} by SMS and e-mail (optional; you can stop them at any time).</span></label>
 <button type="submit">Connect</button><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p></form>`
     : html`<form method="post" action="/connect"><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="CLICK_THROUGH"><button type="submit">Connect</button></form><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p>`;
-  return layout(
-    "Get connected to WiFi",
-    html`<div class="card"><p class="venue">${view.network.name}</p><h1>Get connected to WiFi</h1>${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}` : ""}</div>`,
-  );
+  const title = heading === "h1" ? html`<h1>Get connected to WiFi</h1>` : html`<h2>Get connected to WiFi</h2>`;
+  return html`<p class="venue">${view.network.name}</p>${title}${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}` : ""}`;
 }
 
 /** Where a guest lands when neither the access point, the network nor the gateway names a page. */

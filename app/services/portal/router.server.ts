@@ -6,24 +6,35 @@
 // Guest pages are served under a CSP sandbox without allow-same-origin: they run with an opaque
 // origin, so nothing on them (today's built-in page, tomorrow an operator's splash page) can read a
 // console session. They set no cookie and send no Referer (the token is in the URL).
+import { Readable } from "node:stream";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { signupSchema, checkSignup } from "~/lib/schemas/portal";
 import { publicOrigin } from "../email.server";
 import { recordAccounting, revocationsSince } from "./accounting.server";
-import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, plausibleToken, type AuthorizeRequest } from "./connect.server";
+import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, plausibleToken, type AuthorizeRequest, type GuestView } from "./connect.server";
 import { captiveStatus } from "./captive.server";
 import { enterFromGateway } from "./entry.server";
 import { bearerToken, networkByGatewaySecret, networkByPortalKey } from "./network.server";
-import { connectPage, messagePage, onlinePage, refusalPage, refusalStatus } from "./pages.server";
+import { publishedFrameByKey } from "../splash/pages.server";
+import { publicAsset } from "../splash/assets.server";
+import { frameForGuest } from "../splash/rules.server";
+import { styleFileFor } from "../splash/styles.server";
+import { connectPage, messagePage, onlinePage, previewCard, refusalPage, refusalStatus, type FormState } from "./pages.server";
 import { mountSocialRoutes } from "./social-routes.server";
 
 const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+/**
+ * An operator's splash page may run its own scripts, still in the sandbox without allow-same-origin
+ * (no cookies, no storage, no reading our responses) and with no network access of its own.
+ */
+export const SPLASH_CSP =
+  "sandbox allow-forms allow-scripts allow-top-navigation; default-src 'none'; script-src 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 const FORM_LIMIT = "16kb";
 const ACCOUNTING_LIMIT = "1mb";
 
-export function guestHeaders(res: Response): void {
+export function guestHeaders(res: Response, csp = GUEST_CSP): void {
   res.set({
-    "Content-Security-Policy": GUEST_CSP,
+    "Content-Security-Policy": csp,
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
@@ -31,9 +42,15 @@ export function guestHeaders(res: Response): void {
   });
 }
 
-export function sendPage(res: Response, status: number, page: string): void {
-  guestHeaders(res);
+export function sendPage(res: Response, status: number, page: string, csp = GUEST_CSP): void {
+  guestHeaders(res, csp);
   res.status(status).type("html").send(page);
+}
+
+/** The connect page, inside the splash page the display rules choose for this guest (if any). */
+export async function sendConnectPage(res: Response, status: number, view: GuestView, token: string, state?: FormState): Promise<void> {
+  const frame = await frameForGuest(view.place);
+  sendPage(res, status, connectPage(view, token, state, frame), frame ? SPLASH_CSP : GUEST_CSP);
 }
 
 const hasNul = (value: unknown): boolean =>
@@ -137,7 +154,7 @@ export function portalRouter(): express.Router {
     const token = typeof req.query.token === "string" ? req.query.token : null;
     const view = await loadGuestView(token);
     if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
-    sendPage(res, 200, connectPage(view, token!));
+    await sendConnectPage(res, 200, view, token!);
   });
 
   router.post("/connect", saneQuery, ...form, async (req, res) => {
@@ -145,7 +162,7 @@ export function portalRouter(): express.Router {
     if ("errors" in asked) {
       const view = await loadGuestView(asked.token);
       if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
-      return sendPage(res, 422, connectPage(view, asked.token, { values: asked.values as Record<string, string>, errors: asked.errors }));
+      return sendConnectPage(res, 422, view, asked.token, { values: asked.values as Record<string, string>, errors: asked.errors });
     }
     const outcome = await authorizeGuest(asked.request);
     if (outcome.ok) {
@@ -153,7 +170,7 @@ export function portalRouter(): express.Router {
       return res.redirect(303, outcome.redirect);
     }
     const view = await loadGuestView(asked.token);
-    if (view?.state === "form") return sendPage(res, outcome.status, connectPage(view, asked.token, { message: outcome.message }));
+    if (view?.state === "form") return sendConnectPage(res, outcome.status, view, asked.token, { message: outcome.message });
     sendPage(res, outcome.status, refusalPage(view, outcome.message));
   });
 
@@ -220,7 +237,37 @@ export function portalRouter(): express.Router {
     sendPage(res, 200, messagePage(network.name, [`Guest Wi-Fi by ${network.organizationName}.`]));
   });
 
-  mountSocialRoutes(router, { sendPage, form });
+  mountSocialRoutes(router, { sendPage, sendConnectPage, form });
+
+  // Splash pages (issue [splash]): the styling templates' files, operators' images, "View page".
+  router.get("/splash/styles/:file", (req, res) => {
+    const body = styleFileFor(req.params.file!);
+    if (!body) return sendPage(res, 404, messagePage("Not found", ["There is no such style sheet."]));
+    res.set({ "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" });
+    res.status(200).type("text/css").send(body);
+  });
+
+  router.get("/assets/*", async (req, res) => {
+    const asset = await publicAsset((req.params as Record<string, string>)[0] ?? "");
+    if (!asset) return sendPage(res, 404, messagePage("Not found", ["There is no such image."]));
+    // Keys are random and never reused, so an image can be cached for good.
+    res.set({
+      "Content-Type": asset.contentType,
+      "Content-Length": String(asset.size),
+      "Cache-Control": "public, max-age=31536000, immutable",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "Cross-Origin-Resource-Policy": "same-site",
+    });
+    res.status(200);
+    Readable.fromWeb(asset.body as import("node:stream/web").ReadableStream).pipe(res);
+  });
+
+  router.get("/splash/pages/:publicKey", async (req, res) => {
+    const frame = await publishedFrameByKey(req.params.publicKey!);
+    if (!frame) return sendPage(res, 404, messagePage("Not found", ["This splash page is not published."]));
+    sendPage(res, 200, frame.before + previewCard() + frame.after, SPLASH_CSP);
+  });
 
   // Bodies too large or malformed for the parsers above: a readable 4xx. Anything else that failed
   // (the database, a bug): logged, and a readable 503 — the guest can try again, the server lives on.

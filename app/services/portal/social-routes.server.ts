@@ -7,10 +7,11 @@ import type express from "express";
 import type { OAuthProviderName } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type GuestView } from "./connect.server";
-import { connectPage, messagePage, PROVIDER_LABELS, refusalPage, refusalStatus } from "./pages.server";
+import { messagePage, PROVIDER_LABELS, refusalPage, refusalStatus, type FormState } from "./pages.server";
 import { authorizationUrl, guestDetails, loadSocialClient, openState, socialProvider } from "./social.server";
 
 type SendPage = (res: express.Response, status: number, page: string) => void;
+type SendConnectPage = (res: express.Response, status: number, view: GuestView, token: string, state?: FormState) => Promise<void>;
 
 const NOT_OFFERED = "This way of signing in is not available on this network. Use another way to connect.";
 const BAD_STATE = "This sign-in link is not valid or has expired.";
@@ -31,13 +32,16 @@ function logFailure(provider: OAuthProviderName, view: GuestView, step: string, 
   console.error(JSON.stringify({ at: new Date().toISOString(), event: "social_signin_failed", provider, organization: view.organizationId, step, error: message }));
 }
 
-export function mountSocialRoutes(router: express.Router, { sendPage }: { sendPage: SendPage; form: express.RequestHandler[] }): void {
+export function mountSocialRoutes(
+  router: express.Router,
+  { sendPage, sendConnectPage }: { sendPage: SendPage; sendConnectPage: SendConnectPage; form: express.RequestHandler[] },
+): void {
   // Read once at boot, like the rest of the environment.
   const standIn = getEnv().OAUTH_PROVIDER_URL;
 
   /** The connect page again, with what went wrong above the ways to connect. */
   const connectAgain = (res: express.Response, status: number, view: GuestView, token: string, message: string) =>
-    sendPage(res, status, connectPage(view, token, { message }));
+    sendConnectPage(res, status, view, token, { message });
 
   // Spec 2 §2: the click method; the connect page's Connect button is the click-through.
   router.get("/splash/click_through", (req, res) => {
