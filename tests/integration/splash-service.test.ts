@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import type { OrgContext } from "~/services/guard.server";
+import { updateGatewaySettings } from "~/services/portal/settings.server";
 import { copyTemplate, createPage, deletePage, getPage, publishPage, saveCode, setPageType, updateConfig, updatePageDetails } from "~/services/splash/pages.server";
 import { addDisplaySetting, deviceNumbers, factorHolds, frameForGuest, listDisplaySettings, mostSpecific, removeDisplaySetting } from "~/services/splash/rules.server";
 import { makeOrg, run } from "../fixtures";
@@ -222,5 +223,18 @@ describe("tenancy and permissions", () => {
     const venue = await db.selectFrom("venues").select("splash_page_id").where("id", "=", w.venue.id).executeTakeFirstOrThrow();
     expect(venue.splash_page_id).toBeNull();
     expect(await db.selectFrom("splash_display_setting_access_points").selectAll().execute()).toEqual([]);
+  });
+
+  it("lets a network use only a published page of its own organisation", async () => {
+    const mine = await world();
+    const theirs = await world();
+    const their = await publishedPage(theirs.ctx, "Theirs");
+    const { id: draft } = await createPage(mine.ctx, { name: "Draft", css_template: "tailwind.css", description: null });
+    for (const id of [their, draft]) {
+      expect(await updateGatewaySettings(mine.ctx, mine.venue.id, { splash_page_id: id })).toMatchObject({ ok: false, errors: { splash_page_id: [expect.any(String)] } });
+    }
+    const own = await publishedPage(mine.ctx, "Own");
+    expect(await updateGatewaySettings(mine.ctx, mine.venue.id, { splash_page_id: own })).toEqual({ ok: true });
+    expect(await updateGatewaySettings(mine.ctx, mine.venue.id, { splash_page_id: null })).toEqual({ ok: true });
   });
 });

@@ -94,6 +94,7 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
       guest_signup: settings.guest_signup ? "1" : "0",
       terms_url: settings.terms_url ?? "",
       privacy_url: settings.privacy_url ?? "",
+      splash_page_id: settings.splash_page_id ? String(settings.splash_page_id) : "",
     },
     constraint: getZodConstraint(gatewaySettingsSchema),
     shouldValidate: "onSubmit",
@@ -143,6 +144,14 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
         hint="How long a guest stays online after connecting, 1 to 43200 (30 days)."
       />
       <SelectField label="Connect page" selectProps={getSelectProps(fields.guest_signup)} options={GUEST_SIGNUP_OPTIONS} errors={fields.guest_signup.errors} />
+      <SelectField
+        label="Splash page"
+        selectProps={getSelectProps(fields.splash_page_id)}
+        placeholder="Built-in page"
+        options={settings.splash_pages.map((p) => ({ value: String(p.id), label: p.name }))}
+        errors={fields.splash_page_id.errors}
+      />
+      <p className="-mt-3 mb-4 text-sm text-slate-600">Guests see this published page around the connect form, unless a splash page&apos;s display rule picks another.</p>
       <Field
         label="Terms URL"
         inputProps={{ ...getInputProps(fields.terms_url, { type: "url" }), placeholder: "https://example.com/terms" }}

@@ -19,6 +19,7 @@ export const GATEWAY_SETTINGS_MESSAGES = {
   sessionRequired: "Session length field is required.",
   sessionInvalid: "Enter the session length as whole minutes, from 1 to 43200 (30 days).",
   guestSignupInvalid: "Choose whether guests fill in the sign-up form or only click Connect.",
+  splashPageInvalid: "Choose one of this organisation's published splash pages, or the built-in page.",
 } as const;
 
 export const SESSION_MINUTES_MAX = 43_200;
@@ -78,6 +79,19 @@ const fields = z.object({
     }),
   terms_url: optionalUrl(),
   privacy_url: optionalUrl(),
+  /** The network's own splash page when no display rule applies; empty: the built-in page. */
+  splash_page_id: z
+    .string({ invalid_type_error: GATEWAY_SETTINGS_MESSAGES.splashPageInvalid })
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return null;
+      if (!/^\d{1,9}$/.test(v) || Number(v) < 1) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: GATEWAY_SETTINGS_MESSAGES.splashPageInvalid });
+        return z.NEVER;
+      }
+      return Number(v);
+    }),
 });
 
 type GatewaySettingsInput = z.output<typeof fields>;

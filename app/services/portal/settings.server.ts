@@ -35,6 +35,9 @@ export interface GatewaySettings {
   guest_signup: boolean;
   terms_url: string | null;
   privacy_url: string | null;
+  /** The network's own splash page (null: the built-in page), and the published pages to choose from. */
+  splash_page_id: number | null;
+  splash_pages: { id: number; name: string }[];
 }
 
 export type GatewayUpdateResult = { ok: true } | { ok: false; errors: Record<string, string[]> };
@@ -58,6 +61,7 @@ async function settingsRow(ctx: OrgContext, venueId: number | null) {
       "guest_signup",
       "terms_url",
       "privacy_url",
+      "splash_page_id",
       eb("gateway_secret", "is not", null).as("gateway_secret_set"),
       eb("opennds_faskey", "is not", null).as("opennds_faskey_set"),
       eb("unifi_password", "is not", null).as("unifi_password_set"),
@@ -106,7 +110,19 @@ export async function getGatewaySettings(ctx: OrgContext, venueId: number | null
     guest_signup: Number(row.guest_signup) === 1,
     terms_url: row.terms_url,
     privacy_url: row.privacy_url,
+    splash_page_id: row.splash_page_id,
+    splash_pages: await publishedSplashPages(ctx.org.id),
   };
+}
+
+function publishedSplashPages(organizationId: number) {
+  return db
+    .selectFrom("splash_pages")
+    .select(["id", "name"])
+    .where("organization_id", "=", organizationId)
+    .where("published_revision", "is not", null)
+    .orderBy("name")
+    .execute();
 }
 
 /** The columns an update writes; a field left out (undefined) is not touched. */
@@ -129,6 +145,7 @@ function columnChanges(input: GatewaySettingsChanges): VenueChanges {
   if (input.guest_signup !== undefined) set.guest_signup = input.guest_signup ? 1 : 0;
   if (input.terms_url !== undefined) set.terms_url = input.terms_url;
   if (input.privacy_url !== undefined) set.privacy_url = input.privacy_url;
+  if (input.splash_page_id !== undefined) set.splash_page_id = input.splash_page_id;
   return set;
 }
 
@@ -162,6 +179,9 @@ export async function updateGatewaySettings(ctx: OrgContext, venueId: number | n
   const errors = unifiErrors(current, set);
   if (input.gateway_secret && (await secretTaken(current.id, hashToken(input.gateway_secret)))) {
     errors.gateway_secret = [GATEWAY_SETTINGS_MESSAGES.secretTaken];
+  }
+  if (set.splash_page_id != null && !(await publishedSplashPages(ctx.org.id)).some((p) => p.id === set.splash_page_id)) {
+    errors.splash_page_id = [GATEWAY_SETTINGS_MESSAGES.splashPageInvalid];
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   try {
