@@ -3,7 +3,9 @@
 // PostgreSQL, side by side in one run:
 //   1. autocannon (in-process, 64 connections, 10 s after a 2 s warm-up) on a bare node:http
 //      hello-world server, the app's /healthz, the console's GET /login and the guest's
-//      GET /connect?token=… (rotating over many valid pending tokens; every answer must be a 200);
+//      GET /connect?token=… (rotating over many valid pending tokens; every answer must be a 200),
+//      on the built-in page and (target "splash", issue [splash]) inside a published splash page
+//      (the café template) chosen by a display rule of the guest's access point;
 //   2. the whole guest flow (entry → connect page → sign-up → grant) with the simulator's guest
 //      module (scripts/simulator/guest.ts), 2,000 new guests at concurrency 32;
 //   3. gateway accounting over HTTP, batches of 100: start, interim (by token and by client_mac +
@@ -72,7 +74,7 @@ const { values } = parseArgs({
     "in-flight": { type: "string", default: "4" },
     make: { type: "string", default: "meraki" },
     profile: { type: "boolean", default: false },
-    only: { type: "string", default: "hello,healthz,login,connect,flow,accounting" },
+    only: { type: "string", default: "hello,healthz,login,connect,splash,flow,accounting" },
     prepare: { type: "string" },
   },
 });
@@ -92,7 +94,7 @@ const settings = {
   inFlight: number("in-flight"),
   make: values.make as Make,
 };
-const LOAD_TARGETS = ["hello", "healthz", "login", "connect"] as const;
+const LOAD_TARGETS = ["hello", "healthz", "login", "connect", "splash"] as const;
 type LoadTarget = (typeof LOAD_TARGETS)[number];
 const only = new Set(values.only!.split(","));
 for (const part of only)
@@ -107,6 +109,8 @@ interface Prepared {
   portalKey: string;
   accessPointMacs: string[];
   pendingTokens: string[];
+  /** Pending guests of a second network whose access point shows a published splash page. */
+  splashTokens: string[];
   online: { token: string; clientMac: string; apMac: string }[];
 }
 
@@ -198,8 +202,37 @@ async function prepare(databaseUrl: string): Promise<Prepared> {
     });
     await db.insertInto("connections").values(rows).execute();
   }
+
+  // A second network whose access point shows the café template through an "On 1 Session" rule
+  // (every pending guest's first session), published as the console publishes it.
+  const { renderFrame } = await import("~/services/splash/render.server");
+  const { TEMPLATES } = await import("~/services/splash/templates");
+  const template = TEMPLATES[0]!;
+  const splashVenue = await db.insertInto("venues").values(buildVenue(org.id, { name: "Benchmark Café" })).returning("id").executeTakeFirstOrThrow();
+  const splashAp = await db.insertInto("access_points").values(buildAccessPoint(org.id, splashVenue.id, { name: "Café AP" })).returning(["id", "mac_address"]).executeTakeFirstOrThrow();
+  const page = { name: template.name, css_template: template.cssTemplate, html: template.html, css: template.css, custom_scripts: template.scripts };
+  const frame = await renderFrame(page, new Map(template.configs.map((c) => [c.name, c.defaultValue])));
+  const published = await db
+    .insertInto("splash_pages")
+    .values({ organization_id: org.id, ...page, type: 1, published_revision: 1, published_at: now, published_before: frame.before, published_after: frame.after, public_key: randomToken(18), created_at: now, updated_at: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const rule = await db
+    .insertInto("splash_display_settings")
+    .values({ organization_id: org.id, splash_page_id: published.id, factor: "On", factor_count: 1, factor_type: "Session", start_date: null, end_date: null, created_at: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db.insertInto("splash_display_setting_access_points").values({ display_setting_id: rule.id, access_point_id: splashAp.id }).execute();
+  const splashTokens = pendingTokens.splice(0, Math.min(2000, Math.floor(pendingTokens.length / 2)));
+  for (let start = 0; start < splashTokens.length; start += CHUNK) {
+    await db
+      .updateTable("connections")
+      .set({ venue_id: splashVenue.id, access_point_id: splashAp.id, access_point_mac: splashAp.mac_address })
+      .where("token", "in", splashTokens.slice(start, start + CHUNK).map(hashToken))
+      .execute();
+  }
   await closeDatabase();
-  return { portalKey: venue.portal_key, accessPointMacs: aps.map((a) => a.mac_address), pendingTokens, online };
+  return { portalKey: venue.portal_key, accessPointMacs: aps.map((a) => a.mac_address), pendingTokens, splashTokens, online };
 }
 
 function prepareInChild(databaseUrl: string): Promise<Prepared> {
@@ -518,6 +551,12 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
       const page = await fetch(`${origin}/connect?token=${token}`);
       if (page.status !== 200) throw new Error(`GET /connect answered ${page.status}`);
     }
+    for (const token of prepared.splashTokens.slice(0, 3)) {
+      const page = await fetch(`${origin}/connect?token=${token}`);
+      if (page.status !== 200 || !(await page.text()).includes('class="mlango-form"')) throw new Error(`GET /connect (splash page) answered ${page.status} without the page`);
+    }
+    const splashTokens = prepared.splashTokens;
+    let nextSplash = 0;
     const tokens = prepared.pendingTokens;
     let next = 0;
     const targets: Record<LoadTarget, [string, string, () => ChildProcess, (() => string)?]> = {
@@ -529,6 +568,12 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
         `${origin}/connect`,
         () => server,
         () => `/connect?token=${tokens[next++ % tokens.length]}`,
+      ],
+      splash: [
+        `GET /connect?token= in a splash page (${fmt(splashTokens.length)} tokens)`,
+        `${origin}/connect`,
+        () => server,
+        () => `/connect?token=${splashTokens[nextSplash++ % splashTokens.length]}`,
       ],
     };
     for (const [key, [label, url, child, paths]] of Object.entries(targets) as [LoadTarget, [string, string, () => ChildProcess, (() => string)?]][]) {
@@ -614,6 +659,11 @@ function printSummary(results: EngineResult[]): void {
     ["/healthz req/s", (r) => fmt(r.load.healthz?.rps), ""],
     ["/login req/s (p50 ms)", (r) => (r.load.login ? `${fmt(r.load.login.rps)} (${fmt(r.load.login.p50, 0)})` : "–"), ""],
     ["/connect req/s", (r) => fmt(r.load.connect?.rps), ""],
+    [
+      "/connect in a splash page req/s (p95 ms)",
+      (r) => (r.load.splash ? `${fmt(r.load.splash.rps)} (${fmt(r.load.splash.p95, 1)})` : "–"),
+      "",
+    ],
     ["server CPU µs/req: /healthz, /connect", (r) => `${fmt(r.load.healthz?.cpuUs)}, ${fmt(r.load.connect?.cpuUs)}`, ""],
     ["/connect ÷ /healthz", (r) => (Number.isNaN(ratio(r)) ? "–" : fmt(ratio(r), 2) + mark(ratio(r) >= 0.5)), "≥ 0.50"],
     [

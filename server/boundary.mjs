@@ -13,7 +13,20 @@ const FORM_LIMIT = 256 * KB;
 /** A 10 MB image plus the multipart envelope. */
 const UPLOAD_LIMIT = 11 * MB;
 /** Routes that take uploads; everything else gets FORM_LIMIT. */
-const UPLOAD_ROUTES = [/^\/\d+\/venues\/\d+\/layout$/, /^\/account\/api\/v1\/assets$/];
+const UPLOAD_ROUTES = [
+  /^\/\d+\/venues\/\d+\/layout$/,
+  /^\/account\/api\/v1\/assets$/,
+  /^\/\d+\/splash_pages\/assets(\/upload)?$/, // splash page images: the Images page and the builder's asset manager
+];
+/**
+ * A splash page's code: the builder's save (project up to 1.5 MB + HTML and CSS up to 256 KB each,
+ * sent as multipart) and the HTML, Styles and Scripts tabs' saves. The paths only: Remix's `?_data=`
+ * and `?index` queries are not part of req.path.
+ */
+const CODE_LIMIT = 2 * MB + 64 * KB;
+const CODE_ROUTES = [/^\/\d+\/splash_pages\/\d+\/(builder|html|styles|scripts)$/];
+/** The same code through the account API (PUT splash_pages/{id}, JSON or form); the route itself reads at most 2 MB. */
+const API_CODE_ROUTES = [/^\/account\/api\/v1\/splash_pages\/\d+$/];
 /** The account API reads JSON as well as forms, with its own 64 KB limit and its own 415 answer. */
 const API_PREFIX = "/account/api/";
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
@@ -30,7 +43,10 @@ export const BOUNDARY_MESSAGES = {
 };
 
 export function bodyLimitFor(path) {
-  return UPLOAD_ROUTES.some((route) => route.test(path)) ? UPLOAD_LIMIT : FORM_LIMIT;
+  if (UPLOAD_ROUTES.some((route) => route.test(path))) return UPLOAD_LIMIT;
+  if (CODE_ROUTES.some((route) => route.test(path))) return CODE_LIMIT;
+  if (API_CODE_ROUTES.some((route) => route.test(path))) return CODE_LIMIT;
+  return FORM_LIMIT;
 }
 
 /**

@@ -28,11 +28,19 @@ function remixRequest(req, res) {
   return new Request(url.href, { method: req.method, headers, body: hasBody ? req.body : undefined, signal: controller.signal });
 }
 
+/**
+ * Headers a route may set for its own answer, replacing the app-wide ones helmet set before: the
+ * console's splash previews are framed by the console (`frame-ancestors 'self'`, a sandbox), which
+ * helmet's `frame-ancestors 'none'` and `X-Frame-Options: DENY` would forbid if both were sent.
+ */
+const ROUTE_OWNED = new Set(["content-security-policy", "x-frame-options"]);
+
 async function sendResponse(req, res, response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [name, value] of response.headers) {
-    res.append(name, name === "set-cookie" && req.secure && !/;\s*secure/i.test(value) ? `${value}; Secure` : value);
+    if (ROUTE_OWNED.has(name)) res.set(name, value);
+    else res.append(name, name === "set-cookie" && req.secure && !/;\s*secure/i.test(value) ? `${value}; Secure` : value);
   }
   if (!response.headers.has("cache-control")) res.set("Cache-Control", "private, no-store");
   if (response.body) await writeReadableStreamToWritable(response.body, res);

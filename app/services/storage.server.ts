@@ -97,7 +97,7 @@ export interface ImageUpload {
 }
 
 export type UploadResult =
-  | { ok: true; image: ImageUpload; fields: FormData; /** The file's name as the browser sent it (not trusted: clean it before use). */ fileName: string | null }
+  | { ok: true; image: ImageUpload; fields: FormData; /** The file's name as the browser sent it (not trusted: clean it before use). */ fileName?: string | null }
   | { ok: false; message: string; fields: FormData };
 
 /**

@@ -257,7 +257,6 @@ export function portalRouter(): express.Router {
       "Cache-Control": "public, max-age=31536000, immutable",
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; sandbox",
-      "Cross-Origin-Resource-Policy": "same-site",
     });
     res.status(200);
     Readable.fromWeb(asset.body as import("node:stream/web").ReadableStream).pipe(res);

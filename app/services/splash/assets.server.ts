@@ -32,7 +32,7 @@ export function readAssetUpload(request: Request) {
 export type AssetUploadOutcome = { ok: true; asset: { id: number; name: string; path: string; url: string } } | { ok: false; status: 413 | 422; message: string };
 
 /** Keeps an uploaded image of the organisation (edit_splash_pages), within the quota. */
-export async function saveAsset(ctx: OrgContext, upload: Awaited<ReturnType<typeof readAssetUpload>>, fileName: string | null): Promise<AssetUploadOutcome> {
+export async function saveAsset(ctx: OrgContext, upload: Awaited<ReturnType<typeof readAssetUpload>>, fileName: string | null | undefined): Promise<AssetUploadOutcome> {
   requirePermission(ctx, "edit_splash_pages");
   if (!upload.ok) return { ok: false, status: upload.message.includes("too large") ? 413 : 422, message: upload.message.includes("too large") ? ASSET_MESSAGES.tooLarge : upload.message };
   const used = await db

@@ -66,16 +66,20 @@ export interface GuestPlace {
   networkPageId: number | null;
 }
 
-/** The published page a guest sees at this place and moment, as a frame for the form, or null (built-in page). */
+/**
+ * The published page a guest sees at this place and moment, as a frame for the form, or null (the
+ * built-in page). The candidate rules come with their pages' snapshots, so a guest whose access
+ * point has rules costs at most two queries (rules, then the device's numbers) and one without
+ * costs one or two (rules, then the network's page).
+ */
 export async function frameForGuest(place: GuestPlace, now = Date.now()): Promise<SplashFrame | null> {
-  let pageId = place.networkPageId;
   if (place.accessPointId !== null) {
     const today = new Date(now).toISOString().slice(0, 10);
     const rules = await db
       .selectFrom("splash_display_setting_access_points as link")
       .innerJoin("splash_display_settings as rule", "rule.id", "link.display_setting_id")
       .innerJoin("splash_pages as page", "page.id", "rule.splash_page_id")
-      .select(["rule.id", "rule.splash_page_id", "rule.factor", "rule.factor_count", "rule.factor_type", "rule.created_at"])
+      .select(["rule.id", "rule.factor", "rule.factor_count", "rule.factor_type", "rule.created_at", "page.published_before", "page.published_after"])
       .where("link.access_point_id", "=", place.accessPointId)
       .where("rule.organization_id", "=", place.organizationId)
       .where("page.published_revision", "is not", null)
@@ -89,18 +93,21 @@ export async function frameForGuest(place: GuestPlace, now = Date.now()): Promis
         session,
         day,
       );
-      if (chosen) pageId = chosen.splash_page_id;
+      if (chosen) return frameOf(chosen);
     }
   }
-  if (pageId === null) return null;
+  if (place.networkPageId === null) return null;
   const page = await db
     .selectFrom("splash_pages")
     .select(["published_before", "published_after"])
-    .where("id", "=", pageId)
+    .where("id", "=", place.networkPageId)
     .where("organization_id", "=", place.organizationId)
     .executeTakeFirst();
-  return page?.published_before != null && page.published_after != null ? { before: page.published_before, after: page.published_after } : null;
+  return page ? frameOf(page) : null;
 }
+
+const frameOf = (page: { published_before: string | null; published_after: string | null }): SplashFrame | null =>
+  page.published_before !== null && page.published_after !== null ? { before: page.published_before, after: page.published_after } : null;
 
 // ---------------------------------------------------------------------------------------------
 // The Presentation tab and splash_pages/display_settings
