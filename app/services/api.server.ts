@@ -19,7 +19,7 @@ export const API_MESSAGES = {
   unauthenticated: "Unauthenticated.",
   malformedBody: "The request body is not valid JSON or form data.",
   notAnObject: "The request body must be a JSON object of fields.",
-  tooLarge: `The request body is too large (at most ${API_MAX_BODY_BYTES / 1024} KB).`,
+  tooLarge: tooLargeMessage(API_MAX_BODY_BYTES),
   unsupportedType: "Send the body as JSON (Content-Type: application/json) or as form data.",
   wrongType: "This field must be text, a number or true/false.",
   organizationNotFound: "Organization not found.",
@@ -27,6 +27,10 @@ export const API_MESSAGES = {
 } as const;
 
 const NO_STORE = { "Cache-Control": "no-store" };
+
+function tooLargeMessage(maxBytes: number): string {
+  return `The request body is too large (at most ${maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes / 1024} KB`}).`;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Answers
@@ -142,8 +146,13 @@ export async function withNotFoundMessage<T>(work: Promise<T>, message: string):
 // ---------------------------------------------------------------------------------------------
 // Bodies
 
-/** Field names the schemas use; anything else (paths, conform's __intent__) is dropped. */
-const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+/**
+ * Field names the schemas use; anything else (paths, conform's __intent__) is dropped. A list
+ * field may be sent as clients of PHP-style APIs do, `access_points[]` or `access_points[0]`:
+ * it counts as repeated `access_points`.
+ */
+const FIELD_NAME = /^([A-Za-z][A-Za-z0-9_]{0,63})(?:\[\d{0,4}\])?$/;
+const fieldName = (name: string): string | null => FIELD_NAME.exec(name)?.[1] ?? null;
 
 export interface ApiBody {
   /** The body as the FormData a page's form would post, for the pages' schemas. */
@@ -152,9 +161,9 @@ export interface ApiBody {
   typeErrors: Record<string, string[]>;
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
+async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get("Content-Length") ?? "");
-  if (Number.isFinite(declared) && declared > API_MAX_BODY_BYTES) throw apiError(413, API_MESSAGES.tooLarge);
+  if (Number.isFinite(declared) && declared > maxBytes) throw apiError(413, tooLargeMessage(maxBytes));
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -163,9 +172,9 @@ async function readLimited(request: Request): Promise<Uint8Array> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > API_MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw apiError(413, API_MESSAGES.tooLarge);
+      throw apiError(413, tooLargeMessage(maxBytes));
     }
     chunks.push(value);
   }
@@ -184,8 +193,9 @@ function fromJson(body: unknown): ApiBody {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw apiError(400, API_MESSAGES.notAnObject);
   const form = new FormData();
   const typeErrors: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(body)) {
-    if (!FIELD_NAME.test(name)) continue;
+  for (const [key, value] of Object.entries(body)) {
+    const name = fieldName(key);
+    if (name === null) continue;
     for (const item of Array.isArray(value) ? value : [value]) {
       const text = scalar(item);
       if (text === false) typeErrors[name] = [API_MESSAGES.wrongType];
@@ -198,8 +208,9 @@ function fromJson(body: unknown): ApiBody {
 function fromForm(parsed: FormData): ApiBody {
   const form = new FormData();
   const typeErrors: Record<string, string[]> = {};
-  for (const [name, value] of parsed) {
-    if (!FIELD_NAME.test(name)) continue;
+  for (const [key, value] of parsed) {
+    const name = fieldName(key);
+    if (name === null) continue;
     if (typeof value === "string") form.append(name, value);
     else typeErrors[name] = [API_MESSAGES.wrongType];
   }
@@ -207,14 +218,16 @@ function fromForm(parsed: FormData): ApiBody {
 }
 
 /**
- * Reads a JSON object or form data (urlencoded or multipart) of at most API_MAX_BODY_BYTES.
- * Numbers and booleans become text as a form would post them, null is left out, a list repeats
- * its field. Throws 400 (malformed), 413 (too large) or 415 (other content types).
+ * Reads a JSON object or form data (urlencoded or multipart) of at most `maxBytes`
+ * (API_MAX_BODY_BYTES unless a route takes more, e.g. a splash page's code; server/boundary.mjs
+ * must let such a route's bodies through too). Numbers and booleans become text as a form would
+ * post them, null is left out, a list repeats its field. Throws 400 (malformed), 413 (too large)
+ * or 415 (other content types).
  */
-export async function readApiBody(request: Request): Promise<ApiBody> {
+export async function readApiBody(request: Request, maxBytes: number = API_MAX_BODY_BYTES): Promise<ApiBody> {
   const header = request.headers.get("Content-Type") ?? "";
   const type = header.toLowerCase();
-  const bytes = await readLimited(request);
+  const bytes = await readLimited(request, maxBytes);
   if (bytes.byteLength === 0) return { form: new FormData(), typeErrors: {} };
   const text = () => new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   try {
@@ -246,8 +259,8 @@ export function parseApiBody<S extends ZodTypeAny>(body: ApiBody, schema: S): z.
 }
 
 /** readApiBody then parseApiBody. */
-export async function readApiInput<S extends ZodTypeAny>(request: Request, schema: S): Promise<z.output<S>> {
-  return parseApiBody(await readApiBody(request), schema);
+export async function readApiInput<S extends ZodTypeAny>(request: Request, schema: S, maxBytes: number = API_MAX_BODY_BYTES): Promise<z.output<S>> {
+  return parseApiBody(await readApiBody(request, maxBytes), schema);
 }
 
 /** Query parameters through the same schemas (GET filters). */

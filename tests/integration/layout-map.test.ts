@@ -229,7 +229,8 @@ describe("layout API", () => {
     const wrongType = await post({ name: `${venue.id}_floor_plan` }, { bytes: Buffer.from("<svg/>"), name: "plan.png" }, { "X-Organization-Id": String(org.id) });
     expect(wrongType.status).toBe(422);
     expect((await wrongType.json()).errors).toEqual({ file: ["The file must be a PNG, JPEG or WebP image."] });
-    const badName = await post({ organization_id: String(org.id), name: "logo" }, { bytes: JPEG, name: "logo.jpg" });
+    // A name ending in _floor_plan without a network id is refused (any other name is a splash image: api-splash.test.ts).
+    const badName = await post({ organization_id: String(org.id), name: "logo_floor_plan" }, { bytes: JPEG, name: "logo.jpg" });
     expect(badName.status).toBe(422);
     const big = Buffer.alloc(10 * 1024 * 1024 + 1);
     const tooLarge = await post({ organization_id: String(org.id), name: `${venue.id}_floor_plan` }, { bytes: big, name: "big.png" });
