@@ -10,6 +10,7 @@ import { insertBatches } from "./demo/bulk.server";
 import { customerBatches, deviceBatches, planPopulation } from "./demo/people.server";
 import { accessPointCounts, accessPointRows, venueProfiles, venueRows } from "./demo/places.server";
 import { createRandom, subSeed } from "./demo/random.server";
+import { createDemoSplashPages } from "./demo/splash.server";
 import { insertMembership, insertRole, insertUser } from "./factories.server";
 import { pauseRollups, rebuildRollups } from "./rollups.server";
 
@@ -177,6 +178,8 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
 
   await rebuildRollups(orgId);
   log("analytics roll-ups rebuilt");
+  await createDemoSplashPages(organization, ownerId, venueIds);
+  log("splash pages: two published, one draft");
 
   return {
     organizationId: orgId,

@@ -1,0 +1,31 @@
+// The demo's splash pages, made through the splash services as an operator would: the café and
+// hotel templates published as two networks' pages, a display rule greeting first-time guests at a
+// third network, and the mall template left as an unpublished draft.
+import { ALL_PERMISSIONS } from "~/lib/permissions";
+import type { OrgContext } from "~/services/guard.server";
+import { copyTemplate, createPage, publishPage } from "~/services/splash/pages.server";
+import { addDisplaySetting } from "~/services/splash/rules.server";
+import { db } from "../db.server";
+
+export async function createDemoSplashPages(organization: { id: number; name: string }, ownerId: number, venueIds: readonly number[]): Promise<void> {
+  const owner = await db.selectFrom("users").select(["id", "first_name", "middle_name", "last_name", "email", "phone_number"]).where("id", "=", ownerId).executeTakeFirstOrThrow();
+  const ctx: OrgContext = { user: owner, org: organization, permissions: new Set(ALL_PERMISSIONS), isOwner: true, roleName: "Administrator" };
+  const page = async (templateId: string, name: string, description: string, publish: boolean) => {
+    const { id } = await createPage(ctx, { name, css_template: "tailwind.css", description });
+    await copyTemplate(ctx, id, templateId);
+    if (publish) await publishPage(ctx, id);
+    return id;
+  };
+  const cafe = await page("cafe", "Café welcome", "Warm welcome for the cafés.", true);
+  const hotel = await page("hotel", "Hotel lobby", "For hotel guests.", true);
+  await page("mall", "Mall weekend offer", "Draft for the mall's weekend promotion.", false);
+  const [first, second, third] = venueIds;
+  if (first !== undefined) await db.updateTable("venues").set({ splash_page_id: cafe }).where("id", "=", first).execute();
+  if (second !== undefined) await db.updateTable("venues").set({ splash_page_id: hotel }).where("id", "=", second).execute();
+  if (third !== undefined) {
+    const aps = await db.selectFrom("access_points").select("id").where("venue_id", "=", third).execute();
+    if (aps.length) {
+      await addDisplaySetting(ctx, cafe, { access_points: aps.map((a) => a.id), factor: "On", factor_count: 1, factor_type: "Session", start_date: null, end_date: null });
+    }
+  }
+}
