@@ -15,8 +15,9 @@ import * as common from "./resolvers/common.server";
 import * as networks from "./resolvers/networks.server";
 import * as organization from "./resolvers/organization.server";
 import * as reports from "./resolvers/reports.server";
+import * as splash from "./resolvers/splash.server";
 
-const AREAS = [account, analytics, organization, networks, clients, accessControl, reports];
+const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash];
 
 const root = /* GraphQL */ `
   "Every query needs Authorization: Bearer <api token>; organisation data needs X-Organization-Id too."
