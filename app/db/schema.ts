@@ -457,6 +457,51 @@ export interface SplashAssetsTable {
   created_at: Timestamp;
 }
 
+// Fair usage and prepaid (migration 0014, issue [prepaid]).
+export type BandwidthUnit = "Kbps" | "Mbps";
+export type DurationUnit = "Mins" | "Hrs" | "Days";
+export type DataUnit = "MBs" | "GBs";
+export type FreeEvery = "day" | "week" | "validity";
+
+export interface BandwidthPoliciesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  max_upload: number;
+  max_upload_unit: BandwidthUnit;
+  max_download: number;
+  max_download_unit: BandwidthUnit;
+  max_upload_kbps: number;
+  max_download_kbps: number;
+  description: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ServicePlansTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  code: string;
+  description: string | null;
+  free_internet: Generated<Flag>;
+  bandwidth_policy_id: number | null;
+  time_limit: number | null;
+  time_limit_unit: DurationUnit | null;
+  time_limit_minutes: number | null;
+  usage_limit: number | null;
+  usage_limit_unit: DataUnit | null;
+  usage_limit_bytes: number | null;
+  simultaneous_connections: Generated<number>;
+  validity: number;
+  validity_units: DurationUnit;
+  validity_minutes: number;
+  price_cents: Generated<number>;
+  free_every: FreeEvery | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -493,6 +538,8 @@ export interface DB {
   splash_display_settings: SplashDisplaySettingsTable;
   splash_display_setting_access_points: SplashDisplaySettingAccessPointsTable;
   splash_assets: SplashAssetsTable;
+  bandwidth_policies: BandwidthPoliciesTable;
+  service_plans: ServicePlansTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -11,6 +11,7 @@ import * as emailVerification from "./2026-11-24-0010-email-verification";
 import * as portal from "./2026-11-25-0011-portal";
 import * as triggerOrder from "./2026-11-25-0012-trigger-order";
 import * as splash from "./2026-11-25-0013-splash";
+import * as plans from "./2026-11-25-0014-plans";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0011-portal": portal,
   "2026-11-25-0012-trigger-order": triggerOrder,
   "2026-11-25-0013-splash": splash,
+  "2026-11-25-0014-plans": plans,
 };
