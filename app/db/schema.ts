@@ -217,6 +217,8 @@ export interface ConnectionsTable {
   accounted_at: Timestamp | null; // newest accounting record; null: the gateway sends none
   ended_at: Timestamp | null;
   terminate_cause: string | null;
+  /** The plan the guest is online under (the free plan today; vouchers and M-Pesa later). */
+  subscription_id: number | null;
   upload: number; // bytes
   download: number; // bytes
 }
@@ -502,6 +504,30 @@ export interface ServicePlansTable {
   updated_at: Timestamp;
 }
 
+export type SubscriptionSource = "free" | "voucher" | "mpesa";
+/** Stored statuses; "Expired" is read from expires_on (decision 0017). */
+export type SubscriptionStatus = "Pending" | "Active" | "Exhausted" | "Cancelled";
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  customer_id: number | null;
+  device_id: number | null;
+  service_plan_id: number | null;
+  plan_name: string;
+  price_cents: number;
+  source: SubscriptionSource;
+  status: SubscriptionStatus;
+  started_on: Timestamp | null;
+  expires_on: Timestamp | null;
+  time_limit_minutes: number | null;
+  usage_limit_bytes: number | null;
+  simultaneous_connections: number;
+  used_bytes: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -540,6 +566,7 @@ export interface DB {
   splash_assets: SplashAssetsTable;
   bandwidth_policies: BandwidthPoliciesTable;
   service_plans: ServicePlansTable;
+  subscriptions: SubscriptionsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -12,6 +12,7 @@ import * as portal from "./2026-11-25-0011-portal";
 import * as triggerOrder from "./2026-11-25-0012-trigger-order";
 import * as splash from "./2026-11-25-0013-splash";
 import * as plans from "./2026-11-25-0014-plans";
+import * as subscriptions from "./2026-11-25-0015-subscriptions";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0012-trigger-order": triggerOrder,
   "2026-11-25-0013-splash": splash,
   "2026-11-25-0014-plans": plans,
+  "2026-11-25-0015-subscriptions": subscriptions,
 };

@@ -8,6 +8,7 @@ import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/porta
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { GatewayError, gatewayFor } from "./gateways/index.server";
+import { takeFreePlan } from "../prepaid/subscriptions.server";
 import { networkById } from "./network.server";
 import type { GuestPlace } from "../splash/rules.server";
 
@@ -175,12 +176,18 @@ export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     console.error(JSON.stringify({ at: new Date().toISOString(), event: "gateway_grant_failed", gateway: adapter.make, connection: claimed.id, error: error.message }));
-    await db
-      .updateTable("connections")
-      .set({ authorized_at: null, authorization_mode: null, session_expires_at: null })
-      .where("id", "=", claimed.id)
-      .where("authorized_at", "=", now)
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      const undone = await trx
+        .updateTable("connections")
+        .set({ authorized_at: null, authorization_mode: null, session_expires_at: null, subscription_id: null })
+        .where("id", "=", claimed.id)
+        .where("authorized_at", "=", now)
+        .executeTakeFirst();
+      // The free plan was not used: the guest may take it again.
+      if (Number(undone.numUpdatedRows) === 1 && claimed.subscriptionId !== null) {
+        await trx.deleteFrom("subscriptions").where("id", "=", claimed.subscriptionId).execute();
+      }
+    });
     return { ok: false, status: 502, message: CONNECT_MESSAGES.gatewayFailed };
   }
 }
@@ -193,7 +200,16 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     .innerJoin("venues", "venues.id", "connections.venue_id")
     .leftJoin("access_points", "access_points.id", "connections.access_point_id")
     .leftJoin("devices", "devices.id", "connections.device_id")
+    // The organisation's free plan, if it has one (at most one: service_plans_one_free).
+    .leftJoin("service_plans as free_plan", (join) => join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", 1))
     .select([
+      "free_plan.id as free_plan_id",
+      "free_plan.name as free_plan_name",
+      "free_plan.time_limit_minutes as free_plan_time_limit_minutes",
+      "free_plan.usage_limit_bytes as free_plan_usage_limit_bytes",
+      "free_plan.validity_minutes as free_plan_validity_minutes",
+      "free_plan.simultaneous_connections as free_plan_simultaneous_connections",
+      "free_plan.free_every as free_plan_free_every",
       "connections.id",
       "connections.organization_id",
       "connections.venue_id",
@@ -226,10 +242,32 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     await recordConsent(trx, { orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, { customerUpdated: !!request.details });
   }
 
-  const seconds = Number(row.session_minutes) * 60;
+  // With a free plan the guest is online under it (once per device in its period), for its time;
+  // without one, for the network's session length.
+  let seconds = Number(row.session_minutes) * 60;
+  let subscriptionId: number | null = null;
+  if (row.free_plan_id !== null) {
+    const free = await takeFreePlan(
+      trx,
+      {
+        id: row.free_plan_id,
+        name: row.free_plan_name!,
+        time_limit_minutes: row.free_plan_time_limit_minutes,
+        usage_limit_bytes: row.free_plan_usage_limit_bytes === null ? null : Number(row.free_plan_usage_limit_bytes),
+        validity_minutes: Number(row.free_plan_validity_minutes),
+        simultaneous_connections: Number(row.free_plan_simultaneous_connections),
+        free_every: row.free_plan_free_every,
+      },
+      { organizationId: orgId, customerId, deviceId: row.device_id === null ? null : Number(row.device_id) },
+      now,
+    );
+    if (!free.ok) return refuse(409, free.message);
+    seconds = free.seconds;
+    subscriptionId = free.subscriptionId;
+  }
   const claimedRow = await trx
     .updateTable("connections")
-    .set({ authorized_at: now, authorization_mode: request.mode, customer_id: customerId, session_expires_at: now + seconds * 1000 })
+    .set({ authorized_at: now, authorization_mode: request.mode, customer_id: customerId, session_expires_at: now + seconds * 1000, subscription_id: subscriptionId })
     .where("id", "=", row.id)
     .where("authorized_at", "is", null)
     .executeTakeFirst();
@@ -238,6 +276,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
 
   return {
     id: Number(row.id),
+    subscriptionId,
     networkId: Number(context.network_id ?? row.venue_id),
     gateway: row.gateway,
     context,
