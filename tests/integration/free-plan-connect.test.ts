@@ -112,4 +112,29 @@ describe("the free plan on the connect page", () => {
     expect((await postForm(server.origin, "/connect", { token: entry.token!, ...CLICK })).status).toBe(303);
     expect(unifi.commands.at(-1)).toMatchObject({ cmd: "authorize-guest", mac: clientMac, minutes: 60 });
   });
+
+  it("ends the session and exhausts the subscription when accounting reaches the plan's data limit", async () => {
+    const w = await world({ plan_kind: "Limited", limit_type: "Data", usage_limit: "1", usage_limit_unit: "MBs", free_every: "day" }, { guest_signup: 0 });
+    const { token } = await visit(w);
+    expect((await postForm(server.origin, "/connect", { token, ...CLICK })).status).toBe(303);
+    const account = (upload: number, download: number) =>
+      fetch(`${server.origin}/hotspot/accounting`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.secret}` },
+        body: JSON.stringify({ status: "interim", token, input_octets: upload, output_octets: download, session_time: 60 }),
+      });
+    expect((await account(300_000, 400_000)).status).toBe(200);
+    let connection = await connectionOf(token);
+    expect(connection.ended_at).toBeNull();
+    const subscriptionOf = () => db.selectFrom("subscriptions").selectAll().where("id", "=", Number(connection.subscription_id)).executeTakeFirstOrThrow();
+    expect(await subscriptionOf()).toMatchObject({ status: "Active", used_bytes: 700_000 });
+    expect((await account(500_000, 600_000)).status).toBe(200);
+    connection = await connectionOf(token);
+    expect(connection.ended_at).not.toBeNull();
+    expect(connection.terminate_cause).toBe("Data-Limit");
+    expect(await subscriptionOf()).toMatchObject({ status: "Exhausted", used_bytes: 1_100_000 });
+    // Repeats change nothing twice.
+    expect((await account(500_000, 600_000)).status).toBe(200);
+    expect((await connectionOf(token)).ended_at).toBe(connection.ended_at);
+  });
 });

@@ -1,4 +1,4 @@
-import { type Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
 // Subscriptions (issue [prepaid] §7): a customer's right to the internet under a plan, from the free
@@ -27,9 +27,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("subscriptions_device").on("subscriptions").columns(["device_id", "source", "started_on"]).execute();
   await db.schema.createIndex("subscriptions_customer").on("subscriptions").columns(["customer_id", "started_on"]).execute();
   await db.schema.alterTable("connections").addColumn("subscription_id", "bigint").execute();
+  // A subscription's usage is the sum of its connections' bytes (accounting adds it up).
+  await db.schema
+    .createIndex("connections_subscription")
+    .on("connections")
+    .column("subscription_id")
+    .where(sql.ref("subscription_id"), "is not", null)
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex("connections_subscription").ifExists().execute();
   await db.schema.alterTable("connections").dropColumn("subscription_id").execute();
   await db.schema.dropTable("subscriptions").ifExists().execute();
 }

@@ -12,6 +12,7 @@ import type { DB } from "~/db/schema";
 import { normaliseMac } from "~/lib/mac";
 import { getEnv } from "~/env.server";
 import { hashToken } from "../crypto.server";
+import { enforceDataLimits } from "../prepaid/subscriptions.server";
 import { plausibleToken } from "./connect.server";
 import type { PortalNetwork } from "./network.server";
 
@@ -142,6 +143,8 @@ interface Session {
   upload: number;
   download: number;
   terminate_cause: string | null;
+  /** The plan the guest is online under (its data limit is enforced after the write). */
+  subscription_id: number | null;
 }
 
 const SESSION_COLUMNS = [
@@ -152,6 +155,7 @@ const SESSION_COLUMNS = [
   "connections.upload",
   "connections.download",
   "connections.terminate_cause",
+  "connections.subscription_id",
 ] as const;
 
 /** The connection was handed over by this network (its access point may be filed under another venue). */
@@ -219,6 +223,7 @@ function toSession(row: Omit<Session, "authorized_at"> & { authorized_at: number
     upload: Number(row.upload),
     download: Number(row.download),
     terminate_cause: row.terminate_cause,
+    subscription_id: row.subscription_id === null ? null : Number(row.subscription_id),
   };
 }
 
@@ -289,7 +294,10 @@ export async function applyAccounting(network: PortalNetwork, records: Accountin
         applyRecord(after.get(found.id)!, record, now);
       });
       const dirty = [...after.values()].filter((s) => changed(s, before.get(s.id)!));
-      if (dirty.length) await writeSessions(trx, dirty);
+      if (dirty.length) {
+        await writeSessions(trx, dirty);
+        await enforceDataLimits(trx, dirty.flatMap((s) => (s.subscription_id === null ? [] : [s.subscription_id])), now);
+      }
       return unknown;
     }),
   );

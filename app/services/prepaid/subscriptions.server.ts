@@ -3,7 +3,8 @@
 // it, once per device in the plan's period, and is online for the plan's time (capped by its
 // validity). Statuses and the rules are decision 0017.
 import { sql, type Kysely } from "kysely";
-import type { DB, FreeEvery } from "~/db/schema";
+import type { DB, FreeEvery, GatewayMake } from "~/db/schema";
+import { revokeAtGateway } from "../portal/revoke.server";
 
 const DAY_MS = 86_400_000;
 
@@ -75,4 +76,79 @@ export async function takeFreePlan(
     .returning("id")
     .executeTakeFirstOrThrow();
   return { ok: true, subscriptionId: Number(row.id), seconds: minutes * 60 };
+}
+
+/** Why accounting ended a connection whose subscription ran out of data. */
+export const DATA_LIMIT_CAUSE = "Data-Limit";
+
+/**
+ * After accounting moved connections' bytes (inside its transaction): the subscriptions of those
+ * connections add up their connections' bytes; one that reached its data limit becomes Exhausted,
+ * its open connections end now and their gateways are told (revokeAtGateway), as a closed
+ * connection's are. Answers how many connections it ended.
+ */
+export async function enforceDataLimits(trx: Kysely<DB>, subscriptionIds: readonly number[], now: number): Promise<number> {
+  if (subscriptionIds.length === 0) return 0;
+  const ids = [...new Set(subscriptionIds)];
+  await trx
+    .updateTable("subscriptions")
+    .set((eb) => ({
+      used_bytes: eb
+        .selectFrom("connections")
+        .select(sql<number>`coalesce(sum(connections.upload + connections.download), 0)`.as("used"))
+        .whereRef("connections.subscription_id", "=", "subscriptions.id"),
+      updated_at: now,
+    }))
+    .where("id", "in", ids)
+    .where("status", "=", "Active")
+    .execute();
+  const exhausted = await trx
+    .updateTable("subscriptions")
+    .set({ status: "Exhausted", updated_at: now })
+    .where("id", "in", ids)
+    .where("status", "=", "Active")
+    .where("usage_limit_bytes", "is not", null)
+    .where((eb) => eb("used_bytes", ">=", eb.ref("usage_limit_bytes")))
+    .returning("id")
+    .execute();
+  if (exhausted.length === 0) return 0;
+  const open = await trx
+    .selectFrom("connections")
+    .leftJoin("devices", "devices.id", "connections.device_id")
+    .select([
+      "connections.id",
+      "connections.organization_id",
+      "connections.venue_id",
+      "connections.gateway",
+      "connections.gateway_context",
+      "connections.session_expires_at",
+      "devices.mac_address",
+    ])
+    .where("connections.subscription_id", "in", exhausted.map((s) => Number(s.id)))
+    .where("connections.authorized_at", "is not", null)
+    .where("connections.ended_at", "is", null)
+    .execute();
+  if (open.length === 0) return 0;
+  await trx
+    .updateTable("connections")
+    .set({ ended_at: now, terminate_cause: DATA_LIMIT_CAUSE })
+    .where("id", "in", open.map((c) => c.id))
+    .where("ended_at", "is", null)
+    .execute();
+  for (const c of open) {
+    await revokeAtGateway(
+      trx,
+      {
+        id: Number(c.id),
+        organizationId: c.organization_id,
+        venueId: c.venue_id,
+        gateway: c.gateway as GatewayMake | null,
+        gatewayContext: c.gateway_context,
+        clientMac: c.mac_address,
+        sessionExpiresAt: c.session_expires_at === null ? null : Number(c.session_expires_at),
+      },
+      now,
+    );
+  }
+  return open.length;
 }
