@@ -50,6 +50,7 @@ describe("the free plan on the connect page", () => {
   it("is taken by connecting: a subscription, and the gateway lets the guest through for the plan's time", async () => {
     const w = await world({ plan_kind: "Limited", limit_type: "Time", time_limit: "30", time_limit_unit: "Mins", validity: "1", validity_units: "Hrs", free_every: "day" }, { guest_signup: 0 });
     const { token } = await visit(w);
+    expect(await (await fetch(`${server.origin}/connect?token=${token}`)).text()).toContain('<p class="plan">Free Wi-Fi: 30 minutes, once a day.</p>');
     const before = Date.now();
     const granted = await postForm(server.origin, "/connect", { token, ...CLICK });
     expect(granted.status).toBe(303);
@@ -116,6 +117,7 @@ describe("the free plan on the connect page", () => {
   it("ends the session and exhausts the subscription when accounting reaches the plan's data limit", async () => {
     const w = await world({ plan_kind: "Limited", limit_type: "Data", usage_limit: "1", usage_limit_unit: "MBs", free_every: "day" }, { guest_signup: 0 });
     const { token } = await visit(w);
+    expect(await (await fetch(`${server.origin}/connect?token=${token}`)).text()).toContain("Free Wi-Fi: 1 hour, up to 1 MB, once a day.");
     expect((await postForm(server.origin, "/connect", { token, ...CLICK })).status).toBe(303);
     const account = (upload: number, download: number) =>
       fetch(`${server.origin}/hotspot/accounting`, {

@@ -107,17 +107,22 @@ export function servicePlanSchema(free: boolean) {
         .trim()
         .optional()
         .transform((v, ctx) => {
-          if (free || !v) return 0;
-          if (!PRICE.test(v)) {
+          if (free) return 0;
+          if (v && !PRICE.test(v)) {
             ctx.addIssue({ code: z.ZodIssueCode.custom, message: PLAN_MESSAGES.price });
             return z.NEVER;
           }
-          return Math.round(Number(v) * 100);
+          const cents = v ? Math.round(Number(v) * 100) : 0;
+          // Checked here rather than in superRefine, which zod skips while another field is invalid.
+          if (cents < 100) {
+            ctx.addIssue({ code: z.ZodIssueCode.custom, message: PLAN_MESSAGES.priceTooLow });
+            return z.NEVER;
+          }
+          return cents;
         }),
       free_every: z.enum(["day", "week", "validity"]).default("day"),
     })
     .superRefine((plan, ctx) => {
-      if (!free && plan.price < 100) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["price"], message: PLAN_MESSAGES.priceTooLow });
       if (plan.plan_kind === "Limited") {
         if (plan.limit_type !== "Data" && plan.time_limit === null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["time_limit"], message: PLAN_MESSAGES.timeLimit });
         if (plan.limit_type !== "Time" && plan.usage_limit === null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["usage_limit"], message: PLAN_MESSAGES.usageLimit });

@@ -1,5 +1,5 @@
 // DataLoaders of one request and organisation: nested fields (a page of connections' customers,
-// devices, networks and access points; networks' access points; roles' permissions) are collected
+// devices, networks and access points; networks' access points; roles' permissions; plans' policies) are collected
 // while a level resolves and read with one service call per kind, so a query costs the same number
 // of database round trips whatever its page size (tests/integration/graphql-n-plus-one.test.ts).
 import DataLoader from "dataloader";
@@ -10,6 +10,7 @@ import { customerCountsByIds, customersByIds } from "../customers.server";
 import { accessPointStatuses } from "../dashlets.server";
 import { deviceStats, devicesByIds } from "../devices.server";
 import type { OrgContext } from "../guard.server";
+import { policiesByIds } from "../prepaid/policies.server";
 import { rolePermissionsByIds } from "../roles.server";
 import { venueCounts, venuesByIds, type VenueCounts } from "../venues.server";
 
@@ -18,6 +19,7 @@ export type CustomerRecord = Row<typeof customersByIds>;
 export type DeviceRecord = Row<typeof devicesByIds>;
 export type VenueRecord = Row<typeof venuesByIds>;
 export type AccessPointRecord = Row<typeof accessPointsByIds>;
+export type PolicyRecord = Row<typeof policiesByIds>;
 export type DeviceStats = NonNullable<ReturnType<Awaited<ReturnType<typeof deviceStats>>["get"]>>;
 
 /** Rows in the order of the keys, null for a key the organisation has no row for. */
@@ -81,6 +83,8 @@ export function createLoaders(ctx: OrgContext) {
         }),
     ),
     rolePermissions: fromMap((ids: readonly number[]) => rolePermissionsByIds(ctx, ids), [] as Permission[]),
+    /** Bandwidth policies of a page of service plans. */
+    bandwidthPolicies: byId((ids) => policiesByIds(ctx, ids)),
   };
 }
 

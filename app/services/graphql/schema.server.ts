@@ -14,10 +14,11 @@ import * as clients from "./resolvers/clients.server";
 import * as common from "./resolvers/common.server";
 import * as networks from "./resolvers/networks.server";
 import * as organization from "./resolvers/organization.server";
+import * as prepaid from "./resolvers/prepaid.server";
 import * as reports from "./resolvers/reports.server";
 import * as splash from "./resolvers/splash.server";
 
-const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash];
+const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash, prepaid];
 
 const root = /* GraphQL */ `
   "Every query needs Authorization: Bearer <api token>; organisation data needs X-Organization-Id too."

@@ -3,7 +3,7 @@
 import { sql, type CompiledQuery, type RawBuilder } from "kysely";
 import { db, dialect, executePrepared } from "~/db/db.server";
 import { retryDeadlocks } from "~/db/sql.server";
-import type { OAuthProviderName } from "~/db/schema";
+import type { FreeEvery, OAuthProviderName } from "~/db/schema";
 import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/portal";
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
@@ -38,6 +38,8 @@ export interface GuestView {
   providers: OAuthProviderName[];
   /** Where the guest is, for the splash page display rules (splash/rules.server.ts). */
   place: GuestPlace;
+  /** What the organisation's free plan gives, shown above the Connect button (null: no free plan). */
+  freePlan: { timeLimitMinutes: number | null; usageLimitBytes: number | null; validityMinutes: number; every: FreeEvery | null } | null;
 }
 
 const viewQuery = (tokenHash: string) =>
@@ -47,7 +49,14 @@ const viewQuery = (tokenHash: string) =>
     .innerJoin("organizations", "organizations.id", "connections.organization_id")
     .leftJoin("customers", "customers.id", "connections.customer_id")
     .leftJoin("devices", "devices.id", "connections.device_id")
+    // A literal, not a parameter: the statement is prepared once with the token as its only parameter.
+    .leftJoin("service_plans as free_plan", (join) => join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)))
     .select([
+      "free_plan.id as free_plan_id",
+      "free_plan.time_limit_minutes as free_plan_time_limit_minutes",
+      "free_plan.usage_limit_bytes as free_plan_usage_limit_bytes",
+      "free_plan.validity_minutes as free_plan_validity_minutes",
+      "free_plan.free_every as free_plan_free_every",
       "connections.id",
       "connections.organization_id",
       "connections.authorized_at",
@@ -115,6 +124,15 @@ export async function loadGuestView(token: string | null | undefined, now = Date
     },
     needsSignup: guestSignup && !(row.first_name && row.last_name && row.email_address && row.phone_number),
     providers: (row.providers ? row.providers.split(",") : []).sort() as OAuthProviderName[],
+    freePlan:
+      row.free_plan_id === null
+        ? null
+        : {
+            timeLimitMinutes: row.free_plan_time_limit_minutes,
+            usageLimitBytes: row.free_plan_usage_limit_bytes === null ? null : Number(row.free_plan_usage_limit_bytes),
+            validityMinutes: Number(row.free_plan_validity_minutes),
+            every: row.free_plan_free_every,
+          },
     place: { organizationId: row.organization_id, accessPointId: row.access_point_id, deviceId: row.device_id === null ? null : Number(row.device_id), networkPageId: row.splash_page_id },
   };
 }
@@ -201,7 +219,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     .leftJoin("access_points", "access_points.id", "connections.access_point_id")
     .leftJoin("devices", "devices.id", "connections.device_id")
     // The organisation's free plan, if it has one (at most one: service_plans_one_free).
-    .leftJoin("service_plans as free_plan", (join) => join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", 1))
+    .leftJoin("service_plans as free_plan", (join) => join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)))
     .select([
       "free_plan.id as free_plan_id",
       "free_plan.name as free_plan_name",

@@ -3,6 +3,7 @@
 // request to another host; served under a CSP sandbox (router.server.ts). An operator's published
 // splash page, when one applies, wraps the same form (splash/render.server.ts).
 import type { OAuthProviderName } from "~/db/schema";
+import { formatBytes } from "~/lib/format";
 import { PHONE_PREFIX } from "~/lib/schemas/portal";
 import type { SplashFrame } from "../splash/render.server";
 import { CONNECT_MESSAGES, type GuestView } from "./connect.server";
@@ -23,7 +24,7 @@ input[type=text],input[type=email],input[type=tel]{width:100%;padding:.6rem .7re
 .check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400;margin-top:.9rem}.check input{margin-top:.3rem}
 button,.btn{display:block;width:100%;margin-top:1rem;padding:.75rem;font:inherit;font-weight:600;text-align:center;text-decoration:none;border:0;border-radius:.5rem;background:#4f46e5;color:#fff}
 .btn.alt{background:#fff;color:#1e293b;border:1px solid #94a3b8}.err{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}.alert{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;padding:.75rem;border-radius:.5rem;margin-bottom:.75rem}
-.alert p{margin:.2rem 0}.ok{background:#f0fdf4;border-color:#bbf7d0;color:#166534}.or{text-align:center;color:#64748b;font-size:.85rem;margin:1rem 0 0}small{color:#64748b}a{color:#4338ca}`;
+.alert p{margin:.2rem 0}.ok{background:#f0fdf4;border-color:#bbf7d0;color:#166534}.or{text-align:center;color:#64748b;font-size:.85rem;margin:1rem 0 0}small{color:#64748b}a{color:#4338ca}.plan{background:#eef2ff;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 .75rem;font-size:.9rem}`;
 
 function layout(title: string, body: Html): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${new Html(STYLE)}</style></head><body><main>${body}</main></body></html>`.text;
@@ -95,6 +96,17 @@ export function previewCard(): string {
   return connectCard(view, "preview", { message: "Preview: guests connect to the Wi-Fi with this form." }, "h2").text;
 }
 
+const minutesText = (m: number) => (m % 1440 === 0 ? `${m / 1440} day${m === 1440 ? "" : "s"}` : m % 60 === 0 ? `${m / 60} hour${m === 60 ? "" : "s"}` : `${m} minutes`);
+const EVERY_TEXT = { day: "once a day", week: "once a week", validity: "again when it has ended" } as const;
+
+/** "Free Wi-Fi: 30 minutes, up to 500 MB, once a day." */
+export function freePlanText(plan: NonNullable<GuestView["freePlan"]>): string {
+  const parts = [minutesText(Math.min(plan.timeLimitMinutes ?? Infinity, plan.validityMinutes))];
+  if (plan.usageLimitBytes !== null) parts.push(`up to ${formatBytes(plan.usageLimitBytes).replace(".00 ", " ")}`);
+  parts.push(EVERY_TEXT[plan.every ?? "day"]);
+  return `Free Wi-Fi: ${parts.join(", ")}.`;
+}
+
 function connectCard(view: GuestView, token: string, state: FormState, heading: "h1" | "h2"): Html {
   const c = view.customer;
   const socials = view.providers.map(
@@ -112,7 +124,8 @@ ${c.phoneNumber ? "" : field("phone_number", "Phone number", "tel", state, { aut
 <button type="submit">Connect</button><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p></form>`
     : html`<form method="post" action="/connect"><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="CLICK_THROUGH"><button type="submit">Connect</button></form><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p>`;
   const title = heading === "h1" ? html`<h1>Get connected to WiFi</h1>` : html`<h2>Get connected to WiFi</h2>`;
-  return html`<p class="venue">${view.network.name}</p>${title}${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}` : ""}`;
+  const free = view.freePlan ? html`<p class="plan">${freePlanText(view.freePlan)}</p>` : "";
+  return html`<p class="venue">${view.network.name}</p>${title}${free}${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}` : ""}`;
 }
 
 /** Where a guest lands when neither the access point, the network nor the gateway names a page. */

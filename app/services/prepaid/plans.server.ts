@@ -94,6 +94,11 @@ export async function listPlans(ctx: OrgContext, params: { offset: number; pageS
 
 export async function getPlan(ctx: OrgContext, planId: number | null): Promise<ServicePlan> {
   requirePermission(ctx, "view_service_plan", "edit_service_plan");
+  return findPlan(ctx, planId);
+}
+
+/** The organisation's plan, or 404; the caller has checked the permission of what it does with it. */
+async function findPlan(ctx: OrgContext, planId: number | null): Promise<ServicePlan> {
   if (planId === null) notFound(PLAN_RESULT_MESSAGES.notFound);
   const row = await base(ctx).select([...COLUMNS]).where("service_plans.id", "=", planId).executeTakeFirst();
   return row ? shape(row) : notFound(PLAN_RESULT_MESSAGES.notFound);
@@ -156,14 +161,17 @@ export async function createPlan(ctx: OrgContext, input: ServicePlanInput, free 
     return { ok: true, id: Number(row.id), message: PLAN_RESULT_MESSAGES.created };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    if (free && (await getFreePlan(ctx))) return { ok: false, errors: { name: [PLAN_MESSAGES.oneFreePlan] } };
+    // Not getFreePlan: creating needs create_service_plan only, and the refusal must be this message.
+    if (free && (await base(ctx).select("service_plans.id").where("service_plans.free_internet", "=", 1).executeTakeFirst())) {
+      return { ok: false, errors: { name: [PLAN_MESSAGES.oneFreePlan] } };
+    }
     return { ok: false, errors: { code: [PLAN_MESSAGES.codeTaken] } };
   }
 }
 
 export async function updatePlan(ctx: OrgContext, planId: number | null, input: ServicePlanInput): Promise<PlanSaveResult> {
   requirePermission(ctx, "edit_service_plan");
-  const plan = await getPlan(ctx, planId);
+  const plan = await findPlan(ctx, planId);
   const errors = await policyErrors(ctx, input.bandwidth_policy_id);
   if (Object.keys(errors).length) return { ok: false, errors };
   try {
@@ -182,7 +190,7 @@ export async function updatePlan(ctx: OrgContext, planId: number | null, input: 
 
 export async function deletePlan(ctx: OrgContext, planId: number | null): Promise<{ ok: true; message: string }> {
   requirePermission(ctx, "delete_service_plan");
-  const plan = await getPlan(ctx, planId);
+  const plan = await findPlan(ctx, planId); // delete_service_plan alone may delete (getPlan would want view_ or edit_)
   await db.deleteFrom("service_plans").where("id", "=", plan.id).where("organization_id", "=", ctx.org.id).execute();
   return { ok: true, message: PLAN_RESULT_MESSAGES.deleted(plan.name) };
 }

@@ -3,7 +3,7 @@
 // and the data API refuse alike; another organisation's policy is a 404. The spec's swapped
 // permission checks are built the intended way: create_bandwidth_policy creates, edit_… edits.
 import { db } from "~/db/db.server";
-import { containsText } from "~/db/sql.server";
+import { containsText, inIds } from "~/db/sql.server";
 import { KBPS, type BandwidthPolicyInput } from "~/lib/schemas/plans";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
 
@@ -43,6 +43,17 @@ export async function listPolicies(ctx: OrgContext, params: { offset: number; pa
   return { rows, total: Number(total.n) };
 }
 
+/**
+ * The organisation's policies of these ids (the data API's plans' bandwidthPolicy, one query for a
+ * page of plans); ids of other organisations are left out. Reading a plan lets one read its policy,
+ * so the caller checks view_service_plan or view_bandwidth_policy.
+ */
+export async function policiesByIds(ctx: OrgContext, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("bandwidth_policies").select([...COLUMNS]).where("organization_id", "=", ctx.org.id).where(inIds("id", ids)).execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
 /** All of the organisation's policies by name (the plan form's select). */
 export async function policyChoices(ctx: OrgContext) {
   return db.selectFrom("bandwidth_policies").select(["id", "name"]).where("organization_id", "=", ctx.org.id).orderBy("name").limit(500).execute();
@@ -50,6 +61,11 @@ export async function policyChoices(ctx: OrgContext) {
 
 export async function getPolicy(ctx: OrgContext, policyId: number | null) {
   requirePermission(ctx, "view_bandwidth_policy", "edit_bandwidth_policy");
+  return findPolicy(ctx, policyId);
+}
+
+/** The organisation's policy, or 404; the caller has checked the permission of what it does with it. */
+async function findPolicy(ctx: OrgContext, policyId: number | null) {
   if (policyId === null) notFound(POLICY_MESSAGES.notFound);
   const row = await db.selectFrom("bandwidth_policies").select([...COLUMNS]).where("id", "=", policyId).where("organization_id", "=", ctx.org.id).executeTakeFirst();
   return row ?? notFound(POLICY_MESSAGES.notFound);
@@ -68,7 +84,7 @@ export async function createPolicy(ctx: OrgContext, input: BandwidthPolicyInput)
 
 export async function updatePolicy(ctx: OrgContext, policyId: number | null, input: BandwidthPolicyInput) {
   requirePermission(ctx, "edit_bandwidth_policy");
-  const policy = await getPolicy(ctx, policyId);
+  const policy = await findPolicy(ctx, policyId);
   await db
     .updateTable("bandwidth_policies")
     .set({ ...columns(input), updated_at: Date.now() })
@@ -81,7 +97,7 @@ export async function updatePolicy(ctx: OrgContext, policyId: number | null, inp
 /** Deletes a policy no plan uses; otherwise says which plans use it and deletes nothing. */
 export async function deletePolicy(ctx: OrgContext, policyId: number | null): Promise<{ ok: boolean; message: string }> {
   requirePermission(ctx, "delete_bandwidth_policy");
-  const policy = await getPolicy(ctx, policyId);
+  const policy = await findPolicy(ctx, policyId); // delete_bandwidth_policy alone may delete (getPolicy would want view_ or edit_)
   return db.transaction().execute(async (trx) => {
     const plans = await trx.selectFrom("service_plans").select("name").where("bandwidth_policy_id", "=", policy.id).orderBy("name").execute();
     if (plans.length > 0) return { ok: false, message: POLICY_MESSAGES.inUse(policy.name, plans.map((p) => p.name)) };
