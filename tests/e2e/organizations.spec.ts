@@ -57,8 +57,8 @@ test("an area that is not built yet says so inside the shell", async ({ page, co
   const org = await makeOrg(user.id);
   await signIn(context, user.id);
   await page.goto(`/${org.id}`);
-  await page.getByRole("navigation").getByRole("link", { name: "Service Plans" }).click();
-  await expect(page.getByText("Service Plans is not available yet.")).toBeVisible();
+  await page.getByRole("navigation").getByRole("link", { name: "Survey List" }).click();
+  await expect(page.getByText("Survey List is not available yet.")).toBeVisible();
   const response = await page.goto(`/${org.id}/nonsense`);
   expect(response?.status()).toBe(404);
 });
