@@ -157,9 +157,9 @@ describe("pages not built yet (/{orgId}/*)", () => {
     expect(await res.json()).toEqual({ org: { id: org.id, name: org.name }, label: "Dashboard", section: "Ads" });
     expect(await (await splat(org.id, "ads/banners/7", owner.id)).json()).toMatchObject({ label: "Dashboard", section: "Ads" });
     expect(await (await splat(org.id, "reports/footfall", owner.id)).json()).toMatchObject({ label: "Footfall", section: "Reports" });
-    expect(await (await splat(org.id, "free_plan/free", owner.id)).json()).toMatchObject({
-      label: "Free plan",
-      section: "Advanced › Fair Usage",
+    expect(await (await splat(org.id, "prepaid/mpesa-transactions", owner.id)).json()).toMatchObject({
+      label: "M-Pesa Transactions",
+      section: "Advanced › Prepaid",
     });
   });
 
