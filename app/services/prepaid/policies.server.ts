@@ -3,7 +3,7 @@
 // and the data API refuse alike; another organisation's policy is a 404. The spec's swapped
 // permission checks are built the intended way: create_bandwidth_policy creates, edit_… edits.
 import { db } from "~/db/db.server";
-import { containsText, inIds } from "~/db/sql.server";
+import { containsText, inIds, isForeignKeyViolation } from "~/db/sql.server";
 import { KBPS, type BandwidthPolicyInput } from "~/lib/schemas/plans";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
 
@@ -98,12 +98,20 @@ export async function updatePolicy(ctx: OrgContext, policyId: number | null, inp
 export async function deletePolicy(ctx: OrgContext, policyId: number | null): Promise<{ ok: boolean; message: string }> {
   requirePermission(ctx, "delete_bandwidth_policy");
   const policy = await findPolicy(ctx, policyId); // delete_bandwidth_policy alone may delete (getPolicy would want view_ or edit_)
-  return db.transaction().execute(async (trx) => {
-    const plans = await trx.selectFrom("service_plans").select("name").where("bandwidth_policy_id", "=", policy.id).orderBy("name").execute();
-    if (plans.length > 0) return { ok: false, message: POLICY_MESSAGES.inUse(policy.name, plans.map((p) => p.name)) };
-    await trx.deleteFrom("bandwidth_policies").where("id", "=", policy.id).where("organization_id", "=", ctx.org.id).execute();
-    return { ok: true, message: POLICY_MESSAGES.deleted(policy.name) };
-  });
+  const inUse = async () => {
+    const plans = await db.selectFrom("service_plans").select("name").where("bandwidth_policy_id", "=", policy.id).orderBy("name").execute();
+    return plans.length > 0 ? { ok: false, message: POLICY_MESSAGES.inUse(policy.name, plans.map((p) => p.name)) } : null;
+  };
+  const refusal = await inUse();
+  if (refusal) return refusal;
+  try {
+    await db.deleteFrom("bandwidth_policies").where("id", "=", policy.id).where("organization_id", "=", ctx.org.id).execute();
+  } catch (error) {
+    // A plan took the policy between the check and the delete: the foreign key refused it.
+    if (isForeignKeyViolation(error)) return (await inUse()) ?? { ok: false, message: POLICY_MESSAGES.inUse(policy.name, []) };
+    throw error;
+  }
+  return { ok: true, message: POLICY_MESSAGES.deleted(policy.name) };
 }
 
 /** "1 Mbps". */
