@@ -528,6 +528,30 @@ export interface SubscriptionsTable {
   updated_at: Timestamp;
 }
 
+export interface VoucherGroupsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  face_value_cents: number;
+  valid_till: string; // YYYY-MM-DD, inclusive, UTC
+  service_plan_id: number | null;
+  codes_count: number;
+  uses_per_code: Generated<number>;
+  redeemed_entries: Generated<number>;
+  description: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface VouchersTable {
+  id: Generated<number>;
+  organization_id: number;
+  voucher_group_id: number;
+  code: string;
+  uses: Generated<number>;
+  first_redeemed_at: Timestamp | null;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -567,6 +591,8 @@ export interface DB {
   bandwidth_policies: BandwidthPoliciesTable;
   service_plans: ServicePlansTable;
   subscriptions: SubscriptionsTable;
+  voucher_groups: VoucherGroupsTable;
+  vouchers: VouchersTable;
 }
 
 export type User = Selectable<UsersTable>;

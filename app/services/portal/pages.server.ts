@@ -23,7 +23,7 @@ h1{font-size:1.35rem;margin:.25rem 0 1rem}.venue{color:#475569;font-size:.9rem;m
 input[type=text],input[type=email],input[type=tel]{width:100%;padding:.6rem .7rem;font:inherit;border:1px solid #94a3b8;border-radius:.5rem}
 .check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400;margin-top:.9rem}.check input{margin-top:.3rem}
 button,.btn{display:block;width:100%;margin-top:1rem;padding:.75rem;font:inherit;font-weight:600;text-align:center;text-decoration:none;border:0;border-radius:.5rem;background:#4f46e5;color:#fff}
-.btn.alt{background:#fff;color:#1e293b;border:1px solid #94a3b8}.err{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}.alert{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;padding:.75rem;border-radius:.5rem;margin-bottom:.75rem}
+.btn.alt,button.alt{background:#fff;color:#1e293b;border:1px solid #94a3b8}.err{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}.alert{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;padding:.75rem;border-radius:.5rem;margin-bottom:.75rem}
 .alert p{margin:.2rem 0}.ok{background:#f0fdf4;border-color:#bbf7d0;color:#166534}.or{text-align:center;color:#64748b;font-size:.85rem;margin:1rem 0 0}small{color:#64748b}a{color:#4338ca}.plan{background:#eef2ff;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 .75rem;font-size:.9rem}`;
 
 function layout(title: string, body: Html): string {
@@ -125,7 +125,10 @@ ${c.phoneNumber ? "" : field("phone_number", "Phone number", "tel", state, { aut
     : html`<form method="post" action="/connect"><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="CLICK_THROUGH"><button type="submit">Connect</button></form><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p>`;
   const title = heading === "h1" ? html`<h1>Get connected to WiFi</h1>` : html`<h2>Get connected to WiFi</h2>`;
   const free = view.freePlan ? html`<p class="plan">${freePlanText(view.freePlan)}</p>` : "";
-  return html`<p class="venue">${view.network.name}</p>${title}${free}${state.message ? alert([state.message]) : ""}${form}${socials.length ? html`<p class="or">or</p>${socials}` : ""}`;
+  const voucher = view.vouchers
+    ? html`<form method="post" action="/connect" class="voucher" novalidate><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="VOUCHER">${field("voucher_code", "Voucher code", "text", state, { autocomplete: "off", hint: "" })}<button type="submit" class="alt">Use voucher</button></form>`
+    : "";
+  return html`<p class="venue">${view.network.name}</p>${title}${free}${state.message ? alert([state.message]) : ""}${form}${voucher ? html`<p class="or">or</p>${voucher}` : ""}${socials.length ? html`<p class="or">or</p>${socials}` : ""}`;
 }
 
 /** Where a guest lands when neither the access point, the network nor the gateway names a page. */

@@ -77,6 +77,11 @@ async function connectRequest(body: unknown): Promise<{ request: AuthorizeReques
   const values = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   if (!parsed.success) return { errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])), token: "", values };
   const input = parsed.data;
+  // The voucher box: the code is checked when the connection is authorized (redeemVoucher).
+  if (input.mode === "VOUCHER") {
+    const code = typeof values.voucher_code === "string" ? values.voucher_code.slice(0, 64) : null;
+    return { request: { token: input.token, mode: "VOUCHER", voucherCode: code }, token: input.token };
+  }
   const view = await loadGuestView(input.token);
   if (!view || view.state !== "form") return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
   if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
@@ -170,7 +175,10 @@ export function portalRouter(): express.Router {
       return res.redirect(303, outcome.redirect);
     }
     const view = await loadGuestView(asked.token);
-    if (view?.state === "form") return sendConnectPage(res, outcome.status, view, asked.token, { message: outcome.message });
+    if (view?.state === "form") {
+      const voucher = asked.request.mode === "VOUCHER" ? { values: { voucher_code: asked.request.voucherCode ?? "" }, errors: { voucher_code: [outcome.message] } } : { message: outcome.message };
+      return sendConnectPage(res, outcome.status, view, asked.token, voucher);
+    }
     sendPage(res, outcome.status, refusalPage(view, outcome.message));
   });
 

@@ -42,7 +42,7 @@ const FORM_CSS = `.mlango-form{max-width:26rem;margin:1rem auto;padding:1.25rem;
 .mlango-form input[type=text],.mlango-form input[type=email],.mlango-form input[type=tel]{display:block;width:100%;box-sizing:border-box;padding:.6rem .7rem;font:inherit;color:inherit;background:#fff;border:1px solid #94a3b8;border-radius:.5rem;height:auto}
 .mlango-form .check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400;margin-top:.9rem}.mlango-form .check input{margin-top:.3rem}
 .mlango-form button,.mlango-form .btn{display:block;box-sizing:border-box;width:100%;margin-top:1rem;padding:.75rem;font:inherit;font-weight:600;text-align:center;text-decoration:none;border:0;border-radius:.5rem;background:#4f46e5;color:#fff;cursor:pointer}
-.mlango-form .btn.alt{background:#fff;color:#1e293b;border:1px solid #94a3b8}.mlango-form .err{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}
+.mlango-form .btn.alt,.mlango-form button.alt{background:#fff;color:#1e293b;border:1px solid #94a3b8}.mlango-form .err{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}
 .mlango-form .alert{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;padding:.75rem;border-radius:.5rem;margin-bottom:.75rem}.mlango-form .alert p{margin:.2rem 0}
 .mlango-form .ok{background:#f0fdf4;border-color:#bbf7d0;color:#166534}.mlango-form .or{text-align:center;color:#64748b;font-size:.85rem;margin:1rem 0 0}.mlango-form a{color:#4338ca}
 .mlango-form .plan{background:#eef2ff;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 .75rem;font-size:.9rem}`;
