@@ -17,7 +17,7 @@ export interface Cursor {
 }
 
 /** Rows of `table` after `cursor` in newest-first order, written as an index range on created_at. */
-export function olderThan(table: "devices" | "customers", cursor: Cursor): Expression<SqlBool> {
+export function olderThan(table: "devices" | "customers" | "subscriptions", cursor: Cursor): Expression<SqlBool> {
   const createdAt = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
   return sql<SqlBool>`(${createdAt} <= ${cursor.createdAt} and (${createdAt} < ${cursor.createdAt} or ${id} < ${cursor.id}))`;

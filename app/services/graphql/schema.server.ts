@@ -17,8 +17,9 @@ import * as organization from "./resolvers/organization.server";
 import * as prepaid from "./resolvers/prepaid.server";
 import * as reports from "./resolvers/reports.server";
 import * as splash from "./resolvers/splash.server";
+import * as subscriptions from "./resolvers/subscriptions.server";
 
-const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash, prepaid];
+const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash, prepaid, subscriptions];
 
 const root = /* GraphQL */ `
   "Every query needs Authorization: Bearer <api token>; organisation data needs X-Organization-Id too."

@@ -2,8 +2,16 @@
 // the one way in: a guest who signs up or clicks through at an organisation with a free plan takes
 // it, once per device in the plan's period, and is online for the plan's time (capped by its
 // validity). Statuses and the rules are decision 0017.
-import { sql, type Kysely } from "kysely";
-import type { DB, FreeEvery, GatewayMake } from "~/db/schema";
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
+import { db } from "~/db/db.server";
+import type { DB, FreeEvery, GatewayMake, SubscriptionSource, SubscriptionStatus } from "~/db/schema";
+import { containsText, inIds } from "~/db/sql.server";
+import type { ListParams } from "~/lib/pagination";
+import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
+import { customerName, noIndex, noIndexText } from "../connections.server";
+import { matchingIds, SPARSE_LIMIT } from "../connections-search.server";
+import { requirePermission, type OrgContext } from "../guard.server";
+import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, olderThan } from "../list-count.server";
 import { revokeAtGateway } from "../portal/revoke.server";
 
 const DAY_MS = 86_400_000;
@@ -151,4 +159,230 @@ export async function enforceDataLimits(trx: Kysely<DB>, subscriptionIds: readon
     );
   }
   return open.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The subscriptions list (spec 3 §2 "Subscriptions list", §3 Subscription, §7 subscriptions):
+// newest first (created_at, id), searched by the guest's identity, name or phone number and by the
+// plan's name, counted up to a cap like the other big lists (list-count.server.ts, decision 0006).
+
+/** What a subscription reads as: its stored status, or Expired for an Active one past expires_on. */
+export type SubscriptionDisplayStatus = SubscriptionStatus | "Expired";
+
+export interface SubscriptionRow {
+  id: number;
+  /** null: a subscription held by a device whose guest is unknown. */
+  customer: {
+    id: number;
+    /** Identity, name and phone number are null when the caller lacks view_clients (PERSONAL_DATA_PERMISSION). */
+    identity: string | null;
+    name: string | null;
+    phone_number: string | null;
+  } | null;
+  /** The plan as it was when the subscription started; id is null once the plan was deleted. */
+  servicePlan: { id: number | null; name: string; /** Kes */ price: number };
+  started_on: number | null;
+  expires_on: number | null;
+  /** Bytes used so far. */
+  usage: number;
+  /** The plan's data limit in bytes, null when it has none. */
+  usage_limit: number | null;
+  status: SubscriptionDisplayStatus;
+  source: SubscriptionSource;
+  created_at: number;
+}
+
+export interface SubscriptionPage {
+  rows: SubscriptionRow[];
+  total: number;
+  /** The count stopped at `total`: there are more. */
+  capped: boolean;
+}
+
+/** Active past its expiry reads as Expired (decision 0017); expires_on is the first instant it no longer runs. */
+export function subscriptionStatus(status: SubscriptionStatus, expiresOn: number | null, now: number): SubscriptionDisplayStatus {
+  return status === "Active" && expiresOn !== null && expiresOn <= now ? "Expired" : status;
+}
+
+/** Up to this many matching customers are passed as a list; beyond it the match is a subquery. */
+const DENSE_CUSTOMERS = 20_000;
+/** An organisation's distinct plan names read at most (plans are few; renamed and deleted ones add a few more). */
+const MAX_PLAN_NAMES = 1_000;
+
+type Builder = ExpressionBuilder<DB, "subscriptions">;
+
+/**
+ * How a search term finds subscriptions:
+ * - none: nothing matches;
+ * - customers: a few customers match and no plan name does, so the customers' index drives;
+ * - plan: one plan name matches and no customer does, so subscriptions_org_plan drives (newest
+ *   first within the name, however rare the plan);
+ * - scan: the organisation's index drives (newest first) and each row is tested, which fills a page
+ *   quickly because such matches are frequent (several plans' names, a common first name).
+ */
+type SubscriptionSearch =
+  | { kind: "none" }
+  | { kind: "customers"; customerIds: number[] }
+  | { kind: "plan"; name: string }
+  | { kind: "scan"; condition: (eb: Builder) => Expression<SqlBool> };
+
+/**
+ * The organisation's distinct plan names that contain the term, skipping through subscriptions_org_plan
+ * from one name to the next (one index lookup per name, on both engines).
+ */
+async function matchingPlanNames(orgId: number, term: string): Promise<string[]> {
+  const result = await sql<{ name: string }>`
+    with recursive names(name, n) as (
+      select (select plan_name from subscriptions where organization_id = ${orgId} order by plan_name limit 1), 1
+      union all
+      select (select s.plan_name from subscriptions s where s.organization_id = ${orgId} and s.plan_name > names.name order by s.plan_name limit 1), n + 1
+      from names where names.name is not null and n < ${MAX_PLAN_NAMES}
+    )
+    select name from names where name is not null and ${containsText(sql.ref("name"), term)}`.execute(db);
+  return result.rows.map((r) => r.name);
+}
+
+async function subscriptionSearch(ctx: OrgContext, term: string): Promise<SubscriptionSearch> {
+  const orgId = ctx.org.id;
+  // Without view_clients a term finds plans only: matching guests' phone numbers would reveal them.
+  const personal = ctx.permissions.has(PERSONAL_DATA_PERMISSION);
+  const [planNames, customerIds] = await Promise.all([
+    matchingPlanNames(orgId, term),
+    personal
+      ? sql<{ id: number }>`${matchingIds("customers", orgId, term)} limit ${DENSE_CUSTOMERS + 1}`
+          .execute(db)
+          .then((r) => [...new Set(r.rows.map((row) => Number(row.id)))])
+      : Promise.resolve([] as number[]),
+  ]);
+  if (planNames.length === 0 && customerIds.length === 0) return { kind: "none" };
+  if (planNames.length === 0 && customerIds.length <= SPARSE_LIMIT) return { kind: "customers", customerIds };
+  if (planNames.length === 1 && customerIds.length === 0) return { kind: "plan", name: planNames[0] };
+  return {
+    kind: "scan",
+    condition: (eb) => {
+      const or: Expression<SqlBool>[] = [];
+      if (planNames.length) or.push(eb(noIndexText("subscriptions.plan_name"), "in", planNames));
+      if (customerIds.length > DENSE_CUSTOMERS) {
+        or.push(sql<SqlBool>`${noIndex("subscriptions.customer_id")} in (${matchingIds("customers", orgId, term)})`);
+      } else if (customerIds.length) {
+        or.push(inIds("subscriptions.customer_id", customerIds, { indexed: false }));
+      }
+      return eb.or(or);
+    },
+  };
+}
+
+/** The WHERE of a page (and, with `after`, of the rows after the page's last one, for the count). */
+function subscriptionConditions(orgId: number, search: SubscriptionSearch | null) {
+  return (eb: Builder): Expression<SqlBool> => {
+    if (search?.kind === "customers") {
+      // The customers' index drives; the organisation is tested row by row.
+      return eb.and([eb("subscriptions.customer_id", "in", search.customerIds), eb(noIndex("subscriptions.organization_id"), "=", orgId)]);
+    }
+    const and: Expression<SqlBool>[] = [eb("subscriptions.organization_id", "=", orgId)];
+    if (search?.kind === "plan") and.push(eb("subscriptions.plan_name", "=", search.name));
+    if (search?.kind === "scan") and.push(search.condition(eb));
+    return eb.and(and);
+  };
+}
+
+/**
+ * subscriptions(limit, offset, order 'created_at desc', search): view_subscriptions. Guests' identity,
+ * name and phone number need view_clients too; without it they are null (the customer's id stays, so
+ * the list can say "Guest #id") and the search looks at plan names only.
+ */
+export async function listSubscriptions(
+  ctx: OrgContext,
+  params: Pick<ListParams, "offset" | "pageSize" | "search">,
+  now = Date.now(),
+): Promise<SubscriptionPage> {
+  requirePermission(ctx, "view_subscriptions");
+  const orgId = ctx.org.id;
+  const search = params.search ? await subscriptionSearch(ctx, params.search) : null;
+  if (search?.kind === "none") return { rows: [], total: 0, capped: false };
+  const where = subscriptionConditions(orgId, search);
+  // Ids first (the index alone on SQLite), so a deep page does not join the rows it skips.
+  const page = await db
+    .selectFrom("subscriptions")
+    .select(["subscriptions.id", "subscriptions.created_at"])
+    .where(where)
+    .orderBy("subscriptions.created_at", "desc")
+    .orderBy("subscriptions.id", "desc")
+    .limit(params.pageSize)
+    .offset(params.offset)
+    .execute();
+  const counted = await cappedTotal(
+    page.map((r) => ({ id: Number(r.id), created_at: Number(r.created_at) })),
+    params,
+    search ? NARROW_COUNT_CAP : COUNT_CAP,
+    async (after, limit) => {
+      let matching = db.selectFrom("subscriptions").select(sql<number>`1`.as("one")).where(where);
+      if (after) matching = matching.where(olderThan("subscriptions", after));
+      const row = await db.selectFrom(matching.limit(limit).as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  );
+  const rows = await subscriptionDetails(ctx, page.map((r) => Number(r.id)), now);
+  return { rows, ...counted };
+}
+
+/** The organisation's subscriptions with these ids, with their customers, in the ids' order. */
+async function subscriptionDetails(ctx: OrgContext, ids: number[], now: number): Promise<SubscriptionRow[]> {
+  if (ids.length === 0) return [];
+  const personal = ctx.permissions.has(PERSONAL_DATA_PERMISSION);
+  const rows = await db
+    .selectFrom("subscriptions")
+    .leftJoin("customers", "customers.id", "subscriptions.customer_id")
+    .select([
+      "subscriptions.id",
+      "subscriptions.customer_id",
+      "subscriptions.service_plan_id",
+      "subscriptions.plan_name",
+      "subscriptions.price_cents",
+      "subscriptions.source",
+      "subscriptions.status",
+      "subscriptions.started_on",
+      "subscriptions.expires_on",
+      "subscriptions.usage_limit_bytes",
+      "subscriptions.used_bytes",
+      "subscriptions.created_at",
+      "customers.identity as customer_identity",
+      "customers.first_name as customer_first_name",
+      "customers.last_name as customer_last_name",
+      "customers.phone_number as customer_phone",
+    ])
+    // The ids drive (primary key); the organisation is tested row by row.
+    .where(noIndex("subscriptions.organization_id"), "=", ctx.org.id)
+    .where(inIds("subscriptions.id", ids, { bigint: true }))
+    .execute();
+  const byId = new Map(
+    rows.map((r): [number, SubscriptionRow] => {
+      const expiresOn = r.expires_on === null ? null : Number(r.expires_on);
+      const identity = r.customer_identity ?? "";
+      return [
+        Number(r.id),
+        {
+          id: Number(r.id),
+          customer:
+            r.customer_id === null
+              ? null
+              : {
+                  id: Number(r.customer_id),
+                  identity: personal ? identity : null,
+                  name: personal ? customerName({ first_name: r.customer_first_name, last_name: r.customer_last_name, identity }) : null,
+                  phone_number: personal ? r.customer_phone : null,
+                },
+          servicePlan: { id: r.service_plan_id === null ? null : Number(r.service_plan_id), name: r.plan_name, price: Number(r.price_cents) / 100 },
+          started_on: r.started_on === null ? null : Number(r.started_on),
+          expires_on: expiresOn,
+          usage: Number(r.used_bytes),
+          usage_limit: r.usage_limit_bytes === null ? null : Number(r.usage_limit_bytes),
+          status: subscriptionStatus(r.status, expiresOn, now),
+          source: r.source,
+          created_at: Number(r.created_at),
+        },
+      ];
+    }),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -1,0 +1,330 @@
+// Subscriptions list benchmark (issue [prepaid] §7): tsx bench/subscriptions.bench.ts [--rebuild]
+// (npm run bench:subscriptions, or bench:subscriptions:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
+// An organisation of 1,000,000 subscriptions held by 100,000 guests under five plan names (one of
+// them a deleted plan), loaded once with the bulk insert helper and reused (SQLite file
+// data/bench/subscriptions.db; PostgreSQL database mlango_bench_subscriptions when BENCH_POSTGRES_URL
+// is set), then the Subscriptions page's loader (guard, list, capped count, JSON) for page 1 and
+// page 1,000, without and with search terms of four kinds: p50/p95 of the server time.
+// Each engine runs in a child process of its own.
+import { fork } from "node:child_process";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+type Engine = "sqlite" | "postgres";
+
+interface CaseResult {
+  name: string;
+  rows: number;
+  total: string;
+  p50: number;
+  p95: number;
+}
+
+interface Result {
+  engine: Engine;
+  buildSeconds: number | null;
+  cases: CaseResult[];
+}
+
+const SUBSCRIPTIONS = 1_000_000;
+const CUSTOMERS = 100_000;
+const BATCH = 5_000;
+const ORG_NAME = "Subscriptions benchmark";
+const NOW = Date.UTC(2026, 10, 25, 0, 0, 0);
+const SQLITE_FILE = "data/bench/subscriptions.db";
+const POSTGRES_DATABASE = "mlango_bench_subscriptions";
+const RUNS = 25;
+const WARMUPS = 3;
+const MINUTE = 60_000;
+const PLANS = [
+  { name: "Daily free", price_cents: 0, free_internet: 1, validity_minutes: 24 * 60, usage_limit_bytes: 500 * 1024 ** 2 },
+  { name: "Hourly 20", price_cents: 2_000, free_internet: 0, validity_minutes: 60, usage_limit_bytes: null },
+  { name: "Daily 50", price_cents: 5_000, free_internet: 0, validity_minutes: 24 * 60, usage_limit_bytes: 1024 ** 3 },
+  { name: "Weekly 300", price_cents: 30_000, free_internet: 0, validity_minutes: 7 * 24 * 60, usage_limit_bytes: 10 * 1024 ** 3 },
+] as const;
+/** A plan deleted since: its subscriptions keep the name, service_plan_id is null. */
+const DELETED_PLAN = { name: "Easter promo", price_cents: 1_000, validity_minutes: 24 * 60, usage_limit_bytes: null };
+
+const engineArg = process.argv.indexOf("--engine");
+if (engineArg >= 0) {
+  const engine = process.argv[engineArg + 1] as Engine;
+  process.send!(await runEngine(engine, process.argv.includes("--rebuild")));
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  const wanted = process.env.BENCH_ENGINES?.split(",") ?? ["sqlite", "postgres"];
+  const engines = (["sqlite", "postgres"] as const).filter((e) => wanted.includes(e) && (e === "sqlite" || process.env.BENCH_POSTGRES_URL));
+  const results: Result[] = [];
+  for (const engine of engines) {
+    console.log(`\n== ${engine}`);
+    results.push(await runChild(engine));
+  }
+  const table = [["engine", "case", "rows", "total", "p50 ms", "p95 ms"]];
+  for (const r of results) for (const c of r.cases) table.push([r.engine, c.name, String(c.rows), c.total, c.p50.toFixed(1), c.p95.toFixed(1)]);
+  printTable(table);
+  for (const r of results) if (r.buildSeconds !== null) console.log(`${r.engine}: data built in ${r.buildSeconds.toFixed(0)} s`);
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+}
+
+function printTable(table: string[][]): void {
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  console.log("");
+  for (const row of table) console.log(row.map((cell, i) => (i <= 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
+}
+
+function runChild(engine: Engine): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    let result: Result | undefined;
+    const args = ["--engine", engine, ...(process.argv.includes("--rebuild") ? ["--rebuild"] : [])];
+    const child = fork(fileURLToPath(import.meta.url), args, { execArgv: process.execArgv });
+    child.on("message", (message) => (result = message as Result));
+    child.on("error", reject);
+    child.on("exit", (code) => (result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`))));
+  });
+}
+
+async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
+  if (engine === "postgres") {
+    process.env.DATABASE_URL = await postgresDatabase(rebuild);
+  } else {
+    fs.mkdirSync("data/bench", { recursive: true });
+    if (rebuild) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(SQLITE_FILE + suffix, { force: true });
+    // db.server reads DATABASE_URL on first use, so it is set before the import.
+    process.env.DATABASE_URL = `file:${SQLITE_FILE}`;
+  }
+  const { closeDatabase, migrateToLatest } = await import("~/db/db.server");
+  try {
+    await migrateToLatest();
+    const { orgId, ownerId, buildSeconds } = await benchOrganisation(engine);
+    const cookie = await sessionCookieFor(ownerId, orgId);
+    return { engine, buildSeconds, cases: await listCases(orgId, cookie) };
+  } finally {
+    await closeDatabase();
+  }
+}
+
+/** The benchmark database on PostgreSQL: created when missing (or --rebuild), else reused. */
+async function postgresDatabase(rebuild: boolean): Promise<string> {
+  const adminUrl = process.env.BENCH_POSTGRES_URL!;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    if (rebuild) await client.query(`drop database if exists ${POSTGRES_DATABASE}`);
+    const exists = await client.query("select 1 from pg_database where datname = $1", [POSTGRES_DATABASE]);
+    if (exists.rowCount === 0) await client.query(`create database ${POSTGRES_DATABASE}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${POSTGRES_DATABASE}`;
+  return url.toString();
+}
+
+/** The organisation, made on first use (its name marks a complete build). */
+async function benchOrganisation(engine: Engine): Promise<{ orgId: number; ownerId: number; buildSeconds: number | null }> {
+  const { db } = await import("~/db/db.server");
+  const { sql } = await import("kysely");
+  const existing = await db.selectFrom("organizations").select(["id", "created_by_user_id"]).where("name", "=", ORG_NAME).executeTakeFirst();
+  if (existing?.created_by_user_id) {
+    console.log(`  reusing organisation ${existing.id}`);
+    return { orgId: existing.id, ownerId: existing.created_by_user_id, buildSeconds: null };
+  }
+  const { insertUser } = await import("~/db/factories.server");
+  const { createOrganization } = await import("~/services/organizations.server");
+  const started = performance.now();
+  const owner = await insertUser({ email: `subscriptions-bench-${Date.now()}@example.com`, phone_number: "+254799000002" });
+  // Built under a temporary name, renamed when complete: an interrupted build is not reused.
+  const org = await createOrganization(owner.id, { name: `${ORG_NAME} (building)` });
+  await seed(org.id);
+  if (engine === "postgres") await sql`vacuum analyze`.execute(db);
+  else await sql`analyze`.execute(db);
+  await db.updateTable("organizations").set({ name: ORG_NAME }).where("id", "=", org.id).execute();
+  return { orgId: org.id, ownerId: owner.id, buildSeconds: (performance.now() - started) / 1000 };
+}
+
+/** Guests, plans and subscriptions, with the bulk insert helper (app/db/demo/bulk.server.ts). */
+async function seed(orgId: number): Promise<void> {
+  const { db } = await import("~/db/db.server");
+  const { insertBatches } = await import("~/db/demo/bulk.server");
+  const { buildCustomer } = await import("~/db/factories.server");
+  const { createRandom } = await import("~/db/demo/random.server");
+  const { FIRST_NAMES, LAST_NAMES } = await import("~/db/demo/catalogue.server");
+  const random = createRandom(17);
+  const start = NOW - 365 * 24 * 60 * MINUTE;
+
+  const plans: { id: number | null; name: string; price_cents: number; validity_minutes: number; usage_limit_bytes: number | null }[] = [];
+  for (const [i, p] of PLANS.entries()) {
+    const row = await db
+      .insertInto("service_plans")
+      .values({
+        organization_id: orgId,
+        name: p.name,
+        code: `BENCH${i}`,
+        description: null,
+        free_internet: p.free_internet,
+        bandwidth_policy_id: null,
+        time_limit: null,
+        time_limit_unit: null,
+        time_limit_minutes: null,
+        usage_limit: p.usage_limit_bytes === null ? null : p.usage_limit_bytes / 1024 ** 2,
+        usage_limit_unit: p.usage_limit_bytes === null ? null : "MBs",
+        usage_limit_bytes: p.usage_limit_bytes,
+        simultaneous_connections: 1,
+        validity: p.validity_minutes,
+        validity_units: "Mins",
+        validity_minutes: p.validity_minutes,
+        price_cents: p.price_cents,
+        free_every: p.free_internet ? "day" : null,
+        created_at: start,
+        updated_at: start,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    plans.push({ ...p, id: Number(row.id) });
+  }
+
+  console.log(`  ${CUSTOMERS.toLocaleString("en-US")} customers`);
+  function* customers() {
+    for (let done = 0; done < CUSTOMERS; done += BATCH) {
+      const batch = [];
+      for (let i = done; i < Math.min(CUSTOMERS, done + BATCH); i++) {
+        const created = start + Math.floor((i / CUSTOMERS) * 300 * 24 * 60) * MINUTE;
+        batch.push(
+          buildCustomer(orgId, {
+            first_name: random.pick(FIRST_NAMES),
+            last_name: random.pick(LAST_NAMES),
+            phone_number: `+2547${String(10_000_000 + i * 7).padStart(8, "0")}`,
+            created_at: created,
+            updated_at: created,
+          }),
+        );
+      }
+      yield batch;
+    }
+  }
+  const customerIds = await insertBatches("customers", customers(), { returnIds: true });
+
+  console.log(`  ${SUBSCRIPTIONS.toLocaleString("en-US")} subscriptions`);
+  const step = Math.floor((NOW - start) / SUBSCRIPTIONS);
+  function* subscriptions() {
+    for (let done = 0; done < SUBSCRIPTIONS; done += BATCH) {
+      const batch = [];
+      for (let i = done; i < Math.min(SUBSCRIPTIONS, done + BATCH); i++) {
+        const created = start + i * step + random.int(0, step - 1);
+        // Easter week's subscriptions were under a plan deleted since.
+        const deleted = i % 97 === 0;
+        const plan = deleted ? { ...DELETED_PLAN, id: null } : random.chance(0.5) ? plans[0] : random.pick(plans);
+        const roll = random.next();
+        const status = roll < 0.9 ? "Active" : roll < 0.97 ? "Exhausted" : roll < 0.99 ? "Cancelled" : "Pending";
+        const pending = status === "Pending";
+        batch.push({
+          organization_id: orgId,
+          customer_id: random.chance(0.95) ? customerIds[random.int(0, customerIds.length - 1)] : null,
+          device_id: null,
+          service_plan_id: plan.id,
+          plan_name: plan.name,
+          price_cents: plan.price_cents,
+          source: plan.price_cents === 0 ? "free" : "mpesa",
+          status,
+          started_on: pending ? null : created,
+          expires_on: pending ? null : created + plan.validity_minutes * MINUTE,
+          time_limit_minutes: null,
+          usage_limit_bytes: plan.usage_limit_bytes,
+          simultaneous_connections: 1,
+          used_bytes: random.int(0, 400 * 1024 ** 2),
+          created_at: created,
+          updated_at: created,
+        });
+      }
+      yield batch;
+    }
+  }
+  await insertBatches("subscriptions", subscriptions(), { onBatch: (n) => n % 200_000 === 0 && console.log(`    ${n.toLocaleString("en-US")}`) });
+}
+
+async function sessionCookieFor(userId: number, orgId: number): Promise<string> {
+  const { issueToken } = await import("~/services/auth.server");
+  const { commitSession, sessionStorage } = await import("~/services/session.server");
+  const session = await sessionStorage().getSession();
+  session.set("token", await issueToken(userId, "web"));
+  session.set("orgId", orgId);
+  return (await commitSession(session)).split(";")[0];
+}
+
+type Loader = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => Promise<unknown>;
+
+async function callLoader(loader: Loader, orgId: number, path: string, cookie: string): Promise<Response> {
+  const request = new Request(new URL(path, "http://localhost"), { headers: { Cookie: cookie } });
+  const result = await loader({ request, params: { orgId: String(orgId) }, context: {} });
+  if (!(result instanceof Response) || result.status !== 200) throw new Error(`${path} answered ${(result as Response).status}`);
+  return result;
+}
+
+/** Terms from the data: one guest's local phone number, the most common first name, a plan's name, a deleted plan's. */
+async function searchTerms(orgId: number) {
+  const { db } = await import("~/db/db.server");
+  const phone = await db
+    .selectFrom("customers")
+    .select("phone_number")
+    .where("organization_id", "=", orgId)
+    .orderBy("id")
+    .offset(1000)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const name = await db
+    .selectFrom("customers")
+    .select(["first_name", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("organization_id", "=", orgId)
+    .where("first_name", "is not", null)
+    .groupBy("first_name")
+    .orderBy("n", "desc")
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return { phone: `0${phone.phone_number!.slice(4)}`, name: name.first_name!, plan: "Weekly", deleted: "easter" };
+}
+
+async function listCases(orgId: number, cookie: string): Promise<CaseResult[]> {
+  const page = (await import("~/routes/$orgId+/subscriptions")) as unknown as { loader: Loader };
+  const terms = await searchTerms(orgId);
+  const q = (params: Record<string, string>) => `/${orgId}/subscriptions?${new URLSearchParams(params)}`;
+  const cases: [string, string][] = [
+    ["page 1", q({})],
+    ["page 1,000", q({ page: "1000" })],
+    ["page 1, 250 per page", q({ per_page: "250" })],
+    [`search phone "${terms.phone}", page 1`, q({ search: terms.phone })],
+    [`search phone, page 1,000`, q({ search: terms.phone, page: "1000" })],
+    [`search plan "${terms.plan}", page 1`, q({ search: terms.plan })],
+    [`search plan, page 1,000`, q({ search: terms.plan, page: "1000" })],
+    [`search deleted plan "${terms.deleted}", page 1`, q({ search: terms.deleted })],
+    [`search deleted plan, page 1,000`, q({ search: terms.deleted, page: "1000" })],
+    [`search name "${terms.name}", page 1`, q({ search: terms.name })],
+    [`search name, page 1,000`, q({ search: terms.name, page: "1000" })],
+    [`search "zzzq" (no match), page 1`, q({ search: "zzzq" })],
+  ];
+  const results: CaseResult[] = [];
+  for (const [name, path] of cases) {
+    const times: number[] = [];
+    let rows = 0;
+    let total = "";
+    for (let i = 0; i < WARMUPS + RUNS; i++) {
+      const started = performance.now();
+      const res = await callLoader(page.loader, orgId, path, cookie);
+      const data = (await res.json()) as { page: { rows: unknown[]; total: number; capped: boolean } };
+      if (i >= WARMUPS) times.push(performance.now() - started);
+      rows = data.page.rows.length;
+      total = `${data.page.capped ? ">" : ""}${data.page.total.toLocaleString("en-US")}`;
+    }
+    times.sort((a, b) => a - b);
+    const result = { name, rows, total, p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
+    console.log(`  ${name}: ${rows} rows of ${total}, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms`);
+    results.push(result);
+  }
+  return results;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+}
