@@ -8,8 +8,8 @@ import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/porta
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { GatewayError, gatewayFor } from "./gateways/index.server";
-import { takeFreePlan } from "../prepaid/subscriptions.server";
-import { redeemVoucher, startVoucherSubscription } from "../prepaid/vouchers.server";
+import { startSubscription, takeFreePlan } from "../prepaid/subscriptions.server";
+import { redeemVoucher } from "../prepaid/vouchers.server";
 import { networkById } from "./network.server";
 import type { GuestPlace } from "../splash/rules.server";
 
@@ -275,7 +275,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   if (request.mode === "VOUCHER") {
     const redeemed = await redeemVoucher(trx, orgId, request.voucherCode, now);
     if (!redeemed.ok) return refuse(redeemed.status, redeemed.message);
-    ({ subscriptionId, seconds } = await startVoucherSubscription(trx, redeemed.plan, { organizationId: orgId, customerId, deviceId }, now));
+    ({ subscriptionId, seconds } = await startSubscription(trx, redeemed.plan, { organizationId: orgId, customerId, deviceId }, "voucher", now));
   } else if (row.free_plan_id !== null) {
     const free = await takeFreePlan(
       trx,

@@ -61,7 +61,31 @@ export async function takeFreePlan(
   if (at.deviceId === null && at.customerId === null) taken = taken.where(sql<boolean>`1 = 0`);
   if (await taken.executeTakeFirst()) return { ok: false, message: FREE_PLAN_MESSAGES[every] };
 
-  const minutes = Math.min(plan.time_limit_minutes ?? Infinity, plan.validity_minutes);
+  return { ok: true, ...(await startSubscription(trx, { ...plan, price_cents: 0 }, at, "free", now)) };
+}
+
+/** A plan as a subscription copies it when it starts. */
+export interface PlanTerms {
+  id: number;
+  name: string;
+  price_cents: number;
+  time_limit_minutes: number | null;
+  usage_limit_bytes: number | null;
+  validity_minutes: number;
+  simultaneous_connections: number;
+}
+
+/**
+ * Starts an Active subscription under the plan's terms (inside the authorization's transaction).
+ * Answers its id and how long the session lasts: the plan's time limit, capped by its validity.
+ */
+export async function startSubscription(
+  trx: Kysely<DB>,
+  plan: PlanTerms,
+  at: { organizationId: number; customerId: number | null; deviceId: number | null },
+  source: SubscriptionSource,
+  now: number,
+): Promise<{ subscriptionId: number; seconds: number }> {
   const row = await trx
     .insertInto("subscriptions")
     .values({
@@ -70,8 +94,8 @@ export async function takeFreePlan(
       device_id: at.deviceId,
       service_plan_id: plan.id,
       plan_name: plan.name,
-      price_cents: 0,
-      source: "free",
+      price_cents: plan.price_cents,
+      source,
       status: "Active",
       started_on: now,
       expires_on: now + plan.validity_minutes * 60_000,
@@ -83,7 +107,7 @@ export async function takeFreePlan(
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  return { ok: true, subscriptionId: Number(row.id), seconds: minutes * 60 };
+  return { subscriptionId: Number(row.id), seconds: Math.min(plan.time_limit_minutes ?? Infinity, plan.validity_minutes) * 60 };
 }
 
 /** Why accounting ended a connection whose subscription ran out of data. */
