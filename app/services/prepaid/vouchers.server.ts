@@ -10,6 +10,7 @@ import type { DB } from "~/db/schema";
 import { containsText } from "~/db/sql.server";
 import { CODE_ALPHABET, CODE_LENGTH, normaliseCode, VOUCHER_MESSAGES, type VoucherGroupInput } from "~/lib/schemas/vouchers";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
+import type { PlanTerms } from "./subscriptions.server";
 
 export const VOUCHER_RESULT_MESSAGES = {
   generated: (n: number) => `${n.toLocaleString("en-US")} voucher code${n === 1 ? "" : "s"} generated.`,
@@ -168,15 +169,7 @@ export async function updateVoucherGroup(ctx: OrgContext, groupId: number | null
   return { ok: true, id: group.id, message: VOUCHER_RESULT_MESSAGES.updated };
 }
 
-export interface RedeemedPlan {
-  id: number;
-  name: string;
-  price_cents: number;
-  time_limit_minutes: number | null;
-  usage_limit_bytes: number | null;
-  validity_minutes: number;
-  simultaneous_connections: number;
-}
+export type RedeemedPlan = PlanTerms;
 
 export type RedeemOutcome = { ok: true; voucherId: number; plan: RedeemedPlan } | { ok: false; status: number; message: string };
 
@@ -241,35 +234,4 @@ export async function redeemVoucher(trx: Kysely<DB>, organizationId: number, typ
 /** Whether the organisation has any voucher group (the connect page shows its voucher box then). */
 export async function sellsVouchers(organizationId: number): Promise<boolean> {
   return (await db.selectFrom("voucher_groups").select("id").where("organization_id", "=", organizationId).limit(1).executeTakeFirst()) !== undefined;
-}
-
-/** The subscription a redeemed voucher starts: its plan's limits, the voucher's face value. Answers its id and the session's seconds. */
-export async function startVoucherSubscription(
-  trx: Kysely<DB>,
-  plan: RedeemedPlan,
-  at: { organizationId: number; customerId: number | null; deviceId: number | null },
-  now: number,
-): Promise<{ subscriptionId: number; seconds: number }> {
-  const row = await trx
-    .insertInto("subscriptions")
-    .values({
-      organization_id: at.organizationId,
-      customer_id: at.customerId,
-      device_id: at.deviceId,
-      service_plan_id: plan.id,
-      plan_name: plan.name,
-      price_cents: plan.price_cents,
-      source: "voucher",
-      status: "Active",
-      started_on: now,
-      expires_on: now + plan.validity_minutes * 60_000,
-      time_limit_minutes: plan.time_limit_minutes,
-      usage_limit_bytes: plan.usage_limit_bytes,
-      simultaneous_connections: plan.simultaneous_connections,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { subscriptionId: Number(row.id), seconds: Math.min(plan.time_limit_minutes ?? Infinity, plan.validity_minutes) * 60 };
 }
