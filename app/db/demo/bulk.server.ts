@@ -5,7 +5,7 @@ import { sql, type Transaction } from "kysely";
 import { db, dialect, rawSqlite } from "../db.server";
 import type { DB } from "../schema";
 
-type Table = "venues" | "access_points" | "customers" | "devices" | "connections" | "subscriptions";
+type Table = "venues" | "access_points" | "customers" | "devices" | "connections" | "subscriptions" | "vouchers";
 type Row = Record<string, unknown>;
 
 // SQLite: a commit writes every page the transaction dirtied, and two of the connections

@@ -215,3 +215,31 @@ export function formValues(plan: ServicePlan): Record<string, string> {
     free_every: plan.free_every ?? "day",
   };
 }
+
+/**
+ * The organisation's plans for a choice list (the voucher form's Service plan), by name. Their
+ * names are shown wherever the choice is offered, so no permission is checked here: the caller
+ * has checked the one of its own page.
+ */
+export async function planChoices(ctx: OrgContext): Promise<{ id: number; name: string; free: boolean; price_cents: number }[]> {
+  const rows = await db
+    .selectFrom("service_plans")
+    .select(["id", "name", "free_internet", "price_cents"])
+    .where("organization_id", "=", ctx.org.id)
+    .orderBy("name")
+    .orderBy("id")
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), name: r.name, free: Number(r.free_internet) === 1, price_cents: Number(r.price_cents) }));
+}
+
+/**
+ * What a plan gives, as a printed voucher or the connect page tells a guest: its name and limits
+ * as entered ("30 Mins", "Unlimited"), or null when the plan is not the organisation's (or gone).
+ * No permission is checked: the caller has checked the one of what it shows.
+ */
+export async function planOffer(ctx: OrgContext, planId: number | null) {
+  if (planId === null) return null;
+  const plan = await base(ctx).select([...COLUMNS]).where("service_plans.id", "=", planId).executeTakeFirst();
+  return plan ? shape(plan) : null;
+}

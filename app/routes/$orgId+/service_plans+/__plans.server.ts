@@ -17,7 +17,7 @@ export function checkSection(path: string | undefined) {
 }
 
 /** Kes without the currency (the column says it): "50", "49.50", "1,500". */
-function kes(cents: number): string {
+export function kes(cents: number): string {
   const value = cents / 100;
   return cents % 100 === 0 ? value.toLocaleString("en-KE") : value.toLocaleString("en-KE", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
