@@ -30,6 +30,14 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v?.replace(/\/+$/, "") || undefined)
     .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "OAUTH_PROVIDER_URL must be a full URL such as http://127.0.0.1:9400"),
+  // M-Pesa against a stand-in Daraja (scripts/fakes/daraja.ts) for tests, the demo and the
+  // simulator: every organisation's sandbox and production address becomes {DARAJA_URL}.
+  DARAJA_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v?.replace(/\/+$/, "") || undefined)
+    .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "DARAJA_URL must be a full URL such as http://127.0.0.1:3199"),
   // A guest whose gateway sends accounting is ended this many minutes after the last record.
   PORTAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),

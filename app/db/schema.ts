@@ -552,6 +552,36 @@ export interface VouchersTable {
   first_redeemed_at: Timestamp | null;
 }
 
+export type MpesaEnvironment = "sandbox" | "production";
+export type MpesaShortCodeType = "paybill" | "till";
+
+/** An organisation's Daraja credentials (issue [prepaid] §6); secrets are ciphertext (encryptSecret). */
+export interface MpesaSettingsTable {
+  id: Generated<number>;
+  organization_id: number;
+  environment: MpesaEnvironment;
+  consumer_key: string;
+  consumer_secret: string; // ciphertext
+  shortcode: string;
+  passkey: string; // ciphertext
+  type: MpesaShortCodeType;
+  party_b: string;
+  callback_key: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The one Daraja OAuth token per credential, shared by every instance (daraja.server.ts). */
+export interface DarajaTokensTable {
+  key_hash: string;
+  token: string | null; // ciphertext
+  token_hash: string | null;
+  expires_at: Timestamp;
+  lease_until: Timestamp;
+  lease_id: string | null;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -593,6 +623,8 @@ export interface DB {
   subscriptions: SubscriptionsTable;
   voucher_groups: VoucherGroupsTable;
   vouchers: VouchersTable;
+  mpesa_settings: MpesaSettingsTable;
+  daraja_tokens: DarajaTokensTable;
 }
 
 export type User = Selectable<UsersTable>;

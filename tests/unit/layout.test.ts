@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "~/env.server";
-import { imageContentType, sniffImage } from "~/lib/image-type";
+import { FLOOR_PLAN_TYPES, imageContentType, sniffImage } from "~/lib/image-type";
 import {
   CANVAS_HEIGHT,
   CANVAS_WIDTH,
@@ -23,11 +23,15 @@ describe("sniffImage", () => {
     expect(sniffImage(bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13))).toBe("png");
     expect(sniffImage(bytes(0xff, 0xd8, 0xff, 0xe0, 0, 0x10))).toBe("jpeg");
     expect(sniffImage(new Uint8Array([...ascii("RIFF"), 0x24, 0, 0, 0, ...ascii("WEBPVP8 ")]))).toBe("webp");
+    // GIF is recognised for splash page images; floor plans refuse it (FLOOR_PLAN_TYPES).
+    expect(sniffImage(ascii("GIF89a......"))).toBe("gif");
+    expect(FLOOR_PLAN_TYPES).not.toContain("gif");
   });
 
   it("refuses text, other images and truncated signatures whatever the file is called", () => {
     expect(sniffImage(ascii("this is not an image, even if named plan.png"))).toBeNull();
-    expect(sniffImage(ascii("GIF89a......"))).toBeNull();
+    expect(sniffImage(ascii("BM6\u0000\u0000\u0000......"))).toBeNull(); // BMP
+    expect(sniffImage(ascii('<svg xmlns="http://www.w3.org/2000/svg">'))).toBeNull();
     expect(sniffImage(new Uint8Array([...ascii("RIFF"), 0x24, 0, 0, 0, ...ascii("WAVEfmt ")]))).toBeNull();
     expect(sniffImage(bytes(0x89, 0x50, 0x4e))).toBeNull();
     expect(sniffImage(new Uint8Array())).toBeNull();

@@ -15,6 +15,7 @@ export function OrganizationMenu({ canInvite, canAddRole }: { canInvite: boolean
     { to: "roles/new", label: "Add role", show: canAddRole },
     { to: "details", label: "Details", show: true },
     { to: "social-login", label: "Guest sign-in", show: true },
+    { to: "mpesa", label: "M-Pesa", show: true },
   ];
   return (
     <nav aria-label="Organization" className="card p-2">

@@ -1,0 +1,517 @@
+/**
+ * A fake Safaricom Daraja (M-Pesa) API for tests, the demo and the gateway simulator, so that
+ * buying a plan works offline.
+ *
+ * The endpoints and shapes of the real API:
+ *   GET  /oauth/v1/generate?grant_type=client_credentials   HTTP Basic key:secret → { access_token, expires_in: "3599" };
+ *        a new token invalidates the previous one of that key (like Daraja), so old tokens get 401 404.001.03
+ *   POST /mpesa/stkpush/v1/processrequest                   Bearer; Password = base64(shortcode + passkey + Timestamp)
+ *   POST /mpesa/stkpushquery/v1/query                       500 500.001.1001 while pending, ResultCode (a string) when done
+ *   POST /mpesa/c2b/v1/registerurl                          ConfirmationURL/ValidationURL per ShortCode
+ * After an accepted STK push it POSTs the result callback to the request's CallBackURL
+ * (`callbackDelayMs` later; metadata only on success; twice with `duplicateCallbacks`; never for
+ * the "timeout" and "no_callback" outcomes). `simulateC2B` POSTs a C2B confirmation to the
+ * registered ConfirmationURL. The fake calls no host but the callback URLs it is given.
+ *
+ * Stricter than Daraja in one way, on purpose: the STK Timestamp must be within
+ * `timestampToleranceMs` of the current Nairobi time (EAT, UTC+3), which catches a client that
+ * sends UTC.
+ *
+ * node:http only; listens on 127.0.0.1. Run it on its own with
+ *   npx tsx scripts/fakes/daraja.ts --port 3199
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { readBody } from "./read-body";
+
+export type DarajaOutcome = "success" | "insufficient" | "cancelled" | "unreachable" | "wrong_pin" | "timeout" | "no_callback";
+
+/** The result each outcome ends in: ResultCode and ResultDesc as Daraja words them. */
+export const OUTCOME_RESULTS: Record<DarajaOutcome, { code: number; desc: string }> = {
+  success: { code: 0, desc: "The service request is processed successfully." },
+  insufficient: { code: 1, desc: "The balance is insufficient for the transaction." },
+  cancelled: { code: 1032, desc: "Request cancelled by user" },
+  unreachable: { code: 1037, desc: "DS timeout user cannot be reached" },
+  wrong_pin: { code: 2001, desc: "The initiator information is invalid." },
+  timeout: { code: 1019, desc: "Transaction has expired" },
+  // Paid, but the callback never arrives: only the STK query tells.
+  no_callback: { code: 0, desc: "The service request is processed successfully." },
+};
+
+/** The public sandbox test shortcode and its passkey (Daraja's documentation). */
+export const SANDBOX_SHORTCODE = "174379";
+export const SANDBOX_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919";
+export const DEMO_CREDENTIALS = { consumerKey: "mlango-demo-key", consumerSecret: "mlango-demo-secret" };
+
+export interface StkRequest {
+  at: number;
+  /** the request body as received */
+  body: Record<string, unknown>;
+  shortCode: string;
+  amount: number;
+  phone: string;
+  callbackUrl: string;
+  accountReference: string;
+  merchantRequestId: string;
+  checkoutRequestId: string;
+  outcome: DarajaOutcome;
+  /** when the query stops answering "being processed" (at + callbackDelayMs) */
+  completesAt: number;
+  /** the receipt, for successful outcomes */
+  receipt: string | null;
+}
+
+export interface SentCallback {
+  checkoutRequestId: string;
+  url: string;
+  body: StkCallbackBody;
+  /** the receiver's HTTP status; null when it could not be reached */
+  status: number | null;
+}
+
+export interface StkCallbackBody {
+  Body: {
+    stkCallback: {
+      MerchantRequestID: string;
+      CheckoutRequestID: string;
+      ResultCode: number;
+      ResultDesc: string;
+      CallbackMetadata?: { Item: Array<{ Name: string; Value?: string | number }> };
+    };
+  };
+}
+
+export interface C2BRegistration {
+  shortCode: string;
+  responseType: "Completed" | "Cancelled";
+  confirmationUrl: string;
+  validationUrl: string;
+}
+
+export interface C2BConfirmation {
+  TransactionType: string;
+  TransID: string;
+  TransTime: string;
+  TransAmount: string;
+  BusinessShortCode: string;
+  BillRefNumber: string;
+  InvoiceNumber: string;
+  OrgAccountBalance: string;
+  ThirdPartyTransID: string;
+  MSISDN: string;
+  FirstName: string;
+}
+
+export interface SimulateC2BInput {
+  shortCode: string;
+  amount: number;
+  msisdn: string;
+  billRefNumber: string;
+  firstName?: string;
+  /** reuse a TransID (a repeated confirmation) */
+  transId?: string;
+  transactionType?: "Pay Bill" | "Buy Goods";
+}
+
+export interface FakeDaraja {
+  url: string;
+  /** how the next STK pushes end (default "success") */
+  outcome: DarajaOutcome;
+  /** per-request outcome, when set (wins over `outcome`) */
+  outcomeFor: ((request: Pick<StkRequest, "phone" | "amount" | "accountReference" | "shortCode">) => DarajaOutcome) | null;
+  /** false: accept pushes but never POST callbacks (the query still completes) */
+  sendCallbacks: boolean;
+  /** delay between accepting a push and its result (callback and query) */
+  callbackDelayMs: number;
+  /** send every callback twice */
+  duplicateCallbacks: boolean;
+  /** how far the STK Timestamp may be from the current Nairobi time; null: not checked */
+  timestampToleranceMs: number | null;
+  /** registered apps: consumer key → consumer secret */
+  credentials: Map<string, string>;
+  /** STK shortcodes: BusinessShortCode → passkey */
+  shortCodes: Map<string, string>;
+  /** every token handed out, in order */
+  tokenRequests: Array<{ at: number; consumerKey: string; token: string }>;
+  /** every accepted STK push, in order */
+  stkRequests: StkRequest[];
+  /** every callback POSTed (duplicates included), in the order they completed */
+  callbacksSent: SentCallback[];
+  c2bRegistrations: Map<string, C2BRegistration>;
+  /** POSTs a C2B confirmation to the ConfirmationURL registered for the short code */
+  simulateC2B(input: SimulateC2BInput): Promise<{ payload: C2BConfirmation; status: number; body: string }>;
+  /** resolves when every scheduled callback has been sent */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface FakeDarajaOptions {
+  port?: number;
+  /** consumer key → secret (default: DEMO_CREDENTIALS) */
+  credentials?: Record<string, string>;
+  /** shortcode → passkey (default: the sandbox shortcode and passkey) */
+  shortCodes?: Record<string, string>;
+  callbackDelayMs?: number;
+  /** seconds a token lives (default 3599, like Daraja) */
+  tokenTtlSeconds?: number;
+}
+
+type Payload = Record<string, unknown>;
+
+const TRANSACTION_TYPES = ["CustomerPayBillOnline", "CustomerBuyGoodsOnline"];
+const PHONE = /^254[17]\d{8}$/;
+const SHORT_CODE = /^\d{5,8}$/;
+const EAT_OFFSET_MS = 3 * 3600_000;
+
+/** YYYYMMDDHHmmss in Nairobi time (EAT, UTC+3 all year). */
+export function nairobiTimestamp(at: number = Date.now()): string {
+  return new Date(at + EAT_OFFSET_MS).toISOString().replace(/\D/g, "").slice(0, 14);
+}
+
+/** The instant a YYYYMMDDHHmmss Nairobi timestamp stands for; null when it is not one. */
+function parseNairobiTimestamp(text: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(text);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+  const utc = Date.UTC(y, mo - 1, d, h, mi, s);
+  const back = new Date(utc);
+  if (back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
+  return utc - EAT_OFFSET_MS;
+}
+
+const requestId = () => `${randomInt(10_000, 99_999)}-${randomInt(1_000_000, 99_999_999)}-1`;
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const randomText = (length: number, alphabet = ALNUM) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join("");
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Daraja's error shape: { requestId, errorCode, errorMessage }. */
+const fail = (res: ServerResponse, status: number, errorCode: string, errorMessage: string) =>
+  sendJson(res, status, { requestId: requestId(), errorCode, errorMessage });
+const badRequest = (res: ServerResponse, field: string) => fail(res, 400, "400.002.02", `Bad Request - Invalid ${field}`);
+
+function parseJson(body: Buffer): Payload | null {
+  try {
+    const value: unknown = JSON.parse(body.toString("utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Payload) : null;
+  } catch {
+    return null;
+  }
+}
+
+const str = (value: unknown): string | null => (typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null);
+
+function isHttpUrl(value: string | null): value is string {
+  return value !== null && URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
+}
+
+/** A whole number of shillings ≥ 1, as a number or a numeric string (Daraja takes both). */
+function wholeAmount(value: unknown): number | null {
+  const text = str(value);
+  if (text === null || !/^\d+$/.test(text.trim())) return null;
+  const amount = Number(text);
+  return amount >= 1 && amount <= 250_000 ? amount : null;
+}
+
+export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<FakeDaraja> {
+  const tokenTtlSeconds = options.tokenTtlSeconds ?? 3599;
+  /** token → key and expiry; the current token of each key */
+  const tokens = new Map<string, { consumerKey: string; expiresAt: number }>();
+  const currentToken = new Map<string, string>();
+  const byCheckout = new Map<string, StkRequest>();
+  const timers = new Set<NodeJS.Timeout>();
+  const inFlight = new Set<Promise<void>>();
+  let closed = false;
+
+  function authenticated(req: IncomingMessage, res: ServerResponse): boolean {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+    const access = bearer ? tokens.get(bearer) : undefined;
+    if (!access || access.expiresAt <= Date.now()) {
+      fail(res, 401, "404.001.03", "Invalid Access Token");
+      return false;
+    }
+    return true;
+  }
+
+  function generate(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
+    const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? "");
+    const decoded = basic ? Buffer.from(basic[1], "base64").toString("utf8") : "";
+    const colon = decoded.indexOf(":");
+    const key = colon < 0 ? "" : decoded.slice(0, colon);
+    const secret = colon < 0 ? "" : decoded.slice(colon + 1);
+    if (!basic || colon < 0 || fake.credentials.get(key) !== secret) return fail(res, 400, "400.008.01", "Invalid Authentication passed");
+    if (query.get("grant_type") !== "client_credentials") return fail(res, 400, "400.008.02", "Invalid grant type passed");
+    const previous = currentToken.get(key);
+    if (previous) tokens.delete(previous); // Daraja: a new token invalidates the previous one
+    const token = randomBytes(21).toString("base64url").replace(/[-_]/g, "A").slice(0, 28);
+    tokens.set(token, { consumerKey: key, expiresAt: Date.now() + tokenTtlSeconds * 1000 });
+    currentToken.set(key, token);
+    fake.tokenRequests.push({ at: Date.now(), consumerKey: key, token });
+    sendJson(res, 200, { access_token: token, expires_in: String(tokenTtlSeconds) });
+  }
+
+  /** BusinessShortCode, Timestamp and Password of a push or a query; false when it answered an error. */
+  function checkPassword(res: ServerResponse, body: Payload): string | false {
+    const shortCode = str(body.BusinessShortCode);
+    const passkey = shortCode === null ? undefined : fake.shortCodes.get(shortCode);
+    if (shortCode === null || passkey === undefined) return badRequest(res, "BusinessShortCode"), false;
+    const timestamp = str(body.Timestamp) ?? "";
+    const instant = parseNairobiTimestamp(timestamp);
+    if (instant === null) return badRequest(res, "Timestamp"), false;
+    if (fake.timestampToleranceMs !== null && Math.abs(instant - Date.now()) > fake.timestampToleranceMs) return badRequest(res, "Timestamp"), false;
+    const expected = Buffer.from(`${shortCode}${passkey}${timestamp}`).toString("base64");
+    if (body.Password !== expected) return fail(res, 500, "500.001.1001", "Wrong credentials"), false;
+    return shortCode;
+  }
+
+  function stkPush(res: ServerResponse, body: Payload): void {
+    const shortCode = checkPassword(res, body);
+    if (shortCode === false) return;
+    if (!TRANSACTION_TYPES.includes(str(body.TransactionType) ?? "")) return badRequest(res, "TransactionType");
+    const amount = wholeAmount(body.Amount);
+    if (amount === null) return badRequest(res, "Amount");
+    const partyA = str(body.PartyA);
+    if (partyA === null || !PHONE.test(partyA)) return badRequest(res, "PartyA");
+    if (!SHORT_CODE.test(str(body.PartyB) ?? "")) return badRequest(res, "PartyB");
+    const phone = str(body.PhoneNumber);
+    if (phone === null || !PHONE.test(phone)) return badRequest(res, "PhoneNumber");
+    const callbackUrl = str(body.CallBackURL);
+    if (!isHttpUrl(callbackUrl)) return badRequest(res, "CallBackURL");
+    const accountReference = str(body.AccountReference);
+    if (accountReference === null || accountReference.length === 0 || accountReference.length > 12) return badRequest(res, "AccountReference");
+    const description = str(body.TransactionDesc);
+    if (description === null || description.length === 0 || description.length > 13) return badRequest(res, "TransactionDesc");
+
+    const at = Date.now();
+    const facts = { phone, amount, accountReference, shortCode };
+    const outcome = fake.outcomeFor?.(facts) ?? fake.outcome;
+    const request: StkRequest = {
+      at,
+      body,
+      ...facts,
+      callbackUrl,
+      merchantRequestId: requestId(),
+      checkoutRequestId: `ws_CO_${nairobiTimestamp(at)}${randomText(12, "0123456789")}`,
+      outcome,
+      completesAt: at + fake.callbackDelayMs,
+      receipt: OUTCOME_RESULTS[outcome].code === 0 ? randomText(10) : null,
+    };
+    fake.stkRequests.push(request);
+    byCheckout.set(request.checkoutRequestId, request);
+    sendJson(res, 200, {
+      MerchantRequestID: request.merchantRequestId,
+      CheckoutRequestID: request.checkoutRequestId,
+      ResponseCode: "0",
+      ResponseDescription: "Success. Request accepted for processing",
+      CustomerMessage: "Success. Request accepted for processing",
+    });
+    if (fake.sendCallbacks && outcome !== "timeout" && outcome !== "no_callback") scheduleCallback(request, fake.duplicateCallbacks ? 2 : 1);
+  }
+
+  function callbackBody(request: StkRequest): StkCallbackBody {
+    const { code, desc } = OUTCOME_RESULTS[request.outcome];
+    const stkCallback: StkCallbackBody["Body"]["stkCallback"] = {
+      MerchantRequestID: request.merchantRequestId,
+      CheckoutRequestID: request.checkoutRequestId,
+      ResultCode: code,
+      ResultDesc: desc,
+    };
+    if (code === 0) {
+      stkCallback.CallbackMetadata = {
+        Item: [
+          { Name: "Amount", Value: request.amount },
+          { Name: "MpesaReceiptNumber", Value: request.receipt! },
+          { Name: "Balance" }, // no Value, like the real one
+          { Name: "TransactionDate", Value: Number(nairobiTimestamp(request.completesAt)) },
+          { Name: "PhoneNumber", Value: Number(request.phone) },
+        ],
+      };
+    }
+    return { Body: { stkCallback } };
+  }
+
+  function scheduleCallback(request: StkRequest, times: number): void {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const sending = (async () => {
+        for (let i = 0; i < times && !closed; i++) {
+          const body = callbackBody(request);
+          fake.callbacksSent.push(await post(request.callbackUrl, body, request.checkoutRequestId));
+        }
+      })();
+      inFlight.add(sending);
+      void sending.finally(() => inFlight.delete(sending));
+    }, fake.callbackDelayMs);
+    timers.add(timer);
+  }
+
+  async function post(url: string, body: StkCallbackBody, checkoutRequestId: string): Promise<SentCallback> {
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+        redirect: "manual",
+        signal: AbortSignal.timeout(10_000),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      return { checkoutRequestId, url, body, status: res.status };
+    } catch {
+      return { checkoutRequestId, url, body, status: null };
+    }
+  }
+
+  function stkQuery(res: ServerResponse, body: Payload): void {
+    if (checkPassword(res, body) === false) return;
+    const request = byCheckout.get(str(body.CheckoutRequestID) ?? "");
+    if (!request || request.shortCode !== str(body.BusinessShortCode)) return badRequest(res, "CheckoutRequestID");
+    if (Date.now() < request.completesAt) return fail(res, 500, "500.001.1001", "The transaction is being processed");
+    const { code, desc } = OUTCOME_RESULTS[request.outcome];
+    sendJson(res, 200, {
+      ResponseCode: "0",
+      ResponseDescription: "The service request has been accepted successsfully",
+      MerchantRequestID: request.merchantRequestId,
+      CheckoutRequestID: request.checkoutRequestId,
+      ResultCode: String(code),
+      ResultDesc: desc,
+    });
+  }
+
+  function registerUrl(res: ServerResponse, body: Payload): void {
+    const shortCode = str(body.ShortCode);
+    if (shortCode === null || !SHORT_CODE.test(shortCode)) return badRequest(res, "ShortCode");
+    const responseType = str(body.ResponseType);
+    if (responseType !== "Completed" && responseType !== "Cancelled") return badRequest(res, "ResponseType");
+    const confirmationUrl = str(body.ConfirmationURL);
+    if (!isHttpUrl(confirmationUrl)) return badRequest(res, "ConfirmationURL");
+    const validationUrl = str(body.ValidationURL);
+    if (!isHttpUrl(validationUrl)) return badRequest(res, "ValidationURL");
+    fake.c2bRegistrations.set(shortCode, { shortCode, responseType, confirmationUrl, validationUrl });
+    sendJson(res, 200, { OriginatorCoversationID: requestId(), ResponseCode: "0", ResponseDescription: "Success" });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://daraja.invalid");
+    const method = req.method ?? "GET";
+    if (method === "GET" && url.pathname === "/oauth/v1/generate") return generate(req, res, url.searchParams);
+    const routes: Record<string, (res: ServerResponse, body: Payload) => void> = {
+      "/mpesa/stkpush/v1/processrequest": stkPush,
+      "/mpesa/stkpushquery/v1/query": stkQuery,
+      "/mpesa/c2b/v1/registerurl": registerUrl,
+    };
+    const route = routes[url.pathname];
+    if (method !== "POST" || !route) return fail(res, 404, "404.001.01", "Resource not found");
+    if (!authenticated(req, res)) return;
+    const raw = await readBody(req);
+    if (raw === null) return fail(res, 413, "413.001.01", "Request body too large");
+    const body = parseJson(raw);
+    if (body === null) return fail(res, 400, "400.002.05", "Invalid Request Payload");
+    route(res, body);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) fail(res, 500, "500.003.1001", "Internal Server Error");
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+
+  const fake: FakeDaraja = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    outcome: "success",
+    outcomeFor: null,
+    sendCallbacks: true,
+    callbackDelayMs: options.callbackDelayMs ?? 0,
+    duplicateCallbacks: false,
+    timestampToleranceMs: 15 * 60_000,
+    credentials: new Map(Object.entries(options.credentials ?? { [DEMO_CREDENTIALS.consumerKey]: DEMO_CREDENTIALS.consumerSecret })),
+    shortCodes: new Map(Object.entries(options.shortCodes ?? { [SANDBOX_SHORTCODE]: SANDBOX_PASSKEY })),
+    tokenRequests: [],
+    stkRequests: [],
+    callbacksSent: [],
+    c2bRegistrations: new Map(),
+    async simulateC2B(input) {
+      const registration = fake.c2bRegistrations.get(input.shortCode);
+      if (!registration) throw new Error(`No C2B URLs registered for short code ${input.shortCode}.`);
+      const payload: C2BConfirmation = {
+        TransactionType: input.transactionType ?? "Pay Bill",
+        TransID: input.transId ?? randomText(10),
+        TransTime: nairobiTimestamp(),
+        TransAmount: input.amount.toFixed(2),
+        BusinessShortCode: input.shortCode,
+        BillRefNumber: input.billRefNumber,
+        InvoiceNumber: "",
+        OrgAccountBalance: "",
+        ThirdPartyTransID: "",
+        MSISDN: input.msisdn,
+        FirstName: input.firstName ?? "John",
+      };
+      const res = await fetch(registration.confirmationUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(payload),
+        redirect: "manual",
+        signal: AbortSignal.timeout(10_000),
+      });
+      return { payload, status: res.status, body: await res.text() };
+    },
+    async idle() {
+      while (timers.size > 0 || inFlight.size > 0) {
+        if (inFlight.size > 0) await Promise.all(inFlight);
+        else await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        closed = true;
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+  return fake;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "3199" },
+      outcome: { type: "string", default: "success" },
+      "callback-delay": { type: "string", default: "2000" },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Bad --port: ${values.port}`);
+  if (!Object.hasOwn(OUTCOME_RESULTS, values.outcome)) throw new Error(`Bad --outcome: ${values.outcome} (${Object.keys(OUTCOME_RESULTS).join(", ")})`);
+  const fake = await startFakeDaraja({ port, callbackDelayMs: Number(values["callback-delay"]) || 0 });
+  fake.outcome = values.outcome as DarajaOutcome;
+  console.log(`Fake Daraja at ${fake.url}`);
+  console.log(`  consumer key ${DEMO_CREDENTIALS.consumerKey}, secret ${DEMO_CREDENTIALS.consumerSecret}`);
+  console.log(`  shortcode ${SANDBOX_SHORTCODE}, passkey ${SANDBOX_PASSKEY}`);
+  console.log(`  outcome ${fake.outcome}, callbacks after ${fake.callbackDelayMs} ms`);
+  const stop = () => void fake.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
