@@ -79,6 +79,10 @@ const viewQuery = (tokenHash: string) =>
       "customers.email_address",
       "customers.phone_number",
       "devices.blocked_at",
+      // Whether any display rule names the access point: without one, the splash rules need no query.
+      sql<number>`(select count(*) from (select 1 from splash_display_setting_access_points where splash_display_setting_access_points.access_point_id = connections.access_point_id limit 1) r)`.as(
+        "display_rules",
+      ),
       sql<number>`(select count(*) from (select 1 from voucher_groups where voucher_groups.organization_id = connections.organization_id limit 1) v)`.as("voucher_groups"),
       // One round trip: the organisation's configured social providers, comma separated.
       sql<string | null>`(select ${sql.raw(dialect() === "postgres" ? "string_agg(provider, ',')" : "group_concat(provider, ',')")} from oauth_providers where oauth_providers.organization_id = connections.organization_id)`.as(
@@ -138,7 +142,7 @@ export async function loadGuestView(token: string | null | undefined, now = Date
             every: row.free_plan_free_every,
           },
     vouchers: Number(row.voucher_groups) > 0,
-    place: { organizationId: row.organization_id, accessPointId: row.access_point_id, deviceId: row.device_id === null ? null : Number(row.device_id), networkPageId: row.splash_page_id },
+    place: { organizationId: row.organization_id, hasRules: Number(row.display_rules) > 0, accessPointId: row.access_point_id, deviceId: row.device_id === null ? null : Number(row.device_id), networkPageId: row.splash_page_id },
   };
 }
 

@@ -60,6 +60,8 @@ export async function deviceNumbers(organizationId: number, deviceId: number | n
 
 export interface GuestPlace {
   organizationId: number;
+  /** Some display rule names the access point (read with the guest's view; false skips the rules query). */
+  hasRules?: boolean;
   accessPointId: number | null;
   deviceId: number | null;
   /** The network's own page (venues.splash_page_id). */
@@ -73,7 +75,7 @@ export interface GuestPlace {
  * costs one or two (rules, then the network's page).
  */
 export async function frameForGuest(place: GuestPlace, now = Date.now()): Promise<SplashFrame | null> {
-  if (place.accessPointId !== null) {
+  if (place.accessPointId !== null && place.hasRules !== false) {
     const today = new Date(now).toISOString().slice(0, 10);
     const rules = await db
       .selectFrom("splash_display_setting_access_points as link")
