@@ -6,7 +6,7 @@
 import type { Kysely } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB, RoleType } from "~/db/schema";
-import { containsText } from "~/db/sql.server";
+import { containsText, retryDeadlocks } from "~/db/sql.server";
 import type { Outcome } from "~/lib/outcome";
 import type { ListParams } from "~/lib/pagination";
 import { PERMISSION_MESSAGES, type Permission } from "~/lib/permissions";
@@ -137,7 +137,8 @@ export async function setRolePermissions(ctx: OrgContext, roleId: number | null,
   requireRolePermissionEditing(ctx);
   const role = await findRole(ctx, roleId);
   if (role.role_type !== "custom") return { ok: false, formErrors: [ROLE_REFUSALS.permissionsNeedCustom] };
-  await db.transaction().execute(async (trx) => {
+  // Concurrent saves of one role (two tabs, two instances) can deadlock on PostgreSQL: retried.
+  await retryDeadlocks(() => db.transaction().execute(async (trx) => {
     const wantedIds = new Set(await permissionIds(trx, wanted));
     const current = await trx.selectFrom("role_permissions").select("permission_id").where("role_id", "=", role.id).execute();
     const currentIds = new Set(current.map((r) => r.permission_id));
@@ -154,7 +155,7 @@ export async function setRolePermissions(ctx: OrgContext, roleId: number | null,
         .execute();
     }
     await trx.updateTable("roles").set({ updated_at: Date.now() }).where("id", "=", role.id).execute();
-  });
+  }));
   return { ok: true };
 }
 
