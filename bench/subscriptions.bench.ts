@@ -6,12 +6,7 @@
 // is set), then the Subscriptions page's loader (guard, list, capped count, JSON) for page 1 and
 // page 1,000, without and with search terms of four kinds: p50/p95 of the server time.
 // Each engine runs in a child process of its own.
-import { fork } from "node:child_process";
-import fs from "node:fs";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
-
-type Engine = "sqlite" | "postgres";
+import { benchEngines, percentile, printTable, runChild, useBenchDatabase, type Engine } from "./engine-harness";
 
 interface CaseResult {
   name: string;
@@ -55,12 +50,11 @@ if (engineArg >= 0) {
 }
 
 async function main(): Promise<void> {
-  const wanted = process.env.BENCH_ENGINES?.split(",") ?? ["sqlite", "postgres"];
-  const engines = (["sqlite", "postgres"] as const).filter((e) => wanted.includes(e) && (e === "sqlite" || process.env.BENCH_POSTGRES_URL));
+  const engines = benchEngines();
   const results: Result[] = [];
   for (const engine of engines) {
     console.log(`\n== ${engine}`);
-    results.push(await runChild(engine));
+    results.push(await runChild<Result>(import.meta.url, engine));
   }
   const table = [["engine", "case", "rows", "total", "p50 ms", "p95 ms"]];
   for (const r of results) for (const c of r.cases) table.push([r.engine, c.name, String(c.rows), c.total, c.p50.toFixed(1), c.p95.toFixed(1)]);
@@ -69,32 +63,8 @@ async function main(): Promise<void> {
   if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
 }
 
-function printTable(table: string[][]): void {
-  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
-  console.log("");
-  for (const row of table) console.log(row.map((cell, i) => (i <= 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
-}
-
-function runChild(engine: Engine): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    let result: Result | undefined;
-    const args = ["--engine", engine, ...(process.argv.includes("--rebuild") ? ["--rebuild"] : [])];
-    const child = fork(fileURLToPath(import.meta.url), args, { execArgv: process.execArgv });
-    child.on("message", (message) => (result = message as Result));
-    child.on("error", reject);
-    child.on("exit", (code) => (result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`))));
-  });
-}
-
 async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
-  if (engine === "postgres") {
-    process.env.DATABASE_URL = await postgresDatabase(rebuild);
-  } else {
-    fs.mkdirSync("data/bench", { recursive: true });
-    if (rebuild) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(SQLITE_FILE + suffix, { force: true });
-    // db.server reads DATABASE_URL on first use, so it is set before the import.
-    process.env.DATABASE_URL = `file:${SQLITE_FILE}`;
-  }
+  await useBenchDatabase(engine, { sqliteFile: SQLITE_FILE, postgresDatabase: POSTGRES_DATABASE }, rebuild);
   const { closeDatabase, migrateToLatest } = await import("~/db/db.server");
   try {
     await migrateToLatest();
@@ -104,23 +74,6 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
   } finally {
     await closeDatabase();
   }
-}
-
-/** The benchmark database on PostgreSQL: created when missing (or --rebuild), else reused. */
-async function postgresDatabase(rebuild: boolean): Promise<string> {
-  const adminUrl = process.env.BENCH_POSTGRES_URL!;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    if (rebuild) await client.query(`drop database if exists ${POSTGRES_DATABASE}`);
-    const exists = await client.query("select 1 from pg_database where datname = $1", [POSTGRES_DATABASE]);
-    if (exists.rowCount === 0) await client.query(`create database ${POSTGRES_DATABASE}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${POSTGRES_DATABASE}`;
-  return url.toString();
 }
 
 /** The organisation, made on first use (its name marks a complete build). */
@@ -325,6 +278,3 @@ async function listCases(orgId: number, cookie: string): Promise<CaseResult[]> {
   return results;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
-}

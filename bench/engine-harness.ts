@@ -1,0 +1,66 @@
+// What the benchmarks that measure one engine per child process share (connections, subscriptions,
+// vouchers): the engines to run, a child process per engine, the benchmark database of each engine
+// (kept between runs; --rebuild starts again), percentiles and the printed table.
+import { fork } from "node:child_process";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+export type Engine = "sqlite" | "postgres";
+
+/** SQLite always; PostgreSQL with BENCH_POSTGRES_URL. BENCH_ENGINES=postgres runs one engine only. */
+export function benchEngines(): Engine[] {
+  const wanted = process.env.BENCH_ENGINES?.split(",") ?? ["sqlite", "postgres"];
+  return (["sqlite", "postgres"] as const).filter((e) => wanted.includes(e) && (e === "sqlite" || process.env.BENCH_POSTGRES_URL));
+}
+
+/** Runs this script again as a child for one engine (`--engine`), and answers what the child sent. */
+export function runChild<R>(scriptUrl: string, engine: Engine): Promise<R> {
+  return new Promise((resolve, reject) => {
+    let result: R | undefined;
+    const args = ["--engine", engine, ...(process.argv.includes("--rebuild") ? ["--rebuild"] : [])];
+    const child = fork(fileURLToPath(scriptUrl), args, { execArgv: process.execArgv });
+    child.on("message", (message) => (result = message as R));
+    child.on("error", reject);
+    child.on("exit", (code) => (result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`))));
+  });
+}
+
+/** Points DATABASE_URL at the engine's benchmark database (before db.server is imported: it reads it once). */
+export async function useBenchDatabase(engine: Engine, names: { sqliteFile: string; postgresDatabase: string }, rebuild: boolean): Promise<void> {
+  if (engine === "postgres") {
+    process.env.DATABASE_URL = await postgresDatabase(names.postgresDatabase, rebuild);
+    return;
+  }
+  fs.mkdirSync("data/bench", { recursive: true });
+  if (rebuild) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(names.sqliteFile + suffix, { force: true });
+  process.env.DATABASE_URL = `file:${names.sqliteFile}`;
+}
+
+/** The benchmark database on PostgreSQL: created when missing (or --rebuild), else reused. */
+async function postgresDatabase(name: string, rebuild: boolean): Promise<string> {
+  const adminUrl = process.env.BENCH_POSTGRES_URL!;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    if (rebuild) await client.query(`drop database if exists ${name}`);
+    const exists = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (exists.rowCount === 0) await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+}
+
+/** Columns 1–2 left-aligned (engine, case), the figures right-aligned. */
+export function printTable(table: string[][]): void {
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  console.log("");
+  for (const row of table) console.log(row.map((cell, i) => (i <= 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
+}
