@@ -3,6 +3,8 @@
  *
  * Mimics the classic controller API that a captive portal uses: POST /api/login (session cookie),
  * POST /api/s/{site}/cmd/stamgr (authorize-guest / unauthorize-guest) and POST /api/logout.
+ * authorize-guest takes the controller's optional limits as it names them: minutes, up and down
+ * (kbit/s), bytes (the data allowance in MB) and ap_mac; each must be a positive integer when sent.
  * node:http only; listens on 127.0.0.1. Run it on its own with
  *   npx tsx scripts/fakes/unifi-controller.ts --port 8443
  */
@@ -16,7 +18,7 @@ import { readBody } from "./read-body";
 export interface FakeUnifi {
   url: string;
   /** every valid stamgr command received, in order */
-  commands: Array<{ site: string; cmd: string; mac: string; minutes?: number; ap_mac?: string }>;
+  commands: Array<{ site: string; cmd: string; mac: string; minutes?: number; up?: number; down?: number; bytes?: number; ap_mac?: string }>;
   /** MACs currently authorized per site, "site|mac" keys (MACs lower case, colon separated) */
   authorized: Set<string>;
   /** set true to make every call answer 500 (tests of a failing controller) */
@@ -85,17 +87,18 @@ export async function startFakeUnifi(options: FakeUnifiOptions = {}): Promise<Fa
   }
 
   function stamgr(res: ServerResponse, site: string, payload: Payload): void {
-    const { cmd, mac, minutes, ap_mac } = payload;
+    const { cmd, mac, ap_mac } = payload;
     if (cmd !== "authorize-guest" && cmd !== "unauthorize-guest") {
       return send(res, 400, error("api.err.UnknownCommand"));
     }
-    const validMinutes = minutes === undefined || (Number.isInteger(minutes) && (minutes as number) > 0);
-    if (!isMac(mac) || !validMinutes || (ap_mac !== undefined && !isMac(ap_mac))) {
+    const counts = (["minutes", "up", "down", "bytes"] as const).filter((name) => payload[name] !== undefined);
+    const validCounts = counts.every((name) => Number.isInteger(payload[name]) && (payload[name] as number) > 0);
+    if (!isMac(mac) || !validCounts || (ap_mac !== undefined && !isMac(ap_mac))) {
       return send(res, 400, error("api.err.InvalidPayload"));
     }
     const command: Command = { site, cmd, mac: normaliseMac(mac) };
     if (cmd === "authorize-guest") {
-      if (minutes !== undefined) command.minutes = minutes as number;
+      for (const name of counts) command[name] = payload[name] as number;
       if (ap_mac !== undefined) command.ap_mac = normaliseMac(ap_mac);
       fake.authorized.add(`${site}|${command.mac}`);
     } else {

@@ -240,9 +240,14 @@ export const mlango: GatewayBehaviour = {
     const [token, duration, expires, signature] = ["token", "duration", "expires", "signature"].map((k) => q.get(k) ?? "");
     if (token !== check.token) return `the grant's token is not this connection's`;
     if (duration !== String(check.network.sessionMinutes * 60)) return `duration is ${duration}, expected ${check.network.sessionMinutes * 60}`;
-    if (!(Number(expires) > Date.now() / 1000)) return `the grant expired at ${expires}`;
-    if (signature !== hmac(check.network.gatewaySecret, `${token}\n${duration}\n${expires}`))
-      return "the grant's signature does not verify under the gateway secret";
+    if (!/^\d+$/.test(expires) || !(Number(expires) > Date.now() / 1000)) return `the grant expired at ${expires}`;
+    // The documented grant signature: v1 without limits; v2 (tagged, with up, down, bytes — empty when
+    // unlimited) as soon as any of the three is in the query.
+    const limits = ["up", "down", "bytes"] as const;
+    const limited = limits.some((k) => q.has(k));
+    if (limited && !limits.every((k) => /^\d*$/.test(q.get(k) ?? ""))) return `the grant's limits are not whole numbers: ${limits.map((k) => `${k}=${q.get(k)}`).join(" ")}`;
+    const message = limited ? ["mlango-grant-v2", token, duration, expires, ...limits.map((k) => q.get(k) ?? "")].join("\n") : `${token}\n${duration}\n${expires}`;
+    if (signature !== hmac(check.network.gatewaySecret, message)) return "the grant's signature does not verify under the gateway secret";
     return null;
   },
   // Mlango's own firmware knows the token from the grant.

@@ -56,6 +56,20 @@ describe("fake UniFi controller", () => {
     expect((await post(stamgr, { cmd: "authorize-guest", mac }, cookie)).status).toBe(401);
   });
 
+  it("records the limits authorize-guest was given, and refuses limits that are not positive integers", async () => {
+    const cookie = await login();
+    const stamgr = "/api/s/lab/cmd/stamgr";
+    const mac = "aa:bb:cc:dd:ee:03";
+    const auth = await post(stamgr, { cmd: "authorize-guest", mac, minutes: 30, up: 512, down: 2048, bytes: 500 }, cookie);
+    expect(auth.status).toBe(200);
+    expect(unifi.commands.at(-1)).toEqual({ site: "lab", cmd: "authorize-guest", mac, minutes: 30, up: 512, down: 2048, bytes: 500 });
+    const before = unifi.commands.length;
+    for (const bad of [{ up: 0 }, { down: -1 }, { bytes: 1.5 }, { bytes: "500" }, { minutes: 0 }]) {
+      expect((await post(stamgr, { cmd: "authorize-guest", mac, ...bad }, cookie)).status).toBe(400);
+    }
+    expect(unifi.commands.length).toBe(before);
+  });
+
   it("refuses stamgr without a session and a wrong password", async () => {
     const res = await post("/api/s/default/cmd/stamgr", { cmd: "authorize-guest", mac: "aa:bb:cc:dd:ee:02" });
     expect(res.status).toBe(401);

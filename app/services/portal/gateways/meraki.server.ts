@@ -1,6 +1,11 @@
 // Cisco Meraki click-through splash: the access point sends the guest to our URL with
 // base_grant_url; granting is a redirect of the browser to it. Meraki cannot be told to cut a
 // guest off from outside (the session lasts `duration`).
+// Limits: the grant URL takes only `continue_url` and `duration`, so a plan's time limit is the one
+// the access point enforces. Speeds and data are left to Mlango, which can enforce neither for
+// click-through: it is not in the traffic's path and click-through sends no accounting. Per-client
+// speeds come from the SSID's (or a group policy's) bandwidth limit in Dashboard; data limits hold
+// only as far as the session's time does (docs/decisions/0017, "Enforcement per make").
 import { httpUrl, ip, mac, param, short } from "./params";
 import type { GatewayAdapter } from "./types";
 
@@ -26,6 +31,7 @@ export const meraki: GatewayAdapter = {
       entry: { apMac, clientMac, clientIp: ip(param(query, "client_ip")), ssid: null, continueUrl: httpUrl(param(query, "user_continue_url")), context },
     };
   },
+  // `limits` are not carried: the grant URL has no place for them (see the header).
   async grant({ context, successUrl, seconds }) {
     const url = new URL(context.base_grant_url!);
     url.searchParams.set("continue_url", successUrl);

@@ -2,6 +2,15 @@
 // guest with `fas` = base64 of "key=value, key=value…"; granting is a redirect to the router's
 // opennds_auth with tok = sha256(hid + faskey). openNDS takes no orders from outside without a
 // local agent, so a guest cannot be cut off from here.
+// Limits: at FAS levels 0–2 the authentication call is only opennds_auth/?tok&redir (plus a free
+// `custom` string that openNDS hands to a local BinAuth script); a client's session length, rates
+// and quotas can be set only by BinAuth or, at level 3, by the Authmon daemon (openNDS docs, "FAS":
+// sessionlength, uploadrate/downloadrate in kbit/s, uploadquota/downloadquota in kB). `custom`
+// travels through the guest's browser unsigned, so a guest could strip limits put there: nothing is
+// carried. Mlango ends the connection at `seconds` (the idle-end job), but the router keeps the guest
+// until its own `sessiontimeout`, and openNDS sends no accounting, so data and speed limits are only
+// the router's global ones (uploadquota/downloadquota, uploadrate/downloadrate in its config)
+// (docs/decisions/0017, "Enforcement per make").
 import crypto from "node:crypto";
 import { httpUrl, ip, mac, MAX_PARAM, param, short } from "./params";
 import { GatewayError, type GatewayAdapter } from "./types";
@@ -57,6 +66,7 @@ export const opennds: GatewayAdapter = {
       },
     };
   },
+  // `seconds` and `limits` are not carried: FAS level 1 has no place for them (see the header).
   async grant({ network, context, successUrl }) {
     if (!network.openndsFaskey) throw new GatewayError("This network has no openNDS faskey set.");
     const tok = crypto.createHash("sha256").update(context.hid! + network.openndsFaskey).digest("hex");

@@ -1,5 +1,6 @@
-// Checks shared by the adapters' entry parsers.
+// Checks shared by the adapters' entry parsers and grants.
 import { normaliseMac } from "~/lib/mac";
+import type { GrantLimits } from "./types";
 
 /** Longest value any gateway parameter may have (URLs included). */
 export const MAX_PARAM = 2048;
@@ -35,3 +36,17 @@ export function ip(value: string | null): string | null {
 export function short(value: string | null, max = 128): string | null {
   return value && value.length <= max ? value : null;
 }
+
+/**
+ * A grant's limits as whole numbers, null where there is none: speeds at least 1 kbps, data at least
+ * 0 bytes (numbers that come back from the database as text are read too).
+ */
+export function grantLimits(limits: GrantLimits | undefined): GrantLimits {
+  const whole = (value: number | string | null | undefined, min: number) => {
+    const n = value === null || value === undefined || value === "" ? NaN : Number(value);
+    return Number.isFinite(n) ? Math.max(min, Math.floor(n)) : null;
+  };
+  return { upKbps: whole(limits?.upKbps, 1), downKbps: whole(limits?.downKbps, 1), bytes: whole(limits?.bytes, 0) };
+}
+
+export const hasLimits = (limits: GrantLimits): boolean => limits.upKbps !== null || limits.downKbps !== null || limits.bytes !== null;

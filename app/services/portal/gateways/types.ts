@@ -27,6 +27,19 @@ export interface GatewayNetwork {
   unifi: { url: string; username: string; password: string } | null;
 }
 
+/**
+ * What a plan asks the gateway to enforce besides the session's length (docs/decisions/0017,
+ * "Enforcement per make"); null = no limit. Each adapter carries what its make accepts.
+ */
+export interface GrantLimits {
+  /** upload (to the Internet) in kilobits per second, from the plan's bandwidth policy */
+  upKbps: number | null;
+  /** download (from the Internet) in kilobits per second */
+  downKbps: number | null;
+  /** the data left in the subscription, upload and download together, in bytes */
+  bytes: number | null;
+}
+
 export interface GrantRequest {
   network: GatewayNetwork;
   connectionId: number;
@@ -38,6 +51,8 @@ export interface GrantRequest {
   successUrl: string;
   /** How long the guest may stay online. */
   seconds: number;
+  /** The plan's speed and data limits; absent = none. */
+  limits?: GrantLimits;
 }
 
 export interface RevokeRequest {

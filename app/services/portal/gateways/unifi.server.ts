@@ -1,11 +1,18 @@
 // Ubiquiti UniFi external portal: the controller sends the guest to
 // /hotspot/unifi/{key}/guest/s/{site}/?ap=&id=&t=&url=&ssid=; granting is a server-side call to the
 // controller (login, then stamgr authorize-guest), revoking is stamgr unauthorize-guest.
-import { httpUrl, mac, param, short } from "./params";
+// Limits: authorize-guest takes `minutes` (the session's length), `up` and `down` (kbit/s) and
+// `bytes` (the data allowance, in MB despite its name); each is sent only when the plan sets it, so
+// an unlimited guest gets the hotspot's defaults. The data left is rounded up to whole MB (at least
+// 1, as 0 would mean no limit): Mlango's own data check from accounting ends the session at the exact
+// byte when accounting reaches it.
+import { grantLimits, httpUrl, mac, param, short } from "./params";
 import { GatewayError, type GatewayAdapter, type GatewayNetwork } from "./types";
 
 const SITE = /^guest\/s\/([A-Za-z0-9_-]{1,64})\/?$/;
 const TIMEOUT_MS = 5_000;
+/** The controller's MB, as plans count it (~/lib/schemas/plans BYTES.MBs). */
+const MB = 1024 ** 2;
 
 async function controllerCall(network: GatewayNetwork, site: string, body: Record<string, unknown>): Promise<void> {
   const unifi = network.unifi;
@@ -57,11 +64,15 @@ export const unifi: GatewayAdapter = {
       entry: { apMac, clientMac, clientIp: null, ssid: short(param(query, "ssid")), continueUrl: httpUrl(param(query, "url")), context: { site } },
     };
   },
-  async grant({ network, context, clientMac, apMac, successUrl, seconds }) {
+  async grant({ network, context, clientMac, apMac, successUrl, seconds, limits }) {
+    const { upKbps, downKbps, bytes } = grantLimits(limits);
     await controllerCall(network, context.site!, {
       cmd: "authorize-guest",
       mac: clientMac,
       minutes: Math.max(1, Math.ceil(seconds / 60)),
+      ...(upKbps !== null ? { up: upKbps } : {}),
+      ...(downKbps !== null ? { down: downKbps } : {}),
+      ...(bytes !== null ? { bytes: Math.max(1, Math.ceil(bytes / MB)) } : {}),
       ...(apMac ? { ap_mac: apMac } : {}),
     });
     return successUrl;
