@@ -59,11 +59,13 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string; PUBLIC_URL: string };
 
-let cached: Env | undefined;
+// One parsed environment per process, kept on globalThis like the database (db.server.ts): the
+// HTTP tests run the built server in the test process, and both must see the same settings.
+const globalStore = globalThis as unknown as { __mlangoEnv?: Env };
 
 export function getEnv(): Env {
-  cached ??= parseEnv(process.env);
-  return cached;
+  globalStore.__mlangoEnv ??= parseEnv(process.env);
+  return globalStore.__mlangoEnv;
 }
 
 /** Validates an environment; throws a message that says what to fix. */

@@ -524,6 +524,8 @@ export interface SubscriptionsTable {
   usage_limit_bytes: number | null;
   simultaneous_connections: number;
   used_bytes: Generated<number>;
+  max_upload_kbps: number | null;
+  max_download_kbps: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -582,6 +584,33 @@ export interface DarajaTokensTable {
   updated_at: Timestamp;
 }
 
+/** 0 pending, 1 completed, 2 failed (spec 3: status 1 is Completed, anything else Incomplete). */
+export type MpesaTransactionStatus = 0 | 1 | 2;
+
+/** An STK push started on the connect page, or a C2B confirmation (issue [prepaid] §6). */
+export interface MpesaTransactionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  source: "stk" | "c2b";
+  status: Generated<MpesaTransactionStatus>;
+  connection_id: number | null;
+  subscription_id: number | null;
+  service_plan_id: number | null;
+  phone_number: string;
+  amount: number;
+  short_code: string;
+  account_reference: string | null;
+  merchant_request_id: string | null;
+  checkout_request_id: string | null;
+  transaction_id: string | null;
+  result_code: number | null;
+  result_desc: string | null;
+  completed_at: Timestamp | null;
+  next_check_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -624,6 +653,7 @@ export interface DB {
   voucher_groups: VoucherGroupsTable;
   vouchers: VouchersTable;
   mpesa_settings: MpesaSettingsTable;
+  mpesa_transactions: MpesaTransactionsTable;
   daraja_tokens: DarajaTokensTable;
 }
 

@@ -138,6 +138,8 @@ export interface FakeDaraja {
   tokenRequests: Array<{ at: number; consumerKey: string; token: string }>;
   /** every accepted STK push, in order */
   stkRequests: StkRequest[];
+  /** every STK query received (answered or not), in order */
+  stkQueries: Array<{ at: number; checkoutRequestId: string }>;
   /** every callback POSTed (duplicates included), in the order they completed */
   callbacksSent: SentCallback[];
   c2bRegistrations: Map<string, C2BRegistration>;
@@ -370,6 +372,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
 
   function stkQuery(res: ServerResponse, body: Payload): void {
     if (checkPassword(res, body) === false) return;
+    fake.stkQueries.push({ at: Date.now(), checkoutRequestId: str(body.CheckoutRequestID) ?? "" });
     const request = byCheckout.get(str(body.CheckoutRequestID) ?? "");
     if (!request || request.shortCode !== str(body.BusinessShortCode)) return badRequest(res, "CheckoutRequestID");
     if (Date.now() < request.completesAt) return fail(res, 500, "500.001.1001", "The transaction is being processed");
@@ -442,6 +445,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     shortCodes: new Map(Object.entries(options.shortCodes ?? { [SANDBOX_SHORTCODE]: SANDBOX_PASSKEY })),
     tokenRequests: [],
     stkRequests: [],
+    stkQueries: [],
     callbacksSent: [],
     c2bRegistrations: new Map(),
     async simulateC2B(input) {

@@ -16,6 +16,7 @@ import * as subscriptions from "./2026-11-25-0015-subscriptions";
 import * as subscriptionPlanNames from "./2026-11-25-0016-subscriptions-plan-names";
 import * as vouchers from "./2026-11-25-0017-vouchers";
 import * as mpesaSettings from "./2026-11-25-0018-mpesa-settings";
+import * as mpesaTransactions from "./2026-11-25-0019-mpesa-transactions";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0016-subscriptions-plan-names": subscriptionPlanNames,
   "2026-11-25-0017-vouchers": vouchers,
   "2026-11-25-0018-mpesa-settings": mpesaSettings,
+  "2026-11-25-0019-mpesa-transactions": mpesaTransactions,
 };

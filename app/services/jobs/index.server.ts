@@ -4,6 +4,7 @@ import { getEnv } from "~/env.server";
 import { deliverEmail, emailFromPayload, type EmailPayload } from "../email.server";
 import { endIdleConnections } from "../portal/accounting.server";
 import { REVOKE_JOB, runRevokeJob } from "../portal/revoke.server";
+import { reconcilePayments } from "../prepaid/mpesa.server";
 import { runDueReports } from "../report-scheduler.server";
 import { pruneJobs } from "./queue.server";
 import { drainJobs, startWorker, type JobType, type Recurring, type Worker } from "./worker.server";
@@ -20,6 +21,8 @@ export const JOB_TYPES: Record<string, JobType> = {
   "portal.end-idle": { run: async () => void (await endIdleConnections()) },
   // Closing a connection in the console: tell its controller (UniFi); retried while it is unreachable.
   [REVOKE_JOB]: { run: (payload: { connectionId: number }) => runRevokeJob(payload) },
+  // M-Pesa purchases whose result never came: asked about with the STK query (each claimed by one instance).
+  "mpesa.reconcile": { run: async () => void (await reconcilePayments()) },
   // Finished jobs and dead letters older than 30 days.
   "jobs.prune": { run: async () => void (await pruneJobs(30 * DAY_MS)) },
 };
@@ -28,6 +31,7 @@ export function recurringJobs(): Recurring[] {
   return [
     ...(getEnv().REPORT_SCHEDULER === "on" ? [{ name: "reports", type: "reports.send-due", everyMs: MINUTE_MS }] : []),
     { name: "portal-idle", type: "portal.end-idle", everyMs: MINUTE_MS },
+    { name: "mpesa-reconcile", type: "mpesa.reconcile", everyMs: MINUTE_MS / 2 },
     { name: "prune", type: "jobs.prune", everyMs: DAY_MS },
   ];
 }

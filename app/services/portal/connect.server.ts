@@ -8,7 +8,7 @@ import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/porta
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { GatewayError, gatewayFor } from "./gateways/index.server";
-import { startSubscription, takeFreePlan } from "../prepaid/subscriptions.server";
+import { HELD_MESSAGES, heldSubscription, startSubscription, takeFreePlan, useSubscription, type SessionLimits } from "../prepaid/subscriptions.server";
 import { redeemVoucher } from "../prepaid/vouchers.server";
 import { networkById } from "./network.server";
 import type { GuestPlace } from "../splash/rules.server";
@@ -23,7 +23,7 @@ export const CONNECT_MESSAGES = {
 } as const;
 
 /** Authorization modes other than a social provider's name. */
-export type AuthorizationMode = "SIGNUP" | "CLICK_THROUGH" | "VOUCHER" | OAuthProviderName;
+export type AuthorizationMode = "SIGNUP" | "CLICK_THROUGH" | "VOUCHER" | "MPESA" | "SUBSCRIPTION" | OAuthProviderName;
 
 export type GuestState = "form" | "authorized" | "expired" | "blocked";
 
@@ -43,6 +43,20 @@ export interface GuestView {
   freePlan: { timeLimitMinutes: number | null; usageLimitBytes: number | null; validityMinutes: number; every: FreeEvery | null } | null;
   /** The organisation sells vouchers: the page shows a voucher box. */
   vouchers: boolean;
+  /** The plan this device holds and may reconnect under (Active, unexpired), if any. */
+  held: { planName: string; expiresOn: number } | null;
+  /** Paid plans the guest can buy with M-Pesa (empty when the organisation has not set M-Pesa up). */
+  plansForSale: PlanForSale[];
+}
+
+export interface PlanForSale {
+  id: number;
+  name: string;
+  /** whole shillings */
+  price: number;
+  timeLimitMinutes: number | null;
+  usageLimitBytes: number | null;
+  validityMinutes: number;
 }
 
 const viewQuery = (tokenHash: string) =>
@@ -52,6 +66,15 @@ const viewQuery = (tokenHash: string) =>
     .innerJoin("organizations", "organizations.id", "connections.organization_id")
     .leftJoin("customers", "customers.id", "connections.customer_id")
     .leftJoin("devices", "devices.id", "connections.device_id")
+    // The newest Active, unexpired subscription the device holds (the clock is the database's: the
+    // statement's one parameter is the token).
+    .leftJoin("subscriptions as held", (join) =>
+      join.on(
+        "held.id",
+        "=",
+        sql<number>`(select max(s.id) from subscriptions s where s.device_id = connections.device_id and s.organization_id = connections.organization_id and s.status = 'Active' and s.expires_on > ${sql.raw(dialect() === "postgres" ? "(extract(epoch from now()) * 1000)::bigint" : "(strftime('%s', 'now') * 1000)")})`,
+      ),
+    )
     // A literal, not a parameter: the statement is prepared once with the token as its only parameter.
     .leftJoin("service_plans as free_plan", (join) => join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)))
     .select([
@@ -84,6 +107,9 @@ const viewQuery = (tokenHash: string) =>
         "display_rules",
       ),
       sql<number>`(select count(*) from (select 1 from voucher_groups where voucher_groups.organization_id = connections.organization_id limit 1) v)`.as("voucher_groups"),
+      sql<number>`(select count(*) from mpesa_settings where mpesa_settings.organization_id = connections.organization_id)`.as("mpesa"),
+      "held.plan_name as held_plan_name",
+      "held.expires_on as held_expires_on",
       // One round trip: the organisation's configured social providers, comma separated.
       sql<string | null>`(select ${sql.raw(dialect() === "postgres" ? "string_agg(provider, ',')" : "group_concat(provider, ',')")} from oauth_providers where oauth_providers.organization_id = connections.organization_id)`.as(
         "providers",
@@ -142,8 +168,32 @@ export async function loadGuestView(token: string | null | undefined, now = Date
             every: row.free_plan_free_every,
           },
     vouchers: Number(row.voucher_groups) > 0,
+    held: row.held_plan_name === null ? null : { planName: row.held_plan_name, expiresOn: Number(row.held_expires_on) },
+    plansForSale: Number(row.mpesa) > 0 && state === "form" ? await plansForSale(row.organization_id) : [],
     place: { organizationId: row.organization_id, hasRules: Number(row.display_rules) > 0, accessPointId: row.access_point_id, deviceId: row.device_id === null ? null : Number(row.device_id), networkPageId: row.splash_page_id },
   };
+}
+
+/** The organisation's paid plans, cheapest first (M-Pesa takes whole shillings: a price is rounded up). */
+export async function plansForSale(organizationId: number): Promise<PlanForSale[]> {
+  const rows = await db
+    .selectFrom("service_plans")
+    .select(["id", "name", "price_cents", "time_limit_minutes", "usage_limit_bytes", "validity_minutes"])
+    .where("organization_id", "=", organizationId)
+    .where("free_internet", "=", 0)
+    .where("price_cents", ">=", 100)
+    .orderBy("price_cents")
+    .orderBy("id")
+    .limit(20)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    price: Math.ceil(Number(r.price_cents) / 100),
+    timeLimitMinutes: r.time_limit_minutes,
+    usageLimitBytes: r.usage_limit_bytes === null ? null : Number(r.usage_limit_bytes),
+    validityMinutes: Number(r.validity_minutes),
+  }));
 }
 
 export type AuthorizeOutcome = { ok: true; redirect: string } | { ok: false; status: number; message: string; reconnect?: boolean };
@@ -157,6 +207,8 @@ export interface AuthorizeRequest {
   consent?: { terms: boolean; marketing: boolean };
   /** mode VOUCHER: the code typed in the voucher box (its plan replaces the free plan). */
   voucherCode?: string | null;
+  /** mode MPESA: the subscription the guest's payment made Active. */
+  subscriptionId?: number;
   // Without `consent` (Connect button, social sign-in) the page said "By connecting you accept the
   // terms…": the terms are recorded as accepted, marketing is not asked.
 }
@@ -200,6 +252,7 @@ export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()
       context: claimed.context,
       successUrl,
       seconds: claimed.seconds,
+      limits: claimed.limits ?? undefined,
     });
     return { ok: true, redirect };
   } catch (error) {
@@ -212,8 +265,9 @@ export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()
         .where("id", "=", claimed.id)
         .where("authorized_at", "=", now)
         .executeTakeFirst();
-      // The free plan was not used: the guest may take it again.
-      if (Number(undone.numUpdatedRows) === 1 && claimed.subscriptionId !== null) {
+      // The free plan or the voucher's plan was not used: the guest may take it again (a held or
+      // paid subscription stays: it was the guest's before this connection).
+      if (Number(undone.numUpdatedRows) === 1 && claimed.subscriptionId !== null && claimed.newSubscription) {
         await trx.deleteFrom("subscriptions").where("id", "=", claimed.subscriptionId).execute();
       }
     });
@@ -231,7 +285,10 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     .leftJoin("devices", "devices.id", "connections.device_id")
     // The organisation's free plan, if it has one (at most one: service_plans_one_free).
     .leftJoin("service_plans as free_plan", (join) => join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)))
+    .leftJoin("bandwidth_policies as free_policy", "free_policy.id", "free_plan.bandwidth_policy_id")
     .select([
+      "free_policy.max_upload_kbps as free_max_upload_kbps",
+      "free_policy.max_download_kbps as free_max_download_kbps",
       "free_plan.id as free_plan_id",
       "free_plan.name as free_plan_name",
       "free_plan.time_limit_minutes as free_plan_time_limit_minutes",
@@ -275,11 +332,23 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   // without one, for the network's session length.
   let seconds = Number(row.session_minutes) * 60;
   let subscriptionId: number | null = null;
+  let limits: SessionLimits | null = null;
+  let newSubscription = false;
   const deviceId = row.device_id === null ? null : Number(row.device_id);
-  if (request.mode === "VOUCHER") {
+  if (request.mode === "MPESA" || request.mode === "SUBSCRIPTION") {
+    // A paid plan (the payment just made, or a plan held on this device) — never the free plan.
+    const held = request.mode === "MPESA" ? (request.subscriptionId ?? null) : ((await heldSubscription(trx, orgId, { deviceId }, now))?.id ?? null);
+    if (held === null) return refuse(409, HELD_MESSAGES.none);
+    const used = await useSubscription(trx, orgId, held, now);
+    if (!used.ok) return refuse(used.status, used.message);
+    ({ subscriptionId, seconds, limits } = used);
+    // A plan bought before the guest was known belongs to the customer the payment's phone made.
+    if (customerId !== null) await trx.updateTable("subscriptions").set({ customer_id: customerId }).where("id", "=", held).where("customer_id", "is", null).execute();
+  } else if (request.mode === "VOUCHER") {
     const redeemed = await redeemVoucher(trx, orgId, request.voucherCode, now);
     if (!redeemed.ok) return refuse(redeemed.status, redeemed.message);
-    ({ subscriptionId, seconds } = await startSubscription(trx, redeemed.plan, { organizationId: orgId, customerId, deviceId }, "voucher", now));
+    ({ subscriptionId, seconds, limits } = await startSubscription(trx, redeemed.plan, { organizationId: orgId, customerId, deviceId }, "voucher", now));
+    newSubscription = true;
   } else if (row.free_plan_id !== null) {
     const free = await takeFreePlan(
       trx,
@@ -291,13 +360,15 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
         validity_minutes: Number(row.free_plan_validity_minutes),
         simultaneous_connections: Number(row.free_plan_simultaneous_connections),
         free_every: row.free_plan_free_every,
+        max_upload_kbps: row.free_max_upload_kbps,
+        max_download_kbps: row.free_max_download_kbps,
       },
       { organizationId: orgId, customerId, deviceId },
       now,
     );
     if (!free.ok) return refuse(409, free.message);
-    seconds = free.seconds;
-    subscriptionId = free.subscriptionId;
+    ({ seconds, subscriptionId, limits } = free);
+    newSubscription = true;
   }
   const claimedRow = await trx
     .updateTable("connections")
@@ -311,6 +382,8 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   return {
     id: Number(row.id),
     subscriptionId,
+    newSubscription,
+    limits,
     networkId: Number(context.network_id ?? row.venue_id),
     gateway: row.gateway,
     context,

@@ -26,8 +26,8 @@ button,.btn{display:block;width:100%;margin-top:1rem;padding:.75rem;font:inherit
 .btn.alt,button.alt{background:#fff;color:#1e293b;border:1px solid #94a3b8}.err{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}.alert{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;padding:.75rem;border-radius:.5rem;margin-bottom:.75rem}
 .alert p{margin:.2rem 0}.ok{background:#f0fdf4;border-color:#bbf7d0;color:#166534}.or{text-align:center;color:#64748b;font-size:.85rem;margin:1rem 0 0}small{color:#64748b}a{color:#4338ca}.plan{background:#eef2ff;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 .75rem;font-size:.9rem}`;
 
-function layout(title: string, body: Html): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${new Html(STYLE)}</style></head><body><main>${body}</main></body></html>`.text;
+function layout(title: string, body: Html, head: Html | string = ""): string {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${head}<title>${title}</title><style>${new Html(STYLE)}</style></head><body><main>${body}</main></body></html>`.text;
 }
 
 function alert(messages: string[], tone: "error" | "ok" = "error"): Html {
@@ -92,6 +92,8 @@ export function previewCard(): string {
     customer: { firstName: null, middleName: null, lastName: null, emailAddress: null, phoneNumber: null },
     needsSignup: true,
     providers: [],
+    held: null,
+    plansForSale: [],
   } as unknown as GuestView;
   return connectCard(view, "preview", { message: "Preview: guests connect to the Wi-Fi with this form." }, "h2").text;
 }
@@ -124,11 +126,69 @@ ${c.phoneNumber ? "" : field("phone_number", "Phone number", "tel", state, { aut
 <button type="submit">Connect</button><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p></form>`
     : html`<form method="post" action="/connect"><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="CLICK_THROUGH"><button type="submit">Connect</button></form><p class="or"><small>By connecting you accept ${termsLabel(view)}.</small></p>`;
   const title = heading === "h1" ? html`<h1>Get connected to WiFi</h1>` : html`<h2>Get connected to WiFi</h2>`;
+  const held = view.held
+    ? html`<form method="post" action="/connect" class="plan"><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="SUBSCRIPTION"><p>You have <b>${view.held.planName}</b> on this device until ${clock(view.held.expiresOn)}.</p><button type="submit">Continue with my plan</button></form>`
+    : "";
+  const buy = view.plansForSale.length ? mpesaForm(view, token, state) : "";
   const free = view.freePlan ? html`<p class="plan">${freePlanText(view.freePlan)}</p>` : "";
   const voucher = view.vouchers
     ? html`<form method="post" action="/connect" class="voucher" novalidate><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="VOUCHER">${field("voucher_code", "Voucher code", "text", state, { autocomplete: "off", hint: "" })}<button type="submit" class="alt">Use voucher</button></form>`
     : "";
-  return html`<p class="venue">${view.network.name}</p>${title}${free}${state.message ? alert([state.message]) : ""}${form}${voucher ? html`<p class="or">or</p>${voucher}` : ""}${socials.length ? html`<p class="or">or</p>${socials}` : ""}`;
+  return html`<p class="venue">${view.network.name}</p>${title}${state.message ? alert([state.message]) : ""}${held}${free}${form}${voucher ? html`<p class="or">or</p>${voucher}` : ""}${buy ? html`<p class="or">or</p>${buy}` : ""}${socials.length ? html`<p class="or">or</p>${socials}` : ""}`;
+}
+
+/** "14:05 UTC" today, else "26 Nov 14:05 UTC". */
+function clock(at: number): string {
+  const iso = new Date(at).toISOString();
+  const sameDay = iso.slice(0, 10) === new Date().toISOString().slice(0, 10);
+  return sameDay ? `${iso.slice(11, 16)} UTC` : `${new Date(at).toUTCString().slice(5, 11)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** "2 hours, up to 1 GB, for use within 1 day" */
+export function planSummary(plan: { timeLimitMinutes: number | null; usageLimitBytes: number | null; validityMinutes: number }): string {
+  const parts: string[] = [];
+  if (plan.timeLimitMinutes !== null) parts.push(minutesText(plan.timeLimitMinutes));
+  if (plan.usageLimitBytes !== null) parts.push(`up to ${formatBytes(plan.usageLimitBytes).replace(".00 ", " ")}`);
+  if (parts.length === 0) parts.push("unlimited");
+  parts.push(`for use within ${minutesText(plan.validityMinutes)}`);
+  return parts.join(", ");
+}
+
+/** The plans for sale: one choice each, the phone to pay from, and Pay with M-Pesa. */
+function mpesaForm(view: GuestView, token: string, state: FormState): Html {
+  const only = view.plansForSale.length === 1;
+  const chosen = state.values?.plan_id;
+  const planError = state.errors?.plan_id?.[0];
+  const phone = view.customer.phoneNumber?.startsWith("+254") ? `0${view.customer.phoneNumber.slice(4)}` : PHONE_PREFIX;
+  const choices = view.plansForSale.map(
+    (p) =>
+      html`<label class="check"><input type="radio" name="plan_id" value="${p.id}"${only || String(p.id) === chosen ? html` checked` : ""}><span><b>${p.name}</b> — Kes ${p.price}<br><small>${planSummary(p)}</small></span></label>`,
+  );
+  return html`<form method="post" action="/connect/mpesa" novalidate><input type="hidden" name="token" value="${token}"><fieldset style="border:0;padding:0;margin:0"><legend style="font-weight:600">Buy a plan with M-Pesa</legend>${choices}${planError ? html`<p class="err" id="plan_id-error">${planError}</p>` : ""}</fieldset>${field("phone_number", "M-Pesa phone number", "tel", state, { autocomplete: "tel", value: phone, inputmode: "tel" })}<button type="submit">Pay with M-Pesa</button><p class="or"><small>You will get a prompt on this phone to enter your M-Pesa PIN.</small></p></form>`;
+}
+
+/**
+ * While the guest's phone shows the M-Pesa prompt: a page that reloads itself every few seconds
+ * (a meta refresh, so it works without JavaScript) until the payment ends.
+ */
+export function waitingPage(networkName: string, token: string, paymentId: number, purchase: { planName: string; amount: number; phone: string }): string {
+  const self = `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`;
+  const phone = purchase.phone.startsWith("254") ? `0${purchase.phone.slice(3)}` : purchase.phone;
+  return layout(
+    "Check your phone",
+    html`<div class="card" aria-live="polite"><p class="venue">${networkName}</p><h1>Check your phone</h1>${alert([`Enter your M-Pesa PIN on ${phone} to pay Kes ${purchase.amount} for ${purchase.planName}.`, "This page checks by itself every few seconds; you will be connected as soon as the payment arrives."], "ok")}<a class="btn alt" href="${self}">I have paid — check now</a><p class="or"><a href="/connect?token=${encodeURIComponent(token)}">Back to the Wi-Fi page</a></p></div>`,
+    html`<meta http-equiv="refresh" content="${WAIT_REFRESH_SECONDS};url=${self}">`,
+  );
+}
+
+export const WAIT_REFRESH_SECONDS = 3;
+
+/** The payment did not go through: why, in plain words, and the way back. */
+export function paymentFailedPage(networkName: string | null, token: string, message: string): string {
+  return layout(
+    "Payment not completed",
+    html`<div class="card">${networkName ? html`<p class="venue">${networkName}</p>` : ""}<h1>Payment not completed</h1>${alert([message])}<a class="btn" href="/connect?token=${encodeURIComponent(token)}">Try again</a></div>`,
+  );
 }
 
 /** Where a guest lands when neither the access point, the network nor the gateway names a page. */

@@ -20,6 +20,7 @@ import { publicAsset } from "../splash/assets.server";
 import { frameForGuest } from "../splash/rules.server";
 import { styleFileFor } from "../splash/styles.server";
 import { connectPage, messagePage, onlinePage, previewCard, refusalPage, refusalStatus, type FormState } from "./pages.server";
+import { mountMpesaRoutes } from "./mpesa-routes.server";
 import { mountSocialRoutes } from "./social-routes.server";
 
 const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
@@ -77,6 +78,8 @@ async function connectRequest(body: unknown): Promise<{ request: AuthorizeReques
   const values = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   if (!parsed.success) return { errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])), token: "", values };
   const input = parsed.data;
+  // "Continue with my plan": the device's own subscription is looked up when it is authorized.
+  if (input.mode === "SUBSCRIPTION") return { request: { token: input.token, mode: "SUBSCRIPTION" }, token: input.token };
   // The voucher box: the code is checked when the connection is authorized (redeemVoucher).
   if (input.mode === "VOUCHER") {
     const code = typeof values.voucher_code === "string" ? values.voucher_code.slice(0, 64) : null;
@@ -117,7 +120,7 @@ function catchingRouter(): express.Router {
   return router;
 }
 
-const JSON_PATHS = /^\/(hotspot\/accounting|hotspot\/mlango\/[^/]+\/revocations|splash\/connect\/auto|splash\/connection\/|captive\/[^/]+$)/;
+const JSON_PATHS = /^\/(hotspot\/accounting|hotspot\/mpesa\/|hotspot\/mlango\/[^/]+\/revocations|splash\/connect\/auto|splash\/connection\/|captive\/[^/]+$)/;
 
 export function portalRouter(): express.Router {
   const router = catchingRouter();
@@ -246,6 +249,7 @@ export function portalRouter(): express.Router {
   });
 
   mountSocialRoutes(router, { sendPage, sendConnectPage, form });
+  mountMpesaRoutes(router, { sendPage, sendConnectPage, form });
 
   // Splash pages (issue [splash]): the styling templates' files, operators' images, "View page".
   router.get("/splash/styles/:file", (req, res) => {

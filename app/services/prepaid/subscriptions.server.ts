@@ -30,9 +30,11 @@ export interface FreePlan {
   validity_minutes: number;
   simultaneous_connections: number;
   free_every: FreeEvery | null;
+  max_upload_kbps?: number | null;
+  max_download_kbps?: number | null;
 }
 
-export type FreePlanOutcome = { ok: true; subscriptionId: number; seconds: number } | { ok: false; message: string };
+export type FreePlanOutcome = { ok: true; subscriptionId: number; seconds: number; limits: SessionLimits } | { ok: false; message: string };
 
 /** When the device last took the free plan in a way that still counts against `every`. */
 function since(every: FreeEvery, now: number): number {
@@ -73,6 +75,17 @@ export interface PlanTerms {
   usage_limit_bytes: number | null;
   validity_minutes: number;
   simultaneous_connections: number;
+  /** the plan's bandwidth policy (null or absent: no speed limit) */
+  max_upload_kbps?: number | null;
+  max_download_kbps?: number | null;
+}
+
+/** What the gateway is asked to enforce for a session under a subscription (gateways/types.ts). */
+export interface SessionLimits {
+  upKbps: number | null;
+  downKbps: number | null;
+  /** the data left in the subscription */
+  bytes: number | null;
 }
 
 /**
@@ -85,7 +98,7 @@ export async function startSubscription(
   at: { organizationId: number; customerId: number | null; deviceId: number | null },
   source: SubscriptionSource,
   now: number,
-): Promise<{ subscriptionId: number; seconds: number }> {
+): Promise<{ subscriptionId: number; seconds: number; limits: SessionLimits }> {
   const row = await trx
     .insertInto("subscriptions")
     .values({
@@ -102,12 +115,87 @@ export async function startSubscription(
       time_limit_minutes: plan.time_limit_minutes,
       usage_limit_bytes: plan.usage_limit_bytes,
       simultaneous_connections: plan.simultaneous_connections,
+      max_upload_kbps: plan.max_upload_kbps ?? null,
+      max_download_kbps: plan.max_download_kbps ?? null,
       created_at: now,
       updated_at: now,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  return { subscriptionId: Number(row.id), seconds: Math.min(plan.time_limit_minutes ?? Infinity, plan.validity_minutes) * 60 };
+  return {
+    subscriptionId: Number(row.id),
+    seconds: Math.min(plan.time_limit_minutes ?? Infinity, plan.validity_minutes) * 60,
+    limits: { upKbps: plan.max_upload_kbps ?? null, downKbps: plan.max_download_kbps ?? null, bytes: plan.usage_limit_bytes },
+  };
+}
+
+export const HELD_MESSAGES = {
+  none: "There is no plan running on this device. Choose a plan or use a voucher.",
+  full: (n: number) => `Your plan is already in use on ${n} device${n === 1 ? "" : "s"}, as many as it allows at once. Disconnect one of them, then try again.`,
+  timeUsed: "Your plan's time is used up. Choose a plan or use a voucher.",
+} as const;
+
+export type UseOutcome = { ok: true; subscriptionId: number; seconds: number; limits: SessionLimits } | { ok: false; status: number; message: string };
+
+/**
+ * Puts a connection under a subscription the guest already holds (a paid plan on reconnect, or
+ * the payment just made): refused when it is not Active, has expired, its time is used up, or as
+ * many connections as the plan allows are online under it. The session lasts the time left,
+ * capped by the validity; the time used is the sum of the subscription's sessions so far.
+ */
+export async function useSubscription(trx: Kysely<DB>, organizationId: number, subscriptionId: number, now: number): Promise<UseOutcome> {
+  const sub = await trx
+    .selectFrom("subscriptions")
+    .select(["id", "status", "expires_on", "time_limit_minutes", "usage_limit_bytes", "used_bytes", "simultaneous_connections", "max_upload_kbps", "max_download_kbps"])
+    .where("id", "=", subscriptionId)
+    .where("organization_id", "=", organizationId)
+    .executeTakeFirst();
+  if (!sub || sub.status !== "Active" || Number(sub.expires_on ?? 0) <= now) return { ok: false, status: 409, message: HELD_MESSAGES.none };
+  const usage = await trx
+    .selectFrom("connections")
+    .select([
+      sql<number>`coalesce(sum(case when ended_at is null and session_expires_at > ${now} then 1 else 0 end), 0)`.as("online"),
+      sql<number>`coalesce(sum((case when coalesce(ended_at, ${now}) < session_expires_at then coalesce(ended_at, ${now}) else session_expires_at end) - authorized_at), 0)`.as("used_ms"),
+    ])
+    .where("subscription_id", "=", subscriptionId)
+    .where("authorized_at", "is not", null)
+    .executeTakeFirstOrThrow();
+  const online = Number(usage.online);
+  if (online >= Number(sub.simultaneous_connections)) return { ok: false, status: 409, message: HELD_MESSAGES.full(online) };
+  const usedSeconds = Math.max(0, Math.floor(Number(usage.used_ms) / 1000));
+  const timeLeft = sub.time_limit_minutes === null ? Infinity : sub.time_limit_minutes * 60 - usedSeconds;
+  if (timeLeft <= 0) return { ok: false, status: 409, message: HELD_MESSAGES.timeUsed };
+  const seconds = Math.floor(Math.min(timeLeft, (Number(sub.expires_on) - now) / 1000));
+  const bytes = sub.usage_limit_bytes === null ? null : Math.max(0, Number(sub.usage_limit_bytes) - Number(sub.used_bytes));
+  return { ok: true, subscriptionId, seconds, limits: { upKbps: sub.max_upload_kbps, downKbps: sub.max_download_kbps, bytes } };
+}
+
+/**
+ * The Active, unexpired subscription a device holds (the newest), or one held by the customer
+ * with this phone number: what a returning guest reconnects under.
+ */
+export async function heldSubscription(
+  executor: Kysely<DB>,
+  organizationId: number,
+  by: { deviceId?: number | null; phone?: string | null; paidOnly?: boolean },
+  now: number,
+): Promise<{ id: number; planName: string; expiresOn: number } | null> {
+  if ((by.deviceId ?? null) === null && !by.phone) return null;
+  let query = executor
+    .selectFrom("subscriptions")
+    .select(["subscriptions.id", "subscriptions.plan_name", "subscriptions.expires_on"])
+    .where("subscriptions.organization_id", "=", organizationId)
+    .where("subscriptions.status", "=", "Active")
+    .where("subscriptions.expires_on", ">", now)
+    .orderBy("subscriptions.id", "desc")
+    .limit(1);
+  if (by.paidOnly) query = query.where("subscriptions.source", "<>", "free");
+  query =
+    by.deviceId != null
+      ? query.where("subscriptions.device_id", "=", by.deviceId)
+      : query.innerJoin("customers", "customers.id", "subscriptions.customer_id").where("customers.organization_id", "=", organizationId).where("customers.phone_number", "=", by.phone!);
+  const row = await query.executeTakeFirst();
+  return row ? { id: Number(row.id), planName: row.plan_name, expiresOn: Number(row.expires_on) } : null;
 }
 
 /** Why accounting ended a connection whose subscription ran out of data. */

@@ -184,7 +184,10 @@ export async function redeemVoucher(trx: Kysely<DB>, organizationId: number, typ
     .selectFrom("vouchers")
     .innerJoin("voucher_groups", "voucher_groups.id", "vouchers.voucher_group_id")
     .leftJoin("service_plans", "service_plans.id", "voucher_groups.service_plan_id")
+    .leftJoin("bandwidth_policies", "bandwidth_policies.id", "service_plans.bandwidth_policy_id")
     .select([
+      "bandwidth_policies.max_upload_kbps",
+      "bandwidth_policies.max_download_kbps",
       "vouchers.id",
       "vouchers.uses",
       "voucher_groups.id as group_id",
@@ -227,6 +230,8 @@ export async function redeemVoucher(trx: Kysely<DB>, organizationId: number, typ
       usage_limit_bytes: row.usage_limit_bytes === null ? null : Number(row.usage_limit_bytes),
       validity_minutes: Number(row.validity_minutes),
       simultaneous_connections: Number(row.simultaneous_connections),
+      max_upload_kbps: row.max_upload_kbps,
+      max_download_kbps: row.max_download_kbps,
     },
   };
 }

@@ -1,0 +1,90 @@
+// Buying a plan with M-Pesa on the guest path (prepaid/mpesa.server.ts has the rules):
+//   POST /connect/mpesa                      the plan and phone from the connect page → the STK push
+//   GET  /connect/mpesa/wait?token&payment   the waiting page (meta refresh), then the grant
+//   POST /hotspot/mpesa/{callbackKey}        Daraja's STK result
+//   POST /hotspot/mpesa/{callbackKey}/c2b/confirmation | /c2b/validation   paybill payments
+import express from "express";
+import { db } from "~/db/db.server";
+import { darajaPhone } from "../prepaid/daraja.server";
+import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase } from "../prepaid/mpesa.server";
+import { heldSubscription } from "../prepaid/subscriptions.server";
+import { authorizeGuest, loadGuestView, type GuestView } from "./connect.server";
+import { messagePage, paymentFailedPage, refusalPage, refusalStatus, waitingPage, type FormState } from "./pages.server";
+
+type SendPage = (res: express.Response, status: number, page: string) => void;
+type SendConnectPage = (res: express.Response, status: number, view: GuestView, token: string, state?: FormState) => Promise<void>;
+
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
+function redirect(res: express.Response, location: string): void {
+  res.set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+  res.redirect(303, location);
+}
+
+const CALLBACK_LIMIT = "64kb";
+
+export function mountMpesaRoutes(
+  router: express.Router,
+  { sendPage, sendConnectPage, form }: { sendPage: SendPage; sendConnectPage: SendConnectPage; form: express.RequestHandler[] },
+): void {
+  router.post("/connect/mpesa", ...form, async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const token = text(body.token) ?? "";
+    const view = await loadGuestView(token);
+    if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
+    const planId = /^\d{1,9}$/.test(text(body.plan_id) ?? "") ? Number(body.plan_id) : null;
+    const phone = text(body.phone_number)?.slice(0, 32) ?? null;
+    const values = { plan_id: planId === null ? "" : String(planId), phone_number: phone ?? "" };
+
+    // A guest who already paid for a plan with this phone (on another device) reconnects under it,
+    // within its simultaneous connections, instead of paying again.
+    const digits = phone ? darajaPhone(phone) : null;
+    if (digits) {
+      const held = await heldSubscription(db, view.organizationId, { phone: `+${digits}`, paidOnly: true }, Date.now());
+      if (held) {
+        const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: held.id });
+        if (outcome.ok) return redirect(res, outcome.redirect);
+      }
+    }
+
+    const started = await startPurchase({ token, planId, phone });
+    if (started.ok) return redirect(res, `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${started.paymentId}`);
+    const state: FormState = started.field ? { values, errors: { [started.field]: [started.message] } } : { values, message: started.message };
+    await sendConnectPage(res, started.status, view, token, state);
+  });
+
+  router.get("/connect/mpesa/wait", async (req, res) => {
+    const token = text(req.query.token) ?? "";
+    const paymentId = /^\d{1,12}$/.test(text(req.query.payment) ?? "") ? Number(req.query.payment) : 0;
+    const purchase = await purchaseStatus(token, paymentId);
+    const view = await loadGuestView(token);
+    if (!purchase || !view) return sendPage(res, 404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
+    if (purchase.state === "pending") return sendPage(res, 200, waitingPage(view.network.name, token, paymentId, purchase));
+    if (purchase.state === "failed") return sendPage(res, 200, paymentFailedPage(view.network.name, token, purchase.message));
+    // Paid: this connection goes online under the plan (a second poll finds it online already).
+    if (view.state === "authorized") return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
+    const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: purchase.subscriptionId, details: { phone_number: `+${purchase.phone}` } });
+    if (outcome.ok) return redirect(res, outcome.redirect);
+    const again = await loadGuestView(token);
+    if (again?.state === "authorized") return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
+    sendPage(res, outcome.status, messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], view.network.name));
+  });
+
+  // Daraja's bodies are small JSON; a NUL anywhere is not Daraja (PostgreSQL text cannot hold one).
+  const json: express.RequestHandler[] = [
+    express.json({ limit: CALLBACK_LIMIT }),
+    (req, res, next) => (JSON.stringify(req.body ?? null).includes("\\u0000") ? res.status(400).json({ ResultCode: 1, ResultDesc: "Bad request." }) : next()),
+  ];
+  router.post("/hotspot/mpesa/:callbackKey", ...json, async (req, res) => {
+    const answer = await applyStkCallback(req.params.callbackKey!, req.body);
+    res.status(answer.status).json(answer.body);
+  });
+  router.post("/hotspot/mpesa/:callbackKey/c2b/confirmation", ...json, async (req, res) => {
+    const answer = await recordC2bConfirmation(req.params.callbackKey!, req.body);
+    res.status(answer.status).json(answer.body);
+  });
+  // Validation (only called when the shortcode asked Safaricom for it): every payment is accepted.
+  router.post("/hotspot/mpesa/:callbackKey/c2b/validation", ...json, (_req, res) => {
+    res.json({ ResultCode: 0, ResultDesc: "Accepted" });
+  });
+}

@@ -1,0 +1,478 @@
+// Buying a plan with M-Pesa on the connect page (issue [prepaid] §5–6, decision 0017):
+//
+// 1. startPurchase: the guest picks a plan and types a phone number; a Pending subscription and a
+//    pending transaction are written, then Daraja's STK push asks the phone for the PIN.
+// 2. The guest waits on a page that refreshes itself (no JavaScript) — purchaseStatus.
+// 3. Daraja POSTs the result to /hotspot/mpesa/{callback_key} — applyStkCallback. Callbacks are
+//    unsigned and may come twice or never: a result is applied once (a conditional UPDATE on the
+//    pending transaction), only to a CheckoutRequestID we asked for under that organisation's key,
+//    and a success only when its amount and phone match the request. A callback never creates a
+//    subscription: it can only turn the purchase's Pending one Active (or Cancelled).
+// 4. A purchase with no callback is settled by the STK query: by the waiting page while the guest
+//    waits, and by the reconciliation job (reconcilePayments) for everyone else. A check is claimed
+//    with a conditional UPDATE of next_check_at, so two instances never query the same one at once.
+// 5. Once paid, the waiting page authorizes the connection under the subscription (mode MPESA).
+//
+// C2B confirmations (paybill payments made from the phone's menu) are recorded once per TransID.
+import { sql } from "kysely";
+import { db } from "~/db/db.server";
+import { retryDeadlocks } from "~/db/sql.server";
+import type { MpesaTransactionStatus } from "~/db/schema";
+import { hashToken } from "../crypto.server";
+import { plausibleToken } from "../portal/connect.server";
+import { darajaPhone, DarajaError, stkResultMessage, type StkQueryResult } from "./daraja.server";
+import { loadDarajaClient, mpesaCallbackUrl } from "./mpesa-settings.server";
+
+export const PENDING: MpesaTransactionStatus = 0;
+export const COMPLETED: MpesaTransactionStatus = 1;
+export const FAILED: MpesaTransactionStatus = 2;
+
+/** A purchase with no result after this long is asked about (STK query). */
+export const QUERY_AFTER_MS = 15_000;
+/** How long a claimed check keeps others off it. */
+export const CHECK_LEASE_MS = 15_000;
+/** A purchase Daraja still calls pending after this long has timed out (the phone's prompt is long gone). */
+export const PAYMENT_TIMEOUT_MS = 3 * 60_000;
+/** Our own result code for a purchase M-Pesa never gave a result for (Daraja's codes are ≥ 0). */
+const TIMED_OUT = -1;
+
+export const MPESA_MESSAGES = {
+  plan: "Choose a plan.",
+  notSold: "This plan is not for sale here any more. Choose another one.",
+  phone: "Enter a Safaricom number such as 0712 345 678.",
+  notSetUp: "M-Pesa payments are not available on this network.",
+  unavailable: "M-Pesa could not start the payment just now. Please try again in a moment, or use a voucher.",
+  timeout: "We did not hear back from M-Pesa in time. If you were charged, reconnect to the Wi-Fi: your plan will be waiting for you. Otherwise, try again.",
+  unknown: "This payment link is not valid.",
+} as const;
+
+export type PurchaseOutcome = { ok: true; paymentId: number } | { ok: false; status: number; field?: "phone_number" | "plan_id"; message: string };
+
+export interface PurchaseInput {
+  token: string;
+  planId: number | null;
+  phone: string | null;
+}
+
+const log = (event: string, fields: Record<string, unknown>) => console.error(JSON.stringify({ at: new Date().toISOString(), event, ...fields }));
+
+/**
+ * Starts buying a plan for the token's connection: checks the plan and the phone, writes the
+ * Pending subscription and the pending transaction, and sends the STK push. A second press while
+ * a purchase of this connection is still pending goes to that purchase's waiting page.
+ */
+export async function startPurchase(input: PurchaseInput, now = Date.now()): Promise<PurchaseOutcome> {
+  if (!plausibleToken(input.token)) return { ok: false, status: 404, message: MPESA_MESSAGES.unknown };
+  if (input.planId === null) return { ok: false, status: 422, field: "plan_id", message: MPESA_MESSAGES.plan };
+  const phone = input.phone ? darajaPhone(input.phone) : null;
+  if (phone === null) return { ok: false, status: 422, field: "phone_number", message: MPESA_MESSAGES.phone };
+
+  const connection = await db
+    .selectFrom("connections")
+    .innerJoin("mpesa_settings", "mpesa_settings.organization_id", "connections.organization_id")
+    .select(["connections.id", "connections.organization_id", "connections.customer_id", "connections.device_id", "connections.authorized_at", "connections.token_expires_at", "mpesa_settings.callback_key", "mpesa_settings.party_b"])
+    .where("connections.token", "=", hashToken(input.token))
+    .executeTakeFirst();
+  if (!connection) return { ok: false, status: 404, message: MPESA_MESSAGES.notSetUp };
+  if (connection.authorized_at !== null || Number(connection.token_expires_at ?? 0) <= now) return { ok: false, status: 409, message: MPESA_MESSAGES.unknown };
+  const orgId = connection.organization_id;
+  const plan = await db
+    .selectFrom("service_plans")
+    .leftJoin("bandwidth_policies", "bandwidth_policies.id", "service_plans.bandwidth_policy_id")
+    .select([
+      "service_plans.id",
+      "service_plans.name",
+      "service_plans.price_cents",
+      "service_plans.time_limit_minutes",
+      "service_plans.usage_limit_bytes",
+      "service_plans.validity_minutes",
+      "service_plans.simultaneous_connections",
+      "bandwidth_policies.max_upload_kbps",
+      "bandwidth_policies.max_download_kbps",
+    ])
+    .where("service_plans.id", "=", input.planId)
+    .where("service_plans.organization_id", "=", orgId)
+    .where("service_plans.free_internet", "=", 0)
+    .where("service_plans.price_cents", ">=", 100)
+    .executeTakeFirst();
+  if (!plan) return { ok: false, status: 422, field: "plan_id", message: MPESA_MESSAGES.notSold };
+  const amount = Math.ceil(Number(plan.price_cents) / 100);
+
+  const waiting = await db
+    .selectFrom("mpesa_transactions")
+    .select("id")
+    .where("connection_id", "=", Number(connection.id))
+    .where("status", "=", PENDING)
+    .where("created_at", ">", now - PAYMENT_TIMEOUT_MS)
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  if (waiting) return { ok: true, paymentId: Number(waiting.id) };
+
+  const client = await loadDarajaClient(orgId).catch((error: unknown) => {
+    log("mpesa_credentials_unreadable", { organization: orgId, error: (error as Error).message });
+    return null;
+  });
+  if (!client) return { ok: false, status: 503, message: MPESA_MESSAGES.unavailable };
+
+  const paymentId = await db.transaction().execute(async (trx) => {
+    const subscription = await trx
+      .insertInto("subscriptions")
+      .values({
+        organization_id: orgId,
+        customer_id: connection.customer_id,
+        device_id: connection.device_id === null ? null : Number(connection.device_id),
+        service_plan_id: plan.id,
+        plan_name: plan.name,
+        price_cents: amount * 100,
+        source: "mpesa",
+        status: "Pending",
+        started_on: null,
+        expires_on: null,
+        time_limit_minutes: plan.time_limit_minutes,
+        usage_limit_bytes: plan.usage_limit_bytes === null ? null : Number(plan.usage_limit_bytes),
+        simultaneous_connections: Number(plan.simultaneous_connections),
+        max_upload_kbps: plan.max_upload_kbps,
+        max_download_kbps: plan.max_download_kbps,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const payment = await trx
+      .insertInto("mpesa_transactions")
+      .values({
+        organization_id: orgId,
+        source: "stk",
+        status: PENDING,
+        connection_id: Number(connection.id),
+        subscription_id: subscription.id,
+        service_plan_id: plan.id,
+        phone_number: phone,
+        amount,
+        short_code: connection.party_b,
+        account_reference: accountReference(plan.name),
+        next_check_at: now + QUERY_AFTER_MS,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return Number(payment.id);
+  });
+
+  try {
+    const accepted = await client.stkPush({
+      amount,
+      phone,
+      accountReference: accountReference(plan.name),
+      description: "WiFi plan",
+      callbackUrl: mpesaCallbackUrl(connection.callback_key),
+    });
+    await db
+      .updateTable("mpesa_transactions")
+      .set({ checkout_request_id: accepted.checkoutRequestId, merchant_request_id: accepted.merchantRequestId, updated_at: Date.now() })
+      .where("id", "=", paymentId)
+      .execute();
+    return { ok: true, paymentId };
+  } catch (error) {
+    log("mpesa_stk_push_failed", { organization: orgId, payment: paymentId, error: error instanceof DarajaError ? `${error.kind}: ${error.message}` : String(error) });
+    await settle(paymentId, { resultCode: null, resultDesc: "The STK push was not accepted." }, Date.now());
+    if (error instanceof DarajaError && error.kind === "invalid_input") return { ok: false, status: 422, field: "phone_number", message: error.message };
+    if (!(error instanceof DarajaError)) throw error;
+    return { ok: false, status: 503, message: MPESA_MESSAGES.unavailable };
+  }
+}
+
+/** AccountReference (at most 12 characters): the plan's name, as the guest sees it in the prompt. */
+function accountReference(planName: string): string {
+  const cleaned = planName.replace(/[^A-Za-z0-9 ]/g, "").trim().slice(0, 12).trim();
+  return cleaned || "WiFi";
+}
+
+export interface StkResult {
+  /** null: we gave up (the push was refused, or no answer in time) */
+  resultCode: number | null;
+  resultDesc: string;
+  receipt?: string | null;
+}
+
+/**
+ * Applies a purchase's result exactly once: the pending transaction becomes completed or failed
+ * (a conditional UPDATE: a duplicate callback, a late query or a second instance changes nothing)
+ * and its Pending subscription becomes Active from now, or Cancelled. Answers whether this call
+ * applied it.
+ */
+export async function settle(paymentId: number, result: StkResult, now = Date.now()): Promise<boolean> {
+  const paid = result.resultCode === 0;
+  return retryDeadlocks(() =>
+    db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("mpesa_transactions")
+        .set({
+          status: paid ? COMPLETED : FAILED,
+          result_code: result.resultCode,
+          result_desc: result.resultDesc.slice(0, 300),
+          transaction_id: paid ? (result.receipt ?? null) : null,
+          completed_at: now,
+          next_check_at: null,
+          updated_at: now,
+        })
+        .where("id", "=", paymentId)
+        .where("status", "=", PENDING)
+        .returning(["subscription_id"])
+        .executeTakeFirst();
+      if (!updated) return false;
+      if (updated.subscription_id !== null) {
+        await trx
+          .updateTable("subscriptions")
+          .set((eb) =>
+            paid
+              ? {
+                  status: "Active" as const,
+                  started_on: now,
+                  // validity from the moment it was paid
+                  expires_on: eb.selectFrom("service_plans").select(sql<number>`cast(${now} as bigint) + validity_minutes * 60000`.as("e")).whereRef("service_plans.id", "=", "subscriptions.service_plan_id"),
+                  updated_at: now,
+                }
+              : { status: "Cancelled" as const, updated_at: now },
+          )
+          .where("id", "=", updated.subscription_id)
+          .where("status", "=", "Pending")
+          .execute();
+        // The plan was deleted while the guest paid: its validity is lost; a day is the fallback.
+        if (paid) {
+          await trx.updateTable("subscriptions").set({ expires_on: now + 86_400_000 }).where("id", "=", updated.subscription_id).where("expires_on", "is", null).execute();
+        }
+      }
+      return true;
+    }),
+  );
+}
+
+// ---- Daraja's callback ----
+
+const CALLBACK_ACK = { ResultCode: 0, ResultDesc: "Accepted" } as const;
+
+interface CallbackItem {
+  Name?: unknown;
+  Value?: unknown;
+}
+
+/** Reads a callback item by name (items come in any order, some without a Value). */
+function item(items: CallbackItem[], name: string): unknown {
+  return items.find((i) => i && typeof i === "object" && i.Name === name)?.Value;
+}
+
+export type CallbackAnswer = { status: number; body: Record<string, unknown> };
+
+/**
+ * POST /hotspot/mpesa/{callbackKey}: Daraja's STK result. Always acknowledged when the key is known
+ * (Daraja retries otherwise); applied only when it names a pending purchase of that organisation
+ * and, for a payment, its amount and phone match the request.
+ */
+export async function applyStkCallback(callbackKey: string, body: unknown, now = Date.now()): Promise<CallbackAnswer> {
+  const settings = await organizationByCallbackKey(callbackKey);
+  if (!settings) return { status: 404, body: { ResultCode: 1, ResultDesc: "Unknown callback address." } };
+  const callback = (body as { Body?: { stkCallback?: Record<string, unknown> } } | null)?.Body?.stkCallback;
+  const checkoutRequestId = typeof callback?.CheckoutRequestID === "string" ? callback.CheckoutRequestID.slice(0, 100) : null;
+  const resultCode = typeof callback?.ResultCode === "number" ? callback.ResultCode : typeof callback?.ResultCode === "string" && /^\d+$/.test(callback.ResultCode) ? Number(callback.ResultCode) : null;
+  if (!checkoutRequestId || resultCode === null) return { status: 400, body: { ResultCode: 1, ResultDesc: "Not an STK callback." } };
+
+  const find = () =>
+    db
+      .selectFrom("mpesa_transactions")
+      .select(["id", "status", "amount", "phone_number"])
+      .where("checkout_request_id", "=", checkoutRequestId)
+      .where("organization_id", "=", settings.organizationId)
+      .executeTakeFirst();
+  let payment = await find();
+  // A result can overtake our own write of the CheckoutRequestID Daraja just gave us: look again briefly.
+  for (let i = 0; !payment && i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    payment = await find();
+  }
+  if (!payment) {
+    log("mpesa_callback_unknown", { organization: settings.organizationId, checkout: checkoutRequestId });
+    return { status: 200, body: CALLBACK_ACK };
+  }
+  if (payment.status !== PENDING) return { status: 200, body: CALLBACK_ACK };
+
+  const rawItems = (callback?.CallbackMetadata as { Item?: unknown } | undefined)?.Item;
+  const items = Array.isArray(rawItems) ? (rawItems as CallbackItem[]) : [];
+  const resultDesc = typeof callback?.ResultDesc === "string" ? callback.ResultDesc : "";
+  if (resultCode === 0) {
+    const amount = Number(item(items, "Amount"));
+    const phone = String(item(items, "PhoneNumber") ?? "");
+    const receipt = item(items, "MpesaReceiptNumber");
+    if (amount !== Number(payment.amount) || phone !== payment.phone_number || typeof receipt !== "string" || !/^[A-Z0-9]{6,20}$/.test(receipt)) {
+      // Not what we asked for: left pending for the STK query to settle (reconcilePayments).
+      log("mpesa_callback_mismatch", { organization: settings.organizationId, payment: Number(payment.id) });
+      return { status: 200, body: CALLBACK_ACK };
+    }
+    await settle(Number(payment.id), { resultCode: 0, resultDesc, receipt }, now);
+  } else {
+    await settle(Number(payment.id), { resultCode, resultDesc }, now);
+  }
+  return { status: 200, body: CALLBACK_ACK };
+}
+
+async function organizationByCallbackKey(callbackKey: string): Promise<{ organizationId: number; shortCode: string } | null> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(callbackKey)) return null;
+  const row = await db.selectFrom("mpesa_settings").select(["organization_id", "party_b", "shortcode"]).where("callback_key", "=", callbackKey).executeTakeFirst();
+  return row ? { organizationId: row.organization_id, shortCode: row.party_b } : null;
+}
+
+/**
+ * POST /hotspot/mpesa/{callbackKey}/c2b/confirmation: a paybill or till payment made from the
+ * phone's menu, recorded once per TransID (a repeated confirmation changes nothing).
+ */
+export async function recordC2bConfirmation(callbackKey: string, body: unknown, now = Date.now()): Promise<CallbackAnswer> {
+  const settings = await organizationByCallbackKey(callbackKey);
+  if (!settings) return { status: 404, body: { ResultCode: 1, ResultDesc: "Unknown callback address." } };
+  const b = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  const transId = typeof b.TransID === "string" && /^[A-Z0-9]{6,20}$/.test(b.TransID) ? b.TransID : null;
+  const amount = Number(b.TransAmount);
+  const msisdn = typeof b.MSISDN === "string" || typeof b.MSISDN === "number" ? String(b.MSISDN).slice(0, 64) : "";
+  if (!transId || !Number.isFinite(amount) || amount <= 0) return { status: 400, body: { ResultCode: 1, ResultDesc: "Not a C2B confirmation." } };
+  await db
+    .insertInto("mpesa_transactions")
+    .values({
+      organization_id: settings.organizationId,
+      source: "c2b",
+      status: COMPLETED,
+      phone_number: msisdn,
+      amount: Math.round(amount),
+      short_code: typeof b.BusinessShortCode === "string" || typeof b.BusinessShortCode === "number" ? String(b.BusinessShortCode).slice(0, 20) : settings.shortCode,
+      account_reference: typeof b.BillRefNumber === "string" ? b.BillRefNumber.slice(0, 64) : null,
+      transaction_id: transId,
+      result_code: 0,
+      result_desc: typeof b.TransactionType === "string" ? b.TransactionType.slice(0, 40) : "C2B",
+      completed_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column("transaction_id").doNothing())
+    .execute();
+  return { status: 200, body: CALLBACK_ACK };
+}
+
+// ---- Settling purchases without a callback ----
+
+/**
+ * Claims the next check of a pending purchase (when it is due), so one caller at a time asks
+ * Daraja about it; answers whether this caller got it.
+ */
+async function claimCheck(paymentId: number, now: number): Promise<boolean> {
+  const claimed = await db
+    .updateTable("mpesa_transactions")
+    .set({ next_check_at: now + CHECK_LEASE_MS })
+    .where("id", "=", paymentId)
+    .where("status", "=", PENDING)
+    .where("next_check_at", "<=", now)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
+
+interface PendingPayment {
+  id: number;
+  organization_id: number;
+  checkout_request_id: string | null;
+  created_at: number;
+}
+
+/** Asks Daraja how a claimed purchase ended and applies it; gives up on it after PAYMENT_TIMEOUT_MS. */
+async function checkPayment(payment: PendingPayment, query: (orgId: number, checkoutId: string) => Promise<StkQueryResult | null>, now: number): Promise<void> {
+  const overdue = now - Number(payment.created_at) > PAYMENT_TIMEOUT_MS;
+  let result: StkQueryResult | null = null;
+  if (payment.checkout_request_id !== null) {
+    try {
+      result = await query(payment.organization_id, payment.checkout_request_id);
+    } catch (error) {
+      log("mpesa_stk_query_failed", { payment: payment.id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  if (result?.status === "done") {
+    // The query does not give the receipt: the transaction id stays empty for a payment settled this way.
+    await settle(payment.id, { resultCode: result.resultCode, resultDesc: result.resultDesc }, now);
+  } else if (overdue) {
+    await settle(payment.id, { resultCode: TIMED_OUT, resultDesc: "No result from M-Pesa in time." }, now);
+  }
+}
+
+function darajaQuery(): (orgId: number, checkoutId: string) => Promise<StkQueryResult | null> {
+  const clients = new Map<number, ReturnType<typeof loadDarajaClient>>();
+  return async (orgId, checkoutId) => {
+    if (!clients.has(orgId)) clients.set(orgId, loadDarajaClient(orgId));
+    const client = await clients.get(orgId)!;
+    return client ? client.stkQuery(checkoutId) : null;
+  };
+}
+
+/**
+ * The reconciliation job (mpesa.reconcile, every minute in every instance): pending purchases whose
+ * check is due are claimed one by one and asked about. Answers how many it checked.
+ */
+export async function reconcilePayments(now = Date.now(), limit = 200): Promise<number> {
+  const due = await db
+    .selectFrom("mpesa_transactions")
+    .select(["id", "organization_id", "checkout_request_id", "created_at"])
+    .where("status", "=", PENDING)
+    .where("next_check_at", "<=", now)
+    .orderBy("next_check_at")
+    .limit(limit)
+    .execute();
+  const query = darajaQuery();
+  let checked = 0;
+  for (const payment of due) {
+    if (!(await claimCheck(Number(payment.id), now))) continue;
+    await checkPayment({ ...payment, id: Number(payment.id), created_at: Number(payment.created_at) }, query, now);
+    checked++;
+  }
+  return checked;
+}
+
+// ---- The waiting page ----
+
+export type PurchaseState =
+  | { state: "pending"; planName: string; amount: number; phone: string }
+  | { state: "failed"; message: string }
+  | { state: "paid"; subscriptionId: number; phone: string };
+
+/**
+ * How the token's purchase stands, for its waiting page. A purchase still pending after
+ * QUERY_AFTER_MS is asked about here too (when no one else is asking), so a lost callback costs
+ * the guest seconds, not the job's minute. null: no such purchase for this token.
+ */
+export async function purchaseStatus(token: string, paymentId: number, now = Date.now()): Promise<PurchaseState | null> {
+  if (!plausibleToken(token) || !Number.isSafeInteger(paymentId) || paymentId < 1) return null;
+  const find = () =>
+    db
+      .selectFrom("mpesa_transactions")
+      .innerJoin("connections", "connections.id", "mpesa_transactions.connection_id")
+      .leftJoin("subscriptions", "subscriptions.id", "mpesa_transactions.subscription_id")
+      .select([
+        "mpesa_transactions.id",
+        "mpesa_transactions.organization_id",
+        "mpesa_transactions.status",
+        "mpesa_transactions.result_code",
+        "mpesa_transactions.amount",
+        "mpesa_transactions.phone_number",
+        "mpesa_transactions.checkout_request_id",
+        "mpesa_transactions.next_check_at",
+        "mpesa_transactions.created_at",
+        "mpesa_transactions.subscription_id",
+        "subscriptions.plan_name",
+      ])
+      .where("mpesa_transactions.id", "=", paymentId)
+      .where("connections.token", "=", hashToken(token))
+      .executeTakeFirst();
+  let row = await find();
+  if (!row) return null;
+  if (row.status === PENDING && Number(row.next_check_at ?? 0) <= now && (await claimCheck(Number(row.id), now))) {
+    await checkPayment({ id: Number(row.id), organization_id: row.organization_id, checkout_request_id: row.checkout_request_id, created_at: Number(row.created_at) }, darajaQuery(), now);
+    row = (await find())!;
+  }
+  if (row.status === COMPLETED && row.subscription_id !== null) return { state: "paid", subscriptionId: row.subscription_id, phone: row.phone_number };
+  if (row.status === PENDING) return { state: "pending", planName: row.plan_name ?? "", amount: Number(row.amount), phone: row.phone_number };
+  return { state: "failed", message: row.result_code === null ? MPESA_MESSAGES.unavailable : row.result_code === TIMED_OUT ? MPESA_MESSAGES.timeout : stkResultMessage(row.result_code) };
+}

@@ -1,0 +1,376 @@
+// Buying a plan with M-Pesa on the connect page, over HTTP against the built server and the fake
+// Daraja, on SQLite and PostgreSQL: the STK push with the documented fields, the waiting page,
+// callbacks applied once (duplicates, forgeries, another organisation's key, mismatched amounts),
+// each failure in plain words, the reconciliation job (also two instances at once), reconnecting
+// under a plan held on the device or the phone within its simultaneous connections, and C2B.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { db } from "~/db/db.server";
+import { getEnv } from "~/env.server";
+import { mpesaSettingsSchema } from "~/lib/schemas/mpesa";
+import { servicePlanSchema } from "~/lib/schemas/plans";
+import { hashToken } from "~/services/crypto.server";
+import { escapeHtml } from "~/services/portal/html.server";
+import { STK_RESULT_MESSAGES, stkPassword } from "~/services/prepaid/daraja.server";
+import { COMPLETED, FAILED, MPESA_MESSAGES, PAYMENT_TIMEOUT_MS, PENDING, reconcilePayments } from "~/services/prepaid/mpesa.server";
+import { saveMpesaSettings } from "~/services/prepaid/mpesa-settings.server";
+import { createPlan } from "~/services/prepaid/plans.server";
+import { HELD_MESSAGES } from "~/services/prepaid/subscriptions.server";
+import { DEMO_CREDENTIALS, SANDBOX_PASSKEY, SANDBOX_SHORTCODE, startFakeDaraja, type FakeDaraja } from "../../scripts/fakes/daraja";
+import { makeOrg } from "../fixtures";
+import { startBuiltServer, type TestServer } from "../fixtures/http-server";
+import { enter, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
+import { contextOf } from "../fixtures/records";
+
+let server: TestServer;
+let fake: FakeDaraja;
+const saved: { darajaUrl?: string; publicUrl?: string } = {};
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  fake = await startFakeDaraja({ callbackDelayMs: 20 });
+  // The parsed environment: Daraja is the fake, and callbacks come back to this server.
+  saved.darajaUrl = getEnv().DARAJA_URL;
+  saved.publicUrl = getEnv().PUBLIC_URL;
+  getEnv().DARAJA_URL = fake.url;
+  getEnv().PUBLIC_URL = server.origin;
+});
+afterAll(async () => {
+  getEnv().DARAJA_URL = saved.darajaUrl;
+  getEnv().PUBLIC_URL = saved.publicUrl!;
+  await fake?.close();
+  await server?.close();
+});
+beforeEach(async () => {
+  await fake.idle();
+  fake.outcome = "success";
+  fake.outcomeFor = null;
+  fake.sendCallbacks = true;
+  fake.duplicateCallbacks = false;
+  fake.callbackDelayMs = 20;
+});
+
+let phoneSeq = 0;
+/** A fresh Safaricom number per purchase (the fake, like M-Pesa, refuses the same amount twice quickly? no — but keep them apart). */
+const nextPhone = () => `07${String(10_000_000 + ((process.pid * 7919 + ++phoneSeq * 104_729) % 89_999_999)).padStart(8, "0")}`;
+const digits = (phone: string) => `254${phone.slice(1)}`;
+
+async function world(plan: Record<string, string> = {}) {
+  const { org, owner } = await makeOrg(`Buy ${Math.random()}`);
+  const ctx = await contextOf(owner.id, org.id);
+  const network = await makeNetwork(org.id, { guest_signup: 0 });
+  const created = await createPlan(
+    ctx,
+    servicePlanSchema(false).parse({ name: "Two hours", price: "50", plan_kind: "Limited", limit_type: "Time", time_limit: "2", time_limit_unit: "Hrs", validity: "1", validity_units: "Days", ...plan }),
+  );
+  if (!created.ok) throw new Error(JSON.stringify(created.errors));
+  const settings = mpesaSettingsSchema.parse({
+    environment: "sandbox",
+    type: "paybill",
+    consumer_key: DEMO_CREDENTIALS.consumerKey,
+    consumer_secret: DEMO_CREDENTIALS.consumerSecret,
+    shortcode: SANDBOX_SHORTCODE,
+    passkey: SANDBOX_PASSKEY,
+    party_b: "",
+  });
+  expect(await saveMpesaSettings(ctx, settings)).toBe("saved");
+  const { callback_key } = await db.selectFrom("mpesa_settings").select("callback_key").where("organization_id", "=", org.id).executeTakeFirstOrThrow();
+  return { org, ctx, ...network, planId: created.id, callbackKey: callback_key };
+}
+type World = Awaited<ReturnType<typeof world>>;
+
+const visit = async (w: World, clientMac = randomMac()) => (await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, clientMac)}`)).token!;
+const buy = (token: string, planId: number | string, phone: string) => postForm(server.origin, "/connect/mpesa", { token, plan_id: String(planId), phone_number: phone });
+const waitUrl = (location: string) => `${server.origin}${location}`;
+const poll = (location: string) => fetch(waitUrl(location), { redirect: "manual" });
+const connectionOf = (token: string) => db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
+const paymentOf = (location: string) =>
+  db.selectFrom("mpesa_transactions").selectAll().where("id", "=", Number(new URL(waitUrl(location)).searchParams.get("payment"))).executeTakeFirstOrThrow();
+
+/** Polls the waiting page until it stops waiting (as the page's meta refresh would). */
+async function waitForEnd(location: string): Promise<Response> {
+  for (let i = 0; i < 100; i++) {
+    const res = await poll(location);
+    if (res.status !== 200 || !(await res.clone().text()).includes("Check your phone")) return res;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("still waiting");
+}
+
+describe("buying a plan with M-Pesa", () => {
+  it("offers the paid plans, pushes the documented STK request, waits, and grants the plan once paid", async () => {
+    const w = await world();
+    const token = await visit(w);
+    const page = await (await fetch(`${server.origin}/connect?token=${token}`)).text();
+    expect(page).toContain('action="/connect/mpesa"');
+    expect(page).toContain("Two hours</b> — Kes 50");
+    expect(page).toContain("2 hours, for use within 1 day");
+
+    const phone = nextPhone();
+    const started = await buy(token, w.planId, phone);
+    expect(started.status).toBe(303);
+    const location = started.headers.get("location")!;
+    expect(location).toMatch(/^\/connect\/mpesa\/wait\?token=.+&payment=\d+$/);
+
+    const sent = fake.stkRequests.at(-1)!;
+    expect(sent.body).toMatchObject({ BusinessShortCode: SANDBOX_SHORTCODE, TransactionType: "CustomerPayBillOnline", Amount: 50, PartyA: digits(phone), PartyB: SANDBOX_SHORTCODE, PhoneNumber: digits(phone) });
+    expect(sent.body.Password).toBe(stkPassword(SANDBOX_SHORTCODE, SANDBOX_PASSKEY, String(sent.body.Timestamp)));
+    expect(sent.callbackUrl).toBe(`${server.origin}/hotspot/mpesa/${w.callbackKey}`);
+    expect(String(sent.body.AccountReference).length).toBeLessThanOrEqual(12);
+
+    const pending = await db.selectFrom("subscriptions").selectAll().where("organization_id", "=", w.org.id).executeTakeFirstOrThrow();
+    expect(pending).toMatchObject({ status: "Pending", source: "mpesa", price_cents: 5000 });
+    const waiting = await poll(location);
+    const waitingPage = await waiting.text();
+    if (waitingPage.includes("Check your phone")) {
+      expect(waitingPage).toMatch(/<meta http-equiv="refresh" content="3;url=\/connect\/mpesa\/wait\?token=/);
+      expect(waitingPage).toContain(`Enter your M-Pesa PIN on ${phone}`);
+    }
+
+    await fake.idle();
+    const granted = await waitForEnd(location);
+    expect(granted.status).toBe(303);
+    expect(new URL(granted.headers.get("location")!).searchParams.get("duration")).toBe("7200");
+    const payment = await paymentOf(location);
+    expect(payment).toMatchObject({ status: COMPLETED, amount: 50, phone_number: digits(phone), result_code: 0 });
+    expect(payment.transaction_id).toMatch(/^[A-Z0-9]{10}$/);
+    const connection = await connectionOf(token);
+    expect(connection.authorization_mode).toBe("MPESA");
+    expect(connection.subscription_id).toBe(payment.subscription_id);
+    const subscription = await db.selectFrom("subscriptions").selectAll().where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow();
+    expect(subscription.status).toBe("Active");
+    expect(Number(subscription.expires_on) - Number(subscription.started_on)).toBe(86_400_000);
+    const customer = await db.selectFrom("customers").select("phone_number").where("id", "=", connection.customer_id!).executeTakeFirstOrThrow();
+    expect(customer.phone_number).toBe(`+${digits(phone)}`);
+    expect(subscription.customer_id).toBe(connection.customer_id);
+
+    // Polling again (the page reloaded once more) finds the guest online.
+    const again = await poll(location);
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toContain("/connect/online?token=");
+  });
+
+  it.each([
+    ["cancelled", 1032],
+    ["insufficient", 1],
+    ["wrong_pin", 2001],
+    ["unreachable", 1037],
+    ["timeout", 1019],
+  ] as const)("a %s payment ends in plain words, a Cancelled subscription and no access", async (outcome, code) => {
+    const w = await world();
+    fake.outcome = outcome;
+    const token = await visit(w);
+    const started = await buy(token, w.planId, nextPhone());
+    const location = started.headers.get("location")!;
+    await fake.idle();
+    if (outcome === "timeout") {
+      // No callback comes for an expired request: the STK query settles it once it is due.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await db.updateTable("mpesa_transactions").set({ next_check_at: 0 }).where("id", "=", (await paymentOf(location)).id).execute();
+    }
+    const res = await waitForEnd(location);
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).toContain("Payment not completed");
+    expect(body).toContain(escapeHtml(STK_RESULT_MESSAGES[code]!));
+    const payment = await paymentOf(location);
+    expect(payment).toMatchObject({ status: FAILED, result_code: code, transaction_id: null });
+    expect((await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status).toBe("Cancelled");
+    expect((await connectionOf(token)).authorized_at).toBeNull();
+  });
+
+  it("refuses a bad phone or plan with the form's messages and pushes nothing", async () => {
+    const w = await world();
+    const other = await world();
+    const token = await visit(w);
+    const before = fake.stkRequests.length;
+    for (const [planId, phone, field, message] of [
+      [w.planId, "0202 123456", "phone_number", MPESA_MESSAGES.phone],
+      [w.planId, "", "phone_number", MPESA_MESSAGES.phone],
+      [other.planId, nextPhone(), "plan_id", MPESA_MESSAGES.notSold],
+      ["", nextPhone(), "plan_id", MPESA_MESSAGES.plan],
+      ["abc", nextPhone(), "plan_id", MPESA_MESSAGES.plan],
+    ] as const) {
+      const res = await buy(token, planId, phone);
+      expect(res.status).toBe(422);
+      const body = await res.text();
+      expect(body).toContain(`id="${field}-error"`);
+      expect(body).toContain(escapeHtml(message));
+    }
+    expect(fake.stkRequests.length).toBe(before);
+    const unknown = await buy("x".repeat(32), w.planId, nextPhone());
+    expect(unknown.status).toBe(404);
+    expect(await db.selectFrom("mpesa_transactions").select("id").where("organization_id", "=", w.org.id).execute()).toHaveLength(0);
+  });
+});
+
+describe("Daraja's callbacks", () => {
+  const callback = (key: string, body: unknown) => fetch(`${server.origin}/hotspot/mpesa/${key}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const stk = (checkout: string, code: number, items?: Array<{ Name: string; Value?: unknown }>) => ({
+    Body: { stkCallback: { MerchantRequestID: "m-1", CheckoutRequestID: checkout, ResultCode: code, ResultDesc: "x", ...(items ? { CallbackMetadata: { Item: items } } : {}) } },
+  });
+  const paidItems = (amount: number, phone: string, receipt = "TEST123ABC") => [
+    { Name: "Amount", Value: amount },
+    { Name: "MpesaReceiptNumber", Value: receipt },
+    { Name: "Balance" },
+    { Name: "TransactionDate", Value: 20261125101010 },
+    { Name: "PhoneNumber", Value: Number(phone) },
+  ];
+
+  async function pendingPurchase() {
+    const w = await world();
+    fake.sendCallbacks = false; // the test sends them
+    const token = await visit(w);
+    const phone = nextPhone();
+    const location = (await buy(token, w.planId, phone)).headers.get("location")!;
+    const payment = await paymentOf(location);
+    return { w, token, phone, location, payment };
+  }
+
+  it("applies a result once however often it arrives, twice at once included", async () => {
+    const { w, location, payment, phone } = await pendingPurchase();
+    const body = stk(payment.checkout_request_id!, 0, paidItems(50, digits(phone)));
+    const answers = await Promise.all([callback(w.callbackKey, body), callback(w.callbackKey, body), callback(w.callbackKey, body)]);
+    for (const answer of answers) expect(await answer.json()).toEqual({ ResultCode: 0, ResultDesc: "Accepted" });
+    // A late failure for the same request changes nothing.
+    await callback(w.callbackKey, stk(payment.checkout_request_id!, 1032));
+    const after = await paymentOf(location);
+    expect(after).toMatchObject({ status: COMPLETED, transaction_id: "TEST123ABC" });
+    const subs = await db.selectFrom("subscriptions").select(["status", "started_on"]).where("organization_id", "=", w.org.id).execute();
+    expect(subs).toHaveLength(1);
+    expect(subs[0]!.status).toBe("Active");
+  });
+
+  it("never lets a forged or mismatched callback grant anything", async () => {
+    const { w, location, payment, phone } = await pendingPurchase();
+    const other = await world();
+    // Another organisation's callback key, an unknown key, an unknown CheckoutRequestID, the wrong
+    // amount, the wrong phone, a missing receipt: none of them completes the purchase.
+    await callback(other.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(50, digits(phone))));
+    expect((await callback("k".repeat(32), stk(payment.checkout_request_id!, 0, paidItems(50, digits(phone))))).status).toBe(404);
+    await callback(w.callbackKey, stk("ws_CO_forged", 0, paidItems(50, digits(phone))));
+    await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(1, digits(phone))));
+    await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(50, "254700000001")));
+    await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(50, digits(phone)).filter((i) => i.Name !== "MpesaReceiptNumber")));
+    // Bad bodies: 4xx, never a 500.
+    for (const bad of [{}, { Body: {} }, { Body: { stkCallback: { CheckoutRequestID: 5, ResultCode: "x" } } }, []]) {
+      expect((await callback(w.callbackKey, bad)).status).toBe(400);
+    }
+    const nul = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"Body":{"stkCallback":{"CheckoutRequestID":"a\\u0000"}}}' });
+    expect(nul.status).toBe(400);
+    const broken = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{not json" });
+    expect(broken.status).toBe(400);
+    expect((await paymentOf(location)).status).toBe(PENDING);
+    expect((await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status).toBe("Pending");
+    // The truth, from the STK query: the fake never got to answer, so it is still processing.
+    const page = await (await poll(location)).text();
+    expect(page).toContain("Check your phone");
+  });
+});
+
+describe("the reconciliation job", () => {
+  it("settles purchases whose callback never came, each asked about by one of two instances", async () => {
+    const w = await world();
+    fake.outcome = "no_callback";
+    const purchases: string[] = [];
+    for (let i = 0; i < 6; i++) purchases.push((await buy(await visit(w), w.planId, nextPhone())).headers.get("location")!);
+    await fake.idle();
+    const ids = await Promise.all(purchases.map(async (l) => Number((await paymentOf(l)).id)));
+    const queriesBefore = fake.stkQueries.length;
+    const later = Date.now() + 60_000;
+    const [a, b] = await Promise.all([reconcilePayments(later), reconcilePayments(later)]);
+    expect(a + b).toBe(6);
+    expect(fake.stkQueries.length - queriesBefore).toBe(6);
+    const rows = await db.selectFrom("mpesa_transactions").select(["status", "subscription_id"]).where("id", "in", ids).execute();
+    expect(rows.every((r) => r.status === COMPLETED)).toBe(true);
+    const subs = await db.selectFrom("subscriptions").select("status").where("id", "in", rows.map((r) => r.subscription_id!)).execute();
+    expect(subs.map((s) => s.status)).toEqual(Array(6).fill("Active"));
+    // Nothing left to do: a second run checks nothing.
+    expect(await reconcilePayments(later + 60_000)).toBe(0);
+  });
+
+  it("gives up on a purchase M-Pesa never answers, in plain words", async () => {
+    const w = await world();
+    fake.sendCallbacks = false;
+    const token = await visit(w);
+    const location = (await buy(token, w.planId, nextPhone())).headers.get("location")!;
+    const payment = await paymentOf(location);
+    // The fake answers the query only once its result is due: make it never due by querying an unknown id.
+    await db.updateTable("mpesa_transactions").set({ checkout_request_id: "ws_CO_unknown_to_daraja" }).where("id", "=", payment.id).execute();
+    expect(await reconcilePayments(Date.now() + PAYMENT_TIMEOUT_MS + 60_000)).toBe(1);
+    const body = await (await poll(location)).text();
+    expect(body).toContain(escapeHtml(MPESA_MESSAGES.timeout));
+    expect((await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status).toBe("Cancelled");
+  });
+});
+
+describe("reconnecting under a plan the guest holds", () => {
+  async function paid(w: World, clientMac: string, phone = nextPhone()) {
+    const token = await visit(w, clientMac);
+    const location = (await buy(token, w.planId, phone)).headers.get("location")!;
+    await fake.idle();
+    const res = await waitForEnd(location);
+    expect(res.status).toBe(303);
+    return { token, phone };
+  }
+
+  it("the same device continues its plan without paying, for the time left", async () => {
+    const w = await world();
+    const mac = randomMac();
+    const first = await paid(w, mac);
+    // The first session ends after 30 minutes of the plan's 2 hours.
+    const c1 = await connectionOf(first.token);
+    await db.updateTable("connections").set({ authorized_at: Number(c1.authorized_at) - 30 * 60_000, ended_at: Date.now() }).where("id", "=", c1.id).execute();
+
+    const token = await visit(w, mac);
+    const page = await (await fetch(`${server.origin}/connect?token=${token}`)).text();
+    expect(page).toContain("You have <b>Two hours</b> on this device");
+    const pushes = fake.stkRequests.length;
+    const res = await postForm(server.origin, "/connect", { token, mode: "SUBSCRIPTION" });
+    expect(res.status).toBe(303);
+    const duration = Number(new URL(res.headers.get("location")!).searchParams.get("duration"));
+    expect(duration).toBeGreaterThan(90 * 60 - 5);
+    expect(duration).toBeLessThanOrEqual(90 * 60);
+    expect(fake.stkRequests.length).toBe(pushes);
+    expect((await connectionOf(token)).subscription_id).toBe(c1.subscription_id);
+  });
+
+  it("another device with the same phone joins within the plan's simultaneous connections, then is refused", async () => {
+    const w = await world({ simultaneous_connections: "2" });
+    const first = await paid(w, randomMac());
+    const pushes = fake.stkRequests.length;
+    const second = await visit(w);
+    const joined = await buy(second, w.planId, first.phone);
+    expect(joined.status).toBe(303);
+    expect(joined.headers.get("location")).toContain("duration=");
+    expect(fake.stkRequests.length).toBe(pushes);
+    expect((await connectionOf(second)).subscription_id).toBe((await connectionOf(first.token)).subscription_id);
+
+    // Two online of two: a third device pays for its own plan instead.
+    const third = await visit(w);
+    const refused = await buy(third, w.planId, first.phone);
+    expect(refused.headers.get("location")).toMatch(/^\/connect\/mpesa\/wait/);
+    expect(fake.stkRequests.length).toBe(pushes + 1);
+    // And a device whose plan is full cannot "continue" it either.
+    const res = await postForm(server.origin, "/connect", { token: await visit(w), mode: "SUBSCRIPTION" });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain(escapeHtml(HELD_MESSAGES.none));
+  });
+});
+
+describe("C2B confirmations", () => {
+  it("records a paybill payment once per TransID", async () => {
+    const w = await world();
+    const confirm = (transId: string) =>
+      fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}/c2b/confirmation`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ TransactionType: "Pay Bill", TransID: transId, TransTime: "20261125101010", TransAmount: "100.00", BusinessShortCode: SANDBOX_SHORTCODE, BillRefNumber: "ABCDE12345", MSISDN: "254712345678" }),
+      });
+    for (let i = 0; i < 3; i++) expect((await confirm("QWE123RTY9")).status).toBe(200);
+    const rows = await db.selectFrom("mpesa_transactions").selectAll().where("organization_id", "=", w.org.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ source: "c2b", status: COMPLETED, amount: 100, phone_number: "254712345678", account_reference: "ABCDE12345", transaction_id: "QWE123RTY9" });
+    const bad = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}/c2b/confirmation`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ TransID: "'; drop", TransAmount: "x" }) });
+    expect(bad.status).toBe(400);
+  });
+});
