@@ -9,6 +9,9 @@ import { PLAN_MESSAGES, bandwidthPolicySchema, servicePlanSchema } from "~/lib/s
 import { issueToken } from "~/services/auth.server";
 import { POLICY_MESSAGES, createPolicy } from "~/services/prepaid/policies.server";
 import { PLAN_RESULT_MESSAGES, createPlan, getPlan } from "~/services/prepaid/plans.server";
+import { voucherGroupSchema } from "~/lib/schemas/vouchers";
+import { generateVouchers } from "~/services/prepaid/vouchers.server";
+import { db } from "~/db/db.server";
 import { makeMember } from "../fixtures";
 import { apiOrg, gql, gqlData, type Caller } from "../fixtures/graphql";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
@@ -265,6 +268,34 @@ describe("service plans and bandwidth policies in the data API", () => {
     }
     // Nothing of theirs changed.
     expect(await gqlData(server, caller, `{ servicePlan(id: "${planId}") { name } bandwidthPolicy(id: "${policyId}") { name } }`)).toEqual({ servicePlan: { name: "Daily" }, bandwidthPolicy: { name: "Standard" } });
+  });
+
+  it("lists and counts voucher groups with their plan, newest first, for view_vouchers only, never another organisation's", async () => {
+    const { org, ctx, caller } = await setup();
+    const other = await setup();
+    const planId = await plan(ctx, { name: "Two hours" });
+    const today = new Date().toISOString().slice(0, 10);
+    for (const name of ["Till 1", "Till 2"]) {
+      const made = await generateVouchers(ctx, voucherGroupSchema(today, true).parse({ name, face_value: "50", valid_till: today, service_plan_id: String(planId), codes_count: "3", description: "Front desk" }));
+      expect(made.ok).toBe(true);
+    }
+    const answer = await gqlData(server, caller, `{ vouchers(limit: 5, search: "till") { name face_value valid_till redeemed_entries description codes_count uses_per_code servicePlan { id name } created_at } vouchersCount }`);
+    expect(answer.vouchersCount).toBe(2);
+    expect(answer.vouchers).toEqual([
+      expect.objectContaining({ name: "Till 2", face_value: 50, valid_till: today, redeemed_entries: 0, description: "Front desk", codes_count: 3, uses_per_code: 1, servicePlan: { id: String(planId), name: "Two hours" } }),
+      expect.objectContaining({ name: "Till 1" }),
+    ]);
+    // The codes are money: never in the data API.
+    const codes = await db.selectFrom("vouchers").select("code").where("organization_id", "=", org.id).execute();
+    expect(codes).toHaveLength(6);
+    for (const { code } of codes) expect(JSON.stringify(answer)).not.toContain(code);
+    expect(await gqlData(server, other.caller, `{ vouchers { id } vouchersCount }`)).toEqual({ vouchers: [], vouchersCount: 0 });
+    const outsider = await makeMember(org.id, "custom", ["view_service_plan"]);
+    const denied = await gql(server, { token: await issueToken(outsider.user.id, "api"), org: org.id }, `{ vouchers { id } }`);
+    expect(denied.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    const tooMany = await gql(server, caller, `{ vouchers(limit: 100000) { id } }`);
+    // A huge page is weighed before it runs.
+    expect(tooMany.errors?.[0]?.extensions?.code).toBe("COST_LIMIT");
   });
 
   it("reads a page of plans with their policies in the same number of queries for 2 plans as for 20", async () => {

@@ -18,8 +18,9 @@ import * as prepaid from "./resolvers/prepaid.server";
 import * as reports from "./resolvers/reports.server";
 import * as splash from "./resolvers/splash.server";
 import * as subscriptions from "./resolvers/subscriptions.server";
+import * as vouchers from "./resolvers/vouchers.server";
 
-const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash, prepaid, subscriptions];
+const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash, prepaid, subscriptions, vouchers];
 
 const root = /* GraphQL */ `
   "Every query needs Authorization: Bearer <api token>; organisation data needs X-Organization-Id too."
