@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import express from "express";
 import helmet from "helmet";
-import { requestBoundary } from "./boundary.mjs";
+import { isApiPath, requestBoundary } from "./boundary.mjs";
 import { remixHandler } from "./remix-handler.mjs";
 
 const development = process.env.NODE_ENV === "development";
@@ -110,7 +110,7 @@ const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** A refusal people can read: a small page for browsers, the API's JSON shape for its paths, else text. */
 function refuse(req, res, status, message) {
   res.status(status).set("Cache-Control", "no-store");
-  if (req.path.startsWith("/account/api/")) return res.json({ error: { message } });
+  if (isApiPath(req.path)) return res.json({ error: { message } });
   if (req.headers.accept?.includes("text/html")) return res.type("html").send(refusalPage(req, status, message));
   return res.type("text/plain").send(message);
 }

@@ -27,8 +27,11 @@ const CODE_LIMIT = 2 * MB + 64 * KB;
 const CODE_ROUTES = [/^\/\d+\/splash_pages\/\d+\/(builder|html|styles|scripts)$/];
 /** The same code through the account API (PUT splash_pages/{id}, JSON or form); the route itself reads at most 2 MB. */
 const API_CODE_ROUTES = [/^\/account\/api\/v1\/splash_pages\/\d+$/];
-/** The account API reads JSON as well as forms, with its own 64 KB limit and its own 415 answer. */
-const API_PREFIX = "/account/api/";
+/**
+ * The APIs read JSON as well as forms, with their own 64 KB limit and their own 415 answer: the
+ * account API, and the spec's calls at /api/v1/… (getmpesatransactions).
+ */
+export const isApiPath = (path) => path.startsWith("/account/api/") || path.startsWith("/api/");
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** An oversized body whose declared length is at most this is read and discarded after the 413. */
@@ -126,7 +129,7 @@ export function requestBoundary({ publicOrigin, refuse }) {
     const origin = requestOrigin(req);
     if (!bearer && origin !== null && origin !== publicOrigin) return refuse(req, res, 403, BOUNDARY_MESSAGES.crossSite);
 
-    const api = req.path.startsWith(API_PREFIX);
+    const api = isApiPath(req.path);
     const length = Number(req.headers["content-length"] ?? 0);
     const chunked = /chunked/i.test(req.headers["transfer-encoding"] ?? "");
     if (!req.headers["content-type"] && !chunked && !(length > 0)) {

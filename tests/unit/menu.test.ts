@@ -56,7 +56,7 @@ describe("visibleMenu", () => {
     expect(paths(visibleMenu(ALL_PERMISSIONS))).not.toContain("reports/footfall");
   });
 
-  it("shows only the unchecked entries (Dashboard, Survey, Ads, M-Pesa, Reports) without permissions", () => {
+  it("shows only the unchecked entries (Dashboard, Survey, Ads, Reports) without permissions", () => {
     expect(labels(visibleMenu([]))).toEqual([
       "Dashboard",
       "Survey",
@@ -68,9 +68,6 @@ describe("visibleMenu", () => {
       "Ads/Create Campaign",
       "Ads/Campaign List",
       "Ads/Analytics",
-      "Advanced",
-      "Advanced/Prepaid",
-      "Advanced/Prepaid/M-Pesa Transactions",
       "Reports",
       "Reports/Overview",
       "Reports/First Timers",
