@@ -20,6 +20,12 @@ fi
 # Mailed links (password reset, invitations) are built from PUBLIC_URL only; the demo serves it locally.
 export PUBLIC_URL="${PUBLIC_URL:-http://localhost:${PORT:-3000}}"
 export NODE_ENV=production
+# M-Pesa works offline: the fake Daraja (scripts/fakes/daraja.ts) answers the demo organisation's
+# payments (each "paid" two seconds after the prompt), unless DARAJA_URL names another stand-in.
+if [ -z "${DARAJA_URL:-}" ]; then
+  export DARAJA_URL="http://127.0.0.1:${DARAJA_PORT:-3199}"
+  npx tsx scripts/fakes/daraja.ts --port "${DARAJA_PORT:-3199}" > data/daraja.log 2>&1 &
+fi
 npx tsx app/db/cli.ts demo
 # Live guests for the console to show: once the server answers, the gateway simulator plays a dozen
 # guests through the real guest path (a Meraki network, "Simulator Lab") and leaves them online.

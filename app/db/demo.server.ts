@@ -10,6 +10,7 @@ import { insertBatches } from "./demo/bulk.server";
 import { customerBatches, deviceBatches, planPopulation } from "./demo/people.server";
 import { accessPointCounts, accessPointRows, venueProfiles, venueRows } from "./demo/places.server";
 import { createRandom, subSeed } from "./demo/random.server";
+import { createDemoPrepaid } from "./demo/prepaid.server";
 import { createDemoSplashPages } from "./demo/splash.server";
 import { insertMembership, insertRole, insertUser } from "./factories.server";
 import { pauseRollups, rebuildRollups } from "./rollups.server";
@@ -178,8 +179,10 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
 
   await rebuildRollups(orgId);
   log("analytics roll-ups rebuilt");
-  await createDemoSplashPages(organization, ownerId, venueIds);
+  const ctx = await createDemoSplashPages(organization, ownerId, venueIds);
   log("splash pages: two published, one draft");
+  await createDemoPrepaid(ctx, now);
+  log("prepaid: two plans for sale, a free plan, 50 vouchers, M-Pesa with the fake Daraja's demo credentials");
 
   return {
     organizationId: orgId,

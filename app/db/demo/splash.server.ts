@@ -7,7 +7,8 @@ import { copyTemplate, createPage, publishPage } from "~/services/splash/pages.s
 import { addDisplaySetting } from "~/services/splash/rules.server";
 import { db } from "../db.server";
 
-export async function createDemoSplashPages(organization: { id: number; name: string }, ownerId: number, venueIds: readonly number[]): Promise<void> {
+/** Answers the owner's context it used, for the demo's other operator-made parts. */
+export async function createDemoSplashPages(organization: { id: number; name: string }, ownerId: number, venueIds: readonly number[]): Promise<OrgContext> {
   const owner = await db.selectFrom("users").select(["id", "first_name", "middle_name", "last_name", "email", "phone_number"]).where("id", "=", ownerId).executeTakeFirstOrThrow();
   const ctx: OrgContext = { user: owner, org: organization, permissions: new Set(ALL_PERMISSIONS), isOwner: true, roleName: "Administrator" };
   const page = async (templateId: string, name: string, description: string, publish: boolean) => {
@@ -28,4 +29,5 @@ export async function createDemoSplashPages(organization: { id: number; name: st
       await addDisplaySetting(ctx, cafe, { access_points: aps.map((a) => a.id), factor: "On", factor_count: 1, factor_type: "Session", start_date: null, end_date: null });
     }
   }
+  return ctx;
 }
