@@ -122,7 +122,8 @@ describe("buying a plan with M-Pesa", () => {
     const waiting = await poll(location);
     const waitingPage = await waiting.text();
     if (waitingPage.includes("Check your phone")) {
-      expect(waitingPage).toMatch(/<meta http-equiv="refresh" content="3;url=\/connect\/mpesa\/wait\?token=/);
+      // A sandboxed page's meta refresh does not run: a header reloads it.
+      expect(waiting.headers.get("refresh")).toBe(`3;url=${location}`);
       expect(waitingPage).toContain(`Enter your M-Pesa PIN on ${phone}`);
     }
 
@@ -176,6 +177,21 @@ describe("buying a plan with M-Pesa", () => {
     expect(payment).toMatchObject({ status: FAILED, result_code: code, transaction_id: null });
     expect((await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status).toBe("Cancelled");
     expect((await connectionOf(token)).authorized_at).toBeNull();
+  });
+
+  it("pushes once when Pay is pressed several times at once, and every press waits on that purchase", async () => {
+    const w = await world();
+    fake.sendCallbacks = false;
+    const token = await visit(w);
+    const phone = nextPhone();
+    const before = fake.stkRequests.length;
+    const presses = await Promise.all(Array.from({ length: 4 }, () => buy(token, w.planId, phone)));
+    const locations = new Set(presses.map((p) => p.headers.get("location")));
+    expect(presses.map((p) => p.status)).toEqual([303, 303, 303, 303]);
+    expect(locations.size).toBe(1);
+    expect(fake.stkRequests.length - before).toBe(1);
+    expect(await db.selectFrom("mpesa_transactions").select("id").where("organization_id", "=", w.org.id).execute()).toHaveLength(1);
+    expect(await db.selectFrom("subscriptions").select("id").where("organization_id", "=", w.org.id).execute()).toHaveLength(1);
   });
 
   it("refuses a bad phone or plan with the form's messages and pushes nothing", async () => {
@@ -332,6 +348,16 @@ describe("reconnecting under a plan the guest holds", () => {
     expect(duration).toBeLessThanOrEqual(90 * 60);
     expect(fake.stkRequests.length).toBe(pushes);
     expect((await connectionOf(token)).subscription_id).toBe(c1.subscription_id);
+  });
+
+  it("the same device reconnecting while its last session still counts keeps its one place", async () => {
+    const w = await world();
+    const mac = randomMac();
+    const first = await paid(w, mac);
+    const token = await visit(w, mac);
+    const res = await postForm(server.origin, "/connect", { token, mode: "SUBSCRIPTION" });
+    expect(res.status).toBe(303);
+    expect((await connectionOf(token)).subscription_id).toBe((await connectionOf(first.token)).subscription_id);
   });
 
   it("another device with the same phone joins within the plan's simultaneous connections, then is refused", async () => {

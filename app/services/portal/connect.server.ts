@@ -339,7 +339,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     // A paid plan (the payment just made, or a plan held on this device) — never the free plan.
     const held = request.mode === "MPESA" ? (request.subscriptionId ?? null) : ((await heldSubscription(trx, orgId, { deviceId }, now))?.id ?? null);
     if (held === null) return refuse(409, HELD_MESSAGES.none);
-    const used = await useSubscription(trx, orgId, held, now);
+    const used = await useSubscription(trx, orgId, held, deviceId, now);
     if (!used.ok) return refuse(used.status, used.message);
     ({ subscriptionId, seconds, limits } = used);
     // A plan bought before the guest was known belongs to the customer the payment's phone made.

@@ -9,7 +9,7 @@ import { darajaPhone } from "../prepaid/daraja.server";
 import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase } from "../prepaid/mpesa.server";
 import { heldSubscription } from "../prepaid/subscriptions.server";
 import { authorizeGuest, loadGuestView, type GuestView } from "./connect.server";
-import { messagePage, paymentFailedPage, refusalPage, refusalStatus, waitingPage, type FormState } from "./pages.server";
+import { messagePage, paymentFailedPage, refusalPage, refusalStatus, WAIT_REFRESH_SECONDS, waitingPage, type FormState } from "./pages.server";
 
 type SendPage = (res: express.Response, status: number, page: string) => void;
 type SendConnectPage = (res: express.Response, status: number, view: GuestView, token: string, state?: FormState) => Promise<void>;
@@ -59,7 +59,11 @@ export function mountMpesaRoutes(
     const purchase = await purchaseStatus(token, paymentId);
     const view = await loadGuestView(token);
     if (!purchase || !view) return sendPage(res, 404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
-    if (purchase.state === "pending") return sendPage(res, 200, waitingPage(view.network.name, token, paymentId, purchase));
+    if (purchase.state === "pending") {
+      // Reloads without JavaScript: a header, as the guest CSP's sandbox refuses a meta refresh.
+      res.set("Refresh", `${WAIT_REFRESH_SECONDS};url=/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`);
+      return sendPage(res, 200, waitingPage(view.network.name, token, paymentId, purchase));
+    }
     if (purchase.state === "failed") return sendPage(res, 200, paymentFailedPage(view.network.name, token, purchase.message));
     // Paid: this connection goes online under the plan (a second poll finds it online already).
     if (view.state === "authorized") return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);

@@ -26,8 +26,8 @@ button,.btn{display:block;width:100%;margin-top:1rem;padding:.75rem;font:inherit
 .btn.alt,button.alt{background:#fff;color:#1e293b;border:1px solid #94a3b8}.err{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}.alert{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;padding:.75rem;border-radius:.5rem;margin-bottom:.75rem}
 .alert p{margin:.2rem 0}.ok{background:#f0fdf4;border-color:#bbf7d0;color:#166534}.or{text-align:center;color:#64748b;font-size:.85rem;margin:1rem 0 0}small{color:#64748b}a{color:#4338ca}.plan{background:#eef2ff;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 .75rem;font-size:.9rem}`;
 
-function layout(title: string, body: Html, head: Html | string = ""): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${head}<title>${title}</title><style>${new Html(STYLE)}</style></head><body><main>${body}</main></body></html>`.text;
+function layout(title: string, body: Html): string {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${new Html(STYLE)}</style></head><body><main>${body}</main></body></html>`.text;
 }
 
 function alert(messages: string[], tone: "error" | "ok" = "error"): Html {
@@ -169,7 +169,8 @@ function mpesaForm(view: GuestView, token: string, state: FormState): Html {
 
 /**
  * While the guest's phone shows the M-Pesa prompt: a page that reloads itself every few seconds
- * (a meta refresh, so it works without JavaScript) until the payment ends.
+ * until the payment ends — by a `Refresh` header (mpesa-routes.server.ts), which works without
+ * JavaScript; a meta refresh would not run under the guest pages' CSP sandbox (no allow-scripts).
  */
 export function waitingPage(networkName: string, token: string, paymentId: number, purchase: { planName: string; amount: number; phone: string }): string {
   const self = `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`;
@@ -177,7 +178,6 @@ export function waitingPage(networkName: string, token: string, paymentId: numbe
   return layout(
     "Check your phone",
     html`<div class="card" aria-live="polite"><p class="venue">${networkName}</p><h1>Check your phone</h1>${alert([`Enter your M-Pesa PIN on ${phone} to pay Kes ${purchase.amount} for ${purchase.planName}.`, "This page checks by itself every few seconds; you will be connected as soon as the payment arrives."], "ok")}<a class="btn alt" href="${self}">I have paid — check now</a><p class="or"><a href="/connect?token=${encodeURIComponent(token)}">Back to the Wi-Fi page</a></p></div>`,
-    html`<meta http-equiv="refresh" content="${WAIT_REFRESH_SECONDS};url=${self}">`,
   );
 }
 

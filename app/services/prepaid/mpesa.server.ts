@@ -16,7 +16,7 @@
 // C2B confirmations (paybill payments made from the phone's menu) are recorded once per TransID.
 import { sql } from "kysely";
 import { db } from "~/db/db.server";
-import { retryDeadlocks } from "~/db/sql.server";
+import { isUniqueViolation, retryDeadlocks } from "~/db/sql.server";
 import type { MpesaTransactionStatus } from "~/db/schema";
 import { hashToken } from "../crypto.server";
 import { plausibleToken } from "../portal/connect.server";
@@ -98,14 +98,9 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
   if (!plan) return { ok: false, status: 422, field: "plan_id", message: MPESA_MESSAGES.notSold };
   const amount = Math.ceil(Number(plan.price_cents) / 100);
 
-  const waiting = await db
-    .selectFrom("mpesa_transactions")
-    .select("id")
-    .where("connection_id", "=", Number(connection.id))
-    .where("status", "=", PENDING)
-    .where("created_at", ">", now - PAYMENT_TIMEOUT_MS)
-    .orderBy("id", "desc")
-    .executeTakeFirst();
+  const pendingOfConnection = () =>
+    db.selectFrom("mpesa_transactions").select("id").where("connection_id", "=", Number(connection.id)).where("status", "=", PENDING).executeTakeFirst();
+  const waiting = await pendingOfConnection();
   if (waiting) return { ok: true, paymentId: Number(waiting.id) };
 
   const client = await loadDarajaClient(orgId).catch((error: unknown) => {
@@ -114,7 +109,7 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
   });
   if (!client) return { ok: false, status: 503, message: MPESA_MESSAGES.unavailable };
 
-  const paymentId = await db.transaction().execute(async (trx) => {
+  const insertPurchase = () => db.transaction().execute(async (trx) => {
     const subscription = await trx
       .insertInto("subscriptions")
       .values({
@@ -159,6 +154,16 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
       .executeTakeFirstOrThrow();
     return Number(payment.id);
   });
+  let paymentId: number;
+  try {
+    paymentId = await insertPurchase();
+  } catch (error) {
+    // Pressed twice at once: the other press's purchase (index mpesa_transactions_one_pending) is this one.
+    if (!isUniqueViolation(error)) throw error;
+    const other = await pendingOfConnection();
+    if (!other) throw error;
+    return { ok: true, paymentId: Number(other.id) };
+  }
 
   try {
     const accepted = await client.stkPush({

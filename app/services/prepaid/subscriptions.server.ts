@@ -140,10 +140,11 @@ export type UseOutcome = { ok: true; subscriptionId: number; seconds: number; li
 /**
  * Puts a connection under a subscription the guest already holds (a paid plan on reconnect, or
  * the payment just made): refused when it is not Active, has expired, its time is used up, or as
- * many connections as the plan allows are online under it. The session lasts the time left,
+ * many connections as the plan allows are online under it (other devices': a device that reconnects
+ * keeps its place). The session lasts the time left,
  * capped by the validity; the time used is the sum of the subscription's sessions so far.
  */
-export async function useSubscription(trx: Kysely<DB>, organizationId: number, subscriptionId: number, now: number): Promise<UseOutcome> {
+export async function useSubscription(trx: Kysely<DB>, organizationId: number, subscriptionId: number, deviceId: number | null, now: number): Promise<UseOutcome> {
   const sub = await trx
     .selectFrom("subscriptions")
     .select(["id", "status", "expires_on", "time_limit_minutes", "usage_limit_bytes", "used_bytes", "simultaneous_connections", "max_upload_kbps", "max_download_kbps"])
@@ -154,7 +155,8 @@ export async function useSubscription(trx: Kysely<DB>, organizationId: number, s
   const usage = await trx
     .selectFrom("connections")
     .select([
-      sql<number>`coalesce(sum(case when ended_at is null and session_expires_at > ${now} then 1 else 0 end), 0)`.as("online"),
+      // The device's own earlier session (it reconnected) does not take a second place.
+      sql<number>`coalesce(sum(case when ended_at is null and session_expires_at > ${now} and (device_id is null or device_id <> ${deviceId ?? -1}) then 1 else 0 end), 0)`.as("online"),
       sql<number>`coalesce(sum((case when coalesce(ended_at, ${now}) < session_expires_at then coalesce(ended_at, ${now}) else session_expires_at end) - authorized_at), 0)`.as("used_ms"),
     ])
     .where("subscription_id", "=", subscriptionId)
