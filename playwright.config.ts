@@ -6,6 +6,13 @@ import { defineConfig } from "@playwright/test";
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 /** The fake OAuth provider (scripts/fakes/oauth-provider.ts) guests' social sign-in talks to. */
 export const OAUTH_PORT = E2E_PORT + 1;
+/** The fake Daraja (scripts/fakes/daraja.ts) M-Pesa purchases talk to; its callbacks come back to PUBLIC_URL. */
+export const DARAJA_PORT = E2E_PORT + 2;
+/**
+ * Phones (as Daraja gets them) whose STK pushes end this way at the fake Daraja, so parallel tests
+ * each get their outcome from the one fake; any other phone pays successfully.
+ */
+export const DARAJA_TEST_PHONES = { success: "254700000100", cancelled: "254700001032", timeout: "254700001019" } as const;
 export const E2E_ENV = {
   DATABASE_URL: "file:data/e2e/mlango.db",
   DATA_DIR: "data/e2e",
@@ -13,6 +20,7 @@ export const E2E_ENV = {
   SECRETS_KEY: "e2e".padEnd(64, "0"),
   PUBLIC_URL: `http://localhost:${E2E_PORT}`,
   OAUTH_PROVIDER_URL: `http://127.0.0.1:${OAUTH_PORT}`,
+  DARAJA_URL: `http://127.0.0.1:${DARAJA_PORT}`,
 };
 
 export default defineConfig({
@@ -58,6 +66,17 @@ export default defineConfig({
       // 2xx, 3xx and 400–403 only: /google/authorize without parameters answers 400.
       command: `npx tsx scripts/fakes/oauth-provider.ts --port ${OAUTH_PORT}`,
       url: `http://127.0.0.1:${OAUTH_PORT}/google/authorize`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // Credentials DEMO_CREDENTIALS, shortcode SANDBOX_SHORTCODE/SANDBOX_PASSKEY; results 2 s after
+      // the push. Readiness: /oauth/v1/generate without credentials answers 400.
+      command: [
+        `npx tsx scripts/fakes/daraja.ts --port ${DARAJA_PORT} --callback-delay 2000`,
+        ...Object.entries(DARAJA_TEST_PHONES).map(([outcome, phone]) => `--outcome-for ${phone}=${outcome}`),
+      ].join(" "),
+      url: `http://127.0.0.1:${DARAJA_PORT}/oauth/v1/generate`,
       reuseExistingServer: false,
       timeout: 30_000,
     },

@@ -9,16 +9,25 @@
  *   POST /mpesa/stkpushquery/v1/query                       500 500.001.1001 while pending, ResultCode (a string) when done
  *   POST /mpesa/c2b/v1/registerurl                          ConfirmationURL/ValidationURL per ShortCode
  * After an accepted STK push it POSTs the result callback to the request's CallBackURL
- * (`callbackDelayMs` later; metadata only on success; twice with `duplicateCallbacks`; never for
- * the "timeout" and "no_callback" outcomes). `simulateC2B` POSTs a C2B confirmation to the
- * registered ConfirmationURL. The fake calls no host but the callback URLs it is given.
+ * (`callbackDelayMs` later, or `callbackDelayFor` the request; metadata only on success; twice with
+ * `duplicateCallbacks`; never for the "timeout" and "no_callback" outcomes; `onCallbackSent` hears
+ * each answer). `simulateC2B` POSTs a C2B confirmation to the registered ConfirmationURL. The fake
+ * calls no host but the callback URLs it is given.
  *
  * Stricter than Daraja in one way, on purpose: the STK Timestamp must be within
  * `timestampToleranceMs` of the current Nairobi time (EAT, UTC+3), which catches a client that
  * sends UTC.
  *
+ * How a push ends: `outcomeFor(request)` when set, else the phone's entry in `phoneOutcomes`, else
+ * `outcome`. The phone map lets one running fake serve several outcomes at once (browser tests run
+ * in parallel against one fake): each test pays from the number that ends the way it wants.
+ *
  * node:http only; listens on 127.0.0.1. Run it on its own with
  *   npx tsx scripts/fakes/daraja.ts --port 3199
+ * Options: --outcome success|insufficient|cancelled|unreachable|wrong_pin|timeout|no_callback (every
+ * push; default success), --callback-delay MS (default 2000), and --outcome-for PHONE=OUTCOME, as
+ * often as needed, for pushes from that phone (2547XXXXXXXX or 2541XXXXXXXX, as Daraja gets it), e.g.
+ *   npx tsx scripts/fakes/daraja.ts --port 3199 --outcome-for 254700000032=cancelled --outcome-for 254700000019=timeout
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -58,7 +67,7 @@ export interface StkRequest {
   merchantRequestId: string;
   checkoutRequestId: string;
   outcome: DarajaOutcome;
-  /** when the query stops answering "being processed" (at + callbackDelayMs) */
+  /** when the query stops answering "being processed" (at + the request's callback delay) */
   completesAt: number;
   /** the receipt, for successful outcomes */
   receipt: string | null;
@@ -70,6 +79,9 @@ export interface SentCallback {
   body: StkCallbackBody;
   /** the receiver's HTTP status; null when it could not be reached */
   status: number | null;
+  /** when the POST started and when its answer arrived (ms since the epoch, with fractions) */
+  sentAt: number;
+  answeredAt: number;
 }
 
 export interface StkCallbackBody {
@@ -122,10 +134,16 @@ export interface FakeDaraja {
   outcome: DarajaOutcome;
   /** per-request outcome, when set (wins over `outcome`) */
   outcomeFor: ((request: Pick<StkRequest, "phone" | "amount" | "accountReference" | "shortCode">) => DarajaOutcome) | null;
+  /** per-phone outcome (2547XXXXXXXX → outcome), after `outcomeFor` and before `outcome` */
+  phoneOutcomes: Map<string, DarajaOutcome>;
   /** false: accept pushes but never POST callbacks (the query still completes) */
   sendCallbacks: boolean;
   /** delay between accepting a push and its result (callback and query) */
   callbackDelayMs: number;
+  /** per-request delay, when set (wins over `callbackDelayMs`): callbacks then arrive out of order */
+  callbackDelayFor: ((request: Pick<StkRequest, "phone" | "amount" | "accountReference" | "shortCode" | "outcome">) => number) | null;
+  /** called with each callback as its answer arrives (duplicates included) */
+  onCallbackSent: ((sent: SentCallback) => void) | null;
   /** send every callback twice */
   duplicateCallbacks: boolean;
   /** how far the STK Timestamp may be from the current Nairobi time; null: not checked */
@@ -159,6 +177,8 @@ export interface FakeDarajaOptions {
   callbackDelayMs?: number;
   /** seconds a token lives (default 3599, like Daraja) */
   tokenTtlSeconds?: number;
+  /** phone (2547XXXXXXXX) → how its pushes end (see FakeDaraja.phoneOutcomes) */
+  phoneOutcomes?: Record<string, DarajaOutcome>;
 }
 
 type Payload = Record<string, unknown>;
@@ -183,6 +203,9 @@ function parseNairobiTimestamp(text: string): number | null {
   if (back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
   return utc - EAT_OFFSET_MS;
 }
+
+/** Date.now() with fractions of a millisecond. */
+const preciseNow = () => performance.timeOrigin + performance.now();
 
 const requestId = () => `${randomInt(10_000, 99_999)}-${randomInt(1_000_000, 99_999_999)}-1`;
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -293,7 +316,8 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
 
     const at = Date.now();
     const facts = { phone, amount, accountReference, shortCode };
-    const outcome = fake.outcomeFor?.(facts) ?? fake.outcome;
+    const outcome = fake.outcomeFor?.(facts) ?? fake.phoneOutcomes.get(phone) ?? fake.outcome;
+    const delayMs = Math.max(0, fake.callbackDelayFor?.({ ...facts, outcome }) ?? fake.callbackDelayMs);
     const request: StkRequest = {
       at,
       body,
@@ -302,7 +326,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
       merchantRequestId: requestId(),
       checkoutRequestId: `ws_CO_${nairobiTimestamp(at)}${randomText(12, "0123456789")}`,
       outcome,
-      completesAt: at + fake.callbackDelayMs,
+      completesAt: at + delayMs,
       receipt: OUTCOME_RESULTS[outcome].code === 0 ? randomText(10) : null,
     };
     fake.stkRequests.push(request);
@@ -314,7 +338,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
       ResponseDescription: "Success. Request accepted for processing",
       CustomerMessage: "Success. Request accepted for processing",
     });
-    if (fake.sendCallbacks && outcome !== "timeout" && outcome !== "no_callback") scheduleCallback(request, fake.duplicateCallbacks ? 2 : 1);
+    if (fake.sendCallbacks && outcome !== "timeout" && outcome !== "no_callback") scheduleCallback(request, fake.duplicateCallbacks ? 2 : 1, delayMs);
   }
 
   function callbackBody(request: StkRequest): StkCallbackBody {
@@ -339,22 +363,25 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     return { Body: { stkCallback } };
   }
 
-  function scheduleCallback(request: StkRequest, times: number): void {
+  function scheduleCallback(request: StkRequest, times: number, delayMs: number): void {
     const timer = setTimeout(() => {
       timers.delete(timer);
       const sending = (async () => {
         for (let i = 0; i < times && !closed; i++) {
           const body = callbackBody(request);
-          fake.callbacksSent.push(await post(request.callbackUrl, body, request.checkoutRequestId));
+          const sent = await post(request.callbackUrl, body, request.checkoutRequestId);
+          fake.callbacksSent.push(sent);
+          fake.onCallbackSent?.(sent);
         }
       })();
       inFlight.add(sending);
       void sending.finally(() => inFlight.delete(sending));
-    }, fake.callbackDelayMs);
+    }, delayMs);
     timers.add(timer);
   }
 
   async function post(url: string, body: StkCallbackBody, checkoutRequestId: string): Promise<SentCallback> {
+    const sentAt = preciseNow();
     try {
       const res = await fetch(url, {
         method: "POST",
@@ -364,9 +391,9 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
         signal: AbortSignal.timeout(10_000),
       });
       await res.arrayBuffer().catch(() => undefined);
-      return { checkoutRequestId, url, body, status: res.status };
+      return { checkoutRequestId, url, body, status: res.status, sentAt, answeredAt: preciseNow() };
     } catch {
-      return { checkoutRequestId, url, body, status: null };
+      return { checkoutRequestId, url, body, status: null, sentAt, answeredAt: preciseNow() };
     }
   }
 
@@ -437,8 +464,11 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     outcome: "success",
     outcomeFor: null,
+    phoneOutcomes: new Map(Object.entries(options.phoneOutcomes ?? {})),
     sendCallbacks: true,
     callbackDelayMs: options.callbackDelayMs ?? 0,
+    callbackDelayFor: null,
+    onCallbackSent: null,
     duplicateCallbacks: false,
     timestampToleranceMs: 15 * 60_000,
     credentials: new Map(Object.entries(options.credentials ?? { [DEMO_CREDENTIALS.consumerKey]: DEMO_CREDENTIALS.consumerSecret })),
@@ -497,17 +527,27 @@ async function main(): Promise<void> {
       port: { type: "string", default: "3199" },
       outcome: { type: "string", default: "success" },
       "callback-delay": { type: "string", default: "2000" },
+      "outcome-for": { type: "string", multiple: true, default: [] },
     },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Bad --port: ${values.port}`);
-  if (!Object.hasOwn(OUTCOME_RESULTS, values.outcome)) throw new Error(`Bad --outcome: ${values.outcome} (${Object.keys(OUTCOME_RESULTS).join(", ")})`);
-  const fake = await startFakeDaraja({ port, callbackDelayMs: Number(values["callback-delay"]) || 0 });
-  fake.outcome = values.outcome as DarajaOutcome;
+  const known = (outcome: string): outcome is DarajaOutcome => Object.hasOwn(OUTCOME_RESULTS, outcome);
+  const choices = Object.keys(OUTCOME_RESULTS).join(", ");
+  if (!known(values.outcome)) throw new Error(`Bad --outcome: ${values.outcome} (${choices})`);
+  const phoneOutcomes: Record<string, DarajaOutcome> = {};
+  for (const entry of values["outcome-for"]) {
+    const [phone = "", outcome = ""] = entry.split("=");
+    if (!PHONE.test(phone) || !known(outcome)) throw new Error(`Bad --outcome-for: ${entry} (PHONE=OUTCOME, PHONE like 254712345678, OUTCOME one of ${choices})`);
+    phoneOutcomes[phone] = outcome;
+  }
+  const fake = await startFakeDaraja({ port, callbackDelayMs: Number(values["callback-delay"]) || 0, phoneOutcomes });
+  fake.outcome = values.outcome;
   console.log(`Fake Daraja at ${fake.url}`);
   console.log(`  consumer key ${DEMO_CREDENTIALS.consumerKey}, secret ${DEMO_CREDENTIALS.consumerSecret}`);
   console.log(`  shortcode ${SANDBOX_SHORTCODE}, passkey ${SANDBOX_PASSKEY}`);
   console.log(`  outcome ${fake.outcome}, callbacks after ${fake.callbackDelayMs} ms`);
+  for (const [phone, outcome] of fake.phoneOutcomes) console.log(`  outcome ${outcome} for ${phone}`);
   const stop = () => void fake.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -58,6 +58,8 @@ afterEach(async () => {
   daraja.outcomeFor = null;
   daraja.sendCallbacks = true;
   daraja.callbackDelayMs = 0;
+  daraja.callbackDelayFor = null;
+  daraja.onCallbackSent = null;
   daraja.duplicateCallbacks = false;
   receiver.received.length = 0;
   daraja.callbacksSent.length = 0;
@@ -272,6 +274,21 @@ describe("callbacks", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(75);
     const codes = receiver.received.map((r) => (r.body as { Body: { stkCallback: { ResultCode: number } } }).Body.stkCallback.ResultCode).sort();
     expect(codes).toEqual([0, 1032]);
+  });
+
+  it("delays each request by callbackDelayFor and tells onCallbackSent when and how each callback was answered", async () => {
+    daraja.callbackDelayMs = 10_000;
+    daraja.callbackDelayFor = ({ phone }) => (phone === "254711111111" ? 80 : 0);
+    const heard: Array<{ checkoutRequestId: string; status: number | null; sentAt: number; answeredAt: number }> = [];
+    daraja.onCallbackSent = (sent) => heard.push(sent);
+    const accessToken = await token();
+    const slow = await push(accessToken, { PartyA: "254711111111", PhoneNumber: "254711111111" });
+    const fast = await push(accessToken);
+    await daraja.idle();
+    // The later push is answered first.
+    expect(heard.map((h) => h.checkoutRequestId)).toEqual([fast.body.CheckoutRequestID, slow.body.CheckoutRequestID]);
+    expect(heard.every((h) => h.status === 200 && h.answeredAt >= h.sentAt)).toBe(true);
+    expect(daraja.stkRequests.at(-2)!.completesAt - daraja.stkRequests.at(-2)!.at).toBe(80);
   });
 
   it("records an unreachable callback URL without failing", async () => {
