@@ -195,16 +195,19 @@ export function databaseTokenStore(options: DatabaseTokenStoreOptions = {}): Tok
       const keyHash = sha256(cacheKey);
       const rejectedHash = rejected === undefined ? null : sha256(rejected);
       const started = now();
-      await db
-        .insertInto("daraja_tokens")
-        .values({ key_hash: keyHash, token: null, token_hash: null, expires_at: 0, lease_until: 0, lease_id: null, updated_at: started })
-        .onConflict((oc) => oc.column("key_hash").doNothing())
-        .execute();
       const leaseId = crypto.randomUUID();
       for (;;) {
         const t = now();
         const row = await db.selectFrom("daraja_tokens").select(["token", "token_hash", "expires_at", "lease_until"]).where("key_hash", "=", keyHash).executeTakeFirst();
-        if (!row) throw new Error("daraja_tokens row vanished");
+        if (!row) {
+          // The credential's first use: its row, then look again (a write only this once, not per call).
+          await db
+            .insertInto("daraja_tokens")
+            .values({ key_hash: keyHash, token: null, token_hash: null, expires_at: 0, lease_until: 0, lease_id: null, updated_at: started })
+            .onConflict((oc) => oc.column("key_hash").doNothing())
+            .execute();
+          continue;
+        }
         const fresh = row.token !== null && Number(row.expires_at) - TOKEN_REFRESH_MARGIN_MS > t && row.token_hash !== rejectedHash;
         if (fresh && !force) return decryptSecret(row.token!);
         if (Number(row.lease_until) <= t) {
