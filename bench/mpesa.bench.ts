@@ -381,7 +381,7 @@ async function makeWorld() {
   const { mpesaSettingsSchema } = await import("~/lib/schemas/mpesa");
   const { createPlan } = await import("~/services/prepaid/plans.server");
   const { saveMpesaSettings } = await import("~/services/prepaid/mpesa-settings.server");
-  const { DEMO_CREDENTIALS, SANDBOX_PASSKEY, SANDBOX_SHORTCODE } = await import("../scripts/fakes/daraja");
+  const { DEMO_MPESA_FORM } = await import("../scripts/fakes/daraja");
   const stamp = Date.now();
   const owner = await insertUser({ email: `mpesa-bench-${stamp}@example.com`, phone_number: `+25479${String(stamp % 10_000_000).padStart(7, "0")}` });
   const org = await createOrganization(owner.id, { name: `M-Pesa benchmark ${new Date(stamp).toISOString()}`, address: "Benchmark Road, Nairobi" });
@@ -393,15 +393,7 @@ async function makeWorld() {
     servicePlanSchema(false).parse({ name: "Two hours", price: String(PRICE), plan_kind: "Limited", limit_type: "Time", time_limit: "2", time_limit_unit: "Hrs", validity: "1", validity_units: "Days" }),
   );
   if (!plan.ok) throw new Error(`createPlan refused: ${JSON.stringify(plan.errors)}`);
-  const mpesa = mpesaSettingsSchema.parse({
-    environment: "sandbox",
-    type: "paybill",
-    consumer_key: DEMO_CREDENTIALS.consumerKey,
-    consumer_secret: DEMO_CREDENTIALS.consumerSecret,
-    shortcode: SANDBOX_SHORTCODE,
-    passkey: SANDBOX_PASSKEY,
-    party_b: "",
-  });
+  const mpesa = mpesaSettingsSchema.parse(DEMO_MPESA_FORM);
   if ((await saveMpesaSettings(ctx, mpesa)) !== "saved") throw new Error("saveMpesaSettings refused the settings");
   return { orgId: org.id, portalKey: venue.portal_key, apMac: ap.mac_address, planId: plan.id };
 }

@@ -54,6 +54,16 @@ export const OUTCOME_RESULTS: Record<DarajaOutcome, { code: number; desc: string
 export const SANDBOX_SHORTCODE = "174379";
 export const SANDBOX_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919";
 export const DEMO_CREDENTIALS = { consumerKey: "mlango-demo-key", consumerSecret: "mlango-demo-secret" };
+/** The M-Pesa settings form (mpesaSettingsSchema) of an organisation paid through this fake: a sandbox paybill. */
+export const DEMO_MPESA_FORM = {
+  environment: "sandbox",
+  type: "paybill",
+  consumer_key: DEMO_CREDENTIALS.consumerKey,
+  consumer_secret: DEMO_CREDENTIALS.consumerSecret,
+  shortcode: SANDBOX_SHORTCODE,
+  passkey: SANDBOX_PASSKEY,
+  party_b: "",
+} as const;
 
 export interface StkRequest {
   at: number;

@@ -3,7 +3,7 @@
 // reads the tests check purchases with, and the messages the guest is shown. M-Pesa settings point
 // at the fake Daraja the browser tests start (playwright.config.ts): its demo credentials and the
 // sandbox shortcode, secrets encrypted with the e2e server's SECRETS_KEY (fixtures.ts sets the env).
-import { DEMO_CREDENTIALS, SANDBOX_PASSKEY, SANDBOX_SHORTCODE } from "../../scripts/fakes/daraja";
+import { DEMO_MPESA_FORM } from "../../scripts/fakes/daraja";
 import "./fixtures";
 
 const { db } = await import("~/db/db.server");
@@ -39,15 +39,7 @@ export async function addPlan(ctx: OrgContext, fields: Record<string, string>, f
 
 /** M-Pesa for the organisation, against the fake Daraja (DARAJA_URL): a paybill on the sandbox shortcode. */
 export async function setUpMpesa(ctx: OrgContext): Promise<void> {
-  const settings = mpesaSettingsSchema.parse({
-    environment: "sandbox",
-    type: "paybill",
-    consumer_key: DEMO_CREDENTIALS.consumerKey,
-    consumer_secret: DEMO_CREDENTIALS.consumerSecret,
-    shortcode: SANDBOX_SHORTCODE,
-    passkey: SANDBOX_PASSKEY,
-    party_b: "",
-  });
+  const settings = mpesaSettingsSchema.parse(DEMO_MPESA_FORM);
   const saved = await saveMpesaSettings(ctx, settings);
   if (saved !== "saved") throw new Error(`M-Pesa settings not saved: ${JSON.stringify(saved)}`);
 }

@@ -15,7 +15,7 @@ import { COMPLETED, FAILED, MPESA_MESSAGES, PAYMENT_TIMEOUT_MS, PENDING, reconci
 import { saveMpesaSettings } from "~/services/prepaid/mpesa-settings.server";
 import { createPlan } from "~/services/prepaid/plans.server";
 import { HELD_MESSAGES } from "~/services/prepaid/subscriptions.server";
-import { DEMO_CREDENTIALS, SANDBOX_PASSKEY, SANDBOX_SHORTCODE, startFakeDaraja, type FakeDaraja } from "../../scripts/fakes/daraja";
+import { DEMO_MPESA_FORM, SANDBOX_PASSKEY, SANDBOX_SHORTCODE, startFakeDaraja, type FakeDaraja } from "../../scripts/fakes/daraja";
 import { makeOrg } from "../fixtures";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
 import { enter, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
@@ -63,15 +63,7 @@ async function world(plan: Record<string, string> = {}) {
     servicePlanSchema(false).parse({ name: "Two hours", price: "50", plan_kind: "Limited", limit_type: "Time", time_limit: "2", time_limit_unit: "Hrs", validity: "1", validity_units: "Days", ...plan }),
   );
   if (!created.ok) throw new Error(JSON.stringify(created.errors));
-  const settings = mpesaSettingsSchema.parse({
-    environment: "sandbox",
-    type: "paybill",
-    consumer_key: DEMO_CREDENTIALS.consumerKey,
-    consumer_secret: DEMO_CREDENTIALS.consumerSecret,
-    shortcode: SANDBOX_SHORTCODE,
-    passkey: SANDBOX_PASSKEY,
-    party_b: "",
-  });
+  const settings = mpesaSettingsSchema.parse(DEMO_MPESA_FORM);
   expect(await saveMpesaSettings(ctx, settings)).toBe("saved");
   const { callback_key } = await db.selectFrom("mpesa_settings").select("callback_key").where("organization_id", "=", org.id).executeTakeFirstOrThrow();
   return { org, ctx, ...network, planId: created.id, callbackKey: callback_key };

@@ -10,7 +10,7 @@ import { saveMpesaSettings } from "~/services/prepaid/mpesa-settings.server";
 import { createPlan } from "~/services/prepaid/plans.server";
 import { createPolicy } from "~/services/prepaid/policies.server";
 import { generateVouchers } from "~/services/prepaid/vouchers.server";
-import { DEMO_CREDENTIALS, SANDBOX_PASSKEY, SANDBOX_SHORTCODE } from "../../../scripts/fakes/daraja";
+import { DEMO_MPESA_FORM } from "../../../scripts/fakes/daraja";
 
 export async function createDemoPrepaid(ctx: OrgContext, now: number): Promise<void> {
   const policy = await createPolicy(ctx, bandwidthPolicySchema.parse({ name: "Standard 2 Mbps", max_upload: "1", max_download: "2", description: "Everyday browsing" }));
@@ -27,15 +27,7 @@ export async function createDemoPrepaid(ctx: OrgContext, now: number): Promise<v
   await generateVouchers(ctx, voucherGroupSchema(today, true).parse({ name: "Front desk hour", face_value: "20", valid_till: validTill, service_plan_id: String(hour), codes_count: "50", description: "Sold at the café till" }));
   await saveMpesaSettings(
     ctx,
-    mpesaSettingsSchema.parse({
-      environment: "sandbox",
-      type: "paybill",
-      consumer_key: DEMO_CREDENTIALS.consumerKey,
-      consumer_secret: DEMO_CREDENTIALS.consumerSecret,
-      shortcode: SANDBOX_SHORTCODE,
-      passkey: SANDBOX_PASSKEY,
-      party_b: "",
-    }),
+    mpesaSettingsSchema.parse(DEMO_MPESA_FORM),
     now,
   );
 }
