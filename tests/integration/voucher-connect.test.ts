@@ -9,23 +9,30 @@ import { hashToken } from "~/services/crypto.server";
 import { escapeHtml } from "~/services/portal/html.server";
 import { createPlan } from "~/services/prepaid/plans.server";
 import { generateVouchers, VOUCHER_RESULT_MESSAGES } from "~/services/prepaid/vouchers.server";
+import { encryptSecret } from "~/services/secrets.server";
+import { startFakeUnifi, type FakeUnifi } from "../../scripts/fakes/unifi-controller";
 import { makeMember, makeOrg, run } from "../fixtures";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
 import { enter, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
 import { contextOf } from "../fixtures/records";
 
 let server: TestServer;
+let unifi: FakeUnifi;
 beforeAll(async () => {
   server = await startBuiltServer();
+  unifi = await startFakeUnifi();
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await unifi?.close();
+});
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-async function world(group: Record<string, string> = {}) {
+async function world(group: Record<string, string> = {}, venue: Parameters<typeof makeNetwork>[1] = {}) {
   const { org, owner } = await makeOrg(`Vouchers ${Math.random()}`);
   const ctx = await contextOf(owner.id, org.id);
-  const network = await makeNetwork(org.id, { guest_signup: 0 });
+  const network = await makeNetwork(org.id, { guest_signup: 0, ...venue });
   const plan = await createPlan(ctx, servicePlanSchema(false).parse({ name: "Two hours", price: "50", plan_kind: "Limited", limit_type: "Time", time_limit: "2", time_limit_unit: "Hrs", validity: "1", validity_units: "Days" }));
   if (!plan.ok) throw new Error("plan");
   const input = voucherGroupSchema(today(), true).parse({ name: "Till 1", face_value: "50", valid_till: today(), service_plan_id: String(plan.id), codes_count: "3", ...group });
@@ -40,6 +47,23 @@ const redeem = (token: string, code: string) => postForm(server.origin, "/connec
 const connectionOf = (token: string) => db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
 
 describe("vouchers on the connect page", () => {
+  it("keeps a redeemed voucher's plan on the device when the gateway refuses the grant: the guest continues it", async () => {
+    const w = await world({}, { unifi_url: unifi.url, unifi_username: "admin", unifi_password: encryptSecret("unifi-fake-password") });
+    const clientMac = randomMac();
+    const entry = await enter(server.origin, `/hotspot/unifi/${w.venue.portal_key}/guest/s/default/?ap=${w.ap.mac_address}&id=${clientMac}&t=1700000000&url=http%3A%2F%2Fexample.com%2F&ssid=Guest`);
+    unifi.failing = true;
+    try {
+      expect((await redeem(entry.token!, w.codes[0]!)).status).toBe(502);
+    } finally {
+      unifi.failing = false;
+    }
+    expect((await connectionOf(entry.token!)).authorized_at).toBeNull();
+    const page = await (await fetch(`${server.origin}/connect?token=${entry.token}`)).text();
+    expect(page).toContain("You have <b>Two hours</b> on this device");
+    expect((await postForm(server.origin, "/connect", { token: entry.token!, mode: "SUBSCRIPTION" })).status).toBe(303);
+    expect(unifi.commands.at(-1)).toMatchObject({ cmd: "authorize-guest", mac: clientMac, minutes: 120 });
+  });
+
   it("generates unguessable, typeable, unique codes", async () => {
     const w = await world({ codes_count: "200" });
     expect(w.codes).toHaveLength(200);

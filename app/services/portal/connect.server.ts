@@ -265,9 +265,9 @@ export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()
         .where("id", "=", claimed.id)
         .where("authorized_at", "=", now)
         .executeTakeFirst();
-      // The free plan or the voucher's plan was not used: the guest may take it again (a held or
-      // paid subscription stays: it was the guest's before this connection).
-      if (Number(undone.numUpdatedRows) === 1 && claimed.subscriptionId !== null && claimed.newSubscription) {
+      // The free plan was not used: the guest may take it again. Any other subscription stays: a
+      // voucher's code is spent, so its plan waits on the device ("Continue with my plan").
+      if (Number(undone.numUpdatedRows) === 1 && claimed.subscriptionId !== null && claimed.freeTaken) {
         await trx.deleteFrom("subscriptions").where("id", "=", claimed.subscriptionId).execute();
       }
     });
@@ -333,7 +333,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   let seconds = Number(row.session_minutes) * 60;
   let subscriptionId: number | null = null;
   let limits: SessionLimits | null = null;
-  let newSubscription = false;
+  let freeTaken = false;
   const deviceId = row.device_id === null ? null : Number(row.device_id);
   if (request.mode === "MPESA" || request.mode === "SUBSCRIPTION") {
     // A paid plan (the payment just made, or a plan held on this device) — never the free plan.
@@ -348,7 +348,6 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     const redeemed = await redeemVoucher(trx, orgId, request.voucherCode, now);
     if (!redeemed.ok) return refuse(redeemed.status, redeemed.message);
     ({ subscriptionId, seconds, limits } = await startSubscription(trx, redeemed.plan, { organizationId: orgId, customerId, deviceId }, "voucher", now));
-    newSubscription = true;
   } else if (row.free_plan_id !== null) {
     const free = await takeFreePlan(
       trx,
@@ -368,7 +367,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     );
     if (!free.ok) return refuse(409, free.message);
     ({ seconds, subscriptionId, limits } = free);
-    newSubscription = true;
+    freeTaken = true;
   }
   const claimedRow = await trx
     .updateTable("connections")
@@ -382,7 +381,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   return {
     id: Number(row.id),
     subscriptionId,
-    newSubscription,
+    freeTaken,
     limits,
     networkId: Number(context.network_id ?? row.venue_id),
     gateway: row.gateway,
