@@ -15,7 +15,7 @@
 //
 // The guests enter through the Meraki hand-off and POST /connect/mpesa all at once; each then loads
 // its waiting page and reloads it as soon as a callback of its purchase has been answered (else
-// every 3 s, as the page's meta refresh does), until it ends — the guests whose payment gets no
+// every 3 s, as the page's Refresh header does), until it ends — the guests whose payment gets no
 // callback close the page after 5 s and come back after reconciliation. Measured:
 // - the STK push: POST /connect/mpesa → its 303 to the waiting page;
 // - time to grant: the first callback leaving the fake → the waiting page's 303 to Meraki's grant URL
@@ -44,7 +44,7 @@ const SQLITE_FILE = "data/bench/mpesa.db";
 const POSTGRES_DATABASE = "mlango_bench_mpesa";
 const SECRETS_KEY = "6".repeat(64);
 const GRANT_URL = "https://n1.network-auth.com/splash/grant";
-/** The waiting page's meta refresh. */
+/** The waiting page's Refresh header. */
 const REFRESH_MS = 3_000;
 /** A guest whose purchase gets no callback stops reloading after this long (and comes back later). */
 const GIVE_UP_MS = 5_000;

@@ -78,7 +78,7 @@ const connectionOf = (token: string) => db.selectFrom("connections").selectAll()
 const paymentOf = (location: string) =>
   db.selectFrom("mpesa_transactions").selectAll().where("id", "=", Number(new URL(waitUrl(location)).searchParams.get("payment"))).executeTakeFirstOrThrow();
 
-/** Polls the waiting page until it stops waiting (as the page's meta refresh would). */
+/** Polls the waiting page until it stops waiting (as the page's Refresh header would). */
 async function waitForEnd(location: string): Promise<Response> {
   for (let i = 0; i < 100; i++) {
     const res = await poll(location);

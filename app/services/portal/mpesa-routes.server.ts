@@ -1,6 +1,6 @@
 // Buying a plan with M-Pesa on the guest path (prepaid/mpesa.server.ts has the rules):
 //   POST /connect/mpesa                      the plan and phone from the connect page → the STK push
-//   GET  /connect/mpesa/wait?token&payment   the waiting page (meta refresh), then the grant
+//   GET  /connect/mpesa/wait?token&payment   the waiting page (a Refresh header), then the grant
 //   POST /hotspot/mpesa/{callbackKey}        Daraja's STK result
 //   POST /hotspot/mpesa/{callbackKey}/c2b/confirmation | /c2b/validation   paybill payments
 import express from "express";

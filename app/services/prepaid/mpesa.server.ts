@@ -33,6 +33,8 @@ export const QUERY_AFTER_MS = 15_000;
 export const CHECK_LEASE_MS = 15_000;
 /** A purchase Daraja still calls pending after this long has timed out (the phone's prompt is long gone). */
 export const PAYMENT_TIMEOUT_MS = 3 * 60_000;
+/** An M-Pesa receipt (MpesaReceiptNumber, TransID). */
+const RECEIPT = /^[A-Z0-9]{6,20}$/;
 /** Our own result code for a purchase M-Pesa never gave a result for (Daraja's codes are ≥ 0). */
 const TIMED_OUT = -1;
 
@@ -309,7 +311,7 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
     const amount = Number(item(items, "Amount"));
     const phone = String(item(items, "PhoneNumber") ?? "");
     const receipt = item(items, "MpesaReceiptNumber");
-    if (amount !== Number(payment.amount) || phone !== payment.phone_number || typeof receipt !== "string" || !/^[A-Z0-9]{6,20}$/.test(receipt)) {
+    if (amount !== Number(payment.amount) || phone !== payment.phone_number || typeof receipt !== "string" || !RECEIPT.test(receipt)) {
       // Not what we asked for: left pending for the STK query to settle (reconcilePayments).
       log("mpesa_callback_mismatch", { organization: settings.organizationId, payment: Number(payment.id) });
       return { status: 200, body: CALLBACK_ACK };
@@ -323,7 +325,7 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
 
 async function organizationByCallbackKey(callbackKey: string): Promise<{ organizationId: number; shortCode: string } | null> {
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(callbackKey)) return null;
-  const row = await db.selectFrom("mpesa_settings").select(["organization_id", "party_b", "shortcode"]).where("callback_key", "=", callbackKey).executeTakeFirst();
+  const row = await db.selectFrom("mpesa_settings").select(["organization_id", "party_b"]).where("callback_key", "=", callbackKey).executeTakeFirst();
   return row ? { organizationId: row.organization_id, shortCode: row.party_b } : null;
 }
 
@@ -335,7 +337,7 @@ export async function recordC2bConfirmation(callbackKey: string, body: unknown, 
   const settings = await organizationByCallbackKey(callbackKey);
   if (!settings) return { status: 404, body: { ResultCode: 1, ResultDesc: "Unknown callback address." } };
   const b = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
-  const transId = typeof b.TransID === "string" && /^[A-Z0-9]{6,20}$/.test(b.TransID) ? b.TransID : null;
+  const transId = typeof b.TransID === "string" && RECEIPT.test(b.TransID) ? b.TransID : null;
   const amount = Number(b.TransAmount);
   const msisdn = typeof b.MSISDN === "string" || typeof b.MSISDN === "number" ? String(b.MSISDN).slice(0, 64) : "";
   if (!transId || !Number.isFinite(amount) || amount <= 0) return { status: 400, body: { ResultCode: 1, ResultDesc: "Not a C2B confirmation." } };
