@@ -38,6 +38,14 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v?.replace(/\/+$/, "") || undefined)
     .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "DARAJA_URL must be a full URL such as http://127.0.0.1:3199"),
+  // SMS against a stand-in Africa's Talking (scripts/fakes/africastalking.ts) for tests, the demo and
+  // the simulator: the live and sandbox API addresses become {AFRICASTALKING_URL}.
+  AFRICASTALKING_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v?.replace(/\/+$/, "") || undefined)
+    .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "AFRICASTALKING_URL must be a full URL such as http://127.0.0.1:3198"),
   // A guest whose gateway sends accounting is ended this many minutes after the last record.
   PORTAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),

@@ -175,6 +175,8 @@ export interface CustomersTable {
   terms_accepted_at: Timestamp | null;
   /** Broadcasts reach only customers who opted in; null: never, or withdrawn. */
   marketing_opt_in_at: Timestamp | null;
+  /** When they last opted out (unsubscribe link, STOP reply); opting out also clears marketing_opt_in_at. */
+  marketing_opted_out_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -611,6 +613,92 @@ export interface MpesaTransactionsTable {
   updated_at: Timestamp;
 }
 
+export type BroadcastChannel = "BOTH" | "SMS" | "EMAIL";
+export type DeliveryChannel = "SMS" | "EMAIL";
+export type ScheduleStatus = "Scheduled" | "Sending" | "Sent" | "Failed" | "Cancelled";
+export type DeliveryStatus = "queued" | "sent" | "delivered" | "failed" | "bounced" | "opted_out";
+
+export interface CustomerGroupsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string | null;
+  /** The spec's group filter structure as JSON (app/lib/schemas/groups.ts). */
+  filters: string;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BroadcastsTable {
+  id: Generated<number>;
+  organization_id: number;
+  /** Also the e-mail's subject. */
+  title: string;
+  description: string | null;
+  sms: string | null;
+  email_html: string | null;
+  email_text: string | null;
+  email_design: string | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BroadcastSchedulesTable {
+  id: Generated<number>;
+  organization_id: number;
+  broadcast_id: number;
+  channel: BroadcastChannel;
+  dispatch_at: Timestamp;
+  status: ScheduleStatus;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  error: string | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BroadcastScheduleGroupsTable {
+  schedule_id: number;
+  group_id: number | null;
+  group_name: string;
+}
+
+export interface BroadcastDeliveriesTable {
+  id: Generated<number>;
+  organization_id: number;
+  schedule_id: number;
+  customer_id: number;
+  channel: DeliveryChannel;
+  address: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  provider_message_id: string | null;
+  cost: string | null;
+  error: string | null;
+  sent_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SmsSettingsTable {
+  id: Generated<number>;
+  organization_id: number;
+  provider: "africastalking";
+  username: string;
+  /** Ciphertext (encryptSecret). */
+  api_key: string;
+  sender_id: string | null;
+  messages_per_second: number;
+  callback_key: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -655,6 +743,12 @@ export interface DB {
   mpesa_settings: MpesaSettingsTable;
   mpesa_transactions: MpesaTransactionsTable;
   daraja_tokens: DarajaTokensTable;
+  customer_groups: CustomerGroupsTable;
+  broadcasts: BroadcastsTable;
+  broadcast_schedules: BroadcastSchedulesTable;
+  broadcast_schedule_groups: BroadcastScheduleGroupsTable;
+  broadcast_deliveries: BroadcastDeliveriesTable;
+  sms_settings: SmsSettingsTable;
 }
 
 export type User = Selectable<UsersTable>;

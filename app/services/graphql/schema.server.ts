@@ -19,8 +19,10 @@ import * as reports from "./resolvers/reports.server";
 import * as splash from "./resolvers/splash.server";
 import * as subscriptions from "./resolvers/subscriptions.server";
 import * as vouchers from "./resolvers/vouchers.server";
+import * as groups from "./resolvers/groups.server";
+import * as broadcasts from "./resolvers/broadcasts.server";
 
-const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash, prepaid, subscriptions, vouchers];
+const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash, prepaid, subscriptions, vouchers, groups, broadcasts];
 
 const root = /* GraphQL */ `
   "Every query needs Authorization: Bearer <api token>; organisation data needs X-Organization-Id too."
