@@ -13,8 +13,8 @@ const mapOrigins = /^https?:\/\//.test(process.env.MAP_STYLE_URL ?? "") ? [new U
 // Secrets in paths (reset, invitation and guest tokens, portal keys) never reach the log.
 const redact = (p) =>
   p
-    .replace(/^\/(password\/reset|invitations|register\/verify|splash\/connection)\/[^/]+/, "/$1/***")
-    .replace(/^\/(hotspot\/[^/]+|captive)\/[^/]+/, "/$1/***");
+    .replace(/^\/(password\/reset|invitations|register\/verify|splash\/connection|unsubscribe)\/[^/]+/, "/$1/***")
+    .replace(/^\/(hotspot\/[^/]+|captive|marketing\/sms)\/[^/]+/, "/$1/***");
 
 /** The console's origin as configured (PUBLIC_URL; the local server outside production). */
 export function configuredOrigin() {

@@ -34,7 +34,7 @@ export const MENU: readonly MenuItem[] = [
     permissions: ["view_broadcasts", "create_broadcasts"],
     children: [
       { label: "Broadcast Messages", path: "broadcasts" },
-      { label: "New Message", path: "broadcasts/create", permissions: ["create_broadcasts"] },
+      { label: "New Message", path: "broadcasts/create", permissions: ["create_broadcasts", "create_groups"] },
     ],
   },
   {

@@ -133,7 +133,7 @@ describe("findMenuItem", () => {
 
   it("collects the section's check and the item's own", () => {
     const match = findMenuItem("broadcasts/create")!;
-    expect(match.checks).toEqual([["view_broadcasts", "create_broadcasts"], ["create_broadcasts"]]);
+    expect(match.checks).toEqual([["view_broadcasts", "create_broadcasts"], ["create_broadcasts", "create_groups"]]);
     expect(mayOpen(match, ["create_broadcasts"])).toBe(true);
     expect(mayOpen(match, ["view_broadcasts"])).toBe(false);
     expect(mayOpen(findMenuItem("ads/analytics")!, [])).toBe(true);

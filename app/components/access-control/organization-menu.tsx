@@ -16,6 +16,7 @@ export function OrganizationMenu({ canInvite, canAddRole }: { canInvite: boolean
     { to: "details", label: "Details", show: true },
     { to: "social-login", label: "Guest sign-in", show: true },
     { to: "mpesa", label: "M-Pesa", show: true },
+    { to: "sms", label: "SMS", show: true },
   ];
   return (
     <nav aria-label="Organization" className="card p-2">

@@ -1,0 +1,144 @@
+import { z } from "zod";
+import type { BroadcastChannel } from "~/db/schema";
+import { smsCount } from "~/lib/sms-segments";
+import { optionalText, requiredText } from "./venues";
+
+// The broadcast forms (spec 3 §2 broadcasts, broadcast/{id}/{email|sms|schedules|settings}, §3
+// Broadcast and Broadcast schedule, §5, §7), shared by the pages and the data API. The spec marks the
+// subject (the title: it is also the e-mail's subject) required without checking it; we check it.
+
+export const BROADCAST_MESSAGES = {
+  titleRequired: "Title field is required.",
+  tooLong: "This value is too long.",
+  nul: "This text contains a character that is not allowed.",
+  designInvalid: "The design must be the designer's JSON.",
+  smsTooLong: (parts: number, max: number) => `The SMS is too long: ${parts} parts, at most ${max}.`,
+  channel: "Choose BOTH, SMS or EMAIL.",
+  groupsRequired: "Choose at least one group.",
+  tooManyGroups: (max: number) => `Choose at most ${max} groups.`,
+  dispatchAtRequired: "Choose the date and time to send it.",
+  dispatchAtInvalid: "Use a date and time like 2026-12-31 09:30 (UTC).",
+} as const;
+
+/** Sizes kept well inside the form body limit (256 KB; the e-mail form posts multipart, not percent-encoded). */
+export const EMAIL_HTML_MAX = 200_000;
+export const EMAIL_TEXT_MAX = 50_000;
+export const EMAIL_DESIGN_MAX = 1_000_000;
+/** A marketing SMS of more parts than this is almost surely a mistake (each part is paid for). */
+export const SMS_MAX_SEGMENTS = 10;
+/** Groups one schedule may name. */
+export const SCHEDULE_MAX_GROUPS = 50;
+
+const noNul = (v: string | null | undefined) => !v?.includes("\u0000");
+
+export const broadcastSchema = z.object({
+  title: requiredText(BROADCAST_MESSAGES.titleRequired, 200).refine(noNul, BROADCAST_MESSAGES.nul),
+  description: optionalText(1000).refine(noNul, BROADCAST_MESSAGES.nul),
+});
+export type BroadcastInput = z.infer<typeof broadcastSchema>;
+
+/** An optional long text: empty or blank becomes null; NUL is refused (PostgreSQL cannot store it). */
+function longText(max: number) {
+  return z
+    .string()
+    .max(max, BROADCAST_MESSAGES.tooLong)
+    .refine(noNul, BROADCAST_MESSAGES.nul)
+    .optional()
+    .transform((v) => (v && v.trim() ? v : null));
+}
+
+export const broadcastEmailSchema = z.object({
+  email_html: longText(EMAIL_HTML_MAX),
+  email_text: longText(EMAIL_TEXT_MAX),
+  /** A visual designer's JSON (the data API's `design`); stored as given, with the HTML it made. */
+  email_design: longText(EMAIL_DESIGN_MAX).refine((v) => v === null || isJson(v), BROADCAST_MESSAGES.designInvalid),
+});
+export type BroadcastEmailInput = z.infer<typeof broadcastEmailSchema>;
+
+function isJson(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null;
+  } catch {
+    return false;
+  }
+}
+
+export const broadcastSmsSchema = z.object({
+  // A browser posts a textarea's line breaks as CRLF: stored as LF, so the count matches what was typed.
+  sms: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").replace(/\r\n?/g, "\n"))
+    .refine(noNul, BROADCAST_MESSAGES.nul)
+    .superRefine((v, ctx) => {
+      const { segments } = smsCount(v);
+      if (segments > SMS_MAX_SEGMENTS) ctx.addIssue({ code: z.ZodIssueCode.custom, message: BROADCAST_MESSAGES.smsTooLong(segments, SMS_MAX_SEGMENTS) });
+    })
+    .transform((v) => (v.trim() ? v : null)),
+});
+export type BroadcastSmsInput = z.infer<typeof broadcastSmsSchema>;
+
+/** The confirmation of a schedule's Cancel (the dispatch time as the list shows it). */
+export const cancelQuestion = (dispatchAt: string) => `Cancel the dispatch of ${dispatchAt} (UTC)? Nothing will be sent.`;
+
+export const CHANNELS: readonly BroadcastChannel[] = ["BOTH", "SMS", "EMAIL"];
+export const CHANNEL_LABELS: Record<BroadcastChannel, string> = { BOTH: "E-mail and SMS", SMS: "SMS", EMAIL: "E-mail" };
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * A dispatch time: "2026-12-31T09:30" as a date-time field sends it (UTC, as the console shows
+ * times), or an ISO 8601 time with Z or an offset (the data API). Null when it is no real time
+ * (31 February included).
+ */
+export function parseDispatchAt(raw: string): number | null {
+  const m = DATE_TIME.exec(raw.trim());
+  if (!m) return null;
+  const [year, month, day, hour, minute, second = "0", fraction = "0"] = m.slice(1, 8);
+  const ms = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), Number(fraction.padEnd(3, "0")));
+  const d = new Date(ms);
+  const real =
+    d.getUTCFullYear() === Number(year) &&
+    d.getUTCMonth() === Number(month) - 1 &&
+    d.getUTCDate() === Number(day) &&
+    d.getUTCHours() === Number(hour) &&
+    d.getUTCMinutes() === Number(minute) &&
+    d.getUTCSeconds() === Number(second);
+  if (!real) return null;
+  const zone = m[8];
+  if (!zone || zone === "Z") return ms;
+  const [h, min] = zone.slice(1).split(":").map(Number);
+  if (h > 14 || min > 59) return null;
+  return ms - (zone.startsWith("-") ? -1 : 1) * (h * 60 + min) * 60_000;
+}
+
+/** The schedule form: channel (BOTH by default), one or more groups, now or at a time. */
+export const scheduleSchema = z
+  .object({
+    channel: z.enum(["BOTH", "SMS", "EMAIL"], { errorMap: () => ({ message: BROADCAST_MESSAGES.channel }) }).default("BOTH"),
+    groups: z
+      .array(z.coerce.number({ invalid_type_error: BROADCAST_MESSAGES.groupsRequired }).int().positive().max(2 ** 31 - 1), {
+        required_error: BROADCAST_MESSAGES.groupsRequired,
+        invalid_type_error: BROADCAST_MESSAGES.groupsRequired,
+      })
+      .min(1, BROADCAST_MESSAGES.groupsRequired)
+      .max(SCHEDULE_MAX_GROUPS, BROADCAST_MESSAGES.tooManyGroups(SCHEDULE_MAX_GROUPS))
+      .transform((ids) => [...new Set(ids)]),
+    dispatch: z.enum(["now", "later"]).default("now"),
+    dispatch_at: z.string().trim().max(40, BROADCAST_MESSAGES.dispatchAtInvalid).optional(),
+  })
+  .transform((v, ctx) => {
+    let dispatchAt: number | "now" = "now";
+    if (v.dispatch === "later") {
+      const parsed = v.dispatch_at ? parseDispatchAt(v.dispatch_at) : null;
+      if (parsed === null) {
+        const message = v.dispatch_at ? BROADCAST_MESSAGES.dispatchAtInvalid : BROADCAST_MESSAGES.dispatchAtRequired;
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["dispatch_at"], message });
+        return z.NEVER;
+      }
+      dispatchAt = parsed;
+    }
+    return { channel: v.channel, groups: v.groups, dispatchAt };
+  });
+export type ScheduleInput = z.infer<typeof scheduleSchema>;

@@ -1,0 +1,114 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { Pagination } from "~/components/ui/pagination";
+import { formatCount } from "~/lib/format";
+import { parseId } from "~/lib/ids";
+import { parseListParams, rowNumber } from "~/lib/pagination";
+import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
+import { formatUtcDateTime } from "~/lib/time";
+import { requireOrg } from "~/services/guard.server";
+import { broadcastDeliveries, DELIVERY_STATUSES, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
+
+// broadcast/{id} (messages, the default section; spec 3 §2): what the broadcast's schedules sent,
+// one row per recipient and channel with its status, and the totals per status. Guests' names and
+// addresses need view_clients.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireOrg(request, params, ...VIEW_BROADCASTS);
+  const list = parseListParams(new URL(request.url).searchParams);
+  const { broadcast, rows, total, totals } = await broadcastDeliveries(ctx, parseId(params.id), list);
+  return json({
+    orgId: ctx.org.id,
+    broadcastId: broadcast.id,
+    list,
+    total,
+    totals,
+    personal: ctx.permissions.has(PERSONAL_DATA_PERMISSION),
+    rows: rows.map((r) => ({
+      ...r,
+      sent_at: r.sent_at === null ? null : formatUtcDateTime(r.sent_at),
+      delivered_at: r.delivered_at === null ? null : formatUtcDateTime(r.delivered_at),
+    })),
+  });
+}
+
+const STATUS_LABELS: Record<(typeof DELIVERY_STATUSES)[number], string> = {
+  queued: "Queued",
+  sent: "Sent",
+  delivered: "Delivered",
+  failed: "Failed",
+  bounced: "Bounced",
+  opted_out: "Opted out",
+};
+
+export default function BroadcastMessages() {
+  const { orgId, broadcastId, list, total, totals, personal, rows } = useLoaderData<typeof loader>();
+  const columns = ["#", ...(personal ? ["Customer", "Sent to"] : []), "Channel", "Status", "Sent at (UTC)", "Delivered at (UTC)", "Details"];
+  return (
+    <section className="card">
+      <h2 className="mb-3 text-lg font-semibold">Messages</h2>
+      <dl className="mb-4 grid grid-cols-3 gap-x-6 gap-y-2 text-sm sm:grid-cols-7">
+        <div>
+          <dt className="text-slate-500">All</dt>
+          <dd className="font-medium">{formatCount(total)}</dd>
+        </div>
+        {DELIVERY_STATUSES.map((s) => (
+          <div key={s}>
+            <dt className="text-slate-500">{STATUS_LABELS[s]}</dt>
+            <dd className="font-medium">{formatCount(totals[s])}</dd>
+          </div>
+        ))}
+      </dl>
+      {personal ? null : <p className="mb-3 text-sm text-slate-600">Customers' names and addresses need the View clients permission.</p>}
+      <div className="overflow-x-auto">
+        <table className="table">
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c}>{c}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={columns.length} className="text-center text-slate-500">
+                  {total === 0 ? (
+                    <>
+                      Nothing sent yet.{" "}
+                      <Link to={`/${orgId}/broadcast/${broadcastId}/schedules`} className="link">
+                        Schedule it
+                      </Link>{" "}
+                      for your customer groups.
+                    </>
+                  ) : (
+                    "No messages on this page."
+                  )}
+                </td>
+              </tr>
+            ) : null}
+            {rows.map((r, index) => (
+              <tr key={r.id}>
+                <td>{rowNumber(list, index)}</td>
+                {r.customer ? (
+                  <>
+                    <td>{r.customer.name}</td>
+                    <td>{r.customer.address}</td>
+                  </>
+                ) : null}
+                <td>{r.channel === "EMAIL" ? "E-mail" : "SMS"}</td>
+                <td>{STATUS_LABELS[r.status]}</td>
+                <td className="whitespace-nowrap">{r.sent_at ?? "—"}</td>
+                <td className="whitespace-nowrap">{r.delivered_at ?? "—"}</td>
+                <td>{r.error ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pagination page={list.page} pageSize={list.pageSize} total={total} />
+    </section>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;
