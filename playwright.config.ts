@@ -9,6 +9,12 @@ export const OAUTH_PORT = E2E_PORT + 1;
 /** The fake Daraja (scripts/fakes/daraja.ts) M-Pesa purchases talk to; its callbacks come back to PUBLIC_URL. */
 export const DARAJA_PORT = E2E_PORT + 2;
 /**
+ * The fake Africa's Talking (scripts/fakes/africastalking.ts) SMS broadcasts go to. It sends no
+ * delivery reports: their URL holds a callback key that is random per organisation (and unique), so
+ * one fake cannot report to the parallel tests' organisations; tests see SMS end as "sent".
+ */
+export const AFRICASTALKING_PORT = E2E_PORT + 3;
+/**
  * Phones (as Daraja gets them) whose STK pushes end this way at the fake Daraja, so parallel tests
  * each get their outcome from the one fake; any other phone pays successfully.
  */
@@ -21,6 +27,7 @@ export const E2E_ENV = {
   PUBLIC_URL: `http://localhost:${E2E_PORT}`,
   OAUTH_PROVIDER_URL: `http://127.0.0.1:${OAUTH_PORT}`,
   DARAJA_URL: `http://127.0.0.1:${DARAJA_PORT}`,
+  AFRICASTALKING_URL: `http://127.0.0.1:${AFRICASTALKING_PORT}`,
 };
 
 export default defineConfig({
@@ -77,6 +84,13 @@ export default defineConfig({
         ...Object.entries(DARAJA_TEST_PHONES).map(([outcome, phone]) => `--outcome-for ${phone}=${outcome}`),
       ].join(" "),
       url: `http://127.0.0.1:${DARAJA_PORT}/oauth/v1/generate`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // Credentials DEMO_AT_CREDENTIALS; no rate limit. Readiness: /fake/messages (what it sent) answers 200.
+      command: `npx tsx scripts/fakes/africastalking.ts --port ${AFRICASTALKING_PORT}`,
+      url: `http://127.0.0.1:${AFRICASTALKING_PORT}/fake/messages`,
       reuseExistingServer: false,
       timeout: 30_000,
     },

@@ -26,6 +26,13 @@ if [ -z "${DARAJA_URL:-}" ]; then
   export DARAJA_URL="http://127.0.0.1:${DARAJA_PORT:-3199}"
   npx tsx scripts/fakes/daraja.ts --port "${DARAJA_PORT:-3199}" > data/daraja.log 2>&1 &
 fi
+# SMS works offline too: the fake Africa's Talking takes the demo organisation's broadcasts and reports
+# each message delivered to the demo's fixed callback key, unless AFRICASTALKING_URL names another stand-in.
+if [ -z "${AFRICASTALKING_URL:-}" ]; then
+  export AFRICASTALKING_URL="http://127.0.0.1:${AFRICASTALKING_PORT:-3198}"
+  npx tsx scripts/fakes/africastalking.ts --port "${AFRICASTALKING_PORT:-3198}" \
+    --delivery-url "${PUBLIC_URL}/marketing/sms/demo-sms-callbacks-0001/delivery" > data/africastalking.log 2>&1 &
+fi
 npx tsx app/db/cli.ts demo
 # Live guests for the console to show: once the server answers, the gateway simulator plays a dozen
 # guests through the real guest path (a Meraki network, "Simulator Lab") and leaves them online.

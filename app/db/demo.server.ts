@@ -10,6 +10,7 @@ import { insertBatches } from "./demo/bulk.server";
 import { customerBatches, deviceBatches, planPopulation } from "./demo/people.server";
 import { accessPointCounts, accessPointRows, venueProfiles, venueRows } from "./demo/places.server";
 import { createRandom, subSeed } from "./demo/random.server";
+import { createDemoMarketing } from "./demo/marketing.server";
 import { createDemoPrepaid } from "./demo/prepaid.server";
 import { createDemoSplashPages } from "./demo/splash.server";
 import { insertMembership, insertRole, insertUser } from "./factories.server";
@@ -183,6 +184,8 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
   log("splash pages: two published, one draft");
   await createDemoPrepaid(ctx, now);
   log("prepaid: two plans for sale, a free plan, 50 vouchers, M-Pesa with the fake Daraja's demo credentials");
+  await createDemoMarketing(ctx, now);
+  log("marketing: SMS with the fake Africa's Talking's demo credentials, two customer groups, a broadcast ready to schedule");
 
   return {
     organizationId: orgId,

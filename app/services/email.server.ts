@@ -12,6 +12,8 @@ export interface Email {
   /** The one link the mail is about (reset, invitation): kept in the outbox file, never logged. */
   link?: string;
   attachments?: { filename: string; content: string | Buffer; contentType?: string }[];
+  /** Extra headers (a broadcast's List-Unsubscribe and Message-ID); kept in the outbox file too. */
+  headers?: Record<string, string>;
 }
 
 /** An e-mail as a job's JSON payload (attachments in base64). */
@@ -46,7 +48,7 @@ export async function deliverEmail(email: Email): Promise<void> {
   const env = getEnv();
   if (env.SMTP_URL) {
     transport ??= nodemailer.createTransport(env.SMTP_URL);
-    await transport.sendMail({ from: env.MAIL_FROM, to: email.to, subject: email.subject, text: email.text, html: email.html, attachments: email.attachments });
+    await transport.sendMail({ from: env.MAIL_FROM, to: email.to, subject: email.subject, text: email.text, html: email.html, attachments: email.attachments, headers: email.headers });
     return;
   }
   const dir = outboxDir();

@@ -82,6 +82,9 @@ export type BroadcastSmsInput = z.infer<typeof broadcastSmsSchema>;
 /** The confirmation of a schedule's Cancel (the dispatch time as the list shows it). */
 export const cancelQuestion = (dispatchAt: string) => `Cancel the dispatch of ${dispatchAt} (UTC)? Nothing will be sent.`;
 
+/** Spec 3 §5: the delete confirmation. */
+export const DELETE_BROADCAST_QUESTION = "Are you sure you want to delete this broadcast?";
+
 export const CHANNELS: readonly BroadcastChannel[] = ["BOTH", "SMS", "EMAIL"];
 export const CHANNEL_LABELS: Record<BroadcastChannel, string> = { BOTH: "E-mail and SMS", SMS: "SMS", EMAIL: "E-mail" };
 

@@ -2,6 +2,8 @@
 // process's worker (entry.server.tsx). Adding work = a job type here and `enqueue(type, payload)`.
 import { getEnv } from "~/env.server";
 import { deliverEmail, emailFromPayload, type EmailPayload } from "../email.server";
+import { DISPATCH_JOB, runDispatchJob } from "../marketing/dispatch.server";
+import { runSendJob, SEND_JOB, type SendPayload } from "../marketing/dispatch/sender.server";
 import { endIdleConnections } from "../portal/accounting.server";
 import { REVOKE_JOB, runRevokeJob } from "../portal/revoke.server";
 import { reconcilePayments } from "../prepaid/mpesa.server";
@@ -23,6 +25,10 @@ export const JOB_TYPES: Record<string, JobType> = {
   [REVOKE_JOB]: { run: (payload: { connectionId: number }) => runRevokeJob(payload) },
   // M-Pesa purchases whose result never came: asked about with the STK query (each claimed by one instance).
   "mpesa.reconcile": { run: async () => void (await reconcilePayments()) },
+  // A broadcast schedule at its time: starts it and makes its delivery rows (decision 0018).
+  [DISPATCH_JOB]: { run: (payload: { scheduleId: number }) => runDispatchJob(payload) },
+  // One time slice of an organisation's broadcast messages on one channel, at the channel's pace.
+  [SEND_JOB]: { run: (payload: SendPayload) => runSendJob(payload) },
   // Finished jobs and dead letters older than 30 days.
   "jobs.prune": { run: async () => void (await pruneJobs(30 * DAY_MS)) },
 };

@@ -31,7 +31,6 @@ export const BROADCAST_RESULT_MESSAGES = {
 } as const;
 
 /** The spec's delete confirmation (§5), word for word. */
-export const DELETE_BROADCAST_QUESTION = "Are you sure you want to delete this broadcast?";
 
 /** The per-recipient statuses of the Messages section, in the order its totals show them. */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["queued", "sent", "delivered", "failed", "bounced", "opted_out"];

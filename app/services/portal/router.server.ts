@@ -22,6 +22,8 @@ import { styleFileFor } from "../splash/styles.server";
 import { connectPage, messagePage, onlinePage, previewCard, refusalPage, refusalStatus, type FormState } from "./pages.server";
 import { mountMpesaRoutes } from "./mpesa-routes.server";
 import { mountSocialRoutes } from "./social-routes.server";
+import { mountSmsRoutes } from "../marketing/sms/callback-routes.server";
+import { mountUnsubscribeRoutes } from "../marketing/unsubscribe-routes.server";
 
 const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 /**
@@ -120,7 +122,7 @@ function catchingRouter(): express.Router {
   return router;
 }
 
-const JSON_PATHS = /^\/(hotspot\/accounting|hotspot\/mpesa\/|hotspot\/mlango\/[^/]+\/revocations|splash\/connect\/auto|splash\/connection\/|captive\/[^/]+$)/;
+const JSON_PATHS = /^\/(hotspot\/accounting|hotspot\/mpesa\/|marketing\/sms\/|hotspot\/mlango\/[^/]+\/revocations|splash\/connect\/auto|splash\/connection\/|captive\/[^/]+$)/;
 
 export function portalRouter(): express.Router {
   const router = catchingRouter();
@@ -250,6 +252,8 @@ export function portalRouter(): express.Router {
 
   mountSocialRoutes(router, { sendPage, sendConnectPage, form });
   mountMpesaRoutes(router, { sendPage, sendConnectPage, form });
+  mountSmsRoutes(router);
+  mountUnsubscribeRoutes(router, { sendPage });
 
   // Splash pages (issue [splash]): the styling templates' files, operators' images, "View page".
   router.get("/splash/styles/:file", (req, res) => {

@@ -52,7 +52,8 @@ export default function BroadcastMessages() {
           <dt className="text-slate-500">All</dt>
           <dd className="font-medium">{formatCount(total)}</dd>
         </div>
-        {DELIVERY_STATUSES.map((s) => (
+        {/* STATUS_LABELS, not DELIVERY_STATUSES: a .server module's values are not in the browser bundle */}
+        {(Object.keys(STATUS_LABELS) as (keyof typeof STATUS_LABELS)[]).map((s) => (
           <div key={s}>
             <dt className="text-slate-500">{STATUS_LABELS[s]}</dt>
             <dd className="font-medium">{formatCount(totals[s])}</dd>

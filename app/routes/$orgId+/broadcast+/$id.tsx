@@ -4,8 +4,9 @@ import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { confirmationNeeded } from "~/lib/confirm";
 import { parseId } from "~/lib/ids";
+import { DELETE_BROADCAST_QUESTION } from "~/lib/schemas/broadcasts";
 import { requireOrg, requirePermission } from "~/services/guard.server";
-import { DELETE_BROADCAST_QUESTION, DELETE_BROADCASTS, deleteBroadcast, getBroadcast, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
+import { DELETE_BROADCASTS, deleteBroadcast, getBroadcast, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 import { redirectWithToast } from "~/services/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.broadcast.title} · Broadcasts · Mlango` : "Mlango" }];

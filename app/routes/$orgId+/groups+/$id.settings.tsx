@@ -47,7 +47,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function GroupSettings() {
   const { orgId, group, can } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const base = groupBase(orgId, group.id);
+  const base = `/${orgId}/groups/${group.id}`; // not groupBase: a .server module is not in the browser bundle
   // The confirmation step and refusals come back as { confirm } / { message }; the form's own result otherwise.
   const feedback = actionData && (isConfirmationRequest(actionData) || !("status" in actionData)) ? actionData : null;
   const lastResult = actionData && !feedback ? actionData : null;

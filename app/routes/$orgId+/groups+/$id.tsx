@@ -5,7 +5,7 @@ import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { requireOrg } from "~/services/guard.server";
 import { getGroup, ownerName } from "~/services/marketing/groups.server";
-import { groupBase, groupIdParam } from "./__groups.server";
+import { groupIdParam } from "./__groups.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.group.name} · Customer Groups · Mlango` : "Mlango" }];
 
@@ -23,7 +23,7 @@ const SECTIONS = [
 
 export default function GroupLayout() {
   const { orgId, group } = useLoaderData<typeof loader>();
-  const base = groupBase(orgId, group.id);
+  const base = `/${orgId}/groups/${group.id}`; // not groupBase: a .server module is not in the browser bundle
   return (
     <div className="space-y-4">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500">

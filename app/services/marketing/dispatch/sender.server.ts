@@ -1,0 +1,181 @@
+// The send jobs (decision 0018): `broadcast.send` works the queued delivery rows of one organisation
+// and channel during one time slice, at the channel's pace, a batch at a time, then hands over to the
+// next slice's job while rows are left. Each slice has one job (dedupe key), and a job sends only
+// inside its slice, so an organisation's rate holds however many workers and instances there are.
+import { db } from "~/db/db.server";
+import type { DeliveryChannel } from "~/db/schema";
+import { deliverEmail } from "../../email.server";
+import { enqueue } from "../../jobs/queue.server";
+import type { SmsProvider, SmsSendResult } from "../sms/provider.server";
+import { smsSenderFor } from "../sms/settings.server";
+import { claimDeliveries, finishSchedules, nextDueAt, recordOutcomes, sendingSchedules, withdrawnConsent, type ClaimedDelivery, type Outcome } from "./deliveries.server";
+import { broadcastEmail, type BroadcastContent } from "./email.server";
+import { DISPATCH_TUNING } from "./tuning.server";
+
+export const SEND_JOB = "broadcast.send";
+
+export interface SendPayload {
+  organizationId: number;
+  channel: DeliveryChannel;
+  slice: number;
+}
+
+/** Where SMS go for an organisation. A seam: tests and the benchmark put a stand-in provider here. */
+export const smsSenders = { lookup: smsSenderFor };
+
+const sliceOf = (time: number) => Math.floor(time / DISPATCH_TUNING.sliceMs);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * Makes sure a send job will work this organisation's channel from `slice` on: that slice's job, or,
+ * when that one exists already (it may be finished), the next slice's, which cannot have run yet.
+ */
+export async function wakeSender(organizationId: number, channel: DeliveryChannel, slice = sliceOf(Date.now()), notBefore = 0): Promise<void> {
+  for (const s of [slice, slice + 1]) {
+    const runAt = Math.max(s * DISPATCH_TUNING.sliceMs, notBefore);
+    const id = await enqueue(SEND_JOB, { organizationId, channel, slice: s } satisfies SendPayload, { runAt, dedupeKey: `${SEND_JOB}:${organizationId}:${channel}:${s}`, maxAttempts: 3 });
+    if (id !== null) return;
+  }
+}
+
+export async function runSendJob({ organizationId, channel, slice }: SendPayload): Promise<void> {
+  const end = (slice + 1) * DISPATCH_TUNING.sliceMs;
+  // A job taken back after its worker died may come after its slice: it only hands over.
+  if (Date.now() < end) await sendUntil(organizationId, channel, end);
+  await finishSchedules(organizationId);
+  const due = await nextDueAt(organizationId, channel);
+  if (due === null) return;
+  const next = Math.max(slice + 1, sliceOf(Math.max(due, Date.now())));
+  // Waiting out the slice here lets this worker take the next slice's job at once (no poll gap).
+  if (next === slice + 1) await sleep(end - Date.now());
+  await wakeSender(organizationId, channel, next, due);
+}
+
+interface Channel {
+  perSecond: number;
+  batch: number;
+  send(content: Content, rows: ClaimedDelivery[]): Promise<[ClaimedDelivery, Outcome][]>;
+}
+
+type Content = BroadcastContent & { sms: string | null };
+
+/**
+ * Claims and sends batches while the slice lasts. The pace is a sliding one-second log: a batch goes
+ * only when the last second's messages and it stay within the rate. The slice's last second is left
+ * empty, so the next slice's job (which knows nothing of this one's log) cannot add to a busy second.
+ */
+async function sendUntil(organizationId: number, channel: DeliveryChannel, end: number): Promise<void> {
+  const sender = channel === "EMAIL" ? emailChannel() : await smsChannel(organizationId);
+  if (!sender) return failQueuedSms(organizationId, "No SMS provider is set up for this organisation.");
+  const stopAt = end - 1_000;
+  const contents = new Map<number, Content>();
+  const log: { at: number; count: number }[] = [];
+  for (;;) {
+    // The earliest moment a full batch fits in the rate.
+    let at = Date.now();
+    while (log.length && log[0]!.at <= at - 1_000) log.shift();
+    let inSecond = log.reduce((n, e) => n + e.count, 0);
+    for (const e of log) {
+      if (inSecond + sender.batch <= sender.perSecond) break;
+      inSecond -= e.count;
+      at = e.at + 1_000;
+    }
+    if (at >= stopAt) return;
+    await sleep(at - Date.now());
+    let rows: ClaimedDelivery[] = [];
+    for (const scheduleId of await sendingSchedules(organizationId)) {
+      rows = await claimDeliveries(scheduleId, channel, sender.batch);
+      if (rows.length) break;
+    }
+    if (rows.length === 0) return;
+    log.push({ at: Date.now(), count: rows.length });
+    const scheduleId = rows[0]!.scheduleId;
+    if (!contents.has(scheduleId)) contents.set(scheduleId, await contentOf(scheduleId));
+    const withdrawn = await withdrawnConsent(organizationId, rows);
+    const outcomes: [ClaimedDelivery, Outcome][] = rows.filter((r) => withdrawn.has(r.customerId)).map((r) => [r, { status: "opted_out" }]);
+    outcomes.push(...(await sender.send(contents.get(scheduleId)!, rows.filter((r) => !withdrawn.has(r.customerId)))));
+    await recordOutcomes(outcomes);
+  }
+}
+
+async function contentOf(scheduleId: number): Promise<Content> {
+  const row = await db
+    .selectFrom("broadcast_schedules")
+    .innerJoin("broadcasts", "broadcasts.id", "broadcast_schedules.broadcast_id")
+    .innerJoin("organizations", "organizations.id", "broadcast_schedules.organization_id")
+    .select(["organizations.id as organizationId", "organizations.name as organizationName", "broadcasts.title", "broadcasts.email_html", "broadcasts.email_text", "broadcasts.sms"])
+    .where("broadcast_schedules.id", "=", scheduleId)
+    .executeTakeFirstOrThrow();
+  return { organizationId: row.organizationId, organizationName: row.organizationName, title: row.title, emailHtml: row.email_html, emailText: row.email_text, sms: row.sms };
+}
+
+/** SMTP answers 5xx for good (no such mailbox); anything else (4xx, a dropped connection) may pass later. */
+function emailFailure(error: unknown): Outcome {
+  const code = (error as { responseCode?: number }).responseCode;
+  const message = error instanceof Error ? error.message : String(error);
+  return { status: "failed", error: message, retryable: !(typeof code === "number" && code >= 500 && code < 600) };
+}
+
+function emailChannel(): Channel {
+  return {
+    perSecond: DISPATCH_TUNING.emailPerSecond,
+    batch: Math.min(DISPATCH_TUNING.emailBatch, DISPATCH_TUNING.emailPerSecond),
+    send: (content, rows) =>
+      Promise.all(
+        rows.map(async (row): Promise<[ClaimedDelivery, Outcome]> => {
+          const mail = broadcastEmail(content, { id: row.id, customerId: row.customerId, address: row.address });
+          try {
+            await deliverEmail(mail);
+            return [row, { status: "sent", providerMessageId: mail.headers!["Message-ID"]!, cost: null }];
+          } catch (error) {
+            return [row, emailFailure(error)];
+          }
+        }),
+      ),
+  };
+}
+
+async function smsChannel(organizationId: number): Promise<Channel | null> {
+  const sms = await smsSenders.lookup(organizationId);
+  if (!sms) return null;
+  return {
+    perSecond: Math.max(1, sms.messagesPerSecond),
+    // At most one second's worth per request, so no second sees more than the rate.
+    batch: Math.max(1, Math.min(DISPATCH_TUNING.smsBatch, sms.messagesPerSecond)),
+    send: (content, rows) => sendSms(sms.provider, { text: content.sms ?? "", from: sms.from }, rows),
+  };
+}
+
+/** One request for the batch's numbers (Africa's Talking takes one text for many); each row gets its number's answer. */
+async function sendSms(provider: SmsProvider, message: { text: string; from: string | null }, rows: ClaimedDelivery[]): Promise<[ClaimedDelivery, Outcome][]> {
+  if (rows.length === 0) return [];
+  let results: Map<string, SmsSendResult>;
+  try {
+    const answers = await provider.send({ to: [...new Set(rows.map((r) => r.address))], text: message.text, from: message.from });
+    results = new Map(answers.map((a) => [a.to, a]));
+  } catch (error) {
+    // A timeout is ambiguous (the provider may have sent): not sent again, so never twice.
+    const { retryable, kind } = error as { retryable?: boolean; kind?: string };
+    const outcome: Outcome = { status: "failed", error: error instanceof Error ? error.message : String(error), retryable: retryable !== false && kind !== "timeout" };
+    return rows.map((row) => [row, outcome]);
+  }
+  return rows.map((row) => {
+    const answer = results.get(row.address);
+    if (!answer) return [row, { status: "failed", error: "The SMS provider gave no answer for this number.", retryable: true }];
+    if (answer.status === "sent") return [row, { status: "sent", providerMessageId: answer.messageId, cost: answer.cost }];
+    return [row, { status: "failed", error: answer.error ?? "The SMS provider refused this number.", retryable: answer.retryable }];
+  });
+}
+
+/** SMS settings removed while a broadcast was being sent: its queued SMS fail, visibly. */
+async function failQueuedSms(organizationId: number, error: string): Promise<void> {
+  const now = Date.now();
+  await db
+    .updateTable("broadcast_deliveries")
+    .set({ status: "failed", error, next_attempt_at: null, updated_at: now })
+    .where("organization_id", "=", organizationId)
+    .where("channel", "=", "SMS")
+    .where("status", "=", "queued")
+    .where("schedule_id", "in", (eb) => eb.selectFrom("broadcast_schedules").select("id").where("organization_id", "=", organizationId).where("status", "=", "Sending"))
+    .execute();
+}
