@@ -15,6 +15,7 @@ import { hashToken } from "../crypto.server";
 import { enforceDataLimits } from "../prepaid/subscriptions.server";
 import { plausibleToken } from "./connect.server";
 import type { PortalNetwork } from "./network.server";
+import { hasNul } from "~/lib/nul";
 
 export { revocationsSince } from "./revoke.server";
 
@@ -48,13 +49,6 @@ export interface AccountingData {
 }
 
 export type AccountingOutcome = { ok: true; data: AccountingData } | { ok: false; message: string };
-
-const hasNul = (value: unknown): boolean =>
-  typeof value === "string"
-    ? value.includes("\0")
-    : Array.isArray(value)
-      ? value.some(hasNul)
-      : value !== null && typeof value === "object" && Object.entries(value).some(([k, v]) => k.includes("\0") || hasNul(v));
 
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const mac = z

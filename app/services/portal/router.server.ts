@@ -24,6 +24,7 @@ import { mountMpesaRoutes } from "./mpesa-routes.server";
 import { mountSocialRoutes } from "./social-routes.server";
 import { mountSmsRoutes } from "../marketing/sms/callback-routes.server";
 import { mountUnsubscribeRoutes } from "../marketing/unsubscribe-routes.server";
+import { hasNul } from "~/lib/nul";
 
 const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 /**
@@ -55,9 +56,6 @@ export async function sendConnectPage(res: Response, status: number, view: Guest
   const frame = await frameForGuest(view.place);
   sendPage(res, status, connectPage(view, token, state, frame), frame ? SPLASH_CSP : GUEST_CSP);
 }
-
-const hasNul = (value: unknown): boolean =>
-  typeof value === "string" ? value.includes("\0") : Array.isArray(value) ? value.some(hasNul) : value && typeof value === "object" ? Object.entries(value).some(([k, v]) => k.includes("\0") || hasNul(v)) : false;
 
 /** Query strings of gateway redirects are small; a huge or NUL-laden one is refused before any work. */
 function saneQuery(req: Request, res: Response, next: NextFunction) {

@@ -18,6 +18,7 @@ import { db } from "~/db/db.server";
 import { normalizePhone } from "~/lib/phone";
 import { optOut } from "../consent.server";
 import { parseDeliveryReport } from "./africastalking.server";
+import { hasNul } from "~/lib/nul";
 
 const BODY_LIMIT = "16kb";
 const CALLBACK_KEY = /^[A-Za-z0-9_-]{16,64}$/;
@@ -104,9 +105,6 @@ export async function applyInboundMessage(callbackKey: string, body: unknown, no
   log("sms_stop", { organizationId, customers: customers.length });
   return ok;
 }
-
-const hasNul = (value: unknown): boolean =>
-  typeof value === "string" ? value.includes("\0") : Array.isArray(value) ? value.some(hasNul) : value && typeof value === "object" ? Object.entries(value).some(([k, v]) => k.includes("\0") || hasNul(v)) : false;
 
 export function mountSmsRoutes(router: express.Router): void {
   // Africa's Talking posts forms; JSON is read too. A NUL is never theirs (PostgreSQL text cannot hold one).
