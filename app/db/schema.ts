@@ -625,6 +625,9 @@ export interface CustomerGroupsTable {
   description: string | null;
   /** The spec's group filter structure as JSON (app/lib/schemas/groups.ts). */
   filters: string;
+  /** The last member count and when it was made (the list shows it while fresh); null after a filter change. */
+  customers_count: number | null;
+  counted_at: Timestamp | null;
   created_by_user_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -64,9 +64,30 @@ describe("customer groups in the console", () => {
     await insertCustomer(orgId, { first_name: "Achieng" });
     await insertCustomer(orgId, { first_name: "Brian" });
     const page = (await (await me.get(list.loader, "groups")).json()) as Json;
-    expect(page.groups).toEqual([{ id, name: "Regulars", description: "Come back often", owner: "Wanjiku Mwangi", customersCount: 2 }]);
+    expect(page.groups).toEqual([{ id, name: "Regulars", description: "Come back often", owner: "Wanjiku Mwangi", customersCount: 2, countedAt: expect.stringMatching(/^\d\d:\d\d$/) }]);
     expect(page.can).toEqual({ create: true, delete: true });
     expect(await storedFilters(id)).toEqual({ byDate: "NO", connections: 0, days: 0, dateRange: null, venues: [], accessPoints: [], profile: [] });
+  });
+
+  it("lists a count made in the last ten minutes without counting again; a filter change or the group's page counts anew", async () => {
+    const { orgId, me } = await world();
+    const id = await created(me, "Everyone");
+    await insertCustomer(orgId, { first_name: "Achieng" });
+    const counts = async () => ((await (await me.get(list.loader, "groups")).json()) as Json).groups.map((g: Json) => g.customersCount);
+    expect(await counts()).toEqual([1]);
+    await insertCustomer(orgId, { first_name: "Brian" });
+    expect(await counts()).toEqual([1]); // the count of a moment ago
+    // The group's own page counts live, and the list then shows that count.
+    expect(((await (await me.get(customersSection.loader, `groups/${id}`, { id: String(id) })).json()) as Json).total).toBe(2);
+    await insertCustomer(orgId, { first_name: "Chebet" });
+    expect(await counts()).toEqual([2]);
+    // Eleven minutes later the list counts again.
+    await db.updateTable("customer_groups").set({ counted_at: Date.now() - 11 * 60_000 }).where("id", "=", id).execute();
+    expect(await counts()).toEqual([3]);
+    // Saving filters forgets the count.
+    const saved = await me.post(filtersSection.action, `groups/${id}/filters`, { byDate: "NO", connections: "0", days: "0", "profile[0].condition": "AND", "profile[0].field": "firstName", "profile[0].equation": "eq", "profile[0].value": "Chebet" }, { id: String(id) });
+    expect(saved.status).toBe(302);
+    expect(await counts()).toEqual([1]);
   });
 
   it("pages and searches the list, newest first", async () => {

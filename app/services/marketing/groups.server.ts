@@ -2,7 +2,8 @@
 // §7): the list, a group, its live customers, and the changes. Every function takes the guard's
 // context and filters by ctx.org.id (another organisation's id is a 404); view_groups to read,
 // create_groups to create and change (the spec has no edit permission for groups), delete_groups to
-// delete. Members are computed when asked (group-filter.server.ts), never stored.
+// delete. Members are computed when asked (group-filter.server.ts), never stored; their count is kept
+// for the groups list (COUNT_FRESH_MS).
 import { db } from "~/db/db.server";
 import { containsText } from "~/db/sql.server";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
@@ -23,7 +24,12 @@ export interface GroupRecord {
   filters: GroupFilters | null;
   createdBy: { id: number; first_name: string; last_name: string } | null;
   createdAt: number;
+  /** The last count made and when; null after the filters changed or before the first count. */
+  lastCount: { count: number; at: number } | null;
 }
+
+/** The groups list shows a count made this recently rather than counting again (ten groups at scale take seconds). */
+export const COUNT_FRESH_MS = 10 * 60_000;
 
 const groups = (ctx: OrgContext) =>
   db
@@ -37,6 +43,8 @@ const COLUMNS = [
   "customer_groups.description",
   "customer_groups.filters",
   "customer_groups.created_at",
+  "customer_groups.customers_count",
+  "customer_groups.counted_at",
   "users.id as user_id",
   "users.first_name as user_first_name",
   "users.last_name as user_last_name",
@@ -48,6 +56,8 @@ type Row = {
   description: string | null;
   filters: string;
   created_at: number | string;
+  customers_count: number | null;
+  counted_at: number | string | null;
   user_id: number | null;
   user_first_name: string | null;
   user_last_name: string | null;
@@ -62,6 +72,7 @@ function toRecord(r: Row): GroupRecord {
     filters: parseStoredFilters(r.filters),
     createdBy: r.user_id === null ? null : { id: Number(r.user_id), first_name: r.user_first_name ?? "", last_name: r.user_last_name ?? "" },
     createdAt: Number(r.created_at),
+    lastCount: r.customers_count === null || r.counted_at === null ? null : { count: Number(r.customers_count), at: Number(r.counted_at) },
   };
 }
 
@@ -80,10 +91,15 @@ export async function listGroups(ctx: OrgContext, params: { offset: number; page
   return { rows: rows.map(toRecord), total: Number(total.n) };
 }
 
-/** A page of groups with each one's customers counted now (the list's Customers column). */
-export async function withCounts(ctx: OrgContext, rows: GroupRecord[]) {
-  const counts = await Promise.all(rows.map((g) => membersCount(ctx, g)));
-  return rows.map((g, i) => ({ ...g, customersCount: counts[i] }));
+/**
+ * A page of groups with each one's customers (the list's Customers column): the last count while it
+ * is fresh, else counted now. `countedAt` says when, for the list to show.
+ */
+export async function withCounts(ctx: OrgContext, rows: GroupRecord[], now = Date.now()) {
+  const counts = await Promise.all(
+    rows.map(async (g) => (g.lastCount && now - g.lastCount.at < COUNT_FRESH_MS ? g.lastCount : { count: await membersCount(ctx, g), at: now })),
+  );
+  return rows.map((g, i) => ({ ...g, customersCount: counts[i]!.count, countedAt: counts[i]!.at }));
 }
 
 export async function getGroup(ctx: OrgContext, groupId: number | null): Promise<GroupRecord> {
@@ -98,9 +114,19 @@ export async function findGroup(ctx: OrgContext, groupId: number | null): Promis
   return row ? toRecord(row) : notFound(GROUP_MESSAGES.notFound);
 }
 
-/** How many customers the group has now. */
-export function membersCount(ctx: OrgContext, group: GroupRecord): Promise<number> {
-  return group.filters ? countGroupMembers(db, ctx.org.id, group.filters) : Promise.resolve(0);
+/** How many customers the group has now; kept as its last count for the list. */
+export async function membersCount(ctx: OrgContext, group: GroupRecord, now = Date.now()): Promise<number> {
+  const count = group.filters ? await countGroupMembers(db, ctx.org.id, group.filters) : 0;
+  // Not over a newer count, nor over a filter change made while counting (that clears counted_at).
+  await db
+    .updateTable("customer_groups")
+    .set({ customers_count: count, counted_at: now })
+    .where("id", "=", group.id)
+    .where("organization_id", "=", ctx.org.id)
+    .where("filters", "=", group.filtersJson)
+    .where((eb) => eb.or([eb("counted_at", "is", null), eb("counted_at", "<", now)]))
+    .execute();
+  return count;
 }
 
 /** A page of the group's customers, newest first; names and contacts need view_clients. */
@@ -164,7 +190,7 @@ export async function updateGroupFilters(ctx: OrgContext, groupId: number | null
   if (Object.keys(errors).length > 0) return errors;
   await db
     .updateTable("customer_groups")
-    .set({ filters: JSON.stringify(filters), updated_at: Date.now() })
+    .set({ filters: JSON.stringify(filters), customers_count: null, counted_at: null, updated_at: Date.now() })
     .where("id", "=", group.id)
     .where("organization_id", "=", ctx.org.id)
     .execute();

@@ -12,8 +12,9 @@ export const groupIdParam = (params: { id?: string }) => parseId(params.id);
 
 export const groupBase = (orgId: number, groupId: number) => `/${orgId}/groups/${groupId}`;
 
-export function groupRow(g: GroupRecord & { customersCount: number }) {
-  return { id: g.id, name: g.name, description: g.description, owner: ownerName(g), customersCount: g.customersCount };
+export function groupRow(g: GroupRecord & { customersCount: number; countedAt: number }) {
+  const countedAt = new Date(g.countedAt).toISOString().slice(11, 16);
+  return { id: g.id, name: g.name, description: g.description, owner: ownerName(g), customersCount: g.customersCount, countedAt };
 }
 
 /** Delete, after 'Are you sure you want to delete this customers group?'; back to the list. */

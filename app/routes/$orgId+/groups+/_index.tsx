@@ -84,7 +84,9 @@ export default function Groups() {
                     {g.name}
                   </Link>
                 </td>
-                <td className="text-right">{formatCount(g.customersCount)}</td>
+                <td className="text-right" title={`Counted at ${g.countedAt} UTC`}>
+                  {formatCount(g.customersCount)}
+                </td>
                 <td>{g.owner}</td>
                 <td>{g.description ?? ""}</td>
                 {can.delete ? (
