@@ -15,6 +15,9 @@ if (process.env.TEST_DB === "postgres") {
   await admin.connect();
   const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
   if (exists.rowCount === 0) await admin.query(`create database "${name}"`).catch(ignoreDuplicate);
+  // A throwaway database: commits need not wait for the disk (a crash loses the last moments, never
+  // consistency). Tests commit thousands of times; this is the test database's setting only.
+  await admin.query(`alter database "${name}" set synchronous_commit = off`);
   await admin.end();
   const url = new URL(pgAdminUrl);
   url.pathname = `/${name}`;
