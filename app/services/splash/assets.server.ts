@@ -2,6 +2,7 @@
 // address to use in a page, served to guests without a session at /assets/{key} (keys are random,
 // so one organisation cannot list another's). The type is decided by the file's bytes; SVG is
 // refused because it can carry scripts. Each organisation has a quota.
+import type { Permission } from "~/lib/permissions";
 import { db } from "~/db/db.server";
 import { imageContentType, SPLASH_IMAGE_TYPES } from "~/lib/image-type";
 import { publicOrigin } from "../email.server";
@@ -31,9 +32,17 @@ export function readAssetUpload(request: Request) {
 
 export type AssetUploadOutcome = { ok: true; asset: { id: number; name: string; path: string; url: string } } | { ok: false; status: 413 | 422; message: string };
 
-/** Keeps an uploaded image of the organisation (edit_splash_pages), within the quota. */
-export async function saveAsset(ctx: OrgContext, upload: Awaited<ReturnType<typeof readAssetUpload>>, fileName: string | null | undefined): Promise<AssetUploadOutcome> {
-  requirePermission(ctx, "edit_splash_pages");
+/**
+ * Keeps an uploaded image of the organisation, within the quota. Any one of `mayUpload` is needed:
+ * edit_splash_pages for splash pages; the broadcast editors' permissions for the e-mail designer.
+ */
+export async function saveAsset(
+  ctx: OrgContext,
+  upload: Awaited<ReturnType<typeof readAssetUpload>>,
+  fileName: string | null | undefined,
+  mayUpload: Permission[] = ["edit_splash_pages"],
+): Promise<AssetUploadOutcome> {
+  requirePermission(ctx, ...mayUpload);
   if (!upload.ok) return { ok: false, status: upload.message.includes("too large") ? 413 : 422, message: upload.message.includes("too large") ? ASSET_MESSAGES.tooLarge : upload.message };
   const used = await db
     .selectFrom("splash_assets")
