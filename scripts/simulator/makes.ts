@@ -22,6 +22,15 @@ export interface SimNetwork {
   unifi?: FakeUnifi;
 }
 
+/**
+ * A grant's length is the network's session, or less when a plan gives less time (the organisation's
+ * free plan, say): anything from a second up to the session is right; more, none or garbage is not.
+ */
+function durationProblem(seconds: string | null, network: { sessionMinutes: number }): string | null {
+  const most = network.sessionMinutes * 60;
+  return seconds !== null && /^\d+$/.test(seconds) && Number(seconds) > 0 && Number(seconds) <= most ? null : `duration is ${seconds}, expected 1 to ${most} seconds`;
+}
+
 /** The phone: its MAC and address on the Wi-Fi, its browser, and the access point it is on. */
 export interface Device {
   clientMac: string;
@@ -123,8 +132,8 @@ export const meraki: GatewayBehaviour = {
       return `the grant goes to ${url.origin}${url.pathname}, not base_grant_url ${check.state.base_grant_url}`;
     const success = expectedSuccess(check.network, check.device, check.state.user_continue_url!);
     if (!sameUrl(url.searchParams.get("continue_url"), success)) return `continue_url is ${url.searchParams.get("continue_url")}, expected ${success}`;
-    if (url.searchParams.get("duration") !== String(check.network.sessionMinutes * 60))
-      return `duration is ${url.searchParams.get("duration")}, expected ${check.network.sessionMinutes * 60}`;
+    const long = durationProblem(url.searchParams.get("duration"), check.network);
+    if (long) return long;
     return null;
   },
   accountingId: (device, network) => ({
@@ -199,7 +208,7 @@ export const unifi: GatewayBehaviour = {
     const command = fake.commands.slice(check.commandsBefore).find((c) => c.cmd === "authorize-guest" && c.mac === check.device.clientMac);
     if (!command) return `the controller received no authorize-guest for ${check.device.clientMac}`;
     if (command.site !== SITE) return `authorize-guest went to site ${command.site}, not ${SITE}`;
-    if (command.minutes !== check.network.sessionMinutes) return `authorize-guest for ${command.minutes} minutes, expected ${check.network.sessionMinutes}`;
+    if (!(command.minutes !== undefined && command.minutes > 0 && command.minutes <= check.network.sessionMinutes)) return `authorize-guest for ${command.minutes} minutes, expected 1 to ${check.network.sessionMinutes}`;
     if (command.ap_mac !== apMac(check.network, check.device))
       return `authorize-guest names access point ${command.ap_mac}, expected ${apMac(check.network, check.device)}`;
     return null;
@@ -239,7 +248,8 @@ export const mlango: GatewayBehaviour = {
     const q = url.searchParams;
     const [token, duration, expires, signature] = ["token", "duration", "expires", "signature"].map((k) => q.get(k) ?? "");
     if (token !== check.token) return `the grant's token is not this connection's`;
-    if (duration !== String(check.network.sessionMinutes * 60)) return `duration is ${duration}, expected ${check.network.sessionMinutes * 60}`;
+    const long = durationProblem(duration, check.network);
+    if (long) return long;
     if (!/^\d+$/.test(expires) || !(Number(expires) > Date.now() / 1000)) return `the grant expired at ${expires}`;
     // The documented grant signature: v1 without limits; v2 (tagged, with up, down, bytes — empty when
     // unlimited) as soon as any of the three is in the query.
