@@ -14,7 +14,8 @@ import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, olderThan } from "./list-coun
 import { connectionScope, findDevice, scopedToPlace } from "./devices.server";
 import { forbidden, notFound, type OrgContext } from "./guard.server";
 
-const CUSTOMER_COLUMNS = [
+/** The columns the customers table shows (also a customer group's members). */
+export const CUSTOMER_COLUMNS = [
   "customers.id",
   "customers.identity",
   "customers.first_name",
@@ -27,7 +28,7 @@ const CUSTOMER_COLUMNS = [
   "customers.more_info",
 ] as const;
 
-type CustomerRecord = {
+export type CustomerRecord = {
   id: number;
   identity: string;
   first_name: string | null;
@@ -39,7 +40,7 @@ type CustomerRecord = {
   more_info: string | null;
 };
 
-function toCustomerRow(c: CustomerRecord): CustomerRow {
+export function toCustomerRow(c: CustomerRecord): CustomerRow {
   return {
     id: c.id,
     identity: c.identity,

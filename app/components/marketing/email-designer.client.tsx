@@ -5,6 +5,7 @@
 // (~/components/splash/builder-stylesheet), linked by the route.
 import type { Editor, EditorConfig } from "grapesjs";
 import { useEffect, useRef, useState } from "react";
+import { EditorAlerts } from "~/components/ui/editor-alerts";
 
 export interface EmailDesignerProps {
   /** The designer's project JSON saved earlier, or null: start from `html`. */
@@ -124,19 +125,7 @@ export default function EmailDesigner(props: EmailDesignerProps) {
 
   return (
     <div className="space-y-2">
-      {loadError ? (
-        <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {loadError}
-        </p>
-      ) : null}
-      {uploadError ? (
-        <div role="alert" className="flex items-start justify-between gap-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-          <span>{uploadError}</span>
-          <button type="button" className="underline" onClick={() => setUploadError(null)}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      <EditorAlerts loadError={loadError} uploadError={uploadError} onDismissUpload={() => setUploadError(null)} />
       <div ref={hostRef} aria-label="E-mail designer" aria-busy={!ready} className="h-[75vh] min-h-[28rem] overflow-hidden rounded border border-slate-300 [&>div]:h-full">
         {ready || loadError ? null : <p className="p-4 text-sm text-slate-600">Loading the designer…</p>}
       </div>

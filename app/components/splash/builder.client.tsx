@@ -4,6 +4,7 @@
 // The stylesheet lives in ./builder-stylesheet.ts (a .client module's exports are empty on the server).
 import type { Editor, EditorConfig } from "grapesjs";
 import { useEffect, useId, useRef, useState } from "react";
+import { EditorAlerts } from "~/components/ui/editor-alerts";
 
 export interface SplashBuilderProps {
   /** GrapesJS project JSON saved earlier, or null: import from html/css below. */
@@ -251,19 +252,7 @@ export default function SplashBuilder(props: SplashBuilderProps) {
   const pressed = "aria-pressed:border-blue-600 aria-pressed:bg-blue-50 aria-pressed:text-blue-800";
   return (
     <div className="space-y-2">
-      {loadError ? (
-        <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {loadError}
-        </p>
-      ) : null}
-      {uploadError ? (
-        <div role="alert" className="flex items-start justify-between gap-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-          <span>{uploadError}</span>
-          <button type="button" className="underline" onClick={() => setUploadError(null)}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      <EditorAlerts loadError={loadError} uploadError={uploadError} onDismissUpload={() => setUploadError(null)} />
       <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Builder">
         <div className="flex gap-1" role="group" aria-label="Device">
           {DEVICES.map((d) => (

@@ -8,16 +8,16 @@
 import { sql } from "kysely";
 import { db } from "~/db/db.server";
 import type { BroadcastChannel, DeliveryChannel } from "~/db/schema";
-import { groupFiltersSchema, type GroupFilters } from "~/lib/schemas/group-filters";
+import type { GroupFilters } from "~/lib/schemas/group-filters";
 import { enqueue } from "../jobs/queue.server";
 import { finishSchedules } from "./dispatch/deliveries.server";
-import { smsSenders, wakeSender } from "./dispatch/sender.server";
-import { groupMemberIds } from "./group-filter.server";
+import { NO_SMS_PROVIDER, smsSenders, wakeSender } from "./dispatch/sender.server";
+import { groupMemberIds, parseStoredFilters } from "./group-filter.server";
 
 export const DISPATCH_JOB = "broadcast.dispatch";
 
 export const DISPATCH_MESSAGES = {
-  noSmsProvider: "No SMS provider is set up for this organisation.",
+  noSmsProvider: NO_SMS_PROVIDER,
   noSms: "This broadcast has no SMS message.",
   noEmail: "This broadcast has no e-mail message.",
   badGroup: (name: string) => `The filters of the group "${name}" cannot be read; open the group and save its filters again.`,
@@ -77,16 +77,7 @@ async function scheduleGroups(scheduleId: number, organizationId: number): Promi
     .where("broadcast_schedule_groups.schedule_id", "=", scheduleId)
     .where("customer_groups.organization_id", "=", organizationId)
     .execute();
-  return rows.map((row) => {
-    let filters: GroupFilters | null = null;
-    try {
-      const parsed = groupFiltersSchema.safeParse(JSON.parse(row.filters));
-      if (parsed.success) filters = parsed.data;
-    } catch {
-      // not JSON: reported below
-    }
-    return { filters, problem: DISPATCH_MESSAGES.badGroup(row.name) };
-  });
+  return rows.map((row) => ({ filters: parseStoredFilters(row.filters), problem: DISPATCH_MESSAGES.badGroup(row.name) }));
 }
 
 async function smsProblem(organizationId: number, text: string | null): Promise<string | null> {

@@ -27,6 +27,7 @@ import type { DB } from "~/db/schema";
 import { groupFiltersSchema, type FilterField, type GroupFilters, type ProfileRule } from "~/lib/schemas/group-filters";
 import { WHOLE_NUMBER } from "~/lib/schemas/groups";
 import { normalizePhone } from "~/lib/phone";
+import { CUSTOMER_COLUMNS } from "../customers.server";
 
 const DAY = 86_400_000;
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -72,17 +73,7 @@ export function groupMembersPage(
 ) {
   return executor
     .selectFrom("customers")
-    .select([
-      "customers.id",
-      "customers.identity",
-      "customers.first_name",
-      "customers.last_name",
-      "customers.phone_number",
-      "customers.email_address",
-      "customers.facebook",
-      "customers.twitter",
-      "customers.more_info",
-    ])
+    .select([...CUSTOMER_COLUMNS])
     .where(memberCondition(organizationId, filters, today, { perCustomer: true }))
     .orderBy("customers.created_at", "desc")
     .orderBy("customers.id", "desc")

@@ -10,7 +10,7 @@ import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { EMPTY_FILTERS, type GroupFilters } from "~/lib/schemas/group-filters";
 import { GROUP_MESSAGES, type GroupInput } from "~/lib/schemas/groups";
 import type { CustomerRow } from "~/lib/records";
-import { customerName } from "../connections.server";
+import { toCustomerRow } from "../customers.server";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
 import { countGroupMembers, groupMembersPage, parseStoredFilters } from "./group-filter.server";
 
@@ -133,17 +133,7 @@ export async function membersCount(ctx: OrgContext, group: GroupRecord, now = Da
 export async function groupMembers(ctx: OrgContext, group: GroupRecord, page: { offset: number; pageSize: number }): Promise<CustomerRow[]> {
   requirePermission(ctx, PERSONAL_DATA_PERMISSION);
   if (!group.filters) return [];
-  const rows = await groupMembersPage(db, ctx.org.id, group.filters, page);
-  return rows.map((c) => ({
-    id: Number(c.id),
-    identity: c.identity,
-    name: customerName(c),
-    phoneNumber: c.phone_number,
-    emailAddress: c.email_address,
-    facebook: c.facebook,
-    twitter: c.twitter,
-    moreInfo: c.more_info,
-  }));
+  return (await groupMembersPage(db, ctx.org.id, group.filters, page)).map(toCustomerRow);
 }
 
 /** A new group (no filters yet: every customer of the organisation). */

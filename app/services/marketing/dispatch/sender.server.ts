@@ -9,10 +9,11 @@ import { enqueue } from "../../jobs/queue.server";
 import type { SmsProvider, SmsSendResult } from "../sms/provider.server";
 import { smsSenderFor } from "../sms/settings.server";
 import { claimDeliveries, finishSchedules, nextDueAt, recordOutcomes, sendingSchedules, withdrawnConsent, type ClaimedDelivery, type Outcome } from "./deliveries.server";
-import { broadcastEmail, type BroadcastContent } from "./email.server";
+import { broadcastEmail, textFromHtml, type BroadcastContent } from "./email.server";
 import { DISPATCH_TUNING } from "./tuning.server";
 
 export const SEND_JOB = "broadcast.send";
+export const NO_SMS_PROVIDER = "No SMS provider is set up for this organisation.";
 
 export interface SendPayload {
   organizationId: number;
@@ -66,7 +67,7 @@ type Content = BroadcastContent & { sms: string | null };
  */
 async function sendUntil(organizationId: number, channel: DeliveryChannel, end: number): Promise<void> {
   const sender = channel === "EMAIL" ? emailChannel() : await smsChannel(organizationId);
-  if (!sender) return failQueuedSms(organizationId, "No SMS provider is set up for this organisation.");
+  if (!sender) return failQueuedSms(organizationId, NO_SMS_PROVIDER);
   const stopAt = end - 1_000;
   const contents = new Map<number, Content>();
   const log: { at: number; count: number }[] = [];
@@ -106,7 +107,9 @@ async function contentOf(scheduleId: number): Promise<Content> {
     .select(["organizations.id as organizationId", "organizations.name as organizationName", "broadcasts.title", "broadcasts.email_html", "broadcasts.email_text", "broadcasts.sms"])
     .where("broadcast_schedules.id", "=", scheduleId)
     .executeTakeFirstOrThrow();
-  return { organizationId: row.organizationId, organizationName: row.organizationName, title: row.title, emailHtml: row.email_html, emailText: row.email_text, sms: row.sms };
+  // The text part read off the HTML once per schedule, not once per mail.
+  const emailText = row.email_text?.trim() || textFromHtml(row.email_html ?? "");
+  return { organizationId: row.organizationId, organizationName: row.organizationName, title: row.title, emailHtml: row.email_html, emailText, sms: row.sms };
 }
 
 /** SMTP answers 5xx for good (no such mailbox); anything else (4xx, a dropped connection) may pass later. */
