@@ -39,6 +39,12 @@ export const PERMISSIONS = [
   { identifier: "view_vouchers", name: "View vouchers", description: "See vouchers." },
   // Not in the spec (its vouchers screens check view_vouchers only): generating codes sells internet.
   { identifier: "edit_vouchers", name: "Generate vouchers", description: "Generate voucher codes and edit voucher groups." },
+  // Not in the spec (it shows no checks for surveys and ads; issue [surveys-ads] §10): answers are guests' data,
+  // and campaigns carry an advertiser's revenue.
+  { identifier: "view_surveys", name: "View surveys", description: "See surveys, their responses and the survey report with its exports." },
+  { identifier: "edit_surveys", name: "Edit surveys", description: "Create, edit and delete surveys." },
+  { identifier: "view_ads", name: "View ads", description: "See ad campaigns, banners, the ads dashboard and analytics." },
+  { identifier: "edit_ads", name: "Edit ads", description: "Create, edit, pause and delete ad campaigns and banners." },
   { identifier: "view_settings", name: "View settings", description: "See the organisation's settings and access control." },
   { identifier: "create_organizations", name: "Create organisations", description: "Create further organisations." },
   { identifier: "create_administrators", name: "Invite administrators", description: "Invite administrators and open the Add role form." },

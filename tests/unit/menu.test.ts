@@ -56,24 +56,23 @@ describe("visibleMenu", () => {
     expect(paths(visibleMenu(ALL_PERMISSIONS))).not.toContain("reports/footfall");
   });
 
-  it("shows only the unchecked entries (Dashboard, Survey, Ads, Reports) without permissions", () => {
+  it("shows only the unchecked entries (Dashboard, Reports) without permissions", () => {
     expect(labels(visibleMenu([]))).toEqual([
       "Dashboard",
-      "Survey",
-      "Survey/Create Survey",
-      "Survey/Survey List",
-      "Survey/Survey Analytics",
-      "Ads",
-      "Ads/Dashboard",
-      "Ads/Create Campaign",
-      "Ads/Campaign List",
-      "Ads/Analytics",
       "Reports",
       "Reports/Overview",
       "Reports/First Timers",
       "Reports/Repeat Customers",
       "Reports/All Visitors",
     ]);
+  });
+
+  it("shows Survey and Ads by their view_ and edit_ permissions", () => {
+    expect(labels(visibleMenu(["view_surveys"]))).toEqual(expect.arrayContaining(["Survey/Survey List", "Survey/Survey Analytics"]));
+    expect(labels(visibleMenu(["view_surveys"]))).not.toContain("Survey/Create Survey");
+    expect(labels(visibleMenu(["edit_surveys"]))).toEqual(["Dashboard", "Survey", "Survey/Create Survey", "Reports", "Reports/Overview", "Reports/First Timers", "Reports/Repeat Customers", "Reports/All Visitors"]);
+    expect(labels(visibleMenu(["view_ads"]))).toEqual(expect.arrayContaining(["Ads/Dashboard", "Ads/Campaign List", "Ads/Analytics"]));
+    expect(labels(visibleMenu(["view_ads"]))).not.toContain("Ads/Create Campaign");
   });
 
   it("hides the create items from a read-only role", () => {
@@ -136,7 +135,8 @@ describe("findMenuItem", () => {
     expect(match.checks).toEqual([["view_broadcasts", "create_broadcasts"], ["create_broadcasts", "create_groups"]]);
     expect(mayOpen(match, ["create_broadcasts"])).toBe(true);
     expect(mayOpen(match, ["view_broadcasts"])).toBe(false);
-    expect(mayOpen(findMenuItem("ads/analytics")!, [])).toBe(true);
+    expect(mayOpen(findMenuItem("ads/analytics")!, ["view_ads"])).toBe(true);
+    expect(mayOpen(findMenuItem("ads/analytics")!, [])).toBe(false);
   });
 });
 
