@@ -48,6 +48,16 @@ const envSchema = z.object({
     .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "AFRICASTALKING_URL must be a full URL such as http://127.0.0.1:3198"),
   // A guest whose gateway sends accounting is ended this many minutes after the last record.
   PORTAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  // RADIUS (issue [radius], docs/radius.md): the secret FreeRADIUS's rest module sends (HTTP basic,
+  // user "freeradius"); unset, /radius/* answers 503. How often gateways send interim accounting.
+  RADIUS_API_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    // URL-safe: it travels in FreeRADIUS's basic authentication and in a query (authenticate).
+    .refine((v) => v === undefined || /^[A-Za-z0-9_-]{16,256}$/.test(v), "RADIUS_API_SECRET must be 16 to 256 letters, digits, '-' or '_'"),
+  RADIUS_INTERIM_SECONDS: z.coerce.number().int().min(30).max(3600).default(60),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),
   DATA_DIR: z.string().default("data"),
   // Report e-mails: the job queue sends the due ones every minute (the claim is in the database);

@@ -213,6 +213,8 @@ export interface ConnectionsTable {
   client_ip: string | null;
   gateway: GatewayMake | null;
   gateway_context: string | null; // JSON the adapter needs to grant and revoke
+  /** The NAS that accepted the guest's RADIUS login (Disconnect and CoA go to it); RADIUS makes only. */
+  radius_client_id?: number | null;
   created_at: Timestamp; // reached the portal
   authorized_at: Timestamp | null; // got online
   session_expires_at: Timestamp | null;
@@ -225,7 +227,36 @@ export interface ConnectionsTable {
   download: number; // bytes
 }
 
-export type GatewayMake = "meraki" | "opennds" | "unifi" | "mlango";
+export type GatewayMake = "meraki" | "opennds" | "unifi" | "mlango" | RadiusMake;
+/** Gateways that log guests in with RADIUS (issue [radius]). */
+export type RadiusMake = "mikrotik" | "cisco" | "ruckus";
+
+/** A gateway (NAS client) that sends RADIUS to FreeRADIUS in front of Mlango. */
+export interface RadiusClientsTable {
+  id: Generated<number>;
+  organization_id: number;
+  venue_id: number;
+  name: string;
+  make: RadiusMake;
+  ip_address: string;
+  /** encryptSecret(...): FreeRADIUS needs the secret back to check the NAS's packets. */
+  secret: string;
+  coa_port: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** What a Disconnect-Request or CoA-Request sent to a NAS answered. */
+export interface RadiusMessagesTable {
+  id: Generated<number>;
+  organization_id: number;
+  radius_client_id: number;
+  connection_id: number;
+  kind: "Disconnect" | "CoA";
+  outcome: "ACK" | "NAK" | "timeout";
+  detail: string | null;
+  created_at: Timestamp;
+}
 
 export interface CustomerConsentsTable {
   id: Generated<number>;
@@ -759,3 +790,5 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Organization = Selectable<OrganizationsTable>;
 export type NewConnection = Insertable<ConnectionsTable>;
+  radius_clients: RadiusClientsTable;
+  radius_messages: RadiusMessagesTable;

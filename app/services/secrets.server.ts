@@ -44,3 +44,11 @@ export function decryptSecret(stored: string): string {
 export function readSecret(stored: string | null): string | null {
   return stored === null ? null : decryptSecret(stored);
 }
+
+/**
+ * A key for one purpose derived from SECRETS_KEY (HMAC-SHA256 of the purpose), so values Mlango
+ * can recompute (a RADIUS login's password) need no storage and change with the key.
+ */
+export function derivedKey(purpose: string): Buffer {
+  return crypto.createHmac("sha256", key()).update(purpose).digest();
+}

@@ -19,6 +19,7 @@ import * as mpesaSettings from "./2026-11-25-0018-mpesa-settings";
 import * as mpesaTransactions from "./2026-11-25-0019-mpesa-transactions";
 import * as marketing from "./2026-11-25-0020-marketing";
 import * as groupCounts from "./2026-11-25-0021-group-counts";
+import * as radius from "./2026-11-25-0032-radius";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0019-mpesa-transactions": mpesaTransactions,
   "2026-11-25-0020-marketing": marketing,
   "2026-11-25-0021-group-counts": groupCounts,
+  "2026-11-25-0032-radius": radius,
 };

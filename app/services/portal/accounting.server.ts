@@ -33,7 +33,8 @@ const ORGANIZATION_ACCOUNTING_LOCK = 5;
 
 export interface AccountingRecord {
   status: "start" | "interim" | "stop";
-  session: { token: string } | { clientMac: string };
+  /** The connect token (HTTP), the device (HTTP), or the connection a RADIUS login names. */
+  session: { token: string } | { clientMac: string } | { connectionId: number };
   /** Cumulative bytes of the session; null when the record does not say (a RADIUS-style start). */
   upload: number | null;
   download: number | null;
@@ -121,7 +122,7 @@ export async function recordAccounting(network: PortalNetwork, body: unknown, no
         records: unknown.slice(0, SAMPLE).map(({ index, record }) => ({
           index,
           status: record.status,
-          ...("token" in record.session ? { by: "token" } : { by: "mac", client_mac: record.session.clientMac }),
+          ...("token" in record.session ? { by: "token" } : "clientMac" in record.session ? { by: "mac", client_mac: record.session.clientMac } : { by: "connection", connection: record.session.connectionId }),
         })),
       }),
     );
@@ -165,8 +166,21 @@ function atNetwork(networkId: number): Expression<SqlBool> {
 async function findSessions(trx: Kysely<DB>, network: PortalNetwork, records: AccountingRecord[]) {
   const tokens = [...new Set(records.flatMap((r) => ("token" in r.session ? [hashToken(r.session.token)] : [])))];
   const macs = [...new Set(records.flatMap((r) => ("clientMac" in r.session ? [r.session.clientMac] : [])))];
+  const ids = [...new Set(records.flatMap((r) => ("connectionId" in r.session ? [r.session.connectionId] : [])))];
   const byToken = new Map<string, Session>();
   const byMac = new Map<string, Session>();
+  const byId = new Map<number, Session>();
+  if (ids.length) {
+    const rows = await trx
+      .selectFrom("connections")
+      .select(SESSION_COLUMNS)
+      .where("connections.id", "in", ids)
+      .where("connections.organization_id", "=", network.organizationId)
+      .where("connections.authorized_at", "is not", null)
+      .where(atNetwork(network.id))
+      .execute();
+    for (const row of rows) byId.set(Number(row.id), toSession(row));
+  }
   if (tokens.length) {
     const rows = await trx
       .selectFrom("connections")
@@ -205,7 +219,11 @@ async function findSessions(trx: Kysely<DB>, network: PortalNetwork, records: Ac
     for (const row of rows) byMac.set(row.mac_address, toSession(row));
   }
   return (record: AccountingRecord): Session | undefined =>
-    "token" in record.session ? byToken.get(hashToken(record.session.token)) : byMac.get(record.session.clientMac);
+    "token" in record.session
+      ? byToken.get(hashToken(record.session.token))
+      : "connectionId" in record.session
+        ? byId.get(record.session.connectionId)
+        : byMac.get(record.session.clientMac);
 }
 
 function toSession(row: Omit<Session, "authorized_at"> & { authorized_at: number | null }): Session {

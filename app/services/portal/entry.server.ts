@@ -17,7 +17,7 @@ const SEEN_EVERY_MS = 60_000;
 export type EntryOutcome = { ok: true; token: string; connectionId: number } | { ok: false; status: number; message: string };
 
 export const ENTRY_MESSAGES = {
-  unknownMake: "This gateway type is not supported. Supported: meraki, opennds, unifi, mlango.",
+  unknownMake: "This gateway type is not supported. Supported: meraki, opennds, unifi, mlango, mikrotik, cisco, ruckus.",
   unknownNetwork: "This Wi-Fi network is not set up in Mlango. Ask the venue's staff for help.",
 } as const;
 

@@ -29,7 +29,7 @@ export interface ClosedConnection {
   sessionExpiresAt: number | null;
 }
 
-const MAKE_NAMES: Record<GatewayMake, string> = { meraki: "Meraki", opennds: "openNDS", unifi: "UniFi", mlango: "Mlango" };
+const MAKE_NAMES: Record<GatewayMake, string> = { meraki: "Meraki", opennds: "openNDS", unifi: "UniFi", mlango: "Mlango", mikrotik: "MikroTik", cisco: "Cisco", ruckus: "Ruckus" };
 
 const contextOf = (gatewayContext: string | null) => JSON.parse(gatewayContext ?? "{}") as Record<string, string>;
 
@@ -59,7 +59,8 @@ export async function revokeAtGateway(trx: Kysely<DB>, connection: ClosedConnect
   const reachable = adapter.revocation !== "none" && connection.clientMac !== null && networkId !== null;
   if (reachable && adapter.revocation === "controller") {
     await enqueue(REVOKE_JOB, { connectionId: connection.id }, { dedupeKey: `${REVOKE_JOB}:${connection.id}` }, trx);
-    return { make: adapter.make, revocation: "controller", note: `The ${MAKE_NAMES[adapter.make]} controller is being told to disconnect the guest.` };
+    const teller = adapter.make === "mikrotik" ? "router" : "controller";
+    return { make: adapter.make, revocation: "controller", note: `The ${MAKE_NAMES[adapter.make]} ${teller} is being told to disconnect the guest.` };
   }
   if (reachable && adapter.revocation === "poll" && (await listRevocation(trx, connection, networkId!, now))) {
     return { make: adapter.make, revocation: "poll", note: "The gateway will disconnect the guest when it next checks (within a minute)." };

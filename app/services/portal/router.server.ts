@@ -26,6 +26,7 @@ import { mountSmsRoutes } from "../marketing/sms/callback-routes.server";
 import { mountUnsubscribeRoutes } from "../marketing/unsubscribe-routes.server";
 import { hasNul } from "~/lib/nul";
 
+import { mountRadiusRoutes } from "../radius/routes.server";
 const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 /**
  * An operator's splash page may run its own scripts, still in the sandbox without allow-same-origin
@@ -120,13 +121,15 @@ function catchingRouter(): express.Router {
   return router;
 }
 
-const JSON_PATHS = /^\/(hotspot\/accounting|hotspot\/mpesa\/|marketing\/sms\/|hotspot\/mlango\/[^/]+\/revocations|splash\/connect\/auto|splash\/connection\/|captive\/[^/]+$)/;
+const JSON_PATHS = /^\/(radius\/|hotspot\/accounting|hotspot\/mpesa\/|marketing\/sms\/|hotspot\/mlango\/[^/]+\/revocations|splash\/connect\/auto|splash\/connection\/|captive\/[^/]+$)/;
 
 export function portalRouter(): express.Router {
   const router = catchingRouter();
 
   // Gateway accounting: one record or a batch, authenticated by the network's gateway secret.
   router.post("/hotspot/accounting", express.json({ limit: ACCOUNTING_LIMIT }), rejectNulBody, async (req, res) => {
+  // First: its /hotspot/{make}/{key}/login and POST entries come before the generic entry route.
+  mountRadiusRoutes(router, { sendPage, messagePage, form });
     const secret = bearerToken(req.headers.authorization);
     const network = secret ? await networkByGatewaySecret(secret) : null;
     if (!network) return res.status(401).set("WWW-Authenticate", "Bearer").json({ error: { message: "Send the network's gateway secret as a bearer token." } });

@@ -1,6 +1,7 @@
 // One adapter per gateway make behind one small interface: the connect flow knows nothing
 // vendor-specific (../shared/DESIGN.md, "The guest path").
 import type { GatewayMake } from "~/db/schema";
+import type { LoginForm } from "../../radius/login.server";
 
 /** What a gateway's redirect says about the guest, in our terms. */
 export interface GatewayEntry {
@@ -81,6 +82,11 @@ export interface GatewayAdapter {
   /** Lets the guest through: the URL to send the browser to. Throws GatewayError when the gateway refuses. */
   grant(request: GrantRequest): Promise<string>;
   revoke?(request: RevokeRequest): Promise<void>;
+  /**
+   * RADIUS makes: the form the guest's browser posts to the gateway's login address with the
+   * connection's one-time credentials (the grant's page, app/services/radius/routes.server.ts).
+   */
+  loginForm?(context: Record<string, string>, credentials: { username: string; password: string }, successUrl: string): LoginForm;
   /** The URL to paste into the gateway, and short set-up steps (network settings page, README). */
   setup(origin: string, network: Pick<GatewayNetwork, "portalKey">): { url: string; steps: string[] };
 }

@@ -1,0 +1,110 @@
+// Disconnect-Messages and CoA-Requests (RFC 5176) from Mlango to a NAS, with the `radius` package:
+// closing a connection in the console or a plan running out disconnects the guest (through the
+// gateway.revoke job, retried while the NAS does not answer); a plan's new speed is pushed with CoA.
+// Every answer is kept in radius_messages for the network's RADIUS page.
+import dgram from "node:dgram";
+import path from "node:path";
+import radius from "radius";
+import { db } from "~/db/db.server";
+import { formatMacDashes, mikrotikRate } from "./attributes";
+import { GatewayError } from "../portal/gateways/types";
+import { readSecret } from "../secrets.server";
+import { radiusUsername } from "./login.server";
+
+let dictionaryLoaded = false;
+function loadDictionary() {
+  if (dictionaryLoaded) return;
+  radius.add_dictionary(path.resolve("radius/dictionary.mlango"));
+  dictionaryLoaded = true;
+}
+
+/** How long a NAS has to answer, per try, and how many tries (the job retries later too). */
+export const COA_TIMEOUT_MS = 1500;
+const COA_TRIES = 2;
+
+export type CoaOutcome = { outcome: "ACK" } | { outcome: "NAK"; detail: string } | { outcome: "timeout"; detail: string };
+
+/** Sends one request to host:port and waits for its verified answer. */
+export async function sendCoa(target: { host: string; port: number; secret: string }, code: "Disconnect-Request" | "CoA-Request", attributes: unknown[][]): Promise<CoaOutcome> {
+  loadDictionary();
+  const identifier = Math.floor(Math.random() * 256);
+  const packet = radius.encode({ code, secret: target.secret, identifier, attributes });
+  const socket = dgram.createSocket(target.host.includes(":") ? "udp6" : "udp4");
+  try {
+    for (let attempt = 0; attempt < COA_TRIES; attempt++) {
+      const answer = await new Promise<Buffer | null>((resolve) => {
+        const timer = setTimeout(() => done(null), COA_TIMEOUT_MS);
+        const onMessage = (message: Buffer) => {
+          if (message.length >= 20 && message[1] === identifier && radius.verify_response({ response: message, request: packet, secret: target.secret })) done(message);
+        };
+        const done = (value: Buffer | null) => {
+          clearTimeout(timer);
+          socket.off("message", onMessage);
+          resolve(value);
+        };
+        socket.on("message", onMessage);
+        socket.send(packet, target.port, target.host, (error) => error && done(null));
+      });
+      if (!answer) continue;
+      const decoded = radius.decode({ packet: answer, secret: target.secret });
+      if (decoded.code.endsWith("-ACK")) return { outcome: "ACK" };
+      const cause = decoded.attributes["Error-Cause"];
+      return { outcome: "NAK", detail: cause ? String(cause) : "no Error-Cause" };
+    }
+    return { outcome: "timeout", detail: `no answer from ${target.host}:${target.port}` };
+  } finally {
+    socket.close();
+  }
+}
+
+async function connectionNas(connectionId: number) {
+  return db
+    .selectFrom("connections")
+    .innerJoin("radius_clients", "radius_clients.id", "connections.radius_client_id")
+    .leftJoin("devices", "devices.id", "connections.device_id")
+    .select(["connections.id", "connections.organization_id", "radius_clients.id as nas_id", "radius_clients.ip_address", "radius_clients.coa_port", "radius_clients.secret", "devices.mac_address"])
+    .where("connections.id", "=", connectionId)
+    .whereRef("radius_clients.organization_id", "=", "connections.organization_id")
+    .executeTakeFirst();
+}
+
+async function record(row: { organization_id: number; nas_id: number; id: number }, kind: "Disconnect" | "CoA", result: CoaOutcome) {
+  await db
+    .insertInto("radius_messages")
+    .values({ organization_id: row.organization_id, radius_client_id: row.nas_id, connection_id: Number(row.id), kind, outcome: result.outcome, detail: "detail" in result ? result.detail : null, created_at: Date.now() })
+    .execute();
+}
+
+/**
+ * Disconnects the guest of a connection at the NAS that accepted its login. A NAS that does not
+ * answer throws GatewayError (the job retries); a NAK is kept and final (Session-Context-Not-Found:
+ * the guest is gone already). A connection whose login no NAS accepted needs nothing.
+ */
+export async function disconnectConnection(connectionId: number): Promise<CoaOutcome | null> {
+  const row = await connectionNas(connectionId);
+  if (!row) return null;
+  const attributes: unknown[][] = [["User-Name", radiusUsername(Number(row.id))]];
+  if (row.mac_address) attributes.push(["Calling-Station-Id", formatMacDashes(row.mac_address)]);
+  const result = await sendCoa({ host: row.ip_address, port: Number(row.coa_port), secret: readSecret(row.secret)! }, "Disconnect-Request", attributes);
+  await record(row, "Disconnect", result);
+  if (result.outcome === "timeout") throw new GatewayError(result.detail);
+  return result;
+}
+
+/** Pushes a new speed to the guest of a connection (CoA), e.g. when its plan's bandwidth policy changed. */
+export async function changeSpeed(connectionId: number, speed: { upKbps: number | null; downKbps: number | null }): Promise<CoaOutcome | null> {
+  const row = await connectionNas(connectionId);
+  if (!row) return null;
+  const attributes: unknown[][] = [["User-Name", radiusUsername(Number(row.id))]];
+  if (row.mac_address) attributes.push(["Calling-Station-Id", formatMacDashes(row.mac_address)]);
+  const rate = mikrotikRate(speed);
+  if (rate) attributes.push(["Vendor-Specific", 14988, [["Mikrotik-Rate-Limit", rate]]]);
+  const wispr: [string, unknown][] = [];
+  if (speed.upKbps !== null) wispr.push(["WISPr-Bandwidth-Max-Up", speed.upKbps * 1000]);
+  if (speed.downKbps !== null) wispr.push(["WISPr-Bandwidth-Max-Down", speed.downKbps * 1000]);
+  if (wispr.length) attributes.push(["Vendor-Specific", 14122, wispr]);
+  const result = await sendCoa({ host: row.ip_address, port: Number(row.coa_port), secret: readSecret(row.secret)! }, "CoA-Request", attributes);
+  await record(row, "CoA", result);
+  if (result.outcome === "timeout") throw new GatewayError(result.detail);
+  return result;
+}

@@ -1,0 +1,205 @@
+/**
+ * A fake MikroTik hotspot router for tests, the demo, the simulator and benchmarks: the router's
+ * side of a RADIUS login, played against the real FreeRADIUS in front of Mlango.
+ *
+ * - POST /login (its hotspot login address, `link-login-only`): takes username and password (PAP, or
+ *   the CHAP response when it issued a challenge) and dst, sends an Access-Request from its own
+ *   address, and on Access-Accept keeps the session, sends Accounting-Start and redirects to dst;
+ *   on Access-Reject it shows the Reply-Message.
+ * - UDP {coaPort}: Disconnect-Request and CoA-Request (RFC 5176), ACK for a session it holds (a
+ *   Disconnect ends it), NAK with Error-Cause 503 otherwise; every message is kept.
+ * - login(), account(): the same packets, for tests that drive the router directly.
+ * Packets are encoded with the `radius` package, like Mlango's own CoA.
+ */
+import crypto from "node:crypto";
+import dgram from "node:dgram";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import radius from "radius";
+import { readBody } from "./read-body";
+
+radius.add_dictionary(path.resolve(import.meta.dirname, "../../radius/dictionary.mlango"));
+
+export interface FakeMikrotikOptions {
+  /** The router's own address: FreeRADIUS knows the NAS by it (127.x.y.z: any loopback address works on Linux). */
+  address: string;
+  secret: string;
+  radiusHost?: string;
+  authPort: number;
+  acctPort: number;
+  /** 0: any free port */
+  httpPort?: number;
+  coaPort?: number;
+}
+
+export interface RadiusAnswer {
+  code: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface FakeSession {
+  username: string;
+  mac: string;
+  reply: Record<string, unknown>;
+  sessionId: string;
+  started: number;
+}
+
+export interface FakeMikrotik {
+  /** http://{address}:{port}/login — the router's link-login-only */
+  loginUrl: string;
+  coaPort: number;
+  /** The MAC of the phone whose browser posts /login next (a real router knows it from its host table). */
+  hostMac: string;
+  /** The CHAP id and challenge it shows in login.html ($(chap-id), $(chap-challenge)), as MikroTik writes them. */
+  chap: { id: Buffer; challenge: Buffer; idText: string; challengeText: string };
+  /** Whether /login answers with CHAP (as the router does when the hotspot profile allows http-chap). */
+  useChap: boolean;
+  sessions: Map<string, FakeSession>;
+  messages: { code: string; attributes: Record<string, unknown>; answer: string }[];
+  logins: { username: string; code: string; replyMessage: string | null }[];
+  /** Set to stop answering Disconnect/CoA (a router that is down). */
+  silent: boolean;
+  login(username: string, password: string, mac: string, options?: { chap?: boolean; setSecret?: string }): Promise<RadiusAnswer | null>;
+  account(status: "Start" | "Interim-Update" | "Stop", session: { username: string; mac: string; sessionId: string }, usage?: { input?: number; output?: number; time?: number; cause?: string }): Promise<RadiusAnswer | null>;
+  close(): Promise<void>;
+}
+
+const octal = (bytes: Buffer) => [...bytes].map((b) => "\\" + b.toString(8).padStart(3, "0")).join("");
+const dashes = (mac: string) => mac.toUpperCase().replace(/:/g, "-");
+
+export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<FakeMikrotik> {
+  const radiusHost = options.radiusHost ?? "127.0.0.1";
+  const client = dgram.createSocket("udp4");
+  await new Promise<void>((resolve) => client.bind(0, options.address, resolve));
+  const coa = dgram.createSocket("udp4");
+  await new Promise<void>((resolve) => coa.bind(options.coaPort ?? 0, options.address, resolve));
+  const waiting = new Map<number, (packet: Buffer) => void>();
+  client.on("message", (packet) => waiting.get(packet[1]!)?.(packet));
+  let nextId = 0;
+
+  async function send(code: string, port: number, attributes: unknown[], secret = options.secret): Promise<RadiusAnswer | null> {
+    const identifier = nextId++ % 256;
+    const packet = radius.encode({ code, secret, identifier, attributes });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answer = await new Promise<Buffer | null>((resolve) => {
+        const timer = setTimeout(() => (waiting.delete(identifier), resolve(null)), 500);
+        waiting.set(identifier, (p) => {
+          clearTimeout(timer);
+          waiting.delete(identifier);
+          resolve(p);
+        });
+        client.send(packet, port, radiusHost);
+      });
+      if (!answer) continue;
+      if (!radius.verify_response({ response: answer, request: packet, secret })) return { code: "bad-authenticator", attributes: {} };
+      const decoded = radius.decode({ packet: answer, secret });
+      return { code: decoded.code, attributes: decoded.attributes };
+    }
+    return null;
+  }
+
+  const chapId = crypto.randomBytes(1);
+  const challenge = crypto.randomBytes(16);
+  const fake: FakeMikrotik = {
+    loginUrl: "",
+    coaPort: 0,
+    hostMac: "02:00:00:00:00:01",
+    chap: { id: chapId, challenge, idText: octal(chapId), challengeText: octal(challenge) },
+    useChap: false,
+    sessions: new Map(),
+    messages: [],
+    logins: [],
+    silent: false,
+    async login(username, password, mac, { chap = false, setSecret } = {}) {
+      const attributes: unknown[] = [
+        ["User-Name", username],
+        ["NAS-Identifier", "fake-mikrotik"],
+        ["NAS-IP-Address", options.address],
+        ["Calling-Station-Id", dashes(mac)],
+        ["Called-Station-Id", "hotspot1"],
+        ["Service-Type", "Login-User"],
+      ];
+      if (chap) {
+        // What the router sends for an http-chap login: CHAP-Password = id + the page's md5 response.
+        attributes.push(["CHAP-Password", Buffer.concat([chapId, Buffer.from(password, "hex")])], ["CHAP-Challenge", challenge]);
+      } else {
+        attributes.push(["User-Password", password]);
+      }
+      const answer = await send("Access-Request", options.authPort, attributes, setSecret);
+      const replyMessage = answer?.attributes["Reply-Message"] ? String(answer.attributes["Reply-Message"]) : null;
+      fake.logins.push({ username, code: answer?.code ?? "timeout", replyMessage });
+      if (answer?.code === "Access-Accept") {
+        const sessionId = crypto.randomBytes(4).toString("hex");
+        fake.sessions.set(username, { username, mac, reply: answer.attributes, sessionId, started: Date.now() });
+      }
+      return answer;
+    },
+    account(status, session, usage = {}) {
+      const input = usage.input ?? 0;
+      const output = usage.output ?? 0;
+      const attributes: unknown[] = [
+        ["Acct-Status-Type", status],
+        ["User-Name", session.username],
+        ["Acct-Session-Id", session.sessionId],
+        ["NAS-IP-Address", options.address],
+        ["Calling-Station-Id", dashes(session.mac)],
+        ["Called-Station-Id", "hotspot1"],
+        ["Acct-Input-Octets", input % 2 ** 32],
+        ["Acct-Input-Gigawords", Math.floor(input / 2 ** 32)],
+        ["Acct-Output-Octets", output % 2 ** 32],
+        ["Acct-Output-Gigawords", Math.floor(output / 2 ** 32)],
+        ["Acct-Session-Time", usage.time ?? 0],
+      ];
+      if (usage.cause) attributes.push(["Acct-Terminate-Cause", usage.cause]);
+      return send("Accounting-Request", options.acctPort, attributes);
+    },
+    async close() {
+      client.close();
+      coa.close();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+
+  coa.on("message", (packet, from) => {
+    if (fake.silent) return;
+    let decoded;
+    try {
+      decoded = radius.decode({ packet, secret: options.secret });
+    } catch {
+      return;
+    }
+    const username = String(decoded.attributes["User-Name"] ?? "");
+    const held = fake.sessions.has(username);
+    const ack = decoded.code === "Disconnect-Request" ? "Disconnect-ACK" : "CoA-ACK";
+    const nak = decoded.code === "Disconnect-Request" ? "Disconnect-NAK" : "CoA-NAK";
+    const answer = held ? ack : nak;
+    if (held && decoded.code === "Disconnect-Request") fake.sessions.delete(username);
+    fake.messages.push({ code: decoded.code, attributes: decoded.attributes, answer });
+    const response = radius.encode_response({ packet: decoded, code: answer, secret: options.secret, attributes: held ? [] : [["Error-Cause", "Session-Context-Not-Found"]] });
+    coa.send(response, from.port, from.address);
+  });
+
+  const http: Server = createServer(async (req, res) => {
+    if (req.method !== "POST" || !req.url?.startsWith("/login")) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    const body = new URLSearchParams((await readBody(req))?.toString() ?? "");
+    const username = body.get("username") ?? "";
+    const answer = await fake.login(username, body.get("password") ?? "", fake.hostMac, { chap: fake.useChap });
+    if (answer?.code === "Access-Accept") {
+      const session = fake.sessions.get(username)!;
+      await fake.account("Start", session);
+      res.writeHead(302, { Location: body.get("dst") || "/status" }).end();
+      return;
+    }
+    const reason = answer ? String(answer.attributes["Reply-Message"] ?? "Login refused") : "RADIUS server is not responding";
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(`<!doctype html><title>Login failed</title><p id="error">${reason.replace(/[<&>]/g, "")}</p>`);
+  });
+  await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, options.address, resolve));
+  fake.loginUrl = `http://${options.address}:${(http.address() as AddressInfo).port}/login`;
+  fake.coaPort = (coa.address() as AddressInfo).port;
+  return fake;
+}
