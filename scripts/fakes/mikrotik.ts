@@ -61,6 +61,13 @@ export interface FakeMikrotik {
   logins: { username: string; code: string; replyMessage: string | null }[];
   /** Set to stop answering Disconnect/CoA (a router that is down). */
   silent: boolean;
+  /**
+   * The hotspot's login.html (Mlango's download), served at GET /login.html with the router's
+   * variables filled in, as RouterOS does: the page a phone sees first.
+   */
+  loginHtml: string | null;
+  /** The router's identity ($(identity)); an access point's MAC makes the guest's visits land on it. */
+  identity: string;
   login(username: string, password: string, mac: string, options?: { chap?: boolean; setSecret?: string }): Promise<RadiusAnswer | null>;
   account(status: "Start" | "Interim-Update" | "Stop", session: { username: string; mac: string; sessionId: string }, usage?: { input?: number; output?: number; time?: number; cause?: string }): Promise<RadiusAnswer | null>;
   close(): Promise<void>;
@@ -112,6 +119,8 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
     messages: [],
     logins: [],
     silent: false,
+    loginHtml: null,
+    identity: "fake-mikrotik",
     async login(username, password, mac, { chap = false, setSecret } = {}) {
       const attributes: unknown[] = [
         ["User-Name", username],
@@ -182,6 +191,20 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
   });
 
   const http: Server = createServer(async (req, res) => {
+    if (req.method === "GET" && req.url === "/login.html" && fake.loginHtml) {
+      const variables: Record<string, string> = {
+        mac: fake.hostMac.toUpperCase(),
+        ip: "10.5.50.23",
+        "link-login-only": fake.loginUrl,
+        "link-orig": "",
+        "chap-id": fake.useChap ? fake.chap.idText : "",
+        "chap-challenge": fake.useChap ? fake.chap.challengeText : "",
+        identity: fake.identity,
+      };
+      const page = fake.loginHtml.replace(/\$\(([a-z-]+)\)/g, (whole, name: string) => variables[name] ?? whole);
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page);
+      return;
+    }
     if (req.method !== "POST" || !req.url?.startsWith("/login")) {
       res.writeHead(404).end("not found");
       return;

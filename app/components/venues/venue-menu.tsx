@@ -10,6 +10,7 @@ export const VENUE_TABS = [
   { to: "clients", label: "Clients" },
   { to: "access-points", label: "Access points" },
   { to: "settings", label: "Settings" },
+  { to: "radius", label: "RADIUS" },
 ] as const;
 
 /** Tabs listing customer data: shown to holders of view_clients only. */
