@@ -6,6 +6,7 @@ import { DISPATCH_JOB, runDispatchJob } from "../marketing/dispatch.server";
 import { runSendJob, SEND_JOB, type SendPayload } from "../marketing/dispatch/sender.server";
 import { endIdleConnections } from "../portal/accounting.server";
 import { REVOKE_JOB, runRevokeJob } from "../portal/revoke.server";
+import { COA_JOB, runCoaJob } from "../radius/speeds.server";
 import { reconcilePayments } from "../prepaid/mpesa.server";
 import { runDueReports } from "../report-scheduler.server";
 import { pruneJobs } from "./queue.server";
@@ -24,6 +25,8 @@ export const JOB_TYPES: Record<string, JobType> = {
   // Closing a connection in the console: tell its controller (UniFi); retried while it is unreachable.
   [REVOKE_JOB]: { run: (payload: { connectionId: number }) => runRevokeJob(payload) },
   // M-Pesa purchases whose result never came: asked about with the STK query (each claimed by one instance).
+  // A plan's new speed to a guest online through a RADIUS gateway (CoA); retried while the NAS is silent.
+  [COA_JOB]: { run: (payload: { connectionId: number }) => runCoaJob(payload) },
   "mpesa.reconcile": { run: async () => void (await reconcilePayments()) },
   // A broadcast schedule at its time: starts it and makes its delivery rows (decision 0018).
   [DISPATCH_JOB]: { run: (payload: { scheduleId: number }) => runDispatchJob(payload) },

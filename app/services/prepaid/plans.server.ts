@@ -5,6 +5,7 @@
 // units (minutes, bytes) for enforcement; the price in cents.
 import crypto from "node:crypto";
 import { db } from "~/db/db.server";
+import { pushPlanSpeeds } from "../radius/speeds.server";
 import { containsText, isUniqueViolation } from "~/db/sql.server";
 import { BYTES, MINUTES, PLAN_MESSAGES, type ServicePlanInput } from "~/lib/schemas/plans";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
@@ -185,6 +186,7 @@ export async function updatePlan(ctx: OrgContext, planId: number | null, input: 
     if (isUniqueViolation(error)) return { ok: false, errors: { code: [PLAN_MESSAGES.codeTaken] } };
     throw error;
   }
+  if ((input.bandwidth_policy_id ?? null) !== (plan.bandwidth_policy_id ?? null)) await pushPlanSpeeds(ctx.org.id, [plan.id]);
   return { ok: true, id: plan.id, message: PLAN_RESULT_MESSAGES.updated };
 }
 

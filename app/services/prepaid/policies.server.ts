@@ -3,6 +3,7 @@
 // and the data API refuse alike; another organisation's policy is a 404. The spec's swapped
 // permission checks are built the intended way: create_bandwidth_policy creates, edit_… edits.
 import { db } from "~/db/db.server";
+import { pushPlanSpeeds } from "../radius/speeds.server";
 import { containsText, inIds, isForeignKeyViolation } from "~/db/sql.server";
 import { KBPS, type BandwidthPolicyInput } from "~/lib/schemas/plans";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
@@ -91,6 +92,8 @@ export async function updatePolicy(ctx: OrgContext, policyId: number | null, inp
     .where("id", "=", policy.id)
     .where("organization_id", "=", ctx.org.id)
     .execute();
+  const plans = await db.selectFrom("service_plans").select("id").where("organization_id", "=", ctx.org.id).where("bandwidth_policy_id", "=", policy.id).execute();
+  await pushPlanSpeeds(ctx.org.id, plans.map((p) => p.id));
   return { id: policy.id, message: POLICY_MESSAGES.updated };
 }
 
