@@ -33,6 +33,18 @@ if [ -z "${AFRICASTALKING_URL:-}" ]; then
   npx tsx scripts/fakes/africastalking.ts --port "${AFRICASTALKING_PORT:-3198}" \
     --delivery-url "${PUBLIC_URL}/marketing/sms/demo-sms-callbacks-0001/delivery" > data/africastalking.log 2>&1 &
 fi
+# RADIUS (MikroTik, Cisco, Ruckus gateways): FreeRADIUS in front of the demo, when Debian's freeradius
+# and freeradius-rest are installed, on 127.0.0.1:1812/1813 (RADIUS_AUTH_PORT, RADIUS_ACCT_PORT).
+if [ -z "${RADIUS_API_SECRET:-}" ]; then
+  [ -s data/radius-api-secret ] || node -e "process.stdout.write(require('crypto').randomBytes(24).toString('base64url'))" > data/radius-api-secret
+  RADIUS_API_SECRET="$(cat data/radius-api-secret)"
+  export RADIUS_API_SECRET
+fi
+RADIUS_STARTED=""
+if [ -x /usr/sbin/freeradius ] && [ -e /usr/lib/freeradius/rlm_rest.so ]; then
+  MLANGO_URL="http://127.0.0.1:${PORT:-3000}" npx tsx scripts/radius/start.ts > data/freeradius.log 2>&1 &
+  RADIUS_STARTED=1
+fi
 npx tsx app/db/cli.ts demo
 # Live guests for the console to show: once the server answers, the gateway simulator plays a dozen
 # guests through the real guest path (a Meraki network, "Simulator Lab") and leaves them online.
@@ -44,5 +56,11 @@ npx tsx app/db/cli.ts demo
   npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 12 --make meraki --stay > data/simulator.log 2>&1 \
     && echo "Live guests: the gateway simulator played 12 guests through the network \"Simulator Lab\"; those it left online show in the console (data/simulator.log)." \
     || echo "The gateway simulator could not add live guests: see data/simulator.log."
+  if [ -n "$RADIUS_STARTED" ]; then
+    npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 6 --make mikrotik --stay \
+      --radius "127.0.0.1:${RADIUS_AUTH_PORT:-1812}:${RADIUS_ACCT_PORT:-1813}" > data/simulator-radius.log 2>&1 \
+      && echo "RADIUS: the simulator logged 6 guests in through a MikroTik and FreeRADIUS (data/simulator-radius.log)." \
+      || echo "The RADIUS simulation failed: see data/simulator-radius.log and data/freeradius.log."
+  fi
 ) &
 exec node server.mjs

@@ -1,9 +1,10 @@
 // The gateway simulator (issue [portal] §7): plays guests against a running Mlango end to end, as
 // phones and their gateway would, with plain HTTP (no browser, no cookies, no JavaScript).
 //
-//   npm run simulate -- --url http://localhost:3000 --guests 50 --make meraki|opennds|unifi|mlango
+//   npm run simulate -- --url http://localhost:3000 --guests 50 --make meraki|opennds|unifi|mlango|mikrotik
 //     [--login admin@example.com --password mlango-demo] [--organization ID] [--venue ID]
 //     [--concurrency 16] [--signup-share 0.7] [--interims 2] [--stay]
+//     [--radius 127.0.0.1:1812:1813] [--chap-share 0.5]   (mikrotik: FreeRADIUS in front of the instance)
 //
 // It signs in through the console API, picks the network (--venue, else "Simulator Lab", created with
 // two access points when missing), gives it a fresh gateway secret and openNDS faskey and, for UniFi,
@@ -15,6 +16,8 @@
 //      on a random access point, gets one Connect button and clicks through; start and interims again;
 //   4. everyone still online leaves (stop), unless --stay (the console then shows them online).
 // --signup-share 0 turns the network's sign-up off: every guest clicks through.
+// --make mikrotik registers a RADIUS gateway (a loopback address, its secret from the API) and plays the
+// router with radclient through the FreeRADIUS at --radius (scripts/simulator/mikrotik.ts).
 // Prints a table per step and the failures' first messages; exit code 1 when any guest failed.
 import crypto from "node:crypto";
 import { parseArgs } from "node:util";
@@ -37,6 +40,7 @@ import {
 } from "./simulator/guest";
 import { HttpClient } from "./simulator/http";
 import { BEHAVIOURS, isMake, MAKES, type GatewayBehaviour, type SimNetwork } from "./simulator/makes";
+import { simulateMikrotik } from "./simulator/mikrotik";
 import { fmt, percentile, pool, table } from "./simulator/report";
 
 const LAB = { name: "Simulator Lab", address: "Simulator Lane 1, Westlands, Nairobi" };
@@ -46,7 +50,7 @@ const BATCH = 100;
 interface Options {
   url: string;
   guests: number;
-  make: (typeof MAKES)[number];
+  make: (typeof MAKES)[number] | "mikrotik";
   login: string;
   password: string;
   organization?: number;
@@ -55,6 +59,8 @@ interface Options {
   signupShare: number;
   interims: number;
   stay: boolean;
+  radius: { host: string; authPort: number; acctPort: number };
+  chapShare: number;
 }
 
 function options(): Options {
@@ -71,6 +77,8 @@ function options(): Options {
       "signup-share": { type: "string", default: "0.7" },
       interims: { type: "string", default: "2" },
       stay: { type: "boolean", default: false },
+      radius: { type: "string", default: "127.0.0.1:1812:1813" },
+      "chap-share": { type: "string", default: "0.5" },
     },
   });
   const whole = (name: string, raw: string | undefined, min: number) => {
@@ -78,7 +86,11 @@ function options(): Options {
     if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be a whole number of at least ${min}, got "${raw}".`);
     return n;
   };
-  if (!values.make || !isMake(values.make)) throw new Error(`--make must be one of ${MAKES.join(", ")}.`);
+  if (!values.make || !(isMake(values.make) || values.make === "mikrotik")) throw new Error(`--make must be one of ${[...MAKES, "mikrotik"].join(", ")}.`);
+  const [host, authPort, acctPort] = values.radius!.split(":");
+  const chapShare = Number(values["chap-share"]);
+  if (!host || !Number(authPort) || !Number(acctPort)) throw new Error(`--radius must be host:authPort:acctPort, got "${values.radius}".`);
+  if (!(chapShare >= 0 && chapShare <= 1)) throw new Error(`--chap-share must be between 0 and 1, got "${values["chap-share"]}".`);
   const share = Number(values["signup-share"]);
   if (!(share >= 0 && share <= 1)) throw new Error(`--signup-share must be between 0 and 1, got "${values["signup-share"]}".`);
   return {
@@ -93,11 +105,13 @@ function options(): Options {
     signupShare: share,
     interims: whole("interims", values.interims, 0),
     stay: values.stay!,
+    radius: { host, authPort: Number(authPort), acctPort: Number(acctPort) },
+    chapShare,
   };
 }
 
 /** Signs in, picks the network and its access points, sets the gateway up for this run. */
-async function prepareNetwork(opts: Options, log: (line: string) => void): Promise<{ network: SimNetwork; fake?: FakeUnifi }> {
+async function prepareNetwork(opts: Options, log: (line: string) => void): Promise<{ network: SimNetwork; fake?: FakeUnifi; api: ConsoleApi; venueId: number }> {
   const api = new ConsoleApi(opts.url);
   await api.signIn(opts.login, opts.password);
   const org = await api.useOrganization(opts.organization);
@@ -145,6 +159,8 @@ async function prepareNetwork(opts: Options, log: (line: string) => void): Promi
   log(`Simulating ${opts.make} at ${where}; entry ${entryPath.replace(/[^/]+$/, "…")}${fake ? `; fake UniFi controller at ${fake.url}` : ""}`);
   return {
     fake,
+    api,
+    venueId: venue.id,
     network: {
       entryPath,
       accessPoints: accessPoints.map((ap) => ({ mac: ap.mac_address, successUrl: ap.success_url ?? null })),
@@ -176,7 +192,7 @@ class Run {
   private readonly client: HttpClient;
 
   constructor(private readonly opts: Options, private readonly network: SimNetwork) {
-    this.behaviour = BEHAVIOURS[opts.make];
+    this.behaviour = BEHAVIOURS[opts.make as Exclude<Options["make"], "mikrotik">];
     this.client = new HttpClient(opts.url, opts.concurrency);
   }
 
@@ -326,7 +342,33 @@ class Run {
   }
 }
 
+/** MikroTik: a RADIUS gateway on a loopback address of its own, registered through the API, played with radclient. */
+async function runMikrotik(opts: Options): Promise<number> {
+  const { network, api, venueId } = await prepareNetwork(opts, (line) => console.log(line));
+  const address = `127.66.${crypto.randomInt(0, 256)}.${crypto.randomInt(1, 255)}`;
+  const nas = await api.addRadiusClient(venueId, { name: `Simulator router ${address}`, make: "mikrotik", ip_address: address, coa_port: 3799 });
+  console.log(`Registered RADIUS gateway ${address} (id ${nas.id})`);
+  const failed = await simulateMikrotik(
+    {
+      url: opts.url,
+      entryPath: network.entryPath,
+      accessPointMacs: network.accessPoints.map((ap) => ap.mac),
+      guests: opts.guests,
+      concurrency: opts.concurrency,
+      interims: opts.interims,
+      stay: opts.stay,
+      signup: opts.signupShare > 0,
+      chapShare: opts.chapShare,
+      radius: opts.radius,
+      nas: { address, secret: nas.secret },
+    },
+    (line) => console.log(line),
+  );
+  return failed ? 1 : 0;
+}
+
 async function run(opts: Options): Promise<number> {
+  if (opts.make === "mikrotik") return runMikrotik(opts);
   const { network, fake } = await prepareNetwork(opts, (line) => console.log(line));
   const simulation = new Run(opts, network);
   let online: Visit[] = [];

@@ -17,7 +17,7 @@ export interface ApiAccessPoint {
 
 export interface ApiGateway {
   portal_key: string;
-  urls: Record<"meraki" | "opennds" | "unifi" | "mlango", string>;
+  urls: Record<"meraki" | "opennds" | "unifi" | "mlango" | "mikrotik" | "cisco" | "ruckus", string>;
   gateway_secret_set?: boolean;
   session_minutes?: number;
   guest_signup?: boolean;
@@ -122,6 +122,11 @@ export class ConsoleApi {
 
   async gateway(venueId: number): Promise<ApiGateway> {
     return (await this.call<{ gateway: ApiGateway }>("GET", `venues/${venueId}/gateway`)).gateway;
+  }
+
+  /** Registers a RADIUS gateway (NAS) on the network; the secret comes back once. */
+  async addRadiusClient(venueId: number, fields: { name: string; make: string; ip_address: string; coa_port: number }): Promise<{ id: number; secret: string }> {
+    return this.call<{ id: number; secret: string }>("POST", `venues/${venueId}/radius-clients`, fields);
   }
 
   async setGateway(venueId: number, settings: GatewaySettings): Promise<ApiGateway> {

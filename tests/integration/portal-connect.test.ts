@@ -80,7 +80,7 @@ describe("gateway entry", () => {
     const key = venue.portal_key;
     const fas = (text: string) => Buffer.from(text).toString("base64");
     const cases: [string, number, string][] = [
-      [`/hotspot/cisco/${key}?${merakiQuery(ap.mac_address)}`, 404, "not supported"],
+      [`/hotspot/juniper/${key}?${merakiQuery(ap.mac_address)}`, 404, "not supported"],
       [`/hotspot/meraki/not-a-real-key-at-all-xx?${merakiQuery(ap.mac_address)}`, 404, "not set up in Mlango"],
       [`/hotspot/meraki/${key}?${merakiQuery(ap.mac_address, "not-a-mac")}`, 400, "client_mac"],
       [`/hotspot/meraki/${key}?client_mac=02:00:00:00:00:01`, 400, "base_grant_url"],
