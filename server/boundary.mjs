@@ -18,6 +18,7 @@ const UPLOAD_ROUTES = [
   /^\/account\/api\/v1\/assets$/,
   /^\/\d+\/splash_pages\/assets(\/upload)?$/, // splash page images: the Images page and the builder's asset manager
   /^\/\d+\/broadcast\/\d+\/assets$/, // the e-mail designer's image uploads
+  /^\/\d+\/ads\/banners(\/\d+)?$/, // ad banner images
 ];
 /**
  * A splash page's code: the builder's save (project up to 1.5 MB + HTML and CSS up to 256 KB each,

@@ -10,7 +10,9 @@ import { insertBatches } from "./demo/bulk.server";
 import { customerBatches, deviceBatches, planPopulation } from "./demo/people.server";
 import { accessPointCounts, accessPointRows, venueProfiles, venueRows } from "./demo/places.server";
 import { createRandom, subSeed } from "./demo/random.server";
+import { createDemoAds } from "./demo/ads.server";
 import { createDemoMarketing } from "./demo/marketing.server";
+import { createDemoSurveys } from "./demo/surveys.server";
 import { createDemoPrepaid } from "./demo/prepaid.server";
 import { createDemoSplashPages } from "./demo/splash.server";
 import { insertMembership, insertRole, insertUser } from "./factories.server";
@@ -186,6 +188,8 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
   log("prepaid: two plans for sale, a free plan, 50 vouchers, M-Pesa with the fake Daraja's demo credentials");
   await createDemoMarketing(ctx, now);
   log("marketing: SMS with the fake Africa's Talking's demo credentials, two customer groups, a broadcast ready to schedule");
+  log(`ads: a running campaign with a banner on every network, seen on ${await createDemoAds(ctx, now)} recent visits`);
+  log(`surveys: one Active survey answered by ${await createDemoSurveys(ctx, now)} guests`);
 
   return {
     organizationId: orgId,

@@ -733,6 +733,137 @@ export interface SmsSettingsTable {
   updated_at: Timestamp;
 }
 
+// Ads (migration 0031, decision 0020).
+export interface AdCampaignsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  client_name: string;
+  revenue_cents: number;
+  activate_at: Timestamp;
+  /** null: runs until paused. */
+  expire_at: Timestamp | null;
+  /** The spec's pause flag: 1 Paused. */
+  paused: number;
+  /** 1: every network of the organisation; 0: those in ad_campaign_networks. */
+  all_networks: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AdCampaignNetworksTable {
+  campaign_id: number;
+  venue_id: number;
+}
+
+export interface AdBannersTable {
+  id: Generated<number>;
+  organization_id: number;
+  campaign_id: number;
+  asset_key: string;
+  description: string | null;
+  width: number;
+  height: number;
+  size: number;
+  active: number;
+  click_url: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AdEventsTable {
+  id: Generated<number>;
+  organization_id: number;
+  campaign_id: number;
+  banner_id: number;
+  connection_id: number;
+  /** i impression, c click */
+  kind: "i" | "c";
+  /** epoch minutes */
+  minute: number;
+  created_at: Timestamp;
+}
+
+export interface AdHourlyTable {
+  organization_id: number;
+  campaign_id: number;
+  banner_id: number;
+  hour: Timestamp;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+}
+
+export interface AdRollupStateTable {
+  id: number;
+  rolled_until: Timestamp;
+}
+
+export type SurveyQuestionType = "text" | "multiple" | "checkbox" | "dropdown" | "rating";
+
+export interface SurveysTable {
+  id: Generated<number>;
+  organization_id: number;
+  title: string;
+  description: string | null;
+  /** YYYY-MM-DD (UTC day); the status (Upcoming, Active, Expired) is derived from the two dates. */
+  start_date: string;
+  /** YYYY-MM-DD, inclusive. */
+  end_date: string;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SurveyQuestionsTable {
+  id: Generated<number>;
+  survey_id: number;
+  position: number;
+  question_text: string;
+  question_type: SurveyQuestionType;
+  /** JSON array of strings; [] for text and rating. */
+  options: string;
+  /** Removed in an edit: no longer asked; its answers stay. */
+  removed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SurveyVenuesTable {
+  survey_id: number;
+  venue_id: number;
+}
+
+export interface SurveyParticipationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  survey_id: number;
+  customer_id: number;
+  connection_id: number | null;
+  status: "answered" | "skipped";
+  created_at: Timestamp;
+}
+
+/** Answers per survey, UTC day, question and answer ('' for text answers), kept by a trigger (migration 0030). */
+export interface SurveyAnswerDaysTable {
+  survey_id: number;
+  question_id: number;
+  day: number;
+  answer: string;
+  responses: number;
+}
+
+export interface SurveyResponsesTable {
+  id: Generated<number>;
+  organization_id: number;
+  survey_id: number;
+  question_id: number;
+  customer_id: number | null;
+  connection_id: number | null;
+  answer: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -782,7 +913,21 @@ export interface DB {
   broadcast_schedules: BroadcastSchedulesTable;
   broadcast_schedule_groups: BroadcastScheduleGroupsTable;
   broadcast_deliveries: BroadcastDeliveriesTable;
+  radius_clients: RadiusClientsTable;
+  radius_messages: RadiusMessagesTable;
   sms_settings: SmsSettingsTable;
+  surveys: SurveysTable;
+  survey_questions: SurveyQuestionsTable;
+  survey_venues: SurveyVenuesTable;
+  survey_participations: SurveyParticipationsTable;
+  survey_responses: SurveyResponsesTable;
+  survey_answer_days: SurveyAnswerDaysTable;
+  ad_campaigns: AdCampaignsTable;
+  ad_campaign_networks: AdCampaignNetworksTable;
+  ad_banners: AdBannersTable;
+  ad_events: AdEventsTable;
+  ad_hourly: AdHourlyTable;
+  ad_rollup_state: AdRollupStateTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -790,5 +935,3 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Organization = Selectable<OrganizationsTable>;
 export type NewConnection = Insertable<ConnectionsTable>;
-  radius_clients: RadiusClientsTable;
-  radius_messages: RadiusMessagesTable;

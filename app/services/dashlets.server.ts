@@ -19,6 +19,7 @@ import {
   usageSeries,
   venueUsage,
 } from "./analytics.server";
+import { campaignSummary } from "./ads/figures.server";
 import { listConnections, type ConnectionFilter } from "./connections.server";
 import type { DashboardFilters } from "./dashboard.server";
 import { notFound, type OrgContext } from "./guard.server";
@@ -189,7 +190,7 @@ const LOADERS: { [K in DashletKey]: (req: DashletRequest) => Promise<DashletData
   device_brand_doughnut: ({ filters }) => deviceSummary(filters.scope, "brand", BRAND_LIMIT),
   browser_doughnut: ({ filters }) => deviceSummary(filters.scope, "browser", BROWSER_LIMIT),
   // The ads service is not part of this product yet (spec 3 describes it); the dashlet says so.
-  campaign_summary: async () => ({ configured: false as const }),
+  campaign_summary: ({ ctx, filters }) => campaignSummary(ctx, filters.range),
   dwell_time: async ({ filters }) => {
     const bucket = bucketFor(filters.range);
     return { bucket, points: await dwellTimeSeries(filters.scope, bucket) };

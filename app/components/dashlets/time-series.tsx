@@ -1,5 +1,6 @@
 import { BarChart, bucketLabel, LineChart } from "~/components/charts";
-import { formatHms, toHours } from "~/lib/format";
+import { formatCount, formatHms, toHours } from "~/lib/format";
+import { clickThroughRate } from "~/lib/schemas/ads";
 import { DashletCard } from "./dashlet-card";
 import { chartWidth } from "./sizes";
 import type { DashletProps } from "./types";
@@ -43,11 +44,46 @@ export function FootfallDashlet({ data, env }: DashletProps<"footfall">) {
   );
 }
 
-/** Campaign summary: its figures come from the ads service, which this installation does not have. */
-export function CampaignSummaryDashlet(_props: DashletProps<"campaign_summary">) {
+/**
+ * Campaign summary (spec 1 §2): the hourly chart of impressions, clicks and conversions and the
+ * click-through rate, from Mlango's own ad serving (decision 0020). Without view_ads it says so.
+ */
+export function CampaignSummaryDashlet({ data, env }: DashletProps<"campaign_summary">) {
+  if (!data.allowed) {
+    return (
+      <DashletCard title="Campaign summary">
+        <p className="text-sm text-slate-600">Ads figures are shown to members whose role has the View ads permission.</p>
+      </DashletCard>
+    );
+  }
+  const { totals } = data;
+  const labels = data.hours.map((h) => bucketLabel(h.hour, "hour"));
+  const series = [
+    { id: "Impression", points: data.hours.map((h, i) => ({ x: labels[i]!, y: h.impressions })) },
+    { id: "Clicks", points: data.hours.map((h, i) => ({ x: labels[i]!, y: h.clicks })) },
+    { id: "Conversion", points: data.hours.map((h, i) => ({ x: labels[i]!, y: h.conversions })) },
+  ];
   return (
     <DashletCard title="Campaign summary">
-      <p className="text-sm text-slate-600">The ads service is not configured, so there are no impressions, clicks or conversions to show.</p>
+      <dl className="mb-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600" data-dashlet="campaign_summary">
+        <div>
+          <dt className="inline">Impression: </dt>
+          <dd className="inline font-medium text-slate-900">{formatCount(totals.impressions)}</dd>
+        </div>
+        <div>
+          <dt className="inline">Clicks: </dt>
+          <dd className="inline font-medium text-slate-900">{formatCount(totals.clicks)}</dd>
+        </div>
+        <div>
+          <dt className="inline">Conversion: </dt>
+          <dd className="inline font-medium text-slate-900">{formatCount(totals.conversions)}</dd>
+        </div>
+        <div>
+          <dt className="inline">CTR: </dt>
+          <dd className="inline font-medium text-slate-900">{clickThroughRate(totals.clicks, totals.impressions)}%</dd>
+        </div>
+      </dl>
+      <LineChart title="Campaign summary per hour (UTC)" width={chartWidth(env.width)} height={240} yLegend="Count" series={series} />
     </DashletCard>
   );
 }

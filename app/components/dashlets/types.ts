@@ -11,6 +11,7 @@ import type {
   VenueUsage,
 } from "~/lib/analytics";
 import type { ConnectionRow } from "~/lib/connections";
+import type { AdFigures, AdHourPoint } from "~/lib/schemas/ads";
 import type { DashletKey, Width } from "~/lib/dashboard-layout";
 import type { DateRange } from "~/lib/date-range";
 
@@ -69,7 +70,8 @@ export interface DashletDataMap {
   os_doughnut: DeviceUsage[];
   device_brand_doughnut: DeviceUsage[];
   browser_doughnut: DeviceUsage[];
-  campaign_summary: { configured: false };
+  /** Ads figures (ads/figures.server.ts campaignSummary): hidden without view_ads. */
+  campaign_summary: { allowed: false } | { allowed: true; totals: AdFigures; hours: AdHourPoint[] };
   dwell_time: { bucket: Bucket; points: DwellPoint[] };
   footfall: { bucket: Bucket; points: FootfallPoint[] };
   access_point_status: AccessPointStatusData;

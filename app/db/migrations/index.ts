@@ -19,6 +19,8 @@ import * as mpesaSettings from "./2026-11-25-0018-mpesa-settings";
 import * as mpesaTransactions from "./2026-11-25-0019-mpesa-transactions";
 import * as marketing from "./2026-11-25-0020-marketing";
 import * as groupCounts from "./2026-11-25-0021-group-counts";
+import * as surveys from "./2026-11-25-0030-surveys";
+import * as ads from "./2026-11-25-0031-ads";
 import * as radius from "./2026-11-25-0032-radius";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
@@ -43,5 +45,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0019-mpesa-transactions": mpesaTransactions,
   "2026-11-25-0020-marketing": marketing,
   "2026-11-25-0021-group-counts": groupCounts,
+  "2026-11-25-0030-surveys": surveys,
+  "2026-11-25-0031-ads": ads,
   "2026-11-25-0032-radius": radius,
 };

@@ -8,6 +8,7 @@ import { endIdleConnections } from "../portal/accounting.server";
 import { REVOKE_JOB, runRevokeJob } from "../portal/revoke.server";
 import { COA_JOB, runCoaJob } from "../radius/speeds.server";
 import { reconcilePayments } from "../prepaid/mpesa.server";
+import { ROLLUP_JOB as ADS_ROLLUP_JOB, runRollupJob as runAdsRollup } from "../ads/figures.server";
 import { runDueReports } from "../report-scheduler.server";
 import { pruneJobs } from "./queue.server";
 import { drainJobs, startWorker, type JobType, type Recurring, type Worker } from "./worker.server";
@@ -24,14 +25,16 @@ export const JOB_TYPES: Record<string, JobType> = {
   "portal.end-idle": { run: async () => void (await endIdleConnections()) },
   // Closing a connection in the console: tell its controller (UniFi); retried while it is unreachable.
   [REVOKE_JOB]: { run: (payload: { connectionId: number }) => runRevokeJob(payload) },
-  // M-Pesa purchases whose result never came: asked about with the STK query (each claimed by one instance).
   // A plan's new speed to a guest online through a RADIUS gateway (CoA); retried while the NAS is silent.
   [COA_JOB]: { run: (payload: { connectionId: number }) => runCoaJob(payload) },
+  // M-Pesa purchases whose result never came: asked about with the STK query (each claimed by one instance).
   "mpesa.reconcile": { run: async () => void (await reconcilePayments()) },
   // A broadcast schedule at its time: starts it and makes its delivery rows (decision 0018).
   [DISPATCH_JOB]: { run: (payload: { scheduleId: number }) => runDispatchJob(payload) },
   // One time slice of an organisation's broadcast messages on one channel, at the channel's pace.
   [SEND_JOB]: { run: (payload: SendPayload) => runSendJob(payload) },
+  // Ad impressions and clicks into hourly figures (decision 0020); recomputes whole hours, so idempotent.
+  [ADS_ROLLUP_JOB]: { run: async () => void (await runAdsRollup()) },
   // Finished jobs and dead letters older than 30 days.
   "jobs.prune": { run: async () => void (await pruneJobs(30 * DAY_MS)) },
 };
@@ -41,6 +44,7 @@ export function recurringJobs(): Recurring[] {
     ...(getEnv().REPORT_SCHEDULER === "on" ? [{ name: "reports", type: "reports.send-due", everyMs: MINUTE_MS }] : []),
     { name: "portal-idle", type: "portal.end-idle", everyMs: MINUTE_MS },
     { name: "mpesa-reconcile", type: "mpesa.reconcile", everyMs: MINUTE_MS / 2 },
+    { name: "ads-rollup", type: ADS_ROLLUP_JOB, everyMs: MINUTE_MS },
     { name: "prune", type: "jobs.prune", everyMs: DAY_MS },
   ];
 }

@@ -79,10 +79,10 @@ function termsLabel(view: GuestView): Html {
  * The connect page: the sign-up form, or one Connect button, and the configured social buttons;
  * inside the operator's splash page when `frame` is given, else on the built-in page.
  */
-export function connectPage(view: GuestView, token: string, state: FormState = {}, frame: SplashFrame | null = null): string {
+export function connectPage(view: GuestView, token: string, state: FormState = {}, frame: SplashFrame | null = null, ad: Html | "" = ""): string {
   // Inside an operator's page the page has its own h1; the form's title is a second-level heading.
-  if (frame) return frame.before + connectCard(view, token, state, "h2").text + frame.after;
-  return layout("Get connected to WiFi", html`<div class="card">${connectCard(view, token, state, "h1")}</div>`);
+  if (frame) return frame.before + connectCard(view, token, state, "h2", ad).text + frame.after;
+  return layout("Get connected to WiFi", html`<div class="card">${connectCard(view, token, state, "h1", ad)}</div>`);
 }
 
 /** The connect form as a splash page's "View page" shows it: the sign-up fields, going nowhere. */
@@ -109,7 +109,8 @@ export function freePlanText(plan: NonNullable<GuestView["freePlan"]>): string {
   return `Free Wi-Fi: ${parts.join(", ")}.`;
 }
 
-function connectCard(view: GuestView, token: string, state: FormState, heading: "h1" | "h2"): Html {
+/** `ad`: a banner link (ads/serving.server.ts), shown under the title. */
+function connectCard(view: GuestView, token: string, state: FormState, heading: "h1" | "h2", ad: Html | "" = ""): Html {
   const c = view.customer;
   const socials = view.providers.map(
     (p) => html`<a class="btn alt" href="/splash/${p}/login?token=${encodeURIComponent(token)}">Continue with ${PROVIDER_LABELS[p]}</a>`,
@@ -134,7 +135,7 @@ ${c.phoneNumber ? "" : field("phone_number", "Phone number", "tel", state, { aut
   const voucher = view.vouchers
     ? html`<form method="post" action="/connect" class="voucher" novalidate><input type="hidden" name="token" value="${token}"><input type="hidden" name="mode" value="VOUCHER">${field("voucher_code", "Voucher code", "text", state, { autocomplete: "off", hint: "" })}<button type="submit" class="alt">Use voucher</button></form>`
     : "";
-  return html`<p class="venue">${view.network.name}</p>${title}${state.message ? alert([state.message]) : ""}${held}${free}${form}${voucher ? html`<p class="or">or</p>${voucher}` : ""}${buy ? html`<p class="or">or</p>${buy}` : ""}${socials.length ? html`<p class="or">or</p>${socials}` : ""}`;
+  return html`<p class="venue">${view.network.name}</p>${title}${state.message ? alert([state.message]) : ""}${ad}${held}${free}${form}${voucher ? html`<p class="or">or</p>${voucher}` : ""}${buy ? html`<p class="or">or</p>${buy}` : ""}${socials.length ? html`<p class="or">or</p>${socials}` : ""}`;
 }
 
 /** "14:05 UTC" today, else "26 Nov 14:05 UTC". */
@@ -192,10 +193,11 @@ export function paymentFailedPage(networkName: string | null, token: string, mes
 }
 
 /** Where a guest lands when neither the access point, the network nor the gateway names a page. */
-export function onlinePage(view: GuestView | null, sessionEndsAt: number | null): string {
+/** `extra`: shown under the card (a survey offer, surveys/guest-routes.server.ts). */
+export function onlinePage(view: GuestView | null, sessionEndsAt: number | null, extra: Html | null = null): string {
   const until = sessionEndsAt ? `Your session lasts until ${new Date(sessionEndsAt).toISOString().slice(11, 16)} UTC.` : "";
   return layout(
     "You are online",
-    html`<div class="card">${view ? html`<p class="venue">${view.network.name}</p>` : ""}<h1>You are online</h1>${alert(["You can now use the internet.", ...(until ? [until] : [])], "ok")}</div>`,
+    html`<div class="card">${view ? html`<p class="venue">${view.network.name}</p>` : ""}<h1>You are online</h1>${alert(["You can now use the internet.", ...(until ? [until] : [])], "ok")}</div>${extra ?? ""}`,
   );
 }

@@ -22,11 +22,14 @@ import { styleFileFor } from "../splash/styles.server";
 import { connectPage, messagePage, onlinePage, previewCard, refusalPage, refusalStatus, type FormState } from "./pages.server";
 import { mountMpesaRoutes } from "./mpesa-routes.server";
 import { mountSocialRoutes } from "./social-routes.server";
+import { mountSurveyRoutes, surveyOffer } from "../surveys/guest-routes.server";
+import { mountAdsRoutes } from "../ads/guest-routes.server";
+import { bannerForGuest } from "../ads/serving.server";
 import { mountSmsRoutes } from "../marketing/sms/callback-routes.server";
+import { mountRadiusRoutes } from "../radius/routes.server";
 import { mountUnsubscribeRoutes } from "../marketing/unsubscribe-routes.server";
 import { hasNul } from "~/lib/nul";
 
-import { mountRadiusRoutes } from "../radius/routes.server";
 const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 /**
  * An operator's splash page may run its own scripts, still in the sandbox without allow-same-origin
@@ -54,8 +57,8 @@ export function sendPage(res: Response, status: number, page: string, csp = GUES
 
 /** The connect page, inside the splash page the display rules choose for this guest (if any). */
 export async function sendConnectPage(res: Response, status: number, view: GuestView, token: string, state?: FormState): Promise<void> {
-  const frame = await frameForGuest(view.place);
-  sendPage(res, status, connectPage(view, token, state, frame), frame ? SPLASH_CSP : GUEST_CSP);
+  const [frame, ad] = await Promise.all([frameForGuest(view.place), bannerForGuest(view, token)]);
+  sendPage(res, status, connectPage(view, token, state, frame, ad), frame ? SPLASH_CSP : GUEST_CSP);
 }
 
 /** Query strings of gateway redirects are small; a huge or NUL-laden one is refused before any work. */
@@ -125,11 +128,11 @@ const JSON_PATHS = /^\/(radius\/|hotspot\/accounting|hotspot\/mpesa\/|marketing\
 
 export function portalRouter(): express.Router {
   const router = catchingRouter();
+  // First: its /hotspot/{make}/{key}/login and POST entries come before the generic entry route.
+  mountRadiusRoutes(router, { sendPage, messagePage, form });
 
   // Gateway accounting: one record or a batch, authenticated by the network's gateway secret.
   router.post("/hotspot/accounting", express.json({ limit: ACCOUNTING_LIMIT }), rejectNulBody, async (req, res) => {
-  // First: its /hotspot/{make}/{key}/login and POST entries come before the generic entry route.
-  mountRadiusRoutes(router, { sendPage, messagePage, form });
     const secret = bearerToken(req.headers.authorization);
     const network = secret ? await networkByGatewaySecret(secret) : null;
     if (!network) return res.status(401).set("WWW-Authenticate", "Bearer").json({ error: { message: "Send the network's gateway secret as a bearer token." } });
@@ -192,7 +195,8 @@ export function portalRouter(): express.Router {
     const token = typeof req.query.token === "string" ? req.query.token : null;
     const view = await loadGuestView(token);
     const status = view ? await captiveStatus(view.connectionId) : null;
-    sendPage(res, 200, onlinePage(view?.state === "authorized" ? view : null, status?.sessionExpiresAt ?? null));
+    const online = view?.state === "authorized";
+    sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, online ? await surveyOffer(token) : null));
   });
 
   // Spec 2 §7: the connection and its customer, for app-based portals.
@@ -255,6 +259,8 @@ export function portalRouter(): express.Router {
   mountMpesaRoutes(router, { sendPage, sendConnectPage, form });
   mountSmsRoutes(router);
   mountUnsubscribeRoutes(router, { sendPage });
+  mountSurveyRoutes(router, { sendPage });
+  mountAdsRoutes(router, { sendPage, messagePage });
 
   // Splash pages (issue [splash]): the styling templates' files, operators' images, "View page".
   router.get("/splash/styles/:file", (req, res) => {

@@ -1,0 +1,192 @@
+import { z } from "zod";
+import { optionalText, requiredText, VENUE_MESSAGES } from "./venues";
+
+// Ads (issue [surveys-ads] §6–9; spec 3 §2 ads routes, §3 "Ad campaign", "Banner", §4 status, §9 CTR).
+// Mlango serves the banners itself (decision 0020): the spec's external ad server, with credentials
+// fixed in the client, is not reproduced. Shared by the pages and the tests; nothing here touches
+// the database.
+
+export const ADS_MESSAGES = {
+  nameRequired: "Campaign name is required.",
+  clientRequired: "Client name is required.",
+  revenueInvalid: "Enter the revenue in Ksh, such as 1500 or 1500.50.",
+  activateRequired: "Choose when the campaign starts.",
+  timeInvalid: "Enter a date and time like 2026-11-25T14:30.",
+  expireOrder: "The expiry time must be after the activation time.",
+  foreignVenue: "Choose networks of this organisation.",
+  created: "Campaign created.",
+  paused: "Campaign paused.",
+  activated: "Campaign activated.",
+  campaignNotFound: "Campaign not found.",
+  bannerNotFound: "Banner not found.",
+  campaignRequired: "Choose the campaign the banner belongs to.",
+  bannerUploaded: "Banner uploaded.",
+  bannerActivated: "Banner activated.",
+  bannerDeactivated: "Banner deactivated.",
+  urlInvalid: VENUE_MESSAGES.urlInvalid,
+  urlRequired: "Enter the address guests go to when they click the banner.",
+  wrongType: "The banner must be a PNG, JPEG, WebP or GIF image (SVG is not accepted).",
+  tooLarge: "The file is too large: a banner can be at most 2 MB.",
+  unreadable: "The image could not be read: its width and height are unknown.",
+  /** Spec 3 §5: the campaign export with no rows. */
+  noData: "No data to export.",
+  failed: "Failed to load the ads figures.",
+} as const;
+
+export const ADS_CSV = "campaigns.csv";
+export const MAX_BANNER_BYTES = 2 * 1024 * 1024;
+
+/** Spec 3 §4: pause flag "1" is Paused; else status "0" is Active; else Inactive. */
+export type CampaignStatus = "Paused" | "Active" | "Inactive";
+export function campaignStatusOf(pause: string, status: string): CampaignStatus {
+  if (pause === "1") return "Paused";
+  return status === "0" ? "Active" : "Inactive";
+}
+
+/**
+ * The spec's `status` of a campaign: "0" while now is within its activate and expire times (it may
+ * run), "1" otherwise (not started yet or expired). Pausing is separate (the pause flag).
+ */
+export function campaignStatusCode(c: { activateAt: number; expireAt: number | null }, now = Date.now()): "0" | "1" {
+  return c.activateAt <= now && (c.expireAt === null || now < c.expireAt) ? "0" : "1";
+}
+
+/** Spec 3 §9: clicks ÷ impressions × 100, two decimals ("0.00" with no impressions). */
+export function clickThroughRate(clicks: number, impressions: number): string {
+  return impressions > 0 ? ((clicks / impressions) * 100).toFixed(2) : "0.00";
+}
+
+/** Ksh with two decimals from cents. */
+export function formatKsh(cents: number): string {
+  return `Ksh ${(cents / 100).toLocaleString("en-GB", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::\d{2})?Z?$/;
+
+/** "2026-11-25T14:30" (a datetime-local input; read as UTC like every time in Mlango) → epoch ms. */
+export function parseUtcDateTime(value: string): number | null {
+  const m = DATETIME.exec(value.trim());
+  if (!m) return null;
+  const ms = Date.parse(`${m[1]}T${m[2]}:${m[3]}:00.000Z`);
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== m[1]) return null;
+  return ms;
+}
+
+/** epoch ms → "2026-11-25T14:30" for a datetime-local input (UTC). */
+export function toDateTimeInput(ms: number | null): string {
+  return ms === null ? "" : new Date(ms).toISOString().slice(0, 16);
+}
+
+const requiredTime = (message: string) =>
+  z.string({ required_error: message, invalid_type_error: message }).transform((v, ctx) => {
+    const ms = parseUtcDateTime(v);
+    if (ms === null) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: ADS_MESSAGES.timeInvalid });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const optionalTime = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v || !v.trim()) return null;
+    const ms = parseUtcDateTime(v);
+    if (ms === null) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: ADS_MESSAGES.timeInvalid });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** Revenue in Ksh (up to two decimals) → integer cents; empty is 0. */
+const revenue = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const text = (v ?? "").trim().replace(/,/g, "");
+    if (!text) return 0;
+    if (!/^\d{1,10}(\.\d{1,2})?$/.test(text)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: ADS_MESSAGES.revenueInvalid });
+      return z.NEVER;
+    }
+    const [whole, fraction = ""] = text.split(".");
+    return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  });
+
+/** Network ids as posted (checked against the organisation by the service). */
+const venueIds = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v, ctx) => {
+    const list = v === undefined ? [] : Array.isArray(v) ? v : [v];
+    const ids: number[] = [];
+    for (const raw of list) {
+      if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: ADS_MESSAGES.foreignVenue });
+        return z.NEVER;
+      }
+      ids.push(Number(raw));
+    }
+    return [...new Set(ids)];
+  });
+
+/** The campaign form (spec 3 §3 "Ad campaign": campaignname, clientname, revenue, activate_time, expire_time, pause) plus networks. */
+export const campaignSchema = z
+  .object({
+    campaignname: requiredText(ADS_MESSAGES.nameRequired, 120),
+    clientname: requiredText(ADS_MESSAGES.clientRequired, 120),
+    revenue,
+    activate_time: requiredTime(ADS_MESSAGES.activateRequired),
+    expire_time: optionalTime,
+    venue_ids: venueIds,
+    pause: z
+      .string()
+      .optional()
+      .transform((v) => (v === "on" || v === "1" ? 1 : 0)),
+  })
+  .superRefine((v, ctx) => {
+    if (v.expire_time !== null && v.expire_time <= v.activate_time) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["expire_time"], message: ADS_MESSAGES.expireOrder });
+    }
+  });
+export type CampaignInput = z.infer<typeof campaignSchema>;
+
+/** A click-through address: http or https only (a javascript: or data: URL would run in the guest's browser). */
+export const clickUrl = z
+  .string({ required_error: ADS_MESSAGES.urlRequired, invalid_type_error: ADS_MESSAGES.urlRequired })
+  .trim()
+  .min(1, ADS_MESSAGES.urlRequired)
+  .max(2000, VENUE_MESSAGES.tooLong)
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, ADS_MESSAGES.urlInvalid);
+
+/** The banner upload's text fields (the image travels in `file`). */
+export const bannerSchema = z.object({
+  campaign_id: z.string({ required_error: ADS_MESSAGES.campaignRequired }).regex(/^\d{1,9}$/, ADS_MESSAGES.campaignRequired).transform(Number),
+  description: optionalText(300),
+  click_url: clickUrl,
+  active: z
+    .string()
+    .optional()
+    .transform((v) => (v === "on" || v === "1" ? 1 : 0)),
+});
+export type BannerInput = z.infer<typeof bannerSchema>;
+
+/** Figures of a campaign or banner over a window. */
+export interface AdFigures {
+  impressions: number;
+  clicks: number;
+  conversions: number;
+}
+
+export interface AdHourPoint extends AdFigures {
+  hour: number;
+}

@@ -1,0 +1,98 @@
+// The ads figures shared by the ads dashboard and the analytics page: totals with the click-through
+// rate (spec 3 §9: clicks ÷ impressions × 100, two decimals), the hourly chart (server-rendered SVG)
+// and tables per campaign and per banner.
+import { Link } from "@remix-run/react";
+import { bucketLabel, LineChart } from "~/components/charts";
+import { formatCount } from "~/lib/format";
+import { clickThroughRate, type AdFigures, type AdHourPoint } from "~/lib/schemas/ads";
+
+export function AdsTotals({ totals }: { totals: AdFigures }) {
+  const cards = [
+    { label: "Impressions", value: formatCount(totals.impressions) },
+    { label: "Clicks", value: formatCount(totals.clicks) },
+    { label: "Conversions", value: formatCount(totals.conversions) },
+    { label: "CTR", value: `${clickThroughRate(totals.clicks, totals.impressions)}%` },
+  ];
+  return (
+    <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
+      {cards.map((c) => (
+        <div key={c.label} className="card" data-figure={c.label}>
+          <dt className="text-sm text-slate-500">{c.label}</dt>
+          <dd className="text-2xl font-semibold">{c.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function AdsHourlyChart({ hours, width = 960 }: { hours: AdHourPoint[]; width?: number }) {
+  const series = (["impressions", "clicks", "conversions"] as const).map((k) => ({
+    id: k === "impressions" ? "Impressions" : k === "clicks" ? "Clicks" : "Conversions",
+    points: hours.map((h) => ({ x: bucketLabel(h.hour, "hour"), y: h[k] })),
+  }));
+  return <LineChart title="Impressions, clicks and conversions per hour (UTC)" width={width} height={280} yLegend="Count" series={series} />;
+}
+
+type Row = AdFigures & { key: number; name: string; sub?: string | null; href?: string };
+
+export function FiguresTable({ caption, firstColumn, rows, empty }: { caption: string; firstColumn: string; rows: Row[]; empty: string }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="table">
+        <caption className="mb-2 text-left text-lg font-semibold">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{firstColumn}</th>
+            <th scope="col" className="text-right">
+              Impressions
+            </th>
+            <th scope="col" className="text-right">
+              Clicks
+            </th>
+            <th scope="col" className="text-right">
+              Conversions
+            </th>
+            <th scope="col" className="text-right">
+              CTR (%)
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={5} className="text-center text-slate-500">
+                {empty}
+              </td>
+            </tr>
+          ) : null}
+          {rows.map((r) => (
+            <tr key={r.key} data-row={r.key}>
+              <td>
+                {r.href ? (
+                  <Link to={r.href} className="link">
+                    {r.name}
+                  </Link>
+                ) : (
+                  r.name
+                )}
+                {r.sub ? <span className="block text-xs text-slate-500">{r.sub}</span> : null}
+              </td>
+              <td className="text-right" data-col="impressions">
+                {formatCount(r.impressions)}
+              </td>
+              <td className="text-right" data-col="clicks">
+                {formatCount(r.clicks)}
+              </td>
+              <td className="text-right" data-col="conversions">
+                {formatCount(r.conversions)}
+              </td>
+              <td className="text-right" data-col="ctr">
+                {clickThroughRate(r.clicks, r.impressions)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
