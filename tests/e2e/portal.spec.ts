@@ -377,7 +377,7 @@ test("a bad gateway redirect gets a readable 4xx page, never the form", async ({
   const cases: [string, number, string][] = [
     [merakiEntry("NoSuchPortalKey0000000000", gateway, { apMac: setup.ap.mac, clientMac: randomMac() }), 404, "This Wi-Fi network is not set up in Mlango."],
     [`/hotspot/meraki/${setup.venue.portalKey}?base_grant_url=${encodeURIComponent(merakiGrantUrl(gateway))}`, 400, "The access point did not send a valid client_mac."],
-    [`/hotspot/cisco/${setup.venue.portalKey}`, 404, "This gateway type is not supported."],
+    [`/hotspot/juniper/${setup.venue.portalKey}`, 404, "This gateway type is not supported."],
     [`/hotspot/opennds/${setup.venue.portalKey}?fas=not-base64!!`, 400, "The router did not send a readable fas parameter."],
   ];
   for (const [url, status, message] of cases) {

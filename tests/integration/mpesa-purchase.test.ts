@@ -282,6 +282,9 @@ describe("the reconciliation job", () => {
     const purchases: string[] = [];
     for (let i = 0; i < 6; i++) purchases.push((await buy(await visit(w), w.planId, nextPhone())).headers.get("location")!);
     await fake.idle();
+    // No callback comes, and the fake answers "still processing" until callbackDelayMs after each
+    // push: wait that long, or a slow machine queries the last push too early (a flaky failure).
+    await new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs + 50));
     const ids = await Promise.all(purchases.map(async (l) => Number((await paymentOf(l)).id)));
     const queriesBefore = fake.stkQueries.length;
     const later = Date.now() + 60_000;

@@ -24,7 +24,7 @@ type Json = Record<string, any>;
 const SECRET = "gw-secret-0123456789-abcdefghij";
 const FASKEY = "faskey-0123456789-klmnop";
 const PASSWORD = "unifi-password-0123-qrstuv";
-const MAKES = ["meraki", "opennds", "unifi", "mlango"] as const;
+const MAKES = ["meraki", "opennds", "unifi", "mlango", "mikrotik", "cisco", "ruckus"] as const;
 
 /** The page's form as a browser posts it: every field, secrets empty unless given. */
 function gatewayForm(fields: Record<string, string> = {}): Record<string, string> {
