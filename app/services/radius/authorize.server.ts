@@ -130,10 +130,18 @@ export async function authorizeLogin(nas: Nas, attributes: RadiusAttributes, now
   return reply;
 }
 
-/** The NAS the guest logged in at: Disconnect and CoA go there. */
+/**
+ * The NAS the guest logged in at: Disconnect and CoA go there. Written while the answer goes out: a
+ * login's reply does not wait for a commit (on PostgreSQL an fsync) of a value needed only later.
+ */
 async function rememberNas(row: LoginRow, nas: Nas): Promise<void> {
   if (row.radius_client_id === nas.id) return;
-  await db.updateTable("connections").set({ radius_client_id: nas.id }).where("id", "=", row.id).execute();
+  void db
+    .updateTable("connections")
+    .set({ radius_client_id: nas.id })
+    .where("id", "=", row.id)
+    .execute()
+    .catch((error: unknown) => console.error(JSON.stringify({ at: new Date().toISOString(), event: "radius_nas_not_kept", connection: Number(row.id), error: String(error) })));
 }
 
 /** POST /radius/authenticate (PAP): the password is the connection's. */
