@@ -7,7 +7,10 @@ import { ToastMessage } from "~/components/ui/toast";
 import { commitSession, getSession } from "~/services/session.server";
 import stylesheet from "~/tailwind.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export const meta: MetaFunction = () => [{ title: "Mlango" }, { name: "description", content: "Guest Wi-Fi console" }];
 

@@ -80,6 +80,8 @@ export function createApp({ build }) {
 
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
+  // Browsers and crawlers ask for /favicon.ico whatever the page links: send them to the one icon.
+  app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
   // The data API: bearer tokens only, its own body limit and errors in GraphQL's shape (decision 0015).
   app.use("/graphql", build.entry.module.graphqlHandler());

@@ -14,6 +14,15 @@ test("the health check answers when the database does", async ({ request }) => {
   expect(await response.text()).toBe("ok");
 });
 
+test("the console has an icon, and /favicon.ico leads to it instead of a 404", async ({ page, request }) => {
+  await page.goto("/login");
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
+  const icon = await request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+  expect(await icon.text()).toContain("<svg");
+});
+
 test("pages carry the security headers", async ({ request }) => {
   const response = await request.get("/no/such/page");
   const headers = response.headers();
