@@ -40,7 +40,17 @@ async function emptyAllTables() {
   if (dialect() === "postgres") {
     const { rows } = await sql<{ tablename: string }>`select tablename from pg_tables where schemaname = current_schema()`.execute(db);
     const tables = rows.map((r) => r.tablename).filter((t) => !KEEP.has(t));
-    if (tables.length) await sql`truncate ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
+    // A write the previous test left running (an ad impression is written after its page is sent)
+    // can deadlock with the truncate: try again once it has finished.
+    for (let attempt = 1; tables.length; attempt++) {
+      try {
+        await sql`truncate ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "40P01" || attempt === 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
     return;
   }
   const sqlite = rawSqlite()!;
