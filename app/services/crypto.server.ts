@@ -47,3 +47,10 @@ export function hashToken(token: string): string {
 export function newPortalKey(): string {
   return randomToken(18);
 }
+
+/** Whether two secrets are equal, in time that depends on neither (both are hashed first, so lengths leak nothing). */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = crypto.createHash("sha256").update(given).digest();
+  const b = crypto.createHash("sha256").update(expected).digest();
+  return crypto.timingSafeEqual(a, b);
+}

@@ -11,7 +11,8 @@ import { CONNECT_MESSAGES } from "../portal/connect.server";
 import { HELD_MESSAGES } from "../prepaid/subscriptions.server";
 import { limitAttributes, text, type RadiusAttributes } from "./attributes";
 import type { Nas } from "./clients.server";
-import { connectionIdOf, radiusPassword, samePassword } from "./login.server";
+import { connectionIdOf, radiusPassword } from "./login.server";
+import { sameSecret } from "../crypto.server";
 
 export const RADIUS_MESSAGES = {
   invalid: "This login is not valid. Reconnect to WiFi for a new connection session.",
@@ -148,7 +149,7 @@ async function rememberNas(row: LoginRow, nas: Nas): Promise<void> {
 export async function authenticateLogin(nas: Nas, attributes: RadiusAttributes): Promise<boolean> {
   const row = await findLogin(nas, attributes);
   const given = text(attributes, "User-Password");
-  if (!row || given === null || !samePassword(given, radiusPassword(Number(row.id), row.token!))) return false;
+  if (!row || given === null || !sameSecret(given, radiusPassword(Number(row.id), row.token!))) return false;
   await rememberNas(row, nas);
   return true;
 }

@@ -57,8 +57,13 @@ export async function sendCoa(target: { host: string; port: number; secret: stri
   }
 }
 
-async function connectionNas(connectionId: number) {
-  return db
+/**
+ * One message to the NAS that accepted the connection's login, naming the session by User-Name and
+ * Calling-Station-Id, with `extra` attributes; the answer is kept. A NAS that does not answer throws
+ * GatewayError (the job retries). Null when no NAS accepted the login (nothing to tell).
+ */
+async function tellNas(connectionId: number, kind: "Disconnect" | "CoA", extra: unknown[][] = []): Promise<CoaOutcome | null> {
+  const row = await db
     .selectFrom("connections")
     .innerJoin("radius_clients", "radius_clients.id", "connections.radius_client_id")
     .leftJoin("devices", "devices.id", "connections.device_id")
@@ -66,45 +71,36 @@ async function connectionNas(connectionId: number) {
     .where("connections.id", "=", connectionId)
     .whereRef("radius_clients.organization_id", "=", "connections.organization_id")
     .executeTakeFirst();
-}
-
-async function record(row: { organization_id: number; nas_id: number; id: number }, kind: "Disconnect" | "CoA", result: CoaOutcome) {
+  if (!row) return null;
+  const attributes: unknown[][] = [["User-Name", radiusUsername(Number(row.id))]];
+  if (row.mac_address) attributes.push(["Calling-Station-Id", formatMacDashes(row.mac_address)]);
+  attributes.push(...extra);
+  const code = kind === "Disconnect" ? "Disconnect-Request" : "CoA-Request";
+  const result = await sendCoa({ host: row.ip_address, port: Number(row.coa_port), secret: readSecret(row.secret)! }, code, attributes);
   await db
     .insertInto("radius_messages")
     .values({ organization_id: row.organization_id, radius_client_id: row.nas_id, connection_id: Number(row.id), kind, outcome: result.outcome, detail: "detail" in result ? result.detail : null, created_at: Date.now() })
     .execute();
+  if (result.outcome === "timeout") throw new GatewayError(result.detail);
+  return result;
 }
 
 /**
- * Disconnects the guest of a connection at the NAS that accepted its login. A NAS that does not
- * answer throws GatewayError (the job retries); a NAK is kept and final (Session-Context-Not-Found:
- * the guest is gone already). A connection whose login no NAS accepted needs nothing.
+ * Disconnects the guest of a connection at the NAS that accepted its login. A NAK is kept and final
+ * (Session-Context-Not-Found: the guest is gone already).
  */
-export async function disconnectConnection(connectionId: number): Promise<CoaOutcome | null> {
-  const row = await connectionNas(connectionId);
-  if (!row) return null;
-  const attributes: unknown[][] = [["User-Name", radiusUsername(Number(row.id))]];
-  if (row.mac_address) attributes.push(["Calling-Station-Id", formatMacDashes(row.mac_address)]);
-  const result = await sendCoa({ host: row.ip_address, port: Number(row.coa_port), secret: readSecret(row.secret)! }, "Disconnect-Request", attributes);
-  await record(row, "Disconnect", result);
-  if (result.outcome === "timeout") throw new GatewayError(result.detail);
-  return result;
+export function disconnectConnection(connectionId: number): Promise<CoaOutcome | null> {
+  return tellNas(connectionId, "Disconnect");
 }
 
 /** Pushes a new speed to the guest of a connection (CoA), e.g. when its plan's bandwidth policy changed. */
-export async function changeSpeed(connectionId: number, speed: { upKbps: number | null; downKbps: number | null }): Promise<CoaOutcome | null> {
-  const row = await connectionNas(connectionId);
-  if (!row) return null;
-  const attributes: unknown[][] = [["User-Name", radiusUsername(Number(row.id))]];
-  if (row.mac_address) attributes.push(["Calling-Station-Id", formatMacDashes(row.mac_address)]);
+export function changeSpeed(connectionId: number, speed: { upKbps: number | null; downKbps: number | null }): Promise<CoaOutcome | null> {
+  const extra: unknown[][] = [];
   const rate = mikrotikRate(speed);
-  if (rate) attributes.push(["Vendor-Specific", 14988, [["Mikrotik-Rate-Limit", rate]]]);
+  if (rate) extra.push(["Vendor-Specific", 14988, [["Mikrotik-Rate-Limit", rate]]]);
   const wispr: [string, unknown][] = [];
   if (speed.upKbps !== null) wispr.push(["WISPr-Bandwidth-Max-Up", speed.upKbps * 1000]);
   if (speed.downKbps !== null) wispr.push(["WISPr-Bandwidth-Max-Down", speed.downKbps * 1000]);
-  if (wispr.length) attributes.push(["Vendor-Specific", 14122, wispr]);
-  const result = await sendCoa({ host: row.ip_address, port: Number(row.coa_port), secret: readSecret(row.secret)! }, "CoA-Request", attributes);
-  await record(row, "CoA", result);
-  if (result.outcome === "timeout") throw new GatewayError(result.detail);
-  return result;
+  if (wispr.length) extra.push(["Vendor-Specific", 14122, wispr]);
+  return tellNas(connectionId, "CoA", extra);
 }

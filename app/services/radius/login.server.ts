@@ -25,12 +25,6 @@ export function radiusPassword(connectionId: number, tokenHash: string): string 
   return crypto.createHmac("sha256", passwordKey).update(`${connectionId}:${tokenHash}`).digest("base64url").slice(0, 24);
 }
 
-export function samePassword(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && crypto.timingSafeEqual(a, b);
-}
-
 /**
  * MikroTik's $(chap-id) and $(chap-challenge) as its login.html writes them: each byte as a
  * backslash and three octal digits. Answers the bytes in hex, or null when the text is not that.

@@ -4,11 +4,10 @@
 //   sends the guest's own credentials as basic auth: authenticate);
 // - the RADIUS makes' gateway entry by POST (a MikroTik login.html posts its variables);
 // - the grant's auto-submitting login page, and the login.html an operator uploads to a MikroTik.
-import crypto from "node:crypto";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { db } from "~/db/db.server";
 import { getEnv } from "~/env.server";
-import { hashToken } from "../crypto.server";
+import { hashToken, sameSecret } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { gatewayFor } from "../portal/gateways/index.server";
 import { httpUrl } from "../portal/gateways/params";
@@ -28,13 +27,6 @@ type MessagePage = (title: string, messages: string[], networkName?: string) => 
 const RADIUS_MAKES = new Set(["mikrotik", "cisco", "ruckus"]);
 const BODY_LIMIT = "64kb";
 
-function sameSecret(given: string | null, expected: string): boolean {
-  if (given === null) return false;
-  const a = crypto.createHash("sha256").update(given).digest();
-  const b = crypto.createHash("sha256").update(expected).digest();
-  return crypto.timingSafeEqual(a, b);
-}
-
 /** FreeRADIUS proves itself with the shared secret; without one configured, RADIUS is off (503). */
 function freeradiusOnly(req: Request, res: Response, next: NextFunction) {
   const secret = getEnv().RADIUS_API_SECRET;
@@ -43,7 +35,7 @@ function freeradiusOnly(req: Request, res: Response, next: NextFunction) {
   const decoded = basic ? Buffer.from(basic[1]!, "base64").toString("utf8") : "";
   const viaBasic = decoded.startsWith("freeradius:") ? decoded.slice("freeradius:".length) : null;
   const viaKey = typeof req.query.key === "string" ? req.query.key : null;
-  if (!sameSecret(viaBasic, secret) && !sameSecret(viaKey, secret)) return res.status(401).set("WWW-Authenticate", 'Basic realm="radius"').json({ error: { message: "Send the RADIUS API secret." } });
+  if (!(viaBasic !== null && sameSecret(viaBasic, secret)) && !(viaKey !== null && sameSecret(viaKey, secret))) return res.status(401).set("WWW-Authenticate", 'Basic realm="radius"').json({ error: { message: "Send the RADIUS API secret." } });
   next();
 }
 
