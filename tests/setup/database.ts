@@ -36,15 +36,23 @@ const { db, dialect, migrateToLatest, closeDatabase, rawSqlite } = await import(
 // Every table but the migration bookkeeping and the permission catalogue (filled by migrate).
 const KEEP = new Set(["permissions", "kysely_migration", "kysely_migration_lock"]);
 
+let emptyingStatement: string | undefined;
+
 async function emptyAllTables() {
   if (dialect() === "postgres") {
-    const { rows } = await sql<{ tablename: string }>`select tablename from pg_tables where schemaname = current_schema()`.execute(db);
-    const tables = rows.map((r) => r.tablename).filter((t) => !KEEP.has(t));
+    // DELETE, not TRUNCATE: truncating ~60 tables (new files for each, cascades) took 0.6–1 s per test,
+    // deleting their few rows takes milliseconds. As replica, the session fires no trigger (no roll-up
+    // work for rows going away) and checks no foreign key; sequences start again at 1 as TRUNCATE's
+    // RESTART IDENTITY did. The statements go in one round trip (a query without parameters may hold several).
+    emptyingStatement ??= await postgresEmptyingStatement();
     // A write the previous test left running (an ad impression is written after its page is sent)
-    // can deadlock with the truncate: try again once it has finished.
-    for (let attempt = 1; tables.length; attempt++) {
+    // can deadlock with the emptying: try again once it has finished.
+    for (let attempt = 1; ; attempt++) {
       try {
-        await sql`truncate ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
+        await db.transaction().execute(async (trx) => {
+          await sql`set local session_replication_role = replica`.execute(trx);
+          await sql.raw(emptyingStatement!).execute(trx);
+        });
         break;
       } catch (error) {
         if ((error as { code?: string }).code !== "40P01" || attempt === 5) throw error;
@@ -65,6 +73,23 @@ async function emptyAllTables() {
     for (const v of virtual) sqlite.prepare(`insert into "${v}" ("${v}") values ('delete-all')`).run();
   })();
   sqlite.pragma("foreign_keys = ON");
+}
+
+async function postgresEmptyingStatement() {
+  const { rows: tables } = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(db);
+  const emptied = tables.map((t) => t.name).filter((t) => !KEEP.has(t));
+  const { rows: sequences } = await sql<{ name: string }>`
+    select s.relname as name from pg_class s
+    join pg_depend d on d.objid = s.oid and d.deptype in ('a', 'i')
+    join pg_class t on t.oid = d.refobjid
+    where s.relkind = 'S' and t.relname in (${sql.join(emptied)})`.execute(db);
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  return [
+    ...emptied.map((t) => `delete from ${quote(t)}`),
+    sequences.length ? `select setval(s, 1, false) from unnest(array[${sequences.map((s) => `'${quote(s.name)}'::regclass`).join(", ")}]) s` : "",
+  ]
+    .filter(Boolean)
+    .join(";\n");
 }
 
 beforeAll(async () => {
