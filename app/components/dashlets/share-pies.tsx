@@ -1,5 +1,6 @@
 import { PieChart } from "~/components/charts";
 import type { DeviceUsage } from "~/lib/analytics";
+import { authModeLabel } from "~/lib/auth-modes";
 import { exportHref, type ExportFile } from "~/lib/dashboard-exports";
 import { DashletCard, ExportLink } from "./dashlet-card";
 import { pieWidth } from "./sizes";
@@ -30,7 +31,7 @@ function SharePie({
 const deviceSlices = (rows: readonly DeviceUsage[]) => rows.map((r) => ({ label: r.key, value: r.connections }));
 
 export function AuthModePieDashlet({ data, env }: DashletProps<"auth_mode_pie">) {
-  return <SharePie title="Authorization modes" file="auth_mode_summary.csv" doughnut={false} env={env} slices={data.map((r) => ({ label: r.mode, value: r.connections }))} />;
+  return <SharePie title="Authorization modes" file="auth_mode_summary.csv" doughnut={false} env={env} slices={data.map((r) => ({ label: authModeLabel(r.mode), value: r.connections }))} />;
 }
 
 export function DeviceTypePieDashlet({ data, env }: DashletProps<"device_type_pie">) {

@@ -157,11 +157,11 @@ export const DWELL: Record<VenueKind, { median: number; sigma: number }> = {
 };
 
 export const AUTHORIZATION_MODES: Record<VenueKind, (random: Random) => string> = {
-  cafe: weighted([["click_through", 40], ["SIGNUP", 25], ["google", 13], ["facebook", 12], ["mpesa", 7], ["voucher", 3]]),
-  mall: weighted([["SIGNUP", 35], ["click_through", 25], ["google", 13], ["facebook", 12], ["mpesa", 10], ["voucher", 5]]),
-  hotel: weighted([["voucher", 45], ["SIGNUP", 20], ["click_through", 15], ["google", 10], ["facebook", 5], ["mpesa", 5]]),
-  resort: weighted([["voucher", 35], ["mpesa", 25], ["SIGNUP", 20], ["google", 10], ["facebook", 5], ["click_through", 5]]),
-  coworking: weighted([["mpesa", 40], ["voucher", 30], ["SIGNUP", 20], ["google", 10]]),
+  cafe: weighted([["CLICK_THROUGH", 40], ["SIGNUP", 25], ["google", 13], ["fb", 12], ["MPESA", 7], ["VOUCHER", 3]]),
+  mall: weighted([["SIGNUP", 35], ["CLICK_THROUGH", 25], ["google", 13], ["fb", 12], ["MPESA", 10], ["VOUCHER", 5]]),
+  hotel: weighted([["VOUCHER", 45], ["SIGNUP", 20], ["CLICK_THROUGH", 15], ["google", 10], ["fb", 5], ["MPESA", 5]]),
+  resort: weighted([["VOUCHER", 35], ["MPESA", 25], ["SIGNUP", 20], ["google", 10], ["fb", 5], ["CLICK_THROUGH", 5]]),
+  coworking: weighted([["MPESA", 40], ["VOUCHER", 30], ["SIGNUP", 20], ["google", 10]]),
 };
 
 export const FIRST_NAMES = [

@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ReportHeader } from "~/components/reports/report-header";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { authModeLabel } from "~/lib/auth-modes";
 import { formatBytes, formatClock, formatCount } from "~/lib/format";
 import { average, connectionModes, overview } from "~/services/reports.server";
 import { loadReportPage, reportSubscriptionAction } from "./__report-page.server";
@@ -83,7 +84,7 @@ export default function OverviewReport() {
               ) : null}
               {modes.map((m) => (
                 <tr key={m.mode}>
-                  <td>{m.mode}</td>
+                  <td>{authModeLabel(m.mode)}</td>
                   <td>{formatCount(m.daily)}</td>
                   <td>{formatCount(m.weekly)}</td>
                   <td>{formatCount(m.monthly)}</td>
