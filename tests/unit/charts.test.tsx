@@ -53,6 +53,24 @@ describe("server-rendered charts", () => {
     expect(renderToString(<PieChart title="OS" slices={[{ label: "x", value: 0 }]} />)).toContain(EMPTY_CHART_MESSAGE);
   });
 
+  it("names every slice with its figure and share in a legend under the pie, and prints no numbers on the slices", () => {
+    const html = renderToString(<PieChart title="Authorization modes" slices={[{ label: "Click-through", value: 1234 }, { label: "M-Pesa", value: 766 }]} />);
+    const legend = html.slice(html.indexOf("</svg>"), html.indexOf("<details"));
+    expect(legend).toMatch(/Click-through<\/span>.*1,234.*61\.7%/);
+    expect(legend).toMatch(/M-Pesa<\/span>.*766.*38\.3%/);
+    const svg = html.slice(html.indexOf("<svg"), html.indexOf("</svg>"));
+    expect(svg).not.toMatch(/<text/);
+  });
+
+  it("labels every hour of a wide heatmap and thins the labels of a narrow one", () => {
+    const rows = weekdayHourRows([{ weekday: 0, hour: 9, footfall: 4 }]);
+    const hourLabels = (html: string) => [...html.matchAll(/<text[^>]*>(\d\d)<\/text>/g)].map((m) => m[1]);
+    expect(hourLabels(renderToString(<HeatmapChart title="Traffic" rows={rows} width={720} />))).toHaveLength(24);
+    const narrow = hourLabels(renderToString(<HeatmapChart title="Traffic" rows={rows} width={300} />));
+    expect(narrow.length).toBeLessThanOrEqual(12);
+    expect(narrow[0]).toBe("00");
+  });
+
   it("draws the weekday × hour heatmap from sparse analytics cells", () => {
     const rows = weekdayHourRows([{ weekday: 0, hour: 9, footfall: 4 }, { weekday: 6, hour: 23, footfall: 2 }, { weekday: 0, hour: 9, footfall: 1 }]);
     expect(rows).toHaveLength(7);

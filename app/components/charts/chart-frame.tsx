@@ -21,6 +21,7 @@ export function ChartFrame({
   width,
   height,
   actions,
+  legend,
   children,
 }: {
   title: string;
@@ -30,6 +31,8 @@ export function ChartFrame({
   height: number;
   /** Links beside the title (an export, a "see all"). */
   actions?: ReactNode;
+  /** What each colour stands for, in words and figures, below the drawing. */
+  legend?: ReactNode;
   children: ReactNode;
 }) {
   const id = useId();
@@ -54,6 +57,7 @@ export function ChartFrame({
               {children}
             </div>
           </div>
+          {legend}
           <details className="mt-2 text-sm">
             <summary className="cursor-pointer text-slate-600">Data table</summary>
             <div className="mt-2 max-h-72 overflow-auto">

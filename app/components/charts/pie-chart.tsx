@@ -1,5 +1,6 @@
 import { Pie } from "@nivo/pie";
 import type { ReactNode } from "react";
+import { formatCount } from "~/lib/format";
 import { CHART_COLORS, ChartFrame, chartTheme } from "./chart-frame";
 
 export interface PieSlice {
@@ -28,8 +29,7 @@ export function PieChart({
   const drawn = slices.filter((s) => Number.isFinite(s.value) && s.value > 0);
   const total = drawn.reduce((sum, s) => sum + s.value, 0);
   const share = (v: number) => (total ? `${((v / total) * 100).toFixed(1)}%` : "0%");
-  // Narrow cells have no room for labels beside the slices; the table and tooltips carry them.
-  const narrow = width < 320;
+  const color = (i: number) => CHART_COLORS[i % CHART_COLORS.length];
   return (
     <ChartFrame
       title={title}
@@ -38,6 +38,23 @@ export function PieChart({
       height={height}
       actions={actions}
       table={{ headers: ["Name", valueLabel, "Share"], rows: drawn.map((s) => [s.label, s.value, share(s.value)]) }}
+      legend={
+        // Words and figures beside each colour, instead of numbers printed on the slices (hard to
+        // read on the darker colours) and labels that a narrow cell had no room for.
+        <ul className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2">
+          {drawn.map((s, i) => (
+            <li key={`${i}:${s.label}`} className="flex min-w-0 items-baseline gap-2">
+              <span aria-hidden="true" className="inline-block h-3 w-3 shrink-0 translate-y-0.5 rounded-sm" style={{ backgroundColor: color(i) }} />
+              <span className="min-w-0 truncate text-slate-700" title={s.label}>
+                {s.label}
+              </span>
+              <span className="ml-auto whitespace-nowrap tabular-nums text-slate-900">
+                {formatCount(s.value)} <span className="text-slate-500">({share(s.value)})</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      }
     >
       <Pie
         width={width}
@@ -46,17 +63,13 @@ export function PieChart({
         role="presentation"
         // Ids must be unique; two labels that differ only in case stay apart.
         data={drawn.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value }))}
-        margin={narrow ? { top: 8, right: 8, bottom: 8, left: 8 } : { top: 16, right: 90, bottom: 16, left: 90 }}
-        enableArcLinkLabels={!narrow}
+        margin={{ top: 8, right: 8, bottom: 8, left: 8 }}
+        enableArcLinkLabels={false}
+        enableArcLabels={false}
         innerRadius={doughnut ? 0.55 : 0}
         padAngle={doughnut ? 1 : 0.5}
         cornerRadius={doughnut ? 2 : 0}
         colors={CHART_COLORS}
-        arcLinkLabel={(d) => String(d.label)}
-        arcLinkLabelsSkipAngle={12}
-        arcLabelsSkipAngle={16}
-        arcLinkLabelsDiagonalLength={10}
-        arcLinkLabelsStraightLength={8}
         theme={chartTheme}
       />
     </ChartFrame>
