@@ -19,9 +19,14 @@ export const AFRICASTALKING_PORT = E2E_PORT + 3;
  * each get their outcome from the one fake; any other phone pays successfully.
  */
 export const DARAJA_TEST_PHONES = { success: "254700000100", cancelled: "254700001032", timeout: "254700001019" } as const;
+/**
+ * The browser tests' data directory, emptied when their server starts: one per port, so sessions
+ * sharing a checkout on different E2E_PORTs do not delete each other's database mid-run.
+ */
+const E2E_DATA_DIR = E2E_PORT === 3100 ? "data/e2e" : `data/e2e-${E2E_PORT}`;
 export const E2E_ENV = {
-  DATABASE_URL: "file:data/e2e/mlango.db",
-  DATA_DIR: "data/e2e",
+  DATABASE_URL: `file:${E2E_DATA_DIR}/mlango.db`,
+  DATA_DIR: E2E_DATA_DIR,
   SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
   SECRETS_KEY: "e2e".padEnd(64, "0"),
   PUBLIC_URL: `http://localhost:${E2E_PORT}`,
@@ -64,7 +69,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: "rm -rf data/e2e && node server.mjs",
+      command: `rm -rf ${E2E_DATA_DIR} && node server.mjs`,
       url: `http://localhost:${E2E_PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -1,5 +1,5 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useNonce } from "~/components/nonce";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -20,8 +20,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ toast }, toast ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined);
 }
 
+/**
+ * A page whose route says `handle = { hydrate: false }` ships no JavaScript: it works as plain HTML
+ * (every console form does) and loads in a fraction of the bytes (the sign-in page, issue 17).
+ */
+function useHydrate(): boolean {
+  return !useMatches().some((m) => (m.handle as { hydrate?: unknown } | undefined)?.hydrate === false);
+}
+
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const hydrate = useHydrate();
   return (
     <html lang="en" className="h-full bg-slate-100">
       <head>
@@ -32,8 +41,12 @@ function Document({ children }: { children: ReactNode }) {
       </head>
       <body className="h-full text-slate-900">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

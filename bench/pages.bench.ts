@@ -1,22 +1,25 @@
 // Page benchmark: server time to first byte of whole pages, measured over HTTP against the
 // production build (`npx remix build` first) on the analytics benchmark's data — one organisation
 // with 5,000,000 connections over a year across 20 venues, 200,000 customers, 300,000 devices.
-//   tsx bench/pages.bench.ts [--runs N]            SQLite (data/bench/analytics-5000000.db)
+//   tsx bench/pages.bench.ts [--runs N] [--connections N]   SQLite (data/bench/analytics-<N>.db)
 //   BENCH_POSTGRES_URL=postgres://… tsx bench/pages.bench.ts   PostgreSQL too
-// The data is built by `npm run bench:analytics` (and `bench:analytics:pg`); this script refuses
-// to run without it rather than quietly timing an empty database.
-// Pages: the home dashboard with the default layout (1, 30, 365 days), every report (30 days),
+// The data is built by `npm run bench:analytics` (and `bench:analytics:pg`; `-- --connections N` for a
+// smaller set); this script refuses to run without it rather than quietly timing an empty database.
+// Beside the times, the bytes a browser would transfer (Accept-Encoding: br, gzip, as sent on the
+// wire): the HTML plus every script and stylesheet it references, for a first visit (nothing cached)
+// and a repeat visit (what is not cached as immutable, so in practice the HTML), and the same first
+// visit uncompressed. Scripts a page imports later (maplibre on the map) are not counted.
+// Pages: the login page, the home dashboard with the default layout (1, 30, 365 days), every report (30 days),
 // the network overview (30 days) and the connections list (page 1 and 1,000, with and without search).
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 
-const CONNECTIONS = 5_000_000;
 const ORGANIZATION = "Analytics benchmark";
-const SQLITE_FILE = `data/bench/analytics-${CONNECTIONS}.db`;
-const POSTGRES_DATABASE = `mlango_bench_analytics_${CONNECTIONS}`;
 const PORT = 3190;
 const DAY = 86_400_000;
 
@@ -29,7 +32,14 @@ interface Timing {
   status: number;
 }
 
-interface Row extends Timing {
+/** Bytes on the wire (compressed as the server chose) and decoded, in KB. */
+interface Transfer {
+  firstKb: number;
+  repeatKb: number;
+  firstRawKb: number;
+}
+
+interface Row extends Timing, Transfer {
   page: string;
 }
 
@@ -42,9 +52,13 @@ interface Prepared {
 
 // The database module reads DATABASE_URL once per process, so each engine is prepared in a child.
 const { values } = parseArgs({
-  options: { runs: { type: "string" }, prepare: { type: "string" } },
+  options: { runs: { type: "string" }, prepare: { type: "string" }, connections: { type: "string" } },
 });
 const runs = Number(values.runs ?? 20);
+const CONNECTIONS = Number((values.connections ?? "5000000").replace(/_/g, ""));
+if (!Number.isSafeInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`Not a positive whole number: ${values.connections}`);
+const SQLITE_FILE = `data/bench/analytics-${CONNECTIONS}.db`;
+const POSTGRES_DATABASE = `mlango_bench_analytics_${CONNECTIONS}`;
 if (values.prepare) {
   const prepared = await prepare(values.prepare);
   process.send!(prepared, () => process.exit(0));
@@ -98,6 +112,7 @@ async function benchEngine(databaseUrl: string): Promise<Row[]> {
     const window = (days: number) => `start=${iso(lastDay - (days - 1) * DAY)}&end=${iso(lastDay)}`;
     const org = `/${organizationId}`;
     const pages: [string, string][] = [
+      ["login page (signed out)", "/login"],
       ["dashboard, default layout, 1 day", `${org}?${window(1)}`],
       ["dashboard, default layout, 30 days", `${org}?${window(30)}`],
       ["dashboard, default layout, 365 days", `${org}?${window(365)}`],
@@ -112,7 +127,8 @@ async function benchEngine(databaseUrl: string): Promise<Row[]> {
     ];
     const rows: Row[] = [];
     for (const [page, path] of pages) {
-      rows.push({ page, ...(await timePage(path, token)) });
+      const auth = path === "/login" ? "" : token; // the login page as a signed-out visitor sees it
+      rows.push({ page, ...(await timePage(path, auth)), ...(await transferOf(path, auth)) });
       process.stdout.write(".");
     }
     process.stdout.write("\n");
@@ -177,6 +193,7 @@ async function startServer(databaseUrl: string): Promise<ChildProcess> {
       DATABASE_URL: databaseUrl,
       PORT: String(PORT),
       HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       NODE_ENV: "production",
       SESSION_SECRET: "pages-benchmark-secret-0123456789abcdef",
       SECRETS_KEY: "0".repeat(64),
@@ -199,7 +216,7 @@ async function startServer(databaseUrl: string): Promise<ChildProcess> {
 
 /** Time to the response's headers (Remix sends them once every loader has answered), after 2 warm-ups. */
 async function timePage(path: string, token: string): Promise<Timing> {
-  const headers = { Authorization: `Bearer ${token}`, Accept: "text/html" };
+  const headers = { ...(token ? { Authorization: `Bearer ${token}` } : {}), Accept: "text/html" };
   let status = 0;
   let bytes = 0;
   const samples: number[] = [];
@@ -225,13 +242,65 @@ async function timePage(path: string, token: string): Promise<Timing> {
   return { p50: at(samples, 0.5), p95: at(samples, 0.95), fullP95: at(full, 0.95), kb: bytes / 1024, status };
 }
 
+/** One GET as a browser sends it, counting the body's bytes as they come over the wire. */
+function wireGet(path: string, token: string): Promise<{ wire: number; body: Buffer; cacheControl: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      { host: "127.0.0.1", port: PORT, path, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), Accept: "text/html,*/*", "Accept-Encoding": "br, gzip" } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const wire = Buffer.concat(chunks);
+          const encoding = response.headers["content-encoding"];
+          const body = encoding === "br" ? zlib.brotliDecompressSync(wire) : encoding === "gzip" ? zlib.gunzipSync(wire) : wire;
+          resolve({ wire: wire.length, body, cacheControl: String(response.headers["cache-control"] ?? "") });
+        });
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+  });
+}
+
+/** The page's HTML, then every script and stylesheet it loads. */
+async function transferOf(path: string, token: string): Promise<Transfer> {
+  const page = await wireGet(path, token);
+  const html = page.body.toString("utf8");
+  // Its stylesheets, module preloads, script sources and the inline module's imports (not the route
+  // list in Remix's inline manifest, which names routes that are not loaded).
+  const loaded = [/<link rel="(?:modulepreload|stylesheet)" href="(\/[^"]+)"/g, /<script[^>]* src="(\/[^"]+)"/g, /^import (?:\* as \w+ from )?"(\/[^"]+)";$/gm];
+  const assets = new Set(loaded.flatMap((pattern) => Array.from(html.matchAll(pattern), (m) => m[1])));
+  let first = page.wire;
+  let repeat = page.wire;
+  let raw = page.body.length;
+  for (const asset of assets) {
+    const got = await wireGet(asset, token);
+    first += got.wire;
+    raw += got.body.length;
+    if (!got.cacheControl.includes("immutable")) repeat += got.wire;
+  }
+  return { firstKb: first / 1024, repeatKb: repeat / 1024, firstRawKb: raw / 1024 };
+}
+
 function printTable(engine: string, rows: Row[]): void {
   const table = [
-    ["page", "status", "TTFB p50 ms", "TTFB p95 ms", "full p95 ms", "KB"],
-    ...rows.map((r) => [r.page, String(r.status), r.p50.toFixed(1), r.p95.toFixed(1), r.fullP95.toFixed(1), r.kb.toFixed(0)]),
+    ["page", "status", "TTFB p50 ms", "TTFB p95 ms", "full p95 ms", "KB", "first visit KB", "repeat KB", "first, uncompressed KB"],
+    ...rows.map((r) => [
+      r.page,
+      String(r.status),
+      r.p50.toFixed(1),
+      r.p95.toFixed(1),
+      r.fullP95.toFixed(1),
+      r.kb.toFixed(0),
+      r.firstKb.toFixed(0),
+      r.repeatKb.toFixed(0),
+      r.firstRawKb.toFixed(0),
+    ]),
   ];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
-  console.log(`\n${engine}: ${runs} requests per page after 2 warm-ups, one at a time`);
+  console.log(`\n${engine}: ${CONNECTIONS.toLocaleString("en-US")} connections; ${runs} requests per page after 2 warm-ups, one at a time`);
+  console.log("KB: the HTML as decoded; first visit / repeat: HTML + scripts + stylesheets on the wire (br or gzip), repeat without immutable-cached files");
   for (const row of table)
     console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
 }

@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 npx remix build
+node scripts/precompress-build.mjs
 mkdir -p data
 # A production start needs a session secret: make one once and keep it beside the database.
 if [ -z "${SESSION_SECRET:-}" ]; then

@@ -1,9 +1,11 @@
 // The HTTP application: security headers, one log line per request, health check, static files,
 // the request boundary (server/boundary.mjs), then Remix. server.mjs starts it; tests import it.
 import crypto from "node:crypto";
+import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import { isApiPath, requestBoundary } from "./boundary.mjs";
+import { precompressed } from "./precompressed.mjs";
 import { remixHandler } from "./remix-handler.mjs";
 
 const development = process.env.NODE_ENV === "development";
@@ -38,6 +40,12 @@ export function createApp({ build }) {
     });
     next();
   });
+
+  // Answers compressed as the client asks (brotli, else gzip): operators and guests are often on mobile
+  // data. Before the guest path so its pages get it too. Bodies under 1 KB and types that are compressed
+  // already (images, XLSX) go as they are. Streamed answers (CSV exports, streamed HTML) stay streamed:
+  // the Remix hand-off (server/remix-handler.mjs) flushes the compressor whenever the body pauses.
+  app.use(compression({ threshold: 1024 }));
 
   // The guest path (gateway entries, the connect page, /splash calls, accounting): its own headers
   // (a CSP sandbox), body limits and checks, before the console's (decision 0014).
@@ -78,6 +86,8 @@ export function createApp({ build }) {
     }
   });
 
+  // Content-hashed names: cached for a year, never revalidated; sent precompressed when the build wrote copies.
+  app.use("/build", precompressed("public/build", { cacheControl: "public, max-age=31536000, immutable" }));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
   // Browsers and crawlers ask for /favicon.ico whatever the page links: send them to the one icon.

@@ -5,8 +5,10 @@
 //     untrusted X-Forwarded-Host, and Remix's own Origin-vs-Host check (a plain Error, so a 500) is
 //     not asked again about an origin the boundary has already judged;
 //   - cookies get Secure whenever the request came over HTTPS (req.secure honours TRUST_PROXY);
-//   - answers without a Cache-Control of their own are private and never stored.
-import { createRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
+//   - answers without a Cache-Control of their own are private and never stored;
+//   - the body is written with backpressure, and the compressor (server/app.mjs) is flushed whenever
+//     the body pauses rather than after every chunk (see writeBody).
+import { createRequestHandler } from "@remix-run/node";
 
 function remixRequest(req, res) {
   // req.hostname is X-Forwarded-Host's host only behind TRUST_PROXY; the port comes from the same header.
@@ -43,8 +45,53 @@ async function sendResponse(req, res, response) {
     else res.append(name, name === "set-cookie" && req.secure && !/;\s*secure/i.test(value) ? `${value}; Secure` : value);
   }
   if (!response.headers.has("cache-control")) res.set("Cache-Control", "private, no-store");
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  if (response.body) await writeBody(response.body, res);
   else res.end();
+}
+
+/** Resolves when the response can take more (or is gone). */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.removeListener("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+}
+
+/**
+ * Remix's writeReadableStreamToWritable, with two changes. It flushes the compressor once the body
+ * pauses (a CSV export between batches, a page waiting on data), not after every chunk: React writes
+ * a page in many small pieces, and gzip flushed after each one came out nearly twice the size. And it
+ * waits when the socket is full, so a slow client of a large export does not pile the export up in memory.
+ */
+async function writeBody(body, res) {
+  const reader = body.getReader();
+  let flush = null;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) {
+        await reader.cancel();
+        return;
+      }
+      const more = res.write(value);
+      flush ??= setImmediate(() => {
+        flush = null;
+        if (typeof res.flush === "function" && !res.writableEnded) res.flush();
+      });
+      if (!more) await drained(res);
+    }
+    if (flush) clearImmediate(flush);
+    res.end();
+  } catch (error) {
+    if (flush) clearImmediate(flush);
+    res.destroy(error);
+    throw error;
+  }
 }
 
 export function remixHandler({ build, getLoadContext }) {

@@ -14,6 +14,23 @@ const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
 
 export type Cell = string | number | null | undefined;
 
+/**
+ * Every CSV file starts with the UTF-8 byte-order mark: without it Excel reads the file as the
+ * Windows code page and "Kahawa Corner Café" comes out as "Kahawa Corner CafÃ©". Other readers
+ * (LibreOffice, Google Sheets, Python's "utf-8-sig", csv-parse with `bom: true`) skip it.
+ */
+export const CSV_BOM = "\uFEFF";
+
+/** The first line of a CSV file: the byte-order mark, then the header. */
+export function csvHeader(cells: readonly Cell[]): string {
+  return CSV_BOM + csvLine(cells);
+}
+
+/** A whole CSV file (its header first): the byte-order mark, then the lines. */
+export function csvFile(rows: readonly (readonly Cell[])[]): string {
+  return CSV_BOM + csvLines(rows);
+}
+
 /** One cell: text kept from being read as a formula, quoted when it must be. */
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return "";

@@ -1,8 +1,8 @@
 // The personal dashboard (spec 1 §3 "Dashboard layout", §4 "Dashboard edit mode", §9 layouts):
 // JSON `{ content: [row…] }`, a row holds columns, a column holds at most one dashlet. Every node is
-// `{ id, type, dashlet?, width, content }`. Pure functions: parse (zod, anything corrupt or hostile is
-// rejected), the seven row layouts, and the edits (add row, pick a dashlet per cell, remove, move).
-import { z } from "zod";
+// `{ id, type, dashlet?, width, content }`. Pure functions: the seven row layouts and the edits (add row,
+// pick a dashlet per cell, remove, move). Reading a stored layout (zod) is in ./dashboard-layout-schema,
+// so the dashboard's browser bundle, which needs only this file, carries no zod.
 
 export const DASHLETS = {
   organization_overview: "Organisation overview",
@@ -71,29 +71,8 @@ export interface DashboardLayout {
 export const MAX_ROWS = 40;
 export const MAX_LAYOUT_CHARS = 32_000;
 
-const id = z.union([z.string(), z.number().int().nonnegative()]).transform(String).pipe(z.string().regex(/^[A-Za-z0-9_-]{1,40}$/));
-const width = z.enum(WIDTHS).default(DEFAULT_WIDTH);
-
-const dashletSchema = z.object({
-  id,
-  type: z.literal("dashlet"),
-  dashlet: z.enum(DASHLET_KEYS),
-  width,
-  content: z.array(z.never()).max(0).default([]).transform((): [] => []),
-});
-const colSchema = z.object({ id, type: z.literal("col"), width, content: z.array(dashletSchema).max(1).default([]) });
-const rowSchema = z
-  .object({ id, type: z.literal("row"), width, content: z.array(colSchema).min(1).max(4) })
-  .refine((row) => rowLayoutOf(row) !== null, "The columns of a row must follow one of the seven layouts.");
-
-export const layoutSchema = z
-  .object({ content: z.array(rowSchema).max(MAX_ROWS) })
-  .refine((layout) => {
-    const ids = allIds(layout as DashboardLayout);
-    return new Set(ids).size === ids.length;
-  }, "Node ids must be unique.");
-
-function allIds(layout: DashboardLayout): string[] {
+/** Every node id of a layout (rows, columns, dashlets). */
+export function allIds(layout: DashboardLayout): string[] {
   return layout.content.flatMap((row) => [row.id, ...row.content.flatMap((col) => [col.id, ...col.content.map((d) => d.id)])]);
 }
 
@@ -107,24 +86,6 @@ export type ParsedLayout =
   | { status: "unset"; layout: DashboardLayout }
   | { status: "ok"; layout: DashboardLayout }
   | { status: "invalid"; layout: DashboardLayout };
-
-/**
- * Reads `users.dashboard`. Never set → the default layout; valid JSON of the right shape → it;
- * anything else (broken JSON, unknown dashlets, odd widths, too big) → the default, flagged invalid
- * so the page can say so; the stored text is left alone until the user saves a change.
- */
-export function parseLayout(text: string | null | undefined): ParsedLayout {
-  if (text === null || text === undefined || text.trim() === "") return { status: "unset", layout: defaultLayout() };
-  if (text.length > MAX_LAYOUT_CHARS) return { status: "invalid", layout: defaultLayout() };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { status: "invalid", layout: defaultLayout() };
-  }
-  const parsed = layoutSchema.safeParse(json);
-  return parsed.success ? { status: "ok", layout: parsed.data as DashboardLayout } : { status: "invalid", layout: defaultLayout() };
-}
 
 export function serializeLayout(layout: DashboardLayout): string {
   return JSON.stringify(layout);

@@ -1,11 +1,11 @@
 // The personal dashboard (spec 1 §3, §4): the layout stored on the user (`users.dashboard`, JSON),
 // its edits, and the filters every dashboard figure shares (date range and venues).
+import { parseWithZod } from "@conform-to/zod";
 import { db, dialect } from "~/db/db.server";
 import type { AnalyticsScope } from "~/lib/analytics";
 import {
   addRow,
   moveRow,
-  parseLayout,
   removeDashlet,
   removeRow,
   serializeLayout,
@@ -14,10 +14,20 @@ import {
   type EditResult,
   type ParsedLayout,
 } from "~/lib/dashboard-layout";
+import { parseLayout } from "~/lib/dashboard-layout-schema";
 import { parseDateRange, type DateRange } from "~/lib/date-range";
 import { parseId } from "~/lib/ids";
-import type { DashboardEdit } from "~/lib/schemas/dashboard";
+import { dashboardEditSchema, type DashboardEdit } from "~/lib/schemas/dashboard";
 import { notFound, type OrgContext } from "./guard.server";
+
+/**
+ * The edit forms' submission read with their schema. Here, not in the route, so the dashboard's
+ * browser bundle carries neither conform nor zod: the client build keeps a route's imports (as
+ * chunks to load) even when only its action uses them.
+ */
+export function parseDashboardEdit(formData: FormData) {
+  return parseWithZod(formData, { schema: dashboardEditSchema });
+}
 
 export async function getDashboardLayout(userId: number): Promise<ParsedLayout> {
   const user = await db.selectFrom("users").select("dashboard").where("id", "=", userId).executeTakeFirst();

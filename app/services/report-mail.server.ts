@@ -5,7 +5,7 @@ import type { AnalyticsScope } from "~/lib/analytics";
 import { DAY_MS, formatDayMonthYear } from "~/lib/date-range";
 import { formatBytes, formatClock, formatCount } from "~/lib/format";
 import { formatBucket, isVisitorReport, reportFileName, reportTitle, type ReportSlug, type VisitorReport } from "~/lib/reports";
-import { csvLines } from "~/lib/csv-line";
+import { csvFile, csvLines } from "~/lib/csv-line";
 import type { Email } from "./email.server";
 import { average, connectionModes, footfallReport, overview } from "./reports.server";
 import { VISITOR_CSV_HEADER, visitorBatches, visitorCsvRow, type VisitorRow } from "./report-visitors.server";
@@ -75,7 +75,7 @@ async function overviewContent(scope: AnalyticsScope) {
   const modeRows = modes.map((m) => [m.mode, m.daily, m.weekly, m.monthly, m.annual, m.connections]);
   const modeHeader = ["Connection mode", "Daily average", "Weekly average", "Monthly average", "Annual average", "Total"];
   const csv =
-    csvLines([["Figure", "Total", "Daily average"], ...rows]) + "\n" + csvLines([modeHeader, ...modeRows]);
+    csvFile([["Figure", "Total", "Daily average"], ...rows]) + "\n" + csvLines([modeHeader, ...modeRows]);
   return {
     sections: [
       { header: ["Figure", "Total", "Daily average"], rows },
@@ -95,7 +95,7 @@ async function footfallContent(scope: AnalyticsScope) {
       { header: ["Figure", "Total"], rows: [["Footfall", formatCount(report.total)]] },
       { header, rows: rows.length ? rows : [["No portal visits", 0]] },
     ],
-    csv: csvLines([header, ...rows]),
+    csv: csvFile([header, ...rows]),
     note: null,
   };
 }
@@ -119,7 +119,7 @@ async function visitorContent(scope: AnalyticsScope, report: VisitorReport) {
       { header: ["Figure", "Total"], rows: [["Visitors", truncated ? `more than ${formatCount(all.length)}` : formatCount(all.length)]] },
       { header: ["#", "Name", "Phone Number", "Email", "Connections"], rows: listed.length ? listed : [["", "No visitors", "", "", ""]] },
     ],
-    csv: csvLines([VISITOR_CSV_HEADER, ...all.map((v, i) => visitorCsvRow(v, i + 1))]),
+    csv: csvFile([VISITOR_CSV_HEADER, ...all.map((v, i) => visitorCsvRow(v, i + 1))]),
     note: truncated ? `The attachment holds the first ${formatCount(MAX_ATTACHED_VISITORS)} visitors; export the full list from the report page.` : more,
   };
 }
@@ -131,7 +131,7 @@ async function visitorTotal(scope: AnalyticsScope, report: VisitorReport) {
   const rows = [["Visitors", formatCount(count)]];
   return {
     sections: [{ header: ["Figure", "Total"], rows }],
-    csv: csvLines([["Figure", "Total"], ...rows]),
+    csv: csvFile([["Figure", "Total"], ...rows]),
     note: "Visitors' names and contacts are sent to members whose role has the View clients permission.",
   };
 }

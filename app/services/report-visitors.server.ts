@@ -19,7 +19,7 @@
 // (customer_id, created_at) index for all visitors — so a page stops after its rows. The totals
 // of the authorized lists come from the analytics service's roll-up counts; with a search, or for
 // all visitors, the matching customers are counted with the same test.
-import { csvLine, csvLines } from "~/lib/csv-line";
+import { csvHeader, csvLine, csvLines } from "~/lib/csv-line";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
@@ -237,7 +237,7 @@ export function visitorsCsvStream(scope: AnalyticsScope, report: VisitorReport, 
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(csvLine(VISITOR_CSV_HEADER)));
+        controller.enqueue(encoder.encode(csvHeader(VISITOR_CSV_HEADER)));
         return;
       }
       const next = await batches.next();

@@ -120,7 +120,8 @@ test("an operator creates, edits and deletes a survey; a guest answers it; the r
   const csv = await csvDownload;
   expect(csv.suggestedFilename()).toBe("surveys.csv");
   const csvText = await (await import("node:fs/promises")).readFile((await csv.path())!, "utf8");
-  expect(csvText.split("\n")[0]).toBe("#,Question,Response,First Name,Last Name,Email,Phone Number,Answered At (UTC)");
+  expect(csvText.startsWith("\uFEFF")).toBe(true); // the byte-order mark Excel needs to read UTF-8
+  expect(csvText.slice(1).split("\n")[0]).toBe("#,Question,Response,First Name,Last Name,Email,Phone Number,Answered At (UTC)");
   expect(csvText).toContain("What brought you here?,Work,");
 
   const xlsxDownload = page.waitForEvent("download");

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { csvLine, plainText } from "~/lib/csv-line";
+import { CSV_BOM, csvFile, csvHeader, csvLine, plainText } from "~/lib/csv-line";
+
+describe("a CSV file's start", () => {
+  it("is the UTF-8 byte-order mark (EF BB BF), then the header, so Excel reads the file as UTF-8", () => {
+    expect(CSV_BOM).toBe("\uFEFF");
+    const header = csvHeader(["#", "Network"]);
+    expect([...Buffer.from(header, "utf8").subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(header.slice(1)).toBe("#,Network\n");
+    const file = csvFile([["#", "Network"], [1, "Kahawa Corner Café"]]);
+    expect(Buffer.from(file, "utf8").toString("latin1").startsWith("\xef\xbb\xbf#,Network\n")).toBe(true);
+    expect(file).toBe("\uFEFF#,Network\n1,Kahawa Corner Café\n");
+  });
+});
 
 describe("csvLine", () => {
   it("joins plain cells with commas and ends the line", () => {

@@ -7,7 +7,6 @@ import {
   LAYOUT_ERRORS,
   MAX_ROWS,
   moveRow,
-  parseLayout,
   removeDashlet,
   removeRow,
   ROW_LAYOUT_KEYS,
@@ -18,6 +17,7 @@ import {
   type DashboardLayout,
   type EditResult,
 } from "~/lib/dashboard-layout";
+import { parseLayout } from "~/lib/dashboard-layout-schema";
 
 const ok = (r: EditResult): DashboardLayout => {
   if (!r.ok) throw new Error(r.error);

@@ -51,10 +51,7 @@ export function campaignStatusCode(c: { activateAt: number; expireAt: number | n
   return c.activateAt <= now && (c.expireAt === null || now < c.expireAt) ? "0" : "1";
 }
 
-/** Spec 3 §9: clicks ÷ impressions × 100, two decimals ("0.00" with no impressions). */
-export function clickThroughRate(clicks: number, impressions: number): string {
-  return impressions > 0 ? ((clicks / impressions) * 100).toFixed(2) : "0.00";
-}
+export { clickThroughRate } from "~/lib/ads";
 
 /** Ksh with two decimals from cents. */
 export function formatKsh(cents: number): string {

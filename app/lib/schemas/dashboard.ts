@@ -1,17 +1,11 @@
 import { z } from "zod";
+import { DASHBOARD_MESSAGES } from "~/lib/dashboard-messages";
 import { DASHLET_KEYS, ROW_LAYOUT_KEYS } from "~/lib/dashboard-layout";
 
 // The dashboard's edit forms (spec 1 §4): each submit button carries `intent`; node ids come from
 // the page. Anything else is a 400 with a message, never a change.
 
-export const DASHBOARD_MESSAGES = {
-  layout: "Choose a layout for the new row.",
-  dashlet: "Choose a dashlet for this cell.",
-  node: "That part of the dashboard no longer exists. Reload the page to see your current dashboard.",
-  saveFailed: "The dashboard could not be saved. Please try again.",
-  invalidStored: "Your saved dashboard could not be read, so the default one is shown. Your next change replaces it.",
-  noData: "No data available to export.",
-} as const;
+export { DASHBOARD_MESSAGES };
 
 const nodeId = z.string({ required_error: DASHBOARD_MESSAGES.node }).regex(/^[A-Za-z0-9_-]{1,40}$/, DASHBOARD_MESSAGES.node);
 

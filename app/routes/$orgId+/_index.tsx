@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DashboardGrid } from "~/components/dashboard/dashboard-grid";
@@ -10,9 +9,9 @@ import { DateRangeForm } from "~/components/ui/date-range-form";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { exportHref } from "~/lib/dashboard-exports";
 import { dashletsIn } from "~/lib/dashboard-layout";
-import { DASHBOARD_MESSAGES, dashboardEditSchema } from "~/lib/schemas/dashboard";
+import { DASHBOARD_MESSAGES } from "~/lib/dashboard-messages";
 import { aggregateUsage } from "~/services/analytics.server";
-import { editDashboard, filterQuery, getDashboardLayout, parseDashboardFilters } from "~/services/dashboard.server";
+import { editDashboard, filterQuery, getDashboardLayout, parseDashboardEdit, parseDashboardFilters } from "~/services/dashboard.server";
 import { loadDashlets } from "~/services/dashlets.server";
 import { requireOrg } from "~/services/guard.server";
 import { listOrganizationVenues } from "~/services/organizations.server";
@@ -46,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params);
   const formData = await request.formData();
   const viaFetcher = formData.get("_fetcher") === "1";
-  const submission = parseWithZod(formData, { schema: dashboardEditSchema });
+  const submission = parseDashboardEdit(formData);
   if (submission.status !== "success") {
     const error = Object.values(submission.error ?? {}).flat()[0] ?? DASHBOARD_MESSAGES.node;
     return json<EditActionData>({ ok: false, error }, { status: 400 });

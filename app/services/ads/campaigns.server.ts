@@ -6,7 +6,7 @@ import imageSize from "image-size";
 import { db } from "~/db/db.server";
 import { containsText } from "~/db/sql.server";
 import { imageContentType, SPLASH_IMAGE_TYPES } from "~/lib/image-type";
-import { csvLine, plainText } from "~/lib/csv-line";
+import { csvHeader, csvLine, plainText } from "~/lib/csv-line";
 import {
   ADS_MESSAGES,
   campaignStatusCode,
@@ -178,7 +178,7 @@ export async function setCampaignPaused(ctx: OrgContext, campaignId: number | nu
 /** campaigns.csv: every campaign of the organisation, newest first; null when there is none ("No data to export."). */
 export async function campaignsCsv(ctx: OrgContext, now = Date.now()): Promise<string | null> {
   requirePermission(ctx, "view_ads", "edit_ads");
-  const header = csvLine(["#", "Campaign ID", "Campaign Name", "Client Name", "Revenue (Ksh)", "Activate Time (UTC)", "Expire Time (UTC)", "Pause", "Status"]);
+  const header = csvHeader(["#", "Campaign ID", "Campaign Name", "Client Name", "Revenue (Ksh)", "Activate Time (UTC)", "Expire Time (UTC)", "Pause", "Status"]);
   const lines: string[] = [];
   let before: { created_at: number; id: number } | null = null;
   // Keyset batches: an organisation's campaigns are few, but the export never loads a table at once.

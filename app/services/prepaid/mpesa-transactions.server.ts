@@ -7,7 +7,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kyse
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { inIds } from "~/db/sql.server";
-import { csvCell, csvLine } from "~/lib/csv-line";
+import { csvCell, csvHeader, csvLine } from "~/lib/csv-line";
 import { pageCount } from "~/lib/pagination";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { MPESA_TRANSACTIONS_PAGE_SIZE, MPESA_TRANSACTIONS_PERMISSION, mpesaStatusText } from "~/lib/schemas/mpesa-transactions";
@@ -191,7 +191,7 @@ export async function mpesaTransactionsCsvStream(ctx: OrgContext, window: MpesaW
   let next: IteratorResult<string> | Promise<IteratorResult<string>> | null = first;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(csvLine(MPESA_CSV_HEADER)));
+      controller.enqueue(encoder.encode(csvHeader(MPESA_CSV_HEADER)));
     },
     async pull(controller) {
       const { value, done } = await next!;

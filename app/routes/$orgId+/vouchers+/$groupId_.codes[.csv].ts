@@ -4,14 +4,13 @@
 // UTF-8 with a BOM so spreadsheets read it as UTF-8; for the signed-in browser (cookie) and for
 // scripts (Authorization: Bearer <token>). A group holds at most MAX_CODES codes, read in batches.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvLine } from "~/lib/csv-line";
+import { csvHeader, csvLine } from "~/lib/csv-line";
 import { parseId } from "~/lib/ids";
 import { displayCode } from "~/lib/schemas/vouchers";
 import { requireOrg } from "~/services/guard.server";
 import { getVoucherGroup, voucherCodes } from "~/services/prepaid/vouchers.server";
 
 const BATCH = 2_000;
-const BOM = "\uFEFF";
 const CODES_CSV_HEADER = ["code", "uses", "first_redeemed_at"];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -24,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(BOM + csvLine(CODES_CSV_HEADER)));
+        controller.enqueue(encoder.encode(csvHeader(CODES_CSV_HEADER)));
         return;
       }
       const { codes } = await voucherCodes(ctx, group.id, { offset, pageSize: BATCH });
