@@ -113,3 +113,9 @@ export function connectionsCsvHref(orgId: number, filter: ConnectionFilter, sear
   if (search) params.set("search", search);
   return `/${orgId}/connections.csv?${params}`;
 }
+
+/** The Close button's question (docs/decisions/0003): names the guest as the table does. */
+export function closeQuestion(row: Pick<ConnectionRow, "customer" | "device">): string {
+  const who = row.customer?.name ?? row.device?.label;
+  return who ? `Are you sure you want to close the connection of ${who}?` : "Are you sure you want to close this connection?";
+}

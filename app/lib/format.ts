@@ -16,9 +16,16 @@ export function toGigabytes(bytes: number): number {
   return Math.round((bytes / BYTES_PER_GB) * 100) / 100;
 }
 
-/** 3725 → "1h 2m 5s" (the dashboard's summary text). */
-export function formatHms(totalSeconds: number): string {
+const SECONDS_PER_DAY = 86_400;
+
+/**
+ * 3725 → "1h 2m 5s" (the dashboard's summary text: h, m and s, spec 1 "Home dashboard"). A day or more reads as
+ * days and hours: 16_583_729 → "191 d 22 h", not "4606h 35m 29s" (issue 17 item 8). `exact` keeps
+ * the h m s form at any size (exports, where the figure is data rather than text to read).
+ */
+export function formatHms(totalSeconds: number, form: "readable" | "exact" = "readable"): string {
   const s = Math.max(0, Math.round(totalSeconds));
+  if (form === "readable" && s >= SECONDS_PER_DAY) return `${Math.floor(s / SECONDS_PER_DAY)} d ${Math.floor((s % SECONDS_PER_DAY) / 3600)} h`;
   return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m ${s % 60}s`;
 }
 

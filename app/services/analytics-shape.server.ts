@@ -15,6 +15,8 @@ export interface TotalsRow {
   upload: number | string;
   download: number | string;
   dwellMs: number | string;
+  /** Authorized connections that have ended: the ones whose dwell counts (dwellMsOf). */
+  endedConnections: number | string;
 }
 
 export function toTotals(row: TotalsRow, customers: { newCustomers: number; repeatCustomers: number }): UsageTotals {
@@ -23,6 +25,7 @@ export function toTotals(row: TotalsRow, customers: { newCustomers: number; repe
   const upload = Number(row.upload);
   const download = Number(row.download);
   const dwellMs = Number(row.dwellMs);
+  const ended = Number(row.endedConnections);
   return {
     upload,
     download,
@@ -34,7 +37,9 @@ export function toTotals(row: TotalsRow, customers: { newCustomers: number; repe
     newCustomers: customers.newCustomers,
     repeatCustomers: customers.repeatCustomers,
     dwellTime: toSeconds(dwellMs),
-    avgDwellTime: connections > 0 ? toSeconds(dwellMs / connections) : 0,
+    // Only ended connections have a dwell (analytics-sql dwellMsOf): open sessions are left out of
+    // the average instead of counting as zero (issue 17 item 8).
+    avgDwellTime: ended > 0 ? toSeconds(dwellMs / ended) : 0,
   };
 }
 

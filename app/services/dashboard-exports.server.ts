@@ -1,7 +1,7 @@
 // The rows of the dashboard's CSV exports (spec 1 §9 file names): the usage summary, the top
 // networks and access points, and the share charts. Small, bounded tables (a summary row, a top-N
 // list, one row per mode/OS/brand/browser), so they are built in memory.
-import { csvLines } from "~/lib/csv-line";
+import { csvFile } from "~/lib/csv-line";
 import type { ExportFile } from "~/lib/dashboard-exports";
 import type { DeviceDimension, DeviceUsage } from "~/lib/analytics";
 import { formatBytes, formatHms } from "~/lib/format";
@@ -35,7 +35,7 @@ export async function exportTable(file: ExportFile, filters: DashboardFilters, l
           t.footfall === 0 && t.connections === 0
             ? []
             : [
-                [range.start, range.end, formatBytes(t.upload), formatBytes(t.download), formatBytes(t.bandwidth), t.newCustomers, t.repeatCustomers, t.connections, t.footfall, formatHms(t.dwellTime), t.abandoned, formatHms(t.avgDwellTime)],
+                [range.start, range.end, formatBytes(t.upload), formatBytes(t.download), formatBytes(t.bandwidth), t.newCustomers, t.repeatCustomers, t.connections, t.footfall, formatHms(t.dwellTime, "exact"), t.abandoned, formatHms(t.avgDwellTime, "exact")],
               ],
       };
     }
@@ -65,5 +65,5 @@ export async function exportTable(file: ExportFile, filters: DashboardFilters, l
 }
 
 export function toCsv(table: ExportTable): string {
-  return csvLines([table.headers, ...table.rows]);
+  return csvFile([table.headers, ...table.rows]);
 }

@@ -65,6 +65,26 @@ export function outboxDir(): string {
   return path.join(getEnv().DATA_DIR, "outbox");
 }
 
+/** Whether mail really leaves this machine (SMTP_URL is set); without it, mails are files in outboxDir(). */
+export function mailGoesOut(): boolean {
+  return Boolean(getEnv().SMTP_URL);
+}
+
+/**
+ * What administrators are told instead of "sent" when no SMTP_URL is set (issue 17 item 7): the mail
+ * (`what`, e.g. "The invitation to ama@example.com") is kept in the outbox folder, with its path.
+ * null when mail really goes out.
+ */
+export function outboxNotice(what: string): string | null {
+  const folder = outboxFolder();
+  return folder === null ? null : `${what} was not sent: no mail server is set (SMTP_URL), so it is kept in the outbox folder ${folder}.`;
+}
+
+/** The outbox folder's full path when mail stays on this machine; null when it really goes out. */
+export function outboxFolder(): string | null {
+  return mailGoesOut() ? null : path.resolve(outboxDir());
+}
+
 /**
  * The app's own address for links in mails and API answers: PUBLIC_URL (configuration) only. The
  * request's Host and X-Forwarded-Host are the client's choice and never make a link.

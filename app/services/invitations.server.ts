@@ -163,6 +163,19 @@ export interface Invitation {
 
 /** A pending invitation this user may answer: unknown, used, or bound to another user → 404. */
 export async function getInvitation(token: string, user: AuthUser, executor: Kysely<DB> = db): Promise<Invitation> {
+  return pendingInvitation(token, user, executor);
+}
+
+/**
+ * What a signed-out visitor holding the link may learn before signing in or up (issue 17 item 7):
+ * the organisation, the role, who invited and the invited address. The token is the proof, as for
+ * answering; unknown or used → 404. Answering still needs the account (getInvitation).
+ */
+export async function previewInvitation(token: string): Promise<Invitation> {
+  return pendingInvitation(token, null, db);
+}
+
+async function pendingInvitation(token: string, user: AuthUser | null, executor: Kysely<DB>): Promise<Invitation> {
   if (!token || token.length > 200) notFound();
   const row = await executor
     .selectFrom("administrators as a")
@@ -182,7 +195,7 @@ export async function getInvitation(token: string, user: AuthUser, executor: Kys
     .where("a.invite_token_hash", "=", hashToken(token))
     .where("a.status", "=", "Pending")
     .executeTakeFirst();
-  if (!row || (row.user_id !== null && row.user_id !== user.id)) notFound();
+  if (!row || (user !== null && row.user_id !== null && row.user_id !== user.id)) notFound();
   return {
     id: row.id,
     organizationId: row.organization_id,

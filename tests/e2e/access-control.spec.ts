@@ -1,3 +1,5 @@
+import path from "node:path";
+import { E2E_ENV } from "../../playwright.config";
 import { clickAndConfirm } from "./confirm";
 import { expect, makeOrg, makeUser, signIn, test, uniqueEmail } from "./fixtures";
 import { latestMailTo } from "./outbox";
@@ -36,6 +38,9 @@ test("invites an administrator who accepts through the emailed link and gets the
   await expect(page.getByRole("heading", { name: "Viewer" })).toBeVisible();
 
   await page.goto(`/${org.id}/organization/invite`);
+  // No SMTP_URL in the browser tests: the page says where invitations are kept (issue 17 item 7).
+  await expect(page.getByRole("note")).toContainText("No mail server is set up (SMTP_URL), so invitations are not e-mailed");
+  await expect(page.getByRole("note")).toContainText(path.resolve(E2E_ENV.DATA_DIR, "outbox"));
   await page.getByRole("button", { name: "Invite" }).click();
   await expect(page.getByText("Email field is required.")).toBeVisible();
   await expect(page.getByText("Role field is required.")).toBeVisible();
@@ -43,12 +48,21 @@ test("invites an administrator who accepts through the emailed link and gets the
   await page.getByLabel("Role").selectOption({ label: "Viewer" });
   await page.getByRole("button", { name: "Invite" }).click();
   await expect(page).toHaveURL(`/${org.id}/organization/administrators`);
+  await expect(page.getByRole("status").filter({ hasText: `The invitation to ${invitee.email} was not sent` })).toContainText("kept in the outbox folder");
+  await expect(page.getByText(`Invitation sent to ${invitee.email}`)).toHaveCount(0);
   const mail = await latestMailTo(invitee.email);
 
+  // Signed out, the link explains the invitation first and offers sign-in or sign-up coming back.
   const inviteeContext = await browser.newContext({ javaScriptEnabled: test.info().project.name !== "no-js" });
-  await signIn(inviteeContext, invitee.id);
   const inviteePage = await inviteeContext.newPage();
-  await inviteePage.goto(new URL(mail.link!).pathname);
+  const link = new URL(mail.link!).pathname;
+  await inviteePage.goto(link);
+  await expect(inviteePage.getByRole("main")).toContainText("Wanjiku Kamau invited you to join Invite Hotel as Viewer.");
+  await expect(inviteePage.getByRole("button", { name: "Accept" })).toHaveCount(0);
+  await expect(inviteePage.getByRole("link", { name: "Sign in to answer" })).toHaveAttribute("href", `/login?redirectTo=${encodeURIComponent(link)}`);
+  await expect(inviteePage.getByRole("link", { name: "Create an account" })).toHaveAttribute("href", `/register?redirectTo=${encodeURIComponent(link)}`);
+  await signIn(inviteeContext, invitee.id);
+  await inviteePage.goto(link);
   await expect(inviteePage.getByText(/Invite Hotel/).first()).toBeVisible();
   await inviteePage.getByRole("button", { name: "Accept" }).click();
   await expect(inviteePage).toHaveURL(`/${org.id}`);

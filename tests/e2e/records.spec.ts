@@ -15,7 +15,8 @@ test("closes an online connection and the list reloads with the answer", async (
   const online = rows.filter({ hasText: "Online" });
   await expect(online).toHaveCount(1);
   await expect(rows.first().getByRole("cell").nth(1)).toHaveText("20-11-2026 09:01");
-  await online.getByRole("button", { name: "Close" }).click();
+  // Closing asks first, with JavaScript (confirm()) and without (the server's question page).
+  expect(await clickAndConfirm(page, online.getByRole("button", { name: "Close" }))).toMatch(/^Are you sure you want to close the connection of Achieng Odhiambo\d+\?$/);
   await expect(page.getByRole("status").filter({ hasText: "Connection closed successfully." })).toBeVisible();
   await expect(page).toHaveURL(`/${org.id}/connections`);
   await expect(rows.filter({ hasText: "Online" })).toHaveCount(0);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { pauseRollups } from "~/db/rollups.server";
 import { buildConnection, buildCustomer } from "~/db/factories.server";
+import { closeQuestion } from "~/lib/connections";
 import { parseListParams } from "~/lib/pagination";
 import * as closeRoute from "~/routes/$orgId+/connections+/$connectionId.close";
 import * as connectionsPage from "~/routes/$orgId+/connections+/_index";
@@ -240,7 +241,7 @@ describe("closing a connection", () => {
       orgId: org.id,
       path: `/${org.id}/connections/${online}/close`,
       params: { connectionId: String(online) },
-      form: { redirectTo: `/${org.id}/venues/${world.venue.id}/connections?page=1` },
+      form: { redirectTo: `/${org.id}/venues/${world.venue.id}/connections?page=1`, confirmed: "yes" },
     });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${org.id}/venues/${world.venue.id}/connections?page=1`);
@@ -248,6 +249,34 @@ describe("closing a connection", () => {
     expect(Number((await ended(online)).ended_at)).toBeGreaterThanOrEqual(before);
     const ctx = await contextOf(owner.id, org.id);
     expect((await listConnections(ctx, { online: true, authorized: true }, list())).rows).toEqual([]);
+  });
+
+  it("asks first: an unconfirmed POST closes nothing and leads to the question, whose page confirms (decision 0003)", async () => {
+    const { org, owner } = await ownerOf();
+    const world = await makeConnectionWorld(org.id, 2);
+    const online = world.connections[1].id;
+    const back = `/${org.id}/customers/${world.customer.id}/connections`;
+    const path = `/${org.id}/connections/${online}/close`;
+    const asked = await callRoute(closeRoute.action, { userId: owner.id, orgId: org.id, path, params: { connectionId: String(online) }, form: { redirectTo: back } });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("Location")).toBe(`${path}?${new URLSearchParams({ redirectTo: back })}`);
+    expect((await ended(online)).ended_at).toBeNull();
+    const page = await callRoute(closeRoute.loader, { userId: owner.id, orgId: org.id, path: `${path}?redirectTo=${encodeURIComponent(back)}`, params: { connectionId: String(online) } });
+    expect(await page.json()).toEqual({ question: "Are you sure you want to close the connection of Achieng Odhiambo?", back, online: true });
+    // A foreign redirectTo is not followed; an ended connection's page says it is not online.
+    const closedPage = await callRoute(closeRoute.loader, {
+      userId: owner.id,
+      orgId: org.id,
+      path: `/${org.id}/connections/${world.connections[0].id}/close?redirectTo=//evil.example`,
+      params: { connectionId: String(world.connections[0].id) },
+    });
+    expect(await closedPage.json()).toMatchObject({ back: `/${org.id}/connections`, online: false });
+    const viewer = await makeMember(org.id, "r");
+    expect((await callRoute(closeRoute.loader, { userId: viewer.user.id, orgId: org.id, path, params: { connectionId: String(online) } })).status).toBe(403);
+    expect(closeQuestion({ customer: null, device: { id: 1, label: "aa:bb:cc:dd:ee:ff", macAddress: "aa:bb:cc:dd:ee:ff" } })).toBe(
+      "Are you sure you want to close the connection of aa:bb:cc:dd:ee:ff?",
+    );
+    expect(closeQuestion({ customer: null, device: null })).toBe("Are you sure you want to close this connection?");
   });
 
   it("says so when the connection is already closed or was never authorized, and changes nothing", async () => {
@@ -260,7 +289,7 @@ describe("closing a connection", () => {
       [closed, CLOSE_MESSAGES.alreadyClosed],
       [visit.id, CLOSE_MESSAGES.notOnline],
     ] as const) {
-      const res = await callRoute(closeRoute.action, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections/${id}/close`, params: { connectionId: String(id) }, form: { redirectTo: "//evil.example" } });
+      const res = await callRoute(closeRoute.action, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections/${id}/close`, params: { connectionId: String(id) }, form: { redirectTo: "//evil.example", confirmed: "yes" } });
       expect(res.headers.get("Location")).toBe(`/${org.id}/connections`);
       expect(await toastOf(res)).toEqual({ type: "info", message });
     }
@@ -273,21 +302,41 @@ describe("closing a connection", () => {
     const world = await makeConnectionWorld(org.id, 1);
     const online = world.connections[0].id;
     const viewer = await makeMember(org.id, "r");
-    const refused = await callRoute(closeRoute.action, { userId: viewer.user.id, orgId: org.id, path: `/${org.id}/connections/${online}/close`, params: { connectionId: String(online) }, form: {} });
+    const refused = await callRoute(closeRoute.action, { userId: viewer.user.id, orgId: org.id, path: `/${org.id}/connections/${online}/close`, params: { connectionId: String(online) }, form: { confirmed: "yes" } });
     expect(refused.status).toBe(403);
     expect((await ended(online)).ended_at).toBeNull();
     const other = await makeOrg("Other");
     const theirs = await makeConnectionWorld(other.org.id, 1);
     const theirId = theirs.connections[0].id;
     for (const id of [String(theirId), "abc", "99999999999"]) {
-      const res = await callRoute(closeRoute.action, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections/${id}/close`, params: { connectionId: id }, form: {} });
-      expect(res.status).toBe(404);
+      for (const confirmed of ["yes", ""]) {
+        const res = await callRoute(closeRoute.action, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections/${id}/close`, params: { connectionId: id }, form: { confirmed } });
+        expect(res.status).toBe(404);
+      }
+      const page = await callRoute(closeRoute.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections/${id}/close`, params: { connectionId: id } });
+      expect(page.status).toBe(404);
     }
     expect((await ended(theirId)).ended_at).toBeNull();
   });
 });
 
 describe("connections.csv", () => {
+  it("starts with the UTF-8 byte-order mark, so Excel shows \"Kahawa Corner Café\" as typed", async () => {
+    const { org, owner } = await ownerOf();
+    const venue = await insertVenue(org.id, { name: "Kahawa Corner Café" });
+    await insertConnection(org.id, { venue_id: venue.id, created_at: BASE, authorized_at: BASE + 1000 });
+    const res = await callRoute(exportRoute.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections.csv` });
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString("utf8").trim().split("\n");
+    expect(lines[0].startsWith("#,Connected At (UTC),")).toBe(true);
+    expect(lines).toHaveLength(2);
+    expect(lines[1].split(",")).toContain("Kahawa Corner Café");
+    // Only one mark: the text after it holds none.
+    expect(bytes.subarray(3).includes(Buffer.from("\uFEFF", "utf8"))).toBe(false);
+  });
+
   it("streams every matching connection newest first with the header, as an attachment", async () => {
     const { org, owner } = await ownerOf();
     const world = await makeConnectionWorld(org.id, 3);

@@ -45,11 +45,11 @@ describe("cross-site requests (CSRF)", () => {
       expect(await deleteNetwork.text()).toContain("This request came from another site");
       const dataRequest = await post(`/${org.id}/venues/${world.venue.id}/settings?_data=routes%2F%24orgId%2B%2Fvenues%2B%2F%24venueId%2B%2Fsettings`, "intent=delete&confirmed=yes", { Cookie: cookie, Origin: origin });
       expect(dataRequest.status).toBe(403);
-      const close = await post(`/${org.id}/connections/${online.id}/close`, "", { Cookie: cookie, Origin: origin });
+      const close = await post(`/${org.id}/connections/${online.id}/close`, "confirmed=yes", { Cookie: cookie, Origin: origin });
       expect(close.status).toBe(403);
     }
     // A cross-site Referer without Origin is refused too.
-    expect((await post(`/${org.id}/connections/${online.id}/close`, "", { Cookie: cookie, Referer: `${EVIL}/page` })).status).toBe(403);
+    expect((await post(`/${org.id}/connections/${online.id}/close`, "confirmed=yes", { Cookie: cookie, Referer: `${EVIL}/page` })).status).toBe(403);
     expect(await db.selectFrom("venues").select("id").where("id", "=", world.venue.id).executeTakeFirst()).toBeDefined();
     const connection = await db.selectFrom("connections").select("ended_at").where("id", "=", online.id).executeTakeFirstOrThrow();
     expect(connection.ended_at).toBeNull();
@@ -58,7 +58,7 @@ describe("cross-site requests (CSRF)", () => {
   it("lets the same requests through from our own origin", async () => {
     const { org, world, cookie } = await adminWorld();
     const online = world.connections[world.connections.length - 1];
-    const close = await post(`/${org.id}/connections/${online.id}/close`, "", { Cookie: cookie, Origin: OUR_ORIGIN() });
+    const close = await post(`/${org.id}/connections/${online.id}/close`, "confirmed=yes", { Cookie: cookie, Origin: OUR_ORIGIN() });
     expect(close.status).toBe(302);
     const connection = await db.selectFrom("connections").select("ended_at").where("id", "=", online.id).executeTakeFirstOrThrow();
     expect(connection.ended_at).not.toBeNull();

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { insertRole } from "~/db/factories.server";
@@ -7,7 +8,9 @@ import * as invite from "~/routes/$orgId+/organization+/invite";
 import * as invitation from "~/routes/invitations.$token";
 import * as register from "~/routes/_auth+/register";
 import * as verify from "~/routes/_auth+/register_.verify.$token";
+import { getEnv } from "~/env.server";
 import { hashToken } from "~/services/crypto.server";
+import { mailGoesOut, outboxDir } from "~/services/email.server";
 import { requireOrg } from "~/services/guard.server";
 import { attachInvitationsToUser } from "~/services/invitations.server";
 import { sessionStorage } from "~/services/session.server";
@@ -116,6 +119,27 @@ describe("inviting an administrator (/organization/invite)", () => {
     expect((await mailsTo(email))).toHaveLength(0);
   });
 
+  it("says 'Invitation sent' only when mail really goes out, and the invite page tells where mail is kept otherwise", async () => {
+    const { org, owner } = await orgOwnedBy();
+    const role = await insertRole(org.id, "r", [], "Cashier");
+    const cookie = await sessionCookie(owner.id);
+    const page = async () => (await run(() => invite.loader({ request: makeRequest(`/${org.id}/organization/invite`, { cookie }), params: { orgId: String(org.id) }, context: {} }))).json();
+    expect((await page()).outbox).toBe(path.resolve(outboxDir()));
+    const env = getEnv() as { SMTP_URL?: string };
+    const email = uniqueEmail();
+    let res: Response;
+    try {
+      env.SMTP_URL = "smtp://127.0.0.1:1"; // only read here; the queued mail is delivered later, to the outbox
+      expect(mailGoesOut()).toBe(true);
+      expect((await page()).outbox).toBeNull();
+      res = await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
+    } finally {
+      env.SMTP_URL = undefined;
+    }
+    expect((await sessionOf(res)).get("toast")).toEqual({ type: "success", message: `Invitation sent to ${email.toLowerCase()}.` });
+    expect(mailGoesOut()).toBe(false);
+  });
+
   it("records a pending invitation, mails the confirmation link and lists the invitee as pending registration", async () => {
     const { org, owner } = await orgOwnedBy("Java House");
     const role = await insertRole(org.id, "r", [], "Cashier");
@@ -123,7 +147,11 @@ describe("inviting an administrator (/organization/invite)", () => {
     const res = await postInvite(owner.id, org.id, { email: email.toUpperCase(), role_id: String(role.id) });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${org.id}/organization/administrators`);
-    expect((await sessionOf(res)).get("toast")?.message).toBe(`Invitation sent to ${email.toLowerCase()}.`);
+    // No SMTP_URL in the tests: the toast says the mail is kept in the outbox folder, with its path.
+    expect((await sessionOf(res)).get("toast")).toEqual({
+      type: "info",
+      message: `The invitation to ${email.toLowerCase()} was not sent: no mail server is set (SMTP_URL), so it is kept in the outbox folder ${path.resolve(outboxDir())}.`,
+    });
 
     const row = await invitationRow(org.id, email.toLowerCase());
     expect(row).toMatchObject({ user_id: null, role_id: role.id, status: "Pending", invited_by_user_id: owner.id });
@@ -185,14 +213,27 @@ describe("answering an invitation (/invitations/:token)", () => {
     return { org, owner, role, email };
   }
 
-  it("sends a visitor without a session to sign in, remembering the invitation", async () => {
+  it("explains the invitation to a visitor without a session, with sign-in and sign-up links that come back; answering needs the account", async () => {
     const { org, owner, role, email } = await invited();
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
     const token = await tokenMailedTo(email);
     const res = await openInvitation(token);
-    expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(`/invitations/${token}`)}`);
-    expect((await sessionOf(res)).get("redirectTo")).toBe(`/invitations/${token}`);
+    expect(res.status).toBe(200);
+    const back = encodeURIComponent(`/invitations/${token}`);
+    expect(await res.json()).toEqual({
+      organizationName: "Java House",
+      roleName: "Network admin",
+      inviterName: `${owner.first_name} ${owner.last_name}`,
+      signedOut: { invitedEmail: email.toLowerCase(), loginHref: `/login?redirectTo=${back}`, registerHref: `/register?redirectTo=${back}` },
+    });
+    // Unknown tokens tell a visitor nothing either.
+    expect((await openInvitation("no-such-token")).status).toBe(404);
+    // Answering without a session still goes to sign in, remembering the invitation; nothing changes.
+    const answer = await answerInvitation(token, "accept");
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("Location")).toBe(`/login?redirectTo=${back}`);
+    expect((await sessionOf(answer)).get("redirectTo")).toBe(`/invitations/${token}`);
+    expect((await invitationRow(org.id, email))?.status).toBe("Pending");
   });
 
   it("lets an existing user accept: shows who invited them, changes nothing on GET, joins on Accept", async () => {
@@ -207,6 +248,7 @@ describe("answering an invitation (/invitations/:token)", () => {
       organizationName: "Java House",
       roleName: "Network admin",
       inviterName: `${owner.first_name} ${owner.last_name}`,
+      signedOut: null,
     });
     expect((await invitationRow(org.id, email))?.status).toBe("Pending");
 
@@ -226,9 +268,9 @@ describe("answering an invitation (/invitations/:token)", () => {
     await postInvite(owner.id, org.id, { email, role_id: String(role.id) });
     const token = await tokenMailedTo(email);
 
-    // Opening the link without a session leads to sign up, which comes back to the invitation.
+    // Opening the link without a session explains it and offers sign up, which comes back to the invitation.
     const opened = await openInvitation(token);
-    const redirectTo = new URL(opened.headers.get("Location")!, "http://localhost").searchParams.get("redirectTo")!;
+    const redirectTo = new URL((await opened.json()).signedOut.registerHref, "http://localhost").searchParams.get("redirectTo")!;
     const registered = await run(() =>
       register.action({
         request: makeRequest("/register", {

@@ -160,7 +160,7 @@ describe("closing where the gateway cannot be told", () => {
   it("shows the note in the console's toast, and only the usual message for a connection no gateway handed over", async () => {
     const w = await world();
     const g = await onlineGuest("meraki", w);
-    const res = await callRoute(closeRoute.action, { userId: w.owner.id, orgId: w.org.id, path: `/${w.org.id}/connections/${g.id}/close`, params: { connectionId: String(g.id) }, form: {} });
+    const res = await callRoute(closeRoute.action, { userId: w.owner.id, orgId: w.org.id, path: `/${w.org.id}/connections/${g.id}/close`, params: { connectionId: String(g.id) }, form: { confirmed: "yes" } });
     expect(await toastOf(res)).toEqual({ type: "success", message: expect.stringMatching(/^Connection closed successfully\. This Meraki network cannot be told from Mlango: /) });
     const plain = await insertConnection(w.org.id, { venue_id: w.venue.id, authorized_at: Date.now() - 60_000 });
     expect(await closeConnection(w.ctx, plain.id)).toEqual({ ok: true, message: CLOSE_MESSAGES.closed });

@@ -1,6 +1,7 @@
 // Sign-up proves the e-mail address, and nobody claims an invitation by signing up with the invited
 // address (issue [hardening] item 2, and "Register reveals which e-mails have accounts").
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { insertRole } from "~/db/factories.server";
@@ -12,6 +13,7 @@ import * as register from "~/routes/_auth+/register";
 import * as verify from "~/routes/_auth+/register_.verify.$token";
 import * as organizations from "~/routes/organizations+/_index";
 import { issueToken, verifyLogin } from "~/services/auth.server";
+import { outboxDir } from "~/services/email.server";
 import { requireOrg } from "~/services/guard.server";
 import { LIMITS } from "~/services/rate-limit.server";
 import { sessionStorage } from "~/services/session.server";
@@ -190,6 +192,11 @@ describe("changing the account e-mail", () => {
     expect(wrong.status).toBe(400);
     const ok = await submitProfile(owner.id, org.id, { email: target, current_password: "password123" });
     expect(ok.status).toBe(302);
+    // No SMTP_URL in the tests: the toast does not claim the link was sent (issue 17 item 7).
+    const toast = (await sessionStorage().getSession(ok.headers.get("Set-Cookie")!.split(";")[0])).get("toast");
+    expect(toast?.message).toBe(
+      `Your account details have been updated. The link to confirm ${target.toLowerCase()} was not sent: no mail server is set (SMTP_URL), so it is kept in the outbox folder ${path.resolve(outboxDir())}. Your e-mail address changes when you open the link.`,
+    );
     const before = (await db.selectFrom("users").select("email").where("id", "=", owner.id).executeTakeFirstOrThrow()).email;
     expect(before).not.toBe(target);
     const token = linkTokenOf((await mailsTo(target))[0].link);

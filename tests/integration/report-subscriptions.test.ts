@@ -1,9 +1,11 @@
+import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { db, openDatabase } from "~/db/db.server";
 import { getEnv } from "~/env.server";
 import { DAY_MS, todayIso } from "~/lib/date-range";
 import * as visitorPage from "~/routes/$orgId+/reports+/$report";
 import * as overviewPage from "~/routes/$orgId+/reports+/overview";
+import { outboxDir } from "~/services/email.server";
 import { requireOrg } from "~/services/guard.server";
 import { buildReportEmail } from "~/services/report-mail.server";
 import { CLAIM_LEASE_MS, claimDelivery, retryDelayMs, runDueReports } from "~/services/report-scheduler.server";
@@ -63,8 +65,20 @@ describe("subscribing from a report page", () => {
     const ctx = await ctxOf(owner.id, org.id);
     expect(await myReports(ctx, "overview")).toMatchObject([{ report: "overview", send_at: 24 }]);
 
-    // Subscribing again moves the hour; there is still one subscription.
-    await post(overviewPage.action as RouteFunction, owner.id, org.id, "overview", { intent: "subscribe", report: "overview", sendTime: "7" });
+    // Subscribing again moves the hour; there is still one subscription. Without SMTP_URL the toast
+    // says the reports stay in the outbox folder (issue 17 item 7).
+    const env = getEnv() as { SMTP_URL?: string };
+    let moved: Response;
+    try {
+      env.SMTP_URL = undefined;
+      moved = await post(overviewPage.action as RouteFunction, owner.id, org.id, "overview", { intent: "subscribe", report: "overview", sendTime: "7" });
+    } finally {
+      env.SMTP_URL = smtp.url;
+    }
+    expect(await toastOf(moved)).toEqual({
+      type: "info",
+      message: `You will receive the Overview report by email every day at 07:00 Hours (UTC). No mail server is set (SMTP_URL), so until one is, each report is kept in the outbox folder ${path.resolve(outboxDir())} instead.`,
+    });
     const rows = await subscriptionRows();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.send_at).toBe(7);

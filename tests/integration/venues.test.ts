@@ -131,7 +131,7 @@ describe("new network", () => {
     expect(await db.selectFrom("venues").select("id").execute()).toEqual([]);
   });
 
-  it("creates the network with normalised email and phone and returns to the list with a toast", async () => {
+  it("creates the network with normalised email and phone and lands on its profile with a toast", async () => {
     const { org, owner } = await makeOrg();
     const res = await callRoute(createRoute.action, owner.id, `/${org.id}/venue/create`, { orgId: String(org.id) }, {
       name: " Java House ",
@@ -143,9 +143,9 @@ describe("new network", () => {
       more_info: "Ground floor",
     });
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe(`/${org.id}/venues`);
-    expect(await toastOf(res)).toEqual({ type: "success", message: "Network Java House created." });
     const row = await db.selectFrom("venues").selectAll().executeTakeFirstOrThrow();
+    expect(res.headers.get("Location")).toBe(`/${org.id}/venues/${row.id}/overview`);
+    expect(await toastOf(res)).toEqual({ type: "success", message: "Network Java House created." });
     expect(row).toMatchObject({
       organization_id: org.id,
       name: "Java House",

@@ -1,6 +1,6 @@
 import { BarChart, bucketLabel, LineChart } from "~/components/charts";
 import { formatCount, formatHms, toHours } from "~/lib/format";
-import { clickThroughRate } from "~/lib/schemas/ads";
+import { clickThroughRate } from "~/lib/ads";
 import { DashletCard } from "./dashlet-card";
 import { chartWidth } from "./sizes";
 import type { DashletProps } from "./types";

@@ -15,13 +15,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ orgId: ctx.org.id });
 }
 
-// POST venues; afterwards the user returns to the networks list (spec 2 §2).
+// POST venues; afterwards the user lands on the new network's profile (issue 17 item 6: spec 2 §2
+// returned to the networks list, where the operator had to find the network they just made).
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "create_networks");
   const submission = parseWithZod(await request.formData(), { schema: venueSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const venue = await createVenue(ctx, submission.value);
-  return redirectWithToast(request, `/${ctx.org.id}/venues`, `Network ${venue.name} created.`);
+  // Straight to the Overview tab: a second redirect (/venues/{id} → overview) would lose the toast.
+  return redirectWithToast(request, `/${ctx.org.id}/venues/${venue.id}/overview`, `Network ${venue.name} created.`);
 }
 
 export default function CreateVenue() {

@@ -17,7 +17,7 @@ import {
   withNotFoundMessage,
   type ApiMethods,
 } from "~/services/api.server";
-import { publicOrigin } from "~/services/email.server";
+import { mailGoesOut, publicOrigin } from "~/services/email.server";
 import { inviteAdministrator, requireInvitePermission } from "~/services/invitations.server";
 import { respondToInvitation } from "~/services/organizations.server";
 
@@ -71,7 +71,8 @@ const methods: ApiMethods = {
       if (result.fieldErrors && Object.keys(result.fieldErrors).length) return apiValidationFailed(result.fieldErrors);
       return apiError(502, result.formErrors?.[0] ?? "The invitation could not be sent.");
     }
-    return apiData({ message: `Invitation sent to ${input.email}.`, organization: ctx.org }, 201);
+    // The message keeps its contract; mail_delivery says honestly whether it went out by SMTP or stays in the outbox folder.
+    return apiData({ message: `Invitation sent to ${input.email}.`, organization: ctx.org, mail_delivery: mailGoesOut() ? "smtp" : "outbox" }, 201);
   },
 
   async PUT({ request }) {

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
 import { inviteAdministratorSchema } from "~/lib/schemas/access-control";
-import { publicOrigin } from "~/services/email.server";
+import { outboxFolder, outboxNotice, publicOrigin } from "~/services/email.server";
 import { requireOrg } from "~/services/guard.server";
 import { inviteAdministrator, requireInvitePermission } from "~/services/invitations.server";
 import { listRoleOptions } from "~/services/roles.server";
@@ -16,7 +16,8 @@ export const meta: MetaFunction = () => [{ title: "Invite administrators | Mlang
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_settings");
   requireInvitePermission(ctx);
-  return json({ roles: await listRoleOptions(ctx), orgId: ctx.org.id });
+  // Without SMTP_URL the invitation is a file in the outbox folder: the page says so before and after.
+  return json({ roles: await listRoleOptions(ctx), orgId: ctx.org.id, outbox: outboxFolder() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -26,11 +27,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const result = await inviteAdministrator(ctx, submission.value, publicOrigin());
   if (!result.ok) return json(submission.reply({ fieldErrors: result.fieldErrors, formErrors: result.formErrors }), { status: 400 });
-  return redirectWithToast(request, `/${ctx.org.id}/organization/administrators`, `Invitation sent to ${submission.value.email}.`);
+  const kept = outboxNotice(`The invitation to ${submission.value.email}`);
+  return redirectWithToast(request, `/${ctx.org.id}/organization/administrators`, kept ? { type: "info", message: kept } : `Invitation sent to ${submission.value.email}.`);
 }
 
 export default function InviteAdministrator() {
-  const { roles, orgId } = useLoaderData<typeof loader>();
+  const { roles, orgId, outbox } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -46,6 +48,12 @@ export default function InviteAdministrator() {
         The invitee receives an email with a link to accept or decline. Someone without an account signs up through the
         link and joins the organization.
       </p>
+      {outbox ? (
+        <p role="note" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          No mail server is set up (SMTP_URL), so invitations are not e-mailed: each one is kept as a file in the outbox
+          folder <code className="break-all">{outbox}</code>. Send the invitee the link from that file yourself.
+        </p>
+      ) : null}
       {roles.length === 0 ? (
         <p className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
           This organization has no roles yet.{" "}

@@ -5,6 +5,7 @@ import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/reac
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { profileSchema } from "~/lib/schemas/profile";
+import { outboxNotice } from "~/services/email.server";
 import { requireOrg } from "~/services/guard.server";
 import { updateProfile } from "~/services/profile.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -30,7 +31,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["current_password"] }), { status: 400 });
   const outcome = await updateProfile(ctx.user.id, submission.value);
   if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.fieldErrors, hideFields: ["current_password"] }), { status: 400 });
-  const pending = outcome.emailPending ? ` We have sent a link to ${outcome.emailPending}: your e-mail address changes when you open it.` : "";
+  // Honest mail (issue 17 item 7): without SMTP_URL the link is a file in the outbox folder, not sent.
+  const kept = outcome.emailPending ? outboxNotice(`The link to confirm ${outcome.emailPending}`) : null;
+  const pending = !outcome.emailPending
+    ? ""
+    : kept
+      ? ` ${kept} Your e-mail address changes when you open the link.`
+      : ` We have sent a link to ${outcome.emailPending}: your e-mail address changes when you open it.`;
   return redirectWithToast(request, `/${ctx.org.id}/profile`, `Your account details have been updated.${pending}`);
 }
 

@@ -7,6 +7,7 @@ import { parseId } from "~/lib/ids";
 import { formatDayMonthYear, parseDateRange } from "~/lib/date-range";
 import { formatSendHour, reportTitle, type ReportPageHeader, type ReportSlug } from "~/lib/reports";
 import { REPORT_SUBSCRIPTION_MESSAGES, subscribeReportSchema } from "~/lib/schemas/reports";
+import { outboxFolder } from "~/services/email.server";
 import { notFound, requireOrg } from "~/services/guard.server";
 import { myReports, subscribeReport, unsubscribeReport } from "~/services/report-subscriptions.server";
 import { reportVenueFilter } from "~/services/reports.server";
@@ -55,7 +56,11 @@ export async function reportSubscriptionAction({ request, params }: ActionFuncti
         return json(submission.reply({ formErrors: [REPORT_SUBSCRIPTION_MESSAGES.reportInvalid] }), { status: 400 });
       }
       const saved = await subscribeReport(ctx, report, submission.value.sendTime);
-      return redirectWithToast(request, to, `You will receive the ${reportTitle(report)} report by email every day at ${formatSendHour(saved.send_at)} (UTC).`);
+      const subscribed = `You will receive the ${reportTitle(report)} report by email every day at ${formatSendHour(saved.send_at)} (UTC).`;
+      // Honest mail (issue 17 item 7): without SMTP_URL each report is a file in the outbox folder.
+      const outbox = outboxFolder();
+      const kept = outbox && `No mail server is set (SMTP_URL), so until one is, each report is kept in the outbox folder ${outbox} instead.`;
+      return redirectWithToast(request, to, kept ? { type: "info", message: `${subscribed} ${kept}` } : subscribed);
     }
     case "unsubscribe": {
       // Someone else's subscription, a missing or a malformed id: a 404 (unsubscribeReport checks the owner).
