@@ -6,7 +6,8 @@
 // - connections: those of them that were authorized; abandoned = footfall − connections (never < 0);
 // - new customers: customers whose first authorized connection in the organisation falls in the window;
 //   repeat customers: customers authorized in the window who also had an authorized connection before it;
-// - dwell time: sum of authorized connection durations in seconds; average = dwell time ÷ connections;
+// - dwell time: sum of ended authorized connections' durations in seconds (open sessions add nothing
+//   until they end); average = dwell time ÷ ended connections (open sessions are not zeros in it);
 // - bandwidth = upload + download bytes.
 // A connection counts in the hour (and day) it was created.
 
@@ -42,7 +43,7 @@ export interface UsageTotals {
   repeatCustomers: number;
   /** Seconds. */
   dwellTime: number;
-  /** Seconds, dwellTime ÷ connections (0 when none). */
+  /** Seconds, dwellTime ÷ ended connections (0 when none has ended). */
   avgDwellTime: number;
 }
 
@@ -59,6 +60,8 @@ export interface VenueUsage {
 export interface AccessPointUsage {
   accessPointId: number;
   apName: string;
+  /** The access point's network, so two "Reception"s can be told apart. */
+  venueName: string | null;
   accessPointMac: string;
   footfall: number;
   connections: number;
@@ -115,4 +118,26 @@ export interface VenueOverview {
   currentlyConnected: number;
   /** Seconds, of the window's connections. */
   dwellTime: number;
+}
+
+/**
+ * A chart's series with every bucket of the window, empty ones as zero, up to the bucket holding
+ * `now`: the services answer only buckets with data (the APIs keep that), which drew a morning's
+ * three hours as three lone bars or dots.
+ */
+export function fillBuckets<T extends { time: number }>(
+  points: readonly T[],
+  range: Pick<DateRange, "startMs" | "endMs">,
+  bucket: Bucket,
+  zero: (time: number) => T,
+  now = Date.now(),
+): T[] {
+  const step = bucket === "hour" ? 3_600_000 : 86_400_000;
+  const byTime = new Map(points.map((p) => [p.time, p]));
+  const end = Math.min(range.endMs, now - (now % step) + step);
+  const filled: T[] = [];
+  for (let time = range.startMs; time < end; time += step) filled.push(byTime.get(time) ?? zero(time));
+  // A point outside the window's buckets (none today) is kept rather than lost.
+  for (const p of points) if (p.time < range.startMs || p.time >= end) filled.push(p);
+  return filled.sort((a, b) => a.time - b.time);
 }

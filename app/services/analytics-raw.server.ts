@@ -40,6 +40,7 @@ const authorized = (eb: Eb) => eb.fn.count<number>("connections.authorized_at");
 const upload = (eb: Eb) => eb.fn.coalesce(eb.fn.sum<number>("connections.upload"), eb.lit(0));
 const download = (eb: Eb) => eb.fn.coalesce(eb.fn.sum<number>("connections.download"), eb.lit(0));
 const dwellMs = (eb: Eb) => eb.fn.coalesce(eb.fn.sum<number>(dwellMsOf("connections")), eb.lit(0));
+const endedConnections = sql<number>`count(case when connections.authorized_at is not null and connections.ended_at is not null then 1 end)`;
 
 export async function usageSeries(scope: AnalyticsScope, bucket: Bucket): Promise<UsagePoint[]> {
   const time = bucketStart(sql.ref("connections.created_at"), bucket);
@@ -71,6 +72,7 @@ export async function aggregateUsage(scope: AnalyticsScope): Promise<UsageTotals
       upload(eb).as("upload"),
       download(eb).as("download"),
       dwellMs(eb).as("dwellMs"),
+      endedConnections.as("endedConnections"),
     ])
     .executeTakeFirstOrThrow();
   const customers = await customerCounts(scope);
@@ -135,15 +137,17 @@ export async function venueUsage(scope: AnalyticsScope, limit = 5): Promise<Venu
 export async function accessPointUsage(scope: AnalyticsScope, limit = 5): Promise<AccessPointUsage[]> {
   const rows = await inScope(scope)
     .innerJoin("access_points", "access_points.id", "connections.access_point_id")
+    .leftJoin("venues as ap_venue", "ap_venue.id", "access_points.venue_id")
     .select((eb) => [
       "access_points.id as accessPointId",
       "access_points.name as apName",
+      "ap_venue.name as venueName",
       "access_points.mac_address as accessPointMac",
       footfall(eb).as("footfall"),
       authorized(eb).as("connections"),
       eb.fn.coalesce(eb.fn.sum<number>(sql`connections.upload + connections.download`), eb.lit(0)).as("bandwidth"),
     ])
-    .groupBy(["access_points.id", "access_points.name", "access_points.mac_address"])
+    .groupBy(["access_points.id", "access_points.name", "access_points.mac_address", "ap_venue.name"])
     .orderBy("bandwidth", "desc")
     .orderBy("access_points.name")
     .orderBy("access_points.id")
@@ -152,6 +156,7 @@ export async function accessPointUsage(scope: AnalyticsScope, limit = 5): Promis
   return rows.map((r) => ({
     accessPointId: r.accessPointId,
     apName: r.apName,
+    venueName: r.venueName ?? null,
     accessPointMac: r.accessPointMac,
     footfall: Number(r.footfall),
     connections: Number(r.connections),

@@ -100,13 +100,41 @@ export async function footfallSeries(scope: AnalyticsScope, bucket: Bucket): Pro
 }
 
 export async function aggregateUsage(scope: AnalyticsScope): Promise<UsageTotals> {
-  const [totals, customers] = await Promise.all([daily(scope).select(sums).executeTakeFirstOrThrow(), customerCounts(scope)]);
+  const [totals, customers, open] = await Promise.all([daily(scope).select(sums).executeTakeFirstOrThrow(), customerCounts(scope), openConnections(scope)]);
   // Sums over no rows are NULL.
   const zero = (v: unknown) => Number(v ?? 0);
+  const connections = zero(totals.connections);
   return toTotals(
-    { footfall: zero(totals.footfall), connections: zero(totals.connections), upload: zero(totals.upload), download: zero(totals.download), dwellMs: zero(totals.dwellMs) },
+    {
+      footfall: zero(totals.footfall),
+      connections,
+      upload: zero(totals.upload),
+      download: zero(totals.download),
+      dwellMs: zero(totals.dwellMs),
+      endedConnections: Math.max(0, connections - open),
+    },
     customers,
   );
+}
+
+/**
+ * Authorized connections of the window still open. The roll-ups count authorized connections but
+ * not ended ones (the average dwell divides by those); the open ones are few and have their own
+ * partial index (connections_online: organisation, created_at), so ended = connections − open
+ * without a roll-up column. The venue is a CASE, not a WHERE, so the planner keeps to that index.
+ */
+async function openConnections(scope: AnalyticsScope): Promise<number> {
+  const venues = venuesOf(scope);
+  const row = await db
+    .selectFrom("connections")
+    .where("organization_id", "=", scope.organizationId)
+    .where("authorized_at", "is not", null)
+    .where("ended_at", "is", null)
+    .where("created_at", ">=", scope.range.startMs)
+    .where("created_at", "<", scope.range.endMs)
+    .select((eb) => (venues ? eb.fn.sum<number>(eb.case().when("venue_id", "in", venues).then(1).else(0).end()) : eb.fn.countAll<number>()).as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n ?? 0);
 }
 
 export async function venueUsage(scope: AnalyticsScope, limit = 5): Promise<VenueUsage[]> {
@@ -158,7 +186,8 @@ export async function accessPointUsage(scope: AnalyticsScope, limit = 5): Promis
   const rows = await db
     .selectFrom(totals)
     .innerJoin("access_points", "access_points.id", "t.access_point_id")
-    .select(["access_points.id as accessPointId", "access_points.name as apName", "access_points.mac_address as accessPointMac", "t.footfall", "t.connections", "t.bandwidth"])
+    .leftJoin("venues", "venues.id", "access_points.venue_id")
+    .select(["access_points.id as accessPointId", "access_points.name as apName", "venues.name as venueName", "access_points.mac_address as accessPointMac", "t.footfall", "t.connections", "t.bandwidth"])
     .orderBy("t.bandwidth", "desc")
     .orderBy("access_points.name")
     .orderBy("access_points.id")
@@ -167,6 +196,7 @@ export async function accessPointUsage(scope: AnalyticsScope, limit = 5): Promis
   return rows.map((r) => ({
     accessPointId: r.accessPointId,
     apName: r.apName,
+    venueName: r.venueName ?? null,
     accessPointMac: r.accessPointMac,
     footfall: Number(r.footfall),
     connections: Number(r.connections),

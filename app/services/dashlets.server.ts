@@ -5,7 +5,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { DashletDataMap } from "~/components/dashlets/types";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
-import { bucketFor } from "~/lib/analytics";
+import { bucketFor, fillBuckets } from "~/lib/analytics";
 import type { DashletKey } from "~/lib/dashboard-layout";
 import { parseId } from "~/lib/ids";
 import { parseListParams } from "~/lib/pagination";
@@ -180,7 +180,8 @@ const LOADERS: { [K in DashletKey]: (req: DashletRequest) => Promise<DashletData
     connectionsDashlet(req, "recent_", { authorized: true, startMs: req.filters.range.startMs, endMs: req.filters.range.endMs }),
   connections_graph: async ({ filters }) => {
     const bucket = bucketFor(filters.range);
-    return { bucket, points: await usageSeries(filters.scope, bucket) };
+    const points = await usageSeries(filters.scope, bucket);
+    return { bucket, points: fillBuckets(points, filters.range, bucket, (time) => ({ time, footfall: 0, connections: 0, upload: 0, download: 0 })) };
   },
   top_networks: ({ filters }) => venueUsage(filters.scope, TOP_LIMIT),
   top_access_points: ({ filters }) => accessPointUsage(filters.scope, TOP_LIMIT),
@@ -193,11 +194,11 @@ const LOADERS: { [K in DashletKey]: (req: DashletRequest) => Promise<DashletData
   campaign_summary: ({ ctx, filters }) => campaignSummary(ctx, filters.range),
   dwell_time: async ({ filters }) => {
     const bucket = bucketFor(filters.range);
-    return { bucket, points: await dwellTimeSeries(filters.scope, bucket) };
+    return { bucket, points: fillBuckets(await dwellTimeSeries(filters.scope, bucket), filters.range, bucket, (time) => ({ time, dwellTime: 0 })) };
   },
   footfall: async ({ filters }) => {
     const bucket = bucketFor(filters.range);
-    return { bucket, points: await footfallSeries(filters.scope, bucket) };
+    return { bucket, points: fillBuckets(await footfallSeries(filters.scope, bucket), filters.range, bucket, (time) => ({ time, footfall: 0 })) };
   },
   access_point_status: accessPointStatus,
   indoor_heatmap: indoorHeatmap,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as raw from "~/services/analytics-raw.server";
 import * as analytics from "~/services/analytics.server";
 import type { AnalyticsScope } from "~/lib/analytics";
 import { DAY, HOUR, T0, makeNetwork } from "../fixtures/analytics";
@@ -47,10 +48,28 @@ describe("analytics definitions on a hand-made day", () => {
       newCustomers: 1,
       repeatCustomers: 1,
       dwellTime: 30 * 60 + 60 * 60, // the online connection adds nothing until it ends
-      avgDwellTime: 1800,
+      avgDwellTime: 2700, // over the 2 ended connections: the online one is not counted as zero
     });
-    expect(await analytics.aggregateUsage(scope([net.venueA]))).toMatchObject({ footfall: 3, connections: 2, abandoned: 1, newCustomers: 1, repeatCustomers: 1, dwellTime: 1800, avgDwellTime: 900 });
-    expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({ footfall: 1, connections: 1, abandoned: 0, newCustomers: 1, repeatCustomers: 0, dwellTime: 3600 });
+    expect(await analytics.aggregateUsage(scope([net.venueA]))).toMatchObject({ footfall: 3, connections: 2, abandoned: 1, newCustomers: 1, repeatCustomers: 1, dwellTime: 1800, avgDwellTime: 1800 });
+    expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({ footfall: 1, connections: 1, abandoned: 0, newCustomers: 1, repeatCustomers: 0, dwellTime: 3600, avgDwellTime: 3600 });
+  });
+
+  it("averages dwell over ended connections only, alike from the roll-ups and from raw rows (issue 17 item 8)", async () => {
+    const { net, day, scope } = await handMadeDay();
+    // A second open session at Beta and a never-authorized visit: neither changes the average.
+    await net.connect("b", { created_at: day + 15 * HOUR, authorized_at: day + 15 * HOUR + 1_000 });
+    await net.connect("b", { created_at: day + 16 * HOUR });
+    for (const venues of [undefined, [net.venueA], [net.venueB], [net.venueA, net.venueB]]) {
+      const fromRollups = await analytics.aggregateUsage(scope(venues));
+      expect(fromRollups).toEqual(await raw.aggregateUsage(scope(venues)));
+    }
+    expect(await analytics.aggregateUsage(scope())).toMatchObject({ connections: 4, dwellTime: 5400, avgDwellTime: 2700 });
+    expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({ connections: 2, dwellTime: 3600, avgDwellTime: 3600 });
+    // Only an open session: no ended connection, an average of 0 (not a division by zero), both ways.
+    await net.connect("a", { created_at: day + 3 * DAY + HOUR, authorized_at: day + 3 * DAY + HOUR + 1_000 });
+    const later: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 3 * DAY, endMs: day + 4 * DAY } };
+    expect(await analytics.aggregateUsage(later)).toMatchObject({ connections: 1, dwellTime: 0, avgDwellTime: 0 });
+    expect(await raw.aggregateUsage(later)).toEqual(await analytics.aggregateUsage(later));
   });
 
   it("answers zeros, and an average dwell of 0, for a window without connections", async () => {
@@ -100,7 +119,7 @@ describe("analytics definitions on a hand-made day", () => {
     ]);
     expect(await analytics.venueUsage(scope(), 1)).toHaveLength(1);
     expect(await analytics.accessPointUsage(scope([net.venueB]))).toEqual([
-      { accessPointId: net.apB.id, apName: "Beta AP", accessPointMac: net.apB.mac_address, footfall: 1, connections: 1, bandwidth: 1000 },
+      { accessPointId: net.apB.id, apName: "Beta AP", venueName: "Beta Mall", accessPointMac: net.apB.mac_address, footfall: 1, connections: 1, bandwidth: 1000 },
     ]);
     expect(await analytics.authModeSummary(scope())).toEqual([
       { mode: "click_through", connections: 2 },

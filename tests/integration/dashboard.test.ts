@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { buildAccessPoint, buildVenue } from "~/db/factories.server";
-import { defaultLayout, dashletsIn, emptyLayout, parseLayout, serializeLayout, type DashboardLayout } from "~/lib/dashboard-layout";
+import { defaultLayout, dashletsIn, emptyLayout, serializeLayout, type DashboardLayout } from "~/lib/dashboard-layout";
+import { parseLayout } from "~/lib/dashboard-layout-schema";
 import { DASHBOARD_MESSAGES } from "~/lib/schemas/dashboard";
 import * as exportRoute from "~/routes/$orgId+/exports.$file";
 import * as topAccessPoints from "~/routes/$orgId+/top_access_points";

@@ -20,7 +20,7 @@ export function TopAccessPointsTable({ rows }: { rows: readonly AccessPointUsage
   return (
     <UsageTable
       label="AP name"
-      rows={rows.map((r) => ({ key: r.accessPointId ?? r.accessPointMac ?? r.apName, name: r.apName, footfall: r.footfall, connections: r.connections, bandwidth: r.bandwidth }))}
+      rows={rows.map((r) => ({ key: r.accessPointId ?? r.accessPointMac ?? r.apName, name: r.venueName ? `${r.apName} — ${r.venueName}` : r.apName, footfall: r.footfall, connections: r.connections, bandwidth: r.bandwidth }))}
     />
   );
 }
