@@ -4,7 +4,7 @@ import "./fixtures";
 
 const { db } = await import("~/db/db.server");
 const { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } = await import("~/db/factories.server");
-const { parseLayout } = await import("~/lib/dashboard-layout");
+const { parseLayout } = await import("~/lib/dashboard-layout-schema");
 
 let counter = 0;
 
@@ -51,7 +51,7 @@ export async function makeDashboardWorld(orgId: number) {
   await visit(savanna, apS, 3, { authorized_at: at(3), authorization_mode: "sms", upload: 1_000, download: 5_000 });
   await visit(kilima, apK, 20, done(20, "click_through", 1_000_000));
   await visit(kilima, apK, 10, {});
-  return { savanna, kilima };
+  return { savanna, kilima, customer };
 }
 
 /** The user's saved dashboard (parsed), for checking that a change was saved. */

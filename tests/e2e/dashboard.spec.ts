@@ -26,7 +26,7 @@ test("shows the usage summary, server-drawn charts and the top lists, filtered b
 
   // The data table beside a chart carries its figures.
   await page.getByRole("img", { name: "Authorization modes by connections" }).locator("xpath=../..").getByText("Data table").click();
-  await expect(page.getByRole("table", { name: /Authorization modes by connections/ })).toContainText("sms");
+  await expect(page.getByRole("table", { name: /Authorization modes by connections/ })).toContainText("SMS");
 
   // Venue multi-select: a GET form (works without JavaScript).
   await page.getByText("All networks").click();

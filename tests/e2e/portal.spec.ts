@@ -181,7 +181,7 @@ test("Meraki: a new device signs up, is let through at base_grant_url, and the c
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(setup.ap.name);
   await expect(row).toContainText(setup.venue.name);
-  await expect(row).toContainText("SIGNUP");
+  await expect(row).toContainText("Sign-up");
   await expect(row).toContainText("Online");
 
   // The access point was seen: its page counts the guest online.

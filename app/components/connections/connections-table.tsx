@@ -1,7 +1,10 @@
-import { Form, Link, useLocation, useParams } from "@remix-run/react";
+import { Link, useLocation, useParams } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { ListControls, Pagination } from "~/components/ui/pagination";
-import type { ConnectionRow } from "~/lib/connections";
+import { authModeLabel } from "~/lib/auth-modes";
+import { closeQuestion, type ConnectionRow } from "~/lib/connections";
 import { formatBytes, formatCount, formatHms } from "~/lib/format";
 import { PAGE_SIZES, rowNumber, type ListParams } from "~/lib/pagination";
 import { formatUtcDateTime } from "~/lib/time";
@@ -30,9 +33,9 @@ export interface ConnectionsTableProps {
   pageSizes?: readonly number[];
   /** Extra controls beside the title (e.g. the connections page's status filter). */
   toolbar?: ReactNode;
+  /** Columns that repeat the page's own subject (the Network column on a network's tabs). */
+  hide?: readonly ("Customer" | "Network" | "Access Point")[];
 }
-
-const COLUMNS = ["#", "Connected At", "Customer", "Device", "Network", "Access Point", "Auth Mode", "Duration", "Consumption", "Status", "Actions"];
 
 /** The one connections table of every screen (spec 2 §2 "Connections table", spec 1 "Connections table"). */
 export function ConnectionsTable({
@@ -45,6 +48,7 @@ export function ConnectionsTable({
   prefix = "",
   pageSizes = PAGE_SIZES,
   toolbar,
+  hide = [],
 }: ConnectionsTableProps) {
   const { orgId } = useParams();
   const location = useLocation();
@@ -62,64 +66,44 @@ export function ConnectionsTable({
         </div>
       </div>
       {compact ? null : <ListControls pageSize={params.pageSize} search={params.search} pageSizes={pageSizes} prefix={prefix} searchLabel="Search connections" />}
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              {COLUMNS.map((c) => (
-                <th key={c} scope="col">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {page.rows.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length} className="text-center text-slate-500">
-                  {params.search ? "No connection matches the search." : "No connections to show."}
-                </td>
-              </tr>
-            ) : null}
-            {page.rows.map((row, index) => (
-              <tr key={row.id}>
-                <td>{rowNumber(params, index)}</td>
-                <td className="whitespace-nowrap">{formatUtcDateTime(row.createdAt)}</td>
-                <td>
-                  {row.customer ? (
-                    <Link to={`/${orgId}/customers/${row.customer.id}`} className="link">
-                      {row.customer.name}
-                    </Link>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td>{row.device ? row.device.label : "—"}</td>
-                <td>{row.venue ? row.venue.name : "—"}</td>
-                <td>
-                  <AccessPointCell accessPoint={row.accessPoint} />
-                </td>
-                <td>{row.authorizationMode ?? "—"}</td>
-                <td className="whitespace-nowrap">{formatHms(row.durationSeconds)}</td>
-                <td className="whitespace-nowrap">{formatBytes(row.usage)}</td>
-                <td>
-                  <span className={row.online ? "font-medium text-green-700" : "text-slate-500"}>{row.online ? "Online" : "Offline"}</span>
-                </td>
-                <td>
-                  {row.online && canClose ? (
-                    <Form method="post" action={`/${orgId}/connections/${row.id}/close`} className="inline">
-                      <input type="hidden" name="redirectTo" value={here} />
-                      <button type="submit" className="btn-danger">
-                        Close
-                      </button>
-                    </Form>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={page.rows}
+        rowKey={(row) => row.id}
+        empty={params.search ? "No connection matches the search." : "No connections to show."}
+        columns={[
+          { header: "#", cell: (_row, index) => rowNumber(params, index) },
+          // "DD-MM-YYYY HH:mm" may break between the date and the time.
+          { header: "Connected At", cell: (row) => formatUtcDateTime(row.createdAt) },
+          !hide.includes("Customer") && {
+            header: "Customer",
+            cell: (row) =>
+              row.customer ? (
+                <Link to={`/${orgId}/customers/${row.customer.id}`} className="link">
+                  {row.customer.name}
+                </Link>
+              ) : (
+                "—"
+              ),
+          },
+          { header: "Device", cell: (row) => (row.device ? row.device.label : "—") },
+          !hide.includes("Network") && { header: "Network", cell: (row) => (row.venue ? row.venue.name : "—") },
+          !hide.includes("Access Point") && { header: "Access Point", cell: (row) => <AccessPointCell accessPoint={row.accessPoint} /> },
+          { header: "Auth Mode", cell: (row) => (row.authorizationMode ? authModeLabel(row.authorizationMode) : "—") },
+          { header: "Duration", nowrap: true, cell: (row) => formatHms(row.durationSeconds) },
+          { header: "Consumption", nowrap: true, cell: (row) => formatBytes(row.usage) },
+          {
+            header: "Status",
+            cell: (row) => <span className={row.online ? "font-medium text-green-700" : "text-slate-500"}>{row.online ? "Online" : "Offline"}</span>,
+          },
+        ]}
+        actions={(row) =>
+          row.online && canClose ? (
+            <ConfirmButton intent="close" action={`/${orgId}/connections/${row.id}/close`} fields={{ redirectTo: here }} message={closeQuestion(row)}>
+              Close
+            </ConfirmButton>
+          ) : null
+        }
+      />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
         <RangeText params={params} shown={page.rows.length} total={page.total} capped={page.capped ?? false} />
       </div>
@@ -134,7 +118,7 @@ function AccessPointCell({ accessPoint }: { accessPoint: ConnectionRow["accessPo
   if (accessPoint.id !== null) return <>{accessPoint.name ?? accessPoint.macAddress}</>;
   return (
     <span className="whitespace-nowrap">
-      {accessPoint.macAddress} <span className="text-xs text-amber-700">unregistered</span>
+      <span className="font-mono text-xs">{accessPoint.macAddress}</span> <span className="text-xs text-amber-700">unregistered</span>
     </span>
   );
 }

@@ -1,4 +1,5 @@
 import { Link, useParams } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
 import { PAGE_SIZES, type ListParams } from "~/lib/pagination";
@@ -18,8 +19,6 @@ export interface CustomersTableProps {
   prefix?: string;
 }
 
-const COLUMNS = ["Name", "Phone Number", "Email Address", "Facebook", "Twitter", "More info"];
-
 /** The clients (Wi-Fi users) list (spec 2 §2): each name opens the customer's profile. */
 export function CustomersTable({ title = "Customers", page, params, hideControls = false, prefix = "" }: CustomersTableProps) {
   const { orgId } = useParams();
@@ -31,42 +30,26 @@ export function CustomersTable({ title = "Customers", page, params, hideControls
       {hideControls ? null : (
         <ListControls pageSize={params.pageSize} search={params.search} pageSizes={PAGE_SIZES} prefix={prefix} searchLabel="Search customers" />
       )}
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              {COLUMNS.map((c) => (
-                <th key={c} scope="col">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {page.rows.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length} className="text-center text-slate-500">
-                  {params.search ? "No customer matches the search." : "No customers to show."}
-                </td>
-              </tr>
-            ) : null}
-            {page.rows.map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <Link to={`/${orgId}/customers/${c.id}`} className="link">
-                    {c.name}
-                  </Link>
-                </td>
-                <td>{c.phoneNumber ?? "—"}</td>
-                <td>{c.emailAddress ?? "—"}</td>
-                <td>{c.facebook ?? "—"}</td>
-                <td>{c.twitter ?? "—"}</td>
-                <td>{c.moreInfo ?? "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={page.rows}
+        rowKey={(c) => c.id}
+        empty={params.search ? "No customer matches the search." : "No customers to show."}
+        columns={[
+          {
+            header: "Name",
+            cell: (c) => (
+              <Link to={`/${orgId}/customers/${c.id}`} className="link">
+                {c.name}
+              </Link>
+            ),
+          },
+          { header: "Phone Number", nowrap: true, cell: (c) => c.phoneNumber ?? "—" },
+          { header: "Email Address", cell: (c) => c.emailAddress ?? "—" },
+          { header: "Facebook", cell: (c) => c.facebook ?? "—" },
+          { header: "Twitter", cell: (c) => c.twitter ?? "—" },
+          { header: "More info", cell: (c) => c.moreInfo ?? "—" },
+        ]}
+      />
       {page.rows.length > 0 ? (
         <p className="mt-3 text-sm text-slate-600">
           Showing {formatCount(params.offset + 1)} to {formatCount(params.offset + page.rows.length)} of{" "}

@@ -1,5 +1,6 @@
 import { Form, Link, useLocation, useParams } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatBytes, formatCount } from "~/lib/format";
 import { rowNumber, type ListParams } from "~/lib/pagination";
@@ -28,86 +29,63 @@ export function DevicesTable({ title = "Devices", page, params, canBlock, hideCu
   const { orgId } = useParams();
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
-  const columns = ["#", "Name", "OS", "Type", ...(hideCustomer ? [] : ["Customer"]), "Mac Address", "Connections", "Last seen", "Consumption", "Status", "Actions"];
   return (
     <section className="card" aria-labelledby={`${prefix || "devices"}-title`}>
       <h2 id={`${prefix || "devices"}-title`} className="mb-3 text-lg font-semibold">
         {title}
       </h2>
       <ListControls pageSize={params.pageSize} search={params.search} pageSizes={DEVICE_PAGE_SIZES} prefix={prefix} searchLabel="Search devices by name or MAC" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <th key={c} scope="col">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {page.rows.length === 0 ? (
-              <tr>
-                <td colSpan={columns.length} className="text-center text-slate-500">
-                  {params.search ? "No device matches the search." : "No devices to show."}
-                </td>
-              </tr>
-            ) : null}
-            {page.rows.map((device, index) => (
-              <tr key={device.id}>
-                <td>{rowNumber(params, index)}</td>
-                <td>{device.name || "—"}</td>
-                <td>{[device.os, device.osVersion].filter(Boolean).join(" ") || "—"}</td>
-                <td>{device.type}</td>
-                {hideCustomer ? null : (
-                  <td>
-                    {device.customer ? (
-                      <Link to={`/${orgId}/customers/${device.customer.id}`} className="link">
-                        {device.customer.name}
-                      </Link>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                )}
-                <td className="font-mono text-xs">{device.macAddress}</td>
-                <td>{formatCount(device.connectionsCount)}</td>
-                <td className="whitespace-nowrap">{device.lastSeenAt === null ? "—" : formatUtcDateTime(device.lastSeenAt)}</td>
-                <td className="whitespace-nowrap">{formatBytes(device.usage)}</td>
-                <td>
-                  {device.blocked ? (
-                    <span className="font-medium text-red-700">Blocked</span>
-                  ) : (
-                    <span className={device.online ? "font-medium text-green-700" : "text-slate-500"}>{device.online ? "Online" : "Offline"}</span>
-                  )}
-                </td>
-                <td>
-                  {canBlock ? (
-                    device.blocked ? (
-                      <Form method="post" action={`/${orgId}/devices/${device.id}/block`} className="inline">
-                        <input type="hidden" name="redirectTo" value={here} />
-                        <button type="submit" name="intent" value="unblock" className="btn-secondary">
-                          Unblock
-                        </button>
-                      </Form>
-                    ) : (
-                      <ConfirmButton
-                        intent="block"
-                        action={`/${orgId}/devices/${device.id}/block`}
-                        fields={{ redirectTo: here }}
-                        message={blockQuestion(device)}
-                      >
-                        Block
-                      </ConfirmButton>
-                    )
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={page.rows}
+        rowKey={(device) => device.id}
+        empty={params.search ? "No device matches the search." : "No devices to show."}
+        columns={[
+          { header: "#", cell: (_device, index) => rowNumber(params, index) },
+          { header: "Name", cell: (device) => device.name || "—" },
+          { header: "OS", cell: (device) => [device.os, device.osVersion].filter(Boolean).join(" ") || "—" },
+          { header: "Type", cell: (device) => device.type },
+          !hideCustomer && {
+            header: "Customer",
+            cell: (device) =>
+              device.customer ? (
+                <Link to={`/${orgId}/customers/${device.customer.id}`} className="link">
+                  {device.customer.name}
+                </Link>
+              ) : (
+                "—"
+              ),
+          },
+          { header: "Mac Address", mono: true, nowrap: true, cell: (device) => device.macAddress },
+          { header: "Connections", cell: (device) => formatCount(device.connectionsCount) },
+          { header: "Last seen", cell: (device) => (device.lastSeenAt === null ? "—" : formatUtcDateTime(device.lastSeenAt)) },
+          { header: "Consumption", nowrap: true, cell: (device) => formatBytes(device.usage) },
+          {
+            header: "Status",
+            cell: (device) =>
+              device.blocked ? (
+                <span className="font-medium text-red-700">Blocked</span>
+              ) : (
+                <span className={device.online ? "font-medium text-green-700" : "text-slate-500"}>{device.online ? "Online" : "Offline"}</span>
+              ),
+          },
+        ]}
+        actions={(device) =>
+          canBlock ? (
+            device.blocked ? (
+              <Form method="post" action={`/${orgId}/devices/${device.id}/block`} className="inline">
+                <input type="hidden" name="redirectTo" value={here} />
+                <button type="submit" name="intent" value="unblock" className="btn-secondary">
+                  Unblock
+                </button>
+              </Form>
+            ) : (
+              <ConfirmButton intent="block" action={`/${orgId}/devices/${device.id}/block`} fields={{ redirectTo: here }} message={blockQuestion(device)}>
+                Block
+              </ConfirmButton>
+            )
+          ) : null
+        }
+      />
       {page.rows.length > 0 ? (
         <p className="mt-3 text-sm text-slate-600">
           Showing {formatCount(params.offset + 1)} to {formatCount(params.offset + page.rows.length)} of{" "}

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
 import { rowNumber, type ListParams } from "~/lib/pagination";
@@ -59,51 +60,30 @@ export function VisitorsTable({
         </a>
       </div>
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search by name, phone or email" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Name</th>
-              <th>Identity</th>
-              <th>Phone Number</th>
-              <th>Email</th>
-              <th>Facebook</th>
-              <th>Twitter</th>
-              <th>More Info</th>
-              <th>Devices</th>
-              <th>Connections</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={10} className="text-center text-slate-500">
-                  {list.search ? "No visitor matches the search." : "No visitors in this period."}
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((row, index) => (
-              <tr key={row.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td>
-                  <Link to={`/${orgId}/customers/${row.id}/connections`} className="link">
-                    {row.name || row.identity}
-                  </Link>
-                </td>
-                <td>{row.identity}</td>
-                <td>{row.phone_number ?? ""}</td>
-                <td>{row.email_address ?? ""}</td>
-                <td>{row.facebook ?? ""}</td>
-                <td>{row.twitter ?? ""}</td>
-                <td>{row.more_info ?? ""}</td>
-                <td>{formatCount(row.devicesCount)}</td>
-                <td>{formatCount(row.connectionsCount)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={rows}
+        rowKey={(row) => row.id}
+        empty={list.search ? "No visitor matches the search." : "No visitors in this period."}
+        columns={[
+          { header: "#", cell: (_row, index) => rowNumber(list, index) },
+          {
+            header: "Name",
+            cell: (row) => (
+              <Link to={`/${orgId}/customers/${row.id}/connections`} className="link">
+                {row.name || row.identity}
+              </Link>
+            ),
+          },
+          { header: "Identity", cell: (row) => row.identity },
+          { header: "Phone Number", nowrap: true, cell: (row) => row.phone_number ?? "" },
+          { header: "Email", cell: (row) => row.email_address ?? "" },
+          { header: "Facebook", cell: (row) => row.facebook ?? "" },
+          { header: "Twitter", cell: (row) => row.twitter ?? "" },
+          { header: "More Info", cell: (row) => row.more_info ?? "" },
+          { header: "Devices", cell: (row) => formatCount(row.devicesCount) },
+          { header: "Connections", cell: (row) => formatCount(row.connectionsCount) },
+        ]}
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

@@ -17,7 +17,8 @@ export function ShellHeader({ org, user, organizations, canCreate, search = "" }
       <Link to={`/${org.id}`} className="text-lg font-semibold text-indigo-700">
         Mlango
       </Link>
-      <Form method="get" action={`/${org.id}/customers`} role="search" className="flex-1">
+      {/* On a phone the search takes a row of its own below the name and the buttons. */}
+      <Form method="get" action={`/${org.id}/customers`} role="search" className="order-last w-full sm:order-none sm:w-auto sm:flex-1">
         <label htmlFor="shell-search" className="sr-only">
           Search customers
         </label>
@@ -28,10 +29,12 @@ export function ShellHeader({ org, user, organizations, canCreate, search = "" }
           defaultValue={search}
           placeholder="Search customers"
           maxLength={100}
-          className="input max-w-sm"
+          className="input w-full sm:max-w-sm"
         />
       </Form>
-      <span className="font-medium text-slate-700">{org.name}</span>
+      <span className="ml-auto min-w-0 max-w-[50vw] truncate font-medium text-slate-700 sm:ml-0 sm:max-w-xs" title={org.name}>
+        {org.name}
+      </span>
       <Link to="/logout" aria-label="Log out" title="Log out" className="rounded-md p-2 text-slate-500 hover:bg-slate-100">
         <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={2}>
           <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" strokeLinecap="round" strokeLinejoin="round" />

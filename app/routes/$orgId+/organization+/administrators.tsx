@@ -3,6 +3,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import type { ZodTypeAny } from "zod";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { SubmitButton } from "~/components/ui/field";
 import { confirmationNeeded } from "~/lib/confirm";
@@ -71,70 +72,59 @@ export default function Administrators() {
     <section className="card">
       <h2 className="mb-4 text-lg font-semibold">Administrators</h2>
       <ActionFeedback actionData={actionData} cancelTo={path} />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Phone number</th>
-              <th>Role</th>
-              <th>Status</th>
-              <th>Invited email</th>
-              {canDelete ? <th>Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {administrators.map((admin, index) => (
-              <tr key={admin.id}>
-                <td>{index + 1}</td>
-                <td>{admin.name ?? <span className="italic text-slate-500">Pending registration</span>}</td>
-                <td>{admin.email ?? "—"}</td>
-                <td>{admin.phoneNumber ?? "—"}</td>
-                <td>
-                  {canEdit && !admin.isOwner ? (
-                    <Form method="post" className="flex items-center gap-2">
-                      <input type="hidden" name="admin_id" value={admin.id} />
-                      <label htmlFor={`role-${admin.id}`} className="sr-only">
-                        Role of {admin.name ?? admin.invitedEmail}
-                      </label>
-                      <select id={`role-${admin.id}`} name="role_id" defaultValue={admin.roleId ?? ""} className="input w-40" required>
-                        <option value="">Choose a role</option>
-                        {roles.map((r) => (
-                          <option key={r.value} value={r.value}>
-                            {r.label}
-                          </option>
-                        ))}
-                      </select>
-                      <SubmitButton name="intent" value="change-role" className="btn-secondary" pendingText="Saving…">
-                        Change
-                      </SubmitButton>
-                    </Form>
-                  ) : (
-                    (admin.roleName ?? <span className="text-slate-500">No role</span>)
-                  )}
-                </td>
-                <td>{admin.status}</td>
-                <td>{admin.invitedEmail ?? "—"}</td>
-                {canDelete ? (
-                  <td>
-                    {admin.isOwner ? null : (
-                      <ConfirmButton
-                        intent="remove"
-                        fields={{ admin_id: admin.id }}
-                        message={`Are you sure you want to remove ${admin.name ?? admin.invitedEmail ?? "this administrator"}?`}
-                      >
-                        Remove
-                      </ConfirmButton>
-                    )}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={administrators}
+        rowKey={(admin) => admin.id}
+        empty="No administrators."
+        columns={[
+          { header: "#", cell: (_admin, index) => index + 1 },
+          { header: "Name", cell: (admin) => admin.name ?? <span className="italic text-slate-500">Pending registration</span> },
+          { header: "Email", cell: (admin) => admin.email ?? "—" },
+          { header: "Phone number", nowrap: true, cell: (admin) => admin.phoneNumber ?? "—" },
+          {
+            header: "Role",
+            cell: (admin) =>
+              canEdit && !admin.isOwner ? (
+                <Form method="post" className="flex flex-wrap items-center gap-2">
+                  <input type="hidden" name="admin_id" value={admin.id} />
+                  <label htmlFor={`role-${admin.id}`} className="sr-only">
+                    Role of {admin.name ?? admin.invitedEmail}
+                  </label>
+                  {/* As wide as the longest role name: a fixed width cut them off. */}
+                  <select id={`role-${admin.id}`} name="role_id" defaultValue={admin.roleId ?? ""} className="input w-auto max-w-full" required>
+                    <option value="">Choose a role</option>
+                    {roles.map((r) => (
+                      <option key={r.value} value={r.value}>
+                        {r.label}
+                      </option>
+                    ))}
+                  </select>
+                  <SubmitButton name="intent" value="change-role" className="btn-secondary" pendingText="Saving…">
+                    Change
+                  </SubmitButton>
+                </Form>
+              ) : (
+                (admin.roleName ?? <span className="text-slate-500">No role</span>)
+              ),
+          },
+          { header: "Status", cell: (admin) => admin.status },
+          { header: "Invited email", cell: (admin) => admin.invitedEmail ?? "—" },
+        ]}
+        actions={
+          canDelete
+            ? (admin) =>
+                admin.isOwner ? null : (
+                  <ConfirmButton
+                    intent="remove"
+                    fields={{ admin_id: admin.id }}
+                    message={`Are you sure you want to remove ${admin.name ?? admin.invitedEmail ?? "this administrator"}?`}
+                  >
+                    Remove
+                  </ConfirmButton>
+                )
+            : undefined
+        }
+      />
     </section>
   );
 }

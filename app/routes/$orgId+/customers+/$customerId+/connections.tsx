@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function CustomerConnections() {
   const { page, list, canClose, exportHref } = useLoaderData<typeof loader>();
-  return <ConnectionsTable page={page} params={list} canClose={canClose} exportHref={exportHref} />;
+  return <ConnectionsTable page={page} params={list} canClose={canClose} exportHref={exportHref} hide={["Customer"]} />;
 }
 
 export const ErrorBoundary = GeneralErrorBoundary;

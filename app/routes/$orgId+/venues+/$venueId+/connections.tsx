@@ -31,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function VenueConnections() {
   const { connections, list, canClose, exportHref } = useLoaderData<typeof loader>();
-  return <ConnectionsTable page={connections} params={list} canClose={canClose} exportHref={exportHref} />;
+  return <ConnectionsTable page={connections} params={list} canClose={canClose} exportHref={exportHref} hide={["Network"]} />;
 }
 
 export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,81 @@
+import type { ReactNode } from "react";
+
+/** One column of a DataTable. */
+export interface Column<T> {
+  /** The header, and the label of the value when a phone shows the row as a card. */
+  header: string;
+  cell: (row: T, index: number) => ReactNode;
+  /** Figures, dates, addresses: kept on one line. Other cells wrap. */
+  nowrap?: boolean;
+  /** Monospace and small (MAC addresses). */
+  mono?: boolean;
+}
+
+export interface DataTableProps<T> {
+  columns: readonly (Column<T> | false | null | undefined)[];
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  /** Shown in place of the rows when there are none. */
+  empty: ReactNode;
+  /** The row's buttons (Close, Block, Remove): the last column, never wrapped or cut off. */
+  actions?: (row: T) => ReactNode;
+  caption?: string;
+}
+
+/**
+ * The console's one list table. On a laptop the cells wrap so that every column, the actions
+ * included, fits the page without scrolling sideways; below 768 px each row becomes a card of
+ * "label: value" lines with its buttons at the bottom. Both are CSS only (`.data-table` in
+ * app/tailwind.css), so they hold without JavaScript.
+ */
+export function DataTable<T>({ columns, rows, rowKey, empty, actions, caption }: DataTableProps<T>) {
+  const shown = columns.filter((c): c is Column<T> => Boolean(c));
+  const span = shown.length + (actions ? 1 : 0);
+  return (
+    <div className="data-table-frame">
+      <table className="data-table">
+        {caption ? <caption className="sr-only">{caption}</caption> : null}
+        <thead>
+          <tr>
+            {shown.map((c) => (
+              <th key={c.header} scope="col">
+                {c.header}
+              </th>
+            ))}
+            {actions ? (
+              <th scope="col" className="actions">
+                Actions
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={span} className="empty">
+                {empty}
+              </td>
+            </tr>
+          ) : null}
+          {rows.map((row, index) => {
+            const buttons = actions?.(row);
+            return (
+              <tr key={rowKey(row)}>
+                {shown.map((c) => (
+                  <td key={c.header} data-label={c.header} className={[c.nowrap ? "nowrap" : "", c.mono ? "mono" : ""].join(" ").trim() || undefined}>
+                    {c.cell(row, index)}
+                  </td>
+                ))}
+                {actions ? (
+                  <td data-label="Actions" className={buttons ? "actions" : "actions none"}>
+                    {buttons}
+                  </td>
+                ) : null}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
