@@ -66,6 +66,8 @@ export async function getRole(ctx: OrgContext, roleId: number | null) {
     .innerJoin("permissions", "permissions.id", "role_permissions.permission_id")
     .select("permissions.identifier")
     .where("role_permissions.role_id", "=", role.id)
+    // Catalogue order, as every other list of permissions; without it the order was the table's.
+    .orderBy("permissions.id")
     .execute();
   return { ...role, permissions: rows.map((r) => r.identifier as Permission) };
 }

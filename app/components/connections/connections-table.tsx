@@ -71,7 +71,7 @@ export function ConnectionsTable({
         rowKey={(row) => row.id}
         empty={params.search ? "No connection matches the search." : "No connections to show."}
         columns={[
-          { header: "#", cell: (_row, index) => rowNumber(params, index) },
+          { header: "#", nowrap: true, cell: (_row, index) => rowNumber(params, index) },
           // "DD-MM-YYYY HH:mm" may break between the date and the time.
           { header: "Connected At", cell: (row) => formatUtcDateTime(row.createdAt) },
           !hide.includes("Customer") && {

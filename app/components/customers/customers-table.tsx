@@ -44,9 +44,9 @@ export function CustomersTable({ title = "Customers", page, params, hideControls
             ),
           },
           { header: "Phone Number", nowrap: true, cell: (c) => c.phoneNumber ?? "—" },
-          { header: "Email Address", cell: (c) => c.emailAddress ?? "—" },
-          { header: "Facebook", cell: (c) => c.facebook ?? "—" },
-          { header: "Twitter", cell: (c) => c.twitter ?? "—" },
+          { header: "Email Address", long: true, cell: (c) => c.emailAddress ?? "—" },
+          { header: "Facebook", long: true, cell: (c) => c.facebook ?? "—" },
+          { header: "Twitter", long: true, cell: (c) => c.twitter ?? "—" },
           { header: "More info", cell: (c) => c.moreInfo ?? "—" },
         ]}
       />

@@ -9,6 +9,8 @@ export interface Column<T> {
   nowrap?: boolean;
   /** Monospace and small (MAC addresses). */
   mono?: boolean;
+  /** One long word (an e-mail address): may break anywhere rather than widen its column. */
+  long?: boolean;
 }
 
 export interface DataTableProps<T> {
@@ -62,7 +64,7 @@ export function DataTable<T>({ columns, rows, rowKey, empty, actions, caption }:
             return (
               <tr key={rowKey(row)}>
                 {shown.map((c) => (
-                  <td key={c.header} data-label={c.header} className={[c.nowrap ? "nowrap" : "", c.mono ? "mono" : ""].join(" ").trim() || undefined}>
+                  <td key={c.header} data-label={c.header} className={[c.nowrap ? "nowrap" : "", c.mono ? "mono" : "", c.long ? "long" : ""].join(" ").trim() || undefined}>
                     {c.cell(row, index)}
                   </td>
                 ))}

@@ -79,7 +79,7 @@ export default function Administrators() {
         columns={[
           { header: "#", cell: (_admin, index) => index + 1 },
           { header: "Name", cell: (admin) => admin.name ?? <span className="italic text-slate-500">Pending registration</span> },
-          { header: "Email", cell: (admin) => admin.email ?? "—" },
+          { header: "Email", long: true, cell: (admin) => admin.email ?? "—" },
           { header: "Phone number", nowrap: true, cell: (admin) => admin.phoneNumber ?? "—" },
           {
             header: "Role",
@@ -108,7 +108,7 @@ export default function Administrators() {
               ),
           },
           { header: "Status", cell: (admin) => admin.status },
-          { header: "Invited email", cell: (admin) => admin.invitedEmail ?? "—" },
+          { header: "Invited email", long: true, cell: (admin) => admin.invitedEmail ?? "—" },
         ]}
         actions={
           canDelete
