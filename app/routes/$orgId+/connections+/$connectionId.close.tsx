@@ -5,7 +5,8 @@
 // 'Are you sure you want to close the connection of {customer}?'. The REST and GraphQL
 // closeConnection act directly (no person to ask).
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ConfirmPrompt } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { closeQuestion } from "~/lib/connections";
 import { parseId } from "~/lib/ids";
@@ -48,21 +49,7 @@ export default function ConfirmClose() {
     <section className="card max-w-xl">
       <h2 className="mb-3 text-lg font-semibold">Close connection</h2>
       {online ? (
-        <div role="alertdialog" aria-labelledby="confirm-message" className="rounded-md border border-amber-300 bg-amber-50 p-4">
-          <p id="confirm-message" className="font-medium text-amber-900">
-            {question}
-          </p>
-          <Form method="post" className="mt-3 flex gap-2">
-            <input type="hidden" name="redirectTo" value={back} />
-            <input type="hidden" name="confirmed" value="yes" />
-            <button type="submit" className="btn-danger">
-              Yes, continue
-            </button>
-            <Link to={back} className="btn-secondary">
-              Cancel
-            </Link>
-          </Form>
-        </div>
+        <ConfirmPrompt request={{ confirm: { message: question, intent: "close", fields: { redirectTo: back } } }} cancelTo={back} />
       ) : (
         <>
           <p className="mb-3">This connection is not online.</p>
