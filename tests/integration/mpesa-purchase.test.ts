@@ -90,6 +90,9 @@ async function waitForEnd(location: string): Promise<Response> {
 
 describe("buying a plan with M-Pesa", () => {
   it("offers the paid plans, pushes the documented STK request, waits, and grants the plan once paid", async () => {
+    // The payment stays pending for a second: long enough to see it pending on a loaded machine
+    // (at 20 ms the callback sometimes landed before the next query, and CI failed).
+    fake.callbackDelayMs = 1_000;
     const w = await world();
     const token = await visit(w);
     const page = await (await fetch(`${server.origin}/connect?token=${token}`)).text();
@@ -113,11 +116,10 @@ describe("buying a plan with M-Pesa", () => {
     expect(pending).toMatchObject({ status: "Pending", source: "mpesa", price_cents: 5000 });
     const waiting = await poll(location);
     const waitingPage = await waiting.text();
-    if (waitingPage.includes("Check your phone")) {
-      // A sandboxed page's meta refresh does not run: a header reloads it.
-      expect(waiting.headers.get("refresh")).toBe(`3;url=${location}`);
-      expect(waitingPage).toContain(`Enter your M-Pesa PIN on ${phone}`);
-    }
+    expect(waitingPage).toContain("Check your phone");
+    // A sandboxed page's meta refresh does not run: a header reloads it.
+    expect(waiting.headers.get("refresh")).toBe(`3;url=${location}`);
+    expect(waitingPage).toContain(`Enter your M-Pesa PIN on ${phone}`);
 
     await fake.idle();
     const granted = await waitForEnd(location);
