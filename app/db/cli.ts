@@ -89,7 +89,7 @@ async function main(argv: string[]): Promise<void> {
       if (organizationId !== undefined && !Number.isSafeInteger(organizationId)) throw new Error(`--organization must be an id, got "${values.organization}".`);
       const { rebuildRollups } = await import("./rollups.server");
       await rebuildRollups(organizationId);
-      console.log(`Analytics roll-ups rebuilt for ${organizationId === undefined ? "every organisation" : `organisation ${organizationId}`}.`);
+      console.log(`Analytics roll-ups rebuilt for ${organizationId === undefined ? "every organization" : `organization ${organizationId}`}.`);
       return;
     }
     default:
@@ -147,7 +147,7 @@ async function generate(args: string[]): Promise<void> {
   });
   const rate = Math.round(result.connections / result.seconds);
   console.log(
-    `Organisation ${result.organizationId}: ${result.connections.toLocaleString("en-US")} connections in ${result.seconds.toFixed(1)} s ` +
+    `Organization ${result.organizationId}: ${result.connections.toLocaleString("en-US")} connections in ${result.seconds.toFixed(1)} s ` +
       `(${rate.toLocaleString("en-US")} connections/s); owner ${owner.email} / ${password}`,
   );
 }

@@ -123,7 +123,7 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
     more_info: "Guest Wi-Fi for cafés, malls and hotels in Nairobi and Mombasa.",
   });
   const orgId = organization.id;
-  log(`Organisation "${organization.name}" (id ${orgId})`);
+  log(`Organization "${organization.name}" (id ${orgId})`);
   // Rolling up millions of rows one by one would dominate the load; one pass at the end is exact too.
   await pauseRollups(orgId);
   if (options.ownerId === undefined) await createTeam(orgId);

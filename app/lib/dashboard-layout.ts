@@ -5,7 +5,7 @@
 // so the dashboard's browser bundle, which needs only this file, carries no zod.
 
 export const DASHLETS = {
-  organization_overview: "Organisation overview",
+  organization_overview: "Organization overview",
   who_is_online: "Who is online",
   recent_connections: "Recent connections",
   connections_graph: "Connections trend",

@@ -32,7 +32,7 @@ export function reportTitle(slug: ReportSlug): string {
 
 /** What each visitor list holds (DESIGN.md "Analytics definitions"); shown under the list's title. */
 export const VISITOR_REPORT_DESCRIPTIONS: Record<VisitorReport, string> = {
-  new_visitors: "Customers whose first authorized connection in the organisation falls in the period.",
+  new_visitors: "Customers whose first authorized connection in the organization falls in the period.",
   unique_visitors: "Every customer who got online (an authorized connection) in the period, once each.",
   all_visitors: "Every customer who reached the portal in the period, whether or not they got online.",
   repeat_visitors: "Customers who got online in the period and had also got online before it.",

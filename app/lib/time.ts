@@ -8,7 +8,7 @@ export function formatUtcDateTime(ms: number): string {
   return `${pad(d.getUTCDate())}-${pad(d.getUTCMonth() + 1)}-${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }
 
-/** YYYY-MM-DD in UTC. */
-export function formatIsoDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+/** DD-MM-YYYY in UTC: the date of formatUtcDateTime, for pages that show a day only. */
+export function formatUtcDate(ms: number): string {
+  return formatUtcDateTime(ms).slice(0, 10);
 }

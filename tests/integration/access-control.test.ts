@@ -347,7 +347,7 @@ describe("roles list", () => {
     const page1 = await (await call(roles.loader, owner.id, org.id, "roles?per_page=5")).json();
     expect(page1.total).toBe(7);
     expect(page1.roles.map((r: { name: string }) => r.name)).toEqual(["Cashier 7", "Manager 6", "Cashier 5", "Manager 4", "Cashier 3"]);
-    expect(page1.roles[0]).toMatchObject({ role_type: "r", created: "2023-11-14" });
+    expect(page1.roles[0]).toMatchObject({ role_type: "r", created: "14-11-2023" });
     const page2 = await (await call(roles.loader, owner.id, org.id, "roles?per_page=5&page=2")).json();
     expect(page2.roles.map((r: { name: string }) => r.name)).toEqual(["Manager 2", "Cashier 1"]);
     const search = await (await call(roles.loader, owner.id, org.id, "roles?search=cASHier")).json();

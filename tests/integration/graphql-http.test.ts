@@ -48,7 +48,7 @@ describe("authentication", () => {
     const other = await makeOrg("Someone else's");
     const profile = await gql(server, { token }, "{ profile { id email } }");
     expect(profile.data).toEqual({ profile: { id: String(owner.id), email: owner.email } });
-    expect(firstError(await gql(server, { token }, ORG_NAME))).toEqual({ code: "BAD_USER_INPUT", message: "Send the organisation's id in the X-Organization-Id header." });
+    expect(firstError(await gql(server, { token }, ORG_NAME))).toEqual({ code: "BAD_USER_INPUT", message: "Send the organization's id in the X-Organization-Id header." });
     for (const foreign of [other.org.id, 999999, "abc", "1 OR 1=1"]) {
       expect(firstError(await gql(server, { token, org: foreign }, ORG_NAME))).toEqual({ code: "NOT_FOUND", message: "Organization not found." });
     }

@@ -327,7 +327,7 @@ describe("the free plan", () => {
 
     const res = await as(owner.id, orgId).post(newPlan.action, "service_plans/new/free", { name: "Another free" }, { free: "free" });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as Json).error.name).toEqual(["This organisation already has a free plan."]);
+    expect(((await res.json()) as Json).error.name).toEqual(["This organization already has a free plan."]);
     expect(await db.selectFrom("service_plans").select("name").where("organization_id", "=", orgId).execute()).toEqual([{ name: "Free" }]);
   });
 

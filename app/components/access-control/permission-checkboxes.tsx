@@ -9,7 +9,7 @@ const GROUPS: { title: string; matches: (identifier: string) => boolean }[] = [
   { title: "Splash pages", matches: (p) => p.includes("splash_pages") },
   { title: "Groups and broadcasts", matches: (p) => /groups|broadcasts/.test(p) },
   { title: "Fair usage and prepaid", matches: (p) => /service_plan|bandwidth_policy|subscriptions|vouchers/.test(p) },
-  { title: "Organisation and access control", matches: (p) => /settings|organizations|administrators|roles/.test(p) },
+  { title: "Organization and access control", matches: (p) => /settings|organizations|administrators|roles/.test(p) },
 ];
 
 export function groupedPermissions(): { title: string; permissions: Catalogue[] }[] {

@@ -15,7 +15,7 @@ const ITEMS = [
 export function OrganizationOverviewDashlet({ data, env }: DashletProps<"organization_overview">) {
   const wide = env.width === "width-full" || env.width === "width-3-4" || env.width === "width-2-3";
   return (
-    <DashletCard title="Organisation overview">
+    <DashletCard title="Organization overview">
       <dl className={`grid gap-3 ${wide ? "grid-cols-3 xl:grid-cols-6" : "grid-cols-2"}`}>
         {ITEMS.map(([key, label]) => (
           <div key={key} className="rounded-md bg-slate-50 p-3">

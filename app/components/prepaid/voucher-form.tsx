@@ -60,7 +60,7 @@ export function VoucherForm({ lastResult, defaultValue, today, creating, plans, 
         errors={fields.service_plan_id.errors}
       />
       {plans.length === 0 ? (
-        <p className="-mt-2 mb-4 text-sm text-slate-600">This organisation has no service plans yet: create one first, then generate vouchers for it.</p>
+        <p className="-mt-2 mb-4 text-sm text-slate-600">This organization has no service plans yet: create one first, then generate vouchers for it.</p>
       ) : null}
       {creating ? (
         <Field

@@ -8,7 +8,7 @@ const HOUR = 3_600_000;
 
 /** Statements that replace the roll-ups of one organisation, or of all (null). */
 export function rollupRebuildStatements(organizationId: number | null): string[] {
-  if (organizationId !== null && !Number.isSafeInteger(organizationId)) throw new Error(`Not an organisation id: ${organizationId}`);
+  if (organizationId !== null && !Number.isSafeInteger(organizationId)) throw new Error(`Not an organization id: ${organizationId}`);
   const of = (alias?: string) => (organizationId === null ? "true" : `${alias ? `${alias}.` : ""}organization_id = ${organizationId}`);
   const sums = "footfall, connections, upload, download, dwell_ms";
   const sumsOf = (columns: string) => columns.split(", ").map((c) => `sum(${c})`).join(", ");

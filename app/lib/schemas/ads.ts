@@ -13,7 +13,7 @@ export const ADS_MESSAGES = {
   activateRequired: "Choose when the campaign starts.",
   timeInvalid: "Enter a date and time like 2026-11-25T14:30.",
   expireOrder: "The expiry time must be after the activation time.",
-  foreignVenue: "Choose networks of this organisation.",
+  foreignVenue: "Choose networks of this organization.",
   created: "Campaign created.",
   paused: "Campaign paused.",
   activated: "Campaign activated.",

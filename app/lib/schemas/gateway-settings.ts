@@ -19,7 +19,7 @@ export const GATEWAY_SETTINGS_MESSAGES = {
   sessionRequired: "Session length field is required.",
   sessionInvalid: "Enter the session length as whole minutes, from 1 to 43200 (30 days).",
   guestSignupInvalid: "Choose whether guests fill in the sign-up form or only click Connect.",
-  splashPageInvalid: "Choose one of this organisation's published splash pages, or the built-in page.",
+  splashPageInvalid: "Choose one of this organization's published splash pages, or the built-in page.",
 } as const;
 
 export const SESSION_MINUTES_MAX = 43_200;

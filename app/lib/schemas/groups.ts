@@ -32,8 +32,8 @@ export const GROUP_MESSAGES = {
   wholeNumber: "Enter a whole number.",
   numberEquation: "Days connected and Total connections take equals, not equal, more than, less than, is empty or is not empty.",
   textEquation: "Names and contacts cannot be compared with more than or less than.",
-  foreignVenue: "Choose networks of this organisation.",
-  foreignAccessPoint: "Choose access points of this organisation.",
+  foreignVenue: "Choose networks of this organization.",
+  foreignAccessPoint: "Choose access points of this organization.",
 } as const;
 
 export const groupSchema = z.object({

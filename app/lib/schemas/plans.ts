@@ -25,11 +25,11 @@ export const PLAN_MESSAGES = {
   timeLimit: "Enter the time limit: a whole number from 1 to 1,000,000.",
   usageLimit: "Enter the data limit: a whole number from 1 to 1,000,000.",
   validity: "Enter the validity: a whole number from 1 to 1,000,000.",
-  unknownPolicy: "Choose one of this organisation's bandwidth policies.",
+  unknownPolicy: "Choose one of this organization's bandwidth policies.",
   code: "Use up to 20 letters, digits and dashes for the code.",
-  codeTaken: "Another plan of this organisation already has this code.",
+  codeTaken: "Another plan of this organization already has this code.",
   bandwidth: "Enter a speed: a whole number from 1 to 1,000,000.",
-  oneFreePlan: "This organisation already has a free plan.",
+  oneFreePlan: "This organization already has a free plan.",
 } as const;
 
 const choice = <T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>

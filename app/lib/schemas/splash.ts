@@ -17,7 +17,7 @@ export const SPLASH_MESSAGES = {
   published: "Splash page published: guests see it from now on.",
   unknownTemplate: "There is no such template.",
   accessPoints: "Choose at least one access point.",
-  unknownAccessPoint: "One of the access points is not in this organisation.",
+  unknownAccessPoint: "One of the access points is not in this organization.",
   date: "Use a date like 2026-12-31.",
   dateOrder: "The end date cannot be before the start date.",
   factor: "Choose After or On.",

@@ -39,7 +39,7 @@ export const SURVEY_MESSAGES = {
   optionTooLong: "An option can be at most 200 characters.",
   tooManyOptions: "A question can have at most 30 options.",
   tooManyQuestions: "A survey can have at most 50 questions.",
-  foreignVenue: "Choose networks of this organisation.",
+  foreignVenue: "Choose networks of this organization.",
 } as const;
 
 /** Question types (spec 3 §3 Question: text, multiple, checkbox, dropdown; §9 the create form: text, multiple, rating). */

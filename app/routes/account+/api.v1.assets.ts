@@ -25,7 +25,7 @@ import { requireQueryOrg } from "./__venues.server";
 // DELETE /account/api/v1/assets/{id}: a splash image (api.v1.assets.$id.ts).
 
 const FLOOR_PLAN = /^(.*)_floor_plan$/;
-const NAME_MESSAGE = "Name a floor plan {venueId}_floor_plan, with the id of one of the organisation's networks.";
+const NAME_MESSAGE = "Name a floor plan {venueId}_floor_plan, with the id of one of the organization's networks.";
 
 /** The floor plan's refusal of an upload read with the splash images' wider rules. */
 function asFloorPlan(upload: UploadResult): UploadResult {

@@ -19,7 +19,7 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
 
 export const GRAPHQL_MESSAGES = {
   unauthenticated: "Unauthenticated.",
-  organizationRequired: "Send the organisation's id in the X-Organization-Id header.",
+  organizationRequired: "Send the organization's id in the X-Organization-Id header.",
   organizationNotFound: "Organization not found.",
   notFound: "Not found",
   contentType: "Send the query as JSON (Content-Type: application/json): { query, variables, operationName }.",

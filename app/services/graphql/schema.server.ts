@@ -25,7 +25,7 @@ import * as broadcasts from "./resolvers/broadcasts.server";
 const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash, prepaid, subscriptions, vouchers, groups, broadcasts];
 
 const root = /* GraphQL */ `
-  "Every query needs Authorization: Bearer <api token>; organisation data needs X-Organization-Id too."
+  "Every query needs Authorization: Bearer <api token>; organization data needs X-Organization-Id too."
   type Query
   "Mutations answer { code, message, recordId }: refusals are answers, not errors."
   type Mutation

@@ -39,7 +39,7 @@ export const PLAN_RESULT_MESSAGES = {
   updated: "Service plan updated.",
   deleted: (name: string) => `Service plan ${name} deleted.`,
   notFound: "Service plan not found.",
-  noFreePlan: "This organisation has no free plan yet.",
+  noFreePlan: "This organization has no free plan yet.",
 } as const;
 
 export type PlanSaveResult = { ok: true; id: number; message: string } | { ok: false; errors: Record<string, string[]> };

@@ -15,7 +15,7 @@ export const MAX_ASSET_BYTES = 5 * 1024 * 1024;
 export const ASSET_MESSAGES = {
   wrongType: "The file must be a PNG, JPEG, WebP or GIF image (SVG is not accepted).",
   tooLarge: "The file is too large: an image can be at most 5 MB.",
-  quota: "This organisation's images have reached their quota (50 MB or 500 files): delete some first.",
+  quota: "This organization's images have reached their quota (50 MB or 500 files): delete some first.",
   deleted: "Image deleted.",
 } as const;
 

@@ -61,8 +61,8 @@ export default function CreateCampaign() {
         />
         <fieldset className="mb-4">
           <legend className="label">Networks</legend>
-          <p className="mb-2 text-xs text-slate-500">None ticked: every network of the organisation, including networks added later.</p>
-          {venues.length === 0 ? <p className="text-sm text-slate-500">This organisation has no networks yet.</p> : null}
+          <p className="mb-2 text-xs text-slate-500">None ticked: every network of the organization, including networks added later.</p>
+          {venues.length === 0 ? <p className="text-sm text-slate-500">This organization has no networks yet.</p> : null}
           <div className="grid gap-1 sm:grid-cols-2">
             {venues.map((v) => (
               <label key={v.value} className="flex items-center gap-2 text-sm">

@@ -104,7 +104,7 @@ function ScheduleForm({ groups, now, lastResult }: { groups: { id: number; name:
       <fieldset className="mb-4">
         <legend className="label">Customer groups</legend>
         {groups.length === 0 ? (
-          <p className="text-sm text-slate-600">This organisation has no customer groups yet: create one under Groups first.</p>
+          <p className="text-sm text-slate-600">This organization has no customer groups yet: create one under Groups first.</p>
         ) : (
           <div className="grid max-h-64 gap-1 overflow-y-auto sm:grid-cols-2">
             {getCollectionProps(fields.groups, { type: "checkbox", options: groups.map((g) => String(g.id)) }).map(({ key, ...props }, i) => (

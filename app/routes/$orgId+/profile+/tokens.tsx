@@ -3,6 +3,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { SubmitButton } from "~/components/ui/field";
 import { parseId } from "~/lib/ids";
+import { formatUtcDateTime } from "~/lib/time";
 import { listApiTokens, revokeApiToken } from "~/services/api-tokens.server";
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -22,7 +23,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithToast(request, `/${ctx.org.id}/profile/tokens`, "The API token has been revoked.");
 }
 
-const when = (ms: number | null) => (ms === null ? "Never" : `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`);
+const when = (ms: number | null) => (ms === null ? "Never" : `${formatUtcDateTime(ms)} UTC`);
 
 /** The user's API tokens (made by POST /account/api/v1/auth/login), each with a Revoke button. */
 export default function ApiTokens() {

@@ -62,7 +62,7 @@ export default function NewServicePlan() {
         <h1 className="mb-1 text-xl font-semibold">{title}</h1>
         <p className="mb-4 text-sm text-slate-600">
           {free
-            ? "This organisation has no free plan yet. Guests get the free plan by signing up or clicking through on the connect page, within its limits."
+            ? "This organization has no free plan yet. Guests get the free plan by signing up or clicking through on the connect page, within its limits."
             : "A plan guests buy with M-Pesa or a voucher."}
         </p>
         <PlanForm

@@ -37,7 +37,7 @@ export const typeDefs = /* GraphQL */ `
     phone_number: String
   }
 
-  "An administrator of the organisation; user is null for an invitation not yet registered ('Pending registration')."
+  "An administrator of the organization; user is null for an invitation not yet registered ('Pending registration')."
   type Administrator {
     id: ID!
     role_id: ID

@@ -16,9 +16,9 @@ export const typeDefs = /* GraphQL */ `
     last_name: String!
     email: String!
     phone_number: String!
-    "Your permission identifiers in the organisation of X-Organization-Id."
+    "Your permission identifiers in the organization of X-Organization-Id."
     permissions: [String!]!
-    "Your role's name in that organisation (Administrator for its creator)."
+    "Your role's name in that organization (Administrator for its creator)."
     role: String
     "Your home dashboard's layout, as JSON text."
     dashboard: String!

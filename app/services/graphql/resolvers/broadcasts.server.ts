@@ -25,7 +25,7 @@ import { done, mutation, refused, type MutationResult } from "../errors.server";
 import { iso, type Resolvers } from "./common.server";
 
 export const typeDefs = /* GraphQL */ `
-  "Who created a broadcast or a schedule (a member of the organisation's staff)."
+  "Who created a broadcast or a schedule (a member of the organization's staff)."
   type BroadcastAuthor {
     id: ID!
     first_name: String!
@@ -127,7 +127,7 @@ export const typeDefs = /* GraphQL */ `
     deleteBroadcast(id: ID!): MutationResult!
     """
     create_groups. channel BOTH (default), SMS or EMAIL; customerGroups: one or more of the
-    organisation's groups (another organisation's: 404); dispatchAt: "now" (default) or an ISO 8601
+    organization's groups (another organization's: 404); dispatchAt: "now" (default) or an ISO 8601
     time (UTC without a zone), not in the past and within a year. 422 when the broadcast has no content
     for the channel. 200 with the schedule's recordId.
     """

@@ -103,7 +103,7 @@ export const typeDefs = /* GraphQL */ `
   extend type Mutation {
     "edit_connections. Ends an online connection and tells its gateway where the make allows."
     closeConnection(id: ID!): MutationResult!
-    "edit_clients. Blocks the organisation's device with this MAC address."
+    "edit_clients. Blocks the organization's device with this MAC address."
     blockDevice(mac_address: String!): MutationResult!
   }
 `;

@@ -52,7 +52,7 @@ export const typeDefs = /* GraphQL */ `
     """
     create_groups. filters: the structure as JSON text (see CustomerGroup.filters). 422 with the Filters
     form's message when it is not one, has dates after today, a rule the form refuses, or venues or
-    access points of another organisation; 404 for an unknown id.
+    access points of another organization; 404 for an unknown id.
     """
     updateCustomerGroupFilters(id: ID!, filters: String!): MutationResult!
     "delete_groups."

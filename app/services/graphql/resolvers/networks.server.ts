@@ -76,7 +76,7 @@ export const typeDefs = /* GraphQL */ `
   extend type Query {
     "view_networks."
     venue(id: ID!): Venue!
-    "The organisation's networks by name."
+    "The organization's networks by name."
     venues(limit: Int = 10, offset: Int = 0, order: String = "name asc", search: String): [Venue!]! @complexity(value: 1, multipliers: ["limit"])
     "view_networks."
     accessPoint(id: ID!): AccessPoint!

@@ -14,7 +14,7 @@ const window = `venues: [ID!], startDate: String, endDate: String`;
 
 export const typeDefs = /* GraphQL */ `
   """
-  The organisation. id, name, im_admin, admin_status, the counts and the figures need membership;
+  The organization. id, name, im_admin, admin_status, the counts and the figures need membership;
   the contact details need view_settings (as GET organizations/{id}).
   """
   type Organization {
@@ -26,9 +26,9 @@ export const typeDefs = /* GraphQL */ `
     more_info: String
     created_at: String!
     updated_at: String!
-    "Your membership: always Accepted (only accepted members reach the organisation)."
+    "Your membership: always Accepted (only accepted members reach the organization)."
     admin_status: String!
-    "You are the organisation's administrator."
+    "You are the organization's administrator."
     im_admin: Boolean!
     accessPointsCount: Int!
     venuesCount: Int!
@@ -56,7 +56,7 @@ export const typeDefs = /* GraphQL */ `
   }
 
   extend type Query {
-    "The organisation of X-Organization-Id; id, when given, must be that one (or names it when the header is absent)."
+    "The organization of X-Organization-Id; id, when given, must be that one (or names it when the header is absent)."
     organization(id: ID): Organization!
   }
 `;

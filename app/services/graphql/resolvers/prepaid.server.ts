@@ -30,14 +30,14 @@ export const typeDefs = /* GraphQL */ `
     updated_at: String!
   }
 
-  "A service plan guests buy, or the organisation's free plan (free_internet; spec 3 §3, §4)."
+  "A service plan guests buy, or the organization's free plan (free_internet; spec 3 §3, §4)."
   type ServicePlan {
     id: ID!
     name: String!
     "Up to 20 letters, digits and dashes; generated (6 characters) when not given."
     code: String!
     description: String
-    "The free plan: at most one per organisation, no price."
+    "The free plan: at most one per organization, no price."
     free_internet: Boolean!
     bandwidth_policy_id: ID
     "view_service_plan is enough: a plan's policy is part of the plan."
@@ -75,13 +75,13 @@ export const typeDefs = /* GraphQL */ `
   input ServicePlanInput {
     "The plan to update; without it a plan is created."
     id: ID
-    "Create the organisation's free plan (no price; at most one). Ignored with an id: a plan stays free or paid."
+    "Create the organization's free plan (no price; at most one). Ignored with an id: a plan stays free or paid."
     free: Boolean
     name: String
     "Up to 20 letters, digits and dashes (kept in capitals); generated when creating without one, kept when updating without one."
     code: String
     description: String
-    "One of the organisation's bandwidth policies; none when unset."
+    "One of the organization's bandwidth policies; none when unset."
     bandwidth_policy_id: ID
     "Unlimited (default; limits are ignored) or Limited."
     plan_kind: String
@@ -131,7 +131,7 @@ export const typeDefs = /* GraphQL */ `
     servicePlansCount(search: String): Int!
     "view_service_plan (or edit_service_plan)."
     servicePlan(id: ID!): ServicePlan!
-    "view_service_plan. The organisation's free plan, or null when it has none."
+    "view_service_plan. The organization's free plan, or null when it has none."
     freePlan: ServicePlan
     "view_bandwidth_policy. Newest first; search looks in names."
     bandwidthPolicies(limit: Int = 10, offset: Int = 0, search: String): [BandwidthPolicy!]! @complexity(value: 1, multipliers: ["limit"])
@@ -145,8 +145,8 @@ export const typeDefs = /* GraphQL */ `
     """
     create_service_plan without an id (free: true creates the free plan), edit_service_plan with one.
     code 200 with the plan's recordId; 422 with the form's first message for an invalid field (e.g.
-    'Service plan price can not be less than Ksh 1', or a policy that is not the organisation's);
-    409 when the code is another plan's or the organisation already has a free plan; 403; 404 for an
+    'Service plan price can not be less than Ksh 1', or a policy that is not the organization's);
+    409 when the code is another plan's or the organization already has a free plan; 403; 404 for an
     unknown id.
     """
     createOrUpdateServicePlan(input: ServicePlanInput!): MutationResult!

@@ -61,7 +61,7 @@ export const typeDefs = /* GraphQL */ `
 
   extend type Query {
     overview(${window}): Overview! @complexity(value: 10)
-    "view_clients. Customers whose first authorized connection in the organisation falls in the window."
+    "view_clients. Customers whose first authorized connection in the organization falls in the window."
     newVisitors(${list}): [Visitor!]! @complexity(value: 10, multipliers: ["limit"])
     newVisitorsCount(${count}): Int! @complexity(value: 10)
     "view_clients. Every customer who got online in the window, once each."
@@ -73,7 +73,7 @@ export const typeDefs = /* GraphQL */ `
     "view_clients. Every customer who reached the portal in the window."
     allVisitors(${list}): [Visitor!]! @complexity(value: 10, multipliers: ["limit"])
     allVisitorsCount(${count}): Int! @complexity(value: 10)
-    "Your report e-mail subscriptions in the organisation, all or one report's."
+    "Your report e-mail subscriptions in the organization, all or one report's."
     myReports(report: String): [ReportSubscription!]!
   }
 

@@ -91,7 +91,7 @@ export const typeDefs = /* GraphQL */ `
   }
 
   extend type Query {
-    "The organisation's splash pages, newest first."
+    "The organization's splash pages, newest first."
     splashPages(limit: Int = 10, offset: Int = 0, search: String): [SplashPageSummary!]! @complexity(value: 1, multipliers: ["limit"])
     splashPagesCount(search: String): Int!
     splashPage(id: ID!): SplashPage!

@@ -13,7 +13,7 @@ import { broadcastEmail, textFromHtml, type BroadcastContent } from "./email.ser
 import { DISPATCH_TUNING } from "./tuning.server";
 
 export const SEND_JOB = "broadcast.send";
-export const NO_SMS_PROVIDER = "No SMS provider is set up for this organisation.";
+export const NO_SMS_PROVIDER = "No SMS provider is set up for this organization.";
 
 export interface SendPayload {
   organizationId: number;

@@ -8,7 +8,7 @@ import { confirmationNeeded } from "~/lib/confirm";
 import { parseListParams, rowNumber } from "~/lib/pagination";
 import { ROLE_TYPES } from "~/lib/permissions";
 import { removeRoleSchema } from "~/lib/schemas/access-control";
-import { formatIsoDate } from "~/lib/time";
+import { formatUtcDate } from "~/lib/time";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { listRoles, removeRole } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -20,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const list = parseListParams(new URL(request.url).searchParams);
   const { roles, total } = await listRoles(ctx, list);
   return json({
-    roles: roles.map((r) => ({ ...r, created: formatIsoDate(r.created_at) })),
+    roles: roles.map((r) => ({ ...r, created: formatUtcDate(r.created_at) })),
     total,
     list,
     orgId: ctx.org.id,

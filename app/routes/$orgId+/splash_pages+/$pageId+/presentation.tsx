@@ -170,7 +170,7 @@ export default function PresentationTab() {
                 Access points
               </label>
               {accessPoints.length === 0 ? (
-                <p className="text-sm text-slate-500">This organisation has no access points yet: add them to a network first.</p>
+                <p className="text-sm text-slate-500">This organization has no access points yet: add them to a network first.</p>
               ) : (
                 <select
                   key={apKey}
