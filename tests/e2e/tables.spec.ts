@@ -1,7 +1,9 @@
 // The list tables at a laptop's and a phone's width (issue [polish] item 1): every row's buttons are on
 // screen and can be clicked, and no table makes the page scroll sideways; with JavaScript and without.
+import type { Page } from "@playwright/test";
 import { makeDashboardWorld } from "./dashboard-fixtures";
 import { expect, makeMember, makeOrg, makeUser, signIn, test } from "./fixtures";
+import { addCustomers, addGroup, makeMarketingOrg } from "./marketing-fixtures";
 
 const VIEWPORTS = [
   { width: 1366, height: 800 },
@@ -28,16 +30,7 @@ for (const viewport of VIEWPORTS) {
       { path: `/${org.id}/reports/all_visitors`, button: null },
     ];
     for (const list of lists) {
-      await page.goto(list.path);
-      const tables = page.locator("main table.data-table");
-      await expect(tables.first(), list.path).toBeVisible();
-      // Neither the page nor any table's frame is wider than the window.
-      const overflow = await page.evaluate(() => ({
-        page: document.documentElement.scrollWidth - window.innerWidth,
-        frames: [...document.querySelectorAll("main .data-table-frame")].map((f) => f.scrollWidth - f.clientWidth),
-      }));
-      expect(overflow.page, `${list.path}: the page scrolls sideways`).toBeLessThanOrEqual(0);
-      for (const extra of overflow.frames) expect(extra, `${list.path}: a table scrolls sideways`).toBeLessThanOrEqual(1);
+      const tables = await openFittingList(page, list.path);
       if (!list.button) continue;
       const buttons = tables.getByRole("button", { name: list.button, exact: true });
       expect(await buttons.count(), `${list.path}: ${list.button} buttons`).toBeGreaterThan(0);
@@ -50,6 +43,57 @@ for (const viewport of VIEWPORTS) {
         await button.click({ trial: true });
       }
     }
+  });
+}
+
+/** Opens a page with a list table and checks that neither the page nor a table's frame is wider than the window. */
+async function openFittingList(page: Page, path: string) {
+  await page.goto(path);
+  const tables = page.locator("main table.data-table");
+  await expect(tables.first(), path).toBeVisible();
+  const overflow = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth - window.innerWidth,
+    frames: [...document.querySelectorAll("main .data-table-frame")].map((f) => f.scrollWidth - f.clientWidth),
+  }));
+  expect(overflow.page, `${path}: the page scrolls sideways`).toBeLessThanOrEqual(0);
+  for (const extra of overflow.frames) expect(extra, `${path}: a table scrolls sideways`).toBeLessThanOrEqual(1);
+  return tables;
+}
+
+for (const viewport of [VIEWPORTS[1]!, VIEWPORTS[2]!]) {
+  test(`at ${viewport.width} px the other lists use the one table and fit the window`, async ({ page, context }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize(viewport);
+    const { owner, orgId, ctx } = await makeMarketingOrg();
+    await addCustomers(orgId, [{ first: "Wanjiru", last: "Kamau" }]);
+    await addGroup(ctx, "Weekend regulars");
+    const world = await makeDashboardWorld(orgId);
+    await signIn(context, owner.id);
+    const paths = [
+      "venues",
+      `venues/${world.savanna.id}/access-points`,
+      "groups",
+      "broadcasts",
+      "service_plans",
+      "bandwidth_policies",
+      "vouchers",
+      "subscriptions",
+      "prepaid/mpesa-transactions",
+      "surveys",
+      "ads/campaigns",
+      "splash_pages/assets",
+      "organization/roles",
+      "reports/overview",
+      "reports/footfall",
+    ];
+    for (const path of paths) await openFittingList(page, `/${orgId}/${path}`);
+    // A row of the group list keeps its Delete button on screen.
+    const remove = page.locator("main table.data-table").getByRole("button", { name: /^Delete/ });
+    await page.goto(`/${orgId}/groups`);
+    await remove.first().scrollIntoViewIfNeeded();
+    const box = (await remove.first().boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    await openFittingList(page, "/organizations");
   });
 }
 

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { formatCount } from "~/lib/format";
 
 export interface AccessPointRow {
@@ -15,44 +16,26 @@ export interface AccessPointRow {
 /** The access points list (spec 2 §2): Name, Make, Mac address, Serial number, Clients, Connections, Online. */
 export function AccessPointsTable({ orgId, rows, empty }: { orgId: number; rows: readonly AccessPointRow[]; empty: string }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Make</th>
-            <th>Mac address</th>
-            <th>Serial number</th>
-            <th className="text-right">Clients</th>
-            <th className="text-right">Connections</th>
-            <th className="text-right">Online</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="text-center text-slate-500">
-                {empty}
-              </td>
-            </tr>
-          ) : null}
-          {rows.map((ap) => (
-            <tr key={ap.id}>
-              <td>
-                <Link to={`/${orgId}/ap/${ap.id}`} className="link">
-                  {ap.name}
-                </Link>
-              </td>
-              <td>{ap.make}</td>
-              <td className="font-mono">{ap.mac_address}</td>
-              <td>{ap.serial_number}</td>
-              <td className="text-right">{formatCount(ap.customersCount)}</td>
-              <td className="text-right">{formatCount(ap.connectionsCount)}</td>
-              <td className="text-right">{formatCount(ap.onlineConnectionsCount)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={rows}
+      rowKey={(ap) => ap.id}
+      empty={empty}
+      columns={[
+        {
+          header: "Name",
+          cell: (ap) => (
+            <Link to={`/${orgId}/ap/${ap.id}`} className="link">
+              {ap.name}
+            </Link>
+          ),
+        },
+        { header: "Make", cell: (ap) => ap.make },
+        { header: "Mac address", mono: true, nowrap: true, cell: (ap) => ap.mac_address },
+        { header: "Serial number", nowrap: true, cell: (ap) => ap.serial_number },
+        { header: "Clients", nowrap: true, cell: (ap) => formatCount(ap.customersCount) },
+        { header: "Connections", nowrap: true, cell: (ap) => formatCount(ap.connectionsCount) },
+        { header: "Online", nowrap: true, cell: (ap) => formatCount(ap.onlineConnectionsCount) },
+      ]}
+    />
   );
 }

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { ErrorList, Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { DEFAULT_MAP_ZOOM, MAX_MAP_ZOOM, MIN_MAP_ZOOM, ZONE_SIZE, type Polygon } from "~/lib/layout";
 import { venueMapSchema, zoneSchema } from "~/lib/schemas/layout";
@@ -84,39 +85,37 @@ export function ZonesSection({ zones, canEdit, lastResult }: { zones: { id: numb
       <h2 id="zones-heading" className="mb-2 text-lg font-semibold">
         Zones
       </h2>
-      {zones.length === 0 ? (
-        <p className="mb-4 text-sm text-slate-600">No zones yet.{canEdit ? " Click the map, or use the form below, to add one." : null}</p>
-      ) : (
-        <table className="table mb-4">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">South-west corner</th>
-              <th scope="col">Added (UTC)</th>
-              {canEdit ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {zones.map((zone, i) => {
-              const corner = zone.polygon[0];
-              return (
-                <tr key={zone.id}>
-                  <td>Zone {i + 1}</td>
-                  <td>{corner ? `${degrees(corner.lat)}, ${degrees(corner.lng)}` : "—"}</td>
-                  <td>{formatUtcDateTime(zone.createdAt)}</td>
-                  {canEdit ? (
-                    <td>
-                      <ConfirmButton intent="remove-zone" message={`Remove zone ${i + 1} from the map?`} fields={{ zone_id: zone.id }} className="btn-secondary">
-                        Remove
-                      </ConfirmButton>
-                    </td>
-                  ) : null}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <div className="mb-4">
+        <DataTable
+          rows={zones}
+          rowKey={(zone) => zone.id}
+          empty={`No zones yet.${canEdit ? " Click the map, or use the form below, to add one." : ""}`}
+          columns={[
+            { header: "#", nowrap: true, cell: (_zone, i) => `Zone ${i + 1}` },
+            {
+              header: "South-west corner",
+              nowrap: true,
+              cell: (zone) => {
+                const corner = zone.polygon[0];
+                return corner ? `${degrees(corner.lat)}, ${degrees(corner.lng)}` : "—";
+              },
+            },
+            { header: "Added (UTC)", nowrap: true, cell: (zone) => formatUtcDateTime(zone.createdAt) },
+          ]}
+          actions={
+            canEdit
+              ? (zone) => {
+                  const i = zones.indexOf(zone);
+                  return (
+                    <ConfirmButton intent="remove-zone" message={`Remove zone ${i + 1} from the map?`} fields={{ zone_id: zone.id }} className="btn-secondary">
+                      Remove
+                    </ConfirmButton>
+                  );
+                }
+              : undefined
+          }
+        />
+      </div>
       {canEdit ? (
         <Form method="post" {...getFormProps(form)} className="max-w-3xl">
           <FormErrors errors={form.errors} />

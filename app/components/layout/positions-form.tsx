@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { ZodTypeAny } from "zod";
+import { DataTable } from "~/components/ui/data-table";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/ui/field";
 
 export interface PositionColumn {
@@ -49,49 +50,44 @@ export function PositionsForm({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const positionFields = fields.positions.getFieldList();
   return (
     <Form method="post" {...getFormProps(form)}>
       <FormErrors errors={form.errors} />
       <p className="mb-3 text-sm text-slate-600">{hint}</p>
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Access point</th>
-              {columns.map((c) => (
-                <th key={c.name} scope="col">
-                  {c.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {fields.positions.getFieldList().map((row, index) => {
-              const cells = row.getFieldset();
-              const name = rows[index]?.name ?? "";
-              const { key: idKey, ...idProps } = getInputProps(cells.id, { type: "hidden" });
+      <DataTable
+        rows={positionFields}
+        rowKey={(row) => row.key ?? row.id}
+        empty="No access points in this network yet."
+        columns={[
+          {
+            header: "Access point",
+            cell: (row, index) => {
+              const { key: idKey, ...idProps } = getInputProps(row.getFieldset().id, { type: "hidden" });
               return (
-                <tr key={row.key}>
-                  <td>
-                    <input key={idKey} {...idProps} />
-                    {name}
-                  </td>
-                  {columns.map((c) => {
-                    const cell = cells[c.name];
-                    const { key, ...props } = getInputProps(cell, { type: "number" });
-                    return (
-                      <td key={c.name}>
-                        <input key={key} {...props} step="any" className="input w-36" aria-label={`${c.label} of ${name}`} />
-                        <ErrorList errors={cell.errors} />
-                      </td>
-                    );
-                  })}
-                </tr>
+                <span>
+                  <input key={idKey} {...idProps} />
+                  {rows[index]?.name ?? ""}
+                </span>
               );
-            })}
-          </tbody>
-        </table>
-      </div>
+            },
+          },
+          ...columns.map((c) => ({
+            header: c.label,
+            cell: (row: (typeof positionFields)[number], index: number) => {
+              const name = rows[index]?.name ?? "";
+              const cell = row.getFieldset()[c.name];
+              const { key, ...props } = getInputProps(cell, { type: "number" });
+              return (
+                <div>
+                  <input key={key} {...props} step="any" className="input w-36" aria-label={`${c.label} of ${name}`} />
+                  <ErrorList errors={cell.errors} />
+                </div>
+              );
+            },
+          })),
+        ]}
+      />
       <div className="mt-4">
         <SubmitButton name="intent" value={intent} pendingText="Saving…">
           Save positions

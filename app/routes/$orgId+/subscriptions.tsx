@@ -4,6 +4,7 @@
 // Statuses: docs/decisions/0017-plans-and-subscriptions.md (Expired is Active past its expiry).
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatBytes, formatCount } from "~/lib/format";
@@ -23,8 +24,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const page = await listSubscriptions(ctx, list);
   return json({ page, list, orgId: ctx.org.id, personalData: ctx.permissions.has(PERSONAL_DATA_PERMISSION) });
 }
-
-const COLUMNS = ["Customer", "Phone Number", "Service Plan", "Date", "Expiry", "Usage", "Status"];
 
 const BADGE: Record<SubscriptionDisplayStatus, string> = {
   Pending: "border-amber-300 bg-amber-50 text-amber-800",
@@ -64,47 +63,31 @@ export default function Subscriptions() {
         search={list.search}
         searchLabel={personalData ? "Search by guest, phone or plan" : "Search by plan name"}
       />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              {COLUMNS.map((c) => (
-                <th key={c} scope="col">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {page.rows.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length + 1} className="text-center text-slate-500">
-                  {list.search ? "No subscription matches the search." : EMPTY_SUBSCRIPTIONS}
-                </td>
-              </tr>
-            ) : null}
-            {page.rows.map((row, index) => (
-              <tr key={row.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td>
-                  <CustomerCell orgId={orgId} customer={row.customer} />
-                </td>
-                <td className="whitespace-nowrap">{row.customer?.phone_number ?? "—"}</td>
-                <td>
-                  {row.servicePlan.name} @ {kes(row.servicePlan.price)}
-                </td>
-                <td className="whitespace-nowrap">{formatUtcDateTime(row.started_on ?? row.created_at)}</td>
-                <td className="whitespace-nowrap">{row.expires_on === null ? "—" : formatUtcDateTime(row.expires_on)}</td>
-                <td className="whitespace-nowrap">{usageText(row)}</td>
-                <td>
-                  <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[row.status]}`}>{row.status}</span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={page.rows}
+        rowKey={(row) => row.id}
+        empty={list.search ? "No subscription matches the search." : EMPTY_SUBSCRIPTIONS}
+        columns={[
+          { header: "#", cell: (_row, index) => rowNumber(list, index) },
+          { header: "Customer", cell: (row) => <CustomerCell orgId={orgId} customer={row.customer} /> },
+          { header: "Phone Number", nowrap: true, cell: (row) => row.customer?.phone_number ?? "—" },
+          {
+            header: "Service Plan",
+            cell: (row) => (
+              <>
+                {row.servicePlan.name} @ {kes(row.servicePlan.price)}
+              </>
+            ),
+          },
+          { header: "Date", nowrap: true, cell: (row) => formatUtcDateTime(row.started_on ?? row.created_at) },
+          { header: "Expiry", nowrap: true, cell: (row) => (row.expires_on === null ? "—" : formatUtcDateTime(row.expires_on)) },
+          { header: "Usage", nowrap: true, cell: (row) => usageText(row) },
+          {
+            header: "Status",
+            cell: (row) => <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[row.status]}`}>{row.status}</span>,
+          },
+        ]}
+      />
       <div className="mt-3 text-sm text-slate-600">
         <RangeText params={list} shown={page.rows.length} total={page.total} capped={page.capped} />
       </div>

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Pagination } from "~/components/ui/pagination";
 import { confirmationNeeded } from "~/lib/confirm";
@@ -94,86 +95,65 @@ export default function Organizations() {
         <ActionFeedback actionData={actionData} cancelTo="/organizations" />
       </div>
 
-      {memberships.length === 0 ? (
-        <p className="card text-slate-600">You have no organizations and no invitations.</p>
-      ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Name</th>
-                <th>Address</th>
-                <th>Email</th>
-                <th>Phone number</th>
-                <th>Description</th>
-                <th>Created at</th>
-                <th>Last updated</th>
-                <th>Status</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {memberships.map((m, i) => (
-                <tr key={m.organizationId}>
-                  <td>{rowNumber({ offset }, i)}</td>
-                  <td className="font-medium">
-                    {m.status === "Accepted" ? (
-                      <Link to={`/${m.organizationId}`} className="link">
-                        {m.name}
-                      </Link>
-                    ) : (
-                      m.name
-                    )}
-                  </td>
-                  <td>{m.address}</td>
-                  <td>{m.email}</td>
-                  <td>{m.phoneNumber}</td>
-                  <td className="max-w-xs">{m.description}</td>
-                  <td className="whitespace-nowrap">{formatUtcDateTime(m.createdAt)}</td>
-                  <td className="whitespace-nowrap">{formatUtcDateTime(m.updatedAt)}</td>
-                  <td>{m.isOwner ? "Administrator" : STATUS_LABELS[m.status]}</td>
-                  <td className="whitespace-nowrap">
-                    <div className="flex gap-2">
-                      {m.actions.accept || m.actions.decline ? (
-                        <Form method="post" className="flex gap-2">
-                          <input type="hidden" name="organization_id" value={m.organizationId} />
-                          {m.actions.accept ? (
-                            <button type="submit" name="intent" value="accept" className="btn-primary">
-                              Accept
-                            </button>
-                          ) : null}
-                          {m.actions.decline ? (
-                            <button type="submit" name="intent" value="decline" className="btn-secondary">
-                              Decline
-                            </button>
-                          ) : null}
-                        </Form>
-                      ) : null}
-                      {m.actions.delete ? (
-                        <ConfirmButton
-                          intent="delete"
-                          message={`Are you sure you want to delete ${m.name}?`}
-                          fields={{ organization_id: m.organizationId }}
-                        >
-                          Delete
-                        </ConfirmButton>
-                      ) : null}
-                      {m.isOwner ? (
-                        <Link to={`/${m.organizationId}/organization/details`} className="link text-sm">
-                          Manage
-                        </Link>
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <section className="card">
+        <DataTable
+          rows={memberships}
+          rowKey={(m) => m.organizationId}
+          empty="You have no organizations and no invitations."
+          columns={[
+            { header: "#", nowrap: true, cell: (_m, i) => rowNumber({ offset }, i) },
+            {
+              header: "Name",
+              cell: (m) =>
+                m.status === "Accepted" ? (
+                  <Link to={`/${m.organizationId}`} className="link font-medium">
+                    {m.name}
+                  </Link>
+                ) : (
+                  <span className="font-medium">{m.name}</span>
+                ),
+            },
+            { header: "Address", cell: (m) => m.address },
+            { header: "Email", long: true, cell: (m) => m.email },
+            { header: "Phone number", nowrap: true, cell: (m) => m.phoneNumber },
+            { header: "Description", cell: (m) => m.description },
+            { header: "Created at", nowrap: true, cell: (m) => formatUtcDateTime(m.createdAt) },
+            { header: "Last updated", nowrap: true, cell: (m) => formatUtcDateTime(m.updatedAt) },
+            { header: "Status", cell: (m) => (m.isOwner ? "Administrator" : STATUS_LABELS[m.status]) },
+          ]}
+          actions={(m) =>
+            m.actions.accept || m.actions.decline || m.actions.delete || m.isOwner ? (
+              <>
+                {m.actions.accept || m.actions.decline ? (
+                  <Form method="post" className="inline-flex gap-2">
+                    <input type="hidden" name="organization_id" value={m.organizationId} />
+                    {m.actions.accept ? (
+                      <button type="submit" name="intent" value="accept" className="btn-primary">
+                        Accept
+                      </button>
+                    ) : null}
+                    {m.actions.decline ? (
+                      <button type="submit" name="intent" value="decline" className="btn-secondary">
+                        Decline
+                      </button>
+                    ) : null}
+                  </Form>
+                ) : null}
+                {m.actions.delete ? (
+                  <ConfirmButton intent="delete" message={`Are you sure you want to delete ${m.name}?`} fields={{ organization_id: m.organizationId }}>
+                    Delete
+                  </ConfirmButton>
+                ) : null}
+                {m.isOwner ? (
+                  <Link to={`/${m.organizationId}/organization/details`} className="link text-sm">
+                    Manage
+                  </Link>
+                ) : null}
+              </>
+            ) : null
+          }
+        />
+      </section>
       <Pagination page={page} pageSize={pageSize} total={total} />
     </main>
   );

@@ -3,6 +3,7 @@
 // and tables per campaign and per banner.
 import { Link } from "@remix-run/react";
 import { bucketLabel, LineChart } from "~/components/charts";
+import { DataTable } from "~/components/ui/data-table";
 import { formatCount } from "~/lib/format";
 import { clickThroughRate, type AdFigures, type AdHourPoint } from "~/lib/schemas/ads";
 
@@ -37,37 +38,18 @@ type Row = AdFigures & { key: number; name: string; sub?: string | null; href?: 
 
 export function FiguresTable({ caption, firstColumn, rows, empty }: { caption: string; firstColumn: string; rows: Row[]; empty: string }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="table">
-        <caption className="mb-2 text-left text-lg font-semibold">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{firstColumn}</th>
-            <th scope="col" className="text-right">
-              Impressions
-            </th>
-            <th scope="col" className="text-right">
-              Clicks
-            </th>
-            <th scope="col" className="text-right">
-              Conversions
-            </th>
-            <th scope="col" className="text-right">
-              CTR (%)
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={5} className="text-center text-slate-500">
-                {empty}
-              </td>
-            </tr>
-          ) : null}
-          {rows.map((r) => (
-            <tr key={r.key} data-row={r.key}>
-              <td>
+    <>
+      <h2 className="mb-2 text-lg font-semibold">{caption}</h2>
+      <DataTable
+        caption={caption}
+        rows={rows}
+        rowKey={(r) => r.key}
+        empty={empty}
+        columns={[
+          {
+            header: firstColumn,
+            cell: (r) => (
+              <>
                 {r.href ? (
                   <Link to={r.href} className="link">
                     {r.name}
@@ -76,23 +58,15 @@ export function FiguresTable({ caption, firstColumn, rows, empty }: { caption: s
                   r.name
                 )}
                 {r.sub ? <span className="block text-xs text-slate-500">{r.sub}</span> : null}
-              </td>
-              <td className="text-right" data-col="impressions">
-                {formatCount(r.impressions)}
-              </td>
-              <td className="text-right" data-col="clicks">
-                {formatCount(r.clicks)}
-              </td>
-              <td className="text-right" data-col="conversions">
-                {formatCount(r.conversions)}
-              </td>
-              <td className="text-right" data-col="ctr">
-                {clickThroughRate(r.clicks, r.impressions)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+              </>
+            ),
+          },
+          { header: "Impressions", nowrap: true, cell: (r) => <span data-col="impressions">{formatCount(r.impressions)}</span> },
+          { header: "Clicks", nowrap: true, cell: (r) => <span data-col="clicks">{formatCount(r.clicks)}</span> },
+          { header: "Conversions", nowrap: true, cell: (r) => <span data-col="conversions">{formatCount(r.conversions)}</span> },
+          { header: "CTR (%)", nowrap: true, cell: (r) => <span data-col="ctr">{clickThroughRate(r.clicks, r.impressions)}</span> },
+        ]}
+      />
+    </>
   );
 }

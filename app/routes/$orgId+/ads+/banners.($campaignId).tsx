@@ -6,6 +6,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
@@ -87,72 +88,69 @@ export default function Banners() {
           Banners{campaign ? ` of ${campaign.name}` : ""}
           {campaign ? <span className="ml-2 text-sm font-normal text-slate-500">({campaign.derivedStatus})</span> : null}
         </h1>
-        <div className="overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Banner</th>
-                <th scope="col">Campaign</th>
-                <th scope="col">Description</th>
-                <th scope="col">Size</th>
-                <th scope="col">Click-through URL</th>
-                <th scope="col">Active</th>
-                <th scope="col">Uploaded</th>
-                <th scope="col"></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {page.rows.length === 0 ? (
-                <tr>
-                  <td colSpan={9} className="text-center text-slate-500">
-                    No banners yet.
-                  </td>
-                </tr>
-              ) : null}
-              {page.rows.map((b, index) => (
-                <tr key={b.id} data-banner={b.id}>
-                  <td>{rowNumber(list, index)}</td>
-                  <td>
-                    <img src={b.imagePath} alt={b.description ?? "Banner"} className="max-h-16 max-w-[12rem] rounded border" />
-                    <details className="mt-1 text-xs">
-                      <summary className="cursor-pointer text-indigo-700">Full-size preview</summary>
-                      <div className="mt-2 max-w-[80vw] overflow-auto rounded border bg-slate-50 p-2">
-                        <img src={b.imagePath} alt={b.description ?? "Banner"} width={b.width} height={b.height} style={{ maxWidth: "none" }} />
-                      </div>
-                    </details>
-                  </td>
-                  <td>
-                    <Link to={`/${orgId}/ads/banners/${b.campaignId}`} className="link">
-                      {b.campaignName}
-                    </Link>
-                  </td>
-                  <td>{b.description ?? "—"}</td>
-                  <td className="whitespace-nowrap">
-                    {b.width} × {b.height}
-                  </td>
-                  <td className="max-w-[16rem] truncate">
-                    <a href={b.clickUrl} className="link" rel="noreferrer noopener" target="_blank">
-                      {b.clickUrl}
-                    </a>
-                  </td>
-                  <td>{b.active ? "Yes" : "No"}</td>
-                  <td className="whitespace-nowrap">{formatUtcDateTime(b.createdAt)}</td>
-                  <td>
-                    {canEdit ? (
-                      <Form method="post" className="inline">
-                        <input type="hidden" name="id" value={b.id} />
-                        <button type="submit" name="intent" value={b.active ? "deactivate" : "activate"} className="btn-secondary text-xs">
-                          {b.active ? "Deactivate" : "Activate"}
-                        </button>
-                      </Form>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={page.rows}
+          rowKey={(b) => b.id}
+          empty="No banners yet."
+          columns={[
+            { header: "#", cell: (_b, index) => rowNumber(list, index) },
+            {
+              header: "Banner",
+              cell: (b) => (
+                <>
+                  <img src={b.imagePath} alt={b.description ?? "Banner"} className="max-h-16 max-w-[12rem] rounded border" />
+                  <details className="mt-1 text-xs">
+                    <summary className="cursor-pointer text-indigo-700">Full-size preview</summary>
+                    <div className="mt-2 max-w-[80vw] overflow-auto rounded border bg-slate-50 p-2">
+                      <img src={b.imagePath} alt={b.description ?? "Banner"} width={b.width} height={b.height} style={{ maxWidth: "none" }} />
+                    </div>
+                  </details>
+                </>
+              ),
+            },
+            {
+              header: "Campaign",
+              cell: (b) => (
+                <Link to={`/${orgId}/ads/banners/${b.campaignId}`} className="link">
+                  {b.campaignName}
+                </Link>
+              ),
+            },
+            { header: "Description", cell: (b) => b.description ?? "—" },
+            {
+              header: "Size",
+              nowrap: true,
+              cell: (b) => (
+                <>
+                  {b.width} × {b.height}
+                </>
+              ),
+            },
+            {
+              header: "Click-through URL",
+              long: true,
+              cell: (b) => (
+                <a href={b.clickUrl} className="link" rel="noreferrer noopener" target="_blank">
+                  {b.clickUrl}
+                </a>
+              ),
+            },
+            { header: "Active", cell: (b) => (b.active ? "Yes" : "No") },
+            { header: "Uploaded", nowrap: true, cell: (b) => formatUtcDateTime(b.createdAt) },
+          ]}
+          actions={
+            canEdit
+              ? (b) => (
+                  <Form method="post" className="inline">
+                    <input type="hidden" name="id" value={b.id} />
+                    <button type="submit" name="intent" value={b.active ? "deactivate" : "activate"} className="btn-secondary text-xs">
+                      {b.active ? "Deactivate" : "Activate"}
+                    </button>
+                  </Form>
+                )
+              : undefined
+          }
+        />
         <Pagination page={list.page} pageSize={list.pageSize} total={page.total} />
       </section>
       {canEdit ? (

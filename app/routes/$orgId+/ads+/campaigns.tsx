@@ -4,6 +4,7 @@
 // campaign on the server, so serving stops or resumes at once. Export campaigns.csv.
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
@@ -40,8 +41,6 @@ const BADGE: Record<CampaignStatus, string> = {
   Inactive: "border-slate-300 bg-slate-100 text-slate-700",
 };
 
-const COLUMNS = ["Campaign", "Client", "Revenue", "Activate Time", "Expire Time", "Networks", "Banners", "Status", ""];
-
 export default function Campaigns() {
   const { orgId, rows, total, list, canEdit } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -72,58 +71,45 @@ export default function Campaigns() {
         </p>
       ) : null}
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search campaigns by name or client" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              {COLUMNS.map((c, i) => (
-                <th key={i} scope="col">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length + 1} className="text-center text-slate-500">
-                  No campaigns yet.
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((c, index) => (
-              <tr key={c.id} data-campaign={c.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td className="font-medium">{c.name}</td>
-                <td>{c.clientName}</td>
-                <td className="whitespace-nowrap">{formatKsh(c.revenueCents)}</td>
-                <td className="whitespace-nowrap">{formatUtcDateTime(c.activateAt)}</td>
-                <td className="whitespace-nowrap">{c.expireAt === null ? "—" : formatUtcDateTime(c.expireAt)}</td>
-                <td>{c.allNetworks ? "All" : c.venueIds.length === 0 ? "None (deleted)" : formatCount(c.venueIds.length)}</td>
-                <td>
-                  <Link to={`/${orgId}/ads/banners/${c.id}`} className="link">
-                    {formatCount(c.banners)} banner{c.banners === 1 ? "" : "s"}
-                  </Link>
-                </td>
-                <td>
-                  <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[c.derivedStatus]}`}>{c.derivedStatus}</span>
-                </td>
-                <td>
-                  {canEdit ? (
-                    <Form method="post" className="inline">
-                      <input type="hidden" name="id" value={c.id} />
-                      <button type="submit" name="intent" value={c.pause === "1" ? "activate" : "pause"} className="btn-secondary text-xs" aria-label={`${c.pause === "1" ? "Activate" : "Pause"} ${c.name}`}>
-                        {c.pause === "1" ? "Activate" : "Pause"}
-                      </button>
-                    </Form>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={rows}
+        rowKey={(c) => c.id}
+        empty="No campaigns yet."
+        columns={[
+          { header: "#", cell: (_c, index) => rowNumber(list, index) },
+          { header: "Campaign", cell: (c) => <span className="font-medium">{c.name}</span> },
+          { header: "Client", cell: (c) => c.clientName },
+          { header: "Revenue", nowrap: true, cell: (c) => formatKsh(c.revenueCents) },
+          { header: "Activate Time", nowrap: true, cell: (c) => formatUtcDateTime(c.activateAt) },
+          { header: "Expire Time", nowrap: true, cell: (c) => (c.expireAt === null ? "—" : formatUtcDateTime(c.expireAt)) },
+          { header: "Networks", cell: (c) => (c.allNetworks ? "All" : c.venueIds.length === 0 ? "None (deleted)" : formatCount(c.venueIds.length)) },
+          {
+            header: "Banners",
+            nowrap: true,
+            cell: (c) => (
+              <Link to={`/${orgId}/ads/banners/${c.id}`} className="link">
+                {formatCount(c.banners)} banner{c.banners === 1 ? "" : "s"}
+              </Link>
+            ),
+          },
+          {
+            header: "Status",
+            cell: (c) => <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[c.derivedStatus]}`}>{c.derivedStatus}</span>,
+          },
+        ]}
+        actions={
+          canEdit
+            ? (c) => (
+                <Form method="post" className="inline">
+                  <input type="hidden" name="id" value={c.id} />
+                  <button type="submit" name="intent" value={c.pause === "1" ? "activate" : "pause"} className="btn-secondary text-xs" aria-label={`${c.pause === "1" ? "Activate" : "Pause"} ${c.name}`}>
+                    {c.pause === "1" ? "Activate" : "Pause"}
+                  </button>
+                </Form>
+              )
+            : undefined
+        }
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

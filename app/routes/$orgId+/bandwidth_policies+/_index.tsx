@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { parseListParams, rowNumber } from "~/lib/pagination";
@@ -41,41 +42,25 @@ export default function BandwidthPolicies() {
         ) : null}
       </div>
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search policies by name" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Name</th>
-              <th>Max upload</th>
-              <th>Max download</th>
-              <th>Description</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {policies.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="text-center text-slate-500">
-                  {list.search ? "No bandwidth policy matches the search." : "No bandwidth policies yet."}
-                </td>
-              </tr>
-            ) : null}
-            {policies.map((p, index) => (
-              <tr key={p.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td>
-                  <Link to={`/${orgId}/bandwidth_policy/${p.id}`} className="link">
-                    {p.name}
-                  </Link>
-                </td>
-                <td>{p.max_upload}</td>
-                <td>{p.max_download}</td>
-                <td>{p.description ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={policies}
+        rowKey={(p) => p.id}
+        empty={list.search ? "No bandwidth policy matches the search." : "No bandwidth policies yet."}
+        columns={[
+          { header: "#", cell: (_p, index) => rowNumber(list, index) },
+          {
+            header: "Name",
+            cell: (p) => (
+              <Link to={`/${orgId}/bandwidth_policy/${p.id}`} className="link">
+                {p.name}
+              </Link>
+            ),
+          },
+          { header: "Max upload", nowrap: true, cell: (p) => p.max_upload },
+          { header: "Max download", nowrap: true, cell: (p) => p.max_download },
+          { header: "Description", cell: (p) => p.description ?? "" },
+        ]}
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

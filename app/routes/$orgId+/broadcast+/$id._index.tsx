@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
@@ -43,7 +44,6 @@ const STATUS_LABELS: Record<(typeof DELIVERY_STATUSES)[number], string> = {
 
 export default function BroadcastMessages() {
   const { orgId, broadcastId, list, total, totals, personal, rows } = useLoaderData<typeof loader>();
-  const columns = ["#", ...(personal ? ["Customer", "Sent to"] : []), "Channel", "Status", "Sent at (UTC)", "Delivered at (UTC)", "Details"];
   return (
     <section className="card">
       <h2 className="mb-3 text-lg font-semibold">Messages</h2>
@@ -61,52 +61,33 @@ export default function BroadcastMessages() {
         ))}
       </dl>
       {personal ? null : <p className="mb-3 text-sm text-slate-600">Customers' names and addresses need the View clients permission.</p>}
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <th key={c}>{c}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={columns.length} className="text-center text-slate-500">
-                  {total === 0 ? (
-                    <>
-                      Nothing sent yet.{" "}
-                      <Link to={`/${orgId}/broadcast/${broadcastId}/schedules`} className="link">
-                        Schedule it
-                      </Link>{" "}
-                      for your customer groups.
-                    </>
-                  ) : (
-                    "No messages on this page."
-                  )}
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((r, index) => (
-              <tr key={r.id}>
-                <td>{rowNumber(list, index)}</td>
-                {r.customer ? (
-                  <>
-                    <td>{r.customer.name}</td>
-                    <td>{r.customer.address}</td>
-                  </>
-                ) : null}
-                <td>{r.channel === "EMAIL" ? "E-mail" : "SMS"}</td>
-                <td>{STATUS_LABELS[r.status]}</td>
-                <td className="whitespace-nowrap">{r.sent_at ?? "—"}</td>
-                <td className="whitespace-nowrap">{r.delivered_at ?? "—"}</td>
-                <td>{r.error ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={rows}
+        rowKey={(r) => r.id}
+        empty={
+          total === 0 ? (
+            <>
+              Nothing sent yet.{" "}
+              <Link to={`/${orgId}/broadcast/${broadcastId}/schedules`} className="link">
+                Schedule it
+              </Link>{" "}
+              for your customer groups.
+            </>
+          ) : (
+            "No messages on this page."
+          )
+        }
+        columns={[
+          { header: "#", cell: (_r, index) => rowNumber(list, index) },
+          personal && { header: "Customer", cell: (r) => r.customer?.name ?? "" },
+          personal && { header: "Sent to", long: true, cell: (r) => r.customer?.address ?? "" },
+          { header: "Channel", cell: (r) => (r.channel === "EMAIL" ? "E-mail" : "SMS") },
+          { header: "Status", cell: (r) => STATUS_LABELS[r.status] },
+          { header: "Sent at (UTC)", nowrap: true, cell: (r) => r.sent_at ?? "—" },
+          { header: "Delivered at (UTC)", nowrap: true, cell: (r) => r.delivered_at ?? "—" },
+          { header: "Details", cell: (r) => r.error ?? "" },
+        ]}
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

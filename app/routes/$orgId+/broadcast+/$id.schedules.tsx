@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
@@ -72,8 +73,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return json({ message: "Unknown action." }, { status: 400 });
   }
 }
-
-const COLUMNS = ["#", "Channel", "Groups", "Created by", "Created at (UTC)", "Dispatch at (UTC)", "Status", ""];
 
 function ScheduleForm({ groups, now, lastResult }: { groups: { id: number; name: string }[]; now: string; lastResult: SubmissionResult<string[]> | null }) {
   const [form, fields] = useForm({
@@ -161,47 +160,35 @@ export default function BroadcastSchedules() {
       ) : null}
       <section className="card">
         <h2 className="mb-3 text-lg font-semibold">Schedules</h2>
-        <div className="overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                {COLUMNS.map((c, i) => (
-                  <th key={i}>{c}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {schedules.length === 0 ? (
-                <tr>
-                  <td colSpan={COLUMNS.length} className="text-center text-slate-500">
-                    {total === 0 ? "Not scheduled yet." : "No schedules on this page."}
-                  </td>
-                </tr>
-              ) : null}
-              {schedules.map((s, index) => (
-                <tr key={s.id}>
-                  <td>{rowNumber(list, index)}</td>
-                  <td>{s.channel}</td>
-                  <td>{s.groups}</td>
-                  <td>{s.created_by}</td>
-                  <td className="whitespace-nowrap">{s.created_at}</td>
-                  <td className="whitespace-nowrap">{s.dispatch_at}</td>
-                  <td>
-                    {s.status}
-                    {s.error ? <p className="text-xs text-red-800">{s.error}</p> : null}
-                  </td>
-                  <td>
-                    {canSchedule && s.status === "Scheduled" ? (
-                      <ConfirmButton intent="cancel" fields={{ schedule_id: s.id }} message={cancelQuestion(s.dispatch_at)} className="btn-secondary">
-                        Cancel
-                      </ConfirmButton>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={schedules}
+          rowKey={(s) => s.id}
+          empty={total === 0 ? "Not scheduled yet." : "No schedules on this page."}
+          columns={[
+            { header: "#", cell: (_s, index) => rowNumber(list, index) },
+            { header: "Channel", cell: (s) => s.channel },
+            { header: "Groups", cell: (s) => s.groups },
+            { header: "Created by", cell: (s) => s.created_by },
+            { header: "Created at (UTC)", nowrap: true, cell: (s) => s.created_at },
+            { header: "Dispatch at (UTC)", nowrap: true, cell: (s) => s.dispatch_at },
+            {
+              header: "Status",
+              cell: (s) => (
+                <>
+                  {s.status}
+                  {s.error ? <p className="text-xs text-red-800">{s.error}</p> : null}
+                </>
+              ),
+            },
+          ]}
+          actions={(s) =>
+            canSchedule && s.status === "Scheduled" ? (
+              <ConfirmButton intent="cancel" fields={{ schedule_id: s.id }} message={cancelQuestion(s.dispatch_at)} className="btn-secondary">
+                Cancel
+              </ConfirmButton>
+            ) : null
+          }
+        />
         <Pagination page={list.page} pageSize={list.pageSize} total={total} />
       </section>
     </div>

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { hasAny } from "~/lib/permissions";
@@ -31,8 +32,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-const COLUMNS = ["Title", "Created on (UTC)", "Owner", "Description"];
-
 export default function Broadcasts() {
   const { orgId, list, total, broadcasts, canCreate } = useLoaderData<typeof loader>();
   return (
@@ -46,40 +45,25 @@ export default function Broadcasts() {
         ) : null}
       </div>
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search broadcasts by title" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>#</th>
-              {COLUMNS.map((c) => (
-                <th key={c}>{c}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {broadcasts.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length + 1} className="text-center text-slate-500">
-                  {list.search ? "No broadcast matches the search." : "No broadcasts yet."}
-                </td>
-              </tr>
-            ) : null}
-            {broadcasts.map((b, index) => (
-              <tr key={b.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td>
-                  <Link to={`/${orgId}/broadcast/${b.id}`} className="link">
-                    {b.title}
-                  </Link>
-                </td>
-                <td className="whitespace-nowrap">{b.created_on}</td>
-                <td>{b.owner}</td>
-                <td>{b.description ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={broadcasts}
+        rowKey={(b) => b.id}
+        empty={list.search ? "No broadcast matches the search." : "No broadcasts yet."}
+        columns={[
+          { header: "#", cell: (_b, index) => rowNumber(list, index) },
+          {
+            header: "Title",
+            cell: (b) => (
+              <Link to={`/${orgId}/broadcast/${b.id}`} className="link">
+                {b.title}
+              </Link>
+            ),
+          },
+          { header: "Created on (UTC)", nowrap: true, cell: (b) => b.created_on },
+          { header: "Owner", cell: (b) => b.owner },
+          { header: "Description", cell: (b) => b.description ?? "" },
+        ]}
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

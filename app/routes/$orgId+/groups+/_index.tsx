@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
@@ -36,8 +37,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return deleteGroupAction(request, ctx, parseId(form.get("id")), form);
 }
 
-const COLUMNS = ["Name", "Customers", "Owner", "Description"];
-
 export default function Groups() {
   const { orgId, groups, total, list, can } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -53,54 +52,34 @@ export default function Groups() {
       </div>
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/groups`} />
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search groups by name" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>#</th>
-              {COLUMNS.map((c) => (
-                <th key={c} className={c === "Customers" ? "text-right" : undefined}>
-                  {c}
-                </th>
-              ))}
-              {can.delete ? <th>
-                <span className="sr-only">Actions</span>
-              </th> : null}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {groups.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length + 2} className="text-center text-slate-500">
-                  {list.search ? "No group matches the search." : "No customer groups yet."}
-                </td>
-              </tr>
-            ) : null}
-            {groups.map((g, index) => (
-              <tr key={g.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td>
-                  <Link to={`/${orgId}/groups/${g.id}`} className="link">
-                    {g.name}
-                  </Link>
-                </td>
-                <td className="text-right" title={`Counted at ${g.countedAt} UTC`}>
-                  {formatCount(g.customersCount)}
-                </td>
-                <td>{g.owner}</td>
-                <td>{g.description ?? ""}</td>
-                {can.delete ? (
-                  <td className="text-right">
-                    <ConfirmButton intent="delete" message={GROUP_MESSAGES.deleteQuestion} fields={{ id: g.id }} className="btn-danger text-xs">
-                      Delete<span className="sr-only"> {g.name}</span>
-                    </ConfirmButton>
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={groups}
+        rowKey={(g) => g.id}
+        empty={list.search ? "No group matches the search." : "No customer groups yet."}
+        columns={[
+          { header: "#", cell: (_g, index) => rowNumber(list, index) },
+          {
+            header: "Name",
+            cell: (g) => (
+              <Link to={`/${orgId}/groups/${g.id}`} className="link">
+                {g.name}
+              </Link>
+            ),
+          },
+          { header: "Customers", nowrap: true, cell: (g) => <span title={`Counted at ${g.countedAt} UTC`}>{formatCount(g.customersCount)}</span> },
+          { header: "Owner", cell: (g) => g.owner },
+          { header: "Description", cell: (g) => g.description ?? "" },
+        ]}
+        actions={
+          can.delete
+            ? (g) => (
+                <ConfirmButton intent="delete" message={GROUP_MESSAGES.deleteQuestion} fields={{ id: g.id }} className="btn-danger text-xs">
+                  Delete<span className="sr-only"> {g.name}</span>
+                </ConfirmButton>
+              )
+            : undefined
+        }
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

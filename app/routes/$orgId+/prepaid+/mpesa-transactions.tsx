@@ -5,6 +5,7 @@
 // permission; see MPESA_TRANSACTIONS_PERMISSION); phone numbers need view_clients too.
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { DateRangeForm } from "~/components/ui/date-range-form";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Pagination } from "~/components/ui/pagination";
@@ -45,8 +46,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ orgId: ctx.org.id, personalData, error: null, range: window.range, list, page });
 }
 
-const COLUMNS = ["Transaction ID", "Phone Number", "Amount", "Short Code", "Status", "Created At"];
-
 const BADGE = {
   Completed: "border-green-300 bg-green-50 text-green-800",
   Incomplete: "border-slate-300 bg-slate-100 text-slate-700",
@@ -83,45 +82,26 @@ export default function MpesaTransactions() {
       {personalData ? null : (
         <p className="mb-3 text-sm text-slate-500">Phone numbers are shown to members whose role has the View clients permission.</p>
       )}
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              {COLUMNS.map((c) => (
-                <th key={c} scope="col" className={c === "Amount" ? "text-right" : undefined}>
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length + 1} className="text-center text-slate-500">
-                  {MPESA_TRANSACTIONS_MESSAGES.empty}
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((row, index) => {
+      <DataTable
+        rows={rows}
+        rowKey={(row) => row.id}
+        empty={MPESA_TRANSACTIONS_MESSAGES.empty}
+        columns={[
+          { header: "#", cell: (_row, index) => rowNumber(list, index) },
+          { header: "Transaction ID", mono: true, nowrap: true, cell: (row) => row.transaction_id ?? "—" },
+          { header: "Phone Number", nowrap: true, cell: (row) => row.phone_number ?? "—" },
+          { header: "Amount", nowrap: true, cell: (row) => `Kes ${formatCount(row.amount)}` },
+          { header: "Short Code", nowrap: true, cell: (row) => row.short_code },
+          {
+            header: "Status",
+            cell: (row) => {
               const status = mpesaStatusText(row.status);
-              return (
-                <tr key={row.id}>
-                  <td>{rowNumber(list, index)}</td>
-                  <td className="whitespace-nowrap font-mono">{row.transaction_id ?? "—"}</td>
-                  <td className="whitespace-nowrap">{row.phone_number ?? "—"}</td>
-                  <td className="whitespace-nowrap text-right">Kes {formatCount(row.amount)}</td>
-                  <td>{row.short_code}</td>
-                  <td>
-                    <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[status]}`}>{status}</span>
-                  </td>
-                  <td className="whitespace-nowrap">{formatUtcDateTime(row.created_at)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+              return <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[status]}`}>{status}</span>;
+            },
+          },
+          { header: "Created At", nowrap: true, cell: (row) => formatUtcDateTime(row.created_at) },
+        ]}
+      />
       {page && rows.length > 0 ? (
         <p className="mt-3 text-sm text-slate-600">
           Showing {formatCount(list.offset + 1)} to {formatCount(list.offset + rows.length)} of{" "}

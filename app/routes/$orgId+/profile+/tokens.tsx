@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { SubmitButton } from "~/components/ui/field";
 import { parseId } from "~/lib/ids";
@@ -34,39 +35,24 @@ export default function ApiTokens() {
       <p className="mb-4 text-sm text-slate-600">
         Scripts get a token by signing in to the API (<code>POST /account/api/v1/auth/login</code>). Each works for 90 days; revoke one you no longer use.
       </p>
-      {tokens.length === 0 ? (
-        <p className="text-sm text-slate-500">You have no API tokens.</p>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Expires</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td>{when(t.createdAt)}</td>
-                <td>{when(t.lastUsedAt)}</td>
-                <td>{when(t.expiresAt)}</td>
-                <td>
-                  <Form method="post">
-                    <input type="hidden" name="id" value={t.id} />
-                    <SubmitButton name="intent" value="revoke" className="btn-secondary">
-                      Revoke
-                    </SubmitButton>
-                  </Form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={tokens}
+        rowKey={(t) => t.id}
+        empty="You have no API tokens."
+        columns={[
+          { header: "Created", nowrap: true, cell: (t) => when(t.createdAt) },
+          { header: "Last used", nowrap: true, cell: (t) => when(t.lastUsedAt) },
+          { header: "Expires", nowrap: true, cell: (t) => when(t.expiresAt) },
+        ]}
+        actions={(t) => (
+          <Form method="post" className="inline">
+            <input type="hidden" name="id" value={t.id} />
+            <SubmitButton name="intent" value="revoke" className="btn-secondary">
+              Revoke
+            </SubmitButton>
+          </Form>
+        )}
+      />
     </section>
   );
 }

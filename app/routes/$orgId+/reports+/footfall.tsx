@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BarChart } from "~/components/charts";
 import { ReportHeader } from "~/components/reports/report-header";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { formatCount } from "~/lib/format";
 import { formatBucket } from "~/lib/reports";
@@ -47,31 +48,15 @@ export default function FootfallReport() {
         <h2 id="footfall-table-title" className="mb-3 text-lg font-semibold">
           Footfall by {bucket === "hour" ? "hour" : "day"}
         </h2>
-        <div className="overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>{timeLabel}</th>
-                <th>Footfall</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {points.length === 0 ? (
-                <tr>
-                  <td colSpan={2} className="text-center text-slate-500">
-                    No portal visits in this period.
-                  </td>
-                </tr>
-              ) : null}
-              {points.map((p) => (
-                <tr key={p.label}>
-                  <td>{p.label}</td>
-                  <td>{formatCount(p.footfall)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={points}
+          rowKey={(p) => p.label}
+          empty="No portal visits in this period."
+          columns={[
+            { header: timeLabel, nowrap: true, cell: (p) => p.label },
+            { header: "Footfall", nowrap: true, cell: (p) => formatCount(p.footfall) },
+          ]}
+        />
       </section>
     </div>
   );

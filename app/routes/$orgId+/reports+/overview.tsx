@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ReportHeader } from "~/components/reports/report-header";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { authModeLabel } from "~/lib/auth-modes";
 import { formatBytes, formatClock, formatCount } from "~/lib/format";
@@ -62,39 +63,19 @@ export default function OverviewReport() {
           Averages over the {plural(periods.days, "day")}, {plural(periods.weeks, "week")} (from Monday), {plural(periods.months, "month")} and{" "}
           {plural(periods.years, "year")} the period touches.
         </p>
-        <div className="overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Mode</th>
-                <th>Daily average</th>
-                <th>Weekly average</th>
-                <th>Monthly average</th>
-                <th>Annual average</th>
-                <th>Total</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {modes.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="text-center text-slate-500">
-                    No connections in this period.
-                  </td>
-                </tr>
-              ) : null}
-              {modes.map((m) => (
-                <tr key={m.mode}>
-                  <td>{authModeLabel(m.mode)}</td>
-                  <td>{formatCount(m.daily)}</td>
-                  <td>{formatCount(m.weekly)}</td>
-                  <td>{formatCount(m.monthly)}</td>
-                  <td>{formatCount(m.annual)}</td>
-                  <td>{formatCount(m.connections)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={modes}
+          rowKey={(m) => m.mode}
+          empty="No connections in this period."
+          columns={[
+            { header: "Mode", cell: (m) => authModeLabel(m.mode) },
+            { header: "Daily average", nowrap: true, cell: (m) => formatCount(m.daily) },
+            { header: "Weekly average", nowrap: true, cell: (m) => formatCount(m.weekly) },
+            { header: "Monthly average", nowrap: true, cell: (m) => formatCount(m.monthly) },
+            { header: "Annual average", nowrap: true, cell: (m) => formatCount(m.annual) },
+            { header: "Total", nowrap: true, cell: (m) => formatCount(m.connections) },
+          ]}
+        />
       </section>
     </div>
   );

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
@@ -18,8 +19,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ plans: rows.map(planRow), total, list, orgId: ctx.org.id, canCreate: ctx.permissions.has("create_service_plan") });
 }
 
-const COLUMNS = ["Plan Name", "Code", "Bandwidth Policy", "Time Limit", "Data Limit", "Validity", "Simultaneous connections", "Price in Kes", "Subscriptions", "Description"];
-
 export default function ServicePlans() {
   const { plans, total, list, orgId, canCreate } = useLoaderData<typeof loader>();
   return (
@@ -33,49 +32,34 @@ export default function ServicePlans() {
         ) : null}
       </div>
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search plans by name or code" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>#</th>
-              {COLUMNS.map((c) => (
-                <th key={c} className={["Simultaneous connections", "Price in Kes", "Subscriptions"].includes(c) ? "text-right" : undefined}>
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {plans.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length + 1} className="text-center text-slate-500">
-                  {list.search ? "No service plan matches the search." : "No service plans yet."}
-                </td>
-              </tr>
-            ) : null}
-            {plans.map((p, index) => (
-              <tr key={p.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td>
-                  <Link to={p.free ? `/${orgId}/free_plan/free` : `/${orgId}/service_plan/${p.id}`} className="link">
-                    {p.name}
-                  </Link>
-                  {p.free ? <span className="ml-2 rounded-full border border-green-300 bg-green-50 px-2 py-0.5 text-xs text-green-800">Free plan</span> : null}
-                </td>
-                <td className="font-mono">{p.code}</td>
-                <td>{p.bandwidth_policy}</td>
-                <td>{p.time_limit}</td>
-                <td>{p.data_limit}</td>
-                <td>{p.validity}</td>
-                <td className="text-right">{formatCount(p.simultaneous_connections)}</td>
-                <td className="text-right">{p.price}</td>
-                <td className="text-right">{formatCount(p.subscriptions)}</td>
-                <td>{p.description ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={plans}
+        rowKey={(p) => p.id}
+        empty={list.search ? "No service plan matches the search." : "No service plans yet."}
+        columns={[
+          { header: "#", cell: (_p, index) => rowNumber(list, index) },
+          {
+            header: "Plan Name",
+            cell: (p) => (
+              <>
+                <Link to={p.free ? `/${orgId}/free_plan/free` : `/${orgId}/service_plan/${p.id}`} className="link">
+                  {p.name}
+                </Link>
+                {p.free ? <span className="ml-2 rounded-full border border-green-300 bg-green-50 px-2 py-0.5 text-xs text-green-800">Free plan</span> : null}
+              </>
+            ),
+          },
+          { header: "Code", mono: true, nowrap: true, cell: (p) => p.code },
+          { header: "Bandwidth Policy", cell: (p) => p.bandwidth_policy },
+          { header: "Time Limit", nowrap: true, cell: (p) => p.time_limit },
+          { header: "Data Limit", nowrap: true, cell: (p) => p.data_limit },
+          { header: "Validity", nowrap: true, cell: (p) => p.validity },
+          { header: "Simultaneous connections", nowrap: true, cell: (p) => formatCount(p.simultaneous_connections) },
+          { header: "Price in Kes", nowrap: true, cell: (p) => p.price },
+          { header: "Subscriptions", nowrap: true, cell: (p) => formatCount(p.subscriptions) },
+          { header: "Description", cell: (p) => p.description ?? "" },
+        ]}
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

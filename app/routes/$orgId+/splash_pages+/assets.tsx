@@ -1,8 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { FormErrors, SubmitButton } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/field";
 import { confirmationNeeded } from "~/lib/confirm";
 import { formatBytes } from "~/lib/format";
 import { parseId } from "~/lib/ids";
@@ -84,51 +85,41 @@ export default function SplashImages() {
       )}
       <section className="card">
         <h2 className="mb-4 text-lg font-semibold">Uploaded images</h2>
-        {assets.length === 0 ? (
-          <p className="text-sm text-slate-500">No images yet.</p>
-        ) : (
-          <div className="overflow-x-auto">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>Image</th>
-                  <th>Name</th>
-                  <th>Address to use in a page</th>
-                  <th className="text-right">Size</th>
-                  {canEdit ? <th className="text-right">Actions</th> : null}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {assets.map((a) => (
-                  <tr key={a.id}>
-                    <td>
-                      <img src={a.path} alt="" loading="lazy" className="h-12 w-16 rounded border border-slate-200 object-contain" />
-                    </td>
-                    <td>{a.name}</td>
-                    <td>
-                      <input
-                        type="text"
-                        readOnly
-                        value={a.path}
-                        aria-label={`Address of ${a.name}`}
-                        className="input font-mono text-xs"
-                        onFocus={(e) => e.currentTarget.select()}
-                      />
-                    </td>
-                    <td className="text-right">{formatBytes(a.size)}</td>
-                    {canEdit ? (
-                      <td className="text-right">
-                        <ConfirmButton intent="delete" message={`Delete the image ${a.name}? Pages that show it show a broken image from then on.`} fields={{ asset_id: a.id }}>
-                          Delete
-                        </ConfirmButton>
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          rows={assets}
+          rowKey={(a) => a.id}
+          empty="No images yet."
+          columns={[
+            {
+              header: "Image",
+              cell: (a) => <img src={a.path} alt="" loading="lazy" className="h-12 w-16 rounded border border-slate-200 object-contain" />,
+            },
+            { header: "Name", long: true, cell: (a) => a.name },
+            {
+              header: "Address to use in a page",
+              cell: (a) => (
+                <input
+                  type="text"
+                  readOnly
+                  value={a.path}
+                  aria-label={`Address of ${a.name}`}
+                  className="input font-mono text-xs"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+              ),
+            },
+            { header: "Size", nowrap: true, cell: (a) => formatBytes(a.size) },
+          ]}
+          actions={
+            canEdit
+              ? (a) => (
+                  <ConfirmButton intent="delete" message={`Delete the image ${a.name}? Pages that show it show a broken image from then on.`} fields={{ asset_id: a.id }}>
+                    Delete
+                  </ConfirmButton>
+                )
+              : undefined
+          }
+        />
       </section>
     </div>
   );

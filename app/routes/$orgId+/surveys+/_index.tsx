@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/
 import { useEffect, useRef } from "react";
 import { StatusBadge } from "~/components/surveys/status-badge";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
@@ -103,57 +104,35 @@ export default function Surveys() {
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/surveys`} />
       {failed ? <FormErrors errors={[SURVEY_MESSAGES.loadListFailed]} /> : null}
       <SurveyListControls pageSize={list.pageSize} search={list.search} />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Title</th>
-              <th>Description</th>
-              <th>Start date</th>
-              <th>End date</th>
-              <th>Status</th>
-              {canEdit ? (
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {surveys.length === 0 && !failed ? (
-              <tr>
-                <td colSpan={7} className="text-center text-slate-500">
-                  {list.search ? "No survey matches the search." : "No surveys yet."}
-                </td>
-              </tr>
-            ) : null}
-            {surveys.map((s, index) => (
-              <tr key={s.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td>
-                  <Link to={`/${orgId}/survey/${s.id}`} className="link">
-                    {s.title}
-                  </Link>
-                </td>
-                <td>{s.description ?? ""}</td>
-                <td>{s.start_date}</td>
-                <td>{s.end_date}</td>
-                <td>
-                  <StatusBadge status={s.status} />
-                </td>
-                {canEdit ? (
-                  <td className="text-right">
-                    <ConfirmButton intent="delete" message={SURVEY_MESSAGES.deleteQuestion} fields={{ id: s.id }} className="btn-danger text-xs">
-                      Delete<span className="sr-only"> {s.title}</span>
-                    </ConfirmButton>
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={surveys}
+        rowKey={(s) => s.id}
+        empty={failed ? null : list.search ? "No survey matches the search." : "No surveys yet."}
+        columns={[
+          { header: "#", cell: (_s, index) => rowNumber(list, index) },
+          {
+            header: "Title",
+            cell: (s) => (
+              <Link to={`/${orgId}/survey/${s.id}`} className="link">
+                {s.title}
+              </Link>
+            ),
+          },
+          { header: "Description", cell: (s) => s.description ?? "" },
+          { header: "Start date", nowrap: true, cell: (s) => s.start_date },
+          { header: "End date", nowrap: true, cell: (s) => s.end_date },
+          { header: "Status", cell: (s) => <StatusBadge status={s.status} /> },
+        ]}
+        actions={
+          canEdit
+            ? (s) => (
+                <ConfirmButton intent="delete" message={SURVEY_MESSAGES.deleteQuestion} fields={{ id: s.id }} className="btn-danger text-xs">
+                  Delete<span className="sr-only"> {s.title}</span>
+                </ConfirmButton>
+              )
+            : undefined
+        }
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

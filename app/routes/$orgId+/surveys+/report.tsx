@@ -1,12 +1,13 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { BarChart } from "~/components/charts";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors } from "~/components/ui/field";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { RESPONSE_COLUMNS, RESPONSES_PER_PAGE, SURVEY_MESSAGES, responsesPageWindow, responsesQuerySchema } from "~/lib/schemas/surveys";
 import { requireOrg } from "~/services/guard.server";
-import { questionSummaries, responsesPage, type QuestionSummary, type ResponsesPage } from "~/services/surveys/responses.server";
+import { questionSummaries, responsesPage, type QuestionSummary, type ResponseRow, type ResponsesPage } from "~/services/surveys/responses.server";
 import { surveyChoices } from "~/services/surveys/surveys.server";
 import { logFailure } from "./__surveys.server";
 
@@ -54,6 +55,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     personal: ctx.permissions.has(PERSONAL_DATA_PERMISSION),
   });
 }
+
+/** The answers table's cells, one per RESPONSE_COLUMNS header (the CSV and XLSX share those headers). */
+const RESPONSE_CELLS: Record<(typeof RESPONSE_COLUMNS)[number], Omit<Column<ResponseRow>, "header">> = {
+  Question: { cell: (r) => r.surveyquestion },
+  Response: { cell: (r) => r.surveyresponse },
+  "First Name": { cell: (r) => r.firstname ?? "" },
+  "Last Name": { cell: (r) => r.lastname ?? "" },
+  Email: { long: true, cell: (r) => r.email ?? "" },
+  "Phone Number": { nowrap: true, cell: (r) => r.phonenumber ?? "" },
+};
 
 function exportQuery(asked: { survey_id: string; start_date: string; end_date: string }, page?: number) {
   const q = new URLSearchParams({ survey_id: asked.survey_id });
@@ -131,38 +142,15 @@ export default function SurveyReport() {
               ) : null}
             </div>
             {!personal ? <p className="mb-2 text-xs text-slate-500">Names and contacts need the View clients permission.</p> : null}
-            <div className="overflow-x-auto">
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th>#</th>
-                    {RESPONSE_COLUMNS.map((c) => (
-                      <th key={c}>{c}</th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {page.rows.length === 0 ? (
-                    <tr>
-                      <td colSpan={RESPONSE_COLUMNS.length + 1} className="text-center text-slate-500">
-                        {SURVEY_MESSAGES.noResponses}
-                      </td>
-                    </tr>
-                  ) : null}
-                  {page.rows.map((r, i) => (
-                    <tr key={r.id}>
-                      <td>{(page.pagination.current_page - 1) * page.pagination.per_page + i + 1}</td>
-                      <td>{r.surveyquestion}</td>
-                      <td>{r.surveyresponse}</td>
-                      <td>{r.firstname ?? ""}</td>
-                      <td>{r.lastname ?? ""}</td>
-                      <td>{r.email ?? ""}</td>
-                      <td>{r.phonenumber ?? ""}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              rows={page.rows}
+              rowKey={(r) => r.id}
+              empty={SURVEY_MESSAGES.noResponses}
+              columns={[
+                { header: "#", cell: (_r, i) => (page.pagination.current_page - 1) * page.pagination.per_page + i + 1 },
+                ...RESPONSE_COLUMNS.map((header) => ({ header, ...RESPONSE_CELLS[header] })),
+              ]}
+            />
             <ResponsesPagination current={page.pagination.current_page} last={page.pagination.last_page} />
           </section>
         </>

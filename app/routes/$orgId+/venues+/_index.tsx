@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
@@ -46,47 +47,28 @@ export default function Venues() {
         ) : null}
       </div>
       <ListControls pageSize={list.pageSize} search={list.search} pageSizes={VENUE_PAGE_SIZES} searchLabel="Search networks" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Address</th>
-              <th>Email</th>
-              <th>Phone number</th>
-              <th className="text-right">Access points</th>
-              <th className="text-right">Clients</th>
-              <th className="text-right">Connections</th>
-              <th className="text-right">Online</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {venues.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="text-center text-slate-500">
-                  {list.search ? "No network matches the search." : "No networks yet."}
-                </td>
-              </tr>
-            ) : null}
-            {venues.map((v) => (
-              <tr key={v.id}>
-                <td>
-                  <Link to={`/${orgId}/venues/${v.id}`} className="link">
-                    {v.name}
-                  </Link>
-                </td>
-                <td>{v.address}</td>
-                <td>{v.email ?? ""}</td>
-                <td>{v.phone_number ?? ""}</td>
-                <td className="text-right">{formatCount(v.accessPointsCount)}</td>
-                <td className="text-right">{formatCount(v.customersCount)}</td>
-                <td className="text-right">{formatCount(v.connectionsCount)}</td>
-                <td className="text-right">{formatCount(v.onlineConnectionsCount)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={venues}
+        rowKey={(v) => v.id}
+        empty={list.search ? "No network matches the search." : "No networks yet."}
+        columns={[
+          {
+            header: "Name",
+            cell: (v) => (
+              <Link to={`/${orgId}/venues/${v.id}`} className="link">
+                {v.name}
+              </Link>
+            ),
+          },
+          { header: "Address", cell: (v) => v.address },
+          { header: "Email", long: true, cell: (v) => v.email ?? "" },
+          { header: "Phone number", nowrap: true, cell: (v) => v.phone_number ?? "" },
+          { header: "Access points", nowrap: true, cell: (v) => formatCount(v.accessPointsCount) },
+          { header: "Clients", nowrap: true, cell: (v) => formatCount(v.customersCount) },
+          { header: "Connections", nowrap: true, cell: (v) => formatCount(v.connectionsCount) },
+          { header: "Online", nowrap: true, cell: (v) => formatCount(v.onlineConnectionsCount) },
+        ]}
+      />
       <p className="mt-2 text-xs text-slate-500">Clients and Connections count all history; Online is now.</p>
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
@@ -81,38 +82,26 @@ export default function VoucherGroupDetail() {
       </section>
       <section className="card">
         <h2 className="mb-3 text-lg font-semibold">Codes</h2>
-        <div className="overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Code</th>
-                <th className="text-right">Uses</th>
-                <th>First redeemed at (UTC)</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {codes.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className="text-center text-slate-500">
-                    No codes on this page.
-                  </td>
-                </tr>
-              ) : null}
-              {codes.map((c, index) => (
-                <tr key={c.code}>
-                  <td>{rowNumber(list, index)}</td>
-                  <td className="font-mono tracking-wider">{c.code}</td>
-                  <td className="text-right">
-                    {c.uses} / {group.uses_per_code}
-                    {c.used_up ? <span className="ml-2 text-xs text-slate-500">used</span> : null}
-                  </td>
-                  <td>{c.first_redeemed_at ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={codes}
+          rowKey={(c) => c.code}
+          empty="No codes on this page."
+          columns={[
+            { header: "#", cell: (_c, index) => rowNumber(list, index) },
+            { header: "Code", mono: true, nowrap: true, cell: (c) => <span className="tracking-wider">{c.code}</span> },
+            {
+              header: "Uses",
+              nowrap: true,
+              cell: (c) => (
+                <>
+                  {c.uses} / {group.uses_per_code}
+                  {c.used_up ? <span className="ml-2 text-xs text-slate-500">used</span> : null}
+                </>
+              ),
+            },
+            { header: "First redeemed at (UTC)", nowrap: true, cell: (c) => c.first_redeemed_at ?? "—" },
+          ]}
+        />
         <Pagination page={list.page} pageSize={list.pageSize} total={group.codes_count} />
       </section>
     </div>

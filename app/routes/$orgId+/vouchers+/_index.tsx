@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
@@ -20,9 +21,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ groups: rows.map((g) => groupRow(g, today)), total, list, orgId: ctx.org.id, canGenerate: ctx.permissions.has("edit_vouchers") });
 }
 
-const COLUMNS = ["Name", "Value (Kes)", "Expiry date", "Redeemed entries", "Description", "Service plan", "Codes"];
-const NUMERIC = ["Value (Kes)", "Redeemed entries", "Codes"];
-
 export default function Vouchers() {
   const { groups, total, list, orgId, canGenerate } = useLoaderData<typeof loader>();
   return (
@@ -36,48 +34,37 @@ export default function Vouchers() {
         ) : null}
       </div>
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search vouchers by name" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>#</th>
-              {COLUMNS.map((c) => (
-                <th key={c} className={NUMERIC.includes(c) ? "text-right" : undefined}>
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {groups.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length + 1} className="text-center text-slate-500">
-                  {list.search ? "No voucher group matches the search." : "No vouchers yet."}
-                </td>
-              </tr>
-            ) : null}
-            {groups.map((g, index) => (
-              <tr key={g.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td>
-                  <Link to={`/${orgId}/vouchers/${g.id}`} className="link">
-                    {g.name}
-                  </Link>
-                </td>
-                <td className="text-right">{g.value}</td>
-                <td className="whitespace-nowrap">
-                  {g.valid_till}
-                  {g.expired ? <span className="ml-2 rounded-full border border-slate-300 bg-slate-50 px-2 py-0.5 text-xs text-slate-600">Expired</span> : null}
-                </td>
-                <td className="text-right">{formatCount(g.redeemed_entries)}</td>
-                <td>{g.description ?? ""}</td>
-                <td>{g.plan}</td>
-                <td className="text-right">{formatCount(g.codes_count)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={groups}
+        rowKey={(g) => g.id}
+        empty={list.search ? "No voucher group matches the search." : "No vouchers yet."}
+        columns={[
+          { header: "#", cell: (_g, index) => rowNumber(list, index) },
+          {
+            header: "Name",
+            cell: (g) => (
+              <Link to={`/${orgId}/vouchers/${g.id}`} className="link">
+                {g.name}
+              </Link>
+            ),
+          },
+          { header: "Value (Kes)", nowrap: true, cell: (g) => g.value },
+          {
+            header: "Expiry date",
+            nowrap: true,
+            cell: (g) => (
+              <>
+                {g.valid_till}
+                {g.expired ? <span className="ml-2 rounded-full border border-slate-300 bg-slate-50 px-2 py-0.5 text-xs text-slate-600">Expired</span> : null}
+              </>
+            ),
+          },
+          { header: "Redeemed entries", nowrap: true, cell: (g) => formatCount(g.redeemed_entries) },
+          { header: "Description", cell: (g) => g.description ?? "" },
+          { header: "Service plan", cell: (g) => g.plan },
+          { header: "Codes", nowrap: true, cell: (g) => formatCount(g.codes_count) },
+        ]}
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { confirmationNeeded } from "~/lib/confirm";
@@ -64,57 +65,42 @@ export default function Roles() {
       </div>
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/organization/roles`} />
       <ListControls pageSize={list.pageSize} search={list.search} searchLabel="Search roles by name" />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Name</th>
-              <th>Description</th>
-              <th>Role type</th>
-              <th>Created</th>
-              <th>Actions</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {roles.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="text-center text-slate-500">
-                  {list.search ? "No role matches the search." : "No roles yet."}
-                </td>
-              </tr>
+      <DataTable
+        rows={roles}
+        rowKey={(role) => role.id}
+        empty={list.search ? "No role matches the search." : "No roles yet."}
+        columns={[
+          { header: "#", nowrap: true, cell: (_role, index) => rowNumber(list, index) },
+          {
+            header: "Name",
+            cell: (role) => (
+              <Link to={`/${orgId}/organization/roles/${role.id}`} className="link">
+                {role.name}
+              </Link>
+            ),
+          },
+          { header: "Description", cell: (role) => role.description ?? "" },
+          { header: "Role type", cell: (role) => roleTypeLabel(role.role_type) },
+          { header: "Created", nowrap: true, cell: (role) => role.created },
+        ]}
+        actions={(role) => (
+          <>
+            <Link to={`/${orgId}/organization/roles/${role.id}`} className="btn-secondary">
+              Details
+            </Link>
+            {canDelete ? (
+              <ConfirmButton
+                intent="remove"
+                fields={{ role_id: role.id }}
+                action={`/${orgId}/organization/roles?index`}
+                message={`Are you sure you want to remove the role ${role.name}? Administrators who have it lose its permissions.`}
+              >
+                Remove
+              </ConfirmButton>
             ) : null}
-            {roles.map((role, index) => (
-              <tr key={role.id}>
-                <td>{rowNumber(list, index)}</td>
-                <td>
-                  <Link to={`/${orgId}/organization/roles/${role.id}`} className="link">
-                    {role.name}
-                  </Link>
-                </td>
-                <td>{role.description ?? ""}</td>
-                <td>{roleTypeLabel(role.role_type)}</td>
-                <td>{role.created}</td>
-                <td className="flex gap-2">
-                  <Link to={`/${orgId}/organization/roles/${role.id}`} className="btn-secondary">
-                    Details
-                  </Link>
-                  {canDelete ? (
-                    <ConfirmButton
-                      intent="remove"
-                      fields={{ role_id: role.id }}
-                      action={`/${orgId}/organization/roles?index`}
-                      message={`Are you sure you want to remove the role ${role.name}? Administrators who have it lose its permissions.`}
-                    >
-                      Remove
-                    </ConfirmButton>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          </>
+        )}
+      />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />
     </section>
   );

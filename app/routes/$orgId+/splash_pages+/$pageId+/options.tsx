@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors } from "~/components/ui/field";
 import { parseId } from "~/lib/ids";
@@ -50,50 +51,37 @@ export default function OptionsTab() {
         page is published.
       </p>
       {actionData?.message ? <FormErrors errors={[actionData.message]} /> : null}
-      {configs.length === 0 ? (
-        <p className="text-sm text-slate-500">This page has no options.</p>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Title</th>
-                <th>Name</th>
-                <th>Initial value</th>
-                <th>Current value</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {configs.map((c) => (
-                <tr key={`${c.id}-${c.custom_value ?? ""}`}>
-                  <td>{c.title}</td>
-                  <td>
-                    <code>{c.name}</code>
-                  </td>
-                  <td className="max-w-xs break-words">{c.default_value}</td>
-                  <td>
-                    <Form method="post" className="flex gap-2">
-                      <input type="hidden" name="config_id" value={c.id} />
-                      <input
-                        type="text"
-                        name="custom_value"
-                        defaultValue={c.custom_value ?? ""}
-                        placeholder={c.default_value}
-                        readOnly={!canEdit}
-                        aria-label={`Current value of ${c.title}`}
-                        className="input min-w-[14rem]"
-                      />
-                      <button type="submit" name="intent" value="config" className="btn-secondary" aria-label={`Save ${c.title}`}>
-                        Save
-                      </button>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={configs}
+        // The key holds the saved value so each input shows it again after a save.
+        rowKey={(c) => `${c.id}-${c.custom_value ?? ""}`}
+        empty="This page has no options."
+        columns={[
+          { header: "Title", cell: (c) => c.title },
+          { header: "Name", cell: (c) => <code>{c.name}</code> },
+          { header: "Initial value", long: true, cell: (c) => c.default_value },
+          {
+            header: "Current value",
+            cell: (c) => (
+              <Form method="post" className="flex gap-2">
+                <input type="hidden" name="config_id" value={c.id} />
+                <input
+                  type="text"
+                  name="custom_value"
+                  defaultValue={c.custom_value ?? ""}
+                  placeholder={c.default_value}
+                  readOnly={!canEdit}
+                  aria-label={`Current value of ${c.title}`}
+                  className="input min-w-0 md:min-w-[14rem]"
+                />
+                <button type="submit" name="intent" value="config" className="btn-secondary" aria-label={`Save ${c.title}`}>
+                  Save
+                </button>
+              </Form>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

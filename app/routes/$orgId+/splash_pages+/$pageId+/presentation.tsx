@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ErrorList, Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
@@ -99,43 +100,26 @@ export default function PresentationTab() {
           Where and when guests see this page instead of their network&apos;s own: at the chosen access points, between the dates, when the rule holds for the
           guest&apos;s device (&ldquo;After 3 Sessions&rdquo;: from the fourth connection on; &ldquo;On 2 Days&rdquo;: on the second day it connects).
         </p>
-        <div className="overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Access points</th>
-                <th>Start date</th>
-                <th>End date</th>
-                <th>Rule</th>
-                {canChange ? <th className="text-right">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rules.length === 0 ? (
-                <tr>
-                  <td colSpan={canChange ? 5 : 4} className="text-center text-slate-500">
-                    No display rules yet.
-                  </td>
-                </tr>
-              ) : null}
-              {rules.map((r) => (
-                <tr key={r.id}>
-                  <td>{r.access_points.join(", ")}</td>
-                  <td>{r.start_date ?? "Any"}</td>
-                  <td>{r.end_date ?? "Any"}</td>
-                  <td>{r.rule}</td>
-                  {canChange ? (
-                    <td className="text-right">
-                      <ConfirmButton intent="remove" message={`Remove the rule “${r.rule}” at ${r.access_points.join(", ")}?`} fields={{ setting_id: r.id }}>
-                        Remove
-                      </ConfirmButton>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={rules}
+          rowKey={(r) => r.id}
+          empty="No display rules yet."
+          columns={[
+            { header: "Access points", cell: (r) => r.access_points.join(", ") },
+            { header: "Start date", nowrap: true, cell: (r) => r.start_date ?? "Any" },
+            { header: "End date", nowrap: true, cell: (r) => r.end_date ?? "Any" },
+            { header: "Rule", cell: (r) => r.rule },
+          ]}
+          actions={
+            canChange
+              ? (r) => (
+                  <ConfirmButton intent="remove" message={`Remove the rule “${r.rule}” at ${r.access_points.join(", ")}?`} fields={{ setting_id: r.id }}>
+                    Remove
+                  </ConfirmButton>
+                )
+              : undefined
+          }
+        />
       </section>
       {canChange ? (
         <section className="card">

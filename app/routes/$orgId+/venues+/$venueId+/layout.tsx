@@ -5,6 +5,7 @@ import { useCallback, useState } from "react";
 import { FloorPlan } from "~/components/layout/floor-plan";
 import { LayoutUploadForm } from "~/components/layout/layout-upload-form";
 import { PositionsForm } from "~/components/layout/positions-form";
+import { DataTable } from "~/components/ui/data-table";
 import { DateRangeForm } from "~/components/ui/date-range-form";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors } from "~/components/ui/field";
@@ -219,25 +220,23 @@ function HeatmapTable({ rows }: { rows: { id: number; name: string; placed: bool
       <h2 id="heat-heading" className="mb-2 text-lg font-semibold">
         Connections per access point
       </h2>
-      <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Access point</th>
-            <th scope="col">Connections</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <td>
+      <DataTable
+        rows={rows}
+        rowKey={(r) => r.id}
+        empty="No access points in this network yet."
+        columns={[
+          {
+            header: "Access point",
+            cell: (r) => (
+              <span>
                 {r.name}
                 {r.placed ? null : <span className="text-slate-500"> (not placed, not on the heatmap)</span>}
-              </td>
-              <td>{r.connections}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </span>
+            ),
+          },
+          { header: "Connections", nowrap: true, cell: (r) => r.connections },
+        ]}
+      />
     </section>
   );
 }

@@ -6,9 +6,10 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
+import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
-import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
+import { confirmationNeeded } from "~/lib/confirm";
 import { formatUtcDateTime } from "~/lib/time";
 import { parseId } from "~/lib/ids";
 import { RADIUS_CLIENT_MESSAGES, RADIUS_MAKES, radiusClientSchema } from "~/lib/schemas/radius-clients";
@@ -76,33 +77,23 @@ export default function RadiusGateways() {
           MikroTik, Cisco and Ruckus gateways log guests in through FreeRADIUS, which asks Mlango. Register each gateway by the address its RADIUS packets
           come from; give it the secret Mlango makes. The set-up steps for each make are on the Settings tab.
         </p>
-        {clients.length === 0 ? (
-          <p className="mt-4 text-sm text-slate-600">No RADIUS gateways yet.</p>
-        ) : (
-          <table className="table mt-4">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Make</th>
-                <th>Address</th>
-                <th>CoA port</th>
-                <th>Secret changed</th>
-                {canEdit ? <th>Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {clients.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.name}</td>
-                  <td>{RADIUS_MAKES.find((m) => m.value === c.make)?.label ?? c.make}</td>
-                  <td>
-                    <code>{c.ip_address}</code>
-                  </td>
-                  <td>{c.coa_port}</td>
-                  <td>{formatUtcDateTime(c.updated_at)}</td>
-                  {canEdit ? (
-                    <td className="flex flex-wrap gap-2">
-                      <Form method="post">
+        <div className="mt-4">
+          <DataTable
+            rows={clients}
+            rowKey={(c) => c.id}
+            empty="No RADIUS gateways yet."
+            columns={[
+              { header: "Name", cell: (c) => c.name },
+              { header: "Make", cell: (c) => RADIUS_MAKES.find((m) => m.value === c.make)?.label ?? c.make },
+              { header: "Address", nowrap: true, cell: (c) => <code>{c.ip_address}</code> },
+              { header: "CoA port", nowrap: true, cell: (c) => c.coa_port },
+              { header: "Secret changed", nowrap: true, cell: (c) => formatUtcDateTime(c.updated_at) },
+            ]}
+            actions={
+              canEdit
+                ? (c) => (
+                    <>
+                      <Form method="post" className="inline">
                         <input type="hidden" name="id" value={c.id} />
                         <input type="hidden" name="name" value={c.name} />
                         <button type="submit" name="intent" value="rotate" className="btn-secondary">
@@ -112,44 +103,34 @@ export default function RadiusGateways() {
                       <ConfirmButton intent="remove" message={RADIUS_CLIENT_MESSAGES.removeQuestion} fields={{ id: String(c.id) }}>
                         Remove
                       </ConfirmButton>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+                    </>
+                  )
+                : undefined
+            }
+          />
+        </div>
       </section>
       {canEdit ? <AddGateway lastResult={actionData && "add" in actionData ? actionData.add : null} /> : null}
       <section className="card">
         <h2 className="text-lg font-semibold">Disconnect and CoA messages</h2>
         <p className="mt-1 text-sm text-slate-600">What the gateways answered when Mlango cut a guest off or changed a speed (the latest 20).</p>
-        {messages.length === 0 ? (
-          <p className="mt-4 text-sm text-slate-600">None sent yet.</p>
-        ) : (
-          <table className="table mt-4">
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>Gateway</th>
-                <th>Message</th>
-                <th>Connection</th>
-                <th>Answer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {messages.map((m) => (
-                <tr key={m.id}>
-                  <td>{formatUtcDateTime(m.created_at)}</td>
-                  <td>{m.client_name}</td>
-                  <td>{m.kind}</td>
-                  <td>{m.connection_id}</td>
-                  <td>{m.outcome === "ACK" ? "Done" : m.outcome === "NAK" ? `Refused (${m.detail ?? "no reason"})` : `No answer (${m.detail ?? ""}); retried`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <div className="mt-4">
+          <DataTable
+            rows={messages}
+            rowKey={(m) => m.id}
+            empty="None sent yet."
+            columns={[
+              { header: "Time", nowrap: true, cell: (m) => formatUtcDateTime(m.created_at) },
+              { header: "Gateway", cell: (m) => m.client_name },
+              { header: "Message", cell: (m) => m.kind },
+              { header: "Connection", nowrap: true, cell: (m) => m.connection_id },
+              {
+                header: "Answer",
+                cell: (m) => (m.outcome === "ACK" ? "Done" : m.outcome === "NAK" ? `Refused (${m.detail ?? "no reason"})` : `No answer (${m.detail ?? ""}); retried`),
+              },
+            ]}
+          />
+        </div>
       </section>
     </div>
   );
