@@ -64,7 +64,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "enhanced", use: { javaScriptEnabled: true } },
+    // Guest-only tests (tag @guest, tests/e2e/fixtures.ts GUEST) run once: their pages allow no script.
+    { name: "enhanced", use: { javaScriptEnabled: true }, grepInvert: /@guest/ },
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
   webServer: [

@@ -45,4 +45,10 @@ export async function signIn(context: BrowserContext, userId: number) {
 }
 
 export const test = base;
+/**
+ * Tag of a test that only a guest's browser takes part in. Guest pages are sent with a CSP sandbox
+ * that allows no script, so JavaScript on or off cannot change them: such tests run once, in the
+ * no-JavaScript project (playwright.config.ts leaves them out of "enhanced").
+ */
+export const GUEST = { tag: "@guest" };
 export { expect, E2E_PORT };

@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import type { BrowserContext, Page, Response } from "@playwright/test";
 import { startFakeUnifi } from "../../scripts/fakes/unifi-controller";
 import { E2E_ENV } from "../../playwright.config";
-import { expect, E2E_PORT, signIn, test as base } from "./fixtures";
+import { expect, E2E_PORT, GUEST, signIn, test as base } from "./fixtures";
 import {
   accessPointLastSeen,
   addOAuthProvider,
@@ -192,7 +192,7 @@ test("Meraki: a new device signs up, is let through at base_grant_url, and the c
   await operatorContext.close();
 });
 
-test("openNDS: the FAS entry, sign-up and the grant at opennds_auth with tok = sha256(hid + faskey)", async ({ page, context, gateway }) => {
+test("openNDS: the FAS entry, sign-up and the grant at opennds_auth with tok = sha256(hid + faskey)", GUEST, async ({ page, context, gateway }) => {
   const setup = await makePortal();
   const clientMac = randomMac();
   const hid = crypto.randomBytes(32).toString("hex");
@@ -207,7 +207,7 @@ test("openNDS: the FAS entry, sign-up and the grant at opennds_auth with tok = s
   expect(await connectionByToken(token)).toMatchObject({ authorization_mode: "SIGNUP", gateway: "opennds", access_point_id: setup.ap.id, device_mac: clientMac, first_name: "Amina" });
 });
 
-test("UniFi: the external portal entry, sign-up, authorize-guest at the controller, then the network's success URL", async ({ page, context }) => {
+test("UniFi: the external portal entry, sign-up, authorize-guest at the controller, then the network's success URL", GUEST, async ({ page, context }) => {
   const password = crypto.randomBytes(12).toString("hex");
   const controller = await startFakeUnifi({ username: "mlango", password });
   try {
@@ -232,7 +232,7 @@ test("UniFi: the external portal entry, sign-up, authorize-guest at the controll
   }
 });
 
-test("Mlango's own make: a signed entry, sign-up and a grant signed with the network's gateway secret", async ({ page, context, gateway }) => {
+test("Mlango's own make: a signed entry, sign-up and a grant signed with the network's gateway secret", GUEST, async ({ page, context, gateway }) => {
   const setup = await makePortal();
   const clientMac = randomMac();
   const { token } = await arrive(page, mlangoEntry(setup.venue.portalKey, gateway, setup.gatewaySecret, { apMac: setup.ap.mac, clientMac }));
@@ -257,7 +257,7 @@ test("Mlango's own make: a signed entry, sign-up and a grant signed with the net
   expect(await connectionCounts(setup.orgId)).toEqual(before);
 });
 
-test("click-through: a network that asks for no sign-up shows one Connect button and authorizes CLICK_THROUGH", async ({ page, context, gateway }) => {
+test("click-through: a network that asks for no sign-up shows one Connect button and authorizes CLICK_THROUGH", GUEST, async ({ page, context, gateway }) => {
   const setup = await makePortal({ venue: { guest_signup: 0 } });
   const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   await expect(page.getByRole("heading", { name: "Get connected to WiFi" })).toBeVisible();
@@ -273,7 +273,7 @@ test("click-through: a network that asks for no sign-up shows one Connect button
   expect(await connectionByToken(token)).toMatchObject({ authorization_mode: "CLICK_THROUGH", first_name: null });
 });
 
-test("a returning guest whose customer record is complete gets one Connect button and stays one customer", async ({ page, gateway }) => {
+test("a returning guest whose customer record is complete gets one Connect button and stays one customer", GUEST, async ({ page, gateway }) => {
   const setup = await makePortal();
   const clientMac = randomMac();
   const known = await makeKnownGuest(setup.orgId, clientMac);
@@ -287,7 +287,7 @@ test("a returning guest whose customer record is complete gets one Connect butto
   expect(await customerCount(setup.orgId)).toBe(1);
 });
 
-test("already authorized: reopening the link after the grant shows the messages, and one authorization is kept", async ({ page, gateway }) => {
+test("already authorized: reopening the link after the grant shows the messages, and one authorization is kept", GUEST, async ({ page, gateway }) => {
   const setup = await makePortal();
   const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   await signUp(page, AMINA);
@@ -303,7 +303,7 @@ test("already authorized: reopening the link after the grant shows the messages,
   expect(gateway.grants).toHaveLength(1);
 });
 
-test("double submit: the second submit from a stale page is told the connection is already authorized", async ({ page, context, gateway }) => {
+test("double submit: the second submit from a stale page is told the connection is already authorized", GUEST, async ({ page, context, gateway }) => {
   const setup = await makePortal();
   const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   const stale = await context.newPage();
@@ -326,7 +326,7 @@ test("double submit: the second submit from a stale page is told the connection 
   expect(gateway.grants).toHaveLength(1);
 });
 
-test("two submits at the same moment: one is let through, the other sees the already-authorized message", async ({ page, context, gateway }) => {
+test("two submits at the same moment: one is let through, the other sees the already-authorized message", GUEST, async ({ page, context, gateway }) => {
   const setup = await makePortal();
   const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   const other = await context.newPage();
@@ -344,7 +344,7 @@ test("two submits at the same moment: one is let through, the other sees the alr
   expect(gateway.grants).toHaveLength(1);
 });
 
-test("expired and unknown tokens get readable pages with 410 and 404", async ({ page, gateway }) => {
+test("expired and unknown tokens get readable pages with 410 and 404", GUEST, async ({ page, gateway }) => {
   const setup = await makePortal();
   const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   await signUp(page, AMINA, { submit: false });
@@ -372,7 +372,7 @@ test("expired and unknown tokens get readable pages with 410 and 404", async ({ 
   }
 });
 
-test("a bad gateway redirect gets a readable 4xx page, never the form", async ({ page, gateway }) => {
+test("a bad gateway redirect gets a readable 4xx page, never the form", GUEST, async ({ page, gateway }) => {
   const setup = await makePortal();
   const cases: [string, number, string][] = [
     [merakiEntry("NoSuchPortalKey0000000000", gateway, { apMac: setup.ap.mac, clientMac: randomMac() }), 404, "This Wi-Fi network is not set up in Mlango."],
@@ -389,7 +389,7 @@ test("a bad gateway redirect gets a readable 4xx page, never the form", async ({
   expect(await connectionCounts(setup.orgId)).toEqual({ total: 0, authorized: 0 });
 });
 
-test("a blocked device is refused with the message, on arrival and on a form opened before it was blocked", async ({ page, context, gateway }) => {
+test("a blocked device is refused with the message, on arrival and on a form opened before it was blocked", GUEST, async ({ page, context, gateway }) => {
   const setup = await makePortal();
   const blockedMac = randomMac();
   await makeKnownGuest(setup.orgId, blockedMac, { blocked: true });
@@ -413,7 +413,7 @@ test("a blocked device is refused with the message, on arrival and on a form ope
   expect(await connectionCounts(setup.orgId)).toEqual({ total: 2, authorized: 0 });
 });
 
-test("social sign-in: a provider shows its button only once the organisation has configured it", async ({ page, gateway }) => {
+test("social sign-in: a provider shows its button only once the organisation has configured it", GUEST, async ({ page, gateway }) => {
   const setup = await makePortal();
   const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   await expect(page.getByRole("heading", { name: "Get connected to WiFi" })).toBeVisible();
@@ -429,7 +429,7 @@ test("social sign-in: a provider shows its button only once the organisation has
   await expect(page.getByLabel("Email address")).toBeVisible();
 });
 
-test("social sign-in: Continue with Google through the provider authorizes with mode google and lands on the grant", async ({ page, context, gateway }) => {
+test("social sign-in: Continue with Google through the provider authorizes with mode google and lands on the grant", GUEST, async ({ page, context, gateway }) => {
   const setup = await makePortal();
   await addOAuthProvider(setup.orgId, "google");
   const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));

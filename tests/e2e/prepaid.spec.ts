@@ -7,7 +7,7 @@
 // small local gateway per test (portal-fixtures.ts), and the guest's browser asks no other host.
 import type { Browser, Locator, Page } from "@playwright/test";
 import { DARAJA_TEST_PHONES } from "../../playwright.config";
-import { expect, E2E_PORT, signIn, test as base } from "./fixtures";
+import { expect, E2E_PORT, GUEST, signIn, test as base } from "./fixtures";
 import { connectionByToken, type FakeGateway, makePortal, merakiEntry, merakiGrantUrl, randomMac, startFakeGateway } from "./portal-fixtures";
 import { addPlan, contextOf, FREE_PLAN_MESSAGES, makeCheckDue, priceText, purchaseOf, setUpMpesa, STK_RESULT_MESSAGES, VOUCHER_RESULT_MESSAGES } from "./prepaid-fixtures";
 
@@ -151,7 +151,7 @@ test("vouchers: a policy and a plan in the console, codes generated and printed,
   await owner.context().close();
 });
 
-test("free plan: a device takes it with Connect, and the same device is refused it again the same day", async ({ page, gateway }) => {
+test("free plan: a device takes it with Connect, and the same device is refused it again the same day", GUEST, async ({ page, gateway }) => {
   test.setTimeout(60_000);
   const setup = await makePortal({ venue: { guest_signup: 0 } });
   const ctx = await contextOf(setup.owner.id, setup.orgId);
@@ -251,7 +251,7 @@ test("M-Pesa success: the waiting page turns into the grant by itself, and the c
   await owner.context().close();
 });
 
-test("M-Pesa cancelled on the phone: the waiting page says so in plain words, no grant, and Try again leads back", async ({ page, gateway }) => {
+test("M-Pesa cancelled on the phone: the waiting page says so in plain words, no grant, and Try again leads back", GUEST, async ({ page, gateway }) => {
   test.setTimeout(60_000);
   const setup = await mpesaPortal();
   const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
@@ -269,7 +269,7 @@ test("M-Pesa cancelled on the phone: the waiting page says so in plain words, no
   expect(gateway.grants).toHaveLength(0);
 });
 
-test("M-Pesa with no answer from the phone: the waiting page asks Daraja itself and says the request expired", async ({ page, gateway }) => {
+test("M-Pesa with no answer from the phone: the waiting page asks Daraja itself and says the request expired", GUEST, async ({ page, gateway }) => {
   test.setTimeout(60_000);
   const setup = await mpesaPortal();
   const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
