@@ -44,7 +44,8 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
-  timeout: 30_000,
+  // A long flow (plans.spec, 22 s on a quiet machine) ran out of 30 s in CI while the other worker was busy.
+  timeout: 60_000,
   // Two workers share two cores with the server: a full dashboard page can take seconds to come back.
   expect: { timeout: 10_000 },
   use: {

@@ -155,7 +155,6 @@ test("a broadcast written as HTML, text and SMS is sent to a group now; a custom
 test("the e-mail made in the visual designer is saved as inlined HTML with its project, loading nothing from another host", async ({ page, context }) => {
   test.skip(test.info().project.name === "no-js", "the designer needs JavaScript; the textareas are the no-JavaScript path");
   // GrapesJS loads, two drags in steps and an upload: about 13 s alone, past 30 s beside another worker.
-  test.setTimeout(60_000);
   const strays: string[] = [];
   context.on("request", (request) => {
     const url = new URL(request.url());

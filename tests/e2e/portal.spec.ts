@@ -102,7 +102,6 @@ async function expectNoCookies(context: BrowserContext) {
 }
 
 test("Meraki: a new device signs up, is let through at base_grant_url, and the console shows the guest online", async ({ page, context, browser, gateway }) => {
-  test.setTimeout(60_000);
   const setup = await makePortal();
   const clientMac = randomMac();
   // The operator reads the URL to paste into Meraki from the network's settings page (own browser: the guest's keeps no cookie).

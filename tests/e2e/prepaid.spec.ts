@@ -152,7 +152,6 @@ test("vouchers: a policy and a plan in the console, codes generated and printed,
 });
 
 test("free plan: a device takes it with Connect, and the same device is refused it again the same day", GUEST, async ({ page, gateway }) => {
-  test.setTimeout(60_000);
   const setup = await makePortal({ venue: { guest_signup: 0 } });
   const ctx = await contextOf(setup.owner.id, setup.orgId);
   await addPlan(
@@ -218,7 +217,6 @@ async function payForHourPass(page: Page, token: string, phone: string): Promise
 }
 
 test("M-Pesa success: the waiting page turns into the grant by itself, and the console shows the subscription and the transaction", async ({ page, browser, gateway }) => {
-  test.setTimeout(60_000);
   const setup = await mpesaPortal();
   const phone = DARAJA_TEST_PHONES.success;
   const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
@@ -252,7 +250,6 @@ test("M-Pesa success: the waiting page turns into the grant by itself, and the c
 });
 
 test("M-Pesa cancelled on the phone: the waiting page says so in plain words, no grant, and Try again leads back", GUEST, async ({ page, gateway }) => {
-  test.setTimeout(60_000);
   const setup = await mpesaPortal();
   const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   const paymentId = await payForHourPass(page, token, DARAJA_TEST_PHONES.cancelled);
@@ -270,7 +267,6 @@ test("M-Pesa cancelled on the phone: the waiting page says so in plain words, no
 });
 
 test("M-Pesa with no answer from the phone: the waiting page asks Daraja itself and says the request expired", GUEST, async ({ page, gateway }) => {
-  test.setTimeout(60_000);
   const setup = await mpesaPortal();
   const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   const paymentId = await payForHourPass(page, token, DARAJA_TEST_PHONES.timeout);

@@ -101,7 +101,6 @@ async function dragBlock(page: Page, label: string, to: () => Promise<{ x: numbe
 
 test("builder: blocks dragged onto the canvas, saved, published; the guest sees them around the connect form and connects", async ({ page, context, gateway, guestPage }) => {
   onlyWithJs();
-  test.setTimeout(60_000);
   const setup = await operator(context);
   const pageId = await createPage(page, setup.orgId, "Lobby welcome", "What guests see in the lobby");
   await page.getByRole("button", { name: "Drag and drop builder", exact: true }).click();
@@ -189,7 +188,6 @@ test("code editor: what is typed is saved when the editor loses focus and is sti
 
 test("template: Café cloned, its options listed, one changed and published; the guest sees the new value", async ({ page, context, gateway, guestPage }) => {
   onlyWithJs();
-  test.setTimeout(60_000);
   const setup = await operator(context);
   const pageId = await createPage(page, setup.orgId, "Café page");
   await page.getByRole("button", { name: "Use this template: Café" }).click();
@@ -222,7 +220,6 @@ test("template: Café cloned, its options listed, one changed and published; the
 
 test("presentation: a display rule shows the page at the access point; once removed the guest gets the built-in page", async ({ page, context, gateway, guestPage }) => {
   onlyWithJs();
-  test.setTimeout(60_000);
   const setup = await operator(context);
   const pageId = await createPage(page, setup.orgId, "Happy hour");
   await setUpAsCode(page, setup.orgId, pageId);
@@ -285,7 +282,6 @@ test("images: a PNG uploaded on the Images page and used by a published page loa
 
 test("without JavaScript: create, set up as code, save, publish, view, add a rule and delete the page", async ({ page, context }) => {
   test.skip(!isNoJs(), "the same steps with JavaScript are the tests above");
-  test.setTimeout(60_000);
   const setup = await operator(context);
   await page.goto(`/${setup.orgId}/splash_pages/create`);
   await page.getByRole("button", { name: "Create" }).click();
@@ -324,7 +320,6 @@ test("without JavaScript: create, set up as code, save, publish, view, add a rul
 
 test("a published page's script, opened in a browser signed in to the console, reads no cookie, no storage and no console answer", async ({ page, context, gateway }) => {
   onlyWithJs();
-  test.setTimeout(60_000);
   const setup = await operator(context);
   // A cookie scripts of this origin could read (the session cookie itself is HttpOnly).
   await context.addCookies([{ name: "probe", value: "readable-by-same-origin", domain: "localhost", path: "/", sameSite: "Lax" }]);

@@ -87,6 +87,10 @@ for (const viewport of [VIEWPORTS[1]!, VIEWPORTS[2]!]) {
       "reports/footfall",
     ];
     for (const path of paths) await openFittingList(page, `/${orgId}/${path}`);
+    // Figures line up on the right on a laptop; a phone's card keeps them beside their label.
+    await page.goto(`/${orgId}/venues`);
+    const figure = page.locator('main table.data-table td[data-label="Connections"]').first();
+    expect(await figure.evaluate((td) => getComputedStyle(td).textAlign)).toBe(viewport.width >= 768 ? "right" : "left");
     // A row of the group list keeps its Delete button on screen.
     const remove = page.locator("main table.data-table").getByRole("button", { name: /^Delete/ });
     await page.goto(`/${orgId}/groups`);

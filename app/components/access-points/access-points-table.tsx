@@ -32,9 +32,9 @@ export function AccessPointsTable({ orgId, rows, empty }: { orgId: number; rows:
         { header: "Make", cell: (ap) => ap.make },
         { header: "Mac address", mono: true, nowrap: true, cell: (ap) => ap.mac_address },
         { header: "Serial number", nowrap: true, cell: (ap) => ap.serial_number },
-        { header: "Clients", nowrap: true, cell: (ap) => formatCount(ap.customersCount) },
-        { header: "Connections", nowrap: true, cell: (ap) => formatCount(ap.connectionsCount) },
-        { header: "Online", nowrap: true, cell: (ap) => formatCount(ap.onlineConnectionsCount) },
+        { header: "Clients", numeric: true, cell: (ap) => formatCount(ap.customersCount) },
+        { header: "Connections", numeric: true, cell: (ap) => formatCount(ap.connectionsCount) },
+        { header: "Online", numeric: true, cell: (ap) => formatCount(ap.onlineConnectionsCount) },
       ]}
     />
   );

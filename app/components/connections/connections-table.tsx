@@ -89,8 +89,8 @@ export function ConnectionsTable({
           !hide.includes("Network") && { header: "Network", cell: (row) => (row.venue ? row.venue.name : "—") },
           !hide.includes("Access Point") && { header: "Access Point", cell: (row) => <AccessPointCell accessPoint={row.accessPoint} /> },
           { header: "Auth Mode", cell: (row) => (row.authorizationMode ? authModeLabel(row.authorizationMode) : "—") },
-          { header: "Duration", nowrap: true, cell: (row) => formatHms(row.durationSeconds) },
-          { header: "Consumption", nowrap: true, cell: (row) => formatBytes(row.usage) },
+          { header: "Duration", numeric: true, cell: (row) => formatHms(row.durationSeconds) },
+          { header: "Consumption", numeric: true, cell: (row) => formatBytes(row.usage) },
           {
             header: "Status",
             cell: (row) => <span className={row.online ? "font-medium text-green-700" : "text-slate-500"}>{row.online ? "Online" : "Offline"}</span>,

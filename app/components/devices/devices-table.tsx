@@ -56,9 +56,9 @@ export function DevicesTable({ title = "Devices", page, params, canBlock, hideCu
               ),
           },
           { header: "Mac Address", mono: true, nowrap: true, cell: (device) => device.macAddress },
-          { header: "Connections", cell: (device) => formatCount(device.connectionsCount) },
+          { header: "Connections", numeric: true, cell: (device) => formatCount(device.connectionsCount) },
           { header: "Last seen", cell: (device) => (device.lastSeenAt === null ? "—" : formatUtcDateTime(device.lastSeenAt)) },
-          { header: "Consumption", nowrap: true, cell: (device) => formatBytes(device.usage) },
+          { header: "Consumption", numeric: true, cell: (device) => formatBytes(device.usage) },
           {
             header: "Status",
             cell: (device) =>

@@ -80,8 +80,8 @@ export function VisitorsTable({
           { header: "Facebook", long: true, cell: (row) => row.facebook ?? "" },
           { header: "Twitter", long: true, cell: (row) => row.twitter ?? "" },
           { header: "More Info", cell: (row) => row.more_info ?? "" },
-          { header: "Devices", cell: (row) => formatCount(row.devicesCount) },
-          { header: "Connections", cell: (row) => formatCount(row.connectionsCount) },
+          { header: "Devices", numeric: true, cell: (row) => formatCount(row.devicesCount) },
+          { header: "Connections", numeric: true, cell: (row) => formatCount(row.connectionsCount) },
         ]}
       />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />

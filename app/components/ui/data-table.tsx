@@ -5,8 +5,10 @@ export interface Column<T> {
   /** The header, and the label of the value when a phone shows the row as a card. */
   header: string;
   cell: (row: T, index: number) => ReactNode;
-  /** Figures, dates, addresses: kept on one line. Other cells wrap. */
+  /** Dates, addresses, codes: kept on one line. Other cells wrap. */
   nowrap?: boolean;
+  /** Counts, money, sizes: on one line and aligned right, so figures line up (left in a phone's card). */
+  numeric?: boolean;
   /** Monospace and small (MAC addresses). */
   mono?: boolean;
   /** One long word (an e-mail address): may break anywhere rather than widen its column. */
@@ -40,7 +42,7 @@ export function DataTable<T>({ columns, rows, rowKey, empty, actions, caption }:
         <thead>
           <tr>
             {shown.map((c) => (
-              <th key={c.header} scope="col">
+              <th key={c.header} scope="col" className={c.numeric ? "num" : undefined}>
                 {c.header}
               </th>
             ))}
@@ -64,7 +66,7 @@ export function DataTable<T>({ columns, rows, rowKey, empty, actions, caption }:
             return (
               <tr key={rowKey(row)}>
                 {shown.map((c) => (
-                  <td key={c.header} data-label={c.header} className={[c.nowrap ? "nowrap" : "", c.mono ? "mono" : "", c.long ? "long" : ""].join(" ").trim() || undefined}>
+                  <td key={c.header} data-label={c.header} className={cellClass(c)}>
                     {c.cell(row, index)}
                   </td>
                 ))}
@@ -80,4 +82,9 @@ export function DataTable<T>({ columns, rows, rowKey, empty, actions, caption }:
       </table>
     </div>
   );
+}
+
+function cellClass(column: Pick<Column<unknown>, "nowrap" | "numeric" | "mono" | "long">): string | undefined {
+  const classes = [column.nowrap && "nowrap", column.numeric && "num", column.mono && "mono", column.long && "long"].filter(Boolean);
+  return classes.length ? classes.join(" ") : undefined;
 }

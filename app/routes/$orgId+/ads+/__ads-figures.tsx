@@ -61,10 +61,10 @@ export function FiguresTable({ caption, firstColumn, rows, empty }: { caption: s
               </>
             ),
           },
-          { header: "Impressions", nowrap: true, cell: (r) => <span data-col="impressions">{formatCount(r.impressions)}</span> },
-          { header: "Clicks", nowrap: true, cell: (r) => <span data-col="clicks">{formatCount(r.clicks)}</span> },
-          { header: "Conversions", nowrap: true, cell: (r) => <span data-col="conversions">{formatCount(r.conversions)}</span> },
-          { header: "CTR (%)", nowrap: true, cell: (r) => <span data-col="ctr">{clickThroughRate(r.clicks, r.impressions)}</span> },
+          { header: "Impressions", numeric: true, cell: (r) => <span data-col="impressions">{formatCount(r.impressions)}</span> },
+          { header: "Clicks", numeric: true, cell: (r) => <span data-col="clicks">{formatCount(r.clicks)}</span> },
+          { header: "Conversions", numeric: true, cell: (r) => <span data-col="conversions">{formatCount(r.conversions)}</span> },
+          { header: "CTR (%)", numeric: true, cell: (r) => <span data-col="ctr">{clickThroughRate(r.clicks, r.impressions)}</span> },
         ]}
       />
     </>

@@ -79,7 +79,7 @@ export default function Campaigns() {
           { header: "#", cell: (_c, index) => rowNumber(list, index) },
           { header: "Campaign", cell: (c) => <span className="font-medium">{c.name}</span> },
           { header: "Client", cell: (c) => c.clientName },
-          { header: "Revenue", nowrap: true, cell: (c) => formatKsh(c.revenueCents) },
+          { header: "Revenue", numeric: true, cell: (c) => formatKsh(c.revenueCents) },
           { header: "Activate Time", nowrap: true, cell: (c) => formatUtcDateTime(c.activateAt) },
           { header: "Expire Time", nowrap: true, cell: (c) => (c.expireAt === null ? "—" : formatUtcDateTime(c.expireAt)) },
           { header: "Networks", cell: (c) => (c.allNetworks ? "All" : c.venueIds.length === 0 ? "None (deleted)" : formatCount(c.venueIds.length)) },

@@ -90,7 +90,7 @@ export default function MpesaTransactions() {
           { header: "#", cell: (_row, index) => rowNumber(list, index) },
           { header: "Transaction ID", mono: true, nowrap: true, cell: (row) => row.transaction_id ?? "—" },
           { header: "Phone Number", nowrap: true, cell: (row) => row.phone_number ?? "—" },
-          { header: "Amount", nowrap: true, cell: (row) => `Kes ${formatCount(row.amount)}` },
+          { header: "Amount", numeric: true, cell: (row) => `Kes ${formatCount(row.amount)}` },
           { header: "Short Code", nowrap: true, cell: (row) => row.short_code },
           {
             header: "Status",

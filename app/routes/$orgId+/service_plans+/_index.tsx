@@ -54,9 +54,9 @@ export default function ServicePlans() {
           { header: "Time Limit", nowrap: true, cell: (p) => p.time_limit },
           { header: "Data Limit", nowrap: true, cell: (p) => p.data_limit },
           { header: "Validity", nowrap: true, cell: (p) => p.validity },
-          { header: "Simultaneous connections", nowrap: true, cell: (p) => formatCount(p.simultaneous_connections) },
-          { header: "Price in Kes", nowrap: true, cell: (p) => p.price },
-          { header: "Subscriptions", nowrap: true, cell: (p) => formatCount(p.subscriptions) },
+          { header: "Simultaneous connections", numeric: true, cell: (p) => formatCount(p.simultaneous_connections) },
+          { header: "Price in Kes", numeric: true, cell: (p) => p.price },
+          { header: "Subscriptions", numeric: true, cell: (p) => formatCount(p.subscriptions) },
           { header: "Description", cell: (p) => p.description ?? "" },
         ]}
       />

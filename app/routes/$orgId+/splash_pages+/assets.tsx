@@ -108,7 +108,7 @@ export default function SplashImages() {
                 />
               ),
             },
-            { header: "Size", nowrap: true, cell: (a) => formatBytes(a.size) },
+            { header: "Size", numeric: true, cell: (a) => formatBytes(a.size) },
           ]}
           actions={
             canEdit

@@ -63,10 +63,10 @@ export default function Venues() {
           { header: "Address", cell: (v) => v.address },
           { header: "Email", long: true, cell: (v) => v.email ?? "" },
           { header: "Phone number", nowrap: true, cell: (v) => v.phone_number ?? "" },
-          { header: "Access points", nowrap: true, cell: (v) => formatCount(v.accessPointsCount) },
-          { header: "Clients", nowrap: true, cell: (v) => formatCount(v.customersCount) },
-          { header: "Connections", nowrap: true, cell: (v) => formatCount(v.connectionsCount) },
-          { header: "Online", nowrap: true, cell: (v) => formatCount(v.onlineConnectionsCount) },
+          { header: "Access points", numeric: true, cell: (v) => formatCount(v.accessPointsCount) },
+          { header: "Clients", numeric: true, cell: (v) => formatCount(v.customersCount) },
+          { header: "Connections", numeric: true, cell: (v) => formatCount(v.connectionsCount) },
+          { header: "Online", numeric: true, cell: (v) => formatCount(v.onlineConnectionsCount) },
         ]}
       />
       <p className="mt-2 text-xs text-slate-500">Clients and Connections count all history; Online is now.</p>

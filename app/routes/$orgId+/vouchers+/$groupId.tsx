@@ -91,7 +91,7 @@ export default function VoucherGroupDetail() {
             { header: "Code", mono: true, nowrap: true, cell: (c) => <span className="tracking-wider">{c.code}</span> },
             {
               header: "Uses",
-              nowrap: true,
+              numeric: true,
               cell: (c) => (
                 <>
                   {c.uses} / {group.uses_per_code}

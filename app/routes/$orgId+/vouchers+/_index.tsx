@@ -48,7 +48,7 @@ export default function Vouchers() {
               </Link>
             ),
           },
-          { header: "Value (Kes)", nowrap: true, cell: (g) => g.value },
+          { header: "Value (Kes)", numeric: true, cell: (g) => g.value },
           {
             header: "Expiry date",
             nowrap: true,
@@ -59,10 +59,10 @@ export default function Vouchers() {
               </>
             ),
           },
-          { header: "Redeemed entries", nowrap: true, cell: (g) => formatCount(g.redeemed_entries) },
+          { header: "Redeemed entries", numeric: true, cell: (g) => formatCount(g.redeemed_entries) },
           { header: "Description", cell: (g) => g.description ?? "" },
           { header: "Service plan", cell: (g) => g.plan },
-          { header: "Codes", nowrap: true, cell: (g) => formatCount(g.codes_count) },
+          { header: "Codes", numeric: true, cell: (g) => formatCount(g.codes_count) },
         ]}
       />
       <Pagination page={list.page} pageSize={list.pageSize} total={total} />

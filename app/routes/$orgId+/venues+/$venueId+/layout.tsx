@@ -234,7 +234,7 @@ function HeatmapTable({ rows }: { rows: { id: number; name: string; placed: bool
               </span>
             ),
           },
-          { header: "Connections", nowrap: true, cell: (r) => r.connections },
+          { header: "Connections", numeric: true, cell: (r) => r.connections },
         ]}
       />
     </section>
