@@ -104,14 +104,11 @@ export function ZonesSection({ zones, canEdit, lastResult }: { zones: { id: numb
           ]}
           actions={
             canEdit
-              ? (zone) => {
-                  const i = zones.indexOf(zone);
-                  return (
-                    <ConfirmButton intent="remove-zone" message={`Remove zone ${i + 1} from the map?`} fields={{ zone_id: zone.id }} className="btn-secondary">
-                      Remove
-                    </ConfirmButton>
-                  );
-                }
+              ? (zone, i) => (
+                  <ConfirmButton intent="remove-zone" message={`Remove zone ${i + 1} from the map?`} fields={{ zone_id: zone.id }} className="btn-secondary">
+                    Remove
+                  </ConfirmButton>
+                )
               : undefined
           }
         />

@@ -22,7 +22,7 @@ export interface DataTableProps<T> {
   /** Shown in place of the rows when there are none. */
   empty: ReactNode;
   /** The row's buttons (Close, Block, Remove): the last column, never wrapped or cut off. */
-  actions?: (row: T) => ReactNode;
+  actions?: (row: T, index: number) => ReactNode;
   caption?: string;
 }
 
@@ -62,7 +62,7 @@ export function DataTable<T>({ columns, rows, rowKey, empty, actions, caption }:
             </tr>
           ) : null}
           {rows.map((row, index) => {
-            const buttons = actions?.(row);
+            const buttons = actions?.(row, index);
             return (
               <tr key={rowKey(row)}>
                 {shown.map((c) => (
