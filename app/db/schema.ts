@@ -63,6 +63,10 @@ export interface OrganizationsTable {
   phone_number: string | null;
   more_info: string | null;
   created_by_user_id: number | null;
+  /** IANA name, for display ("Africa/Nairobi"; "UTC" for organisations made before zones). */
+  time_zone: Generated<string>;
+  /** The zone's standard offset from UTC: analytics days and hours start at this local midnight (decision 0023). */
+  utc_offset_ms: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

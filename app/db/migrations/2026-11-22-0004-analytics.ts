@@ -1,7 +1,11 @@
 import { sql, type CreateTableBuilder, type Kysely } from "kysely";
 import { isPostgres } from "./_dialect";
 import { rollupRebuildStatements } from "./_analytics-rebuild";
-import { postgresTriggerDdl, ROLLUP_TABLES, sqliteTriggerDdl, TRIGGERS } from "./_analytics-triggers";
+import { analyticsTriggers, postgresTriggerDdl, ROLLUP_TABLES, sqliteTriggerDdl } from "./_analytics-triggers";
+import { UTC_BUCKETS } from "./_analytics-sql";
+
+// The triggers as this migration made them: UTC hours and days (migration 0033 makes them local).
+const TRIGGERS = analyticsTriggers(UTC_BUCKETS);
 
 // Analytics roll-ups kept current by triggers (docs/decisions/0009-analytics-rollups.md).
 // Tables are clustered by their primary key on SQLite (WITHOUT ROWID); the key starts with what
@@ -115,7 +119,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // Connections that exist already (an upgraded database): roll them up once.
   await sql.raw(`insert into analytics_paused (organization_id) select id from organizations`).execute(db);
-  for (const statement of rollupRebuildStatements(null)) await sql.raw(statement).execute(db);
+  for (const statement of rollupRebuildStatements(null, UTC_BUCKETS)) await sql.raw(statement).execute(db);
   await sql.raw(`delete from analytics_paused`).execute(db);
 }
 

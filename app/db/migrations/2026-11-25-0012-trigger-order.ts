@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { isPostgres } from "./_dialect";
-import { postgresTriggerDdl, sqliteTriggerDdl, TRIGGERS } from "./_analytics-triggers";
+import { analyticsTriggers, postgresTriggerDdl, sqliteTriggerDdl } from "./_analytics-triggers";
+import { UTC_BUCKETS } from "./_analytics-sql";
 
 // The connections' dimensions update trigger is renamed so PostgreSQL fires it right after the usage
 // trigger (it fires a table's triggers in name order): every trigger then locks the roll-up rows in
@@ -23,7 +24,7 @@ async function rename(db: Kysely<any>, from: string, to: string): Promise<void> 
     ? await sql`select 1 from pg_trigger where tgname = ${from}`.execute(db)
     : await sql`select 1 from sqlite_master where type = 'trigger' and name = ${from}`.execute(db);
   if (exists.rows.length === 0) return;
-  const trigger = TRIGGERS.find((t) => t.name === NEW)!;
+  const trigger = analyticsTriggers(UTC_BUCKETS).find((t) => t.name === NEW)!;
   await sql.raw(`drop trigger ${from}${postgres ? " on connections" : ""}`).execute(db);
   if (postgres) await sql.raw(`drop function ${from}()`).execute(db);
   const renamed = { ...trigger, name: to };

@@ -1,13 +1,10 @@
 // The analytics roll-ups computed from scratch, as plain SQL for both dialects: used once by the
 // migration for existing rows and by rebuildRollups (app/db/rollups.server.ts) after a bulk load.
 // They must run while the organisation is in analytics_paused, so the visit-day triggers stay quiet.
-import { ALL_VENUES, deviceLabel, DIMENSIONS, modeLabel, NEVER } from "./_analytics-sql";
-
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
+import { ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, LOCAL_BUCKETS, modeLabel, NEVER } from "./_analytics-sql";
 
 /** Statements that replace the roll-ups of one organisation, or of all (null). */
-export function rollupRebuildStatements(organizationId: number | null): string[] {
+export function rollupRebuildStatements(organizationId: number | null, b: Buckets = LOCAL_BUCKETS): string[] {
   if (organizationId !== null && !Number.isSafeInteger(organizationId)) throw new Error(`Not an organization id: ${organizationId}`);
   const of = (alias?: string) => (organizationId === null ? "true" : `${alias ? `${alias}.` : ""}organization_id = ${organizationId}`);
   const sums = "footfall, connections, upload, download, dwell_ms";
@@ -17,12 +14,15 @@ export function rollupRebuildStatements(organizationId: number | null): string[]
     `insert into ${table} (organization_id, venue_id, ${key}, ${columns})
      select organization_id, ${ALL_VENUES}, ${key}, ${sumsOf(columns)} from ${table} where ${of()} and venue_id <> ${ALL_VENUES}
      group by organization_id, ${key}`;
-  const day = (alias: string) => `(${alias}.created_at - ${alias}.created_at % ${DAY})`;
+  // Every query that buckets joins its organisation as zo (GROUP BY takes the plain column).
+  const day = (alias: string) => b.day(alias, "zo.utc_offset_ms");
+  const hour = b.hour("c", "zo.utc_offset_ms");
+  const connections = "connections c join organizations zo on zo.id = c.organization_id";
   const dwell = `case when c.authorized_at is not null and c.ended_at > c.authorized_at then c.ended_at - c.authorized_at else 0 end`;
   const figures = `count(*), count(c.authorized_at), coalesce(sum(c.upload), 0), coalesce(sum(c.download), 0), coalesce(sum(${dwell}), 0)`;
   const device = (d: "is_mobile" | "os" | "brand" | "browser") => `case when d.id is null then 'Unknown' else coalesce(${deviceLabel(d, "d")}, 'Unknown') end`;
   const visits = (key: string, venueCondition: string, groupVenue: string) =>
-    `select c.organization_id, c.customer_id, ${key} as venue_key, ${day("c")} as day_start, count(*) as n from connections c
+    `select c.organization_id, c.customer_id, ${key} as venue_key, ${day("c")} as day_start, count(*) as n from ${connections}
      where ${of("c")} and c.authorized_at is not null and c.customer_id is not null${venueCondition}
      group by c.organization_id, c.customer_id${groupVenue}, ${day("c")}`;
   return [
@@ -30,13 +30,13 @@ export function rollupRebuildStatements(organizationId: number | null): string[]
       (t) => `delete from ${t} where ${of()}`,
     ),
     `insert into usage_hourly (organization_id, venue_id, hour_start, ${sums})
-     select c.organization_id, coalesce(c.venue_id, 0), c.created_at - c.created_at % ${HOUR}, ${figures}
-     from connections c where ${of("c")}
-     group by c.organization_id, coalesce(c.venue_id, 0), c.created_at - c.created_at % ${HOUR}`,
+     select c.organization_id, coalesce(c.venue_id, 0), ${hour}, ${figures}
+     from ${connections} where ${of("c")}
+     group by c.organization_id, coalesce(c.venue_id, 0), ${hour}`,
     allVenues("usage_hourly", "hour_start", sums),
     `insert into usage_daily_ap (organization_id, day_start, venue_id, access_point_id, ${sums})
      select c.organization_id, ${day("c")}, coalesce(c.venue_id, 0), coalesce(c.access_point_id, 0), ${figures}
-     from connections c where ${of("c")}
+     from ${connections} where ${of("c")}
      group by c.organization_id, ${day("c")}, coalesce(c.venue_id, 0), coalesce(c.access_point_id, 0)`,
     `insert into usage_daily (organization_id, venue_id, day_start, ${sums})
      select organization_id, venue_id, day_start, ${sumsOf(sums)} from usage_daily_ap where ${of()}
@@ -47,7 +47,7 @@ export function rollupRebuildStatements(organizationId: number | null): string[]
        case k.dimension when 'mode' then ${modeLabel("c")} when 'is_mobile' then ${device("is_mobile")}
          when 'os' then ${device("os")} when 'brand' then ${device("brand")} else ${device("browser")} end as value,
        count(*), count(c.authorized_at)
-     from connections c left join devices d on d.id = c.device_id cross join ${DIMENSIONS} k
+     from ${connections} left join devices d on d.id = c.device_id cross join ${DIMENSIONS} k
      where ${of("c")}
      group by c.organization_id, k.dimension, coalesce(c.venue_id, 0), ${day("c")},
        case k.dimension when 'mode' then ${modeLabel("c")} when 'is_mobile' then ${device("is_mobile")}

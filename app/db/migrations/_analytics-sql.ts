@@ -10,7 +10,33 @@ export const HOUR = 3_600_000;
 
 export type Row = "NEW" | "OLD";
 
-export const day = (r: Row) => `(${r}.created_at - ${r}.created_at % ${DAY})`;
+/**
+ * How a row's time falls into hours and days. Since migration 0033 the buckets are the
+ * organisation's own: hours and days start at its local midnight, kept as a fixed offset from UTC
+ * in organizations.utc_offset_ms (decision 0023). Migrations older than 0033 build the UTC buckets
+ * they had, before the column existed.
+ */
+export interface Buckets {
+  /**
+   * Start of the row's day (UTC ms of its local midnight). `alias` is NEW, OLD or a table alias;
+   * `offset` an expression for its organisation's utc_offset_ms when the query joins it (GROUP BY
+   * needs a plain column), else a subquery reads it.
+   */
+  day(alias: string, offset?: string): string;
+  /** Start of the row's hour. */
+  hour(alias: string, offset?: string): string;
+}
+
+const offsetOf = (alias: string) => `(select zo.utc_offset_ms from organizations zo where zo.id = ${alias}.organization_id)`;
+const startOf = (alias: string, size: number, offset: string | null) =>
+  offset === null ? `(${alias}.created_at - ${alias}.created_at % ${size})` : `(${alias}.created_at - (${alias}.created_at + ${offset}) % ${size})`;
+
+export const UTC_BUCKETS: Buckets = { day: (a) => startOf(a, DAY, null), hour: (a) => startOf(a, HOUR, null) };
+export const LOCAL_BUCKETS: Buckets = {
+  day: (a, offset) => startOf(a, DAY, offset ?? offsetOf(a)),
+  hour: (a, offset) => startOf(a, HOUR, offset ?? offsetOf(a)),
+};
+
 export const isAuthorized = (r: Row) => `(case when ${r}.authorized_at is null then 0 else 1 end)`;
 export const dwellMs = (r: Row) =>
   `(case when ${r}.authorized_at is not null and ${r}.ended_at > ${r}.authorized_at then ${r}.ended_at - ${r}.authorized_at else 0 end)`;

@@ -22,7 +22,7 @@
 // An organisation listed in analytics_paused is skipped: the bulk loader pauses a new organisation
 // and rebuilds its roll-ups in one pass at the end (app/db/rollups.server.ts); a deleted
 // organisation stays paused, so its cascade does no roll-up work.
-import { add, ALL_VENUES, day, DAY, deviceLabel, DIMENSIONS, dwellMs, HOUR, isAuthorized, modeLabel, type Row, venueLevels } from "./_analytics-sql";
+import { add, ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, dwellMs, isAuthorized, LOCAL_BUCKETS, modeLabel, type Row, venueLevels } from "./_analytics-sql";
 import { chain, firstChanges, gapChanges, organizationFirstDay, previousDay, visit } from "./_analytics-visits";
 
 interface Trigger {
@@ -41,32 +41,32 @@ interface Trigger {
   statements: string[];
 }
 
-function usage(r: Row, sign: 1 | -1): string[] {
+function usage(b: Buckets, r: Row, sign: 1 | -1): string[] {
   const s = String(sign);
   const figures = `${s}, ${s} * ${isAuthorized(r)}, ${s} * ${r}.upload, ${s} * ${r}.download, ${s} * ${dwellMs(r)}`;
   const sums = ["footfall", "connections", "upload", "download", "dwell_ms"];
   const columns = "footfall, connections, upload, download, dwell_ms";
   return [
     `insert into usage_hourly (organization_id, venue_id, hour_start, ${columns})
-     select ${r}.organization_id, v.venue_id, ${r}.created_at - ${r}.created_at % ${HOUR}, ${figures} from ${venueLevels(r)} v
+     select ${r}.organization_id, v.venue_id, ${b.hour(r)}, ${figures} from ${venueLevels(r)} v
      where true order by v.venue_id
      on conflict (organization_id, venue_id, hour_start) do update set ${add("usage_hourly", sums)}`,
     `insert into usage_daily (organization_id, venue_id, day_start, ${columns})
-     select ${r}.organization_id, v.venue_id, ${day(r)}, ${figures} from ${venueLevels(r)} v
+     select ${r}.organization_id, v.venue_id, ${b.day(r)}, ${figures} from ${venueLevels(r)} v
      where true order by v.venue_id
      on conflict (organization_id, venue_id, day_start) do update set ${add("usage_daily", sums)}`,
     `insert into usage_daily_ap (organization_id, day_start, venue_id, access_point_id, ${columns})
-     values (${r}.organization_id, ${day(r)}, coalesce(${r}.venue_id, 0), coalesce(${r}.access_point_id, 0), ${figures})
+     values (${r}.organization_id, ${b.day(r)}, coalesce(${r}.venue_id, 0), coalesce(${r}.access_point_id, 0), ${figures})
      on conflict (organization_id, day_start, venue_id, access_point_id) do update set ${add("usage_daily_ap", sums)}`,
   ];
 }
 
-function dimensions(r: Row, sign: 1 | -1): string[] {
+function dimensions(b: Buckets, r: Row, sign: 1 | -1): string[] {
   const device = (d: "is_mobile" | "os" | "brand" | "browser") =>
     `coalesce((select ${deviceLabel(d, "d")} from devices d where d.id = ${r}.device_id), 'Unknown')`;
   return [
     `insert into dimension_daily (organization_id, dimension, venue_id, day_start, value, footfall, connections)
-     select ${r}.organization_id, k.dimension, v.venue_id, ${day(r)},
+     select ${r}.organization_id, k.dimension, v.venue_id, ${b.day(r)},
        case k.dimension when 'mode' then ${modeLabel(r)} when 'is_mobile' then ${device("is_mobile")}
          when 'os' then ${device("os")} when 'brand' then ${device("brand")} else ${device("browser")} end,
        ${sign}, ${sign} * ${isAuthorized(r)}
@@ -81,7 +81,7 @@ const authorizationChanged = "(OLD.authorized_at IS NULL) <> (NEW.authorized_at 
 const customerLock = (r: Row) => `if ${r}.customer_id is not null then perform pg_advisory_xact_lock(4, ${r}.customer_id); end if`;
 
 /** The day of the visit, its customer or its authorization changed (not just its venue). */
-const organizationVisitMoved = `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${day("OLD")} <> ${day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id OR ${authorizationChanged}`;
+const organizationVisitMoved = (b: Buckets) => `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${b.day("OLD")} <> ${b.day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id OR ${authorizationChanged}`;
 
 /**
  * Deleting a venue or an access point sets its connections' reference to NULL, one row at a time.
@@ -116,7 +116,8 @@ const VISIT_WATCH = ["organization_id", "venue_id", "created_at", "customer_id"]
 
 export const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days"] as const;
 
-export const TRIGGERS: Trigger[] = [
+/** The triggers, bucketing by `b` (migrations before 0033 built them with UTC_BUCKETS). */
+export const analyticsTriggers = (b: Buckets): Trigger[] => [
   // connections
   {
     name: "analytics_connection_insert",
@@ -125,7 +126,7 @@ export const TRIGGERS: Trigger[] = [
     event: "insert",
     organization: "NEW.organization_id",
     pgLock: customerLock("NEW"),
-    statements: [...usage("NEW", 1), ...dimensions("NEW", 1), ...visit("NEW", 1, "organization"), ...visit("NEW", 1, "venue")],
+    statements: [...usage(b, "NEW", 1), ...dimensions(b, "NEW", 1), ...visit(b, "NEW", 1, "organization"), ...visit(b, "NEW", 1, "venue")],
   },
   {
     name: "analytics_connection_delete",
@@ -134,7 +135,7 @@ export const TRIGGERS: Trigger[] = [
     event: "delete",
     organization: "OLD.organization_id",
     pgLock: customerLock("OLD"),
-    statements: [...usage("OLD", -1), ...dimensions("OLD", -1), ...visit("OLD", -1, "venue"), ...visit("OLD", -1, "organization")],
+    statements: [...usage(b, "OLD", -1), ...dimensions(b, "OLD", -1), ...visit(b, "OLD", -1, "venue"), ...visit(b, "OLD", -1, "organization")],
   },
   {
     name: "analytics_connection_usage",
@@ -144,7 +145,7 @@ export const TRIGGERS: Trigger[] = [
     when: connectionKeyChanged(USAGE_WATCH),
     organization: "NEW.organization_id",
     skipIf: onlyDetached(USAGE_WATCH),
-    statements: [...usage("OLD", -1), ...usage("NEW", 1)],
+    statements: [...usage(b, "OLD", -1), ...usage(b, "NEW", 1)],
   },
   {
     // PostgreSQL fires a table's triggers in name order: this name puts the dimensions right after
@@ -158,7 +159,7 @@ export const TRIGGERS: Trigger[] = [
     when: `${connectionKeyChanged(DIMENSION_WATCH)} OR ${authorizationChanged}`,
     organization: "NEW.organization_id",
     skipIf: onlyDetached([...DIMENSION_WATCH, "authorized_at"]),
-    statements: [...dimensions("OLD", -1), ...dimensions("NEW", 1)],
+    statements: [...dimensions(b, "OLD", -1), ...dimensions(b, "NEW", 1)],
   },
   {
     name: "analytics_connection_visits",
@@ -170,11 +171,11 @@ export const TRIGGERS: Trigger[] = [
     skipIf: onlyDetached([...VISIT_WATCH, "authorized_at"]),
     pgLock: `${customerLock("OLD")}; ${customerLock("NEW")}`,
     statements: [
-      ...visit("OLD", -1, "venue"),
-      ...visit("NEW", 1, "venue"),
+      ...visit(b, "OLD", -1, "venue"),
+      ...visit(b, "NEW", 1, "venue"),
       // The organisation chain does not change when only the venue does (a deleted venue).
-      ...visit("OLD", -1, "organization", organizationVisitMoved),
-      ...visit("NEW", 1, "organization", organizationVisitMoved),
+      ...visit(b, "OLD", -1, "organization", organizationVisitMoved(b)),
+      ...visit(b, "NEW", 1, "organization", organizationVisitMoved(b)),
     ],
   },
 
@@ -229,7 +230,7 @@ export const TRIGGERS: Trigger[] = [
     event: "update of is_mobile, os, brand, browser",
     when: connectionKeyChanged(["is_mobile", "os", "brand", "browser"]),
     organization: "NEW.organization_id",
-    statements: [deviceMove("OLD", -1), deviceMove("NEW", 1)],
+    statements: [deviceMove(b, "OLD", -1), deviceMove(b, "NEW", 1)],
   },
   {
     name: "analytics_device_delete",
@@ -282,16 +283,17 @@ export const TRIGGERS: Trigger[] = [
   },
 ];
 
+export const TRIGGERS = analyticsTriggers(LOCAL_BUCKETS);
 
-function deviceMove(r: Row, sign: 1 | -1): string {
+function deviceMove(b: Buckets, r: Row, sign: 1 | -1): string {
   const label = (d: "is_mobile" | "os" | "brand" | "browser") => `coalesce(${deviceLabel(d, r)}, 'Unknown')`;
-  const dayOf = `c.created_at - c.created_at % ${DAY}`;
+  const dayOf = b.day("c", "zo.utc_offset_ms");
   const venue = `case when v.level = 0 then coalesce(c.venue_id, 0) else ${ALL_VENUES} end`;
   return `insert into dimension_daily (organization_id, dimension, venue_id, day_start, value, footfall, connections)
     select c.organization_id, k.dimension, ${venue}, ${dayOf},
       case k.dimension when 'is_mobile' then ${label("is_mobile")} when 'os' then ${label("os")} when 'brand' then ${label("brand")} else ${label("browser")} end,
       ${sign} * count(*), ${sign} * count(c.authorized_at)
-    from connections c, ${DIMENSIONS} k, (select 0 as level union all select 1) v
+    from connections c join organizations zo on zo.id = c.organization_id, ${DIMENSIONS} k, (select 0 as level union all select 1) v
     where c.device_id = ${r}.id and k.dimension <> 'mode'
     group by c.organization_id, k.dimension, ${venue}, ${dayOf}
     order by 2, 3, 4

@@ -1,13 +1,14 @@
 // Customers' visit chains (docs/decisions/0009-analytics-rollups.md): customer_visit_days holds, per
-// customer, the UTC days with an authorized connection in the whole organisation (venue_key 0) and
+// customer, the days (the organisation's local days since migration 0033) with an authorized connection in the whole organisation (venue_key 0) and
 // at each venue, each day with the next visit day there (NEVER for the last) and the customer's
 // first day in the organisation. Two aggregates follow from the chains and are kept with them:
 // customer_gaps counts (day, next day) pairs and customer_first_days counts (first day in the
 // organisation, first day at the venue) pairs.
-import { day, NEVER, type Row } from "./_analytics-sql";
+import { type Buckets, NEVER, type Row } from "./_analytics-sql";
 
 /** Adds or removes one authorized connection's visit day in a customer's chain (venue_key 0 or its venue). */
-export function visit(r: Row, sign: 1 | -1, scope: "organization" | "venue", onlyIf?: string): string[] {
+export function visit(b: Buckets, r: Row, sign: 1 | -1, scope: "organization" | "venue", onlyIf?: string): string[] {
+  const day = (row: Row) => b.day(row);
   const key = scope === "organization" ? "0" : `${r}.venue_id`;
   const applies = [
     `${r}.authorized_at is not null and ${r}.customer_id is not null`,
