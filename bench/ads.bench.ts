@@ -217,7 +217,7 @@ async function runEngine(engine: Engine, options: Options): Promise<Result> {
     rows.push({ name: "roll-up, a normal minute (2 h lookback)", value: `${count(reRolled)} events re-rolled`, p50: ms(again.p50), p95: ms(again.p95) });
 
     // 3. The dashboard for 30 days.
-    const window = lastDays(30);
+    const window = lastDays(30, ctx.org.clock);
     const report = await adsReport(ctx, window);
     rows.push({ name: "30 days: impressions counted", value: count(report.totals.impressions), p50: "", p95: "" });
     const dash = await timed(options.runs, 3, () => adsReport(ctx, window));

@@ -125,7 +125,7 @@ async function measure(engine: Engine, options: Options): Promise<Result> {
     const end = await lastDay(organizationId);
     const timings: Timing[] = [];
     for (const days of WINDOWS) {
-      const range = { startMs: end - (days - 1) * DAY, endMs: end + DAY };
+      const range = { startMs: end - (days - 1) * DAY, endMs: end + DAY, offsetMs: 0 };
       console.log(`  timing calls over ${days} day(s)`);
       timings.push(...(await timeCalls(organizationId, range, options.runs)).map((t) => ({ ...t, days })));
     }
@@ -152,7 +152,7 @@ async function benchmarkOrganization(options: Options): Promise<{ organizationId
   const { insertUser } = await import("~/db/factories.server");
   const owner = await insertUser({ email: "analytics-bench@example.com", phone_number: "+254799000001" });
   const scale = options.connections / 5_000_000;
-  const result = await generateDemoData({
+  const result = await generateDemoData({ timeZone: "UTC",
     connections: options.connections,
     customers: Math.max(1, Math.round(200_000 * scale)),
     devices: Math.max(1, Math.round(300_000 * scale)),

@@ -98,7 +98,7 @@ async function benchOrganisation(engine: Engine): Promise<{ orgId: number; owner
   const owner = await insertUser({ email: "connections-bench@example.com", phone_number: "+254799000001" });
   const started = performance.now();
   // Built under a temporary name, renamed when complete: an interrupted build is not reused.
-  const result = await generateDemoData({
+  const result = await generateDemoData({ timeZone: "UTC",
     ...SIZES,
     now: NOW,
     ownerId: owner.id,

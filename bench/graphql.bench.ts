@@ -162,7 +162,7 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
   try {
     const cases = [
       ...WINDOWS.map((days) => {
-        const range = { startMs: lastDay - (days - 1) * DAY, endMs: lastDay + DAY };
+        const range = { startMs: lastDay - (days - 1) * DAY, endMs: lastDay + DAY, offsetMs: 0 };
         return { call: `dashboard figures, ${days} day${days === 1 ? "" : "s"}`, ...calls.dashboard(ctx, range) };
       }),
       { call: "connections page of 250 with relations", ...calls.connectionsPage(ctx) },

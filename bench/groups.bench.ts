@@ -90,7 +90,7 @@ async function benchmarkOrganization(options: Options): Promise<{ organizationId
     const { insertUser } = await import("~/db/factories.server");
     const owner = await insertUser({ email: "analytics-bench@example.com", phone_number: "+254799000001" });
     const scale = options.connections / 5_000_000;
-    const generated = await generateDemoData({
+    const generated = await generateDemoData({ timeZone: "UTC",
       connections: options.connections,
       customers: Math.max(1, Math.round(200_000 * scale)),
       devices: Math.max(1, Math.round(300_000 * scale)),

@@ -3,7 +3,8 @@
 // devices, 90 days), made once by the demo generator and reused (SQLite file
 // data/bench/reports-N.db; PostgreSQL database mlango_bench_reports_N when BENCH_POSTGRES_URL is
 // set), then every report page's loader (guard, figures or list, JSON) for the last 30 days of the
-// data: the overview, footfall, each visitor list's first page, a deep page and a search, and
+// data: the overview, footfall, each visitor list's first page, a deep page and a search, all
+// visitors at one venue and at three (its total from the presence roll-up, migration 0034), and
 // new_visitors.csv streamed through its route. p50/p95 of the server time (target < 500 ms per page).
 // Each engine runs in a child process of its own.
 import { fork } from "node:child_process";
@@ -108,7 +109,7 @@ async function benchOrganisation(engine: Engine) {
   const { insertUser } = await import("~/db/factories.server");
   const owner = await insertUser({ email: `reports-bench-${Date.now()}@example.com`, phone_number: "+254799000002" });
   const started = performance.now();
-  const result = await generateDemoData({ ...SIZES, now: NOW, ownerId: owner.id, organizationName: `${ORG_NAME} (building)`, log: (l) => console.log(`  ${l}`) });
+  const result = await generateDemoData({ timeZone: "UTC", ...SIZES, now: NOW, ownerId: owner.id, organizationName: `${ORG_NAME} (building)`, log: (l) => console.log(`  ${l}`) });
   if (engine === "postgres") await sql`vacuum analyze`.execute(db);
   else await sql`analyze`.execute(db);
   await db.updateTable("organizations").set({ name: ORG_NAME }).where("id", "=", result.organizationId).execute();
@@ -151,6 +152,14 @@ async function cases(orgId: number, ownerId: number): Promise<CaseResult[]> {
     plan.push({ name: `${report} page 1`, run: () => rows("") });
     plan.push({ name: `${report} page 100`, run: () => rows("&page=100") });
     plan.push({ name: `${report} search "${first_name}"`, run: () => rows(`&search=${encodeURIComponent(first_name!)}`) });
+  }
+  const venues = (await db.selectFrom("venues").select("id").where("organization_id", "=", orgId).orderBy("id").limit(3).execute()).map((v) => v.id);
+  for (const chosen of [venues.slice(0, 1), venues]) {
+    const query = chosen.map((id) => `&venue_id=${id}`).join("");
+    plan.push({
+      name: `all_visitors page 1, ${chosen.length} venue${chosen.length === 1 ? "" : "s"}`,
+      run: async () => (await (await call(visitors, `all_visitors?${range}${query}`, { report: "all_visitors" })).json()).rows.length,
+    });
   }
   plan.push({
     name: "new_visitors.csv (whole list)",

@@ -62,6 +62,8 @@ export interface DemoOptions {
   /** Owner of the new organisation; without it the demo user and a small team are created. */
   ownerId?: number;
   organizationName?: string;
+  /** IANA zone of the organisation; Africa/Nairobi when omitted. */
+  timeZone?: string;
   log?: (line: string) => void;
 }
 
@@ -121,6 +123,7 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
     email: "ops@savannahotspots.co.ke",
     phone_number: "+254709123400",
     more_info: "Guest Wi-Fi for cafés, malls and hotels in Nairobi and Mombasa.",
+    time_zone: options.timeZone,
   });
   const orgId = organization.id;
   log(`Organization "${organization.name}" (id ${orgId})`);

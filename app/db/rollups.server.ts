@@ -14,8 +14,11 @@ export async function pauseRollups(organizationId: number): Promise<void> {
     .execute();
 }
 
-/** Recomputes the roll-ups of one organisation (all when omitted) from its connections and resumes the triggers. */
-export async function rebuildRollups(organizationId?: number): Promise<void> {
+/**
+ * Recomputes the roll-ups of one organisation (all when omitted) from its connections and resumes
+ * the triggers. `first` runs in the same transaction before the rebuild (a new time zone).
+ */
+export async function rebuildRollups(organizationId?: number, first?: (trx: typeof db) => Promise<unknown>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // No connection or device may change meanwhile (SQLite's write transaction already excludes that).
     if (dialect() === "postgres") await sql`lock table connections, devices in share mode`.execute(trx);
@@ -29,6 +32,7 @@ export async function rebuildRollups(organizationId?: number): Promise<void> {
         .onConflict((oc) => oc.column("organization_id").doNothing())
         .execute();
     }
+    if (first) await first(trx);
     for (const statement of rollupRebuildStatements(organizationId ?? null)) await sql.raw(statement).execute(trx);
     let resume = trx.deleteFrom("analytics_paused");
     if (organizationId !== undefined) resume = resume.where("organization_id", "=", organizationId);

@@ -416,6 +416,24 @@ export interface CustomerGapsTable {
   customers: number;
 }
 
+/** Like customer_visit_days for every connection record with a customer, authorized or not (migration 0034). */
+export interface CustomerPresenceDaysTable {
+  organization_id: number;
+  customer_id: number;
+  venue_key: number;
+  day_start: Timestamp;
+  next_day: Timestamp;
+  records: number;
+}
+
+export interface PresenceGapsTable {
+  organization_id: number;
+  venue_key: number;
+  next_day: Timestamp;
+  day_start: Timestamp;
+  customers: number;
+}
+
 export interface CustomerFirstDaysTable {
   organization_id: number;
   venue_key: number;
@@ -893,6 +911,8 @@ export interface DB {
   customer_visit_days: CustomerVisitDaysTable;
   customer_gaps: CustomerGapsTable;
   customer_first_days: CustomerFirstDaysTable;
+  customer_presence_days: CustomerPresenceDaysTable;
+  presence_gaps: PresenceGapsTable;
   analytics_paused: AnalyticsPausedTable;
   jobs: JobsTable;
   email_verifications: EmailVerificationsTable;

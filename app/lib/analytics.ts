@@ -17,7 +17,8 @@ export interface AnalyticsScope {
   organizationId: number;
   /** Empty or undefined: every venue of the organisation. */
   venueIds?: readonly number[];
-  range: Pick<DateRange, "startMs" | "endMs">;
+  /** offsetMs must be the organisation's own (ctx.org.clock): its roll-ups are keyed by its days. */
+  range: Pick<DateRange, "startMs" | "endMs" | "offsetMs">;
 }
 
 export type Bucket = "hour" | "day";
@@ -94,7 +95,7 @@ export interface FootfallPoint {
   footfall: number;
 }
 
-/** Traffic flow heatmap: footfall by weekday (0 = Monday … 6 = Sunday) and hour of day (UTC). */
+/** Traffic flow heatmap: footfall by weekday (0 = Monday … 6 = Sunday) and hour of day, the organisation's. */
 export interface TrafficCell {
   weekday: number;
   hour: number;

@@ -69,7 +69,7 @@ export type ParsedFilter = { ok: true; filter: ConnectionFilter; status: Connect
  * YYYY-MM-DD, or start_ms/end_ms) from URL search params (the export's query). A malformed id is
  * `ok: false` (the route answers 404); unknown params are ignored.
  */
-export function parseConnectionFilter(searchParams: URLSearchParams): ParsedFilter {
+export function parseConnectionFilter(searchParams: URLSearchParams, offsetMs: number): ParsedFilter {
   const status = parseConnectionStatus(searchParams.get("status"));
   const filter: ConnectionFilter = statusFilter(status);
   for (const [param, key] of [
@@ -86,7 +86,7 @@ export function parseConnectionFilter(searchParams: URLSearchParams): ParsedFilt
   const mac = searchParams.get("access_point_mac")?.trim().toLowerCase();
   if (mac) filter.accessPointMac = mac;
   if (searchParams.get("start") || searchParams.get("end")) {
-    const range = dateRange(searchParams.get("start"), searchParams.get("end"));
+    const range = dateRange(searchParams.get("start"), searchParams.get("end"), Date.now(), offsetMs);
     filter.startMs = range.startMs;
     filter.endMs = range.endMs;
   }

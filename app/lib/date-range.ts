@@ -1,6 +1,9 @@
 // Date ranges of the analytics screens (DESIGN.md "Date ranges"): `start` and `end` as YYYY-MM-DD in
 // the URL, default today, never after today; malformed or reversed values fall back, never an error.
-// Services get start-of-day (inclusive) to the next day's start (exclusive), in UTC milliseconds.
+// Days are the organisation's (its fixed offset from UTC, app/lib/time-zone.ts): services get its
+// local start-of-day (inclusive) to the next local day's start (exclusive), in UTC milliseconds.
+
+import type { OrgClock } from "./time-zone";
 
 const DAY_MS = 86_400_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -9,16 +12,19 @@ export interface DateRange {
   /** YYYY-MM-DD, as in the URL. */
   start: string;
   end: string;
-  /** UTC ms of start 00:00:00.000 (inclusive). */
+  /** UTC ms of start 00:00:00.000 local time (inclusive). */
   startMs: number;
-  /** UTC ms of the day after `end`, 00:00:00.000 (exclusive): end 23:59:59.999 included. */
+  /** UTC ms of the day after `end`, 00:00:00.000 local time (exclusive): end 23:59:59.999 included. */
   endMs: number;
   /** Whole days in the range, at least 1. */
   days: number;
+  /** The organisation's offset from UTC the days are taken in (0: UTC days). */
+  offsetMs: number;
 }
 
-export function todayIso(now = Date.now()): string {
-  return new Date(now).toISOString().slice(0, 10);
+/** Today's date (YYYY-MM-DD) at `offsetMs` from UTC. */
+export function todayIso(now = Date.now(), offsetMs = 0): string {
+  return new Date(now + offsetMs).toISOString().slice(0, 10);
 }
 
 function parseIsoDate(value: string | null | undefined): number | null {
@@ -29,9 +35,9 @@ function parseIsoDate(value: string | null | undefined): number | null {
   return ms;
 }
 
-/** The range of `start`..`end` (both YYYY-MM-DD, inclusive), clamped to today; swapped if reversed. */
-export function dateRange(start: string | null | undefined, end: string | null | undefined, now = Date.now()): DateRange {
-  const today = parseIsoDate(todayIso(now))!;
+/** The range of `start`..`end` (both YYYY-MM-DD, inclusive, local days), clamped to today; swapped if reversed. */
+export function dateRange(start: string | null | undefined, end: string | null | undefined, now: number, offsetMs: number): DateRange {
+  const today = parseIsoDate(todayIso(now, offsetMs))!;
   let from = parseIsoDate(start) ?? parseIsoDate(end) ?? today;
   let to = parseIsoDate(end) ?? today;
   from = Math.min(from, today);
@@ -40,21 +46,22 @@ export function dateRange(start: string | null | undefined, end: string | null |
   return {
     start: todayIso(from),
     end: todayIso(to),
-    startMs: from,
-    endMs: to + DAY_MS,
+    startMs: from - offsetMs,
+    endMs: to + DAY_MS - offsetMs,
     days: Math.round((to - from) / DAY_MS) + 1,
+    offsetMs,
   };
 }
 
-/** `start` and `end` from URL search params. */
-export function parseDateRange(searchParams: URLSearchParams, now = Date.now()): DateRange {
-  return dateRange(searchParams.get("start"), searchParams.get("end"), now);
+/** `start` and `end` from URL search params, in the organisation's days. */
+export function parseDateRange(searchParams: URLSearchParams, clock: OrgClock, now = Date.now()): DateRange {
+  return dateRange(searchParams.get("start"), searchParams.get("end"), now, clock.offsetMs);
 }
 
 /** A range of the last `days` days ending today (the access point pages use one year). */
-export function lastDays(days: number, now = Date.now()): DateRange {
-  const today = parseIsoDate(todayIso(now))!;
-  return dateRange(todayIso(today - (days - 1) * DAY_MS), todayIso(today), now);
+export function lastDays(days: number, clock: OrgClock, now = Date.now()): DateRange {
+  const today = parseIsoDate(todayIso(now, clock.offsetMs))!;
+  return dateRange(todayIso(today - (days - 1) * DAY_MS), todayIso(today), now, clock.offsetMs);
 }
 
 /** dd/mm/yyyy, the reports' display format. */
@@ -71,8 +78,8 @@ export function mondayOf(iso: string): string {
 }
 
 /** Quick choices offered beside the date inputs; "This week" starts on Monday. */
-export function rangePresets(now = Date.now()): { label: string; start: string; end: string }[] {
-  const today = todayIso(now);
+export function rangePresets(offsetMs = 0, now = Date.now()): { label: string; start: string; end: string }[] {
+  const today = todayIso(now, offsetMs);
   const daysAgo = (n: number) => todayIso(parseIsoDate(today)! - n * DAY_MS);
   return [
     { label: "Today", start: today, end: today },

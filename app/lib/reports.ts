@@ -38,7 +38,7 @@ export const VISITOR_REPORT_DESCRIPTIONS: Record<VisitorReport, string> = {
   repeat_visitors: "Customers who got online in the period and had also got online before it.",
 };
 
-/** Send hours 01–24 (hour of the UTC day; 24 is midnight at the end of the day), default 18. */
+/** Send hours 01–24 (hour of the organisation's day; 24 is midnight at the end of the day), default 18. */
 export const SEND_HOURS: readonly number[] = Array.from({ length: 24 }, (_, i) => i + 1);
 export const DEFAULT_SEND_HOUR = 18;
 
@@ -50,17 +50,19 @@ export function formatSendHour(hour: number): string {
 const HOUR_MS = 3_600_000;
 
 /**
- * The UTC day whose report is due most recently at `now` for a send hour: today once today's hour
- * has come, else yesterday (hour 24 of a day is midnight at its end, so it is always yesterday's).
+ * The organisation's day (at `offsetMs` from UTC) whose report is due most recently at `now` for a
+ * send hour: today once today's hour has come, else yesterday (hour 24 of a day is midnight at its
+ * end, so it is always yesterday's).
  */
-export function dueDay(sendAt: number, now: number): string {
-  const todayStart = now - (now % DAY_MS);
-  return todayStart + sendAt * HOUR_MS <= now ? todayIso(todayStart) : todayIso(todayStart - DAY_MS);
+export function dueDay(sendAt: number, now: number, offsetMs: number): string {
+  const local = now + offsetMs;
+  const todayStart = local - (local % DAY_MS);
+  return todayStart + sendAt * HOUR_MS <= local ? todayIso(todayStart) : todayIso(todayStart - DAY_MS);
 }
 
 /** The first day a subscription made (or moved) at `now` delivers: the next due day, never one already past. */
-export function firstDeliveryDay(sendAt: number, now: number): string {
-  return todayIso(Date.parse(`${dueDay(sendAt, now)}T00:00:00Z`) + DAY_MS);
+export function firstDeliveryDay(sendAt: number, now: number, offsetMs: number): string {
+  return todayIso(Date.parse(`${dueDay(sendAt, now, offsetMs)}T00:00:00Z`) + DAY_MS);
 }
 
 /** The file name of a report's CSV export and e-mail attachment. */
@@ -68,9 +70,9 @@ export function reportFileName(slug: ReportSlug): string {
   return `${slug}.csv`;
 }
 
-/** A footfall bucket's start in the reports' format (UTC): "21/11/2026 14:00" for hours, "21/11/2026" for days. */
-export function formatBucket(timeMs: number, bucket: "hour" | "day"): string {
-  const iso = new Date(timeMs).toISOString();
+/** A footfall bucket's start in the reports' format, at `offsetMs` from UTC: "21/11/2026 14:00" for hours, "21/11/2026" for days. */
+export function formatBucket(timeMs: number, bucket: "hour" | "day", offsetMs: number): string {
+  const iso = new Date(timeMs + offsetMs).toISOString();
   const day = `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
   return bucket === "hour" ? `${day} ${iso.slice(11, 13)}:00` : day;
 }

@@ -43,7 +43,7 @@ const dwellMs = (eb: Eb) => eb.fn.coalesce(eb.fn.sum<number>(dwellMsOf("connecti
 const endedConnections = sql<number>`count(case when connections.authorized_at is not null and connections.ended_at is not null then 1 end)`;
 
 export async function usageSeries(scope: AnalyticsScope, bucket: Bucket): Promise<UsagePoint[]> {
-  const time = bucketStart(sql.ref("connections.created_at"), bucket);
+  const time = bucketStart(sql.ref("connections.created_at"), bucket, scope.range.offsetMs);
   const rows = await inScope(scope)
     .select((eb) => [
       time.as("time"),
@@ -189,7 +189,7 @@ export async function deviceSummary(scope: AnalyticsScope, dimension: DeviceDime
 }
 
 export async function dwellTimeSeries(scope: AnalyticsScope, bucket: Bucket): Promise<DwellPoint[]> {
-  const time = bucketStart(sql.ref("connections.created_at"), bucket);
+  const time = bucketStart(sql.ref("connections.created_at"), bucket, scope.range.offsetMs);
   const rows = await inScope(scope)
     .select((eb) => [time.as("time"), dwellMs(eb).as("dwellMs")])
     .groupBy(time)
@@ -199,7 +199,7 @@ export async function dwellTimeSeries(scope: AnalyticsScope, bucket: Bucket): Pr
 }
 
 export async function footfallSeries(scope: AnalyticsScope, bucket: Bucket): Promise<FootfallPoint[]> {
-  const time = bucketStart(sql.ref("connections.created_at"), bucket);
+  const time = bucketStart(sql.ref("connections.created_at"), bucket, scope.range.offsetMs);
   const rows = await inScope(scope)
     .select((eb) => [time.as("time"), footfall(eb).as("footfall")])
     .groupBy(time)
@@ -209,8 +209,8 @@ export async function footfallSeries(scope: AnalyticsScope, bucket: Bucket): Pro
 }
 
 export async function trafficHeatmap(scope: AnalyticsScope): Promise<TrafficCell[]> {
-  const weekday = weekdayOf(sql.ref("connections.created_at"));
-  const hour = hourOfDay(sql.ref("connections.created_at"));
+  const weekday = weekdayOf(sql.ref("connections.created_at"), scope.range.offsetMs);
+  const hour = hourOfDay(sql.ref("connections.created_at"), scope.range.offsetMs);
   const rows = await inScope(scope)
     .select((eb) => [weekday.as("weekday"), hour.as("hour"), footfall(eb).as("footfall")])
     .groupBy([weekday, hour])

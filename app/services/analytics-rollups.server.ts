@@ -1,5 +1,5 @@
 // Analytics read from the roll-ups (migration 0004, docs/decisions/0009-analytics-rollups.md) for
-// windows that start and end on a UTC day boundary: a year of the whole organisation is 365 daily
+// windows that start and end on a boundary of the organisation's days (its offset from UTC): a year of the whole organisation is 365 daily
 // rows (the every-venue rows, venue_id ALL_VENUES) instead of millions of connections. Answers
 // equal the raw ones (analytics-raw.server.ts; tests compare them).
 import { sql } from "kysely";
@@ -225,8 +225,8 @@ export async function deviceSummary(scope: AnalyticsScope, name: DeviceDimension
 }
 
 export async function trafficHeatmap(scope: AnalyticsScope): Promise<TrafficCell[]> {
-  const weekday = weekdayOf(sql.ref("u.hour_start"));
-  const hour = hourOfDay(sql.ref("u.hour_start"));
+  const weekday = weekdayOf(sql.ref("u.hour_start"), scope.range.offsetMs);
+  const hour = hourOfDay(sql.ref("u.hour_start"), scope.range.offsetMs);
   const rows = await hourly(scope)
     .select([weekday.as("weekday"), hour.as("hour"), footfall.as("footfall")])
     .groupBy([weekday, hour])

@@ -1,5 +1,6 @@
 // SQL pieces of the analytics queries. Times are epoch milliseconds (docs/decisions/0001), so hour
-// and UTC-day buckets are plain integer arithmetic that both SQLite and PostgreSQL evaluate alike.
+// and day buckets at the organisation's offset from UTC are plain integer arithmetic that both
+// SQLite and PostgreSQL evaluate alike.
 // Constants are inlined (sql.lit), so PostgreSQL sees the SELECT and GROUP BY expressions as equal.
 import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
 import type { Bucket } from "~/lib/analytics";
@@ -9,19 +10,19 @@ export const DAY_MS = 86_400_000;
 
 export const bucketMs = (bucket: Bucket) => (bucket === "hour" ? HOUR_MS : DAY_MS);
 
-/** Start of the hour or UTC day holding the time. */
-export function bucketStart(time: Expression<unknown>, bucket: Bucket): RawBuilder<number> {
-  return sql<number>`(${time} - ${time} % ${sql.lit(bucketMs(bucket))})`;
+/** Start of the hour or day holding the time, at `offsetMs` from UTC (UTC ms). */
+export function bucketStart(time: Expression<unknown>, bucket: Bucket, offsetMs: number): RawBuilder<number> {
+  return sql<number>`(${time} - (${time} + ${sql.lit(offsetMs)}) % ${sql.lit(bucketMs(bucket))})`;
 }
 
-/** 0 = Monday … 6 = Sunday (1970-01-01 was a Thursday). */
-export function weekdayOf(time: Expression<unknown>): RawBuilder<number> {
-  return sql<number>`((${time} / ${sql.lit(DAY_MS)} + 3) % 7)`;
+/** 0 = Monday … 6 = Sunday at `offsetMs` from UTC (1970-01-01 was a Thursday). */
+export function weekdayOf(time: Expression<unknown>, offsetMs: number): RawBuilder<number> {
+  return sql<number>`(((${time} + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)} + 3) % 7)`;
 }
 
-/** Hour of the UTC day, 0–23. */
-export function hourOfDay(time: Expression<unknown>): RawBuilder<number> {
-  return sql<number>`((${time} % ${sql.lit(DAY_MS)}) / ${sql.lit(HOUR_MS)})`;
+/** Hour of the day at `offsetMs` from UTC, 0–23. */
+export function hourOfDay(time: Expression<unknown>, offsetMs: number): RawBuilder<number> {
+  return sql<number>`(((${time} + ${sql.lit(offsetMs)}) % ${sql.lit(DAY_MS)}) / ${sql.lit(HOUR_MS)})`;
 }
 
 /**

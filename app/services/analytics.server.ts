@@ -4,8 +4,9 @@
 // app/lib/analytics.ts. Callers pass an organisation they have already checked (the guard's
 // ctx.org.id); every query filters by it.
 //
-// Windows that start and end on a UTC day boundary (every date-range screen) read the roll-ups;
-// any other window is computed from the connection rows. Both give the same answers.
+// Windows that start and end on a boundary of the organisation's days (every date-range screen)
+// read the roll-ups; any other window is computed from the connection rows. Both give the same
+// answers. Times in the answers are UTC ms; hours of day and weekdays are the organisation's.
 import { db } from "~/db/db.server";
 import type { AnalyticsScope, Bucket, DeviceDimension, VenueOverview } from "~/lib/analytics";
 import type { DateRange } from "~/lib/date-range";
@@ -14,7 +15,8 @@ import * as rollups from "./analytics-rollups.server";
 import { DAY_MS } from "./analytics-sql.server";
 
 function source(scope: AnalyticsScope): typeof rollups {
-  return scope.range.startMs % DAY_MS === 0 && scope.range.endMs % DAY_MS === 0 ? rollups : raw;
+  const { startMs, endMs, offsetMs } = scope.range;
+  return (startMs + offsetMs) % DAY_MS === 0 && (endMs + offsetMs) % DAY_MS === 0 ? rollups : raw;
 }
 
 /** usageSummary: footfall, connections, upload and download per hour or day. */
@@ -33,7 +35,7 @@ export const deviceSummary = (scope: AnalyticsScope, dimension: DeviceDimension,
 export const dwellTimeSeries = (scope: AnalyticsScope, bucket: Bucket) => source(scope).dwellTimeSeries(scope, bucket);
 /** footfall per hour or day. */
 export const footfallSeries = (scope: AnalyticsScope, bucket: Bucket) => source(scope).footfallSeries(scope, bucket);
-/** Traffic flow: footfall by weekday and hour of day (UTC). */
+/** Traffic flow: footfall by weekday and hour of day (the organisation's). */
 export const trafficHeatmap = (scope: AnalyticsScope) => source(scope).trafficHeatmap(scope);
 /** New and repeat customers of the window. */
 export const customerCounts = (scope: AnalyticsScope) => source(scope).customerCounts(scope);
@@ -48,7 +50,7 @@ export async function uniqueCustomers(scope: AnalyticsScope): Promise<number> {
 export async function venueOverview(
   organizationId: number,
   venueId: number,
-  range: Pick<DateRange, "startMs" | "endMs">,
+  range: Pick<DateRange, "startMs" | "endMs" | "offsetMs">,
 ): Promise<VenueOverview> {
   const [accessPoints, online, totals] = await Promise.all([
     db

@@ -87,7 +87,7 @@ const MAX_VENUE_FILTER = 200;
  * the id of a venue of another organisation, is a 404 like everywhere else.
  */
 export async function parseDashboardFilters(ctx: OrgContext, url: URL): Promise<DashboardFilters> {
-  const range = parseDateRange(url.searchParams);
+  const range = parseDateRange(url.searchParams, ctx.org.clock);
   const raw = [...new Set(url.searchParams.getAll("venues").filter((v) => v !== ""))];
   if (raw.length > MAX_VENUE_FILTER) notFound();
   const ids = raw.map((v) => parseId(v));

@@ -6,6 +6,7 @@ import { parseId } from "~/lib/ids";
 import { ALL_PERMISSIONS, VIEW_PERMISSIONS, refusalMessage, type Permission } from "~/lib/permissions";
 import { hashToken } from "./crypto.server";
 import { commitSession, getSession } from "./session.server";
+import type { OrgClock } from "~/lib/time-zone";
 
 export interface AuthUser {
   id: number;
@@ -18,7 +19,8 @@ export interface AuthUser {
 
 export interface OrgContext {
   user: AuthUser;
-  org: { id: number; name: string };
+  /** The organisation, with the clock its days and displayed times follow (app/lib/time-zone.ts). */
+  org: { id: number; name: string; clock: OrgClock };
   permissions: ReadonlySet<Permission>;
   /** The organisation's creator (im_admin): holds every permission. */
   isOwner: boolean;
@@ -144,6 +146,8 @@ export async function requireMembership(user: AuthUser, orgId: number, ...anyOf:
     .select([
       "organizations.id as org_id",
       "organizations.name as org_name",
+      "organizations.time_zone",
+      "organizations.utc_offset_ms",
       "administrators.is_owner",
       "administrators.role_id",
       "roles.role_type",
@@ -156,7 +160,11 @@ export async function requireMembership(user: AuthUser, orgId: number, ...anyOf:
   if (!membership) notFound();
   const ctx: OrgContext = {
     user,
-    org: { id: membership.org_id, name: membership.org_name },
+    org: {
+      id: membership.org_id,
+      name: membership.org_name,
+      clock: { timeZone: membership.time_zone, offsetMs: Number(membership.utc_offset_ms) },
+    },
     permissions: await permissionsOf(membership),
     isOwner: membership.is_owner === 1,
     roleName: membership.is_owner === 1 ? "Administrator" : membership.role_name,

@@ -1,7 +1,9 @@
 import { redirect } from "@remix-run/node";
 import { ALL_VENUES } from "~/db/migrations/_analytics-sql";
 import { db } from "~/db/db.server";
+import { rebuildRollups } from "~/db/rollups.server";
 import { parseId } from "~/lib/ids";
+import { DEFAULT_TIME_ZONE, isTimeZone, standardOffsetMs, type OrgClock } from "~/lib/time-zone";
 import type { AdminStatus } from "~/db/schema";
 import type { InvitationStatus } from "~/lib/schemas/organizations";
 import { forbidden, notFound, permissionsOf, requireOwner, type OrgContext } from "./guard.server";
@@ -13,6 +15,8 @@ export interface OrganizationInput {
   email?: string | null;
   phone_number?: string | null;
   more_info?: string | null;
+  /** IANA name; new organisations default to Africa/Nairobi (the form offers the browser's zone). */
+  time_zone?: string;
 }
 
 export const ORGANIZATION_REFUSALS = {
@@ -23,8 +27,10 @@ export const ORGANIZATION_REFUSALS = {
 } as const;
 
 /** Creates an organisation; its creator becomes its administrator (im_admin), accepted at once. */
-export async function createOrganization(userId: number, input: OrganizationInput) {
+export async function createOrganization(userId: number, input: OrganizationInput): Promise<{ id: number; name: string; clock: OrgClock }> {
   const now = Date.now();
+  const timeZone = input.time_zone && isTimeZone(input.time_zone) ? input.time_zone : DEFAULT_TIME_ZONE;
+  const clock = { timeZone, offsetMs: standardOffsetMs(timeZone) };
   return db.transaction().execute(async (trx) => {
     const org = await trx
       .insertInto("organizations")
@@ -34,6 +40,8 @@ export async function createOrganization(userId: number, input: OrganizationInpu
         email_address: input.email ?? null,
         phone_number: input.phone_number ?? null,
         more_info: input.more_info ?? null,
+        time_zone: clock.timeZone,
+        utc_offset_ms: clock.offsetMs,
         created_by_user_id: userId,
         created_at: now,
         updated_at: now,
@@ -55,7 +63,7 @@ export async function createOrganization(userId: number, input: OrganizationInpu
         updated_at: now,
       })
       .execute();
-    return org;
+    return { ...org, clock };
   });
 }
 
@@ -250,7 +258,7 @@ export type OrganizationCounts = Awaited<ReturnType<typeof organizationCounts>>;
 export async function getOrganizationDetails(ctx: OrgContext) {
   const org = await db
     .selectFrom("organizations")
-    .select(["id", "name", "address", "email_address", "phone_number", "more_info", "created_at", "updated_at"])
+    .select(["id", "name", "address", "email_address", "phone_number", "more_info", "time_zone", "created_at", "updated_at"])
     .where("id", "=", ctx.org.id)
     .executeTakeFirst();
   if (!org) notFound();
@@ -268,9 +276,18 @@ export async function listOrganizationVenues(ctx: OrgContext) {
     .execute();
 }
 
-/** PUT organizations/{id}: the organisation's administrator (im_admin) alone. */
+/**
+ * PUT organizations/{id}: the organisation's administrator (im_admin) alone. A new time zone with
+ * another offset re-buckets the organisation's analytics by its new days (decision 0023).
+ */
 export async function updateOrganization(ctx: OrgContext, input: OrganizationInput): Promise<void> {
   requireOwner(ctx);
+  const timeZone = input.time_zone && isTimeZone(input.time_zone) ? input.time_zone : ctx.org.clock.timeZone;
+  const offsetMs = timeZone === ctx.org.clock.timeZone ? ctx.org.clock.offsetMs : standardOffsetMs(timeZone);
+  const setZone = (trx: typeof db) =>
+    trx.updateTable("organizations").set({ time_zone: timeZone, utc_offset_ms: offsetMs }).where("id", "=", ctx.org.id).execute();
+  if (offsetMs !== ctx.org.clock.offsetMs) await rebuildRollups(ctx.org.id, setZone);
+  else if (timeZone !== ctx.org.clock.timeZone) await setZone(db);
   await db
     .updateTable("organizations")
     .set({

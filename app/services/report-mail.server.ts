@@ -6,6 +6,7 @@ import { DAY_MS, formatDayMonthYear } from "~/lib/date-range";
 import { formatBytes, formatClock, formatCount } from "~/lib/format";
 import { formatBucket, isVisitorReport, reportFileName, reportTitle, type ReportSlug, type VisitorReport } from "~/lib/reports";
 import { csvFile, csvLines } from "~/lib/csv-line";
+import { clockLabel, formatOffset, type OrgClock } from "~/lib/time-zone";
 import type { Email } from "./email.server";
 import { average, connectionModes, footfallReport, overview } from "./reports.server";
 import { VISITOR_CSV_HEADER, visitorBatches, visitorCsvRow, type VisitorRow } from "./report-visitors.server";
@@ -24,17 +25,19 @@ export interface ReportMailInput {
   organizationId: number;
   organizationName: string;
   report: ReportSlug;
-  /** YYYY-MM-DD (UTC). */
+  /** YYYY-MM-DD, a day of the organisation's clock. */
   day: string;
+  clock: OrgClock;
   /** The subscriber may see guests' names and contacts (view_clients); without it a visitor report mails its total only. */
   personalData: boolean;
 }
 
 export async function buildReportEmail(input: ReportMailInput): Promise<Omit<Email, "to">> {
-  const startMs = Date.parse(`${input.day}T00:00:00.000Z`);
-  const scope: AnalyticsScope = { organizationId: input.organizationId, range: { startMs, endMs: startMs + DAY_MS } };
+  const offsetMs = input.clock.offsetMs;
+  const startMs = Date.parse(`${input.day}T00:00:00.000Z`) - offsetMs;
+  const scope: AnalyticsScope = { organizationId: input.organizationId, range: { startMs, endMs: startMs + DAY_MS, offsetMs } };
   const title = reportTitle(input.report);
-  const heading = `${title} report of ${input.organizationName} for ${formatDayMonthYear(input.day)} (UTC)`;
+  const heading = `${title} report of ${input.organizationName} for ${formatDayMonthYear(input.day)} (${clockLabel(input.clock)})`;
   const { sections, csv, note } = isVisitorReport(input.report)
     ? await (input.personalData ? visitorContent(scope, input.report) : visitorTotal(scope, input.report))
     : input.report === "overview"
@@ -88,8 +91,8 @@ async function overviewContent(scope: AnalyticsScope) {
 
 async function footfallContent(scope: AnalyticsScope) {
   const report = await footfallReport(scope);
-  const rows = report.points.map((p) => [formatBucket(p.time, report.bucket), p.footfall]);
-  const header = [report.bucket === "hour" ? "Hour (UTC)" : "Day", "Footfall"];
+  const rows = report.points.map((p) => [formatBucket(p.time, report.bucket, scope.range.offsetMs), p.footfall]);
+  const header = [report.bucket === "hour" ? `Hour (${formatOffset(scope.range.offsetMs)})` : "Day", "Footfall"];
   return {
     sections: [
       { header: ["Figure", "Total"], rows: [["Footfall", formatCount(report.total)]] },

@@ -1,7 +1,7 @@
 // Sends the subscribed reports by e-mail (spec 3 §2 "subscribe bell", §9 send hours 01–24).
 //
-// Time is UTC: a subscription's hour H (1–24) of day D falls at D 00:00 UTC + H hours, so hour 24
-// is midnight at the end of D. At any moment each subscription has one "due day": today once
+// Time is the organisation's (its fixed offset from UTC, decision 0023): a subscription's hour H
+// (1–24) of day D falls at D 00:00 local time + H hours, so hour 24 is midnight at the end of D. At any moment each subscription has one "due day": today once
 // today's hour has come, else yesterday. Missed days are not caught up; only the latest due day is.
 //
 // Exactly once with several app instances: the claim is a row of report_deliveries, unique per
@@ -46,6 +46,8 @@ interface Due {
   day: string;
   email: string;
   org_name: string;
+  time_zone: string;
+  utc_offset_ms: number;
   is_owner: number;
   role_id: number | null;
   role_type: string | null;
@@ -58,16 +60,21 @@ interface Due {
 export async function runDueReports(now = Date.now(), database: Kysely<DB> = defaultDb): Promise<RunResult> {
   const result: RunResult = { sent: 0, failed: 0 };
   const started = Date.now();
-  // Pages through the due subscriptions by id, so a run ends even when claims are lost to others.
-  for (let afterId = 0; ; ) {
-    const due = await dueSubscriptions(database, now, afterId);
-    if (due.length === 0) break;
-    for (const item of due) {
-      afterId = item.id;
-      const claim = await claimDelivery(database, item, now);
-      if (!claim) continue; // another instance has it
-      if (await deliver(database, item, claim, now)) result.sent++;
-      else result.failed++;
+  // Each offset from UTC has its own "today" and hour: organisations are taken one offset at a time
+  // (a handful). Pages through the due subscriptions by id, so a run ends even when claims are lost.
+  const offsets = await database.selectFrom("organizations").select("utc_offset_ms").distinct().execute();
+  for (const { utc_offset_ms } of offsets) {
+    const offsetMs = Number(utc_offset_ms);
+    for (let afterId = 0; ; ) {
+      const due = await dueSubscriptions(database, now, offsetMs, afterId);
+      if (due.length === 0) break;
+      for (const item of due) {
+        afterId = item.id;
+        const claim = await claimDelivery(database, item, now);
+        if (!claim) continue; // another instance has it
+        if (await deliver(database, item, claim, now)) result.sent++;
+        else result.failed++;
+      }
     }
   }
   if (result.sent || result.failed) {
@@ -77,9 +84,10 @@ export async function runDueReports(now = Date.now(), database: Kysely<DB> = def
 }
 
 /** Subscriptions of accepted members whose due day has no delivery that is sent, in progress or waiting to retry. */
-async function dueSubscriptions(database: Kysely<DB>, now: number, afterId: number): Promise<Due[]> {
-  const todayStart = now - (now % DAY_MS);
-  const hour = Math.floor((now - todayStart) / HOUR_MS); // 0–23
+async function dueSubscriptions(database: Kysely<DB>, now: number, offsetMs: number, afterId: number): Promise<Due[]> {
+  const local = now + offsetMs;
+  const todayStart = local - (local % DAY_MS);
+  const hour = Math.floor((local - todayStart) / HOUR_MS); // 0–23 of the local day
   const today = todayIso(todayStart);
   const yesterday = todayIso(todayStart - DAY_MS);
   const dueDay = sql<string>`case when ${sql.ref("s.send_at")} <= ${hour} then ${today} else ${yesterday} end`;
@@ -90,7 +98,20 @@ async function dueSubscriptions(database: Kysely<DB>, now: number, afterId: numb
     .innerJoin("organizations as o", "o.id", "s.organization_id")
     .leftJoin("roles as r", "r.id", "a.role_id")
     .leftJoin("report_deliveries as d", (j) => j.onRef("d.subscription_id", "=", "s.id").on("d.day", "=", dueDay))
-    .select(["s.id", "s.organization_id", "s.report", dueDay.as("day"), "u.email", "o.name as org_name", "a.is_owner", "a.role_id", "r.role_type"])
+    .select([
+      "s.id",
+      "s.organization_id",
+      "s.report",
+      dueDay.as("day"),
+      "u.email",
+      "o.name as org_name",
+      "o.time_zone",
+      "o.utc_offset_ms",
+      "a.is_owner",
+      "a.role_id",
+      "r.role_type",
+    ])
+    .where("o.utc_offset_ms", "=", offsetMs)
     .where("s.id", ">", afterId)
     .where("a.status", "=", "Accepted")
     .where(dueDay, ">=", sql.ref<string>("s.first_day"))
@@ -159,6 +180,7 @@ async function deliver(database: Kysely<DB>, item: Due, claim: Claim, now: numbe
       organizationName: item.org_name,
       report: item.report as ReportSlug,
       day: item.day,
+      clock: { timeZone: item.time_zone, offsetMs: Number(item.utc_offset_ms) },
       // The subscriber's permissions on the day it is sent, not when they subscribed.
       personalData: (await permissionsOf(item)).has(PERSONAL_DATA_PERMISSION),
     });

@@ -38,7 +38,7 @@ export async function subscribeReport(ctx: OrgContext, report: ReportSlug, sendA
         user_id: ctx.user.id,
         report,
         send_at: sendAt,
-        first_day: firstDeliveryDay(sendAt, now),
+        first_day: firstDeliveryDay(sendAt, now, ctx.org.clock.offsetMs),
         last_sent_on: null,
         created_at: now,
         updated_at: now,
@@ -57,7 +57,7 @@ export async function subscribeReport(ctx: OrgContext, report: ReportSlug, sendA
 async function updateHour(ctx: OrgContext, id: number, sendAt: number, now: number): Promise<ReportSubscription> {
   const row = await db
     .updateTable("report_subscriptions")
-    .set({ send_at: sendAt, first_day: firstDeliveryDay(sendAt, now), updated_at: now })
+    .set({ send_at: sendAt, first_day: firstDeliveryDay(sendAt, now, ctx.org.clock.offsetMs), updated_at: now })
     .where("id", "=", id)
     .where("organization_id", "=", ctx.org.id)
     .where("user_id", "=", ctx.user.id)

@@ -15,10 +15,11 @@
 //
 // At scale (millions of connections): a list walks the organisation's customers newest first and
 // tests each one with an index lookup — the analytics roll-up customer_visit_days (one row per
-// customer, venue and day with authorized connections) for the authorized lists, the connections'
-// (customer_id, created_at) index for all visitors — so a page stops after its rows. The totals
-// of the authorized lists come from the analytics service's roll-up counts; with a search, or for
-// all visitors, the matching customers are counted with the same test.
+// customer, venue and day with authorized connections) for the authorized lists,
+// customer_presence_days (the same for any connection record) for all visitors — so a page stops
+// after its rows. Totals without a search come from roll-up counts (the analytics service's for
+// the authorized lists, presence_gaps for all visitors); with a search, the matching customers are
+// counted with the same test, up to a cap.
 import { csvHeader, csvLine, csvLines } from "~/lib/csv-line";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
@@ -45,12 +46,16 @@ export interface VisitorRow {
 
 type CustomerEb = ExpressionBuilder<DB, "customers">;
 
-/** Report windows are whole UTC days (the date range picker's), which is what the roll-ups hold. */
+/** Report windows are whole days of the organisation (the date range picker's), which is what the roll-ups hold. */
 function assertWholeDays(scope: AnalyticsScope): void {
-  if (scope.range.startMs % DAY_MS !== 0 || scope.range.endMs % DAY_MS !== 0) {
-    throw new Error("Visitor reports take whole UTC days.");
+  const { startMs, endMs, offsetMs } = scope.range;
+  if ((startMs + offsetMs) % DAY_MS !== 0 || (endMs + offsetMs) % DAY_MS !== 0) {
+    throw new Error("Visitor reports take whole days of the organization's time zone.");
   }
 }
+
+/** The venue keys of the scope's roll-up rows: the organisation (0) or the chosen venues. */
+const venueKeys = (scope: AnalyticsScope) => (scope.venueIds?.length ? [...scope.venueIds] : [0]);
 
 /** The customer's visit days in the window: in the organisation (venue key 0) or at the chosen venues. */
 function visitDaysInWindow(eb: CustomerEb, scope: AnalyticsScope) {
@@ -58,26 +63,25 @@ function visitDaysInWindow(eb: CustomerEb, scope: AnalyticsScope) {
     .selectFrom("customer_visit_days as v")
     .where("v.organization_id", "=", scope.organizationId)
     .whereRef("v.customer_id", "=", "customers.id")
-    .where("v.venue_key", "in", scope.venueIds?.length ? [...scope.venueIds] : [0])
+    .where("v.venue_key", "in", venueKeys(scope))
     .where("v.day_start", ">=", scope.range.startMs)
     .where("v.day_start", "<", scope.range.endMs);
 }
 
-/** The customer's connection records in the window (at the chosen venues), authorized or not. */
-function connectionsInWindow(eb: CustomerEb, scope: AnalyticsScope) {
-  let query = eb
-    .selectFrom("connections as w")
-    .whereRef("w.customer_id", "=", "customers.id")
+/** The customer's days with a connection record, authorized or not, in the window (as visitDaysInWindow). */
+function presenceDaysInWindow(eb: CustomerEb, scope: AnalyticsScope) {
+  return eb
+    .selectFrom("customer_presence_days as w")
     .where("w.organization_id", "=", scope.organizationId)
-    .where("w.created_at", ">=", scope.range.startMs)
-    .where("w.created_at", "<", scope.range.endMs);
-  if (scope.venueIds?.length) query = query.where("w.venue_id", "in", [...scope.venueIds]);
-  return query;
+    .whereRef("w.customer_id", "=", "customers.id")
+    .where("w.venue_key", "in", venueKeys(scope))
+    .where("w.day_start", ">=", scope.range.startMs)
+    .where("w.day_start", "<", scope.range.endMs);
 }
 
 /** Whether the customer belongs to the report's list. */
 function inReport(eb: CustomerEb, scope: AnalyticsScope, report: VisitorReport): Expression<SqlBool> {
-  if (report === "all_visitors") return eb.exists(connectionsInWindow(eb, scope).select(sql.lit(1).as("one")));
+  if (report === "all_visitors") return eb.exists(presenceDaysInWindow(eb, scope).select(sql.lit(1).as("one")));
   const visited = eb.exists(visitDaysInWindow(eb, scope).select(sql.lit(1).as("one")));
   if (report === "unique_visitors") return visited;
   const before = eb.exists(
@@ -103,7 +107,7 @@ function listQuery(scope: AnalyticsScope, report: VisitorReport, search: string)
   return query;
 }
 
-function selectRows(query: ReturnType<typeof listQuery>, scope: AnalyticsScope, report: VisitorReport) {
+function selectRows(query: ReturnType<typeof listQuery>, scope: AnalyticsScope) {
   return query
     .select((eb) => [
       "customers.id",
@@ -118,9 +122,8 @@ function selectRows(query: ReturnType<typeof listQuery>, scope: AnalyticsScope, 
       "customers.twitter",
       "customers.more_info",
       eb.selectFrom("devices as d").select(eb.fn.countAll<number>().as("n")).whereRef("d.customer_id", "=", "customers.id").as("devices"),
-      report === "all_visitors"
-        ? connectionsInWindow(eb, scope).where("w.authorized_at", "is not", null).select(eb.fn.countAll<number>().as("n")).as("connections")
-        : visitDaysInWindow(eb, scope).select(sql<number>`coalesce(sum(${sql.ref("v.connections")}), 0)`.as("n")).as("connections"),
+      // Authorized connections in the window, for every list (all visitors too: the visit days hold them).
+      visitDaysInWindow(eb, scope).select(sql<number>`coalesce(sum(${sql.ref("v.connections")}), 0)`.as("n")).as("connections"),
     ])
     .orderBy("customers.created_at", "desc")
     .orderBy("customers.id", "desc");
@@ -148,15 +151,51 @@ const COUNT_CAP = 10_000;
 const PAGES_AHEAD = 5;
 
 /**
- * How many customers the list holds: exact from the roll-up counts when they answer it (an
- * authorized list without a search), else the matches counted up to a cap (`capped` when beyond).
+ * Customers with a connection record in the window (the all-visitors total). All venues or one:
+ * one presence day per customer has its next day at or after the window's end, so the gap counts
+ * add up to it. Several venues: a customer may be at more than one, so those last days are
+ * collected from the partial index (customer_presence_days_venue_day) and counted distinct.
+ */
+async function presentCustomers(scope: AnalyticsScope): Promise<number> {
+  const { organizationId } = scope;
+  const { startMs, endMs } = scope.range;
+  const keys = venueKeys(scope);
+  if (keys.length === 1) {
+    const row = await db
+      .selectFrom("presence_gaps")
+      .where("organization_id", "=", organizationId)
+      .where("venue_key", "=", keys[0])
+      .where("next_day", ">=", endMs)
+      .where("day_start", ">=", startMs)
+      .where("day_start", "<", endMs)
+      .select(sql<number>`coalesce(sum(customers), 0)`.as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+  const row = await db
+    .selectFrom("customer_presence_days as w")
+    .where("w.organization_id", "=", organizationId)
+    .where(sql<boolean>`w.venue_key <> 0`) // literally the partial index's condition, so it serves the query
+    .where("w.venue_key", "in", keys)
+    .where("w.day_start", ">=", startMs)
+    .where("w.day_start", "<", endMs)
+    .where("w.next_day", ">=", endMs)
+    .select(sql<number>`count(distinct w.customer_id)`.as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * How many customers the list holds: exact from the roll-up counts when they answer it (a list
+ * without a search), else the matches counted up to a cap (`capped` when beyond).
  */
 async function countVisitors(
   scope: AnalyticsScope,
   report: VisitorReport,
   params: Pick<ListParams, "offset" | "pageSize" | "search">,
 ): Promise<{ total: number; capped: boolean }> {
-  if (!params.search && report !== "all_visitors") {
+  if (!params.search && report === "all_visitors") return { total: await presentCustomers(scope), capped: false };
+  if (!params.search) {
     const { newCustomers, repeatCustomers } = await customerCounts(scope);
     const total = report === "new_visitors" ? newCustomers : report === "repeat_visitors" ? repeatCustomers : newCustomers + repeatCustomers;
     return { total, capped: false };
@@ -177,7 +216,7 @@ export async function listVisitors(
   params: Pick<ListParams, "offset" | "pageSize" | "search">,
 ): Promise<{ rows: VisitorRow[]; total: number; capped: boolean }> {
   const [rows, count] = await Promise.all([
-    selectRows(listQuery(scope, report, params.search), scope, report).limit(params.pageSize).offset(params.offset).execute(),
+    selectRows(listQuery(scope, report, params.search), scope).limit(params.pageSize).offset(params.offset).execute(),
     countVisitors(scope, report, params),
   ]);
   return { rows: rows.map(toVisitor), ...count };
@@ -200,7 +239,7 @@ export async function* visitorBatches(
         .where("customers.created_at", "<=", created_at)
         .where((eb) => eb.or([eb("customers.created_at", "<", created_at), eb("customers.id", "<", id)]));
     }
-    const rows = await selectRows(query, scope, report).limit(batchSize).execute();
+    const rows = await selectRows(query, scope).limit(batchSize).execute();
     if (rows.length === 0) return;
     yield rows.map(toVisitor);
     const last = rows[rows.length - 1]!;

@@ -10,6 +10,7 @@ import type { VenueInput } from "~/lib/schemas/venues";
 import { uniqueCustomers, venueUsage } from "./analytics.server";
 import { newPortalKey } from "./crypto.server";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
+import type { OrgClock } from "~/lib/time-zone";
 
 const VENUE_COLUMNS = [
   "id",
@@ -89,9 +90,9 @@ export function countBy<T>(rows: readonly T[], key: (row: T) => string | number 
   return counts;
 }
 
-/** All history up to the end of today, as a day-aligned window (the analytics roll-ups answer it). */
-function allHistory(): Pick<DateRange, "startMs" | "endMs"> {
-  return { startMs: 0, endMs: dateRange(null, null).endMs };
+/** All history up to the end of today, as a window of whole local days (the analytics roll-ups answer it). */
+function allHistory(clock: OrgClock): Pick<DateRange, "startMs" | "endMs" | "offsetMs"> {
+  return { startMs: -clock.offsetMs, endMs: dateRange(null, null, Date.now(), clock.offsetMs).endMs, offsetMs: clock.offsetMs };
 }
 
 /**
@@ -100,7 +101,7 @@ function allHistory(): Pick<DateRange, "startMs" | "endMs"> {
  * millions of connections costs a few thousand roll-up rows; online now from the online index.
  */
 export async function venueCounts(
-  organizationId: number,
+  org: Pick<OrgContext["org"], "id" | "clock">,
   venueIds: readonly number[],
   /** customers: false leaves customersCount at 0 and saves its roll-up reads (two per venue). */
   { customers = true }: { customers?: boolean } = {},
@@ -108,7 +109,8 @@ export async function venueCounts(
   const counts = new Map<number, VenueCounts>(venueIds.map((id) => [id, { ...NO_COUNTS }]));
   if (venueIds.length === 0) return counts;
   const ids = [...venueIds];
-  const range = allHistory();
+  const organizationId = org.id;
+  const range = allHistory(org.clock);
   const [accessPoints, usage, clients, online] = await Promise.all([
     db
       .selectFrom("access_points")
@@ -136,7 +138,7 @@ export async function venueCounts(
 export async function listVenues(ctx: OrgContext, params: Pick<ListParams, "offset" | "pageSize" | "search">) {
   const { rows, total } = await listVenueRows(ctx, params);
   const counts = await venueCounts(
-    ctx.org.id,
+    ctx.org,
     rows.map((r) => r.id),
   );
   return { venues: rows.map((r) => ({ ...r, ...counts.get(r.id)! })), total };

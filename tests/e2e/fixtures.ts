@@ -25,7 +25,7 @@ export async function makeUser(password = "password123") {
 }
 
 export async function makeOrg(ownerId: number, name = `Cafe ${++counter}`) {
-  return createOrganization(ownerId, { name, address: "Moi Avenue, Nairobi" });
+  return createOrganization(ownerId, { name, address: "Moi Avenue, Nairobi", time_zone: "UTC" });
 }
 
 export async function makeMember(orgId: number, roleType: "r" | "r_w" | "custom", permissions: string[] = []) {

@@ -31,7 +31,7 @@ async function handMadeDay() {
   await net.connect("a", { customer_id: c2, device_id: d2, created_at: day + 12 * HOUR, authorized_at: day + 12 * HOUR + 5_000, authorization_mode: "click_through", upload: 50, download: 50 });
   await net.connect("a", { customer_id: c3, device_id: null, created_at: day + 10 * HOUR + 30 * MIN });
   await net.connect("b", { customer_id: c4, device_id: d4, ...ended(day + DAY + HOUR, 5, "sms", 1, 1) });
-  const scope = (venueIds?: number[]): AnalyticsScope => ({ organizationId: net.org.id, venueIds, range: { startMs: day, endMs: day + DAY } });
+  const scope = (venueIds?: number[]): AnalyticsScope => ({ organizationId: net.org.id, venueIds, range: { startMs: day, endMs: day + DAY, offsetMs: 0 } });
   return { net, day, scope };
 }
 
@@ -67,14 +67,14 @@ describe("analytics definitions on a hand-made day", () => {
     expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({ connections: 2, dwellTime: 3600, avgDwellTime: 3600 });
     // Only an open session: no ended connection, an average of 0 (not a division by zero), both ways.
     await net.connect("a", { created_at: day + 3 * DAY + HOUR, authorized_at: day + 3 * DAY + HOUR + 1_000 });
-    const later: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 3 * DAY, endMs: day + 4 * DAY } };
+    const later: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 3 * DAY, endMs: day + 4 * DAY, offsetMs: 0 } };
     expect(await analytics.aggregateUsage(later)).toMatchObject({ connections: 1, dwellTime: 0, avgDwellTime: 0 });
     expect(await raw.aggregateUsage(later)).toEqual(await analytics.aggregateUsage(later));
   });
 
   it("answers zeros, and an average dwell of 0, for a window without connections", async () => {
     const { net, day } = await handMadeDay();
-    const empty: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 3 * DAY, endMs: day + 4 * DAY } };
+    const empty: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 3 * DAY, endMs: day + 4 * DAY, offsetMs: 0 } };
     expect(await analytics.aggregateUsage(empty)).toEqual({
       upload: 0, download: 0, bandwidth: 0, footfall: 0, connections: 0, abandoned: 0, newCustomers: 0, repeatCustomers: 0, dwellTime: 0, avgDwellTime: 0,
     });
@@ -84,9 +84,9 @@ describe("analytics definitions on a hand-made day", () => {
 
   it("counts a customer as new in the window of their first authorized connection and repeat afterwards", async () => {
     const { net, day } = await handMadeDay();
-    const monday: AnalyticsScope = { organizationId: net.org.id, range: { startMs: T0, endMs: T0 + DAY } };
+    const monday: AnalyticsScope = { organizationId: net.org.id, range: { startMs: T0, endMs: T0 + DAY, offsetMs: 0 } };
     expect(await analytics.aggregateUsage(monday)).toMatchObject({ newCustomers: 1, repeatCustomers: 0 });
-    const twoDays: AnalyticsScope = { organizationId: net.org.id, range: { startMs: T0, endMs: day + DAY } };
+    const twoDays: AnalyticsScope = { organizationId: net.org.id, range: { startMs: T0, endMs: day + DAY, offsetMs: 0 } };
     expect(await analytics.aggregateUsage(twoDays)).toMatchObject({ newCustomers: 2, repeatCustomers: 0 });
   });
 
@@ -140,7 +140,7 @@ describe("analytics definitions on a hand-made day", () => {
 
   it("answers windows that do not start on a day boundary from the rows themselves", async () => {
     const { day, net } = await handMadeDay();
-    const scope: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 10 * HOUR + 15 * MIN, endMs: day + 12 * HOUR + 30 * MIN } };
+    const scope: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 10 * HOUR + 15 * MIN, endMs: day + 12 * HOUR + 30 * MIN, offsetMs: 0 } };
     expect(await analytics.aggregateUsage(scope)).toMatchObject({ footfall: 3, connections: 2, abandoned: 1, newCustomers: 1, repeatCustomers: 0, dwellTime: 3600 });
     expect(await analytics.footfallSeries(scope, "hour")).toEqual([
       { time: day + 10 * HOUR, footfall: 1 },

@@ -64,7 +64,7 @@ describe("home dashboard loader", () => {
     expect(data.editing).toBe(false);
     expect(data.layoutStatus).toBe("unset");
     expect(data.layout).toEqual(defaultLayout());
-    expect(data.summary).toEqual(await analytics.aggregateUsage({ organizationId: w.org.id, range: { startMs: w.day, endMs: w.day + DAY } }));
+    expect(data.summary).toEqual(await analytics.aggregateUsage({ organizationId: w.org.id, range: { startMs: w.day, endMs: w.day + DAY, offsetMs: 0 } }));
     expect(data.summary).toMatchObject({ footfall: 4, connections: 3, abandoned: 1, upload: 3_500, download: 11_500 });
     expect(Object.keys(data.dashlets).sort()).toEqual([...dashletsIn(defaultLayout())].sort());
     expect(data.dashlets.top_networks.map((r: { venueName: string }) => r.venueName)).toEqual(["Alpha Cafe", "Beta Mall"]);

@@ -83,7 +83,7 @@ describe("dashboard analytics", () => {
     expect(data.accessPointUsageSummary).toEqual([
       { access_point_id: String(accessPoint.id), ap_name: accessPoint.name, access_point_mac: accessPoint.mac_address, footfall: 3, connections: 3, formattedBandwidth: "18.00 KB" },
     ]);
-    const direct = await aggregateUsage({ organizationId: org.id, range: { startMs: Date.UTC(2026, 10, 20), endMs: Date.UTC(2026, 10, 21) } });
+    const direct = await aggregateUsage({ organizationId: org.id, range: { startMs: Date.UTC(2026, 10, 20), endMs: Date.UTC(2026, 10, 21), offsetMs: 0 } });
     expect(data.aggregateUsageSummary).toEqual({
       upload: direct.upload,
       download: direct.download,

@@ -268,7 +268,7 @@ describe("accounting records", () => {
     const rows = await db.selectFrom("connections").selectAll().where("organization_id", "=", w.org.id).execute();
     const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((total, r) => total + f(r), 0);
     const day = Date.UTC(2026, 10, 20);
-    const totals = await aggregateUsage({ organizationId: w.org.id, range: { startMs: day, endMs: day + 24 * 60 * MINUTE } });
+    const totals = await aggregateUsage({ organizationId: w.org.id, range: { startMs: day, endMs: day + 24 * 60 * MINUTE, offsetMs: 0 } });
     expect(totals).toMatchObject({
       connections: 3,
       upload: sum((r) => Number(r.upload)),
@@ -276,7 +276,7 @@ describe("accounting records", () => {
       dwellTime: sum((r) => (r.ended_at === null ? 0 : (Number(r.ended_at) - Number(r.authorized_at)) / 1000)),
     });
     expect(sum((r) => Number(r.upload))).toBe(150 + 250 + 300);
-    const hours = await usageSeries({ organizationId: w.org.id, range: { startMs: day, endMs: day + 24 * 60 * MINUTE } }, "hour");
+    const hours = await usageSeries({ organizationId: w.org.id, range: { startMs: day, endMs: day + 24 * 60 * MINUTE, offsetMs: 0 } }, "hour");
     expect(hours.map((h) => [h.time, h.upload, h.download])).toEqual([
       [Date.UTC(2026, 10, 20, 9), 150 + 250, 1_500 + 2_500],
       [Date.UTC(2026, 10, 20, 10), 300, 3_000],

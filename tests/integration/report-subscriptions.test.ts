@@ -14,6 +14,7 @@ import { sessionStorage } from "~/services/session.server";
 import { makeMember, makeOrg, makeRequest, run, sessionCookie } from "../fixtures";
 import { TODAY_START, seedVisitorStory } from "../fixtures/reports";
 import { attachmentOf, startTestSmtp } from "../fixtures/smtp";
+import { UTC_CLOCK } from "~/lib/time-zone";
 
 // A real SMTP server for the whole file; the environment is read (and cached) after this line.
 const smtp = await startTestSmtp();
@@ -256,7 +257,7 @@ describe("the report e-mail", () => {
     const { org } = await makeOrg();
     await seedVisitorStory(org.id);
     const twoDaysAgo = todayIso(TODAY_START - 2 * DAY_MS);
-    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme <Cafe>", report: "overview", day: twoDaysAgo, personalData: true });
+    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme <Cafe>", report: "overview", day: twoDaysAgo, personalData: true, clock: UTC_CLOCK });
     // Two days ago: Alice and Bob got online at Java House (sms and voucher).
     expect(mail.text).toMatch(/^Footfall +2 +2$/m);
     expect(mail.text).toMatch(/^New customers +1 +1$/m);
@@ -275,7 +276,7 @@ describe("the report e-mail", () => {
     const { org } = await makeOrg();
     await seedVisitorStory(org.id);
     const yesterday = todayIso(TODAY_START - DAY_MS);
-    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme", report: "footfall", day: yesterday, personalData: true });
+    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme", report: "footfall", day: yesterday, personalData: true, clock: UTC_CLOCK });
     const label = `${yesterday.split("-").reverse().join("/")} 10:00`;
     expect(mail.text).toMatch(/^Footfall +3$/m);
     expect(String(mail.attachments![0]!.content).trim().split("\n")).toEqual(["Hour (UTC),Footfall", `${label},3`]);

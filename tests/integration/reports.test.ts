@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { db } from "~/db/db.server";
 import { aggregateUsage } from "~/services/analytics.server";
 import { dateRange, DAY_MS } from "~/lib/date-range";
 import type { VisitorReport } from "~/lib/reports";
@@ -11,7 +12,7 @@ import * as repeatVisitorsCsv from "~/routes/$orgId+/reports+/repeat_visitors[.c
 import { issueToken } from "~/services/auth.server";
 import { connectionModes, listVisitors, overview, reportPeriods } from "~/services/reports.server";
 import { makeMember, makeOrg, makeRequest, makeUser, run, sessionCookie } from "../fixtures";
-import { daysAgo, insertCustomer, insertVenue, insertVisit, seedVisitorStory } from "../fixtures/reports";
+import { at, daysAgo, insertCustomer, insertVenue, insertVisit, seedVisitorStory } from "../fixtures/reports";
 
 type RouteFunction = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => Promise<unknown>;
 
@@ -20,7 +21,7 @@ async function get(fn: RouteFunction, userId: number, orgId: number, path: strin
   return run(() => fn({ request, params: { orgId: String(orgId), ...params }, context: {} }));
 }
 
-const window3 = () => dateRange(daysAgo(2), daysAgo(0));
+const window3 = () => dateRange(daysAgo(2), daysAgo(0), Date.now(), 0);
 const scopeOf = (orgId: number, venueIds?: number[], range = window3()) => ({ organizationId: orgId, venueIds, range });
 const names = async (orgId: number, report: VisitorReport, venueIds?: number[], range = window3()) =>
   (await listVisitors(scopeOf(orgId, venueIds, range), report, { offset: 0, pageSize: 100, search: "" })).rows.map((r) => r.name);
@@ -39,11 +40,11 @@ describe("visitor lists", () => {
     const { org } = await makeOrg();
     await seedVisitorStory(org.id);
     // Ten days ago was Alice's first time; two days ago she came back.
-    const tenDaysAgo = dateRange(daysAgo(10), daysAgo(10));
+    const tenDaysAgo = dateRange(daysAgo(10), daysAgo(10), Date.now(), 0);
     expect(await names(org.id, "new_visitors", undefined, tenDaysAgo)).toEqual(["Alice Test"]);
     expect(await names(org.id, "repeat_visitors", undefined, tenDaysAgo)).toEqual([]);
     // A reversed range in the URL is read as the same period, not as an empty or inverted one.
-    const reversed = dateRange(daysAgo(0), daysAgo(2));
+    const reversed = dateRange(daysAgo(0), daysAgo(2), Date.now(), 0);
     expect(reversed.start).toBe(daysAgo(2));
     expect(await names(org.id, "repeat_visitors", undefined, reversed)).toEqual(["Alice Test"]);
   });
@@ -55,6 +56,39 @@ describe("visitor lists", () => {
     expect(await names(org.id, "repeat_visitors", [s.v1])).toEqual(["Alice Test"]);
     expect(await names(org.id, "all_visitors", [s.v2])).toEqual(["Eve Test", "Carol Test", "Bob Test"]);
     expect(await names(org.id, "repeat_visitors", [s.v2])).toEqual([]);
+  });
+
+  it("counts all visitors, online or not, once each at any choice of venues, from the presence roll-up", async () => {
+    const { org } = await makeOrg();
+    const s = await seedVisitorStory(org.id);
+    const page = { offset: 0, pageSize: 100, search: "" };
+    const all = async (venueIds?: number[], range = window3(), search = "") => {
+      const { rows, total, capped } = await listVisitors(scopeOf(org.id, venueIds, range), "all_visitors", { ...page, search });
+      expect(capped).toBe(false);
+      return { names: rows.map((r) => r.name), total };
+    };
+    // Carol reached the portal and never got online; the unknown device has no customer.
+    expect(await all()).toEqual({ names: ["Eve Test", "Carol Test", "Bob Test", "Alice Test"], total: 4 });
+    expect(await all([s.v1])).toEqual({ names: ["Bob Test", "Alice Test"], total: 2 });
+    expect(await all([s.v2])).toEqual({ names: ["Eve Test", "Carol Test", "Bob Test"], total: 3 });
+    // Bob was at both venues: once.
+    expect(await all([s.v1, s.v2])).toEqual({ names: ["Eve Test", "Carol Test", "Bob Test", "Alice Test"], total: 4 });
+    expect((await all(undefined, window3(), "carol")).names).toEqual(["Carol Test"]);
+    expect((await all(undefined, window3(), "carol")).total).toBe(1);
+    // Fifteen days ago Eve only reached the portal: a visitor, not a unique (online) one.
+    const fifteenDaysAgo = dateRange(daysAgo(15), daysAgo(15), Date.now(), 0);
+    expect(await all(undefined, fifteenDaysAgo)).toEqual({ names: ["Eve Test"], total: 1 });
+    expect(await all([s.v2], fifteenDaysAgo)).toEqual({ names: ["Eve Test"], total: 1 });
+    expect((await listVisitors(scopeOf(org.id, undefined, fifteenDaysAgo), "unique_visitors", page)).total).toBe(0);
+    const carol = (await listVisitors(scopeOf(org.id), "all_visitors", page)).rows.find((r) => r.id === s.carol);
+    expect(carol).toMatchObject({ connectionsCount: 0, devicesCount: 1 });
+
+    // Her record gone, Carol leaves the list; Dave's visit moved into the window joins it.
+    await db.deleteFrom("connections").where("customer_id", "=", s.carol).execute();
+    await db.updateTable("connections").set({ created_at: at(1), authorized_at: null }).where("customer_id", "=", s.dave).execute();
+    expect(await all()).toEqual({ names: ["Eve Test", "Dave Test", "Bob Test", "Alice Test"], total: 4 });
+    expect(await all([s.v2])).toEqual({ names: ["Eve Test", "Bob Test"], total: 2 });
+    expect(await all([s.v1, s.v2])).toEqual({ names: ["Eve Test", "Dave Test", "Bob Test", "Alice Test"], total: 4 });
   });
 
   it("counts each visitor's authorized connections in the window and devices", async () => {
@@ -159,7 +193,7 @@ describe("overview", () => {
   it("counts the calendar weeks (from Monday), months and years a range touches", () => {
     const range = (start: string, end: string) => {
       const startMs = Date.parse(`${start}T00:00:00Z`);
-      return { startMs, endMs: Date.parse(`${end}T00:00:00Z`) + DAY_MS };
+      return { startMs, endMs: Date.parse(`${end}T00:00:00Z`) + DAY_MS, offsetMs: 0 };
     };
     // Tuesday 17 November 2026 to Monday 23 November 2026: two weeks.
     expect(reportPeriods(range("2026-11-17", "2026-11-23"))).toEqual({ days: 7, weeks: 2, months: 1, years: 1 });

@@ -85,7 +85,9 @@ describe("server-rendered charts", () => {
 
   it("labels hourly and daily buckets in UTC", () => {
     const t = Date.UTC(2026, 10, 21, 14, 0, 0);
-    expect(bucketLabel(t, "hour")).toBe("21-11 14:00");
-    expect(bucketLabel(t, "day")).toBe("21-11-2026");
+    expect(bucketLabel(t, "hour", 0)).toBe("21-11 14:00");
+    expect(bucketLabel(t, "day", 0)).toBe("21-11-2026");
+    // In Nairobi (UTC+03:00) the same instant is 17:00.
+    expect(bucketLabel(t, "hour", 3 * 3_600_000)).toBe("21-11 17:00");
   });
 });

@@ -59,7 +59,7 @@ export function HeatmapChart({
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
-/** The full 7 × 24 grid of weekday (Monday first) × hour (UTC) from the analytics cells; missing cells are 0. */
+/** The full 7 × 24 grid of weekday (Monday first) × hour (the organisation's) from the analytics cells; missing cells are 0. */
 export function weekdayHourRows(cells: readonly TrafficCell[]): HeatmapRow[] {
   const grid = WEEKDAYS.map(() => Array.from({ length: 24 }, () => 0));
   for (const c of cells) if (grid[c.weekday] && c.hour >= 0 && c.hour < 24) grid[c.weekday][c.hour] += c.footfall;

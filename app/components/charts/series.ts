@@ -28,9 +28,9 @@ export function seriesTable(series: readonly ChartSeries[], format: (n: number) 
   return xLabels(series).map((x) => [x, ...series.map((s) => format(s.points.find((p) => p.x === x)?.y ?? 0))]);
 }
 
-/** The x label of a bucket's start (UTC): "21-11 14:00" for hours, "21-11-2026" for days. */
-export function bucketLabel(timeMs: number, bucket: "hour" | "day"): string {
-  const iso = new Date(timeMs).toISOString();
+/** The x label of a bucket's start at `offsetMs` from UTC (the organisation's clock): "21-11 14:00" for hours, "21-11-2026" for days. */
+export function bucketLabel(timeMs: number, bucket: "hour" | "day", offsetMs: number): string {
+  const iso = new Date(timeMs + offsetMs).toISOString();
   const day = `${iso.slice(8, 10)}-${iso.slice(5, 7)}`;
   return bucket === "hour" ? `${day} ${iso.slice(11, 13)}:00` : `${day}-${iso.slice(0, 4)}`;
 }

@@ -7,7 +7,7 @@ import { authModeLabel } from "~/lib/auth-modes";
 import { closeQuestion, type ConnectionRow } from "~/lib/connections";
 import { formatBytes, formatCount, formatHms } from "~/lib/format";
 import { PAGE_SIZES, rowNumber, type ListParams } from "~/lib/pagination";
-import { formatUtcDateTime } from "~/lib/time";
+import { Time } from "~/components/ui/time";
 
 // Usage in a loader (venue or access point tab, dashboard dashlet, customer profile):
 //   const list = parseListParams(url.searchParams);              // dashlet: (sp, PAGE_SIZES, 5, "online_")
@@ -73,7 +73,7 @@ export function ConnectionsTable({
         columns={[
           { header: "#", nowrap: true, cell: (_row, index) => rowNumber(params, index) },
           // "DD-MM-YYYY HH:mm" may break between the date and the time.
-          { header: "Connected At", cell: (row) => formatUtcDateTime(row.createdAt) },
+          { header: "Connected At", cell: (row) => <Time ms={row.createdAt} /> },
           !hide.includes("Customer") && {
             header: "Customer",
             cell: (row) =>

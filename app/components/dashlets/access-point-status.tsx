@@ -1,7 +1,7 @@
 import { Pagination } from "~/components/ui/pagination";
-import { formatUtcDateTime } from "~/lib/time";
 import { DashletCard } from "./dashlet-card";
 import type { DashletProps } from "./types";
+import { Time } from "~/components/ui/time";
 
 /** Access point status: how many are online (seen, or used by a guest, in the last N minutes) and a page of them. */
 export function AccessPointStatusDashlet({ data }: DashletProps<"access_point_status">) {
@@ -23,7 +23,12 @@ export function AccessPointStatusDashlet({ data }: DashletProps<"access_point_st
                   <span className="block truncate font-medium">{ap.name}</span>
                   <span className="block truncate text-xs text-slate-500">
                     {ap.venueName} · {ap.macAddress}
-                    {ap.lastSeenAt ? ` · last seen ${formatUtcDateTime(ap.lastSeenAt)}` : ""}
+                    {ap.lastSeenAt ? (
+                      <>
+                        {" "}
+                        · last seen <Time ms={ap.lastSeenAt} />
+                      </>
+                    ) : null}
                   </span>
                 </span>
                 <span className={ap.online ? "rounded bg-emerald-50 px-2 py-0.5 text-emerald-700" : "rounded bg-slate-100 px-2 py-0.5 text-slate-600"}>

@@ -3,10 +3,12 @@ import { toGigabytes } from "~/lib/format";
 import { DashletCard } from "./dashlet-card";
 import { chartWidth } from "./sizes";
 import type { DashletProps } from "./types";
+import { useOrgClock } from "~/components/ui/time";
 
 /** Connections trend: guests (authorized connections) and bandwidth in GB per hour or day. */
 export function ConnectionsGraphDashlet({ data, env }: DashletProps<"connections_graph">) {
-  const x = (t: number) => bucketLabel(t, data.bucket);
+  const { offsetMs } = useOrgClock();
+  const x = (t: number) => bucketLabel(t, data.bucket, offsetMs);
   const width = chartWidth(env.width);
   return (
     <DashletCard title="Connections trend">

@@ -5,9 +5,12 @@ import { formatCount } from "~/lib/format";
 import { DashletCard } from "./dashlet-card";
 import { chartWidth } from "./sizes";
 import type { DashletProps, IndoorHeatmapData } from "./types";
+import { useOrgClock } from "~/components/ui/time";
+import { formatOffset } from "~/lib/time-zone";
 
 /** Indoor heatmap: a tab per venue (links, so no JavaScript needed); the floor plan with each access point sized by its footfall. */
 export function IndoorHeatmapDashlet({ data, env }: DashletProps<"indoor_heatmap">) {
+  const { offsetMs } = useOrgClock();
   const location = useLocation();
   const tabHref = (venueId: number) => {
     const params = new URLSearchParams(location.search);
@@ -35,7 +38,7 @@ export function IndoorHeatmapDashlet({ data, env }: DashletProps<"indoor_heatmap
           </nav>
           <FloorPlan venue={data.venue} width={chartWidth(env.width)} />
           <div className="mt-4">
-            <HeatmapChart title={`Traffic by weekday and hour (UTC), ${data.venue.name}`} rows={weekdayHourRows(data.venue.traffic)} width={chartWidth(env.width)} height={220} />
+            <HeatmapChart title={`Traffic by weekday and hour (${formatOffset(offsetMs)}), ${data.venue.name}`} rows={weekdayHourRows(data.venue.traffic)} width={chartWidth(env.width)} height={220} />
           </div>
         </>
       )}

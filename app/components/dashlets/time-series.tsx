@@ -4,12 +4,15 @@ import { clickThroughRate } from "~/lib/ads";
 import { DashletCard } from "./dashlet-card";
 import { chartWidth } from "./sizes";
 import type { DashletProps } from "./types";
+import { useOrgClock } from "~/components/ui/time";
+import { formatOffset } from "~/lib/time-zone";
 
 /** Bars read well up to about two months of days; beyond, hundreds of bars cost much to draw and little to read, so a line. */
 const chartFor = (points: number) => (points > 62 ? LineChart : BarChart);
 
 /** Dwell time: hours per bucket on the chart (spec 1 §2), the total as h m s. */
 export function DwellTimeDashlet({ data, env }: DashletProps<"dwell_time">) {
+  const { offsetMs } = useOrgClock();
   const total = data.points.reduce((sum, p) => sum + p.dwellTime, 0);
   const Chart = chartFor(data.points.length);
   return (
@@ -23,13 +26,14 @@ export function DwellTimeDashlet({ data, env }: DashletProps<"dwell_time">) {
         height={240}
         yLegend="Hours"
         format={(n) => n.toFixed(2)}
-        series={[{ id: "Dwell time", points: data.points.map((p) => ({ x: bucketLabel(p.time, data.bucket), y: toHours(p.dwellTime) })) }]}
+        series={[{ id: "Dwell time", points: data.points.map((p) => ({ x: bucketLabel(p.time, data.bucket, offsetMs), y: toHours(p.dwellTime) })) }]}
       />
     </DashletCard>
   );
 }
 
 export function FootfallDashlet({ data, env }: DashletProps<"footfall">) {
+  const { offsetMs } = useOrgClock();
   const Chart = chartFor(data.points.length);
   return (
     <DashletCard title="Footfall">
@@ -38,7 +42,7 @@ export function FootfallDashlet({ data, env }: DashletProps<"footfall">) {
         width={chartWidth(env.width)}
         height={240}
         yLegend="Visits"
-        series={[{ id: "Footfall", points: data.points.map((p) => ({ x: bucketLabel(p.time, data.bucket), y: p.footfall })) }]}
+        series={[{ id: "Footfall", points: data.points.map((p) => ({ x: bucketLabel(p.time, data.bucket, offsetMs), y: p.footfall })) }]}
       />
     </DashletCard>
   );
@@ -49,6 +53,7 @@ export function FootfallDashlet({ data, env }: DashletProps<"footfall">) {
  * click-through rate, from Mlango's own ad serving (decision 0020). Without view_ads it says so.
  */
 export function CampaignSummaryDashlet({ data, env }: DashletProps<"campaign_summary">) {
+  const { offsetMs } = useOrgClock();
   if (!data.allowed) {
     return (
       <DashletCard title="Campaign summary">
@@ -57,7 +62,7 @@ export function CampaignSummaryDashlet({ data, env }: DashletProps<"campaign_sum
     );
   }
   const { totals } = data;
-  const labels = data.hours.map((h) => bucketLabel(h.hour, "hour"));
+  const labels = data.hours.map((h) => bucketLabel(h.hour, "hour", offsetMs));
   const series = [
     { id: "Impression", points: data.hours.map((h, i) => ({ x: labels[i]!, y: h.impressions })) },
     { id: "Clicks", points: data.hours.map((h, i) => ({ x: labels[i]!, y: h.clicks })) },
@@ -83,7 +88,7 @@ export function CampaignSummaryDashlet({ data, env }: DashletProps<"campaign_sum
           <dd className="inline font-medium text-slate-900">{clickThroughRate(totals.clicks, totals.impressions)}%</dd>
         </div>
       </dl>
-      <LineChart title="Campaign summary per hour (UTC)" width={chartWidth(env.width)} height={240} yLegend="Count" series={series} />
+      <LineChart title={`Campaign summary per hour (${formatOffset(offsetMs)})`} width={chartWidth(env.width)} height={240} yLegend="Count" series={series} />
     </DashletCard>
   );
 }

@@ -5,7 +5,7 @@ import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatBytes, formatCount } from "~/lib/format";
 import { rowNumber, type ListParams } from "~/lib/pagination";
 import { blockQuestion, DEVICE_PAGE_SIZES, type DeviceRow } from "~/lib/records";
-import { formatUtcDateTime } from "~/lib/time";
+import { Time } from "~/components/ui/time";
 
 // Usage in a loader (venue or access point tab, customer profile):
 //   const list = parseListParams(url.searchParams, DEVICE_PAGE_SIZES, 10);
@@ -57,7 +57,7 @@ export function DevicesTable({ title = "Devices", page, params, canBlock, hideCu
           },
           { header: "Mac Address", mono: true, nowrap: true, cell: (device) => device.macAddress },
           { header: "Connections", numeric: true, cell: (device) => formatCount(device.connectionsCount) },
-          { header: "Last seen", cell: (device) => (device.lastSeenAt === null ? "—" : formatUtcDateTime(device.lastSeenAt)) },
+          { header: "Last seen", cell: (device) => (device.lastSeenAt === null ? "—" : <Time ms={device.lastSeenAt} />) },
           { header: "Consumption", numeric: true, cell: (device) => formatBytes(device.usage) },
           {
             header: "Status",

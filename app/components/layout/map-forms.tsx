@@ -6,7 +6,7 @@ import { DataTable } from "~/components/ui/data-table";
 import { ErrorList, Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { DEFAULT_MAP_ZOOM, MAX_MAP_ZOOM, MIN_MAP_ZOOM, ZONE_SIZE, type Polygon } from "~/lib/layout";
 import { venueMapSchema, zoneSchema } from "~/lib/schemas/layout";
-import { formatUtcDateTime } from "~/lib/time";
+import { Time } from "~/components/ui/time";
 
 type Result = SubmissionResult<string[]> | null;
 
@@ -100,7 +100,7 @@ export function ZonesSection({ zones, canEdit, lastResult }: { zones: { id: numb
                 return corner ? `${degrees(corner.lat)}, ${degrees(corner.lng)}` : "—";
               },
             },
-            { header: "Added (UTC)", nowrap: true, cell: (zone) => formatUtcDateTime(zone.createdAt) },
+            { header: "Added", nowrap: true, cell: (zone) => <Time ms={zone.createdAt} /> },
           ]}
           actions={
             canEdit

@@ -4,6 +4,8 @@ import { Form } from "@remix-run/react";
 import { FormErrors, ErrorList, SubmitButton } from "~/components/ui/field";
 import { DEFAULT_SEND_HOUR, SEND_HOURS, formatSendHour, type ReportPageHeader } from "~/lib/reports";
 import { subscribeReportSchema } from "~/lib/schemas/reports";
+import { formatOffset } from "~/lib/time-zone";
+import { useOrgClock } from "~/components/ui/time";
 
 function BellIcon() {
   return (
@@ -19,6 +21,7 @@ function BellIcon() {
  * hour and Unsubscribe. Errors open the panel and show the message.
  */
 export function SubscribeBell({ header, lastResult }: { header: ReportPageHeader; lastResult?: SubmissionResult<string[]> | null }) {
+  const zone = formatOffset(useOrgClock().offsetMs);
   const [form, fields] = useForm({
     id: `subscribe-${header.report}`,
     lastResult,
@@ -41,7 +44,7 @@ export function SubscribeBell({ header, lastResult }: { header: ReportPageHeader
         {subscribed ? (
           <Form method="post" aria-label="Report subscription">
             <p className="mb-3 text-slate-600">
-              Sent every day at <strong>{subscribed.label}</strong> (UTC), with the day&apos;s figures and a CSV file.
+              Sent every day at <strong>{subscribed.label}</strong> ({zone}), with the day&apos;s figures and a CSV file.
             </p>
             <input type="hidden" name="id" value={subscribed.id} />
             <SubmitButton name="intent" value="unsubscribe" className="btn-danger" pendingText="Unsubscribing…">
@@ -53,7 +56,7 @@ export function SubscribeBell({ header, lastResult }: { header: ReportPageHeader
             <FormErrors errors={form.errors} />
             <input type="hidden" name="report" value={header.report} />
             <label htmlFor={fields.sendTime.id} className="label">
-              Send at (UTC)
+              Send at ({zone})
             </label>
             <select {...getSelectProps(fields.sendTime)} className="input mb-1" key={fields.sendTime.key}>
               {SEND_HOURS.map((h) => (

@@ -1,12 +1,24 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
-import { ErrorList, Field, FormErrors, SubmitButton } from "~/components/ui/field";
+import { useEffect } from "react";
+import { ErrorList, Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
 import { organizationSchema } from "~/lib/schemas/organizations";
 
 interface OrganizationFormProps {
   lastResult?: SubmissionResult<string[]> | null;
-  defaultValue?: { name?: string; address?: string | null; phone_number?: string | null; email?: string | null; more_info?: string | null };
+  defaultValue?: {
+    name?: string;
+    address?: string | null;
+    phone_number?: string | null;
+    email?: string | null;
+    more_info?: string | null;
+    time_zone?: string;
+  };
+  /** The zones to choose from (the server's list, so the page hydrates as rendered). */
+  timeZones: readonly string[];
+  /** A new organisation: with JavaScript, the browser's zone replaces the default. */
+  guessTimeZone?: boolean;
   /** Shown without a submit button and with read-only fields (non-administrators). */
   readOnly?: boolean;
   submitLabel: string;
@@ -15,8 +27,9 @@ interface OrganizationFormProps {
   intent?: string;
 }
 
-/** The organisation form (create and edit): name, address, phone number, email, description. */
-export function OrganizationForm({ lastResult, defaultValue, readOnly = false, submitLabel, pendingText, intent }: OrganizationFormProps) {
+/** The organisation form (create and edit): name, address, phone number, email, description, time zone. */
+export function OrganizationForm({ lastResult, defaultValue, timeZones, guessTimeZone = false, readOnly = false, submitLabel, pendingText, intent }: OrganizationFormProps) {
+
   const [form, fields] = useForm({
     id: "organization",
     lastResult,
@@ -28,6 +41,12 @@ export function OrganizationForm({ lastResult, defaultValue, readOnly = false, s
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationSchema }),
   });
+  const timeZoneId = fields.time_zone.id;
+  useEffect(() => {
+    const select = document.getElementById(timeZoneId);
+    const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (guessTimeZone && !lastResult && select instanceof HTMLSelectElement && timeZones.includes(browserZone)) select.value = browserZone;
+  }, [guessTimeZone, lastResult, timeZones, timeZoneId]);
   const { key: descriptionKey, ...descriptionProps } = getTextareaProps(fields.more_info);
   const descriptionErrorId = fields.more_info.errors?.length ? `${fields.more_info.id}-error` : undefined;
   return (
@@ -68,6 +87,13 @@ export function OrganizationForm({ lastResult, defaultValue, readOnly = false, s
         />
         <ErrorList id={descriptionErrorId} errors={fields.more_info.errors} />
       </div>
+      <SelectField
+        label="Time zone"
+        selectProps={{ ...getSelectProps(fields.time_zone), disabled: readOnly }}
+        options={timeZones.map((zone) => ({ value: zone, label: zone.replaceAll("_", " ") }))}
+        errors={fields.time_zone.errors}
+      />
+      <p className="-mt-3 mb-4 text-xs text-slate-500">Days, hours and times across the console follow this zone.</p>
       {readOnly ? null : (
         <SubmitButton name={intent ? "intent" : undefined} value={intent} pendingText={pendingText}>
           {submitLabel}

@@ -1,5 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { rangePresets, todayIso, type DateRange } from "~/lib/date-range";
+import { clockLabel } from "~/lib/time-zone";
+import { useOrgClock } from "./time";
 
 /**
  * The date range picker of the analytics screens: a GET form (works without JavaScript) with two
@@ -17,7 +19,8 @@ export function DateRangeForm({
   controls?: readonly string[];
 }) {
   const location = useLocation();
-  const today = todayIso();
+  const clock = useOrgClock();
+  const today = todayIso(Date.now(), clock.offsetMs);
   const params = new URLSearchParams(location.search);
   const keep = [...params].filter(([k]) => !["start", "end", "page"].includes(k));
   const hidden = keep.filter(([k]) => !controls.includes(k));
@@ -50,7 +53,7 @@ export function DateRangeForm({
       <details className="relative">
         <summary className="btn-secondary cursor-pointer list-none">Quick ranges</summary>
         <ul className="absolute z-10 mt-1 w-40 rounded border border-slate-200 bg-white py-1 shadow">
-          {rangePresets().map((p) => (
+          {rangePresets(clock.offsetMs).map((p) => (
             <li key={p.label}>
               <Link className="block px-3 py-1 hover:bg-slate-100" to={presetHref(p.start, p.end)}>
                 {p.label}
@@ -59,6 +62,7 @@ export function DateRangeForm({
           ))}
         </ul>
       </details>
+      <p className="w-full text-xs text-slate-500">Days and hours in {clockLabel(clock)}.</p>
     </Form>
   );
 }

@@ -8,7 +8,7 @@ import { addDisplaySetting } from "~/services/splash/rules.server";
 import { db } from "../db.server";
 
 /** Answers the owner's context it used, for the demo's other operator-made parts. */
-export async function createDemoSplashPages(organization: { id: number; name: string }, ownerId: number, venueIds: readonly number[]): Promise<OrgContext> {
+export async function createDemoSplashPages(organization: OrgContext["org"], ownerId: number, venueIds: readonly number[]): Promise<OrgContext> {
   const owner = await db.selectFrom("users").select(["id", "first_name", "middle_name", "last_name", "email", "phone_number"]).where("id", "=", ownerId).executeTakeFirstOrThrow();
   const ctx: OrgContext = { user: owner, org: organization, permissions: new Set(ALL_PERMISSIONS), isOwner: true, roleName: "Administrator" };
   const page = async (templateId: string, name: string, description: string, publish: boolean) => {

@@ -1,10 +1,14 @@
 // The analytics roll-ups computed from scratch, as plain SQL for both dialects: used once by the
 // migration for existing rows and by rebuildRollups (app/db/rollups.server.ts) after a bulk load.
 // They must run while the organisation is in analytics_paused, so the visit-day triggers stay quiet.
+import { presenceRebuildStatements } from "./_analytics-presence";
 import { ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, LOCAL_BUCKETS, modeLabel, NEVER } from "./_analytics-sql";
 
-/** Statements that replace the roll-ups of one organisation, or of all (null). */
-export function rollupRebuildStatements(organizationId: number | null, b: Buckets = LOCAL_BUCKETS): string[] {
+/**
+ * Statements that replace the roll-ups of one organisation, or of all (null). `presence: false`
+ * leaves out the presence chains, for migrations older than 0034 (their databases have no such tables).
+ */
+export function rollupRebuildStatements(organizationId: number | null, b: Buckets = LOCAL_BUCKETS, { presence = true } = {}): string[] {
   if (organizationId !== null && !Number.isSafeInteger(organizationId)) throw new Error(`Not an organization id: ${organizationId}`);
   const of = (alias?: string) => (organizationId === null ? "true" : `${alias ? `${alias}.` : ""}organization_id = ${organizationId}`);
   const sums = "footfall, connections, upload, download, dwell_ms";
@@ -68,5 +72,6 @@ export function rollupRebuildStatements(organizationId: number | null, b: Bucket
      join (select organization_id, customer_id, min(day_start) as day from customer_visit_days where ${of()} and venue_key = 0
            group by organization_id, customer_id) o on o.organization_id = f.organization_id and o.customer_id = f.customer_id
      group by f.organization_id, f.venue_key, o.day, f.day`,
+    ...(presence ? presenceRebuildStatements(organizationId, b) : []),
   ];
 }

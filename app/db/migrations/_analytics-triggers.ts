@@ -19,11 +19,14 @@
 //   (first day in the organisation, first day at the venue) pairs. Distinct customers of a window
 //   and its new customers are then sums over a few hundred aggregate rows instead of a scan of
 //   every visit (app/services/analytics-rollups.server.ts).
+// - customer_presence_days / presence_gaps (migration 0034): the same chains for every connection
+//   record with a customer, authorized or not (the all-visitors report), gaps only.
 // An organisation listed in analytics_paused is skipped: the bulk loader pauses a new organisation
 // and rebuilds its roll-ups in one pass at the end (app/db/rollups.server.ts); a deleted
 // organisation stays paused, so its cascade does no roll-up work.
 import { add, ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, dwellMs, isAuthorized, LOCAL_BUCKETS, modeLabel, type Row, venueLevels } from "./_analytics-sql";
-import { chain, firstChanges, gapChanges, organizationFirstDay, previousDay, visit } from "./_analytics-visits";
+import { presence, PRESENCE_DAYS, PRESENCE_TABLES } from "./_analytics-presence";
+import { chainLinks, firstChanges, organizationFirstDay, VISIT_DAYS, visit } from "./_analytics-visits";
 
 interface Trigger {
   name: string;
@@ -82,6 +85,8 @@ const customerLock = (r: Row) => `if ${r}.customer_id is not null then perform p
 
 /** The day of the visit, its customer or its authorization changed (not just its venue). */
 const organizationVisitMoved = (b: Buckets) => `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${b.day("OLD")} <> ${b.day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id OR ${authorizationChanged}`;
+/** The same for a presence day, which does not depend on authorization. */
+const organizationPresenceMoved = (b: Buckets) => `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${b.day("OLD")} <> ${b.day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id`;
 
 /**
  * Deleting a venue or an access point sets its connections' reference to NULL, one row at a time.
@@ -114,10 +119,23 @@ const USAGE_WATCH = ["organization_id", "venue_id", "access_point_id", "created_
 const DIMENSION_WATCH = ["organization_id", "venue_id", "created_at", "device_id", "authorization_mode"];
 const VISIT_WATCH = ["organization_id", "venue_id", "created_at", "customer_id"];
 
-export const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days"] as const;
+export const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days", ...PRESENCE_TABLES] as const;
+
+export interface TriggerOptions {
+  /**
+   * Keep the presence chains (migration 0034 and later). Off by default so the older migrations
+   * (0004, 0012, 0033) build exactly the triggers they built, on a database without those tables.
+   */
+  presence?: boolean;
+}
+
+const presenceDays = (o: TriggerOptions, b: Buckets, r: Row, sign: 1 | -1, scope: "organization" | "venue", onlyIf?: string) =>
+  o.presence ? presence(b, r, sign, scope, onlyIf) : [];
+const rollupTables = (o: TriggerOptions): readonly string[] =>
+  o.presence ? ROLLUP_TABLES : ROLLUP_TABLES.filter((t) => !(PRESENCE_TABLES as readonly string[]).includes(t));
 
 /** The triggers, bucketing by `b` (migrations before 0033 built them with UTC_BUCKETS). */
-export const analyticsTriggers = (b: Buckets): Trigger[] => [
+export const analyticsTriggers = (b: Buckets, o: TriggerOptions = {}): Trigger[] => [
   // connections
   {
     name: "analytics_connection_insert",
@@ -126,7 +144,14 @@ export const analyticsTriggers = (b: Buckets): Trigger[] => [
     event: "insert",
     organization: "NEW.organization_id",
     pgLock: customerLock("NEW"),
-    statements: [...usage(b, "NEW", 1), ...dimensions(b, "NEW", 1), ...visit(b, "NEW", 1, "organization"), ...visit(b, "NEW", 1, "venue")],
+    statements: [
+      ...usage(b, "NEW", 1),
+      ...dimensions(b, "NEW", 1),
+      ...visit(b, "NEW", 1, "organization"),
+      ...visit(b, "NEW", 1, "venue"),
+      ...presenceDays(o, b, "NEW", 1, "organization"),
+      ...presenceDays(o, b, "NEW", 1, "venue"),
+    ],
   },
   {
     name: "analytics_connection_delete",
@@ -135,7 +160,14 @@ export const analyticsTriggers = (b: Buckets): Trigger[] => [
     event: "delete",
     organization: "OLD.organization_id",
     pgLock: customerLock("OLD"),
-    statements: [...usage(b, "OLD", -1), ...dimensions(b, "OLD", -1), ...visit(b, "OLD", -1, "venue"), ...visit(b, "OLD", -1, "organization")],
+    statements: [
+      ...usage(b, "OLD", -1),
+      ...dimensions(b, "OLD", -1),
+      ...visit(b, "OLD", -1, "venue"),
+      ...visit(b, "OLD", -1, "organization"),
+      ...presenceDays(o, b, "OLD", -1, "venue"),
+      ...presenceDays(o, b, "OLD", -1, "organization"),
+    ],
   },
   {
     name: "analytics_connection_usage",
@@ -178,6 +210,28 @@ export const analyticsTriggers = (b: Buckets): Trigger[] => [
       ...visit(b, "NEW", 1, "organization", organizationVisitMoved(b)),
     ],
   },
+  ...(o.presence
+    ? [
+        {
+          // Named to fire right after analytics_connection_visits on PostgreSQL (name order), so an
+          // update takes the roll-up rows in the insert trigger's order (visits, then presence).
+          name: "analytics_connection_visits_presence",
+          table: "connections",
+          timing: "after",
+          event: "update",
+          when: connectionKeyChanged(VISIT_WATCH),
+          organization: "NEW.organization_id",
+          skipIf: onlyDetached(VISIT_WATCH),
+          pgLock: `${customerLock("OLD")}; ${customerLock("NEW")}`,
+          statements: [
+            ...presenceDays(o, b, "OLD", -1, "venue"),
+            ...presenceDays(o, b, "NEW", 1, "venue"),
+            ...presenceDays(o, b, "OLD", -1, "organization", organizationPresenceMoved(b)),
+            ...presenceDays(o, b, "NEW", 1, "organization", organizationPresenceMoved(b)),
+          ],
+        } satisfies Trigger,
+      ]
+    : []),
 
   // customer_visit_days: keep each chain's next days, the gap counts and the first-day pairs.
   {
@@ -187,14 +241,7 @@ export const analyticsTriggers = (b: Buckets): Trigger[] => [
     event: "insert",
     organization: "NEW.organization_id",
     statements: [
-      gapChanges(
-        "NEW",
-        `select p.day as day_start, NEW.next_day as next_day, -1 as delta from ${previousDay("NEW")} p where p.day is not null
-         union all select p.day, NEW.day_start, 1 from ${previousDay("NEW")} p where p.day is not null
-         union all select NEW.day_start, NEW.next_day, 1`,
-      ),
-      `update customer_visit_days set next_day = NEW.day_start
-       where ${chain("customer_visit_days", "NEW")} and day_start = (select p.day from ${previousDay("NEW")} p)`,
+      ...chainLinks(VISIT_DAYS, "NEW"),
       firstChanges("NEW", "NEW.next_day", "NEW.day_start"),
       organizationFirstDay("NEW", "NEW.day_start"),
     ],
@@ -208,18 +255,33 @@ export const analyticsTriggers = (b: Buckets): Trigger[] => [
     // A deleted venue's chains go at once (analytics_venue_delete).
     skipIf: "OLD.venue_key <> 0 AND NOT EXISTS (SELECT 1 FROM venues g WHERE g.id = OLD.venue_key)",
     statements: [
-      gapChanges(
-        "OLD",
-        `select p.day as day_start, OLD.day_start as next_day, -1 as delta from ${previousDay("OLD")} p where p.day is not null
-         union all select p.day, OLD.next_day, 1 from ${previousDay("OLD")} p where p.day is not null
-         union all select OLD.day_start, OLD.next_day, -1`,
-      ),
-      `update customer_visit_days set next_day = OLD.next_day
-       where ${chain("customer_visit_days", "OLD")} and day_start = (select p.day from ${previousDay("OLD")} p)`,
+      ...chainLinks(VISIT_DAYS, "OLD"),
       firstChanges("OLD", "OLD.day_start", "OLD.next_day"),
       organizationFirstDay("OLD", "OLD.next_day"),
     ],
   },
+  ...(o.presence
+    ? [
+        // customer_presence_days: the same chain upkeep, gaps only.
+        {
+          name: "analytics_presence_day_insert",
+          table: "customer_presence_days",
+          timing: "after",
+          event: "insert",
+          organization: "NEW.organization_id",
+          statements: chainLinks(PRESENCE_DAYS, "NEW"),
+        } satisfies Trigger,
+        {
+          name: "analytics_presence_day_delete",
+          table: "customer_presence_days",
+          timing: "after",
+          event: "delete",
+          organization: "OLD.organization_id",
+          skipIf: "OLD.venue_key <> 0 AND NOT EXISTS (SELECT 1 FROM venues g WHERE g.id = OLD.venue_key)",
+          statements: chainLinks(PRESENCE_DAYS, "OLD"),
+        } satisfies Trigger,
+      ]
+    : []),
 
   // devices: a changed property moves the device's connections to the new label; a deleted device
   // first lets go of its connections (as the foreign key would) while its labels can still be read.
@@ -257,6 +319,12 @@ export const analyticsTriggers = (b: Buckets): Trigger[] => [
       "delete from customer_visit_days where organization_id = OLD.organization_id and venue_key = OLD.id",
       "delete from customer_gaps where organization_id = OLD.organization_id and venue_key = OLD.id",
       "delete from customer_first_days where organization_id = OLD.organization_id and venue_key = OLD.id",
+      ...(o.presence
+        ? [
+            "delete from customer_presence_days where organization_id = OLD.organization_id and venue_key = OLD.id",
+            "delete from presence_gaps where organization_id = OLD.organization_id and venue_key = OLD.id",
+          ]
+        : []),
     ],
   },
   {
@@ -278,12 +346,13 @@ export const analyticsTriggers = (b: Buckets): Trigger[] => [
     event: "delete",
     statements: [
       "insert into analytics_paused (organization_id) values (OLD.id) on conflict (organization_id) do nothing",
-      ...ROLLUP_TABLES.map((t) => `delete from ${t} where organization_id = OLD.id`),
+      ...rollupTables(o).map((t) => `delete from ${t} where organization_id = OLD.id`),
     ],
   },
 ];
 
-export const TRIGGERS = analyticsTriggers(LOCAL_BUCKETS);
+/** The triggers as the latest migration builds them. */
+export const TRIGGERS = analyticsTriggers(LOCAL_BUCKETS, { presence: true });
 
 function deviceMove(b: Buckets, r: Row, sign: 1 | -1): string {
   const label = (d: "is_mobile" | "os" | "brand" | "browser") => `coalesce(${deviceLabel(d, r)}, 'Unknown')`;

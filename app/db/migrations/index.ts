@@ -23,6 +23,7 @@ import * as surveys from "./2026-11-25-0030-surveys";
 import * as ads from "./2026-11-25-0031-ads";
 import * as radius from "./2026-11-25-0032-radius";
 import * as timeZone from "./2026-11-26-0033-time-zone";
+import * as presence from "./2026-11-26-0034-presence";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0031-ads": ads,
   "2026-11-25-0032-radius": radius,
   "2026-11-26-0033-time-zone": timeZone,
+  "2026-11-26-0034-presence": presence,
 };

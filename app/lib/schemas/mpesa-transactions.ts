@@ -60,12 +60,13 @@ export function mpesaWindow(start: string | null | undefined, end: string | null
   if (endDay === null) return { ok: false, field: "end", message: MPESA_TRANSACTIONS_MESSAGES.date };
   // Compared as given; with no end, a start after today is simply today (clamped below).
   if (rawEnd !== null && startDay > endDay) return { ok: false, field: "start", message: MPESA_TRANSACTIONS_MESSAGES.order };
-  return { ok: true, range: dateRange(startDay, endDay, now) };
+  // M-Pesa lists keep UTC days: they match the statements Safaricom sends (decision 0023).
+  return { ok: true, range: dateRange(startDay, endDay, now, 0) };
 }
 
 /** 1970-01-01 to today. */
 export function defaultMpesaRange(now = Date.now()): DateRange {
-  return dateRange(MPESA_TRANSACTIONS_FIRST_DAY, todayIso(now), now);
+  return dateRange(MPESA_TRANSACTIONS_FIRST_DAY, todayIso(now), now, 0);
 }
 
 /** The page's (and the CSV's) window from its URL: `start` and `end`, as the date range form sends them. */

@@ -1,14 +1,16 @@
 import { z } from "zod";
 import { normalizePhone } from "~/lib/phone";
+import { isTimeZone } from "~/lib/time-zone";
 
 // The organisation form (create and edit), shared by the pages and the API
-// (POST/PUT organizations: name, address, more_info, phone_number, email).
+// (POST/PUT organizations: name, address, more_info, phone_number, email, time_zone).
 
 export const ORGANIZATION_MESSAGES = {
   nameRequired: "Name field is required.",
   emailInvalid: "Please enter a valid email address.",
   phoneInvalid: "Please enter a valid phone number, such as 0712 345 678 or +254 712 345 678.",
   tooLong: "This value is too long.",
+  timeZoneInvalid: "Please choose a time zone from the list.",
 } as const;
 
 /** An optional text field: empty or blank becomes null. */
@@ -56,6 +58,13 @@ export const organizationSchema = z.object({
       return v.toLowerCase();
     }),
   more_info: optionalText(2000),
+  /** IANA name; left out: a new organisation takes Africa/Nairobi, an existing one keeps its zone. */
+  time_zone: z
+    .string({ invalid_type_error: ORGANIZATION_MESSAGES.timeZoneInvalid })
+    .trim()
+    .optional()
+    .refine((v) => !v || isTimeZone(v), ORGANIZATION_MESSAGES.timeZoneInvalid)
+    .transform((v) => v || undefined),
 });
 
 export type OrganizationFormValue = z.infer<typeof organizationSchema>;

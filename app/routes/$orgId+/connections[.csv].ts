@@ -11,7 +11,7 @@ import { notFound, requireOrg } from "~/services/guard.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_clients");
   const searchParams = new URL(request.url).searchParams;
-  const parsed = parseConnectionFilter(searchParams);
+  const parsed = parseConnectionFilter(searchParams, ctx.org.clock.offsetMs);
   if (!parsed.ok) notFound();
   const stream = await connectionsCsvStream(ctx, parsed.filter, parseListParams(searchParams).search);
   return new Response(stream, {

@@ -10,9 +10,9 @@ import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatBytes, formatCount } from "~/lib/format";
 import { parseListParams, rowNumber, type ListParams } from "~/lib/pagination";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
-import { formatUtcDateTime } from "~/lib/time";
 import { requireOrg } from "~/services/guard.server";
 import { listSubscriptions, type SubscriptionDisplayStatus, type SubscriptionRow } from "~/services/prepaid/subscriptions.server";
+import { Time } from "~/components/ui/time";
 
 export const meta: MetaFunction = () => [{ title: "Subscriptions | Mlango" }];
 
@@ -79,8 +79,8 @@ export default function Subscriptions() {
               </>
             ),
           },
-          { header: "Date", nowrap: true, cell: (row) => formatUtcDateTime(row.started_on ?? row.created_at) },
-          { header: "Expiry", nowrap: true, cell: (row) => (row.expires_on === null ? "—" : formatUtcDateTime(row.expires_on)) },
+          { header: "Date", nowrap: true, cell: (row) => <Time ms={row.started_on ?? row.created_at} /> },
+          { header: "Expiry", nowrap: true, cell: (row) => (row.expires_on === null ? "—" : <Time ms={row.expires_on} />) },
           { header: "Usage", nowrap: true, cell: (row) => usageText(row) },
           {
             header: "Status",

@@ -23,7 +23,7 @@ const MAP_FIELDS = ["lat", "lng", "map_zoom", "layout_polygon"];
 
 async function venueAnswer(ctx: OrgContext, venueId: number | null) {
   const venue = await getVenue(ctx, venueId);
-  const [counts, accessPoints] = await Promise.all([venueCounts(ctx.org.id, [venue.id]), listVenueAccessPoints(ctx, venue.id)]);
+  const [counts, accessPoints] = await Promise.all([venueCounts(ctx.org, [venue.id]), listVenueAccessPoints(ctx, venue.id)]);
   return {
     ...venueJson(ctx.org.id, venue, counts.get(venue.id)),
     accessPoints: accessPoints.map((ap) => ({

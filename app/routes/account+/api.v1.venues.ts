@@ -29,7 +29,7 @@ const methods: ApiMethods = {
     const input = parseApiBody(body, venueSchema);
     const created = await createVenue(ctx, input);
     const venue = await getVenue(ctx, created.id);
-    const counts = (await venueCounts(ctx.org.id, [venue.id])).get(venue.id);
+    const counts = (await venueCounts(ctx.org, [venue.id])).get(venue.id);
     return apiData({ message: `Network ${venue.name} created.`, venue: venueJson(ctx.org.id, venue, counts) }, 201);
   },
 };

@@ -4,6 +4,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { OrganizationForm } from "~/components/shell/organization-form";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { organizationSchema } from "~/lib/schemas/organizations";
+import { DEFAULT_TIME_ZONE, timeZoneNames } from "~/lib/time-zone";
 import { requireUser } from "~/services/guard.server";
 import {
   createOrganization,
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   await requireCanCreateOrganization(user.id);
   const organizations = await listUserOrganizations(user.id);
-  return json({ first: organizations.length === 0 });
+  return json({ first: organizations.length === 0, timeZones: timeZoneNames() });
 }
 
 // POST organizations: name, address, more_info, phone_number, email.
@@ -32,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CreateOrganization() {
-  const { first } = useLoaderData<typeof loader>();
+  const { first, timeZones } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   return (
     <main className="mx-auto max-w-xl px-4 py-10">
@@ -44,7 +45,14 @@ export default function CreateOrganization() {
         You will be the organization's administrator, with every permission in it. Only the name is required.
       </p>
       <div className="card mt-6">
-        <OrganizationForm lastResult={lastResult} submitLabel="Create" pendingText="Creating…" />
+        <OrganizationForm
+          lastResult={lastResult}
+          defaultValue={{ time_zone: DEFAULT_TIME_ZONE }}
+          timeZones={timeZones}
+          guessTimeZone
+          submitLabel="Create"
+          pendingText="Creating…"
+        />
       </div>
     </main>
   );

@@ -60,9 +60,9 @@ export function createLoaders(ctx: OrgContext) {
     deviceStats: fromMap((ids: readonly number[]) => deviceStats(orgId, [...ids], {}), null as DeviceStats | null),
     venues: byId((ids) => venuesByIds(ctx, ids)),
     /** Access points, connections and online now of networks: a fixed number of queries for any number. */
-    venueCounts: fromMap((ids: readonly number[]) => venueCounts(orgId, ids, { customers: false }), NO_VENUE_COUNTS),
+    venueCounts: fromMap((ids: readonly number[]) => venueCounts(ctx.org, ids, { customers: false }), NO_VENUE_COUNTS),
     /** Distinct customers of networks: two roll-up reads per network (venues.server.ts venueCounts). */
-    venueCustomers: fromMap((ids: readonly number[]) => venueCounts(orgId, ids), NO_VENUE_COUNTS),
+    venueCustomers: fromMap((ids: readonly number[]) => venueCounts(ctx.org, ids), NO_VENUE_COUNTS),
     accessPoints: byId((ids) => accessPointsByIds(ctx, ids)),
     /** Counts by MAC address, all time or within a range. */
     accessPointCounts: perArgument((range: Pick<DateRange, "startMs" | "endMs"> | undefined) =>

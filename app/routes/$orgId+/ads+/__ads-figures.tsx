@@ -6,6 +6,8 @@ import { bucketLabel, LineChart } from "~/components/charts";
 import { DataTable } from "~/components/ui/data-table";
 import { formatCount } from "~/lib/format";
 import { clickThroughRate, type AdFigures, type AdHourPoint } from "~/lib/schemas/ads";
+import { useOrgClock } from "~/components/ui/time";
+import { formatOffset } from "~/lib/time-zone";
 
 export function AdsTotals({ totals }: { totals: AdFigures }) {
   const cards = [
@@ -27,11 +29,12 @@ export function AdsTotals({ totals }: { totals: AdFigures }) {
 }
 
 export function AdsHourlyChart({ hours, width = 960 }: { hours: AdHourPoint[]; width?: number }) {
+  const { offsetMs } = useOrgClock();
   const series = (["impressions", "clicks", "conversions"] as const).map((k) => ({
     id: k === "impressions" ? "Impressions" : k === "clicks" ? "Clicks" : "Conversions",
-    points: hours.map((h) => ({ x: bucketLabel(h.hour, "hour"), y: h[k] })),
+    points: hours.map((h) => ({ x: bucketLabel(h.hour, "hour", offsetMs), y: h[k] })),
   }));
-  return <LineChart title="Impressions, clicks and conversions per hour (UTC)" width={width} height={280} yLegend="Count" series={series} />;
+  return <LineChart title={`Impressions, clicks and conversions per hour (${formatOffset(offsetMs)})`} width={width} height={280} yLegend="Count" series={series} />;
 }
 
 type Row = AdFigures & { key: number; name: string; sub?: string | null; href?: string };

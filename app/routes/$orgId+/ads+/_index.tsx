@@ -14,7 +14,7 @@ export const meta: MetaFunction = () => [{ title: "Ads Dashboard | Mlango" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_ads");
-  const range = parseDateRange(new URL(request.url).searchParams);
+  const range = parseDateRange(new URL(request.url).searchParams, ctx.org.clock);
   const report = await adsReport(ctx, range);
   return json({ orgId: ctx.org.id, range, totals: report.totals, hours: report.hours, campaigns: report.campaigns });
 }

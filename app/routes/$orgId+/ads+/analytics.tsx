@@ -13,7 +13,7 @@ export const meta: MetaFunction = () => [{ title: "Ads Analytics | Mlango" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_ads");
-  const range = parseDateRange(new URL(request.url).searchParams);
+  const range = parseDateRange(new URL(request.url).searchParams, ctx.org.clock);
   const report = await adsReport(ctx, range);
   const names = new Map(report.campaigns.map((c) => [c.campaignId, c.name]));
   return json({

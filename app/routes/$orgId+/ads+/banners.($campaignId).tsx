@@ -13,10 +13,10 @@ import { Pagination } from "~/components/ui/pagination";
 import { parseId } from "~/lib/ids";
 import { parseListParams, rowNumber } from "~/lib/pagination";
 import { ADS_MESSAGES, bannerSchema } from "~/lib/schemas/ads";
-import { formatUtcDateTime } from "~/lib/time";
 import { campaignOptions, createBanner, getCampaign, listBanners, readBannerUpload, setBannerActive } from "~/services/ads/campaigns.server";
 import { notFound, requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
+import { Time } from "~/components/ui/time";
 
 export const meta: MetaFunction = () => [{ title: "Banners | Mlango" }];
 
@@ -136,7 +136,7 @@ export default function Banners() {
               ),
             },
             { header: "Active", cell: (b) => (b.active ? "Yes" : "No") },
-            { header: "Uploaded", nowrap: true, cell: (b) => formatUtcDateTime(b.createdAt) },
+            { header: "Uploaded", nowrap: true, cell: (b) => <Time ms={b.createdAt} /> },
           ]}
           actions={
             canEdit

@@ -11,10 +11,10 @@ import { formatCount } from "~/lib/format";
 import { parseId } from "~/lib/ids";
 import { parseListParams, rowNumber } from "~/lib/pagination";
 import { ADS_CSV, ADS_MESSAGES, formatKsh, type CampaignStatus } from "~/lib/schemas/ads";
-import { formatUtcDateTime } from "~/lib/time";
 import { listCampaigns, setCampaignPaused } from "~/services/ads/campaigns.server";
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
+import { Time } from "~/components/ui/time";
 
 export const meta: MetaFunction = () => [{ title: "Campaign List | Mlango" }];
 
@@ -80,8 +80,8 @@ export default function Campaigns() {
           { header: "Campaign", cell: (c) => <span className="font-medium">{c.name}</span> },
           { header: "Client", cell: (c) => c.clientName },
           { header: "Revenue", numeric: true, cell: (c) => formatKsh(c.revenueCents) },
-          { header: "Activate Time", nowrap: true, cell: (c) => formatUtcDateTime(c.activateAt) },
-          { header: "Expire Time", nowrap: true, cell: (c) => (c.expireAt === null ? "—" : formatUtcDateTime(c.expireAt)) },
+          { header: "Activate Time", nowrap: true, cell: (c) => <Time ms={c.activateAt} /> },
+          { header: "Expire Time", nowrap: true, cell: (c) => (c.expireAt === null ? "—" : <Time ms={c.expireAt} />) },
           { header: "Networks", cell: (c) => (c.allNetworks ? "All" : c.venueIds.length === 0 ? "None (deleted)" : formatCount(c.venueIds.length)) },
           {
             header: "Banners",

@@ -7,7 +7,8 @@ import { formatCount } from "~/lib/format";
 import { parseId } from "~/lib/ids";
 import { parseListParams, rowNumber } from "~/lib/pagination";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
-import { formatUtcDateTime } from "~/lib/time";
+import { formatDateTime } from "~/lib/time";
+import { formatOffset } from "~/lib/time-zone";
 import { requireOrg } from "~/services/guard.server";
 import { broadcastDeliveries, DELIVERY_STATUSES, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 
@@ -20,6 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { broadcast, rows, total, totals } = await broadcastDeliveries(ctx, parseId(params.id), list);
   return json({
     orgId: ctx.org.id,
+    zone: formatOffset(ctx.org.clock.offsetMs),
     broadcastId: broadcast.id,
     list,
     total,
@@ -27,8 +29,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     personal: ctx.permissions.has(PERSONAL_DATA_PERMISSION),
     rows: rows.map((r) => ({
       ...r,
-      sent_at: r.sent_at === null ? null : formatUtcDateTime(r.sent_at),
-      delivered_at: r.delivered_at === null ? null : formatUtcDateTime(r.delivered_at),
+      sent_at: r.sent_at === null ? null : formatDateTime(r.sent_at, ctx.org.clock.offsetMs),
+      delivered_at: r.delivered_at === null ? null : formatDateTime(r.delivered_at, ctx.org.clock.offsetMs),
     })),
   });
 }
@@ -43,7 +45,7 @@ const STATUS_LABELS: Record<(typeof DELIVERY_STATUSES)[number], string> = {
 };
 
 export default function BroadcastMessages() {
-  const { orgId, broadcastId, list, total, totals, personal, rows } = useLoaderData<typeof loader>();
+  const { orgId, broadcastId, list, total, totals, personal, rows, zone } = useLoaderData<typeof loader>();
   return (
     <section className="card">
       <h2 className="mb-3 text-lg font-semibold">Messages</h2>
@@ -83,8 +85,8 @@ export default function BroadcastMessages() {
           personal && { header: "Sent to", long: true, cell: (r) => r.customer?.address ?? "" },
           { header: "Channel", cell: (r) => (r.channel === "EMAIL" ? "E-mail" : "SMS") },
           { header: "Status", cell: (r) => STATUS_LABELS[r.status] },
-          { header: "Sent at (UTC)", nowrap: true, cell: (r) => r.sent_at ?? "—" },
-          { header: "Delivered at (UTC)", nowrap: true, cell: (r) => r.delivered_at ?? "—" },
+          { header: `Sent at (${zone})`, nowrap: true, cell: (r) => r.sent_at ?? "—" },
+          { header: `Delivered at (${zone})`, nowrap: true, cell: (r) => r.delivered_at ?? "—" },
           { header: "Details", cell: (r) => r.error ?? "" },
         ]}
       />

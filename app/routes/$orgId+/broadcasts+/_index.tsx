@@ -5,7 +5,8 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ListControls, Pagination } from "~/components/ui/pagination";
 import { hasAny } from "~/lib/permissions";
 import { parseListParams, rowNumber } from "~/lib/pagination";
-import { formatUtcDateTime } from "~/lib/time";
+import { formatDateTime } from "~/lib/time";
+import { formatOffset } from "~/lib/time-zone";
 import { requireOrg } from "~/services/guard.server";
 import { EDIT_BROADCASTS, listBroadcasts, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 
@@ -19,13 +20,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { rows, total } = await listBroadcasts(ctx, list);
   return json({
     orgId: ctx.org.id,
+    zone: formatOffset(ctx.org.clock.offsetMs),
     list,
     total,
     broadcasts: rows.map((b) => ({
       id: b.id,
       title: b.title,
       description: b.description,
-      created_on: formatUtcDateTime(b.created_at),
+      created_on: formatDateTime(b.created_at, ctx.org.clock.offsetMs),
       owner: b.owner ? `${b.owner.first_name} ${b.owner.last_name}`.trim() : "—",
     })),
     canCreate: hasAny(ctx.permissions, ...EDIT_BROADCASTS),
@@ -33,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function Broadcasts() {
-  const { orgId, list, total, broadcasts, canCreate } = useLoaderData<typeof loader>();
+  const { orgId, list, total, broadcasts, canCreate, zone } = useLoaderData<typeof loader>();
   return (
     <section className="card">
       <div className="mb-4 flex items-center justify-between gap-2">
@@ -59,7 +61,7 @@ export default function Broadcasts() {
               </Link>
             ),
           },
-          { header: "Created on (UTC)", nowrap: true, cell: (b) => b.created_on },
+          { header: `Created on (${zone})`, nowrap: true, cell: (b) => b.created_on },
           { header: "Owner", cell: (b) => b.owner },
           { header: "Description", cell: (b) => b.description ?? "" },
         ]}

@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_clients");
   const searchParams = new URL(request.url).searchParams;
   const list = parseListParams(searchParams);
-  const parsed = parseConnectionFilter(searchParams);
+  const parsed = parseConnectionFilter(searchParams, ctx.org.clock.offsetMs);
   if (!parsed.ok) notFound();
   const page = await listConnections(ctx, parsed.filter, list);
   return json({

@@ -7,7 +7,7 @@ import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
 import { organizationSchema } from "~/lib/schemas/organizations";
-import { formatUtcDateTime } from "~/lib/time";
+import { clockLabel, timeZoneNames } from "~/lib/time-zone";
 import { requireOrg, requireOwner, type OrgContext } from "~/services/guard.server";
 import {
   deleteOrganization,
@@ -16,6 +16,7 @@ import {
   updateOrganization,
 } from "~/services/organizations.server";
 import { redirectWithToast } from "~/services/session.server";
+import { Time, useOrgClock } from "~/components/ui/time";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.organization.name} · Details · Mlango` : "Mlango" }];
 
@@ -30,10 +31,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       email: org.email_address,
       phoneNumber: org.phone_number,
       moreInfo: org.more_info,
+      timeZone: org.time_zone,
       createdAt: org.created_at,
       updatedAt: org.updated_at,
     },
     counts: org.counts,
+    timeZones: timeZoneNames(),
     // The Update and Delete buttons belong to the organisation's administrator (im_admin).
     isAdministrator: ctx.isOwner,
   });
@@ -71,7 +74,8 @@ async function remove(request: Request, ctx: OrgContext, form: FormData) {
 }
 
 export default function OrganizationDetails() {
-  const { organization: org, counts, isAdministrator } = useLoaderData<typeof loader>();
+  const { organization: org, counts, isAdministrator, timeZones } = useLoaderData<typeof loader>();
+  const clock = useOrgClock();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData && !isConfirmationRequest(actionData) && !("message" in actionData) ? actionData : null;
   return (
@@ -79,7 +83,7 @@ export default function OrganizationDetails() {
       <div>
         <h2 className="text-xl font-semibold">Details</h2>
         <p className="mt-1 text-sm text-slate-500">
-          Created {formatUtcDateTime(org.createdAt)} UTC · Last updated {formatUtcDateTime(org.updatedAt)} UTC
+          Created <Time ms={org.createdAt} /> · Last updated <Time ms={org.updatedAt} /> · Times in {clockLabel(clock)}
         </p>
       </div>
       <CountCards counts={counts} />
@@ -99,7 +103,9 @@ export default function OrganizationDetails() {
             phone_number: org.phoneNumber,
             email: org.email,
             more_info: org.moreInfo,
+            time_zone: org.timeZone,
           }}
+          timeZones={timeZones}
           submitLabel="Update"
           pendingText="Updating…"
           intent="update"

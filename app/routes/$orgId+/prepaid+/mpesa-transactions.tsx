@@ -21,9 +21,9 @@ import {
   mpesaStatusText,
   mpesaWindowOfUrl,
 } from "~/lib/schemas/mpesa-transactions";
-import { formatUtcDateTime } from "~/lib/time";
 import { requireOrg } from "~/services/guard.server";
 import { listMpesaTransactions } from "~/services/prepaid/mpesa-transactions.server";
+import { Time } from "~/components/ui/time";
 
 export const meta: MetaFunction = () => [{ title: "M-Pesa Transactions | Mlango" }];
 
@@ -99,7 +99,7 @@ export default function MpesaTransactions() {
               return <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[status]}`}>{status}</span>;
             },
           },
-          { header: "Created At", nowrap: true, cell: (row) => formatUtcDateTime(row.created_at) },
+          { header: "Created At", nowrap: true, cell: (row) => <Time ms={row.created_at} /> },
         ]}
       />
       {page && rows.length > 0 ? (

@@ -17,7 +17,7 @@ import { redirectWithToast } from "~/services/session.server";
 export async function loadReportPage({ request, params }: LoaderFunctionArgs, report: ReportSlug) {
   const ctx = await requireOrg(request, params);
   const url = new URL(request.url);
-  const range = parseDateRange(url.searchParams);
+  const range = parseDateRange(url.searchParams, ctx.org.clock);
   const [{ venueIds, options }, subscriptions] = await Promise.all([reportVenueFilter(ctx, url.searchParams), myReports(ctx, report)]);
   const scope: AnalyticsScope = { organizationId: ctx.org.id, venueIds, range };
   const subscription = subscriptions[0] ?? null;

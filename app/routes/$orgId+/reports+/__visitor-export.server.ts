@@ -16,7 +16,7 @@ export function visitorExportLoader(report: VisitorReport) {
     const ctx = await requireOrg(request, params, PERSONAL_DATA_PERMISSION);
     const searchParams = new URL(request.url).searchParams;
     const { venueIds } = await reportVenueFilter(ctx, searchParams);
-    const scope: AnalyticsScope = { organizationId: ctx.org.id, venueIds, range: parseDateRange(searchParams) };
+    const scope: AnalyticsScope = { organizationId: ctx.org.id, venueIds, range: parseDateRange(searchParams, ctx.org.clock) };
     const stream = visitorsCsvStream(scope, report, parseListParams(searchParams).search);
     return new Response(stream, {
       headers: {

@@ -6,6 +6,7 @@ import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { formatCount } from "~/lib/format";
 import { formatBucket } from "~/lib/reports";
+import { formatOffset } from "~/lib/time-zone";
 import { footfallReport } from "~/services/reports.server";
 import { loadReportPage, reportSubscriptionAction } from "./__report-page.server";
 
@@ -17,17 +18,18 @@ export async function loader(args: LoaderFunctionArgs) {
   return json({
     header,
     bucket: report.bucket,
+    zone: formatOffset(scope.range.offsetMs),
     total: report.total,
-    points: report.points.map((p) => ({ label: formatBucket(p.time, report.bucket), footfall: p.footfall })),
+    points: report.points.map((p) => ({ label: formatBucket(p.time, report.bucket, scope.range.offsetMs), footfall: p.footfall })),
   });
 }
 
 export const action = (args: ActionFunctionArgs) => reportSubscriptionAction(args, "footfall");
 
 export default function FootfallReport() {
-  const { header, bucket, total, points } = useLoaderData<typeof loader>();
+  const { header, bucket, total, points, zone } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const timeLabel = bucket === "hour" ? "Hour (UTC)" : "Day";
+  const timeLabel = bucket === "hour" ? `Hour (${zone})` : "Day";
   return (
     <div>
       <ReportHeader header={header} actionData={actionData} />

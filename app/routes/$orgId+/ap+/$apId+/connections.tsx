@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   requirePermission(ctx, "view_clients");
   const ap = await getAccessPoint(ctx, parseId(params.apId));
   const list = parseListParams(new URL(request.url).searchParams);
-  const range = lastDays(365);
+  const range = lastDays(365, ctx.org.clock);
   const filter: ConnectionFilter = { accessPointMac: ap.mac_address, authorized: true, startMs: range.startMs, endMs: range.endMs };
   return json({
     connections: await listConnections(ctx, filter, list),

@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   requirePermission(ctx, "view_clients");
   const ap = await getAccessPoint(ctx, parseId(params.apId));
   const list = parseListParams(new URL(request.url).searchParams, DEVICE_PAGE_SIZES, 10);
-  const range = lastDays(365);
+  const range = lastDays(365, ctx.org.clock);
   return json({
     devices: await listDevices(ctx, { accessPointMac: ap.mac_address, startMs: range.startMs, endMs: range.endMs }, list),
     list,

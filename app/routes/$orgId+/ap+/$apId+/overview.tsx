@@ -13,7 +13,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_networks");
   const ap = await getAccessPoint(ctx, parseId(params.apId));
   // The access point pages look at one year (spec 2 §9).
-  const range = lastDays(365);
+  const range = lastDays(365, ctx.org.clock);
   return json({
     ap: { make: ap.make, serial_number: ap.serial_number, description: ap.description },
     range: { start: range.start, end: range.end },

@@ -8,7 +8,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors, SubmitButton } from "~/components/ui/field";
 import { ALL_PERMISSIONS, VIEW_PERMISSIONS } from "~/lib/permissions";
 import { parseRecordId, roleDetailsSchema, rolePermissionsSchema } from "~/lib/schemas/access-control";
-import { formatUtcDate } from "~/lib/time";
+import { formatDate } from "~/lib/time";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import {
   canEditRolePermissions,
@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // What members of the role hold: all for Full access, every view_* for Read only, the chosen ones for Custom.
   const effective = role.role_type === "r_w" ? ALL_PERMISSIONS : role.role_type === "r" ? VIEW_PERMISSIONS : role.permissions;
   return json({
-    role: { id: role.id, name: role.name, description: role.description, role_type: role.role_type, created: formatUtcDate(role.created_at) },
+    role: { id: role.id, name: role.name, description: role.description, role_type: role.role_type, created: formatDate(role.created_at, ctx.org.clock.offsetMs) },
     permissions: effective,
     orgId: ctx.org.id,
     canUpdate: ctx.permissions.has("update_roles"),

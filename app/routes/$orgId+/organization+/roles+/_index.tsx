@@ -9,7 +9,7 @@ import { confirmationNeeded } from "~/lib/confirm";
 import { parseListParams, rowNumber } from "~/lib/pagination";
 import { ROLE_TYPES } from "~/lib/permissions";
 import { removeRoleSchema } from "~/lib/schemas/access-control";
-import { formatUtcDate } from "~/lib/time";
+import { formatDate } from "~/lib/time";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { listRoles, removeRole } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const list = parseListParams(new URL(request.url).searchParams);
   const { roles, total } = await listRoles(ctx, list);
   return json({
-    roles: roles.map((r) => ({ ...r, created: formatUtcDate(r.created_at) })),
+    roles: roles.map((r) => ({ ...r, created: formatDate(r.created_at, ctx.org.clock.offsetMs) })),
     total,
     list,
     orgId: ctx.org.id,

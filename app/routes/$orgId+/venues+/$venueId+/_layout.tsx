@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({
     orgId: ctx.org.id,
     venue,
-    range: parseDateRange(new URL(request.url).searchParams),
+    range: parseDateRange(new URL(request.url).searchParams, ctx.org.clock),
     canCreateAp: ctx.permissions.has("create_ap"),
     canViewClients: ctx.permissions.has("view_clients"),
   });

@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const venue = await getVenueHeader(ctx, parseId(params.venueId));
   const searchParams = new URL(request.url).searchParams;
   const list = parseListParams(searchParams);
-  const range = parseDateRange(searchParams);
+  const range = parseDateRange(searchParams, ctx.org.clock);
   const { accessPoints, total } = await listAccessPoints(ctx, { venueId: venue.id }, list, range);
   return json({
     orgId: ctx.org.id,

@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const venue = await getVenueHeader(ctx, parseId(params.venueId));
   const searchParams = new URL(request.url).searchParams;
   const list = parseListParams(searchParams);
-  const range = parseDateRange(searchParams);
+  const range = parseDateRange(searchParams, ctx.org.clock);
   return json({ customers: await listCustomers(ctx, { venueId: venue.id, startMs: range.startMs, endMs: range.endMs }, list), list });
 }
 

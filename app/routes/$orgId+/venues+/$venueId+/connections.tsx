@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const venue = await getVenueHeader(ctx, parseId(params.venueId));
   const searchParams = new URL(request.url).searchParams;
   const list = parseListParams(searchParams);
-  const range = parseDateRange(searchParams);
+  const range = parseDateRange(searchParams, ctx.org.clock);
   const filter: ConnectionFilter = { venueId: venue.id, authorized: true, startMs: range.startMs, endMs: range.endMs };
   return json({
     connections: await listConnections(ctx, filter, list),

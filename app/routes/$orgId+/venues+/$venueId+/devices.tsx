@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const venue = await getVenueHeader(ctx, parseId(params.venueId));
   const searchParams = new URL(request.url).searchParams;
   const list = parseListParams(searchParams, DEVICE_PAGE_SIZES, 10);
-  const range = parseDateRange(searchParams);
+  const range = parseDateRange(searchParams, ctx.org.clock);
   return json({
     devices: await listDevices(ctx, { venueId: venue.id, startMs: range.startMs, endMs: range.endMs }, list),
     list,

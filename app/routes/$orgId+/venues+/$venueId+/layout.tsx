@@ -40,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const markers = aps.map((ap, i) => ({ id: ap.id, name: ap.name, ...spots[i] }));
   let heatmap = null;
   if (url.searchParams.get("mode") === "heatmap") {
-    const range = parseDateRange(url.searchParams);
+    const range = parseDateRange(url.searchParams, ctx.org.clock);
     const counts = await connectionsPerAccessPoint(ctx, venue.id, range);
     const rows = markers.map((m) => ({ id: m.id, name: m.name, placed: m.placed, connections: counts.get(m.id) ?? 0 }));
     const points = markers.filter((m) => m.placed).map((m) => ({ id: m.id, x: m.x, y: m.y, connections: counts.get(m.id) ?? 0 }));

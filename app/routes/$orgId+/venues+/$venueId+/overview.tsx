@@ -12,6 +12,8 @@ import { dwellTimeSeries, trafficHeatmap, usageSeries, venueOverview } from "~/s
 import { listConnections } from "~/services/connections.server";
 import { requireOrg } from "~/services/guard.server";
 import { getVenueHeader } from "~/services/venues.server";
+import { useOrgClock } from "~/components/ui/time";
+import { formatOffset } from "~/lib/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Network overview | Mlango" }];
 
@@ -23,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_networks");
   const venue = await getVenueHeader(ctx, parseId(params.venueId));
   const searchParams = new URL(request.url).searchParams;
-  const range = parseDateRange(searchParams);
+  const range = parseDateRange(searchParams, ctx.org.clock);
   const scope = { organizationId: ctx.org.id, venueIds: [venue.id], range };
   const bucket = bucketFor(range);
   const canViewClients = ctx.permissions.has("view_clients");
@@ -55,8 +57,9 @@ export default function VenueOverviewPage() {
     { label: "Currently Connected", value: formatCount(overview.currentlyConnected) },
     { label: "Dwell time", value: formatHms(overview.dwellTime) },
   ];
-  const points = (key: "footfall" | "connections") => series.map((p) => ({ x: bucketLabel(p.time, bucket), y: p[key] }));
-  const xLegend = bucket === "hour" ? "Hour (UTC)" : "Day";
+  const { offsetMs } = useOrgClock();
+  const points = (key: "footfall" | "connections") => series.map((p) => ({ x: bucketLabel(p.time, bucket, offsetMs), y: p[key] }));
+  const xLegend = bucket === "hour" ? `Hour (${formatOffset(offsetMs)})` : "Day";
   return (
     <div className="space-y-4">
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-5">
@@ -81,7 +84,7 @@ export default function VenueOverviewPage() {
       <section className="card overflow-x-auto">
         <LineChart
           title="Dwell time"
-          series={[{ id: "Dwell time", points: dwell.map((p) => ({ x: bucketLabel(p.time, bucket), y: toHours(p.dwellTime) })) }]}
+          series={[{ id: "Dwell time", points: dwell.map((p) => ({ x: bucketLabel(p.time, bucket, offsetMs), y: toHours(p.dwellTime) })) }]}
           yLegend="Hours"
           xLegend={xLegend}
           width={900}
@@ -93,7 +96,7 @@ export default function VenueOverviewPage() {
         </div>
       ) : null}
       <section className="card overflow-x-auto">
-        <HeatmapChart title="Traffic flow" rows={weekdayHourRows(heatmap)} width={900} />
+        <HeatmapChart title={`Traffic flow (${formatOffset(offsetMs)})`} rows={weekdayHourRows(heatmap)} width={900} />
       </section>
     </div>
   );

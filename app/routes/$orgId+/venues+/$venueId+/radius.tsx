@@ -10,13 +10,13 @@ import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
 import { confirmationNeeded } from "~/lib/confirm";
-import { formatUtcDateTime } from "~/lib/time";
 import { parseId } from "~/lib/ids";
 import { RADIUS_CLIENT_MESSAGES, RADIUS_MAKES, radiusClientSchema } from "~/lib/schemas/radius-clients";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { addRadiusClient, listRadiusClients, removeRadiusClient, rotateRadiusSecret } from "~/services/radius/clients.server";
 import { redirectWithToast } from "~/services/session.server";
 import { getVenueHeader } from "~/services/venues.server";
+import { Time } from "~/components/ui/time";
 
 export const meta: MetaFunction = () => [{ title: "RADIUS gateways | Mlango" }];
 
@@ -87,7 +87,7 @@ export default function RadiusGateways() {
               { header: "Make", cell: (c) => RADIUS_MAKES.find((m) => m.value === c.make)?.label ?? c.make },
               { header: "Address", nowrap: true, cell: (c) => <code>{c.ip_address}</code> },
               { header: "CoA port", nowrap: true, cell: (c) => c.coa_port },
-              { header: "Secret changed", nowrap: true, cell: (c) => formatUtcDateTime(c.updated_at) },
+              { header: "Secret changed", nowrap: true, cell: (c) => <Time ms={c.updated_at} /> },
             ]}
             actions={
               canEdit
@@ -120,7 +120,7 @@ export default function RadiusGateways() {
             rowKey={(m) => m.id}
             empty="None sent yet."
             columns={[
-              { header: "Time", nowrap: true, cell: (m) => formatUtcDateTime(m.created_at) },
+              { header: "Time", nowrap: true, cell: (m) => <Time ms={m.created_at} /> },
               { header: "Gateway", cell: (m) => m.client_name },
               { header: "Message", cell: (m) => m.kind },
               { header: "Connection", nowrap: true, cell: (m) => m.connection_id },
