@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/db.server";
 import { buildAccessPoint, buildVenue } from "~/db/factories.server";
 import { defaultLayout, dashletsIn, emptyLayout, serializeLayout, type DashboardLayout } from "~/lib/dashboard-layout";
@@ -324,5 +324,37 @@ describe("top networks and top access points pages", () => {
     expect(aps.exportHref).toBe(`/${w.org.id}/exports/top_access_points.csv?${RANGE}&venues=${w.venueB}`);
     const other = await makeOrg("Other");
     expect((await get(topAccessPoints.loader as Route, w.owner.id, other.org.id, `/${other.org.id}/top_access_points`)).status).toBe(404);
+  });
+});
+
+describe("the organization's today", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("starts at 21:00 UTC the day before in Nairobi: at 01:00 UTC the dashboard's today holds the guest of 22:00 UTC", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.UTC(2026, 10, 3, 1, 0)); // 01:00 UTC = 04:00 in Nairobi, 3 November
+    const nairobi = await makeNetwork("Nairobi Org");
+    const utc = await makeNetwork("UTC Org");
+    await db.updateTable("organizations").set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * HOUR }).where("id", "=", nairobi.org.id).execute();
+    for (const net of [nairobi, utc]) {
+      const guest = await net.customer();
+      // 22:00 UTC on the 2nd is 01:00 on the 3rd in Nairobi; 20:30 UTC is still the 2nd there.
+      await net.connect("a", { customer_id: guest, created_at: Date.UTC(2026, 10, 2, 22, 0), authorized_at: Date.UTC(2026, 10, 2, 22, 1), ended_at: Date.UTC(2026, 10, 2, 23, 1) });
+      await net.connect("b", { created_at: Date.UTC(2026, 10, 2, 20, 30) });
+    }
+
+    const res = await get(home.loader as Route, nairobi.owner.id, nairobi.org.id, `/${nairobi.org.id}`);
+    const data = await res.json();
+    expect(data.range).toMatchObject({ start: "2026-11-03", end: "2026-11-03", startMs: Date.UTC(2026, 10, 2, 21), endMs: Date.UTC(2026, 10, 3, 21), offsetMs: 3 * HOUR });
+    expect(data.summary).toMatchObject({ footfall: 1, connections: 1, newCustomers: 1, dwellTime: 3_600 });
+    const yesterday = await (await get(home.loader as Route, nairobi.owner.id, nairobi.org.id, `/${nairobi.org.id}?start=2026-11-02&end=2026-11-02`)).json();
+    expect(yesterday.summary).toMatchObject({ footfall: 1, connections: 0 });
+
+    // The same rows in a UTC organization: today (3 November) has neither, 2 November both.
+    const utcToday = await (await get(home.loader as Route, utc.owner.id, utc.org.id, `/${utc.org.id}`)).json();
+    expect(utcToday.range).toMatchObject({ start: "2026-11-03", startMs: Date.UTC(2026, 10, 3), offsetMs: 0 });
+    expect(utcToday.summary).toMatchObject({ footfall: 0, connections: 0 });
+    const utcYesterday = await (await get(home.loader as Route, utc.owner.id, utc.org.id, `/${utc.org.id}?start=2026-11-02&end=2026-11-02`)).json();
+    expect(utcYesterday.summary).toMatchObject({ footfall: 2, connections: 1 });
   });
 });

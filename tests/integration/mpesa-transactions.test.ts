@@ -104,7 +104,7 @@ describe("status words and the window", () => {
     const now = Date.UTC(2026, 10, 25, 14, 0);
     expect(mpesaWindow(null, "", now)).toEqual({
       ok: true,
-      range: { start: "1970-01-01", end: "2026-11-25", startMs: 0, endMs: Date.UTC(2026, 10, 26), days: expect.any(Number) },
+      range: { start: "1970-01-01", end: "2026-11-25", startMs: 0, endMs: Date.UTC(2026, 10, 26), days: expect.any(Number), offsetMs: 0 },
     });
     expect(mpesaWindow("2026-11-20", "2026-11-20 23:59:59", now)).toMatchObject({ ok: true, range: { startMs: Date.UTC(2026, 10, 20), endMs: Date.UTC(2026, 10, 21) } });
     // After today is today.

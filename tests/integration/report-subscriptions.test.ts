@@ -12,7 +12,7 @@ import { CLAIM_LEASE_MS, claimDelivery, retryDelayMs, runDueReports } from "~/se
 import { myReports, subscribeReport } from "~/services/report-subscriptions.server";
 import { sessionStorage } from "~/services/session.server";
 import { makeMember, makeOrg, makeRequest, run, sessionCookie } from "../fixtures";
-import { TODAY_START, seedVisitorStory } from "../fixtures/reports";
+import { TODAY_START, insertCustomer, insertVenue, insertVisit, seedVisitorStory } from "../fixtures/reports";
 import { attachmentOf, startTestSmtp } from "../fixtures/smtp";
 import { UTC_CLOCK } from "~/lib/time-zone";
 
@@ -197,6 +197,27 @@ describe("the report scheduler", () => {
       await other.db.destroy();
     }
     expect(await deliveryRows()).toMatchObject([{ status: "sending", attempts: 2 }]);
+  });
+
+  it("sends a Nairobi organization's report at 18:00 Nairobi time (15:00 UTC), with the figures of its own day", async () => {
+    const HOUR = 3_600_000;
+    const { org, owner } = await makeOrg("Kahawa Nairobi");
+    await db.updateTable("organizations").set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * HOUR }).where("id", "=", org.id).execute();
+    const venue = await insertVenue(org.id, "Java House");
+    const guest = await insertCustomer(org.id, "Wanjiru", { phone: "+254711000009" });
+    // 22:30 UTC yesterday is 01:30 today in Nairobi; 20:30 UTC yesterday is 23:30 yesterday there.
+    await insertVisit(org.id, { customerId: guest.id, venueId: venue.id, daysAgo: 1, hour: 22.5 });
+    await insertVisit(org.id, { customerId: guest.id, venueId: venue.id, daysAgo: 1, hour: 20.5 });
+    // Subscribed yesterday at 22:00 Nairobi time, after yesterday's 18:00 there: today's report is the first.
+    await subscribeReport(await ctxOf(owner.id, org.id), "footfall", 18, TODAY_START - DAY_MS + 19 * HOUR);
+    expect(await runDueReports(TODAY_START + 15 * HOUR - 60_000)).toEqual({ sent: 0, failed: 0 });
+    expect(await runDueReports(TODAY_START + 15 * HOUR)).toEqual({ sent: 1, failed: 0 });
+    expect(await deliveryRows()).toMatchObject([{ day: TODAY, status: "sent" }]);
+    const mail = smtp.received[0]!;
+    const day = TODAY.split("-").reverse().join("/");
+    expect(mail.raw).toContain(`Subject: Kahawa Nairobi: Footfall report for ${day}`);
+    expect(mail.raw).toContain("Africa/Nairobi (UTC+03:00)");
+    expect(attachmentOf(mail.raw, "footfall.csv")?.trim().split(/\r?\n/)).toEqual(["Hour (UTC+03:00),Footfall", `${day} 01:00,1`]);
   });
 
   it("sends nothing before the hour, and the next day's report the next day", async () => {

@@ -48,7 +48,7 @@ describe("organisation home (/{orgId})", () => {
     await seedActivity(other.id);
     const res = await run(async () => homeLoader(args(`/${org.id}`, await sessionCookie(owner.id), String(org.id))));
     const data = await res.json();
-    expect(data.org).toEqual({ id: org.id, name: "Counted" });
+    expect(data.org).toEqual({ id: org.id, name: "Counted", clock: { timeZone: "UTC", offsetMs: 0 } });
     // The default dashboard starts with the organisation overview dashlet.
     expect(data.dashlets.organization_overview).toEqual({
       venuesCount: 1,
@@ -99,7 +99,7 @@ describe("dashboard shell (layout of /{orgId})", () => {
       .execute();
     const res = await run(async () => layoutLoader(args(`/${org.id}`, await sessionCookie(owner.id, org.id), String(org.id))));
     const data = await res.json();
-    expect(data.org).toEqual({ id: org.id, name: "Shell Cafe" });
+    expect(data.org).toEqual({ id: org.id, name: "Shell Cafe", clock: { timeZone: "UTC", offsetMs: 0 } });
     expect(data.user).toEqual({ name: "Wanjiru Kamau", email: owner.email });
     expect(data.organizations.map((o: { id: number }) => o.id).sort()).toEqual([org.id, second.id].sort());
     expect(data.canCreate).toBe(true);
@@ -154,7 +154,7 @@ describe("pages not built yet (/{orgId}/*)", () => {
     const { org, owner } = await makeOrg();
     const res = await splat(org.id, "ads", owner.id);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ org: { id: org.id, name: org.name }, label: "Dashboard", section: "Ads" });
+    expect(await res.json()).toEqual({ org: { id: org.id, name: org.name, clock: { timeZone: "UTC", offsetMs: 0 } }, label: "Dashboard", section: "Ads" });
     expect(await (await splat(org.id, "ads/banners/7", owner.id)).json()).toMatchObject({ label: "Dashboard", section: "Ads" });
     expect(await (await splat(org.id, "reports/footfall", owner.id)).json()).toMatchObject({ label: "Footfall", section: "Reports" });
     expect(await (await splat(org.id, "prepaid/mpesa-transactions", owner.id)).json()).toMatchObject({

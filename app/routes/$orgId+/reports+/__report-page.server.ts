@@ -12,6 +12,7 @@ import { notFound, requireOrg } from "~/services/guard.server";
 import { myReports, subscribeReport, unsubscribeReport } from "~/services/report-subscriptions.server";
 import { reportVenueFilter } from "~/services/reports.server";
 import { redirectWithToast } from "~/services/session.server";
+import { formatOffset } from "~/lib/time-zone";
 
 /** The guard, range, venue filter and subscription of a report page; `header` goes to the browser as is. */
 export async function loadReportPage({ request, params }: LoaderFunctionArgs, report: ReportSlug) {
@@ -56,7 +57,7 @@ export async function reportSubscriptionAction({ request, params }: ActionFuncti
         return json(submission.reply({ formErrors: [REPORT_SUBSCRIPTION_MESSAGES.reportInvalid] }), { status: 400 });
       }
       const saved = await subscribeReport(ctx, report, submission.value.sendTime);
-      const subscribed = `You will receive the ${reportTitle(report)} report by email every day at ${formatSendHour(saved.send_at)} (UTC).`;
+      const subscribed = `You will receive the ${reportTitle(report)} report by email every day at ${formatSendHour(saved.send_at)} (${formatOffset(ctx.org.clock.offsetMs)}).`;
       // Honest mail (issue 17 item 7): without SMTP_URL each report is a file in the outbox folder.
       const outbox = outboxFolder();
       const kept = outbox && `No mail server is set (SMTP_URL), so until one is, each report is kept in the outbox folder ${outbox} instead.`;

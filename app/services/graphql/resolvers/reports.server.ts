@@ -12,6 +12,7 @@ import { badInput, done, mutation } from "../errors.server";
 import { checkOrder, pageOf, recordId, searchOf, windowOf, type PageArgs, type WindowArgs } from "../args.server";
 import type { GraphQLContext } from "../context.server";
 import type { Resolver, Resolvers } from "./common.server";
+import { formatOffset } from "~/lib/time-zone";
 
 const window = `venues: [ID!], startDate: String, endDate: String`;
 const list = `${window}, limit: Int = 10, offset: Int = 0, order: String = "created_at desc", search: String`;
@@ -132,8 +133,9 @@ export const resolvers: Resolvers = {
       mutation(async () => {
         const parsed = subscribeReportSchema.safeParse(args);
         if (!parsed.success) badInput(parsed.error.issues[0]?.message ?? "Invalid input.");
-        const saved = await subscribeReport(await context.org(), parsed.data.report, parsed.data.sendTime);
-        return done(`You will receive the ${reportTitle(saved.report)} report by email every day at ${formatSendHour(saved.send_at)} (UTC).`, saved.id);
+        const ctx = await context.org();
+        const saved = await subscribeReport(ctx, parsed.data.report, parsed.data.sendTime);
+        return done(`You will receive the ${reportTitle(saved.report)} report by email every day at ${formatSendHour(saved.send_at)} (${formatOffset(ctx.org.clock.offsetMs)}).`, saved.id);
       }),
     unsubscribeReport: (_, args: { id: string }, context) =>
       mutation(async () => {
