@@ -63,3 +63,27 @@ test("the last areas the menu lists open their own pages inside the shell, and a
   const response = await page.goto(`/${org.id}/nonsense`);
   expect(response?.status()).toBe(404);
 });
+
+test.describe("an organization's time zone", () => {
+  test.use({ timezoneId: "America/Lima" }); // UTC−05:00 all year
+
+  test("a new organization takes the browser's zone with JavaScript, Africa/Nairobi without; the owner can change it", async ({ page, context }, info) => {
+    const user = await makeUser();
+    await signIn(context, user.id);
+    await page.goto("/organizations/create");
+    const expected = info.project.name === "no-js" ? { zone: "Africa/Nairobi", label: "Africa/Nairobi (UTC+03:00)" } : { zone: "America/Lima", label: "America/Lima (UTC−05:00)" };
+    await expect(page.getByLabel("Time zone")).toHaveValue(expected.zone);
+    await page.getByLabel("Name").fill("Zone Cafe");
+    await page.getByRole("button", { name: /Create/ }).click();
+    await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/\d+$/);
+    const orgId = new URL(page.url()).pathname.slice(1);
+    await expect(page.getByText(`Days and hours in ${expected.label}.`)).toBeVisible();
+
+    await page.goto(`/${orgId}/organization/details`);
+    await expect(page.getByText(`Times in ${expected.label}`)).toBeVisible();
+    await page.getByLabel("Time zone").selectOption("Asia/Kolkata");
+    await page.getByRole("button", { name: "Update" }).click();
+    await expect(page.getByText("Times in Asia/Kolkata (UTC+05:30)")).toBeVisible();
+    await expect(page.getByLabel("Time zone")).toHaveValue("Asia/Kolkata");
+  });
+});

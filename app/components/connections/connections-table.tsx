@@ -7,7 +7,8 @@ import { authModeLabel } from "~/lib/auth-modes";
 import { closeQuestion, type ConnectionRow } from "~/lib/connections";
 import { formatBytes, formatCount, formatHms } from "~/lib/format";
 import { PAGE_SIZES, rowNumber, type ListParams } from "~/lib/pagination";
-import { Time } from "~/components/ui/time";
+import { Time, useOrgClock } from "~/components/ui/time";
+import { formatOffset } from "~/lib/time-zone";
 
 // Usage in a loader (venue or access point tab, dashboard dashlet, customer profile):
 //   const list = parseListParams(url.searchParams);              // dashlet: (sp, PAGE_SIZES, 5, "online_")
@@ -54,6 +55,7 @@ export function ConnectionsTable({
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
   const headingId = `${prefix || "connections"}-title`;
+  const zone = formatOffset(useOrgClock().offsetMs);
   return (
     <section className={compact ? "" : "card"} aria-labelledby={headingId}>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
@@ -73,7 +75,7 @@ export function ConnectionsTable({
         columns={[
           { header: "#", nowrap: true, cell: (_row, index) => rowNumber(params, index) },
           // "DD-MM-YYYY HH:mm" may break between the date and the time.
-          { header: "Connected At", cell: (row) => <Time ms={row.createdAt} /> },
+          { header: `Connected At (${zone})`, cell: (row) => <Time ms={row.createdAt} /> },
           !hide.includes("Customer") && {
             header: "Customer",
             cell: (row) =>

@@ -5,7 +5,8 @@ import { ListControls, Pagination } from "~/components/ui/pagination";
 import { formatBytes, formatCount } from "~/lib/format";
 import { rowNumber, type ListParams } from "~/lib/pagination";
 import { blockQuestion, DEVICE_PAGE_SIZES, type DeviceRow } from "~/lib/records";
-import { Time } from "~/components/ui/time";
+import { Time, useOrgClock } from "~/components/ui/time";
+import { formatOffset } from "~/lib/time-zone";
 
 // Usage in a loader (venue or access point tab, customer profile):
 //   const list = parseListParams(url.searchParams, DEVICE_PAGE_SIZES, 10);
@@ -26,6 +27,7 @@ export interface DevicesTableProps {
 
 /** The devices list (spec 2 §2 "Devices list"): Block asks 'Are you sure you want to block device …?'. */
 export function DevicesTable({ title = "Devices", page, params, canBlock, hideCustomer = false, prefix = "" }: DevicesTableProps) {
+  const zone = formatOffset(useOrgClock().offsetMs);
   const { orgId } = useParams();
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
@@ -57,7 +59,7 @@ export function DevicesTable({ title = "Devices", page, params, canBlock, hideCu
           },
           { header: "Mac Address", mono: true, nowrap: true, cell: (device) => device.macAddress },
           { header: "Connections", numeric: true, cell: (device) => formatCount(device.connectionsCount) },
-          { header: "Last seen", cell: (device) => (device.lastSeenAt === null ? "—" : <Time ms={device.lastSeenAt} />) },
+          { header: `Last seen (${zone})`, cell: (device) => (device.lastSeenAt === null ? "—" : <Time ms={device.lastSeenAt} />) },
           { header: "Consumption", numeric: true, cell: (device) => formatBytes(device.usage) },
           {
             header: "Status",

@@ -4,7 +4,7 @@ import type { Permission } from "~/lib/permissions";
 
 // The M-Pesa transactions list (issue [prepaid] §6; spec 3 §2 "Mobile-money transactions list", §3,
 // §4, §7 POST /api/v1/getmpesatransactions, §8, §9), shared by the page, its CSV and the REST call.
-// The window is whole UTC days, inclusive, from 1970-01-01 to today unless given; dates after today
+// The window is whole days (the organization's on the page and the CSV, UTC for the API), inclusive, from 1970-01-01 to today unless given; dates after today
 // are today, like every date range of the console. Unlike the analytics screens, a malformed or
 // reversed range is refused with a message (400 on the page and the CSV, 422 from the API).
 
@@ -50,28 +50,28 @@ export type WindowCheck = { ok: true; range: DateRange } | { ok: false; field: "
  * The window of `start`..`end` (absent or empty: 1970-01-01 and today). A malformed date or a start
  * after the end is refused; dates after today become today.
  */
-export function mpesaWindow(start: string | null | undefined, end: string | null | undefined, now = Date.now()): WindowCheck {
+/** Days are the organisation's on its pages (`offsetMs`); the spec's API call keeps UTC days (0). */
+export function mpesaWindow(start: string | null | undefined, end: string | null | undefined, now = Date.now(), offsetMs = 0): WindowCheck {
   const given = (v: string | null | undefined) => (v === null || v === undefined || v.trim() === "" ? null : v);
   const rawStart = given(start);
   const rawEnd = given(end);
   const startDay = rawStart === null ? MPESA_TRANSACTIONS_FIRST_DAY : dayOf(rawStart);
   if (startDay === null) return { ok: false, field: "start", message: MPESA_TRANSACTIONS_MESSAGES.date };
-  const endDay = rawEnd === null ? todayIso(now) : dayOf(rawEnd);
+  const endDay = rawEnd === null ? todayIso(now, offsetMs) : dayOf(rawEnd);
   if (endDay === null) return { ok: false, field: "end", message: MPESA_TRANSACTIONS_MESSAGES.date };
   // Compared as given; with no end, a start after today is simply today (clamped below).
   if (rawEnd !== null && startDay > endDay) return { ok: false, field: "start", message: MPESA_TRANSACTIONS_MESSAGES.order };
-  // M-Pesa lists keep UTC days: they match the statements Safaricom sends (decision 0023).
-  return { ok: true, range: dateRange(startDay, endDay, now, 0) };
+  return { ok: true, range: dateRange(startDay, endDay, now, offsetMs) };
 }
 
 /** 1970-01-01 to today. */
-export function defaultMpesaRange(now = Date.now()): DateRange {
-  return dateRange(MPESA_TRANSACTIONS_FIRST_DAY, todayIso(now), now, 0);
+export function defaultMpesaRange(offsetMs: number, now = Date.now()): DateRange {
+  return dateRange(MPESA_TRANSACTIONS_FIRST_DAY, todayIso(now, offsetMs), now, offsetMs);
 }
 
 /** The page's (and the CSV's) window from its URL: `start` and `end`, as the date range form sends them. */
-export function mpesaWindowOfUrl(searchParams: URLSearchParams, now = Date.now()): WindowCheck {
-  return mpesaWindow(searchParams.get("start"), searchParams.get("end"), now);
+export function mpesaWindowOfUrl(searchParams: URLSearchParams, offsetMs: number, now = Date.now()): WindowCheck {
+  return mpesaWindow(searchParams.get("start"), searchParams.get("end"), now, offsetMs);
 }
 
 const optionalText = z.string({ invalid_type_error: MPESA_TRANSACTIONS_MESSAGES.date }).max(40, MPESA_TRANSACTIONS_MESSAGES.date).optional();

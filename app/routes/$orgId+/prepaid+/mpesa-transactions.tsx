@@ -33,10 +33,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // One page size (spec 3 §9); the page number is clamped like every list's.
   const list = parseListParams(url.searchParams, [MPESA_TRANSACTIONS_PAGE_SIZE], MPESA_TRANSACTIONS_PAGE_SIZE);
   const personalData = ctx.permissions.has(PERSONAL_DATA_PERMISSION);
-  const window = mpesaWindowOfUrl(url.searchParams);
+  const window = mpesaWindowOfUrl(url.searchParams, ctx.org.clock.offsetMs);
   if (!window.ok) {
     // A malformed or reversed range: the form again (with the default range) and the reason.
-    return json({ orgId: ctx.org.id, personalData, error: window.message, range: defaultMpesaRange(), list, page: null }, { status: 400 });
+    return json({ orgId: ctx.org.id, personalData, error: window.message, range: defaultMpesaRange(ctx.org.clock.offsetMs), list, page: null }, { status: 400 });
   }
   const page = await listMpesaTransactions(ctx, window.range, list.page).catch((error: unknown) => {
     if (error instanceof Response) throw error;

@@ -15,7 +15,7 @@ const text = (status: number, message: string) =>
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, MPESA_TRANSACTIONS_PERMISSION);
-  const window = mpesaWindowOfUrl(new URL(request.url).searchParams);
+  const window = mpesaWindowOfUrl(new URL(request.url).searchParams, ctx.org.clock.offsetMs);
   if (!window.ok) return text(400, window.message);
   let stream: ReadableStream<Uint8Array>;
   try {
