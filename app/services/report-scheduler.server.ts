@@ -1,8 +1,9 @@
 // Sends the subscribed reports by e-mail (spec 3 §2 "subscribe bell", §9 send hours 01–24).
 //
 // Time is the organisation's (its fixed offset from UTC, decision 0023): a subscription's hour H
-// (1–24) of day D falls at D 00:00 local time + H hours, so hour 24 is midnight at the end of D. At any moment each subscription has one "due day": today once
-// today's hour has come, else yesterday. Missed days are not caught up; only the latest due day is.
+// (1–24) of day D falls at D 00:00 local time + H hours, so hour 24 is midnight at the end of D.
+// At any moment each subscription has one "due day": today once today's hour has come, else
+// yesterday. Missed days are not caught up; only the latest due day is.
 //
 // Exactly once with several app instances: the claim is a row of report_deliveries, unique per
 // (subscription, day). An instance claims a day by inserting that row (a second insert of the
