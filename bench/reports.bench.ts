@@ -34,7 +34,10 @@ const RUNS = 15;
 const WARMUPS = 2;
 
 if (args.engine) {
-  process.send!(await runEngine(args.engine as Engine, Boolean(args.rebuild)));
+  // A child of main() reports to its parent; run by hand (--engine postgres), it prints its cases.
+  const result = await runEngine(args.engine as Engine, Boolean(args.rebuild));
+  if (process.send) process.send(result);
+  else for (const c of result.cases) console.log(`${c.name.padEnd(50)} ${String(c.rows).padStart(8)} ${c.p50.toFixed(1).padStart(8)} ${c.p95.toFixed(1).padStart(8)}`);
 } else {
   await main();
 }
