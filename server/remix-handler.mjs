@@ -49,16 +49,22 @@ async function sendResponse(req, res, response) {
   else res.end();
 }
 
-/** Resolves when the response can take more (or is gone). */
-function drained(res) {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.removeListener("close", done);
-      resolve();
-    };
-    res.once("drain", done);
-    res.once("close", done);
-  });
+/**
+ * Waiting for the response to take more (or to be gone), with one listener per response: the
+ * compression middleware moves "drain" listeners to its zlib stream, where a `once` listener is
+ * never removed (its wrapper removes itself from the response), so waiting with `once` on every full
+ * write piled up listeners on a long export.
+ */
+function drainWaiter(res) {
+  let wake = null;
+  const resume = () => {
+    const resolve = wake;
+    wake = null;
+    resolve?.();
+  };
+  res.on("drain", resume);
+  res.once("close", resume);
+  return () => (res.destroyed ? Promise.resolve() : new Promise((resolve) => (wake = resolve)));
 }
 
 /**
@@ -67,8 +73,9 @@ function drained(res) {
  * a page in many small pieces, and gzip flushed after each one came out nearly twice the size. And it
  * waits when the socket is full, so a slow client of a large export does not pile the export up in memory.
  */
-async function writeBody(body, res) {
+export async function writeBody(body, res) {
   const reader = body.getReader();
+  const drained = drainWaiter(res);
   let flush = null;
   try {
     for (;;) {
@@ -83,7 +90,7 @@ async function writeBody(body, res) {
         flush = null;
         if (typeof res.flush === "function" && !res.writableEnded) res.flush();
       });
-      if (!more) await drained(res);
+      if (!more) await drained();
     }
     if (flush) clearImmediate(flush);
     res.end();
