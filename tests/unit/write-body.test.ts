@@ -6,10 +6,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import crypto from "node:crypto";
+// @ts-expect-error: compression ships no types (the server is plain JavaScript)
 import compression from "compression";
 import express from "express";
 import { expect, it } from "vitest";
-// @ts-expect-error: a plain ESM module of the server, without types
 import { writeBody } from "../../server/remix-handler.mjs";
 
 it("writes a many-piece body through the compressor whole, waiting for it to drain without piling up listeners", async () => {
