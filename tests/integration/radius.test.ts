@@ -67,6 +67,12 @@ async function guest(n: Net, { chap = false, mac = randomMac() } = {}) {
 
 const connection = (id: number) => db.selectFrom("connections").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
+/** The NAS of a login is written while the Access-Accept goes out (authorize.server.ts rememberNas): wait for it. */
+async function nasKept(id: number): Promise<void> {
+  for (let i = 0; i < 100 && (await connection(id)).radius_client_id === null; i++) await new Promise((r) => setTimeout(r, 20));
+  expect((await connection(id)).radius_client_id).not.toBeNull();
+}
+
 async function underPlan(orgId: number, connectionId: number, fields: Record<string, unknown>) {
   const now = Date.now();
   const sub = await db
@@ -246,6 +252,7 @@ describe.skipIf(!hasFreeRadius)("Disconnect and CoA from the console", () => {
     const n = await network();
     const g = await guest(n);
     await n.nas.router.login(g.username, g.password, g.mac);
+    await nasKept(g.id);
     const outcome = await closeConnection(n.ctx, g.id);
     expect(outcome).toMatchObject({ ok: true, gateway: { make: "mikrotik", revocation: "controller", note: "The MikroTik router is being told to disconnect the guest." } });
     expect(await runDueJobs()).toBeGreaterThanOrEqual(1);
@@ -257,6 +264,7 @@ describe.skipIf(!hasFreeRadius)("Disconnect and CoA from the console", () => {
     const n = await network();
     const g = await guest(n);
     await n.nas.router.login(g.username, g.password, g.mac);
+    await nasKept(g.id);
     n.nas.router.silent = true;
     await closeConnection(n.ctx, g.id);
     await runDueJobs();
@@ -270,6 +278,7 @@ describe.skipIf(!hasFreeRadius)("Disconnect and CoA from the console", () => {
     const n = await network();
     const g = await guest(n);
     await n.nas.router.login(g.username, g.password, g.mac);
+    await nasKept(g.id);
     expect(await changeSpeed(g.id, { upKbps: 256, downKbps: 1024 })).toEqual({ outcome: "ACK" });
     expect(n.nas.router.messages.at(-1)).toMatchObject({ code: "CoA-Request", answer: "CoA-ACK" });
     expect(n.nas.router.messages.at(-1)!.attributes["Vendor-Specific"]).toMatchObject({ "Mikrotik-Rate-Limit": "256k/1024k", "WISPr-Bandwidth-Max-Down": 1_024_000 });
