@@ -268,3 +268,30 @@ describe("the group filter compiler", () => {
     expect(check({ profile: [rule("name", "empty")], connections: 2, venues: [1] })).toEqual([]);
   });
 });
+
+describe("dates in the organisation's days", () => {
+  it("cuts a Nairobi organisation's dates at its midnight (21:00 UTC), through the visit days and through access points", async () => {
+    const { org } = await makeOrg(`Nairobi filters ${Math.random()}`);
+    await db.updateTable("organizations").set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * 3_600_000 }).where("id", "=", org.id).execute();
+    const venue = (await insertVenue(org.id, { name: "Westlands" })).id;
+    const ap = (await insertAccessPoint(org.id, venue, { name: "Lobby" })).id;
+    const late = await insertCustomer(org.id, { first_name: "Late", phone_number: "+254712000011" });
+    const early = await insertCustomer(org.id, { first_name: "Early", phone_number: "+254712000012" });
+    const visit = (customerId: number, created: number) =>
+      insertConnection(org.id, { customer_id: customerId, venue_id: venue, access_point_id: ap, created_at: created, authorized_at: created + 60_000 });
+    // 22:30 and 23:30 UTC on 1 November are 2 November in Nairobi; 20:30 UTC is still 1 November there.
+    await visit(late.id, Date.UTC(2026, 10, 1, 22, 30));
+    await visit(late.id, Date.UTC(2026, 10, 2, 23, 30));
+    await visit(early.id, Date.UTC(2026, 10, 1, 20, 30));
+    const names = async (filters: Partial<GroupFilters>) =>
+      (await groupMembersPage(db, org.id, { ...EMPTY_FILTERS, ...filters }, { offset: 0, pageSize: 10 }, TODAY)).map((r) => r.first_name).sort();
+    expect(await names(range("2026-11-01", "2026-11-01"))).toEqual(["Early"]);
+    expect(await names(range("2026-11-02", "2026-11-02"))).toEqual(["Late"]);
+    expect(await names({ ...range("2026-11-02", "2026-11-02"), accessPoints: [ap] })).toEqual(["Late"]);
+    expect(await names({ ...range("2026-11-01", "2026-11-01"), accessPoints: [ap] })).toEqual(["Early"]);
+    // Late's two visits fall on 2 and 3 November in Nairobi: two days, both through the roll-up and the connections.
+    expect(await countGroupMembers(db, org.id, { ...EMPTY_FILTERS, ...range("2026-11-01", "2026-11-03"), days: 2 }, TODAY)).toBe(1);
+    expect(await countGroupMembers(db, org.id, { ...EMPTY_FILTERS, ...range("2026-11-01", "2026-11-03"), days: 2, accessPoints: [ap] }, TODAY)).toBe(1);
+    expect(await countGroupMembers(db, org.id, { ...EMPTY_FILTERS, ...range("2026-11-02", "2026-11-02"), venues: [venue] }, TODAY)).toBe(1);
+  });
+});

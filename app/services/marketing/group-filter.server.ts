@@ -4,7 +4,8 @@
 // (`where customers.id in (…)`).
 //
 // How each part reads (tested as tables in tests/integration/group-filters.test.ts):
-// - A connection is an authorized one (as on the customer's profile), in the UTC day it was created.
+// - A connection is an authorized one (as on the customer's profile), in the day it was created: the
+//   organisation's day (its offset from UTC, decision 0023), which the visit-day roll-up is keyed by.
 //   Without venues, access points, dates or minimums every customer of the organisation is in scope,
 //   even one who never got online; with any of them, only customers with at least one (or the
 //   minimum of) such connections. Venues and access points together: a connection at one of the
@@ -116,7 +117,9 @@ export function dateWindow(filters: GroupFilters, today: Date): { start: number;
   const last = dayStart(filters.dateRange.endDate);
   if (start === null || last === null) return "invalid";
   const todayStart = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  return { start, end: Math.min(last, todayStart) + DAY };
+  // Up to the day after UTC's today: east of UTC the organisation's today may be that day already.
+  // Later days hold no connections, so the margin changes no answer.
+  return { start, end: Math.min(last, todayStart + DAY) + DAY };
 }
 
 function dayStart(day: string): number | null {
@@ -124,9 +127,16 @@ function dayStart(day: string): number | null {
   return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day ? null : ms;
 }
 
+/** The organisation's offset from UTC, read by the query itself (the dispatch has no context to pass it). */
+const offsetOf = (organizationId: number) => sql<number>`(select zo.utc_offset_ms from organizations zo where zo.id = ${organizationId})`;
+
 /** Customers with enough connections (and days) at the chosen places and dates; null when nothing restricts. */
 function scopeCondition(organizationId: number, filters: GroupFilters, today: Date, perCustomer: boolean): Condition | null {
   const window = dateWindow(filters, today);
+  const offset = offsetOf(organizationId);
+  // The window's dates are the organisation's days: local midnight is UTC midnight minus the offset.
+  const from = window && window !== "invalid" ? sql<number>`${window.start} - ${offset}` : null;
+  const to = window && window !== "invalid" ? sql<number>`${window.end} - ${offset}` : null;
   const { venues, accessPoints } = filters;
   const minConnections = filters.connections;
   const minDays = filters.days;
@@ -143,11 +153,11 @@ function scopeCondition(organizationId: number, filters: GroupFilters, today: Da
         .where("k.authorized_at", "is not", null)
         .where("k.customer_id", "is not", null);
       if (venues.length > 0) q = q.where("k.venue_id", "in", venues);
-      if (window) q = q.where("k.created_at", ">=", window.start).where("k.created_at", "<", window.end);
+      if (from && to) q = q.where("k.created_at", ">=", from).where("k.created_at", "<", to);
       if (minConnections > 1 || minDays > 1) {
         q = q.groupBy("k.customer_id");
         if (minConnections > 1) q = q.having((h) => h.fn.countAll(), ">=", minConnections);
-        if (minDays > 1) q = q.having(sql`count(distinct k.created_at - k.created_at % ${sql.lit(DAY)})`, ">=", minDays);
+        if (minDays > 1) q = q.having(sql`count(distinct k.created_at - (k.created_at + ${offset}) % ${sql.lit(DAY)})`, ">=", minDays);
       }
       return perCustomer ? eb.exists(q.whereRef("k.customer_id", "=", "customers.id")) : eb("customers.id", "in", q);
     };
@@ -160,7 +170,7 @@ function scopeCondition(organizationId: number, filters: GroupFilters, today: Da
         ? // Literally the partial index's condition (customer_visit_days_venue_day), so it serves the query.
           q.where(sql<SqlBool>`v.venue_key <> 0`).where("v.venue_key", "in", venues)
         : q.where("v.venue_key", "=", 0);
-    if (window) q = q.where("v.day_start", ">=", window.start).where("v.day_start", "<", window.end);
+    if (from && to) q = q.where("v.day_start", ">=", from).where("v.day_start", "<", to);
     if (minConnections > 1 || minDays > 1) {
       q = q.groupBy("v.customer_id");
       if (minConnections > 1) q = q.having((h) => h.fn.sum("v.connections"), ">=", minConnections);
