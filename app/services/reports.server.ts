@@ -54,8 +54,9 @@ export interface ConnectionModeRow {
  * to its own figures instead of multiplying them up.
  */
 export function reportPeriods(range: AnalyticsScope["range"]): ReportPeriods {
-  const first = new Date(range.startMs);
-  const last = new Date(range.endMs - DAY_MS);
+  // The organisation's calendar: its local midnights, read as UTC dates.
+  const first = new Date(range.startMs + range.offsetMs);
+  const last = new Date(range.endMs + range.offsetMs - DAY_MS);
   const days = Math.max(1, Math.round((range.endMs - range.startMs) / DAY_MS));
   const mondayIndex = (d: Date) => Math.floor((d.getTime() / DAY_MS + 3) / 7); // epoch day 0 was a Thursday
   const monthIndex = (d: Date) => d.getUTCFullYear() * 12 + d.getUTCMonth();

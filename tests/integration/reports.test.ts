@@ -200,6 +200,10 @@ describe("overview", () => {
     expect(reportPeriods(range("2026-11-16", "2026-11-22"))).toEqual({ days: 7, weeks: 1, months: 1, years: 1 });
     expect(reportPeriods(range("2026-01-31", "2026-02-01"))).toEqual({ days: 2, weeks: 1, months: 2, years: 1 });
     expect(reportPeriods(range("2025-12-31", "2026-01-01"))).toEqual({ days: 2, weeks: 1, months: 2, years: 2 });
+    // In Nairobi a day starts at 21:00 UTC the day before: 1 January alone is still one month and one year.
+    const nairobi = (start: string, end: string) => dateRange(start, end, Date.UTC(2026, 10, 25), 3 * 3_600_000);
+    expect(reportPeriods(nairobi("2026-01-01", "2026-01-01"))).toEqual({ days: 1, weeks: 1, months: 1, years: 1 });
+    expect(reportPeriods(nairobi("2026-11-16", "2026-11-22"))).toEqual({ days: 7, weeks: 1, months: 1, years: 1 });
   });
 });
 

@@ -30,9 +30,9 @@ export const typeDefs = /* GraphQL */ `
     download: Float!
     "The bucket's start, ISO 8601 (UTC)."
     created: String!
-    "The bucket's hour of the day (UTC, 0–23); 0 for daily buckets."
+    "The bucket's hour of the organization's day (its time zone, 0–23); 0 for daily buckets."
     hour: Int!
-    "YYYY-MM-DD (UTC)."
+    "The bucket's day in the organization's time zone, YYYY-MM-DD."
     date: String!
   }
 
@@ -135,16 +135,19 @@ function topLimit(args: { orderBy?: string | null; limit?: number | null }): num
 
 /** created, hour and date are worked out only when asked for (a year of hours is 8,760 points). */
 class UsagePointAnswer {
-  constructor(private readonly point: UsagePoint) {}
+  constructor(
+    private readonly point: UsagePoint,
+    /** The organization's offset from UTC: hour and date are its own (decision 0023). */
+    private readonly offsetMs: number,
+  ) {}
   get footfall() { return this.point.footfall; }
   get connections() { return this.point.connections; }
   get upload() { return this.point.upload; }
   get download() { return this.point.download; }
   get created() { return new Date(this.point.time).toISOString(); }
-  get hour() { return new Date(this.point.time).getUTCHours(); }
-  get date() { return this.created.slice(0, 10); }
+  get hour() { return new Date(this.point.time + this.offsetMs).getUTCHours(); }
+  get date() { return new Date(this.point.time + this.offsetMs).toISOString().slice(0, 10); }
 }
-const usagePoint = (p: UsagePoint) => new UsagePointAnswer(p);
 
 export const usageSummaryOf = (u: UsageTotals) => ({
   upload: u.upload,
@@ -193,7 +196,7 @@ export const resolvers: Resolvers = {
   Query: {
     async usageSummary(_, args: WindowArgs, context) {
       const { scope, range } = await windowOf(await context.org(), args);
-      return (await usageSeries(scope, bucketFor(range))).map(usagePoint);
+      return (await usageSeries(scope, bucketFor(range))).map((p) => new UsagePointAnswer(p, scope.range.offsetMs));
     },
     async venueUsageSummary(_, args: WindowArgs & { orderBy?: string; limit?: number }, context) {
       const limit = topLimit(args);
