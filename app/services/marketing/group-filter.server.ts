@@ -49,33 +49,48 @@ const TEXT_COLUMNS = {
 
 const nobody = sql<SqlBool>`1 = 0`;
 
-/** The organisation's customers in the group, as a select of customers.id. */
+/**
+ * The organisation's customers in the group, as a select of customers.id (the dispatch's subquery:
+ * it reads the organisation's offset from UTC itself).
+ */
 export function groupMemberIds(executor: Kysely<DB>, organizationId: number, filters: GroupFilters, today = new Date()) {
-  return executor.selectFrom("customers").select("customers.id").where(memberCondition(organizationId, filters, today));
+  return executor.selectFrom("customers").select("customers.id").where(memberCondition(organizationId, filters, today, { offset: offsetOf(organizationId) }));
+}
+
+/**
+ * The organisation's offset from UTC as a number, for the queries run here: PostgreSQL estimates a
+ * window with literal bounds far better than one computed by a subquery (a first page walked
+ * 40,000 candidates instead of the newest customers: 2 → 750 ms at 5,000,000 connections).
+ */
+async function offsetMsOf(executor: Kysely<DB>, organizationId: number): Promise<number> {
+  const row = await executor.selectFrom("organizations").select("utc_offset_ms").where("id", "=", organizationId).executeTakeFirst();
+  return Number(row?.utc_offset_ms ?? 0);
 }
 
 /** How many customers the group has now. */
 export async function countGroupMembers(executor: Kysely<DB>, organizationId: number, filters: GroupFilters, today = new Date()): Promise<number> {
+  const offset = await offsetMsOf(executor, organizationId);
   const row = await executor
     .selectFrom("customers")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where(memberCondition(organizationId, filters, today))
+    .where(memberCondition(organizationId, filters, today, { offset }))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** A page of the group's customers, newest first, with the columns the customers table shows. */
-export function groupMembersPage(
+export async function groupMembersPage(
   executor: Kysely<DB>,
   organizationId: number,
   filters: GroupFilters,
   page: { offset: number; pageSize: number },
   today = new Date(),
 ) {
+  const offset = await offsetMsOf(executor, organizationId);
   return executor
     .selectFrom("customers")
     .select([...CUSTOMER_COLUMNS])
-    .where(memberCondition(organizationId, filters, today, { perCustomer: true }))
+    .where(memberCondition(organizationId, filters, today, { perCustomer: true, offset }))
     .orderBy("customers.created_at", "desc")
     .orderBy("customers.id", "desc")
     .limit(page.pageSize)
@@ -98,12 +113,18 @@ export function parseStoredFilters(json: string): GroupFilters | null {
  * `perCustomer`: the places-and-dates part as an EXISTS on each customer rather than a set to look in, so
  * a page (newest first, LIMIT n) walks the newest customers and stops at n members instead of building
  * the whole set first (bench:groups, 1,000,000 connections on SQLite: first page p95 44 → 2.5 ms).
- * Counting and the dispatch keep the set: one pass beats a probe per customer.
+ * Counting and the dispatch keep the set: one pass beats a probe per customer. `offset`: the
+ * organisation's offset from UTC, in ms or as an expression that reads it.
  */
-export function memberCondition(organizationId: number, filters: GroupFilters, today: Date, { perCustomer = false } = {}): Condition {
+export function memberCondition(
+  organizationId: number,
+  filters: GroupFilters,
+  today: Date,
+  { perCustomer = false, offset }: { perCustomer?: boolean; offset: number | Expression<number> },
+): Condition {
   return (eb) => {
     const and: Expression<SqlBool>[] = [eb("customers.organization_id", "=", organizationId)];
-    const inScope = scopeCondition(organizationId, filters, today, perCustomer);
+    const inScope = scopeCondition(organizationId, filters, today, perCustomer, offset);
     if (inScope) and.push(inScope(eb));
     if (filters.profile.length > 0) and.push(profileCondition(organizationId, filters.profile)(eb));
     return eb.and(and);
@@ -131,12 +152,18 @@ function dayStart(day: string): number | null {
 const offsetOf = (organizationId: number) => sql<number>`(select zo.utc_offset_ms from organizations zo where zo.id = ${organizationId})`;
 
 /** Customers with enough connections (and days) at the chosen places and dates; null when nothing restricts. */
-function scopeCondition(organizationId: number, filters: GroupFilters, today: Date, perCustomer: boolean): Condition | null {
+function scopeCondition(
+  organizationId: number,
+  filters: GroupFilters,
+  today: Date,
+  perCustomer: boolean,
+  offset: number | Expression<number>,
+): Condition | null {
   const window = dateWindow(filters, today);
-  const offset = offsetOf(organizationId);
   // The window's dates are the organisation's days: local midnight is UTC midnight minus the offset.
-  const from = window && window !== "invalid" ? sql<number>`${window.start} - ${offset}` : null;
-  const to = window && window !== "invalid" ? sql<number>`${window.end} - ${offset}` : null;
+  const shift = (ms: number) => (typeof offset === "number" ? ms - offset : sql<number>`${ms} - ${offset}`);
+  const from = window && window !== "invalid" ? shift(window.start) : null;
+  const to = window && window !== "invalid" ? shift(window.end) : null;
   const { venues, accessPoints } = filters;
   const minConnections = filters.connections;
   const minDays = filters.days;
@@ -153,7 +180,7 @@ function scopeCondition(organizationId: number, filters: GroupFilters, today: Da
         .where("k.authorized_at", "is not", null)
         .where("k.customer_id", "is not", null);
       if (venues.length > 0) q = q.where("k.venue_id", "in", venues);
-      if (from && to) q = q.where("k.created_at", ">=", from).where("k.created_at", "<", to);
+      if (from !== null && to !== null) q = q.where("k.created_at", ">=", from).where("k.created_at", "<", to);
       if (minConnections > 1 || minDays > 1) {
         q = q.groupBy("k.customer_id");
         if (minConnections > 1) q = q.having((h) => h.fn.countAll(), ">=", minConnections);
@@ -170,7 +197,7 @@ function scopeCondition(organizationId: number, filters: GroupFilters, today: Da
         ? // Literally the partial index's condition (customer_visit_days_venue_day), so it serves the query.
           q.where(sql<SqlBool>`v.venue_key <> 0`).where("v.venue_key", "in", venues)
         : q.where("v.venue_key", "=", 0);
-    if (from && to) q = q.where("v.day_start", ">=", from).where("v.day_start", "<", to);
+    if (from !== null && to !== null) q = q.where("v.day_start", ">=", from).where("v.day_start", "<", to);
     if (minConnections > 1 || minDays > 1) {
       q = q.groupBy("v.customer_id");
       if (minConnections > 1) q = q.having((h) => h.fn.sum("v.connections"), ">=", minConnections);
