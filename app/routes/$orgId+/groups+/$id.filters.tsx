@@ -11,12 +11,14 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ErrorList, Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { FILTER_EQUATION_LABELS, FILTER_EQUATIONS, FILTER_FIELD_LABELS, FILTER_FIELDS, EMPTY_FILTERS } from "~/lib/schemas/group-filters";
 import { filtersFormValues, GROUP_MESSAGES, groupFiltersFormSchema, NEW_RULE } from "~/lib/schemas/groups";
-import { requireOrg, requirePermission } from "~/services/guard.server";
+import { requireOrg, requirePermission, type OrgContext } from "~/services/guard.server";
 import { filterChoices, getGroup, updateGroupFilters } from "~/services/marketing/groups.server";
 import { redirectWithToast } from "~/services/session.server";
 import { groupBase, groupIdParam } from "./__groups.server";
+import { todayIso } from "~/lib/date-range";
 
-const todayUtc = () => new Date().toISOString().slice(0, 10);
+/** Today in the organization's zone: filter dates are its days. */
+const todayOf = (ctx: OrgContext) => todayIso(Date.now(), ctx.org.clock.offsetMs);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_groups");
@@ -26,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     groupId: group.id,
     values: filtersFormValues(group.filters ?? EMPTY_FILTERS),
     choices: await filterChoices(ctx),
-    today: todayUtc(),
+    today: todayOf(ctx),
     canEdit: ctx.permissions.has("create_groups"),
   });
 }
@@ -35,7 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_groups");
   const group = await getGroup(ctx, groupIdParam(params));
   requirePermission(ctx, "create_groups");
-  const submission = parseWithZod(await request.formData(), { schema: groupFiltersFormSchema(todayUtc()) });
+  const submission = parseWithZod(await request.formData(), { schema: groupFiltersFormSchema(todayOf(ctx)) });
   // Add rule / Remove (list intents) come back as the changed form.
   if (submission.status === undefined) return json(submission.reply());
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });

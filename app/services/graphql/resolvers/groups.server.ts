@@ -8,6 +8,7 @@ import { createGroup, deleteGroup, findGroup, getGroup, listGroups, membersCount
 import { checkOrder, pageOf, recordId, searchOf, type PageArgs } from "../args.server";
 import { done, mutation, refused } from "../errors.server";
 import { iso, type Resolvers } from "./common.server";
+import { todayIso } from "~/lib/date-range";
 
 export const typeDefs = /* GraphQL */ `
   "A customer group (spec 3 §3): customers chosen by filters, computed when asked."
@@ -62,7 +63,8 @@ export const typeDefs = /* GraphQL */ `
 
 type GroupParent = GroupRecord & { ctx: OrgContext };
 
-const todayUtc = () => new Date().toISOString().slice(0, 10);
+/** Today in the organization's zone: filter dates are its days. */
+const todayOf = (ctx: OrgContext) => todayIso(Date.now(), ctx.org.clock.offsetMs);
 
 function parseJson(text: string): unknown {
   try {
@@ -107,7 +109,7 @@ export const resolvers: Resolvers = {
         const ctx = await context.org();
         requirePermission(ctx, "create_groups");
         const group = await findGroup(ctx, recordId(args.id));
-        const parsed = checkedFiltersSchema(todayUtc()).safeParse(parseJson(args.filters));
+        const parsed = checkedFiltersSchema(todayOf(ctx)).safeParse(parseJson(args.filters));
         if (!parsed.success) {
           // The form's own sentences for what it refuses; anything else is not the structure at all.
           const issue = parsed.error.issues[0];
