@@ -198,8 +198,8 @@ describe("organization", () => {
   it("refuses connections, devices and contact details without their permissions, with the catalogue's message", async () => {
     const { org } = await world();
     const member = await memberCaller(org.id, "custom");
-    const basics = await gqlData(server, member, "{ organization { id name im_admin admin_status venuesCount devicesCount venues { id name } } }");
-    expect(basics.organization).toMatchObject({ im_admin: false, admin_status: "Accepted", venuesCount: 1, venues: [{ id: expect.any(String), name: "Java House Westlands" }] });
+    const basics = await gqlData(server, member, "{ organization { id name time_zone im_admin admin_status venuesCount devicesCount venues { id name } } }");
+    expect(basics.organization).toMatchObject({ time_zone: "UTC", im_admin: false, admin_status: "Accepted", venuesCount: 1, venues: [{ id: expect.any(String), name: "Java House Westlands" }] });
     for (const field of ["connections { id }", "connectionsCount(online: true)", "devices { id }", "address", "accessPoints { id }", "venues { address }", "venues { connectionsCount }"]) {
       const answer = await gql(server, member, `{ organization { ${field} } }`);
       expect(firstError(answer), field).toEqual({ code: "FORBIDDEN", message: refusalMessage("view_clients") });

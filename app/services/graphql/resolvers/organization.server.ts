@@ -24,6 +24,8 @@ export const typeDefs = /* GraphQL */ `
     email_address: String
     phone_number: String
     more_info: String
+    "IANA time zone (e.g. Africa/Nairobi): the organization's days and hours in analytics and reports follow it."
+    time_zone: String!
     created_at: String!
     updated_at: String!
     "Your membership: always Accepted (only accepted members reach the organization)."
@@ -92,6 +94,7 @@ export const resolvers: Resolvers = {
     email_address: detail((d) => d.email_address),
     phone_number: detail((d) => d.phone_number),
     more_info: detail((d) => d.more_info),
+    time_zone: (ctx: OrgContext) => ctx.org.clock.timeZone,
     created_at: detail((d) => iso(d.created_at)),
     updated_at: detail((d) => iso(d.updated_at)),
     admin_status: () => "Accepted",
