@@ -434,6 +434,14 @@ export interface PresenceGapsTable {
   customers: number;
 }
 
+/** A customer's visit days and authorized connections in the whole organisation (migration 0035). */
+export interface CustomerTotalsTable {
+  organization_id: number;
+  customer_id: number;
+  days: number;
+  connections: number;
+}
+
 export interface CustomerFirstDaysTable {
   organization_id: number;
   venue_key: number;
@@ -911,6 +919,7 @@ export interface DB {
   customer_visit_days: CustomerVisitDaysTable;
   customer_gaps: CustomerGapsTable;
   customer_first_days: CustomerFirstDaysTable;
+  customer_totals: CustomerTotalsTable;
   customer_presence_days: CustomerPresenceDaysTable;
   presence_gaps: PresenceGapsTable;
   analytics_paused: AnalyticsPausedTable;

@@ -77,7 +77,7 @@ async function presenceSnapshot(organizationId: number) {
 }
 
 const snapshot = async (orgId: number) => ({ ...(await rollupSnapshot(orgId)), ...(await presenceSnapshot(orgId)) });
-const NOTHING = { usageHourly: [], usageDaily: [], usageDailyAp: [], dimensions: [], visitDays: [], gaps: [], firsts: [], presenceDays: [], presenceGaps: [] };
+const NOTHING = { usageHourly: [], usageDaily: [], usageDailyAp: [], dimensions: [], visitDays: [], gaps: [], firsts: [], totals: [], presenceDays: [], presenceGaps: [] };
 
 /** The roll-ups the triggers kept equal the ones a rebuild computes from the rows. */
 async function expectRollupsEqualRebuild(orgId: number) {

@@ -5,7 +5,7 @@ import { analyticsTriggers, postgresTriggerDdl, sqliteTriggerDdl } from "./_anal
 import { UTC_BUCKETS } from "./_analytics-sql";
 
 // The triggers as this migration made them: UTC hours and days (migration 0033 makes them local),
-// no presence chains (migration 0034 adds them).
+// no presence chains (migration 0034 adds them), no customer totals (0035).
 const TRIGGERS = analyticsTriggers(UTC_BUCKETS, { presence: false });
 // The tables this migration makes (later migrations add to the shared list).
 const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days"];
@@ -122,7 +122,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // Connections that exist already (an upgraded database): roll them up once.
   await sql.raw(`insert into analytics_paused (organization_id) select id from organizations`).execute(db);
-  for (const statement of rollupRebuildStatements(null, UTC_BUCKETS, { presence: false })) await sql.raw(statement).execute(db);
+  for (const statement of rollupRebuildStatements(null, UTC_BUCKETS, { presence: false, totals: false })) await sql.raw(statement).execute(db);
   await sql.raw(`delete from analytics_paused`).execute(db);
 }
 

@@ -6,9 +6,10 @@ import { ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, LOCAL_BUCKETS, modeL
 
 /**
  * Statements that replace the roll-ups of one organisation, or of all (null). `presence: false`
- * leaves out the presence chains, for migrations older than 0034 (their databases have no such tables).
+ * leaves out the presence chains, for migrations older than 0034 (their databases have no such
+ * tables); `totals: false` customer_totals, for those older than 0035.
  */
-export function rollupRebuildStatements(organizationId: number | null, b: Buckets = LOCAL_BUCKETS, { presence = true } = {}): string[] {
+export function rollupRebuildStatements(organizationId: number | null, b: Buckets = LOCAL_BUCKETS, { presence = true, totals = true } = {}): string[] {
   if (organizationId !== null && !Number.isSafeInteger(organizationId)) throw new Error(`Not an organization id: ${organizationId}`);
   const of = (alias?: string) => (organizationId === null ? "true" : `${alias ? `${alias}.` : ""}organization_id = ${organizationId}`);
   const sums = "footfall, connections, upload, download, dwell_ms";
@@ -73,5 +74,17 @@ export function rollupRebuildStatements(organizationId: number | null, b: Bucket
            group by organization_id, customer_id) o on o.organization_id = f.organization_id and o.customer_id = f.customer_id
      group by f.organization_id, f.venue_key, o.day, f.day`,
     ...(presence ? presenceRebuildStatements(organizationId, b) : []),
+    ...(totals ? totalsRebuildStatements(organizationId) : []),
+  ];
+}
+
+/** customer_totals (migration 0035) from the organisation's visit days; needs no pause (no trigger reads it). */
+export function totalsRebuildStatements(organizationId: number | null): string[] {
+  const of = organizationId === null ? "true" : `organization_id = ${organizationId}`;
+  return [
+    `delete from customer_totals where ${of}`,
+    `insert into customer_totals (organization_id, customer_id, days, connections)
+     select organization_id, customer_id, count(*), sum(connections) from customer_visit_days where ${of} and venue_key = 0
+     group by organization_id, customer_id`,
   ];
 }

@@ -32,7 +32,7 @@ interface Trigger {
   name: string;
   table: string;
   timing: "before" | "after";
-  event: "insert" | "update" | "delete" | "update of is_mobile, os, brand, browser";
+  event: "insert" | "update" | "delete" | "update of is_mobile, os, brand, browser" | "update of connections";
   /** A condition on NEW/OLD only (PostgreSQL allows no subqueries in WHEN). */
   when?: string;
   /** The organisation whose pause is checked; none for the organisations' own triggers. */
@@ -119,7 +119,17 @@ const USAGE_WATCH = ["organization_id", "venue_id", "access_point_id", "created_
 const DIMENSION_WATCH = ["organization_id", "venue_id", "created_at", "device_id", "authorization_mode"];
 const VISIT_WATCH = ["organization_id", "venue_id", "created_at", "customer_id"];
 
-export const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days", ...PRESENCE_TABLES] as const;
+export const ROLLUP_TABLES = [
+  "usage_hourly",
+  "usage_daily",
+  "usage_daily_ap",
+  "dimension_daily",
+  "customer_visit_days",
+  "customer_gaps",
+  "customer_first_days",
+  ...PRESENCE_TABLES,
+  "customer_totals",
+] as const;
 
 export interface TriggerOptions {
   /**
@@ -127,12 +137,20 @@ export interface TriggerOptions {
    * (0004, 0012, 0033) build exactly the triggers they built, on a database without those tables.
    */
   presence?: boolean;
+  /** Keep customer_totals (migration 0035 and later), for the same reason off by default. */
+  totals?: boolean;
 }
+
+/** A customer's days and authorized connections in the whole organisation (group filters' totals). */
+export const TOTALS_TABLE = "customer_totals";
+const totalsChange = (r: Row, days: string, connections: string) =>
+  `insert into customer_totals (organization_id, customer_id, days, connections) values (${r}.organization_id, ${r}.customer_id, ${days}, ${connections})
+   on conflict (organization_id, customer_id) do update set days = customer_totals.days + excluded.days, connections = customer_totals.connections + excluded.connections`;
 
 const presenceDays = (o: TriggerOptions, b: Buckets, r: Row, sign: 1 | -1, scope: "organization" | "venue", onlyIf?: string) =>
   o.presence ? presence(b, r, sign, scope, onlyIf) : [];
 const rollupTables = (o: TriggerOptions): readonly string[] =>
-  o.presence ? ROLLUP_TABLES : ROLLUP_TABLES.filter((t) => !(PRESENCE_TABLES as readonly string[]).includes(t));
+  ROLLUP_TABLES.filter((t) => (o.presence || !(PRESENCE_TABLES as readonly string[]).includes(t)) && (o.totals || t !== TOTALS_TABLE));
 
 /** The triggers, bucketing by `b` (migrations before 0033 built them with UTC_BUCKETS). */
 export const analyticsTriggers = (b: Buckets, o: TriggerOptions = {}): Trigger[] => [
@@ -283,6 +301,41 @@ export const analyticsTriggers = (b: Buckets, o: TriggerOptions = {}): Trigger[]
       ]
     : []),
 
+  // customer_totals: the organisation's visit days (venue key 0) of each customer, counted and summed,
+  // so a group rule on a customer's total days or connections reads one row instead of summing them.
+  // Their names put them after the chain triggers (PostgreSQL fires in name order).
+  ...(o.totals
+    ? ([
+        {
+          name: "analytics_visit_day_totals_insert",
+          table: "customer_visit_days",
+          timing: "after",
+          event: "insert",
+          when: "NEW.venue_key = 0",
+          organization: "NEW.organization_id",
+          statements: [totalsChange("NEW", "1", "NEW.connections")],
+        },
+        {
+          name: "analytics_visit_day_totals_update",
+          table: "customer_visit_days",
+          timing: "after",
+          event: "update of connections",
+          when: "NEW.venue_key = 0 AND OLD.connections <> NEW.connections",
+          organization: "NEW.organization_id",
+          statements: [totalsChange("NEW", "0", "NEW.connections - OLD.connections")],
+        },
+        {
+          name: "analytics_visit_day_totals_delete",
+          table: "customer_visit_days",
+          timing: "after",
+          event: "delete",
+          when: "OLD.venue_key = 0",
+          organization: "OLD.organization_id",
+          statements: [totalsChange("OLD", "-1", "-OLD.connections")],
+        },
+      ] satisfies Trigger[])
+    : []),
+
   // devices: a changed property moves the device's connections to the new label; a deleted device
   // first lets go of its connections (as the foreign key would) while its labels can still be read.
   {
@@ -352,7 +405,7 @@ export const analyticsTriggers = (b: Buckets, o: TriggerOptions = {}): Trigger[]
 ];
 
 /** The triggers as the latest migration builds them. */
-export const TRIGGERS = analyticsTriggers(LOCAL_BUCKETS, { presence: true });
+export const TRIGGERS = analyticsTriggers(LOCAL_BUCKETS, { presence: true, totals: true });
 
 function deviceMove(b: Buckets, r: Row, sign: 1 | -1): string {
   const label = (d: "is_mobile" | "os" | "brand" | "browser") => `coalesce(${deviceLabel(d, r)}, 'Unknown')`;

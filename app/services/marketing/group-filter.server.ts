@@ -11,7 +11,8 @@
 //   minimum of) such connections. Venues and access points together: a connection at one of the
 //   venues AND one of the access points. Other organisations' venues and access points match nothing.
 // - Counts come from the visit-day roll-up (customer_visit_days, decision 0009) unless access points
-//   are chosen, which only the connections themselves know.
+//   are chosen, which only the connections themselves know; a customer's totals in profile rules from
+//   customer_totals (migration 0035).
 // - Text fields compare trimmed, with a missing value as '' (so "not equal" and "does not contain"
 //   include customers without one), ignoring the case of A–Z only: SQLite's lower() folds ASCII and
 //   nothing else, so PostgreSQL folds with translate() to answer exactly the same. Values are trimmed
@@ -224,16 +225,18 @@ function ruleCondition(organizationId: number, rule: ProfileRule, eb: Customers)
   return textCondition(rule, textOf(rule.field));
 }
 
-/** The customer's total days connected or connections in the organisation (visit days, venue key 0). */
+/**
+ * The customer's total days connected or connections in the organisation: one row of the
+ * customer_totals roll-up (migration 0035; none yet: 0), not a sum over their visit days.
+ */
 function totalOf(organizationId: number, field: "days" | "connections", eb: Customers): Expression<number> {
-  const q = eb
-    .selectFrom("customer_visit_days as t")
+  const total = eb
+    .selectFrom("customer_totals as t")
+    .select(`t.${field}`)
     .where("t.organization_id", "=", organizationId)
     .whereRef("t.customer_id", "=", "customers.id")
-    .where("t.venue_key", "=", 0);
-  const total =
-    field === "days" ? q.select((s) => s.fn.countAll<number>().as("n")) : q.select((s) => s.fn.coalesce(s.fn.sum<number>("t.connections"), sql<number>`0`).as("n"));
-  return total.$asScalar();
+    .$asScalar();
+  return eb.fn.coalesce(total, sql<number>`0`);
 }
 
 function numberCondition(organizationId: number, rule: ProfileRule, eb: Customers): Expression<SqlBool> {
