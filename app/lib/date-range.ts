@@ -53,6 +53,11 @@ export function dateRange(start: string | null | undefined, end: string | null |
   };
 }
 
+/** Whether a window starts and ends on the organisation's midnights: the analytics roll-ups hold whole such days. */
+export function isWholeDays(range: Pick<DateRange, "startMs" | "endMs" | "offsetMs">): boolean {
+  return (range.startMs + range.offsetMs) % DAY_MS === 0 && (range.endMs + range.offsetMs) % DAY_MS === 0;
+}
+
 /** `start` and `end` from URL search params, in the organisation's days. */
 export function parseDateRange(searchParams: URLSearchParams, clock: OrgClock, now = Date.now()): DateRange {
   return dateRange(searchParams.get("start"), searchParams.get("end"), now, clock.offsetMs);

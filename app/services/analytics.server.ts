@@ -9,14 +9,12 @@
 // answers. Times in the answers are UTC ms; hours of day and weekdays are the organisation's.
 import { db } from "~/db/db.server";
 import type { AnalyticsScope, Bucket, DeviceDimension, VenueOverview } from "~/lib/analytics";
-import type { DateRange } from "~/lib/date-range";
+import { isWholeDays, type DateRange } from "~/lib/date-range";
 import * as raw from "./analytics-raw.server";
 import * as rollups from "./analytics-rollups.server";
-import { DAY_MS } from "./analytics-sql.server";
 
 function source(scope: AnalyticsScope): typeof rollups {
-  const { startMs, endMs, offsetMs } = scope.range;
-  return (startMs + offsetMs) % DAY_MS === 0 && (endMs + offsetMs) % DAY_MS === 0 ? rollups : raw;
+  return isWholeDays(scope.range) ? rollups : raw;
 }
 
 /** usageSummary: footfall, connections, upload and download per hour or day. */

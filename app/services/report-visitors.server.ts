@@ -24,7 +24,7 @@ import { csvHeader, csvLine, csvLines } from "~/lib/csv-line";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
-import { DAY_MS } from "~/lib/date-range";
+import { isWholeDays } from "~/lib/date-range";
 import type { AnalyticsScope } from "~/lib/analytics";
 import type { ListParams } from "~/lib/pagination";
 import type { VisitorReport } from "~/lib/reports";
@@ -48,8 +48,7 @@ type CustomerEb = ExpressionBuilder<DB, "customers">;
 
 /** Report windows are whole days of the organisation (the date range picker's), which is what the roll-ups hold. */
 function assertWholeDays(scope: AnalyticsScope): void {
-  const { startMs, endMs, offsetMs } = scope.range;
-  if ((startMs + offsetMs) % DAY_MS !== 0 || (endMs + offsetMs) % DAY_MS !== 0) {
+  if (!isWholeDays(scope.range)) {
     throw new Error("Visitor reports take whole days of the organization's time zone.");
   }
 }

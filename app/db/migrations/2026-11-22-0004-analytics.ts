@@ -1,7 +1,7 @@
 import { sql, type CreateTableBuilder, type Kysely } from "kysely";
-import { isPostgres } from "./_dialect";
+import { clustered } from "./_dialect";
 import { rollupRebuildStatements } from "./_analytics-rebuild";
-import { analyticsTriggers, postgresTriggerDdl, sqliteTriggerDdl } from "./_analytics-triggers";
+import { analyticsTriggers, switchTriggers } from "./_analytics-triggers";
 import { UTC_BUCKETS } from "./_analytics-sql";
 
 // The triggers as this migration made them: UTC hours and days (migration 0033 makes them local),
@@ -15,8 +15,6 @@ const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "usage_daily_ap", "dimensi
 // the queries filter on. venue_id / access_point_id 0: the connection's venue or access point was
 // deleted; venue_id -1: every venue together. venue_key 0: the whole organisation.
 export async function up(db: Kysely<any>): Promise<void> {
-  const postgres = isPostgres(db);
-  const clustered = <T extends string>(table: CreateTableBuilder<T, any>) => (postgres ? table : table.modifyEnd(sql`without rowid`));
   const sums = <T extends string>(table: CreateTableBuilder<T, any>) =>
     table
       .addColumn("footfall", "bigint", (c) => c.notNull())
@@ -26,6 +24,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn("dwell_ms", "bigint", (c) => c.notNull());
 
   await clustered(
+    db,
     sums(
       db.schema
         .createTable("usage_hourly")
@@ -36,6 +35,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   ).execute();
 
   await clustered(
+    db,
     sums(
       db.schema
         .createTable("usage_daily")
@@ -46,6 +46,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   ).execute();
 
   await clustered(
+    db,
     sums(
       db.schema
         .createTable("usage_daily_ap")
@@ -57,6 +58,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   ).execute();
 
   await clustered(
+    db,
     db.schema
       .createTable("dimension_daily")
       .addColumn("organization_id", "integer", (c) => c.notNull())
@@ -70,6 +72,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   ).execute();
 
   await clustered(
+    db,
     db.schema
       .createTable("customer_visit_days")
       .addColumn("organization_id", "integer", (c) => c.notNull())
@@ -91,6 +94,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await clustered(
+    db,
     db.schema
       .createTable("customer_gaps")
       .addColumn("organization_id", "integer", (c) => c.notNull())
@@ -102,6 +106,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   ).execute();
 
   await clustered(
+    db,
     db.schema
       .createTable("customer_first_days")
       .addColumn("organization_id", "integer", (c) => c.notNull())
@@ -114,11 +119,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema.createTable("analytics_paused").addColumn("organization_id", "integer", (c) => c.primaryKey()).execute();
 
-  for (const trigger of TRIGGERS) {
-    for (const statement of postgres ? postgresTriggerDdl(trigger) : [sqliteTriggerDdl(trigger)]) {
-      await sql.raw(statement).execute(db);
-    }
-  }
+  await switchTriggers(db, [], TRIGGERS);
 
   // Connections that exist already (an upgraded database): roll them up once.
   await sql.raw(`insert into analytics_paused (organization_id) select id from organizations`).execute(db);
@@ -127,10 +128,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  const postgres = isPostgres(db);
-  for (const trigger of [...TRIGGERS].reverse()) {
-    await sql.raw(`drop trigger if exists ${trigger.name}${postgres ? ` on ${trigger.table}` : ""}`).execute(db);
-    if (postgres) await sql.raw(`drop function if exists ${trigger.name}()`).execute(db);
-  }
+  await switchTriggers(db, TRIGGERS, []);
   for (const table of ["analytics_paused", ...ROLLUP_TABLES].reverse()) await db.schema.dropTable(table).ifExists().execute();
 }

@@ -1,8 +1,8 @@
-import { sql, type CreateTableBuilder, type Kysely } from "kysely";
-import { isPostgres } from "./_dialect";
+import { sql, type Kysely } from "kysely";
+import { clustered } from "./_dialect";
 import { presenceRebuildStatements } from "./_analytics-presence";
 import { LOCAL_BUCKETS } from "./_analytics-sql";
-import { analyticsTriggers, postgresTriggerDdl, sqliteTriggerDdl } from "./_analytics-triggers";
+import { analyticsTriggers, switchTriggers } from "./_analytics-triggers";
 
 // Presence chains (issue 17 §10, _analytics-presence.ts): the all-visitors report counts its
 // customers (any connection record, authorized or not) from roll-ups as the other visitor lists do,
@@ -12,10 +12,8 @@ const WITH_PRESENCE = analyticsTriggers(LOCAL_BUCKETS, { presence: true });
 const WITHOUT_PRESENCE = analyticsTriggers(LOCAL_BUCKETS);
 
 export async function up(db: Kysely<any>): Promise<void> {
-  const postgres = isPostgres(db);
-  // Clustered by the primary key on SQLite, as the other roll-ups (migration 0004).
-  const clustered = <T extends string>(table: CreateTableBuilder<T, any>) => (postgres ? table : table.modifyEnd(sql`without rowid`));
   await clustered(
+    db,
     db.schema
       .createTable("customer_presence_days")
       .addColumn("organization_id", "integer", (c) => c.notNull())
@@ -34,6 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where(sql.ref("venue_key"), "<>", 0)
     .execute();
   await clustered(
+    db,
     db.schema
       .createTable("presence_gaps")
       .addColumn("organization_id", "integer", (c) => c.notNull())
@@ -44,7 +43,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addPrimaryKeyConstraint("presence_gaps_pk", ["organization_id", "venue_key", "next_day", "day_start"]),
   ).execute();
 
-  await replaceTriggers(db, WITH_PRESENCE);
+  await switchTriggers(db, WITHOUT_PRESENCE, WITH_PRESENCE);
 
   // Existing connections, once, with every organisation paused so the chain triggers stay quiet.
   // Organisations paused already (a bulk load under way, a deleted organisation) stay paused.
@@ -57,21 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  const postgres = isPostgres(db);
-  await replaceTriggers(db, WITHOUT_PRESENCE);
-  const kept = new Set(WITHOUT_PRESENCE.map((t) => t.name));
-  for (const trigger of WITH_PRESENCE.filter((t) => !kept.has(t.name))) {
-    await sql.raw(`drop trigger if exists ${trigger.name}${postgres ? ` on ${trigger.table}` : ""}`).execute(db);
-    if (postgres) await sql.raw(`drop function if exists ${trigger.name}()`).execute(db);
-  }
+  await switchTriggers(db, WITH_PRESENCE, WITHOUT_PRESENCE);
   await db.schema.dropTable("presence_gaps").execute();
   await db.schema.dropTable("customer_presence_days").execute();
-}
-
-async function replaceTriggers(db: Kysely<any>, triggers: ReturnType<typeof analyticsTriggers>): Promise<void> {
-  const postgres = isPostgres(db);
-  for (const trigger of triggers) {
-    await sql.raw(`drop trigger if exists ${trigger.name}${postgres ? ` on ${trigger.table}` : ""}`).execute(db);
-    for (const statement of postgres ? postgresTriggerDdl(trigger) : [sqliteTriggerDdl(trigger)]) await sql.raw(statement).execute(db);
-  }
 }

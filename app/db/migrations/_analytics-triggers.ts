@@ -24,11 +24,13 @@
 // An organisation listed in analytics_paused is skipped: the bulk loader pauses a new organisation
 // and rebuilds its roll-ups in one pass at the end (app/db/rollups.server.ts); a deleted
 // organisation stays paused, so its cascade does no roll-up work.
+import { sql, type Kysely } from "kysely";
+import { isPostgres } from "./_dialect";
 import { add, ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, dwellMs, isAuthorized, LOCAL_BUCKETS, modeLabel, type Row, venueLevels } from "./_analytics-sql";
 import { presence, PRESENCE_DAYS, PRESENCE_TABLES } from "./_analytics-presence";
 import { chainLinks, firstChanges, organizationFirstDay, VISIT_DAYS, visit } from "./_analytics-visits";
 
-interface Trigger {
+export interface Trigger {
   name: string;
   table: string;
   timing: "before" | "after";
@@ -444,4 +446,21 @@ export function postgresTriggerDdl(t: Trigger): string[] {
      end $$`,
     `create trigger ${t.name} ${t.timing} ${t.event} on ${t.table} for each row ${t.when ? `when (${t.when})` : ""} execute function ${t.name}()`,
   ];
+}
+
+/**
+ * Moves a database from the triggers `from` to the triggers `to`: each of `to` is (re)created, each
+ * of `from` that `to` has no trigger of the same name for is dropped (with its function on PostgreSQL).
+ */
+export async function switchTriggers(db: Kysely<any>, from: readonly Trigger[], to: readonly Trigger[]): Promise<void> {
+  const postgres = isPostgres(db);
+  for (const trigger of to) {
+    await sql.raw(`drop trigger if exists ${trigger.name}${postgres ? ` on ${trigger.table}` : ""}`).execute(db);
+    for (const statement of postgres ? postgresTriggerDdl(trigger) : [sqliteTriggerDdl(trigger)]) await sql.raw(statement).execute(db);
+  }
+  const kept = new Set(to.map((t) => t.name));
+  for (const trigger of [...from].reverse().filter((t) => !kept.has(t.name))) {
+    await sql.raw(`drop trigger if exists ${trigger.name}${postgres ? ` on ${trigger.table}` : ""}`).execute(db);
+    if (postgres) await sql.raw(`drop function if exists ${trigger.name}()`).execute(db);
+  }
 }

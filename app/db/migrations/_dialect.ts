@@ -1,4 +1,4 @@
-import { PostgresAdapter, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from "kysely";
+import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from "kysely";
 
 // Migrations import nothing from the app; this is the only dialect knowledge they need.
 export function isPostgres(db: Kysely<any>): boolean {
@@ -20,3 +20,8 @@ export function withTimestamps<T extends string>(table: CreateTableBuilder<T, an
 }
 
 export const cascade = (c: ColumnDefinitionBuilder) => c.onDelete("cascade");
+
+/** A table clustered by its primary key on SQLite (WITHOUT ROWID), as the analytics roll-ups are; as is on PostgreSQL. */
+export function clustered<T extends string>(db: Kysely<any>, table: CreateTableBuilder<T, any>): CreateTableBuilder<T, any> {
+  return isPostgres(db) ? table : table.modifyEnd(sql`without rowid`);
+}
