@@ -66,7 +66,9 @@ async function consoleAs(browser: Browser, userId: number): Promise<Page> {
 
 /**
  * With JavaScript, waits until React has hydrated the form: text typed into a server-rendered field
- * before that can be lost. Without JavaScript there is nothing to wait for.
+ * before that can be lost. Without JavaScript there is nothing to wait for. After a link click, wait
+ * for the new URL first: a click before the list page hydrated is a full page load, and the list's
+ * own form would pass this check while the new page was still on its way.
  */
 async function hydrated(form: Locator) {
   if (test.info().project.name !== "enhanced") return;
@@ -83,6 +85,7 @@ test("vouchers: a policy and a plan in the console, codes generated and printed,
 
   await owner.goto(`/${setup.orgId}/bandwidth_policies`);
   await owner.getByRole("link", { name: "New policy" }).click();
+  await expect(owner).toHaveURL(/\/bandwidth_policies\/new$/);
   await hydrated(owner.locator("main form").first());
   await owner.getByLabel("Name").fill("Till");
   await owner.getByLabel("Max download", { exact: true }).fill("5");
@@ -91,6 +94,7 @@ test("vouchers: a policy and a plan in the console, codes generated and printed,
 
   await owner.goto(`/${setup.orgId}/service_plans`);
   await owner.getByRole("link", { name: "New plan" }).click();
+  await expect(owner).toHaveURL(/\/service_plans\/new$/);
   await hydrated(owner.locator("main form").first());
   await owner.getByLabel("Plan name").fill("Half hour");
   await owner.getByLabel("Bandwidth policy").selectOption({ label: "Till" });
