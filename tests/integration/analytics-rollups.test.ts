@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { generateDemoData } from "~/db/demo.server";
@@ -220,6 +221,40 @@ describe("analytics roll-ups", () => {
     await db.deleteFrom("venues").where("id", "=", venueIds[2]).execute();
     await expectRollupsEqualRebuild(orgId);
     await expectRollupsEqualRaw(orgId, [undefined, [venueIds[0]], [venueIds[1]], [venueIds[0], venueIds[1]], [venueIds[2]]]);
+  });
+
+  it("take one statement's byte and end changes across venues, hours and days together, beside rows it moves", async () => {
+    // On PostgreSQL a statement trigger sums these figure changes per roll-up row (migration 0036);
+    // rows whose hour, venue or authorization moves in the same statement stay row by row.
+    const { orgId, venueIds } = await generated(1_200);
+    const paused = await generated(300);
+    const ids = (await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).where("authorized_at", "is not", null).orderBy("id").execute()).map((r) => r.id);
+    const open = (await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).where("authorized_at", "is not", null).where("ended_at", "is", null).orderBy("id").execute()).map((r) => r.id);
+    const bytes = sql<number>`upload + (id % 7) * 1000`;
+    await db.updateTable("connections").set({ upload: bytes, download: sql`download + 5000` }).where("id", "in", ids.filter((_, i) => i % 3 === 0)).execute();
+    await db.updateTable("connections").set({ ended_at: NOW }).where("id", "in", open.slice(0, 20)).execute();
+    // One statement: figures only for most rows, a new hour and venue for some, authorization gone for others.
+    const mixed = ids.filter((_, i) => i % 5 === 1);
+    await db
+      .updateTable("connections")
+      .set({
+        upload: sql`upload + 12345`,
+        created_at: sql`case when id % 4 = 0 then created_at - ${3 * HOUR} else created_at end`,
+        venue_id: sql`case when id % 4 = 0 then ${venueIds[0]} else venue_id end`,
+        authorized_at: sql`case when id % 9 = 0 then null else authorized_at end`,
+      })
+      .where("id", "in", mixed)
+      .execute();
+    await expectRollupsEqualRebuild(orgId);
+
+    // A paused organisation's rows move nothing (the bulk loader rebuilds it afterwards).
+    const before = await snapshot(paused.orgId);
+    await db.insertInto("analytics_paused").values({ organization_id: paused.orgId }).execute();
+    await db.updateTable("connections").set({ upload: sql`upload + 999`, ended_at: sql`coalesce(ended_at, ${NOW})` }).where("organization_id", "in", [paused.orgId, orgId]).execute();
+    expect(await snapshot(paused.orgId)).toEqual(before);
+    await db.deleteFrom("analytics_paused").where("organization_id", "=", paused.orgId).execute();
+    await expectRollupsEqualRebuild(orgId);
+    await expectRollupsEqualRaw(orgId, [undefined, [venueIds[0]], [venueIds[1], venueIds[2]]]);
   });
 
   it("count all visitors (any connection record) exactly through inserts, unauthorized records, deletes and moves", async () => {

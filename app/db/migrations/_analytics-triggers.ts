@@ -43,6 +43,13 @@ export interface Trigger {
   pgLock?: string;
   /** Skip the row when this holds (may use subqueries). */
   skipIf?: string;
+  /** Built on this dialect only (PostgreSQL's statement triggers have no SQLite counterpart). */
+  only?: "postgres" | "sqlite";
+  /**
+   * PostgreSQL: fired once per statement, with the statement's rows before and after in the
+   * transition tables old_rows and new_rows (no when, organization, pgLock or skipIf).
+   */
+  perStatement?: boolean;
   statements: string[];
 }
 
@@ -117,7 +124,9 @@ function moveRows(table: string, keys: string[], sums: string[], from: string): 
 }
 
 const USAGE_SUMS = ["footfall", "connections", "upload", "download", "dwell_ms"];
-const USAGE_WATCH = ["organization_id", "venue_id", "access_point_id", "created_at", "authorized_at", "ended_at", "upload", "download"];
+/** What places a connection's usage in its roll-up rows; its figures are the rest of USAGE_WATCH. */
+const USAGE_KEYS = ["organization_id", "venue_id", "access_point_id", "created_at", "authorized_at"];
+const USAGE_WATCH = [...USAGE_KEYS, "ended_at", "upload", "download"];
 const DIMENSION_WATCH = ["organization_id", "venue_id", "created_at", "device_id", "authorization_mode"];
 const VISIT_WATCH = ["organization_id", "venue_id", "created_at", "customer_id"];
 
@@ -141,6 +150,11 @@ export interface TriggerOptions {
   presence?: boolean;
   /** Keep customer_totals (migration 0035 and later), for the same reason off by default. */
   totals?: boolean;
+  /**
+   * PostgreSQL (migration 0036 and later): byte and end changes that move no connection to another
+   * hour, venue or access point are summed per roll-up row once per statement, not row by row.
+   */
+  figuresPerStatement?: boolean;
 }
 
 /** A customer's days and authorized connections in the whole organisation (group filters' totals). */
@@ -153,6 +167,70 @@ const presenceDays = (o: TriggerOptions, b: Buckets, r: Row, sign: 1 | -1, scope
   o.presence ? presence(b, r, sign, scope, onlyIf) : [];
 const rollupTables = (o: TriggerOptions): readonly string[] =>
   ROLLUP_TABLES.filter((t) => (o.presence || !(PRESENCE_TABLES as readonly string[]).includes(t)) && (o.totals || t !== TOTALS_TABLE));
+
+/**
+ * A connection's usage rows after an update. Row by row, its old figures go and its new ones come.
+ * With figuresPerStatement, PostgreSQL leaves the commonest update, an accounting batch's bytes and
+ * ends, to one trigger per statement: it sums the changes of every such row per roll-up row, so a
+ * batch of 500 updates a network's hour once instead of 1,000 times (decision 0021).
+ */
+function usageUpdateTriggers(b: Buckets, o: TriggerOptions): Trigger[] {
+  const rowByRow = (watched: string[]): Trigger => ({
+    name: "analytics_connection_usage",
+    table: "connections",
+    timing: "after",
+    event: "update",
+    when: connectionKeyChanged(watched),
+    organization: "NEW.organization_id",
+    skipIf: onlyDetached(watched),
+    statements: [...usage(b, "OLD", -1), ...usage(b, "NEW", 1)],
+  });
+  if (!o.figuresPerStatement) return [rowByRow(USAGE_WATCH)];
+  return [
+    { ...rowByRow(USAGE_WATCH), only: "sqlite" },
+    // The rows whose hour, day, venue, access point or authorization moved: row by row as before.
+    { ...rowByRow(USAGE_KEYS), only: "postgres" },
+    {
+      name: "analytics_connection_figures",
+      table: "connections",
+      timing: "after",
+      event: "update",
+      only: "postgres",
+      perStatement: true,
+      statements: figureChanges(b),
+    },
+  ];
+}
+
+/**
+ * The figure changes of a statement's rows whose usage keys stayed (old_rows, new_rows), summed per
+ * roll-up row, each table's rows taken in key order as the row triggers take them (no deadlock).
+ */
+function figureChanges(b: Buckets): string[] {
+  const dwell = (r: string) => `(case when ${r}.authorized_at is not null and ${r}.ended_at > ${r}.authorized_at then ${r}.ended_at - ${r}.authorized_at else 0 end)`;
+  const changed = `from new_rows n join old_rows o on o.id = n.id join organizations zo on zo.id = n.organization_id`;
+  const where = `where ${USAGE_KEYS.map((c) => `o.${c} IS NOT DISTINCT FROM n.${c}`).join(" and ")}
+      and (n.upload <> o.upload or n.download <> o.download or n.ended_at IS DISTINCT FROM o.ended_at)
+      and not exists (select 1 from analytics_paused ap where ap.organization_id = n.organization_id)`;
+  const sums = `0, 0, sum(n.upload - o.upload), sum(n.download - o.download), sum(${dwell("n")} - ${dwell("o")})`;
+  const set = add("x", ["upload", "download", "dwell_ms"]);
+  const columns = "footfall, connections, upload, download, dwell_ms";
+  const levels = `cross join lateral (select coalesce(n.venue_id, 0) as venue_id union all select ${ALL_VENUES}) v`;
+  return [
+    `insert into usage_hourly as x (organization_id, venue_id, hour_start, ${columns})
+     select n.organization_id, v.venue_id, ${b.hour("n", "zo.utc_offset_ms")}, ${sums} ${changed} ${levels} ${where}
+     group by 1, 2, 3 order by 1, 2, 3
+     on conflict (organization_id, venue_id, hour_start) do update set ${set}`,
+    `insert into usage_daily as x (organization_id, venue_id, day_start, ${columns})
+     select n.organization_id, v.venue_id, ${b.day("n", "zo.utc_offset_ms")}, ${sums} ${changed} ${levels} ${where}
+     group by 1, 2, 3 order by 1, 2, 3
+     on conflict (organization_id, venue_id, day_start) do update set ${set}`,
+    `insert into usage_daily_ap as x (organization_id, day_start, venue_id, access_point_id, ${columns})
+     select n.organization_id, ${b.day("n", "zo.utc_offset_ms")}, coalesce(n.venue_id, 0), coalesce(n.access_point_id, 0), ${sums} ${changed} ${where}
+     group by 1, 2, 3, 4 order by 1, 2, 3, 4
+     on conflict (organization_id, day_start, venue_id, access_point_id) do update set ${set}`,
+  ];
+}
 
 /** The triggers, bucketing by `b` (migrations before 0033 built them with UTC_BUCKETS). */
 export const analyticsTriggers = (b: Buckets, o: TriggerOptions = {}): Trigger[] => [
@@ -189,16 +267,7 @@ export const analyticsTriggers = (b: Buckets, o: TriggerOptions = {}): Trigger[]
       ...presenceDays(o, b, "OLD", -1, "organization"),
     ],
   },
-  {
-    name: "analytics_connection_usage",
-    table: "connections",
-    timing: "after",
-    event: "update",
-    when: connectionKeyChanged(USAGE_WATCH),
-    organization: "NEW.organization_id",
-    skipIf: onlyDetached(USAGE_WATCH),
-    statements: [...usage(b, "OLD", -1), ...usage(b, "NEW", 1)],
-  },
+  ...usageUpdateTriggers(b, o),
   {
     // PostgreSQL fires a table's triggers in name order: this name puts the dimensions right after
     // the usage rows, the order the insert trigger takes them in (usage, dimensions, visits), so a
@@ -407,7 +476,7 @@ export const analyticsTriggers = (b: Buckets, o: TriggerOptions = {}): Trigger[]
 ];
 
 /** The triggers as the latest migration builds them. */
-export const TRIGGERS = analyticsTriggers(LOCAL_BUCKETS, { presence: true, totals: true });
+export const TRIGGERS = analyticsTriggers(LOCAL_BUCKETS, { presence: true, totals: true, figuresPerStatement: true });
 
 function deviceMove(b: Buckets, r: Row, sign: 1 | -1): string {
   const label = (d: "is_mobile" | "os" | "brand" | "browser") => `coalesce(${deviceLabel(d, r)}, 'Unknown')`;
@@ -435,6 +504,16 @@ export function sqliteTriggerDdl(t: Trigger): string {
 }
 
 export function postgresTriggerDdl(t: Trigger): string[] {
+  if (t.perStatement) {
+    return [
+      `create or replace function ${t.name}() returns trigger language plpgsql as $$
+       begin
+         ${t.statements.map((s) => `${s};`).join("\n")}
+         return null;
+       end $$`,
+      `create trigger ${t.name} ${t.timing} ${t.event} on ${t.table} referencing old table as old_rows new table as new_rows for each statement execute function ${t.name}()`,
+    ];
+  }
   const result = t.timing === "after" ? "null" : t.event === "delete" ? "OLD" : "NEW";
   return [
     `create or replace function ${t.name}() returns trigger language plpgsql as $$
@@ -452,8 +531,11 @@ export function postgresTriggerDdl(t: Trigger): string[] {
  * Moves a database from the triggers `from` to the triggers `to`: each of `to` is (re)created, each
  * of `from` that `to` has no trigger of the same name for is dropped (with its function on PostgreSQL).
  */
-export async function switchTriggers(db: Kysely<any>, from: readonly Trigger[], to: readonly Trigger[]): Promise<void> {
+export async function switchTriggers(db: Kysely<any>, fromAll: readonly Trigger[], toAll: readonly Trigger[]): Promise<void> {
   const postgres = isPostgres(db);
+  const here = (t: Trigger) => !t.only || t.only === (postgres ? "postgres" : "sqlite");
+  const from = fromAll.filter(here);
+  const to = toAll.filter(here);
   for (const trigger of to) {
     await sql.raw(`drop trigger if exists ${trigger.name}${postgres ? ` on ${trigger.table}` : ""}`).execute(db);
     for (const statement of postgres ? postgresTriggerDdl(trigger) : [sqliteTriggerDdl(trigger)]) await sql.raw(statement).execute(db);

@@ -25,6 +25,7 @@ import * as radius from "./2026-11-25-0032-radius";
 import * as timeZone from "./2026-11-26-0033-time-zone";
 import * as presence from "./2026-11-26-0034-presence";
 import * as customerTotals from "./2026-11-26-0035-customer-totals";
+import * as figuresPerStatement from "./2026-11-26-0036-figures-per-statement";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-0033-time-zone": timeZone,
   "2026-11-26-0034-presence": presence,
   "2026-11-26-0035-customer-totals": customerTotals,
+  "2026-11-26-0036-figures-per-statement": figuresPerStatement,
 };

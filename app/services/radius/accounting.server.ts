@@ -3,9 +3,11 @@
 //
 // Requests arrive one per HTTP call from FreeRADIUS. Each would be its own transaction, and on
 // PostgreSQL the roll-up rows of a network's hour are one row every transaction updates: a few
-// hundred a second would queue on its lock and on commits. So records are gathered per network for
-// a few milliseconds and applied in one transaction (one commit for up to BATCH_MAX records); each
-// request is answered when its batch is written, so an Accounting-Response still means "stored".
+// hundred a second would queue on its lock and on commits. So records are gathered per network and
+// applied in one transaction (one commit for up to BATCH_MAX records), one batch of a network at a
+// time: while a batch is written the next one gathers, so batches grow with the load instead of
+// queueing on the organisation's accounting lock (group commit). Each request is answered when its
+// batch is written, so an Accounting-Response still means "stored".
 import { applyAccounting, type AccountingRecord } from "../portal/accounting.server";
 import type { PortalNetwork } from "../portal/network.server";
 import { count, octets, text, type RadiusAttributes } from "./attributes";
@@ -37,43 +39,63 @@ export function radiusRecord(attributes: RadiusAttributes): AccountingRecord | s
   };
 }
 
-interface Pending {
-  network: PortalNetwork;
-  items: { record: AccountingRecord; resolve: (known: boolean) => void; reject: (error: unknown) => void }[];
-  timer: NodeJS.Timeout | null;
+interface Item {
+  record: AccountingRecord;
+  resolve: (known: boolean) => void;
+  reject: (error: unknown) => void;
 }
 
-const pending = new Map<number, Pending>();
+interface Gathering {
+  network: PortalNetwork;
+  items: Item[];
+  /** Set while the first record waits BATCH_WAIT_MS for others. */
+  timer: NodeJS.Timeout | null;
+  /** A batch of this network is being written; the next starts when it ends. */
+  writing: boolean;
+}
 
-function flush(networkId: number) {
-  const batch = pending.get(networkId);
-  if (!batch) return;
-  pending.delete(networkId);
-  if (batch.timer) clearTimeout(batch.timer);
+const networks = new Map<number, Gathering>();
+
+/** Writes the network's gathered records (at most BATCH_MAX), unless one of its batches is being written. */
+function flush(networkId: number): void {
+  const state = networks.get(networkId);
+  if (!state || state.writing || state.items.length === 0) return;
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = null;
+  const items = state.items.splice(0, BATCH_MAX);
+  state.writing = true;
   applyAccounting(
-    batch.network,
-    batch.items.map((i) => i.record),
-  ).then(
-    (unknown) => {
-      const missing = new Set(unknown);
-      batch.items.forEach((item, index) => item.resolve(!missing.has(index)));
-    },
-    (error) => batch.items.forEach((item) => item.reject(error)),
-  );
+    state.network,
+    items.map((i) => i.record),
+  )
+    .then(
+      (unknown) => {
+        const missing = new Set(unknown);
+        items.forEach((item, index) => item.resolve(!missing.has(index)));
+      },
+      (error) => items.forEach((item) => item.reject(error)),
+    )
+    .finally(() => {
+      state.writing = false;
+      // What arrived meanwhile has waited long enough; nothing arrived: forget the network.
+      if (state.items.length) flush(networkId);
+      else networks.delete(networkId);
+    });
 }
 
 /** Applies one record with the others of its network arriving meanwhile; true when its session is known. */
 export function applyRadiusAccounting(nas: Nas, record: AccountingRecord): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    let batch = pending.get(nas.venueId);
-    if (!batch) {
+    let state = networks.get(nas.venueId);
+    if (!state) {
       // applyAccounting reads only the network's id and organisation.
       const network = { id: nas.venueId, organizationId: nas.organizationId } as PortalNetwork;
-      batch = { network, items: [], timer: null };
-      pending.set(nas.venueId, batch);
-      batch.timer = setTimeout(() => flush(nas.venueId), BATCH_WAIT_MS);
+      state = { network, items: [], timer: null, writing: false };
+      networks.set(nas.venueId, state);
     }
-    batch.items.push({ record, resolve, reject });
-    if (batch.items.length >= BATCH_MAX) flush(nas.venueId);
+    state.items.push({ record, resolve, reject });
+    if (state.writing) return;
+    if (state.items.length >= BATCH_MAX) flush(nas.venueId);
+    else if (!state.timer) state.timer = setTimeout(() => flush(nas.venueId), BATCH_WAIT_MS);
   });
 }
