@@ -14,7 +14,7 @@ import { count, octets, text, type RadiusAttributes } from "./attributes";
 import type { Nas } from "./clients.server";
 import { connectionIdOf } from "./login.server";
 
-export const BATCH_WAIT_MS = 5;
+export const BATCH_WAIT_MS = 1;
 export const BATCH_MAX = 500;
 
 const STATUS: Record<string, AccountingRecord["status"]> = { Start: "start", "Interim-Update": "interim", Stop: "stop", "1": "start", "3": "interim", "2": "stop" };
