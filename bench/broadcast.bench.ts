@@ -6,8 +6,9 @@
 //      child process: messages/s from the schedule's start to Sent, and the worker's RSS (sampled
 //      every second after the first);
 //   2. the same again, the worker killed (SIGKILL) half-way and started again: messages at the sink
-//      counted by Message-ID (one per delivery row), so a repeat is seen as one;
-//   3. SMS to all of them at --sms-rate through a stand-in provider in the worker, killed half-way too.
+//      counted as received and by Message-ID (one per delivery row): exactly once means N of each;
+//   3. SMS to all of them at --sms-rate through a stand-in provider in the worker, killed half-way too
+//      (it takes a request when whole, i.e. after the sender's commit, as a provider does).
 // After a kill, the leases of the dead worker (its job, its batch in flight) are ended by hand: that
 // is what waiting for them (5 and 10 minutes) would do.
 import { fork, type ChildProcess } from "node:child_process";
@@ -49,7 +50,9 @@ async function worker(): Promise<void> {
     from: null,
     messagesPerSecond: SMS_RATE,
     provider: {
-      async send({ to }) {
+      async send({ to }, commit) {
+        // As a provider does: the request is taken when whole, after the rows are recorded.
+        await commit?.();
         process.send!({ sms: to } satisfies WorkerMessage);
         return to.map((n) => ({ to: n, status: "sent" as const, messageId: `bench-${n}`, cost: "KES 0.8000", error: null, retryable: false }));
       },
@@ -68,8 +71,8 @@ async function runEngine(engine: Engine): Promise<Row[]> {
   process.env.PUBLIC_URL ??= "http://localhost:3000";
   process.env.REPORT_SCHEDULER = "off";
   const sink = await startSink();
-  // A pooled transport: one SMTP connection per mail would measure TCP set-up, not the dispatch.
-  process.env.SMTP_URL = `smtp://127.0.0.1:${sink.port}/?pool=true&maxConnections=5`;
+  // Broadcast mail keeps its own connections (dispatch/held-smtp.server.ts).
+  process.env.SMTP_URL = `smtp://127.0.0.1:${sink.port}`;
   const { migrateToLatest, closeDatabase, db } = await import("~/db/db.server");
   await migrateToLatest();
   const orgId = await seed(db);
@@ -108,7 +111,7 @@ async function runEngine(engine: Engine): Promise<Row[]> {
     const steady = rss.slice(1);
     rows.push({ engine, run: name, seconds, perSecond: RECIPIENTS / seconds, distinct: seen.size, received, rssMinMb: Math.min(...steady) / 2 ** 20, rssMaxMb: Math.max(...steady) / 2 ** 20, jobs: Number(after.n) - Number(before.n) });
     const sent = await db.selectFrom("broadcast_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("schedule_id", "=", scheduleId).where("status", "=", "sent").executeTakeFirstOrThrow();
-    if (Number(sent.n) !== RECIPIENTS || seen.size !== RECIPIENTS) throw new Error(`${name}: ${sent.n} rows sent, ${seen.size} distinct at the sink, ${RECIPIENTS} expected`);
+    if (Number(sent.n) !== RECIPIENTS) throw new Error(`${name}: ${sent.n} rows sent, ${RECIPIENTS} expected`);
   };
 
   await run("e-mail", "EMAIL", false);
@@ -193,8 +196,18 @@ if (process.argv.includes("--worker")) {
   for (const engine of benchEngines()) rows.push(...(await runChild<Row[]>(import.meta.url, engine)));
   const mb = (v: number) => v.toFixed(0);
   printTable([
-    ["engine", "run", "seconds", "messages/s", "distinct at sink", "received", "worker RSS min–max MB", "jobs"],
-    ...rows.map((r) => [r.engine, r.run, r.seconds.toFixed(1), r.perSecond.toFixed(0), String(r.distinct), String(r.received), `${mb(r.rssMinMb)}–${mb(r.rssMaxMb)}`, String(r.jobs)]),
+    ["engine", "run", "seconds", "messages/s", "distinct at sink", "received", "exactly once", "worker RSS min–max MB", "jobs"],
+    ...rows.map((r) => [
+      r.engine,
+      r.run,
+      r.seconds.toFixed(1),
+      r.perSecond.toFixed(0),
+      String(r.distinct),
+      String(r.received),
+      r.distinct === RECIPIENTS && r.received === RECIPIENTS ? "✓" : `✗ (${RECIPIENTS - r.distinct} missing, ${r.received - r.distinct} repeated)`,
+      `${mb(r.rssMinMb)}–${mb(r.rssMaxMb)}`,
+      String(r.jobs),
+    ]),
   ]);
   console.log(`(${RECIPIENTS.toLocaleString("en-US")} recipients; SMS at ${SMS_RATE}/s; "killed" runs lose their worker half-way and start another)`);
 }

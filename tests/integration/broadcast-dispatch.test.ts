@@ -11,6 +11,7 @@ import { DISPATCH_MESSAGES, runDispatchJob, scheduleDispatch } from "~/services/
 import { claimDeliveries, recordOutcomes } from "~/services/marketing/dispatch/deliveries.server";
 import { runSendJob, smsSenders } from "~/services/marketing/dispatch/sender.server";
 import { DISPATCH_TUNING } from "~/services/marketing/dispatch/tuning.server";
+import { closeHeldSmtp, sendHeldMail } from "~/services/marketing/dispatch/held-smtp.server";
 import { optOut } from "~/services/marketing/consent.server";
 import type { SmsProvider, SmsSendResult } from "~/services/marketing/sms/provider.server";
 import { makeOrg } from "../fixtures";
@@ -29,13 +30,17 @@ afterEach(() => {
   Object.assign(DISPATCH_TUNING, tuning, { sliceMs: 2_000 });
   smtp.refuse = false;
 });
-afterAll(() => smtp.close());
+afterAll(async () => {
+  closeHeldSmtp();
+  await smtp.close();
+});
 
-/** A stand-in SMS provider that records each request with its time. */
+/** A stand-in SMS provider that records each request with its time, taking it as a provider does: once whole (after the commit). */
 function fakeSms(answer: (to: string) => Partial<SmsSendResult> = () => ({})) {
   const calls: { at: number; to: string[]; text: string }[] = [];
   const provider: SmsProvider = {
-    async send({ to, text }) {
+    async send({ to, text }, commit) {
+      await commit?.();
       calls.push({ at: Date.now(), to, text });
       return to.map((n) => ({ to: n, status: "sent", messageId: `ATXid_${n}`, cost: "KES 0.8000", error: null, retryable: false, ...answer(n) }));
     },
@@ -204,19 +209,23 @@ describe("exactly once", () => {
     expect((await scheduleRow(id)).status).toBe("Sent");
   });
 
-  it("resumes after a worker died with a batch in flight: only that batch can go twice, everything else once", async () => {
+  /** 35 SMS in batches of 10; the stand-in provider takes the first request, and the worker dies during the second as `dies` says. */
+  async function workerDiesDuringSecondRequest(dies: (commit: () => Promise<void>, to: string[], accepted: string[]) => Promise<void>) {
     const { org } = await makeOrg();
     DISPATCH_TUNING.smsBatch = 10;
     const people = [];
     for (let i = 0; i < 35; i++) people.push(await customer(org.id, { email: null }));
     const accepted: string[] = [];
     let calls = 0;
-    // The provider takes the second request, then the worker "dies" (its promise never settles).
     useSms({
-      send: async ({ to }) => {
+      send: async ({ to }, commit) => {
         calls++;
+        if (calls === 2) {
+          await dies(commit!, to, accepted);
+          return new Promise<SmsSendResult[]>(() => {}); // the worker is gone: nothing more happens
+        }
+        await commit!();
         accepted.push(...to);
-        if (calls === 2) return new Promise<SmsSendResult[]>(() => {});
         return to.map((n) => ({ to: n, status: "sent" as const, messageId: `m-${n}`, cost: null, error: null, retryable: false }));
       },
     });
@@ -224,17 +233,40 @@ describe("exactly once", () => {
     void runDueJobs(); // the worker that dies
     for (let i = 0; i < 1_000 && calls < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(calls).toBe(2);
-    expect(accepted).toHaveLength(20);
+    await new Promise((r) => setTimeout(r, 50));
 
     // Another worker, once the leases are over.
     const sms = fakeSms();
     useSms(sms.provider);
     await timePasses();
     await drain();
-    const all = [...accepted, ...sms.sent()];
-    expect(new Set(all)).toEqual(new Set(people.map((p) => p.phone_number)));
-    expect(all.length - people.length).toBe(10); // the batch in flight, and nothing more
+    return { id, people, accepted, resent: sms.sent() };
+  }
+
+  it("resumes after a worker died before its request was whole: the provider never had that batch, so every message goes exactly once", async () => {
+    // The request's last byte waits for the commit; the worker dies before committing, so the
+    // provider (which acts only on whole requests) got nothing of the second batch.
+    const { id, people, accepted, resent } = await workerDiesDuringSecondRequest(() => Promise.resolve());
+    expect(accepted).toHaveLength(10);
+    const all = [...accepted, ...resent];
+    expect(all.sort()).toEqual(people.map((p) => p.phone_number).sort()); // each number once, none twice
     expect((await deliveries(id)).every((r) => r.status === "sent")).toBe(true);
+    expect((await scheduleRow(id)).status).toBe("Sent");
+  });
+
+  it("resumes after a worker died once its batch was recorded and sent: that batch is not sent again", async () => {
+    // The worker commits, the last byte goes and the provider takes the batch; the worker dies before the answer.
+    const { id, people, accepted, resent } = await workerDiesDuringSecondRequest(async (commit, to, accepted) => {
+      await commit();
+      accepted.push(...to);
+    });
+    expect(accepted).toHaveLength(20);
+    const all = [...accepted, ...resent];
+    expect(all.sort()).toEqual(people.map((p) => p.phone_number).sort());
+    const rows = await deliveries(id);
+    expect(rows.every((r) => r.status === "sent")).toBe(true);
+    // The second batch is recorded as sent without the provider's answer (its message ids never came).
+    expect(rows.filter((r) => r.provider_message_id === null)).toHaveLength(10);
     expect((await scheduleRow(id)).status).toBe("Sent");
   });
 
@@ -375,5 +407,48 @@ describe("the broadcast mail", () => {
     expect(raw).toContain(`To stop messages from Java House, open ${link}`);
     expect(raw).toContain(`<a href="${link}">Unsubscribe</a></p></body>`);
     expect((await deliveries(id))[0]).toMatchObject({ status: "sent", provider_message_id: expect.stringMatching(/^<broadcast-delivery-\d+@localhost>$/) });
+  });
+});
+
+describe("a mail's end waits for its record (held-smtp.server.ts)", () => {
+  const mail = (to: string) => ({ to, subject: "Held", text: "Once only.", headers: { "Message-ID": `<held-${to}>` } });
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("is taken by the server only after the commit, and once", async () => {
+    let atCommit = -1;
+    const outcome = await sendHeldMail(mail("held-ok@example.test"), async () => {
+      await wait(100);
+      atCommit = mailsTo("held-ok@example.test").length;
+    });
+    expect(outcome).toEqual({ sent: true });
+    expect(atCommit).toBe(0); // the whole message was there, but not its end
+    expect(mailsTo("held-ok@example.test")).toHaveLength(1);
+  });
+
+  it("leaves the server nothing when the sender dies before the commit (its connections close mid-message)", async () => {
+    let staged = false;
+    void sendHeldMail(mail("held-crash@example.test"), () => {
+      staged = true;
+      closeHeldSmtp(); // what a killed worker's sockets do
+      return new Promise<void>(() => {});
+    });
+    for (let i = 0; i < 200 && !staged; i++) await wait(10);
+    expect(staged).toBe(true);
+    await wait(200);
+    expect(mailsTo("held-crash@example.test")).toHaveLength(0);
+  });
+
+  it("drops the mail unfinished when its record cannot be written, and says so", async () => {
+    await expect(sendHeldMail(mail("held-refused@example.test"), () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");
+    await wait(200);
+    expect(mailsTo("held-refused@example.test")).toHaveLength(0);
+  });
+
+  it("calls no commit for a recipient the server refuses, and reports it as not sent", async () => {
+    smtp.refuse = true;
+    let committed = false;
+    const outcome = await sendHeldMail(mail("held-550@example.test"), async () => void (committed = true));
+    expect(committed).toBe(false);
+    expect(outcome).toMatchObject({ sent: false, committed: false, error: { responseCode: 550 } });
   });
 });

@@ -82,6 +82,28 @@ describe("sending", () => {
     expect(fake.sent.slice(-2).map((m) => [m.number, m.messageId])).toEqual(results.map((r) => [r.to, r.messageId]));
   });
 
+  it("holds the request's last byte until the commit: the provider has nothing before it, the whole request after", async () => {
+    const before = fake.requests.length;
+    let atCommit = -1;
+    const results = await provider().send({ to: ["+254712000011", "+254733000012"], text: "Held", from: null }, async () => {
+      await new Promise((r) => setTimeout(r, 100));
+      atCommit = fake.requests.length - before;
+    });
+    expect(atCommit).toBe(0);
+    expect(fake.requests.length - before).toBe(1);
+    expect(fake.requests.at(-1)).toMatchObject({ status: 201, recipients: 2, form: { to: "+254712000011,+254733000012", message: "Held", bulkSMSMode: "1" } });
+    expect(results.map((r) => r.status)).toEqual(["sent", "sent"]);
+  });
+
+  it("drops the request unfinished when the commit fails: the provider acts on nothing", async () => {
+    const before = fake.requests.length;
+    const sent = fake.sent.length;
+    await expect(provider().send({ to: ["+254712000013"], text: "Never", from: null }, () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fake.requests.length).toBe(before);
+    expect(fake.sent.length).toBe(sent);
+  });
+
   it("sends no from field when there is no sender ID, and nothing at all for no numbers", async () => {
     await provider().send({ to: ["+254712000003"], text: "Hi", from: null });
     expect(fake.requests.at(-1)!.form).not.toHaveProperty("from");

@@ -1,10 +1,12 @@
 // The delivery rows of broadcast schedules (decision 0018): claiming a batch, recording each answer,
 // and closing a schedule when nothing is left to send.
 //   queued ──claim (attempts+1, next_attempt_at = lease end)──▶ in flight
-//   in flight ──accepted──▶ sent      ──refused for good / last attempt──▶ failed
-//             ──refused for now──▶ queued (next_attempt_at = backoff)
+//   in flight ──everything but the request's last byte sent, then markSent──▶ sent ──last byte──▶ provider
+//             ──refused before that──▶ queued (next_attempt_at = backoff), or failed for good / last attempt
 //             ──customer opted out meanwhile──▶ opted_out
-//             ──worker died──▶ claimed again once the lease is over (the only way a message can go twice)
+//             ──worker died──▶ claimed again once the lease is over: the provider never had the whole
+//               request, so nothing goes twice
+//   sent ──the provider refuses at the end──▶ queued for a retry, or failed
 import { sql } from "kysely";
 import { db, dialect } from "~/db/db.server";
 import type { DeliveryChannel } from "~/db/schema";
@@ -83,19 +85,50 @@ export async function withdrawnConsent(organizationId: number, rows: ClaimedDeli
   return new Set(rows.filter((r) => !still.has(r.customerId)).map((r) => r.customerId));
 }
 
-/** Writes each claimed row's answer in one transaction; a row whose lease was lost is left alone. */
+/** Another sender took a row over (its lease ran out): this sender must not send it. */
+export class LeaseLost extends Error {
+  constructor() {
+    super("Another sender took this delivery over.");
+    this.name = "LeaseLost";
+  }
+}
+
+/**
+ * Records claimed rows as sent, all or none (one transaction), just before the provider gets the
+ * last byte of their request; throws LeaseLost when a row is no longer this sender's.
+ */
+export async function markSent(rows: ClaimedDelivery[], providerMessageId: (row: ClaimedDelivery) => string | null = () => null, now = Date.now()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const row of rows) {
+      const result = await trx
+        .updateTable("broadcast_deliveries")
+        .set({ status: "sent", provider_message_id: providerMessageId(row), error: null, sent_at: now, next_attempt_at: null, updated_at: now })
+        .where("id", "=", row.id)
+        .where("status", "=", "queued")
+        .where("attempts", "=", row.attempts)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw new LeaseLost();
+    }
+  });
+}
+
+/**
+ * Writes each claimed row's answer in one transaction; a row whose lease was lost is left alone.
+ * A row marked sent before its last byte went (markSent) takes the provider's answer too: its
+ * message id and cost, or its refusal.
+ */
 export async function recordOutcomes(outcomes: [ClaimedDelivery, Outcome][], now = Date.now()): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (const [row, outcome] of outcomes) {
-      const update = trx.updateTable("broadcast_deliveries").where("id", "=", row.id).where("status", "=", "queued").where("attempts", "=", row.attempts);
+      const update = trx.updateTable("broadcast_deliveries").where("id", "=", row.id).where("status", "in", ["queued", "sent"]).where("attempts", "=", row.attempts);
       if (outcome.status === "sent") {
-        await update.set({ status: "sent", provider_message_id: outcome.providerMessageId, cost: outcome.cost, error: null, sent_at: now, next_attempt_at: null, updated_at: now }).execute();
+        await update.set({ status: "sent", provider_message_id: outcome.providerMessageId, cost: outcome.cost, error: null, sent_at: sql`coalesce(sent_at, ${now})`, next_attempt_at: null, updated_at: now }).execute();
       } else if (outcome.status === "opted_out") {
         await update.set({ status: "opted_out", next_attempt_at: null, updated_at: now }).execute();
       } else if (outcome.retryable && row.attempts < DISPATCH_TUNING.maxAttempts) {
-        await update.set({ error: outcome.error.slice(0, 1000), next_attempt_at: now + retryDelayMs(row.attempts), updated_at: now }).execute();
+        await update.set({ status: "queued", sent_at: null, error: outcome.error.slice(0, 1000), next_attempt_at: now + retryDelayMs(row.attempts), updated_at: now }).execute();
       } else {
-        await update.set({ status: "failed", error: outcome.error.slice(0, 1000), next_attempt_at: null, updated_at: now }).execute();
+        await update.set({ status: "failed", sent_at: null, error: outcome.error.slice(0, 1000), next_attempt_at: null, updated_at: now }).execute();
       }
     }
   });

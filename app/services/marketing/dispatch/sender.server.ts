@@ -4,11 +4,11 @@
 // inside its slice, so an organisation's rate holds however many workers and instances there are.
 import { db } from "~/db/db.server";
 import type { DeliveryChannel } from "~/db/schema";
-import { deliverEmail } from "../../email.server";
 import { enqueue } from "../../jobs/queue.server";
 import type { SmsProvider, SmsSendResult } from "../sms/provider.server";
 import { smsSenderFor } from "../sms/settings.server";
-import { claimDeliveries, finishSchedules, nextDueAt, recordOutcomes, sendingSchedules, withdrawnConsent, type ClaimedDelivery, type Outcome } from "./deliveries.server";
+import { claimDeliveries, finishSchedules, LeaseLost, markSent, nextDueAt, recordOutcomes, sendingSchedules, withdrawnConsent, type ClaimedDelivery, type Outcome } from "./deliveries.server";
+import { sendHeldMail } from "./held-smtp.server";
 import { broadcastEmail, textFromHtml, type BroadcastContent } from "./email.server";
 import { DISPATCH_TUNING } from "./tuning.server";
 
@@ -55,6 +55,10 @@ export async function runSendJob({ organizationId, channel, slice }: SendPayload
 interface Channel {
   perSecond: number;
   batch: number;
+  /**
+   * Sends the rows, each recorded as sent (markSent) before its provider can take it, and answers
+   * what became of them; rows another sender took over meanwhile are left out.
+   */
   send(content: Content, rows: ClaimedDelivery[]): Promise<[ClaimedDelivery, Outcome][]>;
 }
 
@@ -119,22 +123,31 @@ function emailFailure(error: unknown): Outcome {
   return { status: "failed", error: message, retryable: !(typeof code === "number" && code >= 500 && code < 600) };
 }
 
+/** Each mail on a connection of its own, recorded as sent before the mail server takes it (held-smtp.server.ts). */
 function emailChannel(): Channel {
   return {
     perSecond: DISPATCH_TUNING.emailPerSecond,
     batch: Math.min(DISPATCH_TUNING.emailBatch, DISPATCH_TUNING.emailPerSecond),
-    send: (content, rows) =>
-      Promise.all(
-        rows.map(async (row): Promise<[ClaimedDelivery, Outcome]> => {
+    send: async (content, rows) => {
+      const outcomes = await Promise.all(
+        rows.map(async (row): Promise<[ClaimedDelivery, Outcome] | null> => {
           const mail = broadcastEmail(content, { id: row.id, customerId: row.customerId, address: row.address });
+          const messageId = mail.headers!["Message-ID"]!;
           try {
-            await deliverEmail(mail);
-            return [row, { status: "sent", providerMessageId: mail.headers!["Message-ID"]!, cost: null }];
+            const held = await sendHeldMail(mail, () => markSent([row], () => messageId));
+            if (held.sent) return [row, { status: "sent", providerMessageId: messageId, cost: null }];
+            // A refusal at the end is the server's word (5xx for good, 4xx later). An answer lost after
+            // the end is ambiguous: the mail may have gone, so it is not sent again.
+            if (held.committed && typeof held.error.responseCode !== "number") return [row, { status: "failed", error: `${held.error.message} (the mail may have been delivered; not sent again)`, retryable: false }];
+            return [row, emailFailure(held.error)];
           } catch (error) {
-            return [row, emailFailure(error)];
+            if (error instanceof LeaseLost) return null;
+            throw error;
           }
         }),
-      ),
+      );
+      return outcomes.filter((o) => o !== null);
+    },
   };
 }
 
@@ -149,22 +162,30 @@ async function smsChannel(organizationId: number): Promise<Channel | null> {
   };
 }
 
-/** One request for the batch's numbers (Africa's Talking takes one text for many); each row gets its number's answer. */
+/**
+ * One request for the batch's numbers (Africa's Talking takes one text for many); each row gets its
+ * number's answer. The rows are recorded as sent before the request's last byte goes (SmsProvider).
+ */
 async function sendSms(provider: SmsProvider, message: { text: string; from: string | null }, rows: ClaimedDelivery[]): Promise<[ClaimedDelivery, Outcome][]> {
   if (rows.length === 0) return [];
+  let committed = false;
   let results: Map<string, SmsSendResult>;
   try {
-    const answers = await provider.send({ to: [...new Set(rows.map((r) => r.address))], text: message.text, from: message.from });
+    const answers = await provider.send({ to: [...new Set(rows.map((r) => r.address))], text: message.text, from: message.from }, async () => {
+      await markSent(rows);
+      committed = true;
+    });
     results = new Map(answers.map((a) => [a.to, a]));
   } catch (error) {
-    // A timeout is ambiguous (the provider may have sent): not sent again, so never twice.
+    if (error instanceof LeaseLost) return [];
+    // After the last byte an error is ambiguous (the provider may have sent): never sent again.
     const { retryable, kind } = error as { retryable?: boolean; kind?: string };
-    const outcome: Outcome = { status: "failed", error: error instanceof Error ? error.message : String(error), retryable: retryable !== false && kind !== "timeout" };
+    const outcome: Outcome = { status: "failed", error: error instanceof Error ? error.message : String(error), retryable: !committed && retryable !== false && kind !== "timeout" };
     return rows.map((row) => [row, outcome]);
   }
   return rows.map((row) => {
     const answer = results.get(row.address);
-    if (!answer) return [row, { status: "failed", error: "The SMS provider gave no answer for this number.", retryable: true }];
+    if (!answer) return [row, { status: "failed", error: "The SMS provider gave no answer for this number.", retryable: false }];
     if (answer.status === "sent") return [row, { status: "sent", providerMessageId: answer.messageId, cost: answer.cost }];
     return [row, { status: "failed", error: answer.error ?? "The SMS provider refused this number.", retryable: answer.retryable }];
   });

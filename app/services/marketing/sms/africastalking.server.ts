@@ -120,19 +120,36 @@ export function africasTalking(options: AfricasTalkingOptions): SmsProvider {
   const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/version1/messaging`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return {
-    async send({ to, text: message, from }) {
+    async send({ to, text: message, from }, commit) {
       if (to.length === 0) return [];
       const form = new URLSearchParams({ username: options.username, to: to.join(","), message, bulkSMSMode: "1" });
       if (from) form.set("from", from);
+      const held = commit ? holdLastByte(Buffer.from(form.toString())) : null;
+      const answer = fetch(endpoint, {
+        method: "POST",
+        headers: { apiKey: options.apiKey, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+        body: held ? held.body : form.toString(),
+        redirect: "error",
+        signal: AbortSignal.timeout(timeoutMs),
+        ...(held ? { duplex: "half" } : {}),
+      } as RequestInit);
+      if (held && commit) {
+        // An answer before the whole request went (a refusal of the headers) means nothing was sent.
+        const first = await Promise.race([held.staged.then(() => "staged" as const), answer.then(() => "answered" as const, () => "failed" as const)]);
+        if (first === "staged") {
+          try {
+            await commit();
+          } catch (error) {
+            held.release(false);
+            answer.catch(() => {});
+            throw error;
+          }
+          held.release(true);
+        }
+      }
       let response: Response;
       try {
-        response = await fetch(endpoint, {
-          method: "POST",
-          headers: { apiKey: options.apiKey, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
-          body: form.toString(),
-          redirect: "error",
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        response = await answer;
       } catch (error) {
         const timedOut = error instanceof DOMException && error.name === "TimeoutError";
         throw timedOut
@@ -149,6 +166,32 @@ export function africasTalking(options: AfricasTalkingOptions): SmsProvider {
       return to.map((number) => resultOf(number, byNumber.get(digitsOf(number))?.shift()));
     },
   };
+}
+
+/**
+ * A request body whose last byte waits for `release(true)` (SmsProvider's commit): `staged` resolves
+ * once the HTTP client has taken the rest, i.e. the request is on its way; `release(false)` fails the
+ * body, so the request is dropped unfinished and Africa's Talking never acts on it.
+ */
+function holdLastByte(bytes: Buffer) {
+  let staged!: () => void;
+  const stagedPromise = new Promise<void>((resolve) => (staged = resolve));
+  let release!: (send: boolean) => void;
+  const released = new Promise<boolean>((resolve) => (release = resolve));
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, bytes.length - 1));
+    },
+    // Called once the first chunk was taken; not again until this settles.
+    async pull(controller) {
+      staged();
+      if (await released) {
+        controller.enqueue(bytes.subarray(bytes.length - 1));
+        controller.close();
+      } else controller.error(new Error("The messages could not be recorded; the request was not finished."));
+    },
+  });
+  return { body, staged: stagedPromise, release };
 }
 
 const FAILED_STATUSES = new Set(["Rejected", "Failed", "Expired"]);

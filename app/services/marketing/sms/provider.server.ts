@@ -20,8 +20,14 @@ export interface SmsProvider {
   /**
    * Sends one text to several numbers in one request. Throws (to be retried with backoff) when the
    * provider cannot be reached or answers with a server error; answers per-recipient results otherwise.
+   *
+   * `commit`, when given, records the messages as sent. The provider awaits it after everything of
+   * the request but its last byte has gone, and sends that byte only once it resolved (if it throws,
+   * the request is dropped unfinished and its error thrown): a provider acts only on a whole
+   * request, so a sender that dies before the commit has sent nothing, and one that dies after it has
+   * recorded what it sent (decision 0018).
    */
-  send(message: { to: string[]; text: string; from: string | null }): Promise<SmsSendResult[]>;
+  send(message: { to: string[]; text: string; from: string | null }, commit?: () => Promise<void>): Promise<SmsSendResult[]>;
 }
 
 /** A delivery report as providers send it, normalised. */
