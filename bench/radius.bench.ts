@@ -9,7 +9,7 @@
 // The database: one organisation, one network, its NAS, CONNECTIONS authorized guests (devices and
 // connections made directly); each request names a different guest, round robin.
 // Targets: ≥ 500 Access-Requests/s and ≥ 2,000 Accounting-Requests/s with p95 < 20 ms.
-//   tsx bench/radius.bench.ts [--seconds 10] [--connections 20000] [--only pap,chap,interim]
+//   tsx bench/radius.bench.ts [--seconds 10] [--connections 20000] [--only pap,chap,interim] [--profile]
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import dgram from "node:dgram";
@@ -19,12 +19,13 @@ import { startFreeRadius } from "../scripts/radius/freeradius";
 import { benchEngines, percentile, printTable, runChild, useBenchDatabase, type Engine } from "./engine-harness";
 
 const { values } = parseArgs({
-  options: { seconds: { type: "string" }, connections: { type: "string" }, only: { type: "string" }, engine: { type: "string" }, rebuild: { type: "boolean" } },
+  options: { seconds: { type: "string" }, connections: { type: "string" }, only: { type: "string" }, profile: { type: "boolean" }, engine: { type: "string" }, rebuild: { type: "boolean" } },
 });
 // The engine's child gets the options through the environment (runChild passes only --engine).
 process.env.RADIUS_BENCH_SECONDS = values.seconds ?? process.env.RADIUS_BENCH_SECONDS ?? "10";
 process.env.RADIUS_BENCH_CONNECTIONS = values.connections ?? process.env.RADIUS_BENCH_CONNECTIONS ?? "20000";
 process.env.RADIUS_BENCH_ONLY = values.only ?? process.env.RADIUS_BENCH_ONLY ?? "pap,chap,interim";
+if (values.profile) process.env.RADIUS_BENCH_PROFILE = "1";
 const SECONDS = Number(process.env.RADIUS_BENCH_SECONDS);
 const WARMUP_SECONDS = 2;
 /** --only pap,chap,interim: the cases to run (all by default). */
@@ -168,7 +169,9 @@ async function seed(engine: Engine): Promise<Guest[]> {
 
 /** Mlango's portal router alone, in a process of its own, on the engine's database. */
 async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...process.execArgv, "bench/radius-server.ts"], {
+  // --profile: a CPU profile of Mlango's process, written when it stops (data/bench/radius-profile/).
+  const profile = process.env.RADIUS_BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=data/bench/radius-profile"] : [];
+  const child = spawn(process.execPath, [...process.execArgv, ...profile, "bench/radius-server.ts"], {
     env: { ...process.env, PORT: String(SERVER_PORT), RADIUS_API_SECRET: API_SECRET, SECRETS_KEY, SESSION_SECRET: "radius-bench-session-secret-0123456789", PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`, NODE_ENV: "production", JOBS_WORKER: "off" },
     stdio: ["ignore", "pipe", "inherit"],
   });
