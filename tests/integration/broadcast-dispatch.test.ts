@@ -14,6 +14,8 @@ import { DISPATCH_TUNING } from "~/services/marketing/dispatch/tuning.server";
 import { closeHeldSmtp, sendHeldMail } from "~/services/marketing/dispatch/held-smtp.server";
 import { optOut } from "~/services/marketing/consent.server";
 import type { SmsProvider, SmsSendResult } from "~/services/marketing/sms/provider.server";
+import { africasTalking } from "~/services/marketing/sms/africastalking.server";
+import { createFakeAfricasTalking, DEMO_AT_CREDENTIALS } from "../../scripts/fakes/africastalking";
 import { makeOrg } from "../fixtures";
 import { startTestSmtp } from "../fixtures/smtp";
 
@@ -268,6 +270,43 @@ describe("exactly once", () => {
     // The second batch is recorded as sent without the provider's answer (its message ids never came).
     expect(rows.filter((r) => r.provider_message_id === null)).toHaveLength(10);
     expect((await scheduleRow(id)).status).toBe("Sent");
+  });
+
+  it("through Africa's Talking over HTTP: a refusal after the whole request (429) is tried again, a late answer is not", async () => {
+    const at = await createFakeAfricasTalking({ callbackUrl: null });
+    try {
+      const { org } = await makeOrg();
+      const people = [];
+      for (let i = 0; i < 3; i++) people.push(await customer(org.id, { email: null }));
+      useSms(africasTalking({ baseUrl: at.url, ...DEMO_AT_CREDENTIALS, timeoutMs: 300 }));
+      // The bucket is in debt for minutes: the broadcast's request is refused, whole, with a 429.
+      at.rateLimitPerSecond = 0.01;
+      await africasTalking({ baseUrl: at.url, ...DEMO_AT_CREDENTIALS }).send({ to: ["+254700000001", "+254700000002"], text: "drain", from: null }).catch(() => []);
+      const id = await schedule(org.id, "SMS", [(await group(org.id)).id]);
+      await runDueJobs();
+      for (let i = 0; i < 300 && !(await deliveries(id)).some((r) => r.error); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(await deliveries(id)).toEqual(people.map(() => expect.objectContaining({ status: "queued", attempts: 1, error: expect.stringContaining("limiting") })));
+      at.rateLimitPerSecond = null;
+      await timePasses();
+      await drain({ skipTime: true });
+      const numbers = people.map((p) => p.phone_number!);
+      expect(at.sent.map((m) => m.number).filter((n) => numbers.includes(n)).sort()).toEqual([...numbers].sort());
+      expect((await deliveries(id)).map((r) => r.status)).toEqual(["sent", "sent", "sent"]);
+
+      // The whole request went and the answer came too late: it may have been sent, so it is not sent again.
+      const late = await customer(org.id, { email: null });
+      at.responseDelayMs = 1_000;
+      const lateId = await schedule(org.id, "SMS", [(await group(org.id, "Late")).id]);
+      await db.deleteFrom("broadcast_schedule_groups").where("schedule_id", "=", lateId).execute();
+      await db.insertInto("broadcast_schedule_groups").values({ schedule_id: lateId, group_id: (await group(org.id, "One")).id, group_name: "g" }).execute();
+      await drain({ skipTime: true });
+      await new Promise((r) => setTimeout(r, 1_200));
+      const rows = await deliveries(lateId);
+      expect(rows.every((r) => r.status === "failed" && /did not answer/.test(r.error ?? ""))).toBe(true);
+      expect(at.sent.filter((m) => m.number === late.phone_number)).toHaveLength(1);
+    } finally {
+      await at.close();
+    }
   });
 
   it("makes no second row when the dispatch dies after making the rows and runs again", async () => {

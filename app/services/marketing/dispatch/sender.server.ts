@@ -178,9 +178,12 @@ async function sendSms(provider: SmsProvider, message: { text: string; from: str
     results = new Map(answers.map((a) => [a.to, a]));
   } catch (error) {
     if (error instanceof LeaseLost) return [];
-    // After the last byte an error is ambiguous (the provider may have sent): never sent again.
+    // The provider's own refusal (429, 5xx, refused credentials) keeps its meaning. No answer is
+    // ambiguous once the whole request went (a timeout, a connection lost after the last byte): the
+    // provider may have sent, so never again.
     const { retryable, kind } = error as { retryable?: boolean; kind?: string };
-    const outcome: Outcome = { status: "failed", error: error instanceof Error ? error.message : String(error), retryable: !committed && retryable !== false && kind !== "timeout" };
+    const ambiguous = kind === "timeout" || (committed && kind === "unreachable");
+    const outcome: Outcome = { status: "failed", error: error instanceof Error ? error.message : String(error), retryable: retryable !== false && !ambiguous };
     return rows.map((row) => [row, outcome]);
   }
   return rows.map((row) => {
