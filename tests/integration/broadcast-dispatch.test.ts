@@ -38,10 +38,11 @@ afterAll(async () => {
 });
 
 /** A stand-in SMS provider that records each request with its time, taking it as a provider does: once whole (after the commit). */
-function fakeSms(answer: (to: string) => Partial<SmsSendResult> = () => ({})) {
+function fakeSms(answer: (to: string) => Partial<SmsSendResult> = () => ({}), stagingMs = () => 0) {
   const calls: { at: number; to: string[]; text: string }[] = [];
   const provider: SmsProvider = {
     async send({ to, text }, commit) {
+      await new Promise((r) => setTimeout(r, stagingMs())); // the request on its way (a slow network)
       await commit?.();
       calls.push({ at: Date.now(), to, text });
       return to.map((n) => ({ to: n, status: "sent", messageId: `ATXid_${n}`, cost: "KES 0.8000", error: null, retryable: false, ...answer(n) }));
@@ -325,10 +326,12 @@ describe("exactly once", () => {
 });
 
 describe("pace, retries and failures", () => {
-  it("keeps to the organisation's messages per second, one request per batch of numbers", async () => {
+  it("keeps to the organisation's messages per second as the provider receives them, one request per batch of numbers", async () => {
     const { org } = await makeOrg();
     DISPATCH_TUNING.sliceMs = 5_000;
-    const sms = fakeSms();
+    // Requests take 0–400 ms to reach the provider: the pace counts from when they reach it, not from the claim.
+    let slow = true;
+    const sms = fakeSms(undefined, () => ((slow = !slow) ? 0 : 400));
     useSms(sms.provider, 20);
     for (let i = 0; i < 70; i++) await customer(org.id, { email: null });
     const id = await schedule(org.id, "SMS", [(await group(org.id)).id]);

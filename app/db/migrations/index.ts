@@ -26,6 +26,7 @@ import * as timeZone from "./2026-11-26-0033-time-zone";
 import * as presence from "./2026-11-26-0034-presence";
 import * as customerTotals from "./2026-11-26-0035-customer-totals";
 import * as figuresPerStatement from "./2026-11-26-0036-figures-per-statement";
+import * as deliveryPace from "./2026-11-26-0037-delivery-pace";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-0034-presence": presence,
   "2026-11-26-0035-customer-totals": customerTotals,
   "2026-11-26-0036-figures-per-statement": figuresPerStatement,
+  "2026-11-26-0037-delivery-pace": deliveryPace,
 };

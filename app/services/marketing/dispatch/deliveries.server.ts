@@ -71,6 +71,24 @@ export async function claimDeliveries(scheduleId: number, channel: DeliveryChann
     .sort((a, b) => a.id - b.id);
 }
 
+/**
+ * The messages of the organisation's sending schedules on this channel that reached their provider
+ * in the second before `now` (sent_at, written as the last byte goes), oldest first: where a send
+ * job's pace starts, whichever job sent them.
+ */
+export async function reachedLastSecond(organizationId: number, channel: DeliveryChannel, now = Date.now()): Promise<{ at: number; count: number }[]> {
+  const rows = await db
+    .selectFrom("broadcast_deliveries")
+    .select(["sent_at", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("schedule_id", "in", (eb) => eb.selectFrom("broadcast_schedules").select("id").where("organization_id", "=", organizationId).where("status", "=", "Sending"))
+    .where("channel", "=", channel)
+    .where("sent_at", ">", now - 1_000)
+    .groupBy("sent_at")
+    .orderBy("sent_at")
+    .execute();
+  return rows.map((r) => ({ at: Number(r.sent_at), count: Number(r.count) }));
+}
+
 /** The claimed customers who withdrew their consent since the rows were made. */
 export async function withdrawnConsent(organizationId: number, rows: ClaimedDelivery[]): Promise<Set<number>> {
   if (rows.length === 0) return new Set();

@@ -7,7 +7,7 @@ import type { DeliveryChannel } from "~/db/schema";
 import { enqueue } from "../../jobs/queue.server";
 import type { SmsProvider, SmsSendResult } from "../sms/provider.server";
 import { smsSenderFor } from "../sms/settings.server";
-import { claimDeliveries, finishSchedules, LeaseLost, markSent, nextDueAt, recordOutcomes, sendingSchedules, withdrawnConsent, type ClaimedDelivery, type Outcome } from "./deliveries.server";
+import { claimDeliveries, finishSchedules, LeaseLost, markSent, nextDueAt, reachedLastSecond, recordOutcomes, sendingSchedules, withdrawnConsent, type ClaimedDelivery, type Outcome } from "./deliveries.server";
 import { sendHeldMail } from "./held-smtp.server";
 import { broadcastEmail, textFromHtml, type BroadcastContent } from "./email.server";
 import { DISPATCH_TUNING } from "./tuning.server";
@@ -57,24 +57,28 @@ interface Channel {
   batch: number;
   /**
    * Sends the rows, each recorded as sent (markSent) before its provider can take it, and answers
-   * what became of them; rows another sender took over meanwhile are left out.
+   * what became of them; rows another sender took over meanwhile are left out. `released` is called
+   * as each request's last byte goes: when the provider receives it.
    */
-  send(content: Content, rows: ClaimedDelivery[]): Promise<[ClaimedDelivery, Outcome][]>;
+  send(content: Content, rows: ClaimedDelivery[], released: () => void): Promise<[ClaimedDelivery, Outcome][]>;
 }
 
 type Content = BroadcastContent & { sms: string | null };
 
 /**
- * Claims and sends batches while the slice lasts. The pace is a sliding one-second log: a batch goes
- * only when the last second's messages and it stay within the rate. The slice's last second is left
- * empty, so the next slice's job (which knows nothing of this one's log) cannot add to a busy second.
+ * Claims and sends batches while the slice lasts. The pace is a sliding one-second log of when each
+ * batch reached the provider (its last byte, after its commit): a batch is claimed only when the last
+ * second's messages and it stay within the rate, so the provider never sees more than the rate
+ * whatever the commits take. The slice's last second is left empty, so the next slice's job (which
+ * knows nothing of this one's log) cannot add to a busy second.
  */
 async function sendUntil(organizationId: number, channel: DeliveryChannel, end: number): Promise<void> {
   const sender = channel === "EMAIL" ? emailChannel() : await smsChannel(organizationId);
   if (!sender) return failQueuedSms(organizationId, NO_SMS_PROVIDER);
   const stopAt = end - 1_000;
   const contents = new Map<number, Content>();
-  const log: { at: number; count: number }[] = [];
+  // Started from what reached the provider in the last second, so a new slice's job cannot crowd the last one's.
+  const log = await reachedLastSecond(organizationId, channel);
   for (;;) {
     // The earliest moment a full batch fits in the rate.
     let at = Date.now();
@@ -93,12 +97,14 @@ async function sendUntil(organizationId: number, channel: DeliveryChannel, end: 
       if (rows.length) break;
     }
     if (rows.length === 0) return;
-    log.push({ at: Date.now(), count: rows.length });
+    let reachedAt = Date.now();
     const scheduleId = rows[0]!.scheduleId;
     if (!contents.has(scheduleId)) contents.set(scheduleId, await contentOf(scheduleId));
     const withdrawn = await withdrawnConsent(organizationId, rows);
     const outcomes: [ClaimedDelivery, Outcome][] = rows.filter((r) => withdrawn.has(r.customerId)).map((r) => [r, { status: "opted_out" }]);
-    outcomes.push(...(await sender.send(contents.get(scheduleId)!, rows.filter((r) => !withdrawn.has(r.customerId)))));
+    const toSend = rows.filter((r) => !withdrawn.has(r.customerId));
+    outcomes.push(...(await sender.send(contents.get(scheduleId)!, toSend, () => (reachedAt = Math.max(reachedAt, Date.now())))));
+    log.push({ at: reachedAt, count: rows.length });
     await recordOutcomes(outcomes);
   }
 }
@@ -128,13 +134,13 @@ function emailChannel(): Channel {
   return {
     perSecond: DISPATCH_TUNING.emailPerSecond,
     batch: Math.min(DISPATCH_TUNING.emailBatch, DISPATCH_TUNING.emailPerSecond),
-    send: async (content, rows) => {
+    send: async (content, rows, released) => {
       const outcomes = await Promise.all(
         rows.map(async (row): Promise<[ClaimedDelivery, Outcome] | null> => {
           const mail = broadcastEmail(content, { id: row.id, customerId: row.customerId, address: row.address });
           const messageId = mail.headers!["Message-ID"]!;
           try {
-            const held = await sendHeldMail(mail, () => markSent([row], () => messageId));
+            const held = await sendHeldMail(mail, () => markSent([row], () => messageId).then(released));
             if (held.sent) return [row, { status: "sent", providerMessageId: messageId, cost: null }];
             // A refusal at the end is the server's word (5xx for good, 4xx later). An answer lost after
             // the end is ambiguous: the mail may have gone, so it is not sent again.
@@ -158,7 +164,7 @@ async function smsChannel(organizationId: number): Promise<Channel | null> {
     perSecond: Math.max(1, sms.messagesPerSecond),
     // At most one second's worth per request, so no second sees more than the rate.
     batch: Math.max(1, Math.min(DISPATCH_TUNING.smsBatch, sms.messagesPerSecond)),
-    send: (content, rows) => sendSms(sms.provider, { text: content.sms ?? "", from: sms.from }, rows),
+    send: (content, rows, released) => sendSms(sms.provider, { text: content.sms ?? "", from: sms.from }, rows, released),
   };
 }
 
@@ -166,7 +172,7 @@ async function smsChannel(organizationId: number): Promise<Channel | null> {
  * One request for the batch's numbers (Africa's Talking takes one text for many); each row gets its
  * number's answer. The rows are recorded as sent before the request's last byte goes (SmsProvider).
  */
-async function sendSms(provider: SmsProvider, message: { text: string; from: string | null }, rows: ClaimedDelivery[]): Promise<[ClaimedDelivery, Outcome][]> {
+async function sendSms(provider: SmsProvider, message: { text: string; from: string | null }, rows: ClaimedDelivery[], released: () => void): Promise<[ClaimedDelivery, Outcome][]> {
   if (rows.length === 0) return [];
   let committed = false;
   let results: Map<string, SmsSendResult>;
@@ -174,6 +180,7 @@ async function sendSms(provider: SmsProvider, message: { text: string; from: str
     const answers = await provider.send({ to: [...new Set(rows.map((r) => r.address))], text: message.text, from: message.from }, async () => {
       await markSent(rows);
       committed = true;
+      released();
     });
     results = new Map(answers.map((a) => [a.to, a]));
   } catch (error) {
