@@ -82,6 +82,8 @@ test("an invitee without an account is listed as pending registration", async ({
   await page.goto(`/${org.id}/organization/roles/new`);
   await page.getByLabel("Role name").fill("Cashier");
   await page.getByRole("button", { name: "Create" }).click();
+  // The role exists once its page shows; navigating earlier could cancel the creating request.
+  await expect(page.getByRole("heading", { name: "Cashier" })).toBeVisible();
   await page.goto(`/${org.id}/organization/invite`);
   const email = uniqueEmail("newcomer");
   await page.getByLabel("Email").fill(email);
