@@ -8,7 +8,7 @@ import type { BroadcastChannel } from "~/db/schema";
 import { EMPTY_FILTERS } from "~/lib/schemas/group-filters";
 import { runDueJobs } from "~/services/jobs/index.server";
 import { DISPATCH_MESSAGES, runDispatchJob, scheduleDispatch } from "~/services/marketing/dispatch.server";
-import { claimDeliveries, recordOutcomes } from "~/services/marketing/dispatch/deliveries.server";
+import { claimDeliveries, LeaseLost, markSent, recordOutcomes } from "~/services/marketing/dispatch/deliveries.server";
 import { runSendJob, smsSenders } from "~/services/marketing/dispatch/sender.server";
 import { DISPATCH_TUNING } from "~/services/marketing/dispatch/tuning.server";
 import { closeHeldSmtp, sendHeldMail } from "~/services/marketing/dispatch/held-smtp.server";
@@ -422,6 +422,22 @@ describe("pace, retries and failures", () => {
     expect((await deliveries(id))[0]).toMatchObject({ status: "queued", attempts: 2 });
     await recordOutcomes([[retaken!, { status: "sent", providerMessageId: "x", cost: null }]]);
     expect((await deliveries(id))[0]).toMatchObject({ status: "sent" });
+  });
+});
+
+describe("recording a batch as sent", () => {
+  it("records all of it or, when one row's lease was taken over, none of it", async () => {
+    const { org } = await makeOrg();
+    for (let i = 0; i < 3; i++) await customer(org.id, { email: null });
+    const id = await schedule(org.id, "SMS", [(await group(org.id)).id]);
+    useSms(fakeSms().provider);
+    await runDispatchJob({ scheduleId: id });
+    const claimed = await claimDeliveries(id, "SMS", 10);
+    await db.updateTable("broadcast_deliveries").set({ attempts: 9 }).where("id", "=", claimed[1]!.id).execute(); // another sender's claim
+    await expect(markSent(claimed)).rejects.toBeInstanceOf(LeaseLost);
+    expect((await deliveries(id)).map((r) => r.status)).toEqual(["queued", "queued", "queued"]);
+    await markSent([claimed[0]!, claimed[2]!]);
+    expect((await deliveries(id)).map((r) => r.status)).toEqual(["sent", "queued", "sent"]);
   });
 });
 

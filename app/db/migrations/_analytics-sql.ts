@@ -38,7 +38,8 @@ export const LOCAL_BUCKETS: Buckets = {
 };
 
 export const isAuthorized = (r: Row) => `(case when ${r}.authorized_at is null then 0 else 1 end)`;
-export const dwellMs = (r: Row) =>
+/** A connection's dwell; `r` is NEW, OLD or a table alias. */
+export const dwellMs = (r: Row | string) =>
   `(case when ${r}.authorized_at is not null and ${r}.ended_at > ${r}.authorized_at then ${r}.ended_at - ${r}.authorized_at else 0 end)`;
 export const add = (table: string, columns: string[]) => columns.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(", ");
 

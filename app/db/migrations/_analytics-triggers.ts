@@ -207,12 +207,11 @@ function usageUpdateTriggers(b: Buckets, o: TriggerOptions): Trigger[] {
  * roll-up row, each table's rows taken in key order as the row triggers take them (no deadlock).
  */
 function figureChanges(b: Buckets): string[] {
-  const dwell = (r: string) => `(case when ${r}.authorized_at is not null and ${r}.ended_at > ${r}.authorized_at then ${r}.ended_at - ${r}.authorized_at else 0 end)`;
   const changed = `from new_rows n join old_rows o on o.id = n.id join organizations zo on zo.id = n.organization_id`;
   const where = `where ${USAGE_KEYS.map((c) => `o.${c} IS NOT DISTINCT FROM n.${c}`).join(" and ")}
       and (n.upload <> o.upload or n.download <> o.download or n.ended_at IS DISTINCT FROM o.ended_at)
       and not exists (select 1 from analytics_paused ap where ap.organization_id = n.organization_id)`;
-  const sums = `0, 0, sum(n.upload - o.upload), sum(n.download - o.download), sum(${dwell("n")} - ${dwell("o")})`;
+  const sums = `0, 0, sum(n.upload - o.upload), sum(n.download - o.download), sum(${dwellMs("n")} - ${dwellMs("o")})`;
   const set = add("x", ["upload", "download", "dwell_ms"]);
   const columns = "footfall, connections, upload, download, dwell_ms";
   const levels = `cross join lateral (select coalesce(n.venue_id, 0) as venue_id union all select ${ALL_VENUES}) v`;

@@ -112,21 +112,21 @@ export class LeaseLost extends Error {
 }
 
 /**
- * Records claimed rows as sent, all or none (one transaction), just before the provider gets the
- * last byte of their request; throws LeaseLost when a row is no longer this sender's.
+ * Records claimed rows as sent, all or none, just before the provider gets the last byte of their
+ * request, with the provider's id when it is known before sending (an e-mail's Message-ID). Throws
+ * LeaseLost when a row is no longer this sender's (then none is recorded, and nothing is sent).
  */
-export async function markSent(rows: ClaimedDelivery[], providerMessageId: (row: ClaimedDelivery) => string | null = () => null, now = Date.now()): Promise<void> {
+export async function markSent(rows: ClaimedDelivery[], providerMessageId: string | null = null, now = Date.now()): Promise<void> {
+  if (rows.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    for (const row of rows) {
-      const result = await trx
-        .updateTable("broadcast_deliveries")
-        .set({ status: "sent", provider_message_id: providerMessageId(row), error: null, sent_at: now, next_attempt_at: null, updated_at: now })
-        .where("id", "=", row.id)
-        .where("status", "=", "queued")
-        .where("attempts", "=", row.attempts)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw new LeaseLost();
-    }
+    // One statement for the batch: the claims' (id, attempts) pairs say the rows are still this sender's.
+    const result = await trx
+      .updateTable("broadcast_deliveries")
+      .set({ status: "sent", provider_message_id: providerMessageId, error: null, sent_at: now, next_attempt_at: null, updated_at: now })
+      .where(({ eb, refTuple, tuple }) => eb(refTuple("id", "attempts"), "in", rows.map((r) => tuple(r.id, r.attempts))))
+      .where("status", "=", "queued")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== rows.length) throw new LeaseLost(); // rolls back the others too
   });
 }
 

@@ -140,7 +140,7 @@ function emailChannel(): Channel {
           const mail = broadcastEmail(content, { id: row.id, customerId: row.customerId, address: row.address });
           const messageId = mail.headers!["Message-ID"]!;
           try {
-            const held = await sendHeldMail(mail, () => markSent([row], () => messageId).then(released));
+            const held = await sendHeldMail(mail, () => markSent([row], messageId).then(released));
             if (held.sent) return [row, { status: "sent", providerMessageId: messageId, cost: null }];
             // A refusal at the end is the server's word (5xx for good, 4xx later). An answer lost after
             // the end is ambiguous: the mail may have gone, so it is not sent again.
