@@ -38,6 +38,7 @@ export function openDatabase(url: string | undefined): Database {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("temp_store = MEMORY");
   // Several processes may share the file: BEGIN IMMEDIATE, and busy waits that keep the event loop free.
   return { db: new Kysely<DB>({ dialect: new SharedSqliteDialect(sqlite) }), dialect: "sqlite", sqlite, pool: null };
 }
