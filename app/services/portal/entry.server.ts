@@ -76,7 +76,13 @@ export async function enterFromGateway(input: {
             .executeTakeFirst()
         : undefined;
       if (ap && (ap.last_seen_at === null || Number(ap.last_seen_at) < now - SEEN_EVERY_MS)) {
-        await trx.updateTable("access_points").set({ last_seen_at: now }).where("id", "=", ap.id).execute();
+        // Conditional, so visits that queued behind another's write of the same minute skip it.
+        await trx
+          .updateTable("access_points")
+          .set({ last_seen_at: now })
+          .where("id", "=", ap.id)
+          .where((eb) => eb.or([eb("last_seen_at", "is", null), eb("last_seen_at", "<", now - SEEN_EVERY_MS)]))
+          .execute();
       }
 
       const device = await trx
