@@ -4,7 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { sql } from "kysely";
-import { db, migrateToLatest } from "~/db/db.server";
+import { closeDatabase, db, migrateToLatest } from "~/db/db.server";
 import { getEnv } from "~/env.server";
 import { NonceProvider } from "~/components/nonce";
 import { startJobWorker, stopJobWorker } from "~/services/jobs/index.server";
@@ -17,6 +17,12 @@ export { graphqlHandler } from "~/services/graphql/handler.server";
 const ABORT_DELAY = 5_000;
 
 /** Called once by server.mjs before it listens: validates the environment, migrates, starts the job worker. */
+/** Brings the database schema up to date (server.mjs's primary does it once before its web processes start). */
+export async function migrate(): Promise<void> {
+  await migrateToLatest();
+  await closeDatabase();
+}
+
 export async function startup(): Promise<void> {
   const env = getEnv();
   await migrateToLatest();

@@ -1,7 +1,7 @@
 // What the benchmarks that measure one engine per child process share (connections, subscriptions,
 // vouchers): the engines to run, a child process per engine, the benchmark database of each engine
 // (kept between runs; --rebuild starts again), percentiles and the printed table.
-import { fork } from "node:child_process";
+import { execSync, fork } from "node:child_process";
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -63,4 +63,40 @@ export function printTable(table: string[][]): void {
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   console.log("");
   for (const row of table) console.log(row.map((cell, i) => (i <= 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
+}
+
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU time, in ms, that a server process and its children (a clustered server's workers,
+ * WEB_CONCURRENCY) have used so far (Linux /proc; NaN elsewhere). On a shared machine requests per
+ * second follow the other load; the server's CPU time per request much less.
+ */
+export function serverCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const used = (stat: string) => {
+    const fields = stat.split(") ")[1]!.split(" ");
+    return { parent: Number(fields[1]), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND };
+  };
+  try {
+    let total = used(fs.readFileSync(`/proc/${pid}/stat`, "utf8")).ms;
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry) || Number(entry) === pid) continue;
+      try {
+        const child = used(fs.readFileSync(`/proc/${entry}/stat`, "utf8"));
+        if (child.parent === pid) total += child.ms;
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return total;
+  } catch {
+    return NaN;
+  }
 }

@@ -1,7 +1,7 @@
 // M-Pesa purchase benchmark (issue [prepaid] §5–6, performance): "100 concurrent STK purchases
 // against the fake Daraja server, callbacks arriving twice and out of order: every purchase ends in
 // exactly one subscription or one failure; time to grant after the callback p95 under 100 ms."
-//   tsx bench/mpesa.bench.ts [--guests 100] [--warmup 10] [--sequential 20] [--min-delay 20] [--max-delay 2000] [--profile] [--rebuild]
+//   tsx bench/mpesa.bench.ts [--guests 100] [--warmup 10] [--sequential 20] [--min-delay 20] [--max-delay 2000] [--workers 1] [--profile] [--rebuild]
 // (npm run bench:mpesa, or bench:mpesa:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 //
 // Each engine runs in a child process of its own, against its benchmark database (SQLite file
@@ -11,7 +11,8 @@
 // data/bench/mpesa/<engine>/stderr.log) and the fake Daraja (scripts/fakes/daraja.ts) in this
 // process, sending every callback twice after a random delay per purchase (so they arrive out of
 // order) — 80% paid, 10% cancelled on the phone, 10% paid without any callback. --profile writes a
-// CPU profile of the server (node --cpu-prof) to data/bench/mpesa/<engine>/.
+// CPU profile of the server (node --cpu-prof) to data/bench/mpesa/<engine>/. --workers N runs the
+// server as N web processes (WEB_CONCURRENCY, server/cluster.mjs).
 //
 // The guests enter through the Meraki hand-off and POST /connect/mpesa all at once; each then loads
 // its waiting page and reloads it as soon as a callback of its purchase has been answered (else
@@ -37,7 +38,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { DarajaOutcome, FakeDaraja, SentCallback } from "../scripts/fakes/daraja";
-import { benchEngines, percentile, printTable, runChild, useBenchDatabase, type Engine } from "./engine-harness";
+import { benchEngines, percentile, printTable, runChild, serverCpuMs, useBenchDatabase, type Engine } from "./engine-harness";
 
 const ROOT = "data/bench/mpesa";
 const SQLITE_FILE = "data/bench/mpesa.db";
@@ -61,16 +62,17 @@ const { values } = parseArgs({
     sequential: { type: "string", default: "20" },
     "min-delay": { type: "string", default: "20" },
     "max-delay": { type: "string", default: "2000" },
+    workers: { type: "string", default: "1" },
     profile: { type: "boolean", default: false },
   },
 });
-const whole = (name: "guests" | "warmup" | "sequential" | "min-delay" | "max-delay") => {
+const whole = (name: "guests" | "warmup" | "sequential" | "min-delay" | "max-delay" | "workers") => {
   const n = Number(values[name]);
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a whole number ≥ 0, got "${values[name]}".`);
   return n;
 };
 // The engine's child gets --engine and --rebuild only (engine-harness.ts): the rest through the environment.
-const settings: { guests: number; warmup: number; sequential: number; minDelay: number; maxDelay: number; profile: boolean } = process.env.MPESA_BENCH_SETTINGS
+const settings: { guests: number; warmup: number; sequential: number; minDelay: number; maxDelay: number; workers: number; profile: boolean } = process.env.MPESA_BENCH_SETTINGS
   ? JSON.parse(process.env.MPESA_BENCH_SETTINGS)
   : {
       guests: whole("guests"),
@@ -78,6 +80,7 @@ const settings: { guests: number; warmup: number; sequential: number; minDelay: 
       sequential: whole("sequential"),
       minDelay: whole("min-delay"),
       maxDelay: whole("max-delay"),
+      workers: Math.max(1, whole("workers")),
       profile: values.profile!,
     };
 process.env.MPESA_BENCH_SETTINGS = JSON.stringify(settings);
@@ -140,7 +143,7 @@ interface Result {
 async function main(): Promise<void> {
   if (!fs.existsSync("build/index.js")) throw new Error("Build the app first: npx remix build");
   const load = () => `load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} (${os.cpus().length} CPUs)`;
-  console.log(`At the start: ${load()}; latencies are only comparable on an idle machine, the server's CPU per purchase much more.`);
+  console.log(`At the start: ${load()}; latencies are only comparable on an idle machine, the server's CPU per purchase much more. The server: ${settings.workers} web process${settings.workers === 1 ? "" : "es"} (--workers).`);
   const results: Result[] = [];
   for (const engine of benchEngines()) {
     console.log(`\n== ${engine}`);
@@ -258,10 +261,10 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
 
     console.log(`  ${settings.guests} purchases at once`);
     measuring = true;
-    const cpuBefore = cpuMs(app.pid);
+    const cpuBefore = serverCpuMs(app.pid);
     const { entryTimes, pushTimes, pendingAfterCallback, lastPushAt } = await purchases(origin, world, guests, fake, byCheckout);
     await fake.idle();
-    const serverCpuMsPerPurchase = (cpuMs(app.pid) - cpuBefore) / guests.length;
+    const serverCpuMsPerPurchase = (serverCpuMs(app.pid) - cpuBefore) / guests.length;
     measuring = false;
 
     // The purchases without a callback: once M-Pesa has their result (the fake's completesAt), the
@@ -304,9 +307,9 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
     const grantAlone: number[] = [];
     const stepCpu = Object.fromEntries(STEPS.map((step) => [step, 0])) as Record<Step, number>;
     for (const g of alone) {
-      let cpu = cpuMs(app.pid);
+      let cpu = serverCpuMs(app.pid);
       const mark = (step: Step) => {
-        const at = cpuMs(app.pid);
+        const at = serverCpuMs(app.pid);
         stepCpu[step] += at - cpu;
         cpu = at;
       };
@@ -620,16 +623,6 @@ async function check(world: World, guests: Guest[], fake: FakeDaraja): Promise<C
 // ---------------------------------------------------------------------------------------------
 // The server process
 
-/** CPU time a process has used so far, in ms (Linux /proc; NaN elsewhere). */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ: 100 on Linux
-  } catch {
-    return NaN;
-  }
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -657,6 +650,7 @@ async function startServer(dir: string, port: number, origin: string, darajaUrl:
       SECRETS_KEY,
       JOBS_WORKER: "off",
       REPORT_SCHEDULER: "off",
+      WEB_CONCURRENCY: String(settings.workers),
     },
     stdio: ["ignore", "ignore", stderr],
   });

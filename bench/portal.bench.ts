@@ -16,8 +16,10 @@
 // The server runs as a child process (NODE_ENV=production, JOBS_WORKER=off, request log to /dev/null,
 // its stderr in data/bench/portal/<engine>/stderr.log).
 //   tsx bench/portal.bench.ts [--duration 10] [--connections 64] [--pending 10000] [--online 20000]
-//                             [--guests 2000] [--concurrency 32] [--in-flight 4] [--make meraki|opennds|mlango] [--profile]
+//                             [--guests 2000] [--concurrency 32] [--in-flight 4] [--make meraki|opennds|mlango] [--workers 1] [--profile]
 //                             [--only hello,healthz,login,connect,flow,accounting]
+// --workers N runs the server as N web processes (WEB_CONCURRENCY, server/cluster.mjs): one Node
+// process answers on one core, so on this 2-core machine a second one uses the other.
 // --profile writes a CPU profile of each server (node --cpu-prof) to data/bench/portal/<engine>/;
 // with --only it profiles just those parts.
 // Targets: /connect ≥ half of /healthz's requests/s with p95 < 20 ms; ≥ 300 guests/s on SQLite;
@@ -25,7 +27,7 @@
 // Besides rates and latencies it prints the server's CPU time per request, guest or record (Linux
 // /proc; the Node process only, not PostgreSQL's): on a shared machine rates follow the other load,
 // CPU per unit of work much less. A server that dies during a part is reported and restarted.
-import { execSync, fork, spawn, type ChildProcess } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import { createRequire } from "node:module";
@@ -48,6 +50,7 @@ import {
 import { HttpClient } from "../scripts/simulator/http";
 import { BEHAVIOURS, isMake, type AccountingId, type Make, type SimNetwork } from "../scripts/simulator/makes";
 import { fmt, percentile, pool, table } from "../scripts/simulator/report";
+import { serverCpuMs } from "./engine-harness";
 
 type Engine = "sqlite" | "postgres";
 
@@ -73,6 +76,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "32" },
     "in-flight": { type: "string", default: "4" },
     make: { type: "string", default: "meraki" },
+    workers: { type: "string", default: "1" },
     profile: { type: "boolean", default: false },
     only: { type: "string", default: "hello,healthz,login,connect,splash,flow,accounting" },
     prepare: { type: "string" },
@@ -93,6 +97,8 @@ const settings = {
   /** Accounting batches in flight at once (gateways report concurrently). */
   inFlight: number("in-flight"),
   make: values.make as Make,
+  /** The server's web processes (WEB_CONCURRENCY). */
+  workers: number("workers"),
 };
 const LOAD_TARGETS = ["hello", "healthz", "login", "connect", "splash"] as const;
 type LoadTarget = (typeof LOAD_TARGETS)[number];
@@ -311,6 +317,7 @@ async function startApp(engine: Engine, databaseUrl: string): Promise<ChildProce
       SECRETS_KEY,
       JOBS_WORKER: "off",
       REPORT_SCHEDULER: "off",
+      WEB_CONCURRENCY: String(settings.workers),
     },
     stdio: ["ignore", "ignore", stderr],
   });
@@ -324,26 +331,6 @@ async function startHello(): Promise<ChildProcess> {
   const hello = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "ignore", "inherit"] });
   await waitFor(`http://127.0.0.1:${HELLO_PORT}/`, hello, "The hello-world server");
   return hello;
-}
-
-/**
- * CPU time a process has used so far, in ms (Linux /proc; NaN elsewhere). On a shared machine the
- * requests per second depend on what else runs; the server's CPU time per request does much less.
- */
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return NaN;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -382,11 +369,11 @@ async function load(target: string, url: string, pid: number | undefined, paths?
   });
   await autocannon(options(WARMUP_S));
   const latencies: number[] = [];
-  const cpuBefore = cpuMs(pid);
+  const cpuBefore = serverCpuMs(pid);
   const run = autocannon(options(settings.duration));
   run.on("response", (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
   const result = await run;
-  const cpu = cpuMs(pid) - cpuBefore;
+  const cpu = serverCpuMs(pid) - cpuBefore;
   const codes = Object.entries(result.statusCodeStats)
     .filter(([code]) => code !== "200")
     .map(([code, s]) => `${fmt(s.count)}× ${code}`);
@@ -433,10 +420,10 @@ async function guestFlow(prepared: Prepared, pid: number | undefined): Promise<F
   await pool(Array.from({ length: FLOW_WARMUP_GUESTS }, plan), settings.concurrency, (p) => playGuest(client, behaviour, network, p));
   const plans = Array.from({ length: settings.guests }, plan);
   const started = performance.now();
-  const cpuBefore = cpuMs(pid);
+  const cpuBefore = serverCpuMs(pid);
   const results: GuestResult[] = await pool(plans, settings.concurrency, (p) => playGuest(client, behaviour, network, p));
   const seconds = (performance.now() - started) / 1000;
-  const cpu = cpuMs(pid) - cpuBefore;
+  const cpu = serverCpuMs(pid) - cpuBefore;
   client.close();
   const ok = results.filter((r) => r.ok);
   const stats = (values: number[]) => ({ p50: percentile(values, 0.5), p95: percentile(values, 0.95), p99: percentile(values, 0.99) });
@@ -491,10 +478,10 @@ async function accounting(prepared: Prepared, pid: number | undefined): Promise<
   for (const [pass, records] of passes) {
     const batch = records();
     const started = performance.now();
-    const cpuBefore = cpuMs(pid);
+    const cpuBefore = serverCpuMs(pid);
     const outcomes = await sendAccounting(client, GATEWAY_SECRET, batch, BATCH, settings.inFlight);
     const seconds = (performance.now() - started) / 1000;
-    const cpu = cpuMs(pid) - cpuBefore;
+    const cpu = serverCpuMs(pid) - cpuBefore;
     const accepted = outcomes.reduce((sum, o) => sum + o.accepted, 0);
     const ms = outcomes.map((o) => o.ms);
     rows.push({
@@ -702,7 +689,7 @@ async function main(): Promise<void> {
     `Load average at the start ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(" ")} (${os.cpus().length} CPUs): figures are only comparable on an idle machine.`,
+      .join(" ")} (${os.cpus().length} CPUs): figures are only comparable on an idle machine. The server: ${settings.workers} web process${settings.workers === 1 ? "" : "es"} (--workers).`,
   );
   const results: EngineResult[] = [];
   for (const engine of engines) results.push(await benchEngine(engine));

@@ -22,7 +22,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Runs `attempt`, retrying on a busy database with growing, jittered pauses until SQLITE_BUSY_WAIT_MS. */
 export async function retryWhileBusy<T>(attempt: () => Promise<T>, retryable: () => boolean): Promise<T> {
   const deadline = Date.now() + SQLITE_BUSY_WAIT_MS;
-  for (let delay = 2; ; delay = Math.min(delay * 2, 100)) {
+  for (let delay = 1; ; delay = Math.min(delay * 1.5, 100)) {
     try {
       return await attempt();
     } catch (error) {
