@@ -16,13 +16,13 @@ export { graphqlHandler } from "~/services/graphql/handler.server";
 
 const ABORT_DELAY = 5_000;
 
-/** Called once by server.mjs before it listens: validates the environment, migrates, starts the job worker. */
 /** Brings the database schema up to date (server.mjs's primary does it once before its web processes start). */
 export async function migrate(): Promise<void> {
   await migrateToLatest();
   await closeDatabase();
 }
 
+/** Called once by server.mjs before it listens: validates the environment, migrates, starts the job worker. */
 export async function startup(): Promise<void> {
   const env = getEnv();
   await migrateToLatest();

@@ -34,7 +34,7 @@ function flushLog() {
   process.stdout.write(text);
 }
 process.on("exit", flushLog);
-export function logLine(line) {
+function logLine(line) {
   if (pendingLines.length === 0) setImmediate(flushLog);
   pendingLines.push(line + "\n");
 }
@@ -43,7 +43,7 @@ export function createApp({ build }) {
   const app = express();
   app.disable("x-powered-by");
   // Query strings as flat strings (node:querystring), not qs's nested objects: no handler reads
-  // nested parameters (Remix reads the URL itself), and qs cost ~5 % of a guest page's CPU.
+  // nested parameters (Remix reads the URL itself), and qs cost ~4 % of a guest page's CPU.
   app.set("query parser", "simple");
   // No ETag on res.send(): guest pages are no-store and assets immutable, so hashing every body buys
   // nothing. (Remix routes that revalidate set their own.)
