@@ -157,7 +157,10 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
   };
   const ctx = await requireOrg(new Request("http://bench/", { headers: { Authorization: `Bearer ${await issueToken(ownerId!, "api")}` } }), { orgId: String(org.id) });
 
-  const log = console.log;
+  // The server's request log (one line per request, written to stdout each event-loop turn) is not
+  // worth printing here: stdout is silenced while a case runs, and progress goes through `say`.
+  const write = process.stdout.write.bind(process.stdout);
+  const say = (line: string) => write(`${line}\n`);
   const rows: Row[] = [];
   try {
     const cases = [
@@ -168,8 +171,8 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
       { call: "connections page of 250 with relations", ...calls.connectionsPage(ctx) },
     ];
     for (const c of cases) {
-      log(`  ${c.call}`);
-      console.log = () => undefined; // the server's request log line, not worth printing here
+      say(`  ${c.call}`);
+      process.stdout.write = (() => true) as typeof process.stdout.write;
       const post = async () => {
         const res = await fetch(endpoint, {
           method: "POST",
@@ -190,7 +193,7 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
           samples.push(performance.now() - started);
         }
       }
-      console.log = log;
+      process.stdout.write = write;
       const stats = (s: number[]) => {
         const sorted = [...s].sort((a, b) => a - b);
         return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
@@ -198,7 +201,7 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
       rows.push({ call: c.call, direct: stats(direct), graphql: stats(graphql), queries });
     }
   } finally {
-    console.log = log;
+    process.stdout.write = write;
     server.close();
     await closeDatabase();
   }
