@@ -65,13 +65,18 @@ export function printTable(table: string[][]): void {
   for (const row of table) console.log(row.map((cell, i) => (i <= 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
 }
 
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
+let ticksPerSecond: number | undefined;
+/** /proc's clock ticks per second, asked once when a benchmark first reads CPU time. */
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
   }
-})();
+  return ticksPerSecond;
+}
 
 /**
  * CPU time, in ms, that a server process and its children (a clustered server's workers,
@@ -82,7 +87,7 @@ export function serverCpuMs(pid: number | undefined): number {
   if (pid === undefined) return NaN;
   const used = (stat: string) => {
     const fields = stat.split(") ")[1]!.split(" ");
-    return { parent: Number(fields[1]), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND };
+    return { parent: Number(fields[1]), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks() };
   };
   try {
     let total = used(fs.readFileSync(`/proc/${pid}/stat`, "utf8")).ms;
