@@ -250,6 +250,16 @@ describe("Daraja's callbacks", () => {
     expect(subs[0]!.status).toBe("Active");
   });
 
+  it("gives a plan deleted while the guest paid a day's validity", async () => {
+    const { w, location, payment, phone } = await pendingPurchase();
+    await db.deleteFrom("service_plans").where("id", "=", w.planId).execute();
+    await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(50, digits(phone))));
+    expect((await paymentOf(location)).status).toBe(COMPLETED);
+    const sub = await db.selectFrom("subscriptions").select(["status", "started_on", "expires_on"]).where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow();
+    expect(sub.status).toBe("Active");
+    expect(Number(sub.expires_on) - Number(sub.started_on)).toBe(86_400_000);
+  });
+
   it("never lets a forged or mismatched callback grant anything", async () => {
     const { w, location, payment, phone } = await pendingPurchase();
     const other = await world();

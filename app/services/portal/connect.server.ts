@@ -135,7 +135,11 @@ async function viewRow(tokenHash: string): Promise<ViewRow | undefined> {
   return (await executePrepared<ViewRow>("guest_connect_view", compiledView, [tokenHash]))[0];
 }
 
-export async function loadGuestView(token: string | null | undefined, now = Date.now()): Promise<GuestView | null> {
+/**
+ * What the token's guest is offered. `plans: false` leaves plansForSale empty (one query fewer) for
+ * the callers that never show the connect form: the waiting page, the online page, the APIs.
+ */
+export async function loadGuestView(token: string | null | undefined, { plans = true }: { plans?: boolean } = {}, now = Date.now()): Promise<GuestView | null> {
   if (!plausibleToken(token)) return null;
   const row = await viewRow(hashToken(token));
   if (!row) return null;
@@ -169,7 +173,7 @@ export async function loadGuestView(token: string | null | undefined, now = Date
           },
     vouchers: Number(row.voucher_groups) > 0,
     held: row.held_plan_name === null ? null : { planName: row.held_plan_name, expiresOn: Number(row.held_expires_on) },
-    plansForSale: Number(row.mpesa) > 0 && state === "form" ? await plansForSale(row.organization_id) : [],
+    plansForSale: plans && Number(row.mpesa) > 0 && state === "form" ? await plansForSale(row.organization_id) : [],
     place: { organizationId: row.organization_id, hasRules: Number(row.display_rules) > 0, accessPointId: row.access_point_id, deviceId: row.device_id === null ? null : Number(row.device_id), networkPageId: row.splash_page_id },
   };
 }

@@ -30,7 +30,7 @@ export function mountMpesaRoutes(
   router.post("/connect/mpesa", ...form, async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const token = text(body.token) ?? "";
-    const view = await loadGuestView(token);
+    const view = await loadGuestView(token, { plans: false });
     if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
     const planId = /^\d{1,9}$/.test(text(body.plan_id) ?? "") ? Number(body.plan_id) : null;
     const phone = text(body.phone_number)?.slice(0, 32) ?? null;
@@ -50,14 +50,17 @@ export function mountMpesaRoutes(
     const started = await startPurchase({ token, planId, phone });
     if (started.ok) return redirect(res, `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${started.paymentId}`);
     const state: FormState = started.field ? { values, errors: { [started.field]: [started.message] } } : { values, message: started.message };
-    await sendConnectPage(res, started.status, view, token, state);
+    // The form again, with the plans for sale this time.
+    const again = await loadGuestView(token);
+    if (!again || again.state !== "form") return sendPage(res, refusalStatus(again), refusalPage(again));
+    await sendConnectPage(res, started.status, again, token, state);
   });
 
   router.get("/connect/mpesa/wait", async (req, res) => {
     const token = text(req.query.token) ?? "";
     const paymentId = /^\d{1,12}$/.test(text(req.query.payment) ?? "") ? Number(req.query.payment) : 0;
     const purchase = await purchaseStatus(token, paymentId);
-    const view = await loadGuestView(token);
+    const view = await loadGuestView(token, { plans: false });
     if (!purchase || !view) return sendPage(res, 404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
     if (purchase.state === "pending") {
       // Reloads without JavaScript: a header, as the guest CSP's sandbox refuses a meta refresh.
@@ -69,7 +72,7 @@ export function mountMpesaRoutes(
     if (view.state === "authorized") return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
     const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: purchase.subscriptionId, details: { phone_number: `+${purchase.phone}` } });
     if (outcome.ok) return redirect(res, outcome.redirect);
-    const again = await loadGuestView(token);
+    const again = await loadGuestView(token, { plans: false });
     if (again?.state === "authorized") return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
     sendPage(res, outcome.status, messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], view.network.name));
   });

@@ -89,7 +89,7 @@ async function connectRequest(body: unknown): Promise<{ request: AuthorizeReques
     const code = typeof values.voucher_code === "string" ? values.voucher_code.slice(0, 64) : null;
     return { request: { token: input.token, mode: "VOUCHER", voucherCode: code }, token: input.token };
   }
-  const view = await loadGuestView(input.token);
+  const view = await loadGuestView(input.token, { plans: false });
   if (!view || view.state !== "form") return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
   if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
   const { errors, details } = checkSignup(
@@ -193,7 +193,7 @@ export function portalRouter(): express.Router {
 
   router.get("/connect/online", saneQuery, async (req, res) => {
     const token = typeof req.query.token === "string" ? req.query.token : null;
-    const view = await loadGuestView(token);
+    const view = await loadGuestView(token, { plans: false });
     const status = view ? await captiveStatus(view.connectionId) : null;
     const online = view?.state === "authorized";
     sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, online ? await surveyOffer(token) : null));
@@ -202,7 +202,7 @@ export function portalRouter(): express.Router {
   // Spec 2 §7: the connection and its customer, for app-based portals.
   router.get("/splash/connection/:token", saneQuery, async (req, res) => {
     res.set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
-    const view = await loadGuestView(req.params.token);
+    const view = await loadGuestView(req.params.token, { plans: false });
     if (!view) return res.status(404).json({ error: { message: CONNECT_MESSAGES.unknown } });
     res.json({
       data: {
@@ -238,7 +238,7 @@ export function portalRouter(): express.Router {
     res.set({ "Cache-Control": "private, no-store" });
     if (!network) return res.status(404).type("application/captive+json").send(JSON.stringify({ captive: true }));
     const token = typeof req.query.token === "string" && plausibleToken(req.query.token) ? req.query.token : null;
-    const view = token ? await loadGuestView(token) : null;
+    const view = token ? await loadGuestView(token, { plans: false }) : null;
     const status = view && view.network.id === network.id ? await captiveStatus(view.connectionId) : null;
     const body: Record<string, unknown> = { captive: !status?.online, "venue-info-url": `${publicOrigin()}/captive/${network.portalKey}/venue` };
     if (token && view?.state === "form") body["user-portal-url"] = `${publicOrigin()}/connect?token=${token}`;

@@ -5,8 +5,9 @@
 // The Daraja address comes from the environment, never from the organisation: sandbox or
 // production, or DARAJA_URL (a stand-in such as scripts/fakes/daraja.ts) for every organisation.
 import crypto from "node:crypto";
+import type { Selectable } from "kysely";
 import { db } from "~/db/db.server";
-import type { MpesaEnvironment, MpesaShortCodeType } from "~/db/schema";
+import type { MpesaEnvironment, MpesaSettingsTable, MpesaShortCodeType } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import type { MpesaSettingsInput } from "~/lib/schemas/mpesa";
 import { publicOrigin } from "../email.server";
@@ -106,6 +107,10 @@ export async function removeMpesaSettings(ctx: OrgContext): Promise<void> {
   await db.deleteFrom("mpesa_settings").where("organization_id", "=", ctx.org.id).execute();
 }
 
+/** The settings' columns a Daraja client is made of (darajaClientOf). */
+export const DARAJA_COLUMNS = ["environment", "consumer_key", "consumer_secret", "shortcode", "passkey", "type", "party_b"] as const;
+export type DarajaSettingsRow = Pick<Selectable<MpesaSettingsTable>, (typeof DARAJA_COLUMNS)[number]>;
+
 /**
  * A Daraja client with the organisation's credentials, for the server only (the purchase flow, the
  * reconciliation job). null when M-Pesa is not set up; throws when a secret was made under another
@@ -116,8 +121,12 @@ export async function loadDarajaClient(
   /** standIn: a Daraja address to use instead of DARAJA_URL (tests) */
   options: DarajaClientOptions & { standIn?: string } = {},
 ): Promise<DarajaClient | null> {
-  const row = await db.selectFrom("mpesa_settings").selectAll().where("organization_id", "=", organizationId).executeTakeFirst();
-  if (!row) return null;
+  const row = await db.selectFrom("mpesa_settings").select(DARAJA_COLUMNS).where("organization_id", "=", organizationId).executeTakeFirst();
+  return row ? darajaClientOf(row, options) : null;
+}
+
+/** The client of settings already read (the purchase reads them with the connection); throws as loadDarajaClient does. */
+export function darajaClientOf(row: DarajaSettingsRow, options: DarajaClientOptions & { standIn?: string } = {}): DarajaClient {
   const { standIn, ...clientOptions } = options;
   return darajaClient(
     {

@@ -20,8 +20,8 @@ import { isUniqueViolation, retryDeadlocks } from "~/db/sql.server";
 import type { MpesaTransactionStatus } from "~/db/schema";
 import { hashToken } from "../crypto.server";
 import { plausibleToken } from "../portal/connect.server";
-import { darajaPhone, DarajaError, stkResultMessage, type StkQueryResult } from "./daraja.server";
-import { loadDarajaClient, mpesaCallbackUrl } from "./mpesa-settings.server";
+import { darajaPhone, DarajaError, stkResultMessage, type DarajaClient, type StkQueryResult } from "./daraja.server";
+import { DARAJA_COLUMNS, darajaClientOf, loadDarajaClient, mpesaCallbackUrl } from "./mpesa-settings.server";
 
 export const PENDING: MpesaTransactionStatus = 0;
 export const COMPLETED: MpesaTransactionStatus = 1;
@@ -69,47 +69,72 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
   const phone = input.phone ? darajaPhone(input.phone) : null;
   if (phone === null) return { ok: false, status: 422, field: "phone_number", message: MPESA_MESSAGES.phone };
 
-  const connection = await db
+  // One round trip: the connection, the organisation's M-Pesa settings, the plan asked for (when it
+  // is sold) and the connection's purchase still pending, if any.
+  const planId = input.planId;
+  const row = await db
     .selectFrom("connections")
     .innerJoin("mpesa_settings", "mpesa_settings.organization_id", "connections.organization_id")
-    .select(["connections.id", "connections.organization_id", "connections.customer_id", "connections.device_id", "connections.authorized_at", "connections.token_expires_at", "mpesa_settings.callback_key", "mpesa_settings.party_b"])
-    .where("connections.token", "=", hashToken(input.token))
-    .executeTakeFirst();
-  if (!connection) return { ok: false, status: 404, message: MPESA_MESSAGES.notSetUp };
-  if (connection.authorized_at !== null || Number(connection.token_expires_at ?? 0) <= now) return { ok: false, status: 409, message: MPESA_MESSAGES.unknown };
-  const orgId = connection.organization_id;
-  const plan = await db
-    .selectFrom("service_plans")
-    .leftJoin("bandwidth_policies", "bandwidth_policies.id", "service_plans.bandwidth_policy_id")
+    .leftJoin("service_plans as plan", (join) =>
+      join
+        .onRef("plan.organization_id", "=", "connections.organization_id")
+        .on("plan.id", "=", planId)
+        .on("plan.free_internet", "=", 0)
+        .on("plan.price_cents", ">=", 100),
+    )
+    .leftJoin("bandwidth_policies", "bandwidth_policies.id", "plan.bandwidth_policy_id")
     .select([
-      "service_plans.id",
-      "service_plans.name",
-      "service_plans.price_cents",
-      "service_plans.time_limit_minutes",
-      "service_plans.usage_limit_bytes",
-      "service_plans.validity_minutes",
-      "service_plans.simultaneous_connections",
+      "connections.id",
+      "connections.organization_id",
+      "connections.customer_id",
+      "connections.device_id",
+      "connections.authorized_at",
+      "connections.token_expires_at",
+      "mpesa_settings.callback_key",
+      ...DARAJA_COLUMNS.map((column) => `mpesa_settings.${column}` as const),
+      "plan.id as plan_id",
+      "plan.name as plan_name",
+      "plan.price_cents",
+      "plan.time_limit_minutes",
+      "plan.usage_limit_bytes",
+      "plan.simultaneous_connections",
       "bandwidth_policies.max_upload_kbps",
       "bandwidth_policies.max_download_kbps",
+      (eb) =>
+        eb
+          .selectFrom("mpesa_transactions")
+          .select("mpesa_transactions.id")
+          .whereRef("mpesa_transactions.connection_id", "=", "connections.id")
+          .where("mpesa_transactions.status", "=", PENDING)
+          .limit(1)
+          .as("pending_id"),
     ])
-    .where("service_plans.id", "=", input.planId)
-    .where("service_plans.organization_id", "=", orgId)
-    .where("service_plans.free_internet", "=", 0)
-    .where("service_plans.price_cents", ">=", 100)
+    .where("connections.token", "=", hashToken(input.token))
     .executeTakeFirst();
-  if (!plan) return { ok: false, status: 422, field: "plan_id", message: MPESA_MESSAGES.notSold };
-  const amount = Math.ceil(Number(plan.price_cents) / 100);
+  if (!row) return { ok: false, status: 404, message: MPESA_MESSAGES.notSetUp };
+  if (row.authorized_at !== null || Number(row.token_expires_at ?? 0) <= now) return { ok: false, status: 409, message: MPESA_MESSAGES.unknown };
+  const connection = row;
+  const orgId = row.organization_id;
+  if (row.plan_id === null) return { ok: false, status: 422, field: "plan_id", message: MPESA_MESSAGES.notSold };
+  const plan = {
+    id: row.plan_id,
+    name: row.plan_name!,
+    time_limit_minutes: row.time_limit_minutes,
+    usage_limit_bytes: row.usage_limit_bytes,
+    simultaneous_connections: row.simultaneous_connections!,
+    max_upload_kbps: row.max_upload_kbps,
+    max_download_kbps: row.max_download_kbps,
+  };
+  const amount = Math.ceil(Number(row.price_cents) / 100);
+  if (row.pending_id !== null) return { ok: true, paymentId: Number(row.pending_id) };
 
-  const pendingOfConnection = () =>
-    db.selectFrom("mpesa_transactions").select("id").where("connection_id", "=", Number(connection.id)).where("status", "=", PENDING).executeTakeFirst();
-  const waiting = await pendingOfConnection();
-  if (waiting) return { ok: true, paymentId: Number(waiting.id) };
-
-  const client = await loadDarajaClient(orgId).catch((error: unknown) => {
+  let client: DarajaClient;
+  try {
+    client = darajaClientOf(row);
+  } catch (error) {
     log("mpesa_credentials_unreadable", { organization: orgId, error: (error as Error).message });
-    return null;
-  });
-  if (!client) return { ok: false, status: 503, message: MPESA_MESSAGES.unavailable };
+    return { ok: false, status: 503, message: MPESA_MESSAGES.unavailable };
+  }
 
   const insertPurchase = () => db.transaction().execute(async (trx) => {
     const subscription = await trx
@@ -162,7 +187,7 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
   } catch (error) {
     // Pressed twice at once: the other press's purchase (index mpesa_transactions_one_pending) is this one.
     if (!isUniqueViolation(error)) throw error;
-    const other = await pendingOfConnection();
+    const other = await db.selectFrom("mpesa_transactions").select("id").where("connection_id", "=", Number(connection.id)).where("status", "=", PENDING).executeTakeFirst();
     if (!other) throw error;
     return { ok: true, paymentId: Number(other.id) };
   }
@@ -237,8 +262,8 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
               ? {
                   status: "Active" as const,
                   started_on: now,
-                  // validity from the moment it was paid
-                  expires_on: eb.selectFrom("service_plans").select(sql<number>`cast(${now} as bigint) + validity_minutes * 60000`.as("e")).whereRef("service_plans.id", "=", "subscriptions.service_plan_id"),
+                  // Validity from the moment it was paid; a day when the plan was deleted while the guest paid.
+                  expires_on: sql<number>`coalesce((${eb.selectFrom("service_plans").select(sql<number>`cast(${now} as bigint) + validity_minutes * 60000`.as("e")).whereRef("service_plans.id", "=", "subscriptions.service_plan_id")}), cast(${now + 86_400_000} as bigint))`,
                   updated_at: now,
                 }
               : { status: "Cancelled" as const, updated_at: now },
@@ -246,10 +271,6 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
           .where("id", "=", updated.subscription_id)
           .where("status", "=", "Pending")
           .execute();
-        // The plan was deleted while the guest paid: its validity is lost; a day is the fallback.
-        if (paid) {
-          await trx.updateTable("subscriptions").set({ expires_on: now + 86_400_000 }).where("id", "=", updated.subscription_id).where("expires_on", "is", null).execute();
-        }
       }
       return true;
     }),
@@ -272,36 +293,48 @@ function item(items: CallbackItem[], name: string): unknown {
 
 export type CallbackAnswer = { status: number; body: Record<string, unknown> };
 
+const CALLBACK_KEY = /^[A-Za-z0-9_-]{16,64}$/;
+const UNKNOWN_CALLBACK_KEY: CallbackAnswer = { status: 404, body: { ResultCode: 1, ResultDesc: "Unknown callback address." } };
+
 /**
  * POST /hotspot/mpesa/{callbackKey}: Daraja's STK result. Always acknowledged when the key is known
  * (Daraja retries otherwise); applied only when it names a pending purchase of that organisation
  * and, for a payment, its amount and phone match the request.
  */
 export async function applyStkCallback(callbackKey: string, body: unknown, now = Date.now()): Promise<CallbackAnswer> {
-  const settings = await organizationByCallbackKey(callbackKey);
-  if (!settings) return { status: 404, body: { ResultCode: 1, ResultDesc: "Unknown callback address." } };
   const callback = (body as { Body?: { stkCallback?: Record<string, unknown> } } | null)?.Body?.stkCallback;
   const checkoutRequestId = typeof callback?.CheckoutRequestID === "string" ? callback.CheckoutRequestID.slice(0, 100) : null;
   const resultCode = typeof callback?.ResultCode === "number" ? callback.ResultCode : typeof callback?.ResultCode === "string" && /^\d+$/.test(callback.ResultCode) ? Number(callback.ResultCode) : null;
-  if (!checkoutRequestId || resultCode === null) return { status: 400, body: { ResultCode: 1, ResultDesc: "Not an STK callback." } };
+  if (!checkoutRequestId || resultCode === null) {
+    return (await organizationByCallbackKey(callbackKey)) ? { status: 400, body: { ResultCode: 1, ResultDesc: "Not an STK callback." } } : UNKNOWN_CALLBACK_KEY;
+  }
+  if (!CALLBACK_KEY.test(callbackKey)) return UNKNOWN_CALLBACK_KEY;
 
+  // The key's organisation and its purchase in one round trip (the payment's columns are null when
+  // the key is known but the CheckoutRequestID is not).
   const find = () =>
     db
-      .selectFrom("mpesa_transactions")
-      .select(["id", "status", "amount", "phone_number"])
-      .where("checkout_request_id", "=", checkoutRequestId)
-      .where("organization_id", "=", settings.organizationId)
+      .selectFrom("mpesa_settings")
+      .leftJoin("mpesa_transactions", (join) =>
+        join.onRef("mpesa_transactions.organization_id", "=", "mpesa_settings.organization_id").on("mpesa_transactions.checkout_request_id", "=", checkoutRequestId),
+      )
+      .select(["mpesa_settings.organization_id", "mpesa_transactions.id", "mpesa_transactions.status", "mpesa_transactions.amount", "mpesa_transactions.phone_number"])
+      .where("mpesa_settings.callback_key", "=", callbackKey)
       .executeTakeFirst();
-  let payment = await find();
+  let found = await find();
+  if (!found) return UNKNOWN_CALLBACK_KEY;
   // A result can overtake our own write of the CheckoutRequestID Daraja just gave us: look again briefly.
-  for (let i = 0; !payment && i < 3; i++) {
+  for (let i = 0; found?.id === null && i < 3; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    payment = await find();
+    found = await find();
   }
-  if (!payment) {
-    log("mpesa_callback_unknown", { organization: settings.organizationId, checkout: checkoutRequestId });
+  if (!found) return UNKNOWN_CALLBACK_KEY; // the settings were deleted meanwhile
+  const organizationId = found.organization_id;
+  if (found.id === null) {
+    log("mpesa_callback_unknown", { organization: organizationId, checkout: checkoutRequestId });
     return { status: 200, body: CALLBACK_ACK };
   }
+  const payment = { id: found.id, status: found.status!, amount: found.amount!, phone_number: found.phone_number! };
   if (payment.status !== PENDING) return { status: 200, body: CALLBACK_ACK };
 
   const rawItems = (callback?.CallbackMetadata as { Item?: unknown } | undefined)?.Item;
@@ -313,7 +346,7 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
     const receipt = item(items, "MpesaReceiptNumber");
     if (amount !== Number(payment.amount) || phone !== payment.phone_number || typeof receipt !== "string" || !RECEIPT.test(receipt)) {
       // Not what we asked for: left pending for the STK query to settle (reconcilePayments).
-      log("mpesa_callback_mismatch", { organization: settings.organizationId, payment: Number(payment.id) });
+      log("mpesa_callback_mismatch", { organization: organizationId, payment: Number(payment.id) });
       return { status: 200, body: CALLBACK_ACK };
     }
     await settle(Number(payment.id), { resultCode: 0, resultDesc, receipt }, now);
@@ -324,7 +357,7 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
 }
 
 async function organizationByCallbackKey(callbackKey: string): Promise<{ organizationId: number; shortCode: string } | null> {
-  if (!/^[A-Za-z0-9_-]{16,64}$/.test(callbackKey)) return null;
+  if (!CALLBACK_KEY.test(callbackKey)) return null;
   const row = await db.selectFrom("mpesa_settings").select(["organization_id", "party_b"]).where("callback_key", "=", callbackKey).executeTakeFirst();
   return row ? { organizationId: row.organization_id, shortCode: row.party_b } : null;
 }
@@ -335,7 +368,7 @@ async function organizationByCallbackKey(callbackKey: string): Promise<{ organiz
  */
 export async function recordC2bConfirmation(callbackKey: string, body: unknown, now = Date.now()): Promise<CallbackAnswer> {
   const settings = await organizationByCallbackKey(callbackKey);
-  if (!settings) return { status: 404, body: { ResultCode: 1, ResultDesc: "Unknown callback address." } };
+  if (!settings) return UNKNOWN_CALLBACK_KEY;
   const b = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   const transId = typeof b.TransID === "string" && RECEIPT.test(b.TransID) ? b.TransID : null;
   const amount = Number(b.TransAmount);
