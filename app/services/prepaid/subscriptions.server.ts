@@ -145,26 +145,40 @@ export type UseOutcome = { ok: true; subscriptionId: number; seconds: number; li
  * capped by the validity; the time used is the sum of the subscription's sessions so far.
  */
 export async function useSubscription(trx: Kysely<DB>, organizationId: number, subscriptionId: number, deviceId: number | null, now: number): Promise<UseOutcome> {
+  // The plan and what its connections have used, in one round trip.
+  const usedBy = (eb: ExpressionBuilder<DB, "subscriptions">) =>
+    eb.selectFrom("connections").whereRef("connections.subscription_id", "=", "subscriptions.id").where("connections.authorized_at", "is not", null);
   const sub = await trx
     .selectFrom("subscriptions")
-    .select(["id", "status", "expires_on", "time_limit_minutes", "usage_limit_bytes", "used_bytes", "simultaneous_connections", "max_upload_kbps", "max_download_kbps"])
+    .select((eb) => [
+      "id",
+      "status",
+      "expires_on",
+      "time_limit_minutes",
+      "usage_limit_bytes",
+      "used_bytes",
+      "simultaneous_connections",
+      "max_upload_kbps",
+      "max_download_kbps",
+      // The device's own earlier session (it reconnected) does not take a second place.
+      usedBy(eb)
+        .select(
+          sql<number>`coalesce(sum(case when connections.ended_at is null and connections.session_expires_at > ${now} and (connections.device_id is null or connections.device_id <> ${deviceId ?? -1}) then 1 else 0 end), 0)`.as("n"),
+        )
+        .as("online"),
+      usedBy(eb)
+        .select(
+          sql<number>`coalesce(sum((case when coalesce(connections.ended_at, ${now}) < connections.session_expires_at then coalesce(connections.ended_at, ${now}) else connections.session_expires_at end) - connections.authorized_at), 0)`.as("ms"),
+        )
+        .as("used_ms"),
+    ])
     .where("id", "=", subscriptionId)
     .where("organization_id", "=", organizationId)
     .executeTakeFirst();
   if (!sub || sub.status !== "Active" || Number(sub.expires_on ?? 0) <= now) return { ok: false, status: 409, message: HELD_MESSAGES.none };
-  const usage = await trx
-    .selectFrom("connections")
-    .select([
-      // The device's own earlier session (it reconnected) does not take a second place.
-      sql<number>`coalesce(sum(case when ended_at is null and session_expires_at > ${now} and (device_id is null or device_id <> ${deviceId ?? -1}) then 1 else 0 end), 0)`.as("online"),
-      sql<number>`coalesce(sum((case when coalesce(ended_at, ${now}) < session_expires_at then coalesce(ended_at, ${now}) else session_expires_at end) - authorized_at), 0)`.as("used_ms"),
-    ])
-    .where("subscription_id", "=", subscriptionId)
-    .where("authorized_at", "is not", null)
-    .executeTakeFirstOrThrow();
-  const online = Number(usage.online);
+  const online = Number(sub.online);
   if (online >= Number(sub.simultaneous_connections)) return { ok: false, status: 409, message: HELD_MESSAGES.full(online) };
-  const usedSeconds = Math.max(0, Math.floor(Number(usage.used_ms) / 1000));
+  const usedSeconds = Math.max(0, Math.floor(Number(sub.used_ms) / 1000));
   const timeLeft = sub.time_limit_minutes === null ? Infinity : sub.time_limit_minutes * 60 - usedSeconds;
   if (timeLeft <= 0) return { ok: false, status: 409, message: HELD_MESSAGES.timeUsed };
   const seconds = Math.floor(Math.min(timeLeft, (Number(sub.expires_on) - now) / 1000));
