@@ -60,21 +60,20 @@ export function mountMpesaRoutes(
     const token = text(req.query.token) ?? "";
     const paymentId = /^\d{1,12}$/.test(text(req.query.payment) ?? "") ? Number(req.query.payment) : 0;
     const purchase = await purchaseStatus(token, paymentId);
-    const view = await loadGuestView(token, { plans: false });
-    if (!purchase || !view) return sendPage(res, 404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
+    if (!purchase) return sendPage(res, 404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
     if (purchase.state === "pending") {
       // Reloads without JavaScript: a header, as the guest CSP's sandbox refuses a meta refresh.
       res.set("Refresh", `${WAIT_REFRESH_SECONDS};url=/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`);
-      return sendPage(res, 200, waitingPage(view.network.name, token, paymentId, purchase));
+      return sendPage(res, 200, waitingPage(purchase.networkName, token, paymentId, purchase));
     }
-    if (purchase.state === "failed") return sendPage(res, 200, paymentFailedPage(view.network.name, token, purchase.message));
+    if (purchase.state === "failed") return sendPage(res, 200, paymentFailedPage(purchase.networkName, token, purchase.message));
     // Paid: this connection goes online under the plan (a second poll finds it online already).
-    if (view.state === "authorized") return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
+    if (purchase.authorized) return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
     const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: purchase.subscriptionId, details: { phone_number: `+${purchase.phone}` } });
     if (outcome.ok) return redirect(res, outcome.redirect);
     const again = await loadGuestView(token, { plans: false });
     if (again?.state === "authorized") return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
-    sendPage(res, outcome.status, messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], view.network.name));
+    sendPage(res, outcome.status, messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], purchase.networkName));
   });
 
   // Daraja's bodies are small JSON; a NUL anywhere is not Daraja (PostgreSQL text cannot hold one).

@@ -14,10 +14,10 @@
 // 5. Once paid, the waiting page authorizes the connection under the subscription (mode MPESA).
 //
 // C2B confirmations (paybill payments made from the phone's menu) are recorded once per TransID.
-import { sql } from "kysely";
-import { db } from "~/db/db.server";
+import { sql, type ExpressionBuilder, type Kysely } from "kysely";
+import { db, dialect } from "~/db/db.server";
 import { isUniqueViolation, retryDeadlocks } from "~/db/sql.server";
-import type { MpesaTransactionStatus } from "~/db/schema";
+import type { DB, MpesaTransactionStatus } from "~/db/schema";
 import { hashToken } from "../crypto.server";
 import { plausibleToken } from "../portal/connect.server";
 import { darajaPhone, DarajaError, stkResultMessage, type DarajaClient, type StkQueryResult } from "./daraja.server";
@@ -236,41 +236,58 @@ export interface StkResult {
  */
 export async function settle(paymentId: number, result: StkResult, now = Date.now()): Promise<boolean> {
   const paid = result.resultCode === 0;
+  const settlePayment = (executor: Kysely<DB>) =>
+    executor
+      .updateTable("mpesa_transactions")
+      .set({
+        status: paid ? COMPLETED : FAILED,
+        result_code: result.resultCode,
+        result_desc: result.resultDesc.slice(0, 300),
+        transaction_id: paid ? (result.receipt ?? null) : null,
+        completed_at: now,
+        next_check_at: null,
+        updated_at: now,
+      })
+      .where("id", "=", paymentId)
+      .where("status", "=", PENDING)
+      .returning(["subscription_id"]);
+  const subscriptionChange = (eb: ExpressionBuilder<DB, "subscriptions">) =>
+    paid
+      ? {
+          status: "Active" as const,
+          started_on: now,
+          // Validity from the moment it was paid; a day when the plan was deleted while the guest paid.
+          expires_on: sql<number>`coalesce((${eb.selectFrom("service_plans").select(sql<number>`cast(${now} as bigint) + validity_minutes * 60000`.as("e")).whereRef("service_plans.id", "=", "subscriptions.service_plan_id")}), cast(${now + 86_400_000} as bigint))`,
+          updated_at: now,
+        }
+      : { status: "Cancelled" as const, updated_at: now };
+
+  if (dialect() === "postgres") {
+    // One statement, one round trip (a callback's whole write): both UPDATEs in a data-modifying WITH.
+    const row = await retryDeadlocks(() =>
+      db
+        .with("payment", () => settlePayment(db))
+        .with("subscription", (qc) =>
+          qc
+            .updateTable("subscriptions")
+            .from("payment")
+            .set(subscriptionChange)
+            .whereRef("subscriptions.id", "=", "payment.subscription_id")
+            .where("subscriptions.status", "=", "Pending")
+            .returning("subscriptions.id"),
+        )
+        .selectFrom("payment")
+        .select((eb) => eb.fn.countAll<number>().as("applied"))
+        .executeTakeFirstOrThrow(),
+    );
+    return Number(row.applied) === 1;
+  }
   return retryDeadlocks(() =>
     db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable("mpesa_transactions")
-        .set({
-          status: paid ? COMPLETED : FAILED,
-          result_code: result.resultCode,
-          result_desc: result.resultDesc.slice(0, 300),
-          transaction_id: paid ? (result.receipt ?? null) : null,
-          completed_at: now,
-          next_check_at: null,
-          updated_at: now,
-        })
-        .where("id", "=", paymentId)
-        .where("status", "=", PENDING)
-        .returning(["subscription_id"])
-        .executeTakeFirst();
+      const updated = await settlePayment(trx).executeTakeFirst();
       if (!updated) return false;
       if (updated.subscription_id !== null) {
-        await trx
-          .updateTable("subscriptions")
-          .set((eb) =>
-            paid
-              ? {
-                  status: "Active" as const,
-                  started_on: now,
-                  // Validity from the moment it was paid; a day when the plan was deleted while the guest paid.
-                  expires_on: sql<number>`coalesce((${eb.selectFrom("service_plans").select(sql<number>`cast(${now} as bigint) + validity_minutes * 60000`.as("e")).whereRef("service_plans.id", "=", "subscriptions.service_plan_id")}), cast(${now + 86_400_000} as bigint))`,
-                  updated_at: now,
-                }
-              : { status: "Cancelled" as const, updated_at: now },
-          )
-          .where("id", "=", updated.subscription_id)
-          .where("status", "=", "Pending")
-          .execute();
+        await trx.updateTable("subscriptions").set(subscriptionChange).where("id", "=", updated.subscription_id).where("status", "=", "Pending").execute();
       }
       return true;
     }),
@@ -473,13 +490,19 @@ export async function reconcilePayments(now = Date.now(), limit = 200): Promise<
 
 // ---- The waiting page ----
 
-export type PurchaseState =
+export type PurchaseState = (
   | { state: "pending"; planName: string; amount: number; phone: string }
   | { state: "failed"; message: string }
-  | { state: "paid"; subscriptionId: number; phone: string };
+  | { state: "paid"; subscriptionId: number; phone: string }
+) & {
+  /** the page's heading: the network the guest is on */
+  networkName: string;
+  /** the connection is online already (a second poll after the grant) */
+  authorized: boolean;
+};
 
 /**
- * How the token's purchase stands, for its waiting page. A purchase still pending after
+ * How the token's purchase stands, for its waiting page (with what the page shows besides, so it needs no other query). A purchase still pending after
  * QUERY_AFTER_MS is asked about here too (when no one else is asking), so a lost callback costs
  * the guest seconds, not the job's minute. null: no such purchase for this token.
  */
@@ -489,8 +512,11 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
     db
       .selectFrom("mpesa_transactions")
       .innerJoin("connections", "connections.id", "mpesa_transactions.connection_id")
+      .innerJoin("venues", "venues.id", "connections.venue_id")
       .leftJoin("subscriptions", "subscriptions.id", "mpesa_transactions.subscription_id")
       .select([
+        "venues.name as network_name",
+        "connections.authorized_at",
         "mpesa_transactions.id",
         "mpesa_transactions.organization_id",
         "mpesa_transactions.status",
@@ -512,7 +538,9 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
     await checkPayment({ id: Number(row.id), organization_id: row.organization_id, checkout_request_id: row.checkout_request_id, created_at: Number(row.created_at) }, darajaQuery(), now);
     row = (await find())!;
   }
-  if (row.status === COMPLETED && row.subscription_id !== null) return { state: "paid", subscriptionId: row.subscription_id, phone: row.phone_number };
-  if (row.status === PENDING) return { state: "pending", planName: row.plan_name ?? "", amount: Number(row.amount), phone: row.phone_number };
-  return { state: "failed", message: row.result_code === null ? MPESA_MESSAGES.unavailable : row.result_code === TIMED_OUT ? MPESA_MESSAGES.timeout : stkResultMessage(row.result_code) };
+  const page = { networkName: row.network_name, authorized: row.authorized_at !== null };
+  if (row.status === COMPLETED && row.subscription_id !== null) return { state: "paid", subscriptionId: row.subscription_id, phone: row.phone_number, ...page };
+  if (row.status === PENDING) return { state: "pending", planName: row.plan_name ?? "", amount: Number(row.amount), phone: row.phone_number, ...page };
+  const message = row.result_code === null ? MPESA_MESSAGES.unavailable : row.result_code === TIMED_OUT ? MPESA_MESSAGES.timeout : stkResultMessage(row.result_code);
+  return { state: "failed", message, ...page };
 }
