@@ -136,51 +136,61 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
     return { ok: false, status: 503, message: MPESA_MESSAGES.unavailable };
   }
 
-  const insertPurchase = () => db.transaction().execute(async (trx) => {
-    const subscription = await trx
-      .insertInto("subscriptions")
-      .values({
-        organization_id: orgId,
-        customer_id: connection.customer_id,
-        device_id: connection.device_id === null ? null : Number(connection.device_id),
-        service_plan_id: plan.id,
-        plan_name: plan.name,
-        price_cents: amount * 100,
-        source: "mpesa",
-        status: "Pending",
-        started_on: null,
-        expires_on: null,
-        time_limit_minutes: plan.time_limit_minutes,
-        usage_limit_bytes: plan.usage_limit_bytes === null ? null : Number(plan.usage_limit_bytes),
-        simultaneous_connections: Number(plan.simultaneous_connections),
-        max_upload_kbps: plan.max_upload_kbps,
-        max_download_kbps: plan.max_download_kbps,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const payment = await trx
-      .insertInto("mpesa_transactions")
-      .values({
-        organization_id: orgId,
-        source: "stk",
-        status: PENDING,
-        connection_id: Number(connection.id),
-        subscription_id: subscription.id,
-        service_plan_id: plan.id,
-        phone_number: phone,
-        amount,
-        short_code: connection.party_b,
-        account_reference: accountReference(plan.name),
-        next_check_at: now + QUERY_AFTER_MS,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return Number(payment.id);
-  });
+  // The Pending subscription and the pending transaction naming it: both or neither.
+  const subscription = {
+    organization_id: orgId,
+    customer_id: connection.customer_id,
+    device_id: connection.device_id === null ? null : Number(connection.device_id),
+    service_plan_id: plan.id,
+    plan_name: plan.name,
+    price_cents: amount * 100,
+    source: "mpesa" as const,
+    status: "Pending" as const,
+    started_on: null,
+    expires_on: null,
+    time_limit_minutes: plan.time_limit_minutes,
+    usage_limit_bytes: plan.usage_limit_bytes === null ? null : Number(plan.usage_limit_bytes),
+    simultaneous_connections: Number(plan.simultaneous_connections),
+    max_upload_kbps: plan.max_upload_kbps,
+    max_download_kbps: plan.max_download_kbps,
+    created_at: now,
+    updated_at: now,
+  };
+  const payment = {
+    organization_id: orgId,
+    source: "stk" as const,
+    status: PENDING,
+    connection_id: Number(connection.id),
+    service_plan_id: plan.id,
+    phone_number: phone,
+    amount,
+    short_code: connection.party_b,
+    account_reference: accountReference(plan.name),
+    next_check_at: now + QUERY_AFTER_MS,
+    created_at: now,
+    updated_at: now,
+  };
+  const insertPurchase = async (): Promise<number> => {
+    if (dialect() === "postgres") {
+      // One statement, one round trip: the transaction's row takes the id of the subscription inserted beside it.
+      const row = await db
+        .with("subscription", (qc) => qc.insertInto("subscriptions").values(subscription).returning("id"))
+        .insertInto("mpesa_transactions")
+        .values((eb) => ({ ...payment, subscription_id: eb.selectFrom("subscription").select("subscription.id") }))
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    }
+    return db.transaction().execute(async (trx) => {
+      const inserted = await trx.insertInto("subscriptions").values(subscription).returning("id").executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto("mpesa_transactions")
+        .values({ ...payment, subscription_id: inserted.id })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    });
+  };
   let paymentId: number;
   try {
     paymentId = await insertPurchase();
