@@ -347,7 +347,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     if (!used.ok) return refuse(used.status, used.message);
     ({ subscriptionId, seconds, limits } = used);
     // A plan bought before the guest was known belongs to the customer the payment's phone made.
-    if (customerId !== null) await trx.updateTable("subscriptions").set({ customer_id: customerId }).where("id", "=", held).where("customer_id", "is", null).execute();
+    if (customerId !== null && used.customerId === null) await trx.updateTable("subscriptions").set({ customer_id: customerId }).where("id", "=", held).where("customer_id", "is", null).execute();
   } else if (request.mode === "VOUCHER") {
     const redeemed = await redeemVoucher(trx, orgId, request.voucherCode, now);
     if (!redeemed.ok) return refuse(redeemed.status, redeemed.message);

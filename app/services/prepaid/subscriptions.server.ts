@@ -135,7 +135,9 @@ export const HELD_MESSAGES = {
   timeUsed: "Your plan's time is used up. Choose a plan or use a voucher.",
 } as const;
 
-export type UseOutcome = { ok: true; subscriptionId: number; seconds: number; limits: SessionLimits } | { ok: false; status: number; message: string };
+export type UseOutcome =
+  | { ok: true; subscriptionId: number; seconds: number; limits: SessionLimits; /** null: bought before the guest was known */ customerId: number | null }
+  | { ok: false; status: number; message: string };
 
 /**
  * Puts a connection under a subscription the guest already holds (a paid plan on reconnect, or
@@ -152,6 +154,7 @@ export async function useSubscription(trx: Kysely<DB>, organizationId: number, s
     .selectFrom("subscriptions")
     .select((eb) => [
       "id",
+      "customer_id",
       "status",
       "expires_on",
       "time_limit_minutes",
@@ -183,7 +186,7 @@ export async function useSubscription(trx: Kysely<DB>, organizationId: number, s
   if (timeLeft <= 0) return { ok: false, status: 409, message: HELD_MESSAGES.timeUsed };
   const seconds = Math.floor(Math.min(timeLeft, (Number(sub.expires_on) - now) / 1000));
   const bytes = sub.usage_limit_bytes === null ? null : Math.max(0, Number(sub.usage_limit_bytes) - Number(sub.used_bytes));
-  return { ok: true, subscriptionId, seconds, limits: { upKbps: sub.max_upload_kbps, downKbps: sub.max_download_kbps, bytes } };
+  return { ok: true, subscriptionId, seconds, limits: { upKbps: sub.max_upload_kbps, downKbps: sub.max_download_kbps, bytes }, customerId: sub.customer_id };
 }
 
 /**
