@@ -113,18 +113,9 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
     .executeTakeFirst();
   if (!row) return { ok: false, status: 404, message: MPESA_MESSAGES.notSetUp };
   if (row.authorized_at !== null || Number(row.token_expires_at ?? 0) <= now) return { ok: false, status: 409, message: MPESA_MESSAGES.unknown };
-  const connection = row;
   const orgId = row.organization_id;
   if (row.plan_id === null) return { ok: false, status: 422, field: "plan_id", message: MPESA_MESSAGES.notSold };
-  const plan = {
-    id: row.plan_id,
-    name: row.plan_name!,
-    time_limit_minutes: row.time_limit_minutes,
-    usage_limit_bytes: row.usage_limit_bytes,
-    simultaneous_connections: row.simultaneous_connections!,
-    max_upload_kbps: row.max_upload_kbps,
-    max_download_kbps: row.max_download_kbps,
-  };
+  const planName = row.plan_name!;
   const amount = Math.ceil(Number(row.price_cents) / 100);
   if (row.pending_id !== null) return { ok: true, paymentId: Number(row.pending_id) };
 
@@ -139,20 +130,20 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
   // The Pending subscription and the pending transaction naming it: both or neither.
   const subscription = {
     organization_id: orgId,
-    customer_id: connection.customer_id,
-    device_id: connection.device_id === null ? null : Number(connection.device_id),
-    service_plan_id: plan.id,
-    plan_name: plan.name,
+    customer_id: row.customer_id,
+    device_id: row.device_id === null ? null : Number(row.device_id),
+    service_plan_id: row.plan_id,
+    plan_name: planName,
     price_cents: amount * 100,
     source: "mpesa" as const,
     status: "Pending" as const,
     started_on: null,
     expires_on: null,
-    time_limit_minutes: plan.time_limit_minutes,
-    usage_limit_bytes: plan.usage_limit_bytes === null ? null : Number(plan.usage_limit_bytes),
-    simultaneous_connections: Number(plan.simultaneous_connections),
-    max_upload_kbps: plan.max_upload_kbps,
-    max_download_kbps: plan.max_download_kbps,
+    time_limit_minutes: row.time_limit_minutes,
+    usage_limit_bytes: row.usage_limit_bytes === null ? null : Number(row.usage_limit_bytes),
+    simultaneous_connections: Number(row.simultaneous_connections),
+    max_upload_kbps: row.max_upload_kbps,
+    max_download_kbps: row.max_download_kbps,
     created_at: now,
     updated_at: now,
   };
@@ -160,12 +151,12 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
     organization_id: orgId,
     source: "stk" as const,
     status: PENDING,
-    connection_id: Number(connection.id),
-    service_plan_id: plan.id,
+    connection_id: Number(row.id),
+    service_plan_id: row.plan_id,
     phone_number: phone,
     amount,
-    short_code: connection.party_b,
-    account_reference: accountReference(plan.name),
+    short_code: row.party_b,
+    account_reference: accountReference(planName),
     next_check_at: now + QUERY_AFTER_MS,
     created_at: now,
     updated_at: now,
@@ -173,22 +164,18 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
   const insertPurchase = async (): Promise<number> => {
     if (dialect() === "postgres") {
       // One statement, one round trip: the transaction's row takes the id of the subscription inserted beside it.
-      const row = await db
+      const inserted = await db
         .with("subscription", (qc) => qc.insertInto("subscriptions").values(subscription).returning("id"))
         .insertInto("mpesa_transactions")
         .values((eb) => ({ ...payment, subscription_id: eb.selectFrom("subscription").select("subscription.id") }))
         .returning("id")
         .executeTakeFirstOrThrow();
-      return Number(row.id);
+      return Number(inserted.id);
     }
     return db.transaction().execute(async (trx) => {
       const inserted = await trx.insertInto("subscriptions").values(subscription).returning("id").executeTakeFirstOrThrow();
-      const row = await trx
-        .insertInto("mpesa_transactions")
-        .values({ ...payment, subscription_id: inserted.id })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      return Number(row.id);
+      const paid = await trx.insertInto("mpesa_transactions").values({ ...payment, subscription_id: inserted.id }).returning("id").executeTakeFirstOrThrow();
+      return Number(paid.id);
     });
   };
   let paymentId: number;
@@ -197,7 +184,7 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
   } catch (error) {
     // Pressed twice at once: the other press's purchase (index mpesa_transactions_one_pending) is this one.
     if (!isUniqueViolation(error)) throw error;
-    const other = await db.selectFrom("mpesa_transactions").select("id").where("connection_id", "=", Number(connection.id)).where("status", "=", PENDING).executeTakeFirst();
+    const other = await db.selectFrom("mpesa_transactions").select("id").where("connection_id", "=", Number(row.id)).where("status", "=", PENDING).executeTakeFirst();
     if (!other) throw error;
     return { ok: true, paymentId: Number(other.id) };
   }
@@ -206,9 +193,9 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
     const accepted = await client.stkPush({
       amount,
       phone,
-      accountReference: accountReference(plan.name),
+      accountReference: accountReference(planName),
       description: "WiFi plan",
-      callbackUrl: mpesaCallbackUrl(connection.callback_key),
+      callbackUrl: mpesaCallbackUrl(row.callback_key),
     });
     await db
       .updateTable("mpesa_transactions")
