@@ -142,6 +142,14 @@ describe("buying a plan with M-Pesa", () => {
     const again = await poll(location);
     expect(again.status).toBe(303);
     expect(again.headers.get("location")).toContain("/connect/online?token=");
+    // Another payment's id, or another token, with this page: not found.
+    const paymentId = new URL(waitUrl(location)).searchParams.get("payment")!;
+    const otherToken = await visit(w);
+    for (const wrong of [location.replace(`payment=${paymentId}`, `payment=${Number(paymentId) + 1000}`), location.replace(/token=[^&]+/, `token=${otherToken}`)]) {
+      const res = await poll(wrong);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain("Payment not found");
+    }
   });
 
   it.each([
@@ -271,9 +279,10 @@ describe("Daraja's callbacks", () => {
     await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(1, digits(phone))));
     await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(50, "254700000001")));
     await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(50, digits(phone)).filter((i) => i.Name !== "MpesaReceiptNumber")));
-    // Bad bodies: 4xx, never a 500.
+    // Bad bodies: 4xx, never a 500 (an unknown key is still an unknown key).
     for (const bad of [{}, { Body: {} }, { Body: { stkCallback: { CheckoutRequestID: 5, ResultCode: "x" } } }, []]) {
       expect((await callback(w.callbackKey, bad)).status).toBe(400);
+      expect((await callback("k".repeat(32), bad)).status).toBe(404);
     }
     const nul = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"Body":{"stkCallback":{"CheckoutRequestID":"a\\u0000"}}}' });
     expect(nul.status).toBe(400);
