@@ -336,13 +336,12 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
       .where("mpesa_settings.callback_key", "=", callbackKey)
       .executeTakeFirst();
   let found = await find();
-  if (!found) return UNKNOWN_CALLBACK_KEY;
   // A result can overtake our own write of the CheckoutRequestID Daraja just gave us: look again briefly.
   for (let i = 0; found?.id === null && i < 3; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     found = await find();
   }
-  if (!found) return UNKNOWN_CALLBACK_KEY; // the settings were deleted meanwhile
+  if (!found) return UNKNOWN_CALLBACK_KEY; // unknown key (or its settings deleted meanwhile)
   const organizationId = found.organization_id;
   if (found.id === null) {
     log("mpesa_callback_unknown", { organization: organizationId, checkout: checkoutRequestId });
