@@ -39,6 +39,18 @@ function logLine(line) {
   pendingLines.push(line + "\n");
 }
 
+/** One log line per request once its answer is sent. */
+function logWhenFinished(req, res) {
+  const started = process.hrtime.bigint();
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    // originalUrl (Express): req.path is relative inside mounted middleware. The query is left out (it may hold search terms).
+    const path = (req.originalUrl ?? req.url).split("?")[0];
+    const org = path.match(/^\/(\d+)(\/|$)/)?.[1] ?? null;
+    logLine(JSON.stringify({ at: new Date().toISOString(), method: req.method, path: redact(path), status: res.statusCode, ms: Math.round(ms * 10) / 10, org }));
+  });
+}
+
 export function createApp({ build }) {
   const app = express();
   app.disable("x-powered-by");
@@ -52,14 +64,7 @@ export function createApp({ build }) {
   if (process.env.TRUST_PROXY) app.set("trust proxy", Number(process.env.TRUST_PROXY) || process.env.TRUST_PROXY);
 
   app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      // originalUrl: req.path is relative inside mounted middleware. The query is left out (it may hold search terms).
-      const path = req.originalUrl.split("?")[0];
-      const org = path.match(/^\/(\d+)(\/|$)/)?.[1] ?? null;
-      logLine(JSON.stringify({ at: new Date().toISOString(), method: req.method, path: redact(path), status: res.statusCode, ms: Math.round(ms * 10) / 10, org }));
-    });
+    logWhenFinished(req, res);
     next();
   });
 
@@ -123,6 +128,17 @@ export function createApp({ build }) {
     "*",
     remixHandler({ build, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.ip ?? null }) }),
   );
+
+  // The guest's connect page is answered before Express sets the request up: that set-up cost more
+  // than the page (decision 0026). Express's app function calls app.handle, so server.mjs and the
+  // tests' servers both get this.
+  const { answerFastGuestRequest, isFastGuestRequest } = build.entry.module;
+  const expressHandle = app.handle.bind(app);
+  app.handle = (req, res, callback) => {
+    if (!isFastGuestRequest(req)) return expressHandle(req, res, callback);
+    logWhenFinished(req, res);
+    void answerFastGuestRequest(req, res);
+  };
   return app;
 }
 

@@ -40,14 +40,19 @@ export const SPLASH_CSP =
 const FORM_LIMIT = "16kb";
 const ACCOUNTING_LIMIT = "1mb";
 
-export function guestHeaders(res: Response, csp = GUEST_CSP): void {
-  res.set({
+/** The headers of every guest page: the sandbox, no referrer, no caching. */
+export function guestHeaderValues(csp = GUEST_CSP): Record<string, string> {
+  return {
     "Content-Security-Policy": csp,
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-  });
+  };
+}
+
+export function guestHeaders(res: Response, csp = GUEST_CSP): void {
+  res.set(guestHeaderValues(csp));
 }
 
 export function sendPage(res: Response, status: number, page: string, csp = GUEST_CSP): void {
@@ -55,19 +60,51 @@ export function sendPage(res: Response, status: number, page: string, csp = GUES
   res.status(status).type("html").send(page);
 }
 
+/** A guest page to send: its status, HTML and Content-Security-Policy. */
+export interface GuestPage {
+  status: number;
+  html: string;
+  csp: string;
+}
+
 /** The connect page, inside the splash page the display rules choose for this guest (if any). */
-export async function sendConnectPage(res: Response, status: number, view: GuestView, token: string, state?: FormState): Promise<void> {
+async function connectPageFor(status: number, view: GuestView, token: string, state?: FormState): Promise<GuestPage> {
   const [frame, ad] = await Promise.all([frameForGuest(view.place), bannerForGuest(view, token)]);
-  sendPage(res, status, connectPage(view, token, state, frame, ad), frame ? SPLASH_CSP : GUEST_CSP);
+  return { status, html: connectPage(view, token, state, frame, ad), csp: frame ? SPLASH_CSP : GUEST_CSP };
+}
+
+export async function sendConnectPage(res: Response, status: number, view: GuestView, token: string, state?: FormState): Promise<void> {
+  const page = await connectPageFor(status, view, token, state);
+  sendPage(res, page.status, page.html, page.csp);
+}
+
+/** GET /connect?token=…: the form, or the page saying why this token cannot be used. */
+export async function connectPageForToken(token: string | null): Promise<GuestPage> {
+  const view = await loadGuestView(token);
+  if (!view || view.state !== "form") return { status: refusalStatus(view), html: refusalPage(view), csp: GUEST_CSP };
+  return connectPageFor(200, view, token!);
 }
 
 /** Query strings of gateway redirects are small; a huge or NUL-laden one is refused before any work. */
+export function unsaneQuery(url: string): GuestPage | null {
+  const query = url.split("?")[1] ?? "";
+  if (query.length > 8192) return { status: 414, html: messagePage("Request too long", ["The address of this page is too long."]), csp: GUEST_CSP };
+  if (/%00/i.test(url)) return { status: 400, html: messagePage("Bad request", ["The request contains a character that is not allowed."]), csp: GUEST_CSP };
+  return null;
+}
+
 function saneQuery(req: Request, res: Response, next: NextFunction) {
-  const query = req.originalUrl.split("?")[1] ?? "";
-  if (query.length > 8192) return sendPage(res, 414, messagePage("Request too long", ["The address of this page is too long."]));
-  if (/%00/i.test(req.originalUrl)) return sendPage(res, 400, messagePage("Bad request", ["The request contains a character that is not allowed."]));
+  const refusal = unsaneQuery(req.originalUrl);
+  if (refusal) return sendPage(res, refusal.status, refusal.html, refusal.csp);
   next();
 }
+
+/** A failure on our side (the database, a bug), logged; the guest sees a readable 503 and can try again. */
+export function logPortalError(path: string, error: unknown): void {
+  console.error(JSON.stringify({ at: new Date().toISOString(), event: "portal_error", path: path.split("/").slice(0, 3).join("/"), error: error instanceof Error ? error.stack : String(error) }));
+}
+
+export const TRY_AGAIN = "Something went wrong on our side. Please try again in a moment.";
 
 function rejectNulBody(req: Request, res: Response, next: NextFunction) {
   if (hasNul(req.body)) return sendPage(res, 400, messagePage("Bad request", ["The request contains a character that is not allowed."]));
@@ -164,11 +201,10 @@ export function portalRouter(): express.Router {
     res.redirect(302, `/connect?token=${outcome.token}`);
   });
 
+  // GET is answered ahead of Express (fast-path.server.ts); this route serves HEAD.
   router.get("/connect", saneQuery, async (req, res) => {
-    const token = typeof req.query.token === "string" ? req.query.token : null;
-    const view = await loadGuestView(token);
-    if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
-    await sendConnectPage(res, 200, view, token!);
+    const page = await connectPageForToken(typeof req.query.token === "string" ? req.query.token : null);
+    sendPage(res, page.status, page.html, page.csp);
   });
 
   router.post("/connect", saneQuery, ...form, async (req, res) => {
@@ -295,11 +331,9 @@ export function portalRouter(): express.Router {
   // (the database, a bug): logged, and a readable 503 — the guest can try again, the server lives on.
   router.use((error: { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
     const clientError = error.status && error.status >= 400 && error.status < 500 ? error.status : null;
-    if (!clientError) {
-      console.error(JSON.stringify({ at: new Date().toISOString(), event: "portal_error", path: req.path.split("/").slice(0, 3).join("/"), error: error instanceof Error ? error.stack : String(error) }));
-    }
+    if (!clientError) logPortalError(req.path, error);
     const status = clientError ?? 503;
-    const message = status === 413 ? "The request is too large." : clientError ? "The request body could not be read." : "Something went wrong on our side. Please try again in a moment.";
+    const message = status === 413 ? "The request is too large." : clientError ? "The request body could not be read." : TRY_AGAIN;
     if (res.headersSent) return res.end();
     if (JSON_PATHS.test(req.path)) return res.status(status).json({ error: { message } });
     sendPage(res, status, messagePage(clientError ? "Bad request" : "Please try again", [message]));
