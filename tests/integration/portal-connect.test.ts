@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { buildDevice } from "~/db/factories.server";
 import { hashToken } from "~/services/crypto.server";
+import { loadGuestView } from "~/services/portal/connect.server";
 import { encryptSecret } from "~/services/secrets.server";
 import { startFakeUnifi, type FakeUnifi } from "../../scripts/fakes/unifi-controller";
 import { makeOrg } from "../fixtures";
@@ -129,6 +130,35 @@ describe("connect page", () => {
     expect(response.headers.get("content-security-policy")).not.toContain("allow-same-origin");
     expect(response.headers.get("set-cookie")).toBeNull();
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("answers many guests' pages at once each with its own network, and unknown tokens with a 404 (lookups gathered into one statement)", async () => {
+    const guests = await Promise.all(Array.from({ length: 6 }, () => merakiGuest()));
+    const asks = [...guests, ...guests].flatMap((g, i) => [{ token: g.token, venue: g.venue.name }, { token: `unknown${i}${"x".repeat(30)}`, venue: null }]);
+    const pages = await Promise.all(asks.map(async (ask) => {
+      const response = await fetch(`${server.origin}/connect?token=${ask.token}`);
+      return { ask, status: response.status, page: await response.text() };
+    }));
+    for (const { ask, status, page } of pages) {
+      expect(status).toBe(ask.venue ? 200 : 404);
+      if (ask.venue) expect(page).toContain(`<p class="venue">${ask.venue}</p>`);
+      for (const other of guests.filter((g) => g.venue.name !== ask.venue)) expect(page).not.toContain(`<p class="venue">${other.venue.name}</p>`);
+    }
+  });
+
+  it("gives each of the tokens looked up in one moment its own view (one statement on PostgreSQL)", async () => {
+    const [a, b, c] = await Promise.all([merakiGuest(), merakiGuest(), merakiGuest()]);
+    await db.updateTable("connections").set({ authorized_at: Date.now(), authorization_mode: "CLICK_THROUGH" }).where("token", "=", hashToken(b!.token)).execute();
+    const tokens = [a!.token, "unknown-token-of-nobody-at-all", b!.token, a!.token, c!.token, "bad token"];
+    const views = await Promise.all(tokens.map((token) => loadGuestView(token)));
+    expect(views.map((v) => (v ? [v.network.name, v.state] : null))).toEqual([
+      [a!.venue.name, "form"],
+      null,
+      [b!.venue.name, "authorized"],
+      [a!.venue.name, "form"],
+      [c!.venue.name, "form"],
+      null,
+    ]);
   });
 
   it("refuses an empty sign-up with the spec's messages, keeping what was typed, and authorizes nothing", async () => {

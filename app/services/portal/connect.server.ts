@@ -1,5 +1,6 @@
 // The connect page's logic (issue [portal] §2–3): what a token's guest is offered, and authorizing
 // the connection exactly once, then letting the guest through at the gateway.
+import DataLoader from "dataloader";
 import { sql, type CompiledQuery, type RawBuilder } from "kysely";
 import { db, dialect, executePrepared } from "~/db/db.server";
 import { retryDeadlocks } from "~/db/sql.server";
@@ -59,7 +60,7 @@ export interface PlanForSale {
   validityMinutes: number;
 }
 
-const viewQuery = (tokenHash: string) =>
+const viewQuery = () =>
   db
     .selectFrom("connections")
     .innerJoin("venues", "venues.id", "connections.venue_id")
@@ -84,6 +85,7 @@ const viewQuery = (tokenHash: string) =>
       "free_plan.validity_minutes as free_plan_validity_minutes",
       "free_plan.free_every as free_plan_free_every",
       "connections.id",
+      "connections.token",
       "connections.organization_id",
       "connections.authorized_at",
       "connections.token_expires_at",
@@ -114,8 +116,7 @@ const viewQuery = (tokenHash: string) =>
       sql<string | null>`(select ${sql.raw(dialect() === "postgres" ? "string_agg(provider, ',')" : "group_concat(provider, ',')")} from oauth_providers where oauth_providers.organization_id = connections.organization_id)`.as(
         "providers",
       ),
-    ])
-    .where("connections.token", "=", tokenHash);
+    ]);
 
 /** Tokens are 32 URL-safe characters; anything else is not looked up. */
 export function plausibleToken(token: string | null | undefined): token is string {
@@ -124,16 +125,35 @@ export function plausibleToken(token: string | null | undefined): token is strin
 
 type ViewRow = NonNullable<Awaited<ReturnType<ReturnType<typeof viewQuery>["executeTakeFirst"]>>>;
 let compiledView: CompiledQuery | undefined;
+let compiledViews: CompiledQuery | undefined;
 
 /**
  * The view's row. Its SQL is the same for every token: built and compiled once, then run as a
  * prepared statement (bench/portal.bench.ts: building, compiling and planning cost more than the
- * indexed lookup itself).
+ * indexed lookup itself). On PostgreSQL the lookups of one turn of the event loop go as one
+ * statement (decision 0026); SQLite answers in this process, so there is nothing to gather.
  */
 async function viewRow(tokenHash: string): Promise<ViewRow | undefined> {
-  compiledView ??= viewQuery("").compile();
+  if (dialect() === "postgres") return (await viewBatches.load(tokenHash)) ?? undefined;
+  compiledView ??= viewQuery().where("connections.token", "=", "").compile();
   return (await executePrepared<ViewRow>("guest_connect_view", compiledView, [tokenHash]))[0];
 }
+
+/**
+ * Each round trip to PostgreSQL wakes a backend, which on a busy machine takes the CPU from this
+ * process until it has answered: 64 guests' pages cost 64 of those one by one, or a few gathered.
+ * Lookups wait for the end of the event loop's I/O phase (setImmediate), not just the current
+ * callback, so the requests read together go together. No cache: every load reads the database.
+ */
+const viewBatches = new DataLoader<string, ViewRow | null>(
+  async (tokenHashes) => {
+    compiledViews ??= viewQuery().where(sql<boolean>`connections.token = any(${sql.val([])}::text[])`).compile();
+    const rows = await executePrepared<ViewRow>("guest_connect_views", compiledViews, [tokenHashes]);
+    const byToken = new Map(rows.map((row) => [row.token, row]));
+    return tokenHashes.map((hash) => byToken.get(hash) ?? null);
+  },
+  { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 100 },
+);
 
 /**
  * What the token's guest is offered. `plans: false` leaves plansForSale empty (one query fewer) for
@@ -301,6 +321,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
       "free_plan.simultaneous_connections as free_plan_simultaneous_connections",
       "free_plan.free_every as free_plan_free_every",
       "connections.id",
+      "connections.token",
       "connections.organization_id",
       "connections.venue_id",
       "connections.customer_id",
