@@ -79,6 +79,31 @@ function clockTicks(): number {
 }
 
 /**
+ * CPU time, in ms, that the PostgreSQL backends serving `database` have used so far: the processes
+ * whose title names it (Linux /proc; NaN elsewhere). A backend that ended meanwhile takes its time
+ * with it, so read this around a run whose connections stay open (a pool under load).
+ */
+export function databaseCpuMs(database: string): number {
+  try {
+    let total = 0;
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const title = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+        if (!title.startsWith("postgres: ") || !title.includes(` ${database} `)) continue;
+        const fields = fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+        total += ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks();
+      } catch {
+        // gone meanwhile, or not ours to read
+      }
+    }
+    return total;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
  * CPU time, in ms, that a server process and its children (a clustered server's workers,
  * WEB_CONCURRENCY) have used so far (Linux /proc; NaN elsewhere). On a shared machine requests per
  * second follow the other load; the server's CPU time per request much less.

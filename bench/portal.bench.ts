@@ -25,8 +25,9 @@
 // Targets: /connect ≥ half of /healthz's requests/s with p95 < 20 ms; ≥ 300 guests/s on SQLite;
 // ≥ 2,000 interim updates/s on both engines.
 // Besides rates and latencies it prints the server's CPU time per request, guest or record (Linux
-// /proc; the Node process only, not PostgreSQL's): on a shared machine rates follow the other load,
-// CPU per unit of work much less. A server that dies during a part is reported and restarted.
+// /proc; the Node process): on a shared machine rates follow the other load, CPU per unit of work
+// much less. On PostgreSQL the load table adds its backends' CPU time per request.
+// A server that dies during a part is reported and restarted.
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -50,7 +51,7 @@ import {
 import { HttpClient } from "../scripts/simulator/http";
 import { BEHAVIOURS, isMake, type AccountingId, type Make, type SimNetwork } from "../scripts/simulator/makes";
 import { fmt, percentile, pool, table } from "../scripts/simulator/report";
-import { serverCpuMs } from "./engine-harness";
+import { databaseCpuMs, serverCpuMs } from "./engine-harness";
 
 type Engine = "sqlite" | "postgres";
 
@@ -354,13 +355,15 @@ interface LoadRow {
   rps: number;
   /** Server CPU time per request, µs. */
   cpuUs: number;
+  /** PostgreSQL's CPU time per request (its backends for the benchmark's database), µs; NaN on SQLite. */
+  databaseCpuUs: number;
   p50: number;
   p95: number;
   p99: number;
   problems: string;
 }
 
-async function load(target: string, url: string, pid: number | undefined, paths?: () => string): Promise<LoadRow> {
+async function load(target: string, url: string, pid: number | undefined, database: string | null, paths?: () => string): Promise<LoadRow> {
   const options = (duration: number) => ({
     url,
     connections: settings.connections,
@@ -370,10 +373,12 @@ async function load(target: string, url: string, pid: number | undefined, paths?
   await autocannon(options(WARMUP_S));
   const latencies: number[] = [];
   const cpuBefore = serverCpuMs(pid);
+  const databaseBefore = database ? databaseCpuMs(database) : NaN;
   const run = autocannon(options(settings.duration));
   run.on("response", (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
   const result = await run;
   const cpu = serverCpuMs(pid) - cpuBefore;
+  const databaseCpu = database ? databaseCpuMs(database) - databaseBefore : NaN;
   const codes = Object.entries(result.statusCodeStats)
     .filter(([code]) => code !== "200")
     .map(([code, s]) => `${fmt(s.count)}× ${code}`);
@@ -382,6 +387,7 @@ async function load(target: string, url: string, pid: number | undefined, paths?
     target,
     rps: result.requests.total / result.duration,
     cpuUs: (cpu * 1000) / result.requests.total,
+    databaseCpuUs: (databaseCpu * 1000) / result.requests.total,
     p50: percentile(latencies, 0.5),
     p95: percentile(latencies, 0.95),
     p99: percentile(latencies, 0.99),
@@ -565,7 +571,7 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
     };
     for (const [key, [label, url, child, paths]] of Object.entries(targets) as [LoadTarget, [string, string, () => ChildProcess, (() => string)?]][]) {
       if (!only.has(key)) continue;
-      result.load[key] = await load(label, url, child().pid, paths);
+      result.load[key] = await load(label, url, child().pid, engine === "postgres" && key !== "hello" ? POSTGRES_DATABASE : null, paths);
       process.stdout.write(".");
       if (key === "hello") await stop(hello);
       else await survived(label);
@@ -595,8 +601,8 @@ function printEngine(r: EngineResult): void {
     console.log(`\n${r.engine}: autocannon, ${settings.connections} connections, ${settings.duration} s after a ${WARMUP_S} s warm-up`);
     console.log(
       table([
-        ["target", "req/s", "p50 ms", "p95 ms", "p99 ms", "server CPU µs/req", "not 200"],
-        ...load.map((l) => [l.target, fmt(l.rps), fmt(l.p50, 2), fmt(l.p95, 2), fmt(l.p99, 2), fmt(l.cpuUs), l.problems]),
+        ["target", "req/s", "p50 ms", "p95 ms", "p99 ms", "server CPU µs/req", "database CPU µs/req", "not 200"],
+        ...load.map((l) => [l.target, fmt(l.rps), fmt(l.p50, 2), fmt(l.p95, 2), fmt(l.p99, 2), fmt(l.cpuUs), fmt(l.databaseCpuUs), l.problems]),
       ]),
     );
     const { healthz, connect } = r.load;
