@@ -38,7 +38,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { DarajaOutcome, FakeDaraja, SentCallback } from "../scripts/fakes/daraja";
-import { benchEngines, percentile, printTable, runChild, serverCpuMs, useBenchDatabase, type Engine } from "./engine-harness";
+import { benchEngines, databaseCpuMs, percentile, printTable, runChild, serverCpuMs, useBenchDatabase, type Engine } from "./engine-harness";
 
 const ROOT = "data/bench/mpesa";
 const SQLITE_FILE = "data/bench/mpesa.db";
@@ -136,6 +136,8 @@ interface Result {
   reconcile: { checked: number; ms: number };
   /** the server's CPU time per purchase (entry to end), ms: a figure the machine's other load moves much less */
   serverCpuMsPerPurchase: number;
+  /** PostgreSQL's backends' CPU time per purchase in the same span, ms (NaN on SQLite) */
+  databaseCpuMsPerPurchase: number;
   serverLog: Record<string, number>;
   checks: Checks;
 }
@@ -181,7 +183,8 @@ async function main(): Promise<void> {
     const steps = Object.entries(r.aloneCpuMs)
       .map(([step, ms]) => `${step} ${ms.toFixed(1)}`)
       .join(", ");
-    console.log(`  server CPU per purchase (the server process only, not PostgreSQL): ${r.serverCpuMsPerPurchase.toFixed(1)} ms at once; one at a time, ms: ${steps}`);
+    const database = Number.isNaN(r.databaseCpuMsPerPurchase) ? "" : ` (PostgreSQL's backends: ${r.databaseCpuMsPerPurchase.toFixed(1)} ms more)`;
+    console.log(`  server CPU per purchase (the server process only): ${r.serverCpuMsPerPurchase.toFixed(1)} ms at once${database}; one at a time, ms: ${steps}`);
     console.log(`  callbacks: ${c.callbacksSent} sent, ${c.callbacksNot200} not answered 200; ${r.callbackFirst} came before their guest reached the waiting page; ${r.pendingAfterCallback} reloads after an answered callback still found the purchase pending`);
     const log = Object.entries(r.serverLog).filter(([, n]) => n > 0);
     if (log.length) console.log(`  server log: ${log.map(([k, n]) => `${n}× ${k}`).join(", ")}`);
@@ -262,9 +265,11 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
     console.log(`  ${settings.guests} purchases at once`);
     measuring = true;
     const cpuBefore = serverCpuMs(app.pid);
+    const databaseBefore = engine === "postgres" ? databaseCpuMs(POSTGRES_DATABASE) : NaN;
     const { entryTimes, pushTimes, pendingAfterCallback, lastPushAt } = await purchases(origin, world, guests, fake, byCheckout);
     await fake.idle();
     const serverCpuMsPerPurchase = (serverCpuMs(app.pid) - cpuBefore) / guests.length;
+    const databaseCpuMsPerPurchase = (databaseCpuMs(POSTGRES_DATABASE) - databaseBefore) / guests.length;
     measuring = false;
 
     // The purchases without a callback: once M-Pesa has their result (the fake's completesAt), the
@@ -347,6 +352,7 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
       grantAlone: summarize(grantAlone),
       aloneCpuMs: Object.fromEntries(STEPS.map((step) => [step, stepCpu[step] / Math.max(1, alone.length)])),
       serverCpuMsPerPurchase,
+      databaseCpuMsPerPurchase,
       callback: summarize(callbackTimes),
       failurePage: summarize(failurePage),
       callbackFirst,

@@ -387,7 +387,8 @@ async function load(target: string, url: string, pid: number | undefined, databa
     target,
     rps: result.requests.total / result.duration,
     cpuUs: (cpu * 1000) / result.requests.total,
-    databaseCpuUs: (databaseCpu * 1000) / result.requests.total,
+    // Negative when a backend ended during the run (the pool closes idle ones): unknown then.
+    databaseCpuUs: databaseCpu >= 0 ? (databaseCpu * 1000) / result.requests.total : NaN,
     p50: percentile(latencies, 0.5),
     p95: percentile(latencies, 0.95),
     p99: percentile(latencies, 0.99),
