@@ -2,7 +2,7 @@
 // the connection exactly once, then letting the guest through at the gateway.
 import DataLoader from "dataloader";
 import { sql, type CompiledQuery, type RawBuilder } from "kysely";
-import { db, dialect, executePrepared } from "~/db/db.server";
+import { db, dialect, executePrepared, PREPARED } from "~/db/db.server";
 import { retryDeadlocks } from "~/db/sql.server";
 import type { FreeEvery, OAuthProviderName } from "~/db/schema";
 import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/portal";
@@ -338,6 +338,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
       "devices.blocked_at",
     ])
     .where("connections.token", "=", hashToken(request.token))
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!row) return refuse(404, CONNECT_MESSAGES.unknown, true);
   if (row.authorized_at !== null) return refuse(409, CONNECT_MESSAGES.alreadyAuthorized, true);
@@ -403,6 +404,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     .set({ authorized_at: now, authorization_mode: request.mode, customer_id: customerId, session_expires_at: now + seconds * 1000, subscription_id: subscriptionId })
     .where("id", "=", row.id)
     .where("authorized_at", "is", null)
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
   // A racing request authorized it first (PostgreSQL re-checks the condition after the row lock).
   if (Number(claimedRow.numUpdatedRows) !== 1) return refuse(409, CONNECT_MESSAGES.alreadyAuthorized, true);
@@ -444,7 +446,7 @@ async function keepDetails(
     // of both as a scan of all the organisation's customers, inside the write transaction.
     let known: { id: number } | undefined;
     for (const [column, value] of contacts) {
-      const found = await trx.selectFrom("customers").select("id").where("organization_id", "=", orgId).where(column, "=", value).orderBy("id").limit(1).executeTakeFirst();
+      const found = await trx.selectFrom("customers").select("id").where("organization_id", "=", orgId).where(column, "=", value).orderBy("id").limit(1).modifyEnd(PREPARED).executeTakeFirst();
       if (found && (!known || found.id < known.id)) known = found;
     }
     if (known && known.id !== customerId) {

@@ -15,7 +15,7 @@
 //
 // C2B confirmations (paybill payments made from the phone's menu) are recorded once per TransID.
 import { sql, type ExpressionBuilder, type Kysely } from "kysely";
-import { db, dialect } from "~/db/db.server";
+import { db, dialect, PREPARED } from "~/db/db.server";
 import { isUniqueViolation, retryDeadlocks } from "~/db/sql.server";
 import type { DB, MpesaTransactionStatus } from "~/db/schema";
 import { hashToken } from "../crypto.server";
@@ -110,6 +110,7 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
           .as("pending_id"),
     ])
     .where("connections.token", "=", hashToken(input.token))
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!row) return { ok: false, status: 404, message: MPESA_MESSAGES.notSetUp };
   if (row.authorized_at !== null || Number(row.token_expires_at ?? 0) <= now) return { ok: false, status: 409, message: MPESA_MESSAGES.unknown };
@@ -169,6 +170,7 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
         .insertInto("mpesa_transactions")
         .values((eb) => ({ ...payment, subscription_id: eb.selectFrom("subscription").select("subscription.id") }))
         .returning("id")
+        .modifyEnd(PREPARED)
         .executeTakeFirstOrThrow();
       return Number(inserted.id);
     }
@@ -201,6 +203,7 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
       .updateTable("mpesa_transactions")
       .set({ checkout_request_id: accepted.checkoutRequestId, merchant_request_id: accepted.merchantRequestId, updated_at: Date.now() })
       .where("id", "=", paymentId)
+      .modifyEnd(PREPARED)
       .execute();
     return { ok: true, paymentId };
   } catch (error) {
@@ -275,6 +278,7 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
         )
         .selectFrom("payment")
         .select((eb) => eb.fn.countAll<number>().as("applied"))
+        .modifyEnd(PREPARED)
         .executeTakeFirstOrThrow(),
     );
     return Number(row.applied) === 1;
@@ -334,6 +338,7 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
       )
       .select(["mpesa_settings.organization_id", "mpesa_transactions.id", "mpesa_transactions.status", "mpesa_transactions.amount", "mpesa_transactions.phone_number"])
       .where("mpesa_settings.callback_key", "=", callbackKey)
+      .modifyEnd(PREPARED)
       .executeTakeFirst();
   let found = await find();
   // A result can overtake our own write of the CheckoutRequestID Daraja just gave us: look again briefly.
@@ -527,6 +532,7 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
       ])
       .where("mpesa_transactions.id", "=", paymentId)
       .where("connections.token", "=", hashToken(token))
+      .modifyEnd(PREPARED)
       .executeTakeFirst();
   let row = await find();
   if (!row) return null;

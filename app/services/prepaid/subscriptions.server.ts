@@ -3,7 +3,7 @@
 // it, once per device in the plan's period, and is online for the plan's time (capped by its
 // validity). Statuses and the rules are decision 0017.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
-import { db } from "~/db/db.server";
+import { db, PREPARED } from "~/db/db.server";
 import type { DB, FreeEvery, GatewayMake, SubscriptionSource, SubscriptionStatus } from "~/db/schema";
 import { containsText, inIds } from "~/db/sql.server";
 import type { ListParams } from "~/lib/pagination";
@@ -177,6 +177,7 @@ export async function useSubscription(trx: Kysely<DB>, organizationId: number, s
     ])
     .where("id", "=", subscriptionId)
     .where("organization_id", "=", organizationId)
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!sub || sub.status !== "Active" || Number(sub.expires_on ?? 0) <= now) return { ok: false, status: 409, message: HELD_MESSAGES.none };
   const online = Number(sub.online);
@@ -213,7 +214,7 @@ export async function heldSubscription(
     by.deviceId != null
       ? query.where("subscriptions.device_id", "=", by.deviceId)
       : query.innerJoin("customers", "customers.id", "subscriptions.customer_id").where("customers.organization_id", "=", organizationId).where("customers.phone_number", "=", by.phone!);
-  const row = await query.executeTakeFirst();
+  const row = await query.modifyEnd(PREPARED).executeTakeFirst();
   return row ? { id: Number(row.id), planName: row.plan_name, expiresOn: Number(row.expires_on) } : null;
 }
 
