@@ -136,8 +136,8 @@ interface Result {
   reconcile: { checked: number; ms: number };
   /** the server's CPU time per purchase (entry to end), ms: a figure the machine's other load moves much less */
   serverCpuMsPerPurchase: number;
-  /** PostgreSQL's backends' CPU time per purchase in the same span, ms (NaN on SQLite) */
-  databaseCpuMsPerPurchase: number;
+  /** PostgreSQL's backends' CPU time per purchase in the same span, ms (null on SQLite) */
+  databaseCpuMsPerPurchase: number | null;
   serverLog: Record<string, number>;
   checks: Checks;
 }
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
     const steps = Object.entries(r.aloneCpuMs)
       .map(([step, ms]) => `${step} ${ms.toFixed(1)}`)
       .join(", ");
-    const database = Number.isNaN(r.databaseCpuMsPerPurchase) ? "" : ` (PostgreSQL's backends: ${r.databaseCpuMsPerPurchase.toFixed(1)} ms more)`;
+    const database = r.databaseCpuMsPerPurchase === null ? "" : ` (PostgreSQL's backends: ${r.databaseCpuMsPerPurchase.toFixed(1)} ms more)`;
     console.log(`  server CPU per purchase (the server process only): ${r.serverCpuMsPerPurchase.toFixed(1)} ms at once${database}; one at a time, ms: ${steps}`);
     console.log(`  callbacks: ${c.callbacksSent} sent, ${c.callbacksNot200} not answered 200; ${r.callbackFirst} came before their guest reached the waiting page; ${r.pendingAfterCallback} reloads after an answered callback still found the purchase pending`);
     const log = Object.entries(r.serverLog).filter(([, n]) => n > 0);
@@ -265,11 +265,13 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
     console.log(`  ${settings.guests} purchases at once`);
     measuring = true;
     const cpuBefore = serverCpuMs(app.pid);
-    const databaseBefore = engine === "postgres" ? databaseCpuMs(POSTGRES_DATABASE) : NaN;
+    const databaseBefore = engine === "postgres" ? databaseCpuMs(POSTGRES_DATABASE) : null;
     const { entryTimes, pushTimes, pendingAfterCallback, lastPushAt } = await purchases(origin, world, guests, fake, byCheckout);
     await fake.idle();
     const serverCpuMsPerPurchase = (serverCpuMs(app.pid) - cpuBefore) / guests.length;
-    const databaseCpuMsPerPurchase = (databaseCpuMs(POSTGRES_DATABASE) - databaseBefore) / guests.length;
+    // null on SQLite, and when a backend ended meanwhile (its time went with it).
+    const databaseCpu = databaseBefore === null ? null : databaseCpuMs(POSTGRES_DATABASE) - databaseBefore;
+    const databaseCpuMsPerPurchase = databaseCpu === null || !(databaseCpu >= 0) ? null : databaseCpu / guests.length;
     measuring = false;
 
     // The purchases without a callback: once M-Pesa has their result (the fake's completesAt), the
