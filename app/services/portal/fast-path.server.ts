@@ -33,7 +33,13 @@ export async function answerFastGuestRequest(req: IncomingMessage, res: ServerRe
     logPortalError(PATH, error);
     page = { status: 503, html: messagePage("Please try again", [TRY_AGAIN]), csp: guestHeaderValues()["Content-Security-Policy"]! };
   }
-  send(req, res, page);
+  try {
+    send(req, res, page);
+  } catch (error) {
+    // Nothing awaits this function (server/app.mjs): a failure here must not become an unhandled rejection.
+    logPortalError(PATH, error);
+    res.destroy();
+  }
 }
 
 /** The token as Express's "simple" query parser gives it: a repeated parameter is no token. */
