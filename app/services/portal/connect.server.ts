@@ -321,7 +321,6 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
       "free_plan.simultaneous_connections as free_plan_simultaneous_connections",
       "free_plan.free_every as free_plan_free_every",
       "connections.id",
-      "connections.token",
       "connections.organization_id",
       "connections.venue_id",
       "connections.customer_id",

@@ -8,8 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import querystring from "node:querystring";
 import zlib from "node:zlib";
 import Negotiator from "negotiator";
-import { connectPageForToken, guestHeaderValues, logPortalError, TRY_AGAIN, unsaneQuery, type GuestPage } from "./router.server";
-import { messagePage } from "./pages.server";
+import { connectPageForToken, guestHeaderValues, logPortalError, queryRefusal, tryAgainPage, type GuestPage } from "./router.server";
 
 const PATH = "/connect";
 /** As the compression middleware (server/app.mjs): brotli, else gzip, for bodies of 1 KB or more. */
@@ -28,10 +27,10 @@ export async function answerFastGuestRequest(req: IncomingMessage, res: ServerRe
   const url = req.url ?? PATH;
   let page: GuestPage;
   try {
-    page = unsaneQuery(url) ?? (await connectPageForToken(tokenOf(url)));
+    page = queryRefusal(url) ?? (await connectPageForToken(tokenOf(url)));
   } catch (error) {
     logPortalError(PATH, error);
-    page = { status: 503, html: messagePage("Please try again", [TRY_AGAIN]), csp: guestHeaderValues()["Content-Security-Policy"]! };
+    page = tryAgainPage();
   }
   try {
     send(req, res, page);

@@ -86,7 +86,7 @@ export async function connectPageForToken(token: string | null): Promise<GuestPa
 }
 
 /** Query strings of gateway redirects are small; a huge or NUL-laden one is refused before any work. */
-export function unsaneQuery(url: string): GuestPage | null {
+export function queryRefusal(url: string): GuestPage | null {
   const query = url.split("?")[1] ?? "";
   if (query.length > 8192) return { status: 414, html: messagePage("Request too long", ["The address of this page is too long."]), csp: GUEST_CSP };
   if (/%00/i.test(url)) return { status: 400, html: messagePage("Bad request", ["The request contains a character that is not allowed."]), csp: GUEST_CSP };
@@ -94,7 +94,7 @@ export function unsaneQuery(url: string): GuestPage | null {
 }
 
 function saneQuery(req: Request, res: Response, next: NextFunction) {
-  const refusal = unsaneQuery(req.originalUrl);
+  const refusal = queryRefusal(req.originalUrl);
   if (refusal) return sendPage(res, refusal.status, refusal.html, refusal.csp);
   next();
 }
@@ -105,6 +105,11 @@ export function logPortalError(path: string, error: unknown): void {
 }
 
 export const TRY_AGAIN = "Something went wrong on our side. Please try again in a moment.";
+
+/** The page for such a failure. */
+export function tryAgainPage(): GuestPage {
+  return { status: 503, html: messagePage("Please try again", [TRY_AGAIN]), csp: GUEST_CSP };
+}
 
 function rejectNulBody(req: Request, res: Response, next: NextFunction) {
   if (hasNul(req.body)) return sendPage(res, 400, messagePage("Bad request", ["The request contains a character that is not allowed."]));
