@@ -122,6 +122,7 @@ describe.skipIf(!hasFreeRadius)("RADIUS logins through FreeRADIUS", () => {
     expect(Number(answer!.attributes["Session-Timeout"])).toBeLessThanOrEqual(3600);
     expect(answer!.attributes["Idle-Timeout"]).toBe(15 * 60);
     expect(answer!.attributes["Acct-Interim-Interval"]).toBe(60);
+    await nasKept(g.id);
     expect((await connection(g.id)).radius_client_id).toBe(n.nas.id);
 
     // A wrong password, and the right one from another device, are refused.
