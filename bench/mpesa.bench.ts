@@ -138,6 +138,8 @@ interface Result {
   serverCpuMsPerPurchase: number;
   /** PostgreSQL's backends' CPU time per purchase in the same span, ms (null on SQLite) */
   databaseCpuMsPerPurchase: number | null;
+  /** this process's CPU time per purchase in the same span (the guests and the fake Daraja), ms: it shares the machine's cores with the server */
+  benchCpuMsPerPurchase: number;
   serverLog: Record<string, number>;
   checks: Checks;
 }
@@ -184,6 +186,7 @@ async function main(): Promise<void> {
       .map(([step, ms]) => `${step} ${ms.toFixed(1)}`)
       .join(", ");
     const database = r.databaseCpuMsPerPurchase === null ? "" : ` (PostgreSQL's backends: ${r.databaseCpuMsPerPurchase.toFixed(1)} ms more)`;
+    console.log(`  this benchmark's own CPU per purchase (the guests and the fake Daraja, on the same cores): ${r.benchCpuMsPerPurchase.toFixed(1)} ms`);
     console.log(`  server CPU per purchase (the server process only): ${r.serverCpuMsPerPurchase.toFixed(1)} ms at once${database}; one at a time, ms: ${steps}`);
     console.log(`  callbacks: ${c.callbacksSent} sent, ${c.callbacksNot200} not answered 200; ${r.callbackFirst} came before their guest reached the waiting page; ${r.pendingAfterCallback} reloads after an answered callback still found the purchase pending`);
     const log = Object.entries(r.serverLog).filter(([, n]) => n > 0);
@@ -265,10 +268,13 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
     console.log(`  ${settings.guests} purchases at once`);
     measuring = true;
     const cpuBefore = serverCpuMs(app.pid);
+    const benchCpuBefore = process.cpuUsage();
     const databaseBefore = engine === "postgres" ? databaseCpuMs(POSTGRES_DATABASE) : null;
     const { entryTimes, pushTimes, pendingAfterCallback, lastPushAt } = await purchases(origin, world, guests, fake, byCheckout);
     await fake.idle();
     const serverCpuMsPerPurchase = (serverCpuMs(app.pid) - cpuBefore) / guests.length;
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    const benchCpuMsPerPurchase = (benchCpu.user + benchCpu.system) / 1000 / guests.length;
     // null on SQLite, and when a backend ended meanwhile (its time went with it).
     const databaseCpu = databaseBefore === null ? null : databaseCpuMs(POSTGRES_DATABASE) - databaseBefore;
     const databaseCpuMsPerPurchase = databaseCpu === null || !(databaseCpu >= 0) ? null : databaseCpu / guests.length;
@@ -355,6 +361,7 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
       aloneCpuMs: Object.fromEntries(STEPS.map((step) => [step, stepCpu[step] / Math.max(1, alone.length)])),
       serverCpuMsPerPurchase,
       databaseCpuMsPerPurchase,
+      benchCpuMsPerPurchase,
       callback: summarize(callbackTimes),
       failurePage: summarize(failurePage),
       callbackFirst,

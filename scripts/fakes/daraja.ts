@@ -156,6 +156,8 @@ export interface FakeDaraja {
   onCallbackSent: ((sent: SentCallback) => void) | null;
   /** send every callback twice */
   duplicateCallbacks: boolean;
+  /** when set, an STK push is answered only once this resolves, given the push's PhoneNumber (a slow Daraja) */
+  holdStkPush: ((phone: string) => Promise<void>) | null;
   /** how far the STK Timestamp may be from the current Nairobi time; null: not checked */
   timestampToleranceMs: number | null;
   /** registered apps: consumer key → consumer secret */
@@ -453,6 +455,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     if (raw === null) return fail(res, 413, "413.001.01", "Request body too large");
     const body = parseJson(raw);
     if (body === null) return fail(res, 400, "400.002.05", "Invalid Request Payload");
+    if (route === stkPush && fake.holdStkPush) await fake.holdStkPush(String(body.PhoneNumber));
     route(res, body);
   }
 
@@ -479,6 +482,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     callbackDelayMs: options.callbackDelayMs ?? 0,
     callbackDelayFor: null,
     onCallbackSent: null,
+    holdStkPush: null,
     duplicateCallbacks: false,
     timestampToleranceMs: 15 * 60_000,
     credentials: new Map(Object.entries(options.credentials ?? { [DEMO_CREDENTIALS.consumerKey]: DEMO_CREDENTIALS.consumerSecret })),

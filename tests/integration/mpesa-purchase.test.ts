@@ -47,6 +47,7 @@ beforeEach(async () => {
   fake.sendCallbacks = true;
   fake.duplicateCallbacks = false;
   fake.callbackDelayMs = 20;
+  fake.holdStkPush = null;
 });
 
 let phoneSeq = 0;
@@ -194,6 +195,34 @@ describe("buying a plan with M-Pesa", () => {
     expect(fake.stkRequests.length - before).toBe(1);
     expect(await db.selectFrom("mpesa_transactions").select("id").where("organization_id", "=", w.org.id).execute()).toHaveLength(1);
     expect(await db.selectFrom("subscriptions").select("id").where("organization_id", "=", w.org.id).execute()).toHaveLength(1);
+  });
+
+  it("never holds other guests' purchases while Daraja is slow to answer one STK push (purchase lanes are left before the push)", async () => {
+    const w = await world();
+    fake.sendCallbacks = false;
+    const slow = nextPhone();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let slowReached!: () => void;
+    const slowAtDaraja = new Promise<void>((resolve) => (slowReached = resolve));
+    fake.holdStkPush = async (phone) => {
+      if (phone !== digits(slow)) return;
+      slowReached();
+      await released;
+    };
+    const [slowToken, ...tokens] = await Promise.all(Array.from({ length: 4 }, () => visit(w)));
+    const slowPurchase = buy(slowToken!, w.planId, slow);
+    await slowAtDaraja;
+    // Daraja has not answered the first guest yet: the others' purchases go through meanwhile.
+    const others = await Promise.all(tokens.map((token) => buy(token, w.planId, nextPhone())));
+    expect(others.map((r) => r.status)).toEqual([303, 303, 303]);
+    release();
+    const first = await slowPurchase;
+    expect(first.status).toBe(303);
+    expect(first.headers.get("location")).toMatch(/^\/connect\/mpesa\/wait\?/);
+    const rows = await db.selectFrom("mpesa_transactions").select(["checkout_request_id"]).where("organization_id", "=", w.org.id).execute();
+    expect(rows).toHaveLength(4);
+    expect(rows.every((r) => r.checkout_request_id?.startsWith("ws_CO_"))).toBe(true);
   });
 
   it("refuses a bad phone or plan with the form's messages and pushes nothing", async () => {

@@ -5,6 +5,7 @@
 //   POST /hotspot/mpesa/{callbackKey}/c2b/confirmation | /c2b/validation   paybill payments
 import express from "express";
 import { db } from "~/db/db.server";
+import { lanes } from "~/lib/lanes";
 import { darajaPhone } from "../prepaid/daraja.server";
 import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase } from "../prepaid/mpesa.server";
 import { heldSubscription } from "../prepaid/subscriptions.server";
@@ -23,11 +24,19 @@ function redirect(res: express.Response, location: string): void {
 
 const CALLBACK_LIMIT = "64kb";
 
+/**
+ * New purchases take turns, one at a time in each process, for their own database work (not for
+ * Daraja's STK push): a burst of them then never stands in front of the callbacks and grants of
+ * guests who have paid, which take no lane (decision 0028).
+ */
+const purchaseLanes = lanes(1);
+
 export function mountMpesaRoutes(
   router: express.Router,
   { sendPage, sendConnectPage, form }: { sendPage: SendPage; sendConnectPage: SendConnectPage; form: express.RequestHandler[] },
 ): void {
-  router.post("/connect/mpesa", ...form, async (req, res) => {
+  /** POST /connect/mpesa, in a purchase lane (beforePush gives it back). */
+  const buy = async (req: express.Request, res: express.Response, beforePush: () => void) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const token = text(body.token) ?? "";
     const view = await loadGuestView(token, { plans: false });
@@ -47,13 +56,21 @@ export function mountMpesaRoutes(
       }
     }
 
-    const started = await startPurchase({ token, planId, phone });
+    const started = await startPurchase({ token, planId, phone, beforePush });
     if (started.ok) return redirect(res, `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${started.paymentId}`);
     const state: FormState = started.field ? { values, errors: { [started.field]: [started.message] } } : { values, message: started.message };
     // The form again, with the plans for sale this time.
     const again = await loadGuestView(token);
     if (!again || again.state !== "form") return sendPage(res, refusalStatus(again), refusalPage(again));
     await sendConnectPage(res, started.status, again, token, state);
+  };
+  router.post("/connect/mpesa", ...form, async (req, res) => {
+    const lane = await purchaseLanes.enter();
+    try {
+      await buy(req, res, lane.leave);
+    } finally {
+      lane.leave();
+    }
   });
 
   router.get("/connect/mpesa/wait", async (req, res) => {

@@ -54,6 +54,8 @@ export interface PurchaseInput {
   token: string;
   planId: number | null;
   phone: string | null;
+  /** Called once the purchase is written, before Daraja is asked (which may take seconds): the caller's purchase lane is given back there. */
+  beforePush?: () => void;
 }
 
 const log = (event: string, fields: Record<string, unknown>) => console.error(JSON.stringify({ at: new Date().toISOString(), event, ...fields }));
@@ -191,6 +193,7 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
     return { ok: true, paymentId: Number(other.id) };
   }
 
+  input.beforePush?.();
   try {
     const accepted = await client.stkPush({
       amount,
