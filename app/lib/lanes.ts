@@ -49,3 +49,50 @@ export function lanes(size: number): Lanes {
     },
   };
 }
+
+export interface FirstServed {
+  /** Runs work that goes first: while any runs, callers of quiet() wait. */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  /** Resolves once no such work runs, or after `maxWaitMs` at most (so the rest is never starved). */
+  quiet(maxWaitMs: number): Promise<void>;
+  readonly running: number;
+}
+
+/** Work that others step aside for (decision 0028: paid guests' callbacks and grants before new purchases). */
+export function firstServed(): FirstServed {
+  let running = 0;
+  let waiters: (() => void)[] = [];
+  const wakeAll = () => {
+    const woken = waiters;
+    waiters = [];
+    for (const wake of woken) wake();
+  };
+  return {
+    async run(work) {
+      running++;
+      try {
+        return await work();
+      } finally {
+        if (--running === 0) wakeAll();
+      }
+    },
+    quiet(maxWaitMs) {
+      if (running === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        timer = setTimeout(() => {
+          waiters = waiters.filter((w) => w !== wake);
+          resolve();
+        }, maxWaitMs);
+        waiters.push(wake);
+      });
+    },
+    get running() {
+      return running;
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lanes } from "~/lib/lanes";
+import { firstServed, lanes } from "~/lib/lanes";
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -53,5 +53,42 @@ describe("lanes", () => {
   it("refuses a size that is not a whole number of at least one", () => {
     expect(() => lanes(0)).toThrow(/size/);
     expect(() => lanes(1.5)).toThrow(/size/);
+  });
+});
+
+describe("firstServed", () => {
+  it("holds quiet() while work that goes first runs, and lets it through once none runs", async () => {
+    const first = firstServed();
+    let finishA!: () => void;
+    let finishB!: () => void;
+    const a = first.run(() => new Promise<void>((resolve) => (finishA = resolve)));
+    const b = first.run(() => new Promise<void>((resolve) => (finishB = resolve)));
+    expect(first.running).toBe(2);
+    let through = false;
+    void first.quiet(60_000).then(() => (through = true));
+    finishA();
+    await a;
+    await settle();
+    expect(through).toBe(false);
+    finishB();
+    await b;
+    await settle();
+    expect(through).toBe(true);
+    expect(first.running).toBe(0);
+    await first.quiet(60_000); // nothing runs: at once
+  });
+
+  it("lets quiet() through after maxWaitMs however long the work runs, and counts work that throws as done", async () => {
+    const first = firstServed();
+    let finish!: () => void;
+    const long = first.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    const started = Date.now();
+    await first.quiet(30);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(first.running).toBe(1);
+    finish();
+    await long;
+    await expect(first.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(first.running).toBe(0);
   });
 });

@@ -5,7 +5,7 @@
 //   POST /hotspot/mpesa/{callbackKey}/c2b/confirmation | /c2b/validation   paybill payments
 import express from "express";
 import { db } from "~/db/db.server";
-import { lanes } from "~/lib/lanes";
+import { firstServed, lanes } from "~/lib/lanes";
 import { darajaPhone } from "../prepaid/daraja.server";
 import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase } from "../prepaid/mpesa.server";
 import { heldSubscription } from "../prepaid/subscriptions.server";
@@ -25,11 +25,14 @@ function redirect(res: express.Response, location: string): void {
 const CALLBACK_LIMIT = "64kb";
 
 /**
- * New purchases take turns, one at a time in each process, for their own database work (not for
- * Daraja's STK push): a burst of them then never stands in front of the callbacks and grants of
- * guests who have paid, which take no lane (decision 0028).
+ * Guests who have paid go first (decision 0028). New purchases take turns, one at a time in each
+ * process, for their own database work (not for Daraja's STK push, which may take seconds); the one
+ * whose turn it is first waits while a callback or a waiting page is being answered, for
+ * PAID_FIRST_MS at most, so a burst of purchases never stands in front of the callbacks and grants.
  */
 const purchaseLanes = lanes(1);
+const paidGuestsFirst = firstServed();
+const PAID_FIRST_MS = 250;
 
 export function mountMpesaRoutes(
   router: express.Router,
@@ -67,13 +70,15 @@ export function mountMpesaRoutes(
   router.post("/connect/mpesa", ...form, async (req, res) => {
     const lane = await purchaseLanes.enter();
     try {
+      await paidGuestsFirst.quiet(PAID_FIRST_MS);
       await buy(req, res, lane.leave);
     } finally {
       lane.leave();
     }
   });
 
-  router.get("/connect/mpesa/wait", async (req, res) => {
+  /** GET /connect/mpesa/wait: the waiting page, then the grant. */
+  const waitingPageOf = async (req: express.Request, res: express.Response) => {
     const token = text(req.query.token) ?? "";
     const paymentId = /^\d{1,12}$/.test(text(req.query.payment) ?? "") ? Number(req.query.payment) : 0;
     const purchase = await purchaseStatus(token, paymentId);
@@ -91,6 +96,9 @@ export function mountMpesaRoutes(
     const again = await loadGuestView(token, { plans: false });
     if (again?.state === "authorized") return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
     sendPage(res, outcome.status, messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], purchase.networkName));
+  };
+  router.get("/connect/mpesa/wait", async (req, res) => {
+    await paidGuestsFirst.run(() => waitingPageOf(req, res));
   });
 
   // Daraja's bodies are small JSON; a NUL anywhere is not Daraja (PostgreSQL text cannot hold one).
@@ -99,7 +107,7 @@ export function mountMpesaRoutes(
     (req, res, next) => (JSON.stringify(req.body ?? null).includes("\\u0000") ? res.status(400).json({ ResultCode: 1, ResultDesc: "Bad request." }) : next()),
   ];
   router.post("/hotspot/mpesa/:callbackKey", ...json, async (req, res) => {
-    const answer = await applyStkCallback(req.params.callbackKey!, req.body);
+    const answer = await paidGuestsFirst.run(() => applyStkCallback(req.params.callbackKey!, req.body));
     res.status(answer.status).json(answer.body);
   });
   router.post("/hotspot/mpesa/:callbackKey/c2b/confirmation", ...json, async (req, res) => {
