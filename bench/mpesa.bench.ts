@@ -24,7 +24,9 @@
 //   p95 < 100 ms;
 // - the callbacks themselves (POST /hotspot/mpesa/{key} → its answer) and the failure page;
 // - for comparison, the time to grant of purchases made one at a time afterwards (--sequential, paid,
-//   callbacks after 50 ms): the server's own latency without the queue of the 100 at once.
+//   callbacks after 50 ms): the server's own latency without the queue of the 100 at once;
+// - CPU per purchase of the server, of PostgreSQL's backends and of this process (the guests and the
+//   fake Daraja, which share the machine's cores with the server).
 // Then, once every callback is sent, reconcilePayments (in this process, a check time far enough
 // ahead) settles the purchases without a callback through the STK query, their guests reload the
 // waiting page, and the database is checked: every purchase is one transaction, either COMPLETED with
