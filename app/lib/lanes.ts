@@ -1,7 +1,7 @@
 // Lanes: at most `size` holders at once, the others waiting first come, first served. Used to let
 // a burst of new M-Pesa purchases take turns so that paid guests' callbacks and grants, which do
 // not wait for a lane, never queue behind them (decision 0028). p-limit wraps one function call;
-// a purchase must give its lane back in the middle, before Daraja's STK push, hence these dozen lines.
+// a purchase must give its lane back in the middle, before Daraja's STK push, hence these few lines.
 
 export interface Lane {
   /** Gives the lane to the next in line; a second call does nothing. */
