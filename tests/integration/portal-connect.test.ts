@@ -39,6 +39,12 @@ async function merakiGuest(clientMac = randomMac()) {
   return { ...w, token: entry.token!, clientMac };
 }
 
+const insertKnown = (orgId: number, contact: { email_address?: string; phone_number?: string }) =>
+  db
+    .insertInto("customers")
+    .values({ organization_id: orgId, identity: contact.email_address ?? contact.phone_number ?? "guest", created_at: Date.now(), updated_at: Date.now(), ...contact })
+    .returning(["id", "email_address", "phone_number"])
+    .executeTakeFirstOrThrow();
 const connectionOf = (token: string) => db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
 
 describe("gateway entry", () => {
@@ -241,6 +247,19 @@ describe("connect page", () => {
     expect(device.customer_id).toBe(known);
     const named = await db.selectFrom("customers").select("id").where("organization_id", "=", first.org.id).where("phone_number", "=", "+254712345678").execute();
     expect(named).toHaveLength(1);
+  });
+
+  it("makes a guest whose phone and e-mail name two known customers the first of them", async () => {
+    const first = await merakiGuest();
+    // Two customers the organisation knows: the older by an e-mail address, the newer by a phone number.
+    const byEmail = await insertKnown(first.org.id, { email_address: `older.${Date.now()}@example.com` });
+    const byPhone = await insertKnown(first.org.id, { phone_number: `+25471${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}` });
+    const answer = await postForm(server.origin, "/connect", { token: first.token, ...SIGNUP, email_address: byEmail.email_address!, phone_number: byPhone.phone_number! });
+    expect(answer.status).toBe(303);
+    const connection = await connectionOf(first.token);
+    expect(connection.customer_id).toBe(Math.min(byEmail.id, byPhone.id));
+    const device = await db.selectFrom("devices").select("customer_id").where("id", "=", connection.device_id!).executeTakeFirstOrThrow();
+    expect(device.customer_id).toBe(connection.customer_id);
   });
 
   it("gives a returning guest with a complete record one Connect button", async () => {

@@ -1,10 +1,10 @@
 // The connect page's logic (issue [portal] §2–3): what a token's guest is offered, and authorizing
 // the connection exactly once, then letting the guest through at the gateway.
 import DataLoader from "dataloader";
-import { sql, type CompiledQuery, type RawBuilder } from "kysely";
+import { sql, type CompiledQuery, type ExpressionBuilder, type RawBuilder } from "kysely";
 import { db, dialect, executePrepared, PREPARED } from "~/db/db.server";
 import { retryDeadlocks } from "~/db/sql.server";
-import type { FreeEvery, OAuthProviderName } from "~/db/schema";
+import type { DB, FreeEvery, OAuthProviderName } from "~/db/schema";
 import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/portal";
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
@@ -335,6 +335,11 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
       "access_points.success_url as ap_success_url",
       "devices.mac_address",
       "devices.blocked_at",
+      // The customers the sign-up's phone and e-mail already name (keepDetails), read here rather
+      // than in a round trip of their own. One indexed lookup per contact (customers_org_phone,
+      // customers_org_email): SQLite plans the OR of both as a scan of the organisation's customers.
+      (eb) => knownCustomer(eb, "phone_number", request.details?.phone_number).as("known_by_phone"),
+      (eb) => knownCustomer(eb, "email_address", request.details?.email_address).as("known_by_email"),
     ])
     .where("connections.token", "=", hashToken(request.token))
     .modifyEnd(PREPARED)
@@ -351,7 +356,10 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   network.catch(() => {}); // awaited (and its error thrown) once the transaction commits; unread when it refuses
 
   let customerId = row.customer_id;
-  if (request.details) customerId = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id }, request, now);
+  if (request.details) {
+    const known = [row.known_by_phone, row.known_by_email].filter((id): id is number => id !== null).map(Number);
+    customerId = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id, knownId: known.length ? Math.min(...known) : null }, request, now);
+  }
 
   if (customerId !== null) {
     await recordConsent(trx, { orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, { customerUpdated: !!request.details });
@@ -423,35 +431,36 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   };
 }
 
+/** The first customer of the connection's organisation with this phone number or e-mail address (none without one). */
+function knownCustomer(eb: ExpressionBuilder<DB, "connections">, column: "phone_number" | "email_address", value: string | null | undefined) {
+  if (!value) return sql<number | null>`null`;
+  return eb
+    .selectFrom("customers as known")
+    .select("known.id")
+    .whereRef("known.organization_id", "=", "connections.organization_id")
+    .where(`known.${column}`, "=", value)
+    .orderBy("known.id")
+    .limit(1);
+}
+
 /**
  * Keeps sign-up or social details on the guest's customer. A phone number or e-mail address the
- * organisation already knows makes the guest that customer (the device follows), so a guest is
- * one customer however many devices and sign-ups. Returns the customer the connection belongs to.
+ * organisation already knows (`knownId`, the first such customer) makes the guest that customer
+ * (the device follows), so a guest is one customer however many devices and sign-ups. Returns the
+ * customer the connection belongs to.
  */
 async function keepDetails(
   trx: Trx,
-  at: { orgId: number; customerId: number | null; deviceId: number | null },
+  at: { orgId: number; customerId: number | null; deviceId: number | null; knownId: number | null },
   request: AuthorizeRequest,
   now: number,
 ): Promise<number> {
-  const { orgId, deviceId } = at;
+  const { orgId, deviceId, knownId } = at;
   let { customerId } = at;
   const details = request.details!;
-  const contacts: ["email_address" | "phone_number", string][] = [];
-  if (details.phone_number) contacts.push(["phone_number", details.phone_number]);
-  if (details.email_address) contacts.push(["email_address", details.email_address]);
-  if (contacts.length) {
-    // One indexed lookup per contact (customers_org_phone, customers_org_email): SQLite plans the OR
-    // of both as a scan of all the organisation's customers, inside the write transaction.
-    let known: { id: number } | undefined;
-    for (const [column, value] of contacts) {
-      const found = await trx.selectFrom("customers").select("id").where("organization_id", "=", orgId).where(column, "=", value).orderBy("id").limit(1).modifyEnd(PREPARED).executeTakeFirst();
-      if (found && (!known || found.id < known.id)) known = found;
-    }
-    if (known && known.id !== customerId) {
-      customerId = known.id;
-      if (deviceId !== null) await trx.updateTable("devices").set({ customer_id: customerId, updated_at: now }).where("id", "=", deviceId).execute();
-    }
+  if (knownId !== null && knownId !== customerId) {
+    customerId = knownId;
+    if (deviceId !== null) await trx.updateTable("devices").set({ customer_id: customerId, updated_at: now }).where("id", "=", deviceId).execute();
   }
   if (customerId === null) {
     const created = await trx.insertInto("customers").values({ organization_id: orgId, identity: details.phone_number ?? details.email_address ?? "guest", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
