@@ -356,13 +356,14 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   network.catch(() => {}); // awaited (and its error thrown) once the transaction commits; unread when it refuses
 
   let customerId = row.customer_id;
+  let detailsToKeep: CustomerChange | null = null;
   if (request.details) {
     const known = [row.known_by_phone, row.known_by_email].filter((id): id is number => id !== null).map(Number);
-    customerId = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id, knownId: known.length ? Math.min(...known) : null }, request, now);
+    ({ customerId, change: detailsToKeep } = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id, knownId: known.length ? Math.min(...known) : null }, request, now));
   }
 
   if (customerId !== null) {
-    await recordConsent(trx, { orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, { customerUpdated: !!request.details });
+    await recordConsent(trx, { orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, detailsToKeep);
   }
 
   // With a free plan the guest is online under it (once per device in its period), for its time;
@@ -447,14 +448,15 @@ function knownCustomer(eb: ExpressionBuilder<DB, "connections">, column: "phone_
  * Keeps sign-up or social details on the guest's customer. A phone number or e-mail address the
  * organisation already knows (`knownId`, the first such customer) makes the guest that customer
  * (the device follows), so a guest is one customer however many devices and sign-ups. Returns the
- * customer the connection belongs to.
+ * customer the connection belongs to and the change to make to it, which recordConsent writes
+ * together with the consent.
  */
 async function keepDetails(
   trx: Trx,
   at: { orgId: number; customerId: number | null; deviceId: number | null; knownId: number | null },
   request: AuthorizeRequest,
   now: number,
-): Promise<number> {
+): Promise<{ customerId: number; change: CustomerChange }> {
   const { orgId, deviceId, knownId } = at;
   let { customerId } = at;
   const details = request.details!;
@@ -466,7 +468,7 @@ async function keepDetails(
     const created = await trx.insertInto("customers").values({ organization_id: orgId, identity: details.phone_number ?? details.email_address ?? "guest", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
     customerId = created.id;
   }
-  const update: Record<string, string | number | RawBuilder<number>> = { updated_at: now };
+  const update: CustomerChange = { updated_at: now };
   for (const field of ["first_name", "middle_name", "last_name", "email_address", "phone_number", "facebook", "twitter"] as const) {
     const value = details[field];
     if (value) update[field] = value;
@@ -476,17 +478,23 @@ async function keepDetails(
   if (identity) update.identity = identity;
   if (request.consent?.marketing) update.marketing_opt_in_at = now;
   if (request.consent?.terms ?? true) update.terms_accepted_at = sql<number>`coalesce(terms_accepted_at, ${now})`;
-  await trx.updateTable("customers").set(update).where("id", "=", customerId).where("organization_id", "=", orgId).execute();
-  return customerId;
+  return { customerId, change: update };
 }
 
-/** The consent record (Kenya Data Protection Act 2019): what the guest accepted, when, under which wording. */
+/** Columns of a customer to set (keepDetails). */
+type CustomerChange = Record<string, string | number | RawBuilder<number>>;
+
+/**
+ * The consent record (Kenya Data Protection Act 2019): what the guest accepted, when, under which
+ * wording; with the sign-up's details to keep on the customer, when there are any.
+ */
 async function recordConsent(
   trx: Trx,
   at: { orgId: number; customerId: number; connectionId: number; venueId: number | null },
   consent: AuthorizeRequest["consent"],
   now: number,
-  { customerUpdated }: { customerUpdated: boolean },
+  /** the sign-up's details to keep on the customer (keepDetails), written with the consent */
+  details: CustomerChange | null,
 ): Promise<void> {
   const given = consent ?? { terms: true, marketing: null };
   const rows = (["terms", "marketing"] as const)
@@ -501,9 +509,20 @@ async function recordConsent(
       wording_version: CONSENT_WORDING_VERSION,
       created_at: now,
     }));
+  if (details) {
+    // The details (terms_accepted_at among them) and the consent: on PostgreSQL one statement, one
+    // round trip (the two tables have no triggers that would read each other's change).
+    const keep = (executor: Trx) => executor.updateTable("customers").set(details).where("id", "=", at.customerId).where("organization_id", "=", at.orgId);
+    if (rows.length === 0) await keep(trx).execute();
+    else if (dialect() === "postgres") await trx.with("kept", () => keep(trx).returning("id")).insertInto("customer_consents").values(rows).execute();
+    else {
+      await keep(trx).execute();
+      await trx.insertInto("customer_consents").values(rows).execute();
+    }
+    return;
+  }
   await trx.insertInto("customer_consents").values(rows).execute();
-  // keepDetails set terms_accepted_at already when it updated the customer.
-  if (given.terms && !customerUpdated) {
+  if (given.terms) {
     await trx.updateTable("customers").set({ terms_accepted_at: now }).where("id", "=", at.customerId).where("terms_accepted_at", "is", null).execute();
   }
 }
