@@ -512,11 +512,11 @@ async function recordConsent(
   if (details) {
     // The details (terms_accepted_at among them) and the consent: on PostgreSQL one statement, one
     // round trip (the two tables have no triggers that would read each other's change).
-    const keep = (executor: Trx) => executor.updateTable("customers").set(details).where("id", "=", at.customerId).where("organization_id", "=", at.orgId);
-    if (rows.length === 0) await keep(trx).execute();
-    else if (dialect() === "postgres") await trx.with("kept", () => keep(trx).returning("id")).insertInto("customer_consents").values(rows).execute();
+    const keep = () => trx.updateTable("customers").set(details).where("id", "=", at.customerId).where("organization_id", "=", at.orgId);
+    if (rows.length === 0) await keep().execute();
+    else if (dialect() === "postgres") await trx.with("kept", () => keep().returning("id")).insertInto("customer_consents").values(rows).execute();
     else {
-      await keep(trx).execute();
+      await keep().execute();
       await trx.insertInto("customer_consents").values(rows).execute();
     }
     return;
