@@ -85,13 +85,29 @@ const statementNames = new Map<string, string>();
 function preparingMarkedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
-    if (typeof text === "string" && Array.isArray(values) && text.endsWith(PREPARED_MARK)) {
+    // Kysely calls query(text, values) and awaits the promise; anything else goes through as it is.
+    if (typeof text === "string" && Array.isArray(values) && rest.length === 0 && text.endsWith(PREPARED_MARK)) {
       let name = statementNames.get(text);
       if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) statementNames.set(text, (name = `mlango_${statementNames.size + 1}`));
-      if (name !== undefined) return query({ name, text, values }, ...rest);
+      if (name !== undefined) return queryNamed((config) => query(config) as Promise<pg.QueryResult>, { name, text, values });
     }
     return query(text, values, ...rest);
   };
+}
+
+/**
+ * Runs a named statement. "cached plan must not change result type" (0A000: a migration changed a
+ * table under a statement this connection prepared before) runs it unnamed instead; the connection's
+ * statement stays stale until it closes. Inside a transaction the error has already aborted it, so
+ * there the retry fails too and the transaction's caller sees the error.
+ */
+async function queryNamed<R extends pg.QueryResultRow>(run: (config: pg.QueryConfig) => Promise<pg.QueryResult<R>>, config: pg.QueryConfig & { name: string }): Promise<pg.QueryResult<R>> {
+  try {
+    return await run(config);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "0A000") throw error;
+    return run({ text: config.text, values: config.values });
+  }
 }
 
 /**
@@ -102,16 +118,7 @@ function preparingMarkedStatements(client: pg.PoolClient): void {
  */
 export async function executePrepared<R>(name: string, compiled: CompiledQuery, parameters: readonly unknown[]): Promise<R[]> {
   const { pool } = database();
-  if (pool) {
-    try {
-      return (await pool.query<R & pg.QueryResultRow>({ name, text: compiled.sql, values: [...parameters] })).rows;
-    } catch (error) {
-      // "cached plan must not change result type": a migration changed a table under a statement this
-      // connection prepared before; run it unprepared (the connection's statement stays stale until it closes).
-      if ((error as { code?: string }).code !== "0A000") throw error;
-      return (await pool.query<R & pg.QueryResultRow>(compiled.sql, [...parameters])).rows;
-    }
-  }
+  if (pool) return (await queryNamed<R & pg.QueryResultRow>((config) => pool.query(config), { name, text: compiled.sql, values: [...parameters] })).rows;
   return (await database().db.executeQuery<R>({ ...compiled, parameters })).rows;
 }
 

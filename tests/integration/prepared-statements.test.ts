@@ -21,4 +21,21 @@ describe("statements marked PREPARED", () => {
       expect(ours[0]!.statement).toContain('select "name" from "organizations" where "id" = $1');
     });
   });
+
+  it("still answer outside a transaction after a migration changed the type of a column they read (PostgreSQL's 0A000: run unnamed)", async () => {
+    if (dialect() !== "postgres") return; // SQLite cannot change a column's type, and re-prepares by itself
+    const table = `prepared_${process.pid}_${Date.now()}`;
+    await sql`create table ${sql.table(table)} (id integer, v integer)`.execute(db);
+    try {
+      await sql`insert into ${sql.table(table)} values (1, 7)`.execute(db);
+      // One at a time, so the pool hands the same idle connection back and its prepared statement is met again.
+      const read = () => db.selectFrom(sql.table(table).as("t") as never).select(sql<string | number>`v`.as("v")).where(sql<boolean>`id = ${1}`).modifyEnd(PREPARED).executeTakeFirstOrThrow();
+      expect((await read()).v).toBe(7);
+      expect((await read()).v).toBe(7);
+      await sql`alter table ${sql.table(table)} alter column v type text`.execute(db);
+      expect((await read()).v).toBe("7");
+    } finally {
+      await sql`drop table if exists ${sql.table(table)}`.execute(db);
+    }
+  });
 });
