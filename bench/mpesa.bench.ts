@@ -40,6 +40,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { DarajaOutcome, FakeDaraja, SentCallback } from "../scripts/fakes/daraja";
+import { httpRequest } from "../scripts/fakes/http-request";
 import { benchEngines, databaseCpuMs, percentile, printTable, runChild, serverCpuMs, useBenchDatabase, type Engine } from "./engine-harness";
 
 const ROOT = "data/bench/mpesa";
@@ -462,10 +463,10 @@ async function purchases(origin: string, world: World, guests: Guest[], fake: Fa
   await Promise.all(
     guests.map(async (g) => {
       const started = performance.now();
-      const res = await fetch(`${origin}/hotspot/meraki/${world.portalKey}?${merakiQuery(world.apMac, g.clientMac)}`, { redirect: "manual" });
+      const res = await httpRequest(`${origin}/hotspot/meraki/${world.portalKey}?${merakiQuery(world.apMac, g.clientMac)}`);
       entryTimes.push(performance.now() - started);
       mark?.("entry");
-      const location = res.headers.get("location") ?? "";
+      const location = res.headers.location ?? "";
       if (!location.startsWith("/connect?token=")) throw new Error(`The Meraki hand-off answered ${res.status} ${location}`);
       g.token = location.slice("/connect?token=".length);
     }),
@@ -477,9 +478,8 @@ async function purchases(origin: string, world: World, guests: Guest[], fake: Fa
   await Promise.all(
     guests.map(async (g) => {
       const started = performance.now();
-      const res = await fetch(`${origin}/connect/mpesa`, {
+      const res = await httpRequest(`${origin}/connect/mpesa`, {
         method: "POST",
-        redirect: "manual",
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ token: g.token!, plan_id: String(world.planId), phone_number: g.phone }).toString(),
       });
@@ -487,8 +487,8 @@ async function purchases(origin: string, world: World, guests: Guest[], fake: Fa
       mark?.("STK push");
       g.waitingSince = now();
       lastPushAt = Math.max(lastPushAt, g.waitingSince);
-      const location = res.headers.get("location") ?? "";
-      if (res.status !== 303 || !location.startsWith("/connect/mpesa/wait?")) throw new Error(`POST /connect/mpesa answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      const location = res.headers.location ?? "";
+      if (res.status !== 303 || !location.startsWith("/connect/mpesa/wait?")) throw new Error(`POST /connect/mpesa answered ${res.status}: ${res.text.slice(0, 300)}`);
       g.location = location;
       const request = fake.stkRequests.find((r) => r.phone === g.digits);
       if (!request) throw new Error(`No STK push reached the fake for ${g.digits}`);
@@ -534,10 +534,10 @@ async function purchases(origin: string, world: World, guests: Guest[], fake: Fa
 type PageKind = "granted" | "online" | "failed" | "pending";
 
 async function waitingPage(origin: string, g: Guest): Promise<{ kind: PageKind; at: number }> {
-  const res = await fetch(`${origin}${g.location}`, { redirect: "manual" });
+  const res = await httpRequest(`${origin}${g.location}`);
   const at = now();
-  const location = res.headers.get("location") ?? "";
-  const body = await res.text();
+  const location = res.headers.location ?? "";
+  const body = res.text;
   if (res.status === 303 && location.startsWith(GRANT_URL)) return { kind: "granted", at };
   if (res.status === 303 && location.startsWith("/connect/online?")) return { kind: "online", at };
   if (res.status === 200 && body.includes("Payment not completed")) return { kind: "failed", at };

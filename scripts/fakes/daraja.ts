@@ -34,6 +34,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { httpRequest } from "./http-request";
 import { readBody } from "./read-body";
 
 export type DarajaOutcome = "success" | "insufficient" | "cancelled" | "unreachable" | "wrong_pin" | "timeout" | "no_callback";
@@ -395,14 +396,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
   async function post(url: string, body: StkCallbackBody, checkoutRequestId: string): Promise<SentCallback> {
     const sentAt = preciseNow();
     try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-        redirect: "manual",
-        signal: AbortSignal.timeout(10_000),
-      });
-      await res.arrayBuffer().catch(() => undefined);
+      const res = await httpRequest(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), timeoutMs: 10_000 });
       return { checkoutRequestId, url, body, status: res.status, sentAt, answeredAt: preciseNow() };
     } catch {
       return { checkoutRequestId, url, body, status: null, sentAt, answeredAt: preciseNow() };
@@ -508,14 +502,8 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
         MSISDN: input.msisdn,
         FirstName: input.firstName ?? "John",
       };
-      const res = await fetch(registration.confirmationUrl, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(payload),
-        redirect: "manual",
-        signal: AbortSignal.timeout(10_000),
-      });
-      return { payload, status: res.status, body: await res.text() };
+      const res = await httpRequest(registration.confirmationUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload), timeoutMs: 10_000 });
+      return { payload, status: res.status, body: res.text };
     },
     async idle() {
       while (timers.size > 0 || inFlight.size > 0) {
