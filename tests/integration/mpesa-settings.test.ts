@@ -8,7 +8,7 @@ import { MPESA_MESSAGES } from "~/lib/schemas/mpesa";
 import * as mpesaPage from "~/routes/$orgId+/organization+/mpesa";
 import { databaseTokenStore, type DarajaClient } from "~/services/prepaid/daraja.server";
 import { getMpesaSettings, loadDarajaClient, saveMpesaSettings, testMpesaConnection } from "~/services/prepaid/mpesa-settings.server";
-import { decryptSecret } from "~/services/secrets.server";
+import { decryptSecret, encryptSecret } from "~/services/secrets.server";
 import { SANDBOX_SHORTCODE, startFakeDaraja, type FakeDaraja } from "../../scripts/fakes/daraja";
 import { makeMember, makeOrg, sessionCookie } from "../fixtures";
 import { startBuiltServer } from "../fixtures/http-server";
@@ -235,9 +235,9 @@ describe("test connection", () => {
 
 describe("the shared OAuth token", () => {
   const purchase = { amount: 10, phone: "0708374149", accountReference: "PLAN1H", description: "Wi-Fi 1 hour", callbackUrl: CALLBACK };
-  /** Two "instances": separate clients, each with its own database token store. */
-  async function instances(orgId: number, count = 2): Promise<DarajaClient[]> {
-    return Promise.all(Array.from({ length: count }, async () => (await loadDarajaClient(orgId, { standIn: fake.url, tokens: databaseTokenStore() }))!));
+  /** Two "instances": separate clients, each with its own database token store (and memory copy). */
+  async function instances(orgId: number, count = 2, now?: () => number): Promise<DarajaClient[]> {
+    return Promise.all(Array.from({ length: count }, async () => (await loadDarajaClient(orgId, { standIn: fake.url, tokens: databaseTokenStore({ now }), now }))!));
   }
 
   it("is fetched once for two concurrent requests and kept encrypted in the database", async () => {
@@ -263,14 +263,29 @@ describe("the shared OAuth token", () => {
 
   it("is renewed once, by one instance, when under 60 seconds are left", async () => {
     const { orgId } = await configured();
-    const clients = await instances(orgId, 4);
+    let clock = Date.now();
+    const clients = await instances(orgId, 4, () => clock);
     const first = await clients[0].accessToken();
-    await db.updateTable("daraja_tokens").set({ expires_at: Date.now() + 30_000 }).execute();
+    // Every instance has the token now, in memory too.
+    expect(await Promise.all(clients.map((c) => c.accessToken()))).toEqual([first, first, first, first]);
+    const { expires_at } = await db.selectFrom("daraja_tokens").select("expires_at").executeTakeFirstOrThrow();
+    clock = Number(expires_at) - 30_000;
     const before = fake.tokenRequests.length;
     const tokens = await Promise.all(clients.map((c) => c.accessToken()));
     expect(fake.tokenRequests.length - before).toBe(1);
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(first);
+  });
+
+  it("is kept in memory by each instance while it is good: a push reads no table", async () => {
+    const { orgId } = await configured();
+    const [a, b] = await instances(orgId);
+    const token = await a.accessToken();
+    // The stored copy changes under a (as no instance would do): a keeps using its own until Daraja
+    // refuses it, while b, reading the table for the first time, gets the stored one.
+    await db.updateTable("daraja_tokens").set({ token: encryptSecret("stored-elsewhere") }).execute();
+    expect(await a.accessToken()).toBe(token);
+    expect(await b.accessToken()).toBe("stored-elsewhere");
   });
 
   it("is replaced once when Daraja refuses it, however many requests noticed", async () => {

@@ -7,7 +7,7 @@
 //   token for 3,599 s, and a new token invalidates the previous one of that key. So one token per
 //   credential is shared by every instance, kept in the database (`daraja_tokens`, encrypted), and
 //   refreshed by one instance at a time (a lease taken with a conditional UPDATE) when under 60 s
-//   are left — never fetched per request.
+//   are left — never fetched per request (each instance keeps a copy in memory meanwhile).
 // - STK push `Password` = base64(BusinessShortCode + passkey + Timestamp); `Timestamp` is
 //   YYYYMMDDHHmmss in Kenyan time (EAT, Africa/Nairobi, UTC+3 all year: Kenya has no daylight
 //   saving), and the same value goes in the password and the Timestamp field.
@@ -184,16 +184,25 @@ export interface DatabaseTokenStoreOptions {
  * the consumer key, the token encrypted (encryptSecret), its expiry. A refresh takes a lease with a
  * conditional UPDATE (only when the lease is free and the token is missing, nearly expired or the
  * one Daraja refused), so two instances never both fetch: Daraja would invalidate the first token.
+ *
+ * Each instance also keeps the last token it read or fetched in memory until its refresh margin, so
+ * an STK push does not read the table (one round trip fewer on every purchase). Another instance
+ * replaces the token early only when Daraja refused it or a credentials test forced a new one; this
+ * instance then finds its copy refused once, and its retry (`rejected`) reads the table again.
  */
 export function databaseTokenStore(options: DatabaseTokenStoreOptions = {}): TokenStore {
   const now = options.now ?? Date.now;
   const leaseMs = options.leaseMs ?? 15_000;
   const pollMs = options.pollMs ?? 50;
   const waitMs = options.waitMs ?? 20_000;
+  const known = new Map<string, { token: string; tokenHash: string; expiresAt: number }>();
+  const remember = (keyHash: string, token: string, expiresAt: number) => known.set(keyHash, { token, tokenHash: sha256(token), expiresAt });
   return {
     async get(cacheKey, fetchToken, { force = false, rejected } = {}) {
       const keyHash = sha256(cacheKey);
       const rejectedHash = rejected === undefined ? null : sha256(rejected);
+      const copy = known.get(keyHash);
+      if (copy && !force && copy.tokenHash !== rejectedHash && copy.expiresAt - TOKEN_REFRESH_MARGIN_MS > now()) return copy.token;
       const started = now();
       const leaseId = crypto.randomUUID();
       for (;;) {
@@ -209,7 +218,11 @@ export function databaseTokenStore(options: DatabaseTokenStoreOptions = {}): Tok
           continue;
         }
         const fresh = row.token !== null && Number(row.expires_at) - TOKEN_REFRESH_MARGIN_MS > t && row.token_hash !== rejectedHash;
-        if (fresh && !force) return decryptSecret(row.token!);
+        if (fresh && !force) {
+          const token = decryptSecret(row.token!);
+          remember(keyHash, token, Number(row.expires_at));
+          return token;
+        }
         if (Number(row.lease_until) <= t) {
           let claim = db
             .updateTable("daraja_tokens")
@@ -238,6 +251,7 @@ export function databaseTokenStore(options: DatabaseTokenStoreOptions = {}): Tok
               .where("key_hash", "=", keyHash)
               .where("lease_id", "=", leaseId)
               .execute();
+            remember(keyHash, issued.token, issued.expiresAt);
             return issued.token;
           }
           continue; // someone else refreshed or claimed in between: look again at once
