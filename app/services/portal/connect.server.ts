@@ -9,7 +9,17 @@ import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/porta
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { GatewayError, gatewayFor } from "./gateways/index.server";
-import { HELD_MESSAGES, heldSubscription, startSubscription, takeFreePlan, useSubscription, type SessionLimits } from "../prepaid/subscriptions.server";
+import {
+  HELD_MESSAGES,
+  heldSubscription,
+  heldSubscriptionColumns,
+  startSubscription,
+  takeFreePlan,
+  useSubscription,
+  weighHeldSubscription,
+  type HeldSubscriptionRow,
+  type SessionLimits,
+} from "../prepaid/subscriptions.server";
 import { redeemVoucher } from "../prepaid/vouchers.server";
 import { networkById } from "./network.server";
 import type { GuestPlace } from "../splash/rules.server";
@@ -341,6 +351,12 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
       (eb) => knownCustomer(eb, "phone_number", request.details?.phone_number).as("known_by_phone"),
       (eb) => knownCustomer(eb, "email_address", request.details?.email_address).as("known_by_email"),
     ])
+    // An M-Pesa grant names its subscription: what useSubscription would read comes with the rest.
+    .$if(request.mode === "MPESA" && request.subscriptionId !== undefined, (qb) =>
+      qb
+        .leftJoin("subscriptions as held", (join) => join.on("held.id", "=", request.subscriptionId!).onRef("held.organization_id", "=", "connections.organization_id"))
+        .select(heldSubscriptionColumns(sql<number>`coalesce(connections.device_id, -1)`, now)),
+    )
     .where("connections.token", "=", hashToken(request.token))
     .modifyEnd(PREPARED)
     .executeTakeFirst();
@@ -377,7 +393,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     // A paid plan (the payment just made, or a plan held on this device) — never the free plan.
     const held = request.mode === "MPESA" ? (request.subscriptionId ?? null) : ((await heldSubscription(trx, orgId, { deviceId }, now))?.id ?? null);
     if (held === null) return refuse(409, HELD_MESSAGES.none);
-    const used = await useSubscription(trx, orgId, held, deviceId, now);
+    const used = request.mode === "MPESA" ? weighHeldSubscription(row as HeldSubscriptionRow, now) : await useSubscription(trx, orgId, held, deviceId, now);
     if (!used.ok) return refuse(used.status, used.message);
     ({ subscriptionId, seconds, limits } = used);
     // A plan bought before the guest was known belongs to the customer the payment's phone made.

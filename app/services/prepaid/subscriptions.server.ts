@@ -147,47 +147,76 @@ export type UseOutcome =
  * capped by the validity; the time used is the sum of the subscription's sessions so far.
  */
 export async function useSubscription(trx: Kysely<DB>, organizationId: number, subscriptionId: number, deviceId: number | null, now: number): Promise<UseOutcome> {
-  // The plan and what its connections have used, in one round trip.
-  const usedBy = (eb: ExpressionBuilder<DB, "subscriptions">) =>
-    eb.selectFrom("connections").whereRef("connections.subscription_id", "=", "subscriptions.id").where("connections.authorized_at", "is not", null);
-  const sub = await trx
-    .selectFrom("subscriptions")
-    .select((eb) => [
-      "id",
-      "customer_id",
-      "status",
-      "expires_on",
-      "time_limit_minutes",
-      "usage_limit_bytes",
-      "used_bytes",
-      "simultaneous_connections",
-      "max_upload_kbps",
-      "max_download_kbps",
-      // The device's own earlier session (it reconnected) does not take a second place.
-      usedBy(eb)
-        .select(
-          sql<number>`coalesce(sum(case when connections.ended_at is null and connections.session_expires_at > ${now} and (connections.device_id is null or connections.device_id <> ${deviceId ?? -1}) then 1 else 0 end), 0)`.as("n"),
-        )
-        .as("online"),
-      usedBy(eb)
-        .select(
-          sql<number>`coalesce(sum((case when coalesce(connections.ended_at, ${now}) < connections.session_expires_at then coalesce(connections.ended_at, ${now}) else connections.session_expires_at end) - connections.authorized_at), 0)`.as("ms"),
-        )
-        .as("used_ms"),
-    ])
-    .where("id", "=", subscriptionId)
-    .where("organization_id", "=", organizationId)
+  const held = await trx
+    .selectFrom("subscriptions as held")
+    .select(heldSubscriptionColumns(sql<number>`${deviceId ?? -1}`, now))
+    .where("held.id", "=", subscriptionId)
+    .where("held.organization_id", "=", organizationId)
     .modifyEnd(PREPARED)
     .executeTakeFirst();
-  if (!sub || sub.status !== "Active" || Number(sub.expires_on ?? 0) <= now) return { ok: false, status: 409, message: HELD_MESSAGES.none };
-  const online = Number(sub.online);
-  if (online >= Number(sub.simultaneous_connections)) return { ok: false, status: 409, message: HELD_MESSAGES.full(online) };
-  const usedSeconds = Math.max(0, Math.floor(Number(sub.used_ms) / 1000));
-  const timeLeft = sub.time_limit_minutes === null ? Infinity : sub.time_limit_minutes * 60 - usedSeconds;
+  return weighHeldSubscription(held, now);
+}
+
+/**
+ * What useSubscription weighs, as selections over a subscription aliased `held`: the plan and, in
+ * the same round trip, what its connections have used. The claim of an M-Pesa grant joins them to
+ * its own query (connect.server.ts), so it does not spend a round trip of its own.
+ * `deviceId`: the device connecting (-1 for none) — its own earlier session (it reconnected) does
+ * not take a second place.
+ */
+export function heldSubscriptionColumns(deviceId: Expression<number>, now: number) {
+  const usedBy = sql`from connections as used where used.subscription_id = held.id and used.authorized_at is not null`;
+  return [
+    sql<number | null>`held.id`.as("held_id"),
+    sql<number | null>`held.customer_id`.as("held_customer_id"),
+    sql<SubscriptionStatus | null>`held.status`.as("held_status"),
+    sql<number | null>`held.expires_on`.as("held_expires_on"),
+    sql<number | null>`held.time_limit_minutes`.as("held_time_limit_minutes"),
+    sql<number | null>`held.usage_limit_bytes`.as("held_usage_limit_bytes"),
+    sql<number | null>`held.used_bytes`.as("held_used_bytes"),
+    sql<number | null>`held.simultaneous_connections`.as("held_simultaneous_connections"),
+    sql<number | null>`held.max_upload_kbps`.as("held_max_upload_kbps"),
+    sql<number | null>`held.max_download_kbps`.as("held_max_download_kbps"),
+    sql<number>`(select coalesce(sum(case when used.ended_at is null and used.session_expires_at > ${now} and (used.device_id is null or used.device_id <> ${deviceId}) then 1 else 0 end), 0) ${usedBy})`.as("held_online"),
+    sql<number>`(select coalesce(sum((case when coalesce(used.ended_at, ${now}) < used.session_expires_at then coalesce(used.ended_at, ${now}) else used.session_expires_at end) - used.authorized_at), 0) ${usedBy})`.as(
+      "held_used_ms",
+    ),
+  ] as const;
+}
+
+/** The columns of heldSubscriptionColumns, as read (all null when no such subscription). */
+export interface HeldSubscriptionRow {
+  held_id: number | null;
+  held_customer_id: number | null;
+  held_status: SubscriptionStatus | null;
+  held_expires_on: number | null;
+  held_time_limit_minutes: number | null;
+  held_usage_limit_bytes: number | null;
+  held_used_bytes: number | null;
+  held_simultaneous_connections: number | null;
+  held_max_upload_kbps: number | null;
+  held_max_download_kbps: number | null;
+  held_online: number;
+  held_used_ms: number;
+}
+
+/** useSubscription's rules over the subscription's row (undefined or a null id: none). */
+export function weighHeldSubscription(held: HeldSubscriptionRow | undefined, now: number): UseOutcome {
+  if (!held || held.held_id === null || held.held_status !== "Active" || Number(held.held_expires_on ?? 0) <= now) return { ok: false, status: 409, message: HELD_MESSAGES.none };
+  const online = Number(held.held_online);
+  if (online >= Number(held.held_simultaneous_connections)) return { ok: false, status: 409, message: HELD_MESSAGES.full(online) };
+  const usedSeconds = Math.max(0, Math.floor(Number(held.held_used_ms) / 1000));
+  const timeLeft = held.held_time_limit_minutes === null ? Infinity : held.held_time_limit_minutes * 60 - usedSeconds;
   if (timeLeft <= 0) return { ok: false, status: 409, message: HELD_MESSAGES.timeUsed };
-  const seconds = Math.floor(Math.min(timeLeft, (Number(sub.expires_on) - now) / 1000));
-  const bytes = sub.usage_limit_bytes === null ? null : Math.max(0, Number(sub.usage_limit_bytes) - Number(sub.used_bytes));
-  return { ok: true, subscriptionId, seconds, limits: { upKbps: sub.max_upload_kbps, downKbps: sub.max_download_kbps, bytes }, customerId: sub.customer_id };
+  const seconds = Math.floor(Math.min(timeLeft, (Number(held.held_expires_on) - now) / 1000));
+  const bytes = held.held_usage_limit_bytes === null ? null : Math.max(0, Number(held.held_usage_limit_bytes) - Number(held.held_used_bytes));
+  return {
+    ok: true,
+    subscriptionId: Number(held.held_id),
+    seconds,
+    limits: { upKbps: held.held_max_upload_kbps, downKbps: held.held_max_download_kbps, bytes },
+    customerId: held.held_customer_id === null ? null : Number(held.held_customer_id),
+  };
 }
 
 /**
