@@ -222,6 +222,9 @@ describe("connect page", () => {
     const answers = await Promise.all(Array.from({ length: 4 }, () => postForm(server.origin, "/connect", { token, ...SIGNUP })));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([303, 409, 409, 409]);
+    // The refused requests' consents went with their rolled-back transactions: one record of each kind.
+    const kinds = (await db.selectFrom("customer_consents").select("kind").where("connection_id", "=", (await connectionOf(token)).id).execute()).map((c) => c.kind).sort();
+    expect(kinds).toEqual(["marketing", "terms"]);
     const refused = answers.find((a) => a.status === 409)!;
     const page = await refused.text();
     expect(page).toContain("Connection has already been authorized");

@@ -1,7 +1,7 @@
 // The connect page's logic (issue [portal] §2–3): what a token's guest is offered, and authorizing
 // the connection exactly once, then letting the guest through at the gateway.
 import DataLoader from "dataloader";
-import { sql, type CompiledQuery, type ExpressionBuilder, type RawBuilder } from "kysely";
+import { sql, type CompiledQuery, type ExpressionBuilder, type Insertable, type QueryCreator, type RawBuilder, type Updateable, type UpdateResult } from "kysely";
 import { db, dialect, executePrepared, PREPARED } from "~/db/db.server";
 import { retryDeadlocks } from "~/db/sql.server";
 import type { DB, FreeEvery, OAuthProviderName } from "~/db/schema";
@@ -378,9 +378,8 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     ({ customerId, change: detailsToKeep } = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id, knownId: known.length ? Math.min(...known) : null }, request, now));
   }
 
-  if (customerId !== null) {
-    await recordConsent(trx, { orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, detailsToKeep);
-  }
+  // Written with the connection's authorization, at the end (one statement on PostgreSQL).
+  const consent = customerId === null ? null : consentWrites({ orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, detailsToKeep);
 
   // With a free plan the guest is online under it (once per device in its period), for its time;
   // without one, for the network's session length.
@@ -423,15 +422,15 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     ({ seconds, subscriptionId, limits } = free);
     freeTaken = true;
   }
-  const claimedRow = await trx
-    .updateTable("connections")
-    .set({ authorized_at: now, authorization_mode: request.mode, customer_id: customerId, session_expires_at: now + seconds * 1000, subscription_id: subscriptionId })
-    .where("id", "=", row.id)
-    .where("authorized_at", "is", null)
-    .modifyEnd(PREPARED)
-    .executeTakeFirst();
-  // A racing request authorized it first (PostgreSQL re-checks the condition after the row lock).
-  if (Number(claimedRow.numUpdatedRows) !== 1) return refuse(409, CONNECT_MESSAGES.alreadyAuthorized, true);
+  const authorized = await authorizeConnection(
+    trx,
+    Number(row.id),
+    { authorized_at: now, authorization_mode: request.mode, customer_id: customerId, session_expires_at: now + seconds * 1000, subscription_id: subscriptionId },
+    consent,
+  );
+  // A racing request authorized it first (PostgreSQL re-checks the condition after the row lock);
+  // the refusal rolls the transaction back, the consent and the customer's change with it.
+  if (!authorized) return refuse(409, CONNECT_MESSAGES.alreadyAuthorized, true);
 
   return {
     id: Number(row.id),
@@ -464,7 +463,7 @@ function knownCustomer(eb: ExpressionBuilder<DB, "connections">, column: "phone_
  * Keeps sign-up or social details on the guest's customer. A phone number or e-mail address the
  * organisation already knows (`knownId`, the first such customer) makes the guest that customer
  * (the device follows), so a guest is one customer however many devices and sign-ups. Returns the
- * customer the connection belongs to and the change to make to it, which recordConsent writes
+ * customer the connection belongs to and the change to make to it, which authorizeConnection writes
  * together with the consent.
  */
 async function keepDetails(
@@ -500,18 +499,27 @@ async function keepDetails(
 /** Columns of a customer to set (keepDetails). */
 type CustomerChange = Record<string, string | number | RawBuilder<number>>;
 
+/** The consent rows and the customer's change that go with a connection's authorization. */
+interface ConsentWrites {
+  customerId: number;
+  orgId: number;
+  rows: Insertable<DB["customer_consents"]>[];
+  /** the columns to set on the customer; `onlyIfUnset`: only where terms_accepted_at is null */
+  change: CustomerChange;
+  onlyIfUnset: boolean;
+}
+
 /**
  * The consent record (Kenya Data Protection Act 2019): what the guest accepted, when, under which
  * wording; with the sign-up's details to keep on the customer, when there are any.
  */
-async function recordConsent(
-  trx: Trx,
+function consentWrites(
   at: { orgId: number; customerId: number; connectionId: number; venueId: number | null },
   consent: AuthorizeRequest["consent"],
   now: number,
   /** the sign-up's details to keep on the customer (keepDetails), written with the consent */
   details: CustomerChange | null,
-): Promise<void> {
+): ConsentWrites {
   const given = consent ?? { terms: true, marketing: null };
   const rows = (["terms", "marketing"] as const)
     .filter((kind) => given[kind] !== null)
@@ -525,20 +533,35 @@ async function recordConsent(
       wording_version: CONSENT_WORDING_VERSION,
       created_at: now,
     }));
-  if (details) {
-    // The details (terms_accepted_at among them) and the consent: on PostgreSQL one statement, one
-    // round trip (the two tables have no triggers that would read each other's change).
-    const keep = () => trx.updateTable("customers").set(details).where("id", "=", at.customerId).where("organization_id", "=", at.orgId);
-    if (rows.length === 0) await keep().execute();
-    else if (dialect() === "postgres") await trx.with("kept", () => keep().returning("id")).insertInto("customer_consents").values(rows).execute();
-    else {
-      await keep().execute();
-      await trx.insertInto("customer_consents").values(rows).execute();
-    }
-    return;
+  if (details) return { customerId: at.customerId, orgId: at.orgId, rows, change: details, onlyIfUnset: false };
+  return { customerId: at.customerId, orgId: at.orgId, rows, change: given.terms ? { terms_accepted_at: now } : {}, onlyIfUnset: true };
+}
+
+/**
+ * Authorizes the connection (only if it is not yet: false when a racing request did first), with
+ * the consent and the customer's change. On PostgreSQL that is one statement, a data-modifying WITH:
+ * one round trip while the connection's roll-up triggers hold their rows (the tables written beside
+ * it have no triggers that would read each other's change).
+ */
+async function authorizeConnection(trx: Trx, connectionId: number, set: Updateable<DB["connections"]>, consent: ConsentWrites | null): Promise<boolean> {
+  const authorize = (qc: QueryCreator<DB>) => qc.updateTable("connections").set(set).where("id", "=", connectionId).where("authorized_at", "is", null);
+  const keep = (qc: QueryCreator<DB>) => {
+    let q = qc.updateTable("customers").set(consent!.change).where("id", "=", consent!.customerId).where("organization_id", "=", consent!.orgId);
+    if (consent!.onlyIfUnset) q = q.where("terms_accepted_at", "is", null);
+    return q;
+  };
+  const changesCustomer = consent !== null && Object.keys(consent.change).length > 0;
+  let done: UpdateResult;
+  if (!consent) done = await authorize(trx).modifyEnd(PREPARED).executeTakeFirst();
+  else if (dialect() === "postgres") {
+    const withConsent = trx.with("consented", (qc) => qc.insertInto("customer_consents").values(consent.rows).returning("id"));
+    // The CTEs add names the statement does not read: the creators stand for plain ones.
+    const creator = (changesCustomer ? withConsent.with("kept", (qc) => keep(qc as unknown as QueryCreator<DB>).returning("id")) : withConsent) as unknown as QueryCreator<DB>;
+    done = await authorize(creator).executeTakeFirst();
+  } else {
+    await trx.insertInto("customer_consents").values(consent.rows).execute();
+    if (changesCustomer) await keep(trx).execute();
+    done = await authorize(trx).modifyEnd(PREPARED).executeTakeFirst();
   }
-  await trx.insertInto("customer_consents").values(rows).execute();
-  if (given.terms) {
-    await trx.updateTable("customers").set({ terms_accepted_at: now }).where("id", "=", at.customerId).where("terms_accepted_at", "is", null).execute();
-  }
+  return Number(done.numUpdatedRows) === 1;
 }
