@@ -121,6 +121,10 @@ describe("buying a plan with M-Pesa", () => {
     // A sandboxed page's meta refresh does not run: a header reloads it.
     expect(waiting.headers.get("refresh")).toBe(`3;url=${location}`);
     expect(waitingPage).toContain(`Enter your M-Pesa PIN on ${phone}`);
+    // GET is answered ahead of Express (fast-path.server.ts), HEAD through it: the same answer.
+    const head = await fetch(waitUrl(location), { method: "HEAD", redirect: "manual" });
+    expect(head.status).toBe(200);
+    for (const name of ["refresh", "content-security-policy", "cache-control", "referrer-policy", "x-frame-options"]) expect(head.headers.get(name)).toBe(waiting.headers.get(name));
 
     await fake.idle();
     const granted = await waitForEnd(location);
@@ -139,10 +143,13 @@ describe("buying a plan with M-Pesa", () => {
     expect(customer.phone_number).toBe(`+${digits(phone)}`);
     expect(subscription.customer_id).toBe(connection.customer_id);
 
-    // Polling again (the page reloaded once more) finds the guest online.
+    // Polling again (the page reloaded once more) finds the guest online, ahead of Express or through it.
     const again = await poll(location);
     expect(again.status).toBe(303);
     expect(again.headers.get("location")).toContain("/connect/online?token=");
+    expect(again.headers.get("cache-control")).toBe("no-store");
+    const againHead = await fetch(waitUrl(location), { method: "HEAD", redirect: "manual" });
+    expect([againHead.status, againHead.headers.get("location"), againHead.headers.get("cache-control")]).toEqual([303, again.headers.get("location"), "no-store"]);
     // Another payment's id, or another token, with this page: not found.
     const paymentId = new URL(waitUrl(location)).searchParams.get("payment")!;
     const otherToken = await visit(w);

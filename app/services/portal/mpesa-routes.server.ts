@@ -11,8 +11,9 @@ import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase 
 import { heldSubscription } from "../prepaid/subscriptions.server";
 import { authorizeGuest, loadGuestView, type GuestView } from "./connect.server";
 import { messagePage, paymentFailedPage, refusalPage, refusalStatus, WAIT_REFRESH_SECONDS, waitingPage, type FormState } from "./pages.server";
+import { GUEST_CSP, type GuestPage } from "./router.server";
 
-type SendPage = (res: express.Response, status: number, page: string) => void;
+type SendPage = (res: express.Response, status: number, page: string, csp?: string) => void;
 type SendConnectPage = (res: express.Response, status: number, view: GuestView, token: string, state?: FormState) => Promise<void>;
 
 const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
@@ -33,6 +34,36 @@ const CALLBACK_LIMIT = "64kb";
 const purchaseLanes = lanes(1);
 const paidGuestsFirst = firstServed();
 const PAID_FIRST_MS = 250;
+
+/** The waiting page's answer: a page (with its Refresh header while the payment is pending) or a redirect. */
+export type WaitingAnswer = { redirect: string } | (GuestPage & { refresh?: string });
+
+/**
+ * GET /connect/mpesa/wait?token&payment: the waiting page, then the grant — answered through
+ * Express (HEAD) and ahead of it (fast-path.server.ts) alike. A paid guest's work goes first.
+ */
+export function waitingAnswerFor(token: string | null, payment: string | null): Promise<WaitingAnswer> {
+  return paidGuestsFirst.run(() => waitingAnswer(token ?? "", /^\d{1,12}$/.test(payment ?? "") ? Number(payment) : 0));
+}
+
+async function waitingAnswer(token: string, paymentId: number): Promise<WaitingAnswer> {
+  const page = (status: number, html: string, refresh?: string): WaitingAnswer => ({ status, html, csp: GUEST_CSP, refresh });
+  const purchase = await purchaseStatus(token, paymentId);
+  if (!purchase) return page(404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
+  if (purchase.state === "pending") {
+    // Reloads without JavaScript: a header, as the guest CSP's sandbox refuses a meta refresh.
+    return page(200, waitingPage(purchase.networkName, token, paymentId, purchase), `${WAIT_REFRESH_SECONDS};url=/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`);
+  }
+  if (purchase.state === "failed") return page(200, paymentFailedPage(purchase.networkName, token, purchase.message));
+  // Paid: this connection goes online under the plan (a second poll finds it online already).
+  const online = { redirect: `/connect/online?token=${encodeURIComponent(token)}` };
+  if (purchase.authorized) return online;
+  const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: purchase.subscriptionId, details: { phone_number: `+${purchase.phone}` } });
+  if (outcome.ok) return { redirect: outcome.redirect };
+  const again = await loadGuestView(token, { plans: false });
+  if (again?.state === "authorized") return online;
+  return page(outcome.status, messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], purchase.networkName));
+}
 
 export function mountMpesaRoutes(
   router: express.Router,
@@ -77,28 +108,11 @@ export function mountMpesaRoutes(
     }
   });
 
-  /** GET /connect/mpesa/wait: the waiting page, then the grant. */
-  const waitingPageOf = async (req: express.Request, res: express.Response) => {
-    const token = text(req.query.token) ?? "";
-    const paymentId = /^\d{1,12}$/.test(text(req.query.payment) ?? "") ? Number(req.query.payment) : 0;
-    const purchase = await purchaseStatus(token, paymentId);
-    if (!purchase) return sendPage(res, 404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
-    if (purchase.state === "pending") {
-      // Reloads without JavaScript: a header, as the guest CSP's sandbox refuses a meta refresh.
-      res.set("Refresh", `${WAIT_REFRESH_SECONDS};url=/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`);
-      return sendPage(res, 200, waitingPage(purchase.networkName, token, paymentId, purchase));
-    }
-    if (purchase.state === "failed") return sendPage(res, 200, paymentFailedPage(purchase.networkName, token, purchase.message));
-    // Paid: this connection goes online under the plan (a second poll finds it online already).
-    if (purchase.authorized) return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
-    const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: purchase.subscriptionId, details: { phone_number: `+${purchase.phone}` } });
-    if (outcome.ok) return redirect(res, outcome.redirect);
-    const again = await loadGuestView(token, { plans: false });
-    if (again?.state === "authorized") return redirect(res, `/connect/online?token=${encodeURIComponent(token)}`);
-    sendPage(res, outcome.status, messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], purchase.networkName));
-  };
   router.get("/connect/mpesa/wait", async (req, res) => {
-    await paidGuestsFirst.run(() => waitingPageOf(req, res));
+    const answer = await waitingAnswerFor(text(req.query.token), text(req.query.payment));
+    if ("redirect" in answer) return redirect(res, answer.redirect);
+    if (answer.refresh) res.set("Refresh", answer.refresh);
+    sendPage(res, answer.status, answer.html, answer.csp);
   });
 
   // Daraja's bodies are small JSON; a NUL anywhere is not Daraja (PostgreSQL text cannot hold one).

@@ -30,7 +30,7 @@ import { mountRadiusRoutes } from "../radius/routes.server";
 import { mountUnsubscribeRoutes } from "../marketing/unsubscribe-routes.server";
 import { hasNul } from "~/lib/nul";
 
-const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+export const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 /**
  * An operator's splash page may run its own scripts, still in the sandbox without allow-same-origin
  * (no cookies, no storage, no reading our responses) and with no network access of its own.
