@@ -554,12 +554,13 @@ async function authorizeConnection(trx: Trx, connectionId: number, set: Updateab
   let done: UpdateResult;
   if (!consent) done = await authorize(trx).modifyEnd(PREPARED).executeTakeFirst();
   else if (dialect() === "postgres") {
-    const withConsent = trx.with("consented", (qc) => qc.insertInto("customer_consents").values(consent.rows).returning("id"));
-    // The CTEs add names the statement does not read: the creators stand for plain ones.
-    const creator = (changesCustomer ? withConsent.with("kept", (qc) => keep(qc as unknown as QueryCreator<DB>).returning("id")) : withConsent) as unknown as QueryCreator<DB>;
+    // The CTEs add names the statement does not read: each creator stands for a plain one.
+    let creator: QueryCreator<DB> = trx;
+    if (consent.rows.length > 0) creator = creator.with("consented", (qc) => qc.insertInto("customer_consents").values(consent.rows).returning("id")) as unknown as QueryCreator<DB>;
+    if (changesCustomer) creator = creator.with("kept", (qc) => keep(qc as unknown as QueryCreator<DB>).returning("id")) as unknown as QueryCreator<DB>;
     done = await authorize(creator).executeTakeFirst();
   } else {
-    await trx.insertInto("customer_consents").values(consent.rows).execute();
+    if (consent.rows.length > 0) await trx.insertInto("customer_consents").values(consent.rows).execute();
     if (changesCustomer) await keep(trx).execute();
     done = await authorize(trx).modifyEnd(PREPARED).executeTakeFirst();
   }
