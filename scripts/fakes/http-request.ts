@@ -1,8 +1,9 @@
 // A lean HTTP/1.1 client for the fakes' callbacks and the benchmarks' simulated guests: node:http(s)
 // with keep-alive agents. fetch (undici, WHATWG streams) costs about twice the CPU of node:http per
 // request on this machine (decision 0029); in a benchmark the fakes and the guests share the
-// machine's cores with the server they measure, so what they spend is taken from the server. Redirects are never followed (the answer is returned); gzip, deflate and br bodies
-// are decompressed, as a phone's browser would.
+// machine's cores with the server they measure, so what they spend is taken from the server.
+// Redirects are never followed (the answer is returned); gzip, deflate and br bodies are
+// decompressed, as a phone's browser would.
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
@@ -18,7 +19,7 @@ export interface HttpRequestOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
-  /** abort (and reject) when no answer has ended by then */
+  /** abort (and reject) when the connection stays silent this long (Node's socket timeout) */
   timeoutMs?: number;
 }
 

@@ -545,24 +545,21 @@ function consentWrites(
  */
 async function authorizeConnection(trx: Trx, connectionId: number, set: Updateable<DB["connections"]>, consent: ConsentWrites | null): Promise<boolean> {
   const authorize = (qc: QueryCreator<DB>) => qc.updateTable("connections").set(set).where("id", "=", connectionId).where("authorized_at", "is", null);
+  const updated = (done: UpdateResult) => Number(done.numUpdatedRows) === 1;
+  if (!consent) return updated(await authorize(trx).modifyEnd(PREPARED).executeTakeFirst());
   const keep = (qc: QueryCreator<DB>) => {
-    let q = qc.updateTable("customers").set(consent!.change).where("id", "=", consent!.customerId).where("organization_id", "=", consent!.orgId);
-    if (consent!.onlyIfUnset) q = q.where("terms_accepted_at", "is", null);
-    return q;
+    const q = qc.updateTable("customers").set(consent.change).where("id", "=", consent.customerId).where("organization_id", "=", consent.orgId);
+    return consent.onlyIfUnset ? q.where("terms_accepted_at", "is", null) : q;
   };
-  const changesCustomer = consent !== null && Object.keys(consent.change).length > 0;
-  let done: UpdateResult;
-  if (!consent) done = await authorize(trx).modifyEnd(PREPARED).executeTakeFirst();
-  else if (dialect() === "postgres") {
+  const changesCustomer = Object.keys(consent.change).length > 0;
+  if (dialect() === "postgres") {
     // The CTEs add names the statement does not read: each creator stands for a plain one.
     let creator: QueryCreator<DB> = trx;
     if (consent.rows.length > 0) creator = creator.with("consented", (qc) => qc.insertInto("customer_consents").values(consent.rows).returning("id")) as unknown as QueryCreator<DB>;
     if (changesCustomer) creator = creator.with("kept", (qc) => keep(qc as unknown as QueryCreator<DB>).returning("id")) as unknown as QueryCreator<DB>;
-    done = await authorize(creator).executeTakeFirst();
-  } else {
-    if (consent.rows.length > 0) await trx.insertInto("customer_consents").values(consent.rows).execute();
-    if (changesCustomer) await keep(trx).execute();
-    done = await authorize(trx).modifyEnd(PREPARED).executeTakeFirst();
+    return updated(await authorize(creator).executeTakeFirst());
   }
-  return Number(done.numUpdatedRows) === 1;
+  if (consent.rows.length > 0) await trx.insertInto("customer_consents").values(consent.rows).execute();
+  if (changesCustomer) await keep(trx).execute();
+  return updated(await authorize(trx).modifyEnd(PREPARED).executeTakeFirst());
 }
