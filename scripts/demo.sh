@@ -48,14 +48,15 @@ if [ -x /usr/sbin/freeradius ] && [ -e /usr/lib/freeradius/rlm_rest.so ]; then
 fi
 npx tsx app/db/cli.ts demo
 # Live guests for the console to show: once the server answers, the gateway simulator plays a dozen
-# guests through the real guest path (a Meraki network, "Simulator Lab") and leaves them online.
+# guests through the real guest path (a Meraki network, "Simulator Lab") and leaves them online; three
+# more buy a plan with M-Pesa from the connect page, paid through the fake Daraja started above.
 (
   for _ in $(seq 1 90); do
     node -e "fetch('http://127.0.0.1:${PORT:-3000}/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" && break
     sleep 1
   done
-  npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 12 --make meraki --stay > data/simulator.log 2>&1 \
-    && echo "Live guests: the gateway simulator played 12 guests through the network \"Simulator Lab\"; those it left online show in the console (data/simulator.log)." \
+  npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 12 --buyers 3 --make meraki --stay > data/simulator.log 2>&1 \
+    && echo "Live guests: the gateway simulator played 12 guests and 3 M-Pesa purchases through the network \"Simulator Lab\"; those it left online show in the console (data/simulator.log)." \
     || echo "The gateway simulator could not add live guests: see data/simulator.log."
   if [ -n "$RADIUS_STARTED" ]; then
     npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 6 --make mikrotik --stay \

@@ -3,7 +3,7 @@
 //
 //   npm run simulate -- --url http://localhost:3000 --guests 50 --make meraki|opennds|unifi|mlango|mikrotik
 //     [--login admin@example.com --password mlango-demo] [--organization ID] [--venue ID]
-//     [--concurrency 16] [--signup-share 0.7] [--interims 2] [--stay]
+//     [--concurrency 16] [--signup-share 0.7] [--buyers 0] [--interims 2] [--stay]
 //     [--radius 127.0.0.1:1812:1813] [--chap-share 0.5]   (mikrotik: FreeRADIUS in front of the instance)
 //
 // It signs in through the console API, picks the network (--venue, else "Simulator Lab", created with
@@ -16,6 +16,10 @@
 //      on a random access point, gets one Connect button and clicks through; start and interims again;
 //   4. everyone still online leaves (stop), unless --stay (the console then shows them online).
 // --signup-share 0 turns the network's sign-up off: every guest clicks through.
+// --buyers N: N more new guests buy the cheapest plan for sale with M-Pesa in step 1 instead of
+// signing up (the organisation needs M-Pesa settings and a paid plan; the instance's Daraja — the fake
+// in the demo — decides how each payment ends), follow the waiting page's Refresh header to the grant
+// and stay online with the others (they do not come back as returning guests).
 // --make mikrotik registers a RADIUS gateway (a loopback address, its secret from the API) and plays the
 // router with radclient through the FreeRADIUS at --radius (scripts/simulator/mikrotik.ts).
 // Prints a table per step and the failures' first messages; exit code 1 when any guest failed.
@@ -31,6 +35,7 @@ import {
   randomDevice,
   randomMac,
   sendAccounting,
+  ALL_STEPS,
   STEPS,
   type AccountingStatus,
   type BatchOutcome,
@@ -57,6 +62,7 @@ interface Options {
   venue?: number;
   concurrency: number;
   signupShare: number;
+  buyers: number;
   interims: number;
   stay: boolean;
   radius: { host: string; authPort: number; acctPort: number };
@@ -75,6 +81,7 @@ function options(): Options {
       venue: { type: "string" },
       concurrency: { type: "string", default: "16" },
       "signup-share": { type: "string", default: "0.7" },
+      buyers: { type: "string", default: "0" },
       interims: { type: "string", default: "2" },
       stay: { type: "boolean", default: false },
       radius: { type: "string", default: "127.0.0.1:1812:1813" },
@@ -103,6 +110,7 @@ function options(): Options {
     venue: values.venue === undefined ? undefined : whole("venue", values.venue, 1),
     concurrency: whole("concurrency", values.concurrency, 1),
     signupShare: share,
+    buyers: whole("buyers", values.buyers, 0),
     interims: whole("interims", values.interims, 0),
     stay: values.stay!,
     radius: { host, authPort: Number(authPort), acctPort: Number(acctPort) },
@@ -238,19 +246,24 @@ class Run {
     const person = personMaker();
     const signup = opts.signupShare > 0;
     const newGuests = signup ? Math.max(1, Math.round(opts.guests * opts.signupShare)) : opts.guests;
+    const buying = opts.buyers ? `, and ${opts.buyers} buying a plan with M-Pesa` : "";
     console.log(
-      `Playing ${opts.guests} guests (${newGuests} new, ${signup ? "signing up" : "clicking through"}; ${opts.guests - newGuests} returning) at concurrency ${
+      `Playing ${opts.guests} guests (${newGuests} new, ${signup ? "signing up" : "clicking through"}; ${opts.guests - newGuests} returning)${buying} at concurrency ${
         opts.concurrency
       }…`,
     );
 
-    // 1–2. New devices sign up (or click through when the network asks for nothing), then start and interims.
+    // 1–2. New devices sign up (or click through when the network asks for nothing) or buy a plan, then start and interims.
     const fresh = (): GuestPlan => ({ device: randomDevice(network.accessPoints.length), person: person(), expect: signup ? "SIGNUP" : "CLICK_THROUGH" });
-    let online = await this.play(Array.from({ length: newGuests }, fresh));
+    const buyer = (): GuestPlan => ({ ...fresh(), expect: "MPESA" });
+    let online = await this.play([...Array.from({ length: newGuests }, fresh), ...Array.from({ length: opts.buyers }, buyer)]);
     await this.begin(online);
 
     // 3. Returning guests: a device that signed up leaves (stop), comes back anywhere in the venue and clicks through.
+    // (A buyer would come back to its plan, whose grant is not the network's session: they stay.)
     let returning = opts.guests - newGuests;
+    const buyers = online.filter((v) => v.plan.expect === "MPESA");
+    online = online.filter((v) => v.plan.expect !== "MPESA");
     while (returning > 0 && online.length > 0) {
       const leaving = online.slice(0, Math.min(returning, online.length));
       await this.account(leaving, "stop");
@@ -274,6 +287,7 @@ class Run {
     }
 
     // 4. Everyone leaves, unless they are to stay online for the demo.
+    online = [...online, ...buyers];
     if (!opts.stay) await this.account(online, "stop");
     return opts.stay ? online : [];
   }
@@ -289,7 +303,7 @@ class Run {
     const failures = new Map<string, number>();
     const note = (step: string, message: string) => failures.set(`${step}: ${message}`, (failures.get(`${step}: ${message}`) ?? 0) + 1);
     const rows: string[][] = [["step", "OK", "failed", "per s", "p50 ms", "p95 ms"]];
-    for (const step of STEPS) {
+    for (const step of opts.buyers ? ALL_STEPS : STEPS) {
       const timed = visits.flatMap((v) => (v.result?.steps[step] ? [v.result.steps[step]!] : []));
       const failed = visits.filter((v) => v.result?.failedStep === step);
       for (const v of failed) note(step, v.result!.message!);
@@ -312,7 +326,7 @@ class Run {
       fmt(percentile(batchMs, 0.5), 1),
       fmt(percentile(batchMs, 0.95), 1),
     ]);
-    const whole = granted.map((v) => STEPS.reduce((sum, s) => sum + v.result!.steps[s]!.ms, 0));
+    const whole = granted.map((v) => Object.values(v.result!.steps).reduce((sum, step) => sum + step.ms, 0));
     rows.push([
       "whole visit (entry → grant)",
       fmt(granted.length),

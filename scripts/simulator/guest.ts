@@ -2,15 +2,22 @@
 // JavaScript): the gateway's redirect to the make's entry URL, the redirect to /connect?token=, the
 // connect page's HTML form read as a mini-browser reads it (hidden fields, the fields it asks for),
 // the sign-up or the click-through submitted as a form, and the grant checked as the gateway would.
+// Or a purchase: the cheapest plan for sale bought with M-Pesa from the connect page's form, then the
+// waiting page reloaded as its Refresh header says until the grant (or the page that says why not).
 // Then the gateway's accounting for the session (start, interims, stop), sent in batches.
 // Used by scripts/simulate.ts and bench/portal.bench.ts.
 import crypto from "node:crypto";
 import { decodeEntities, describe, type HttpClient } from "./http";
-import type { AccountingId, Device, GatewayBehaviour, SimNetwork } from "./makes";
+import type { AccountingId, Device, EntryState, GatewayBehaviour, SimNetwork } from "./makes";
 import { pool } from "./report";
 
+/** The steps of a sign-up or a click-through. */
 export const STEPS = ["entry", "connect page", "submit/grant"] as const;
-export type Step = (typeof STEPS)[number];
+/** With a purchase's last two in place of submit/grant: the STK push (the form's POST → the waiting page), then the wait until the grant. */
+export const ALL_STEPS = [...STEPS, "STK push", "payment → grant"] as const;
+export type Step = (typeof ALL_STEPS)[number];
+/** How long a buyer keeps the waiting page open (Daraja gives up on an unanswered prompt sooner). */
+export const PAYMENT_WAIT_MS = 120_000;
 
 export interface Person {
   firstName: string;
@@ -24,8 +31,12 @@ export interface GuestPlan {
   device: Device;
   /** Details to type when the page asks for them (a returning guest's page asks for none). */
   person: Person;
-  /** How the guest must be treated: SIGNUP (a new device) or CLICK_THROUGH (a returning guest, or a network without sign-up). */
-  expect: "SIGNUP" | "CLICK_THROUGH";
+  /**
+   * How the guest must be treated: SIGNUP (a new device) or CLICK_THROUGH (a returning guest, or a
+   * network without sign-up); MPESA: a new device that buys the cheapest plan for sale, paying from
+   * `person.phone` (the run's Daraja decides how the payment ends).
+   */
+  expect: "SIGNUP" | "CLICK_THROUGH" | "MPESA";
 }
 
 export interface GuestResult {
@@ -100,6 +111,9 @@ export function personMaker(marketingShare = 0.4): () => Person {
 // ---------------------------------------------------------------------------------------------
 // The connect page, read without a browser
 
+/** A step did not go as a gateway and a guest expect: the message says what came instead. */
+class StepFailed extends Error {}
+
 export interface PageForm {
   action: string;
   method: string;
@@ -139,6 +153,65 @@ export function readConnectForm(html: string): PageForm | null {
   return null;
 }
 
+/** A plan on the connect page's M-Pesa form. */
+export interface PlanForSale {
+  id: string;
+  name: string;
+  price: number;
+  /** The longest grant it can give: its time limit, or its validity when shorter or without one. */
+  seconds: number;
+}
+
+export interface PurchaseForm {
+  action: string;
+  hidden: Record<string, string>;
+  plans: PlanForSale[];
+}
+
+const UNIT_MINUTES: Record<string, number> = { minute: 1, hour: 60, day: 1440 };
+/** "2 hours" (pages.server.ts' minutesText) → 120; null when it is not a length of time. */
+const minutesOf = (text: string): number | null => {
+  const m = /^(\d+) (minute|hour|day)s?$/.exec(text.trim());
+  return m ? Number(m[1]) * UNIT_MINUTES[m[2]!]! : null;
+};
+
+/** The form that posts to /connect/mpesa with its plans, or null when the page sells none. */
+export function readPurchaseForm(html: string): PurchaseForm | null {
+  for (const formMatch of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
+    const form = attributes(formMatch[1]!);
+    if (!form.action || new URL(form.action, "http://x").pathname !== "/connect/mpesa") continue;
+    const hidden: Record<string, string> = {};
+    for (const input of formMatch[2]!.matchAll(/<input\b([^>]*)>/gi)) {
+      const a = attributes(input[1]!);
+      if (a.name && a.type?.toLowerCase() === "hidden") hidden[a.name] = a.value ?? "";
+    }
+    // <label class="check"><input type="radio" name="plan_id" value="1"><span><b>One hour</b> — Kes 20<br><small>1 hour, for use within 1 day</small></span></label>
+    const plans: PlanForSale[] = [];
+    for (const label of formMatch[2]!.matchAll(/<label\b[^>]*>\s*<input\b([^>]*)>([\s\S]*?)<\/label>/gi)) {
+      const input = attributes(label[1]!);
+      if (input.name !== "plan_id" || !input.value) continue;
+      const text = (pattern: RegExp) => decodeEntities(pattern.exec(label[2]!)?.[1] ?? "").trim();
+      const summary = text(/<small>([\s\S]*?)<\/small>/).split(", ");
+      const validity = minutesOf(summary.at(-1)?.replace(/^for use within /, "") ?? "");
+      if (validity === null) throw new StepFailed(`cannot read how long plan ${input.value} lasts from "${summary.join(", ")}"`);
+      plans.push({
+        id: input.value,
+        name: text(/<b>([\s\S]*?)<\/b>/),
+        price: Number(text(/Kes\s*([\d.,]+)/).replace(/,/g, "")),
+        seconds: Math.min(minutesOf(summary[0]!) ?? Infinity, validity) * 60,
+      });
+    }
+    return { action: form.action, hidden, plans };
+  }
+  return null;
+}
+
+/** The Refresh header's wait and address ("3;url=/connect/mpesa/wait?…"), or null. */
+function refreshOf(value: string | string[] | undefined): { ms: number; url: string | null } | null {
+  const m = typeof value === "string" ? /^\s*(\d+)\s*(?:[;,]\s*url\s*=\s*(.+?))?\s*$/i.exec(value) : null;
+  return m ? { ms: Number(m[1]) * 1000, url: m[2] ?? null } : null;
+}
+
 /** What the guest types into the fields the form asks for (the phone field's 07 prefix is overwritten). */
 function fillIn(form: PageForm, person: Person): Record<string, string> {
   const values: Record<string, string> = { ...form.hidden };
@@ -158,11 +231,9 @@ function fillIn(form: PageForm, person: Person): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // One visit
 
-class StepFailed extends Error {}
-
 /**
- * Plays one visit: entry → connect page → sign-up or click-through → grant. Never throws: a failure
- * is reported with its step and a message.
+ * Plays one visit: entry → connect page → sign-up or click-through → grant, or for a buyer entry →
+ * connect page → STK push → payment → grant. Never throws: a failure is reported with its step and a message.
  */
 export async function playGuest(client: HttpClient, behaviour: GatewayBehaviour, network: SimNetwork, plan: GuestPlan): Promise<GuestResult> {
   const result: GuestResult = { ok: false, steps: {} };
@@ -194,17 +265,30 @@ export async function playGuest(client: HttpClient, behaviour: GatewayBehaviour,
     result.token = token;
 
     // 2. The mini-browser follows it and reads the form.
-    const form = await timed("connect page", async () => {
+    const page = await timed("connect page", async () => {
       const response = await client.request(`/connect?token=${encodeURIComponent(token)}`, { headers: browser });
       if (response.status !== 200) throw new StepFailed(describe(response, "200 with the connect form"));
+      if (plan.expect === "MPESA") {
+        const purchase = readPurchaseForm(response.body);
+        if (!purchase || purchase.plans.length === 0) throw new StepFailed("the connect page sells no plan (the organisation needs M-Pesa settings and a paid plan)");
+        if (purchase.hidden.token !== token) throw new StepFailed("the M-Pesa form's hidden token is not the one in the link");
+        return { kind: "purchase" as const, purchase };
+      }
       const form = readConnectForm(response.body);
       if (!form || form.method !== "post") throw new StepFailed("the connect page has no form posting to /connect");
       if (form.hidden.token !== token) throw new StepFailed("the form's hidden token is not the one in the link");
       const asksSignup = form.hidden.mode === "SIGNUP";
       if (plan.expect === "SIGNUP" && !asksSignup) throw new StepFailed(`a new guest was offered ${form.hidden.mode ?? "no"} form instead of the sign-up`);
       if (plan.expect === "CLICK_THROUGH" && asksSignup) throw new StepFailed(`a guest who needs no sign-up was asked for ${[...form.fields].join(", ")}`);
-      return form;
+      return { kind: "form" as const, form };
     });
+
+    if (page.kind === "purchase") {
+      await buyWithMpesa(client, behaviour, network, plan, browser, token, state, page.purchase, timed);
+      result.ok = true;
+      return result;
+    }
+    const { form } = page;
 
     // 3. The guest submits; Mlango authorizes and grants; the gateway acts on the grant.
     await timed("submit/grant", async () => {
@@ -235,6 +319,51 @@ export async function playGuest(client: HttpClient, behaviour: GatewayBehaviour,
     result.message = error instanceof StepFailed ? error.message : `${(error as Error).message ?? error}`;
   }
   return result;
+}
+
+/**
+ * 3–4 of a purchase: the cheapest plan and the person's phone posted to /connect/mpesa (its 303 to the
+ * waiting page), then the waiting page reloaded as its Refresh header says, as a phone does without
+ * JavaScript, until its 303 to the grant; a page without Refresh says why the payment did not go through.
+ */
+async function buyWithMpesa(
+  client: HttpClient,
+  behaviour: GatewayBehaviour,
+  network: SimNetwork,
+  plan: GuestPlan,
+  browser: Record<string, string>,
+  token: string,
+  state: EntryState,
+  purchase: PurchaseForm,
+  timed: <T>(name: Step, run: () => Promise<T>) => Promise<T>,
+): Promise<void> {
+  const cheapest = purchase.plans.reduce((a, b) => (b.price < a.price ? b : a));
+  const commandsBefore = network.unifi?.commands.length ?? 0;
+  let waiting = await timed("STK push", async () => {
+    const response = await client.request(new URL(purchase.action, client.origin).pathname, {
+      method: "POST",
+      headers: { ...browser, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...purchase.hidden, plan_id: cheapest.id, phone_number: plan.person.phone }).toString(),
+    });
+    if (response.status !== 303 || !response.location?.startsWith("/connect/mpesa/wait?")) throw new StepFailed(describe(response, "303 to the waiting page"));
+    return response.location;
+  });
+  await timed("payment → grant", async () => {
+    const giveUpAt = performance.now() + PAYMENT_WAIT_MS;
+    for (;;) {
+      const response = await client.request(waiting, { headers: browser });
+      if (response.status === 303) {
+        const problem = behaviour.checkGrant({ network, device: plan.device, token, state, status: 303, location: response.location, commandsBefore, mostSeconds: cheapest.seconds });
+        if (problem) throw new StepFailed(problem);
+        return;
+      }
+      const refresh = refreshOf(response.headers.refresh);
+      if (response.status !== 200 || !refresh) throw new StepFailed(describe(response, `the grant for "${cheapest.name}"`));
+      if (performance.now() + refresh.ms > giveUpAt) throw new StepFailed(`still waiting for the payment after ${PAYMENT_WAIT_MS / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, refresh.ms));
+      if (refresh.url) waiting = refresh.url;
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

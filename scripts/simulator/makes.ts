@@ -24,10 +24,13 @@ export interface SimNetwork {
 
 /**
  * A grant's length is the network's session, or less when a plan gives less time (the organisation's
- * free plan, say): anything from a second up to the session is right; more, none or garbage is not.
+ * free plan, say); a plan bought with M-Pesa gives its own time instead (`mostSeconds`). Anything from
+ * a second up to that is right; more, none or garbage is not.
  */
-function durationProblem(seconds: string | null, network: { sessionMinutes: number }): string | null {
-  const most = network.sessionMinutes * 60;
+const longestGrant = (check: GrantCheck) => check.mostSeconds ?? check.network.sessionMinutes * 60;
+
+function durationProblem(seconds: string | null, check: GrantCheck): string | null {
+  const most = longestGrant(check);
   return seconds !== null && /^\d+$/.test(seconds) && Number(seconds) > 0 && Number(seconds) <= most ? null : `duration is ${seconds}, expected 1 to ${most} seconds`;
 }
 
@@ -53,6 +56,8 @@ export interface GrantCheck {
   location: string | null;
   /** Index into the fake controller's command log before the POST (make unifi). */
   commandsBefore: number;
+  /** The longest grant that is right, in seconds, when not the network's session: a bought plan's time. */
+  mostSeconds?: number;
 }
 
 export type AccountingId = { token: string } | { client_mac: string; ap_mac: string };
@@ -132,7 +137,7 @@ export const meraki: GatewayBehaviour = {
       return `the grant goes to ${url.origin}${url.pathname}, not base_grant_url ${check.state.base_grant_url}`;
     const success = expectedSuccess(check.network, check.device, check.state.user_continue_url!);
     if (!sameUrl(url.searchParams.get("continue_url"), success)) return `continue_url is ${url.searchParams.get("continue_url")}, expected ${success}`;
-    const long = durationProblem(url.searchParams.get("duration"), check.network);
+    const long = durationProblem(url.searchParams.get("duration"), check);
     if (long) return long;
     return null;
   },
@@ -208,7 +213,9 @@ export const unifi: GatewayBehaviour = {
     const command = fake.commands.slice(check.commandsBefore).find((c) => c.cmd === "authorize-guest" && c.mac === check.device.clientMac);
     if (!command) return `the controller received no authorize-guest for ${check.device.clientMac}`;
     if (command.site !== SITE) return `authorize-guest went to site ${command.site}, not ${SITE}`;
-    if (!(command.minutes !== undefined && command.minutes > 0 && command.minutes <= check.network.sessionMinutes)) return `authorize-guest for ${command.minutes} minutes, expected 1 to ${check.network.sessionMinutes}`;
+    // Minutes are rounded up (the adapter's rule), so a grant of 90 s is 2 minutes.
+    const mostMinutes = Math.ceil(longestGrant(check) / 60);
+    if (!(command.minutes !== undefined && command.minutes > 0 && command.minutes <= mostMinutes)) return `authorize-guest for ${command.minutes} minutes, expected 1 to ${mostMinutes}`;
     if (command.ap_mac !== apMac(check.network, check.device))
       return `authorize-guest names access point ${command.ap_mac}, expected ${apMac(check.network, check.device)}`;
     return null;
@@ -248,7 +255,7 @@ export const mlango: GatewayBehaviour = {
     const q = url.searchParams;
     const [token, duration, expires, signature] = ["token", "duration", "expires", "signature"].map((k) => q.get(k) ?? "");
     if (token !== check.token) return `the grant's token is not this connection's`;
-    const long = durationProblem(duration, check.network);
+    const long = durationProblem(duration, check);
     if (long) return long;
     if (!/^\d+$/.test(expires) || !(Number(expires) > Date.now() / 1000)) return `the grant expired at ${expires}`;
     // The documented grant signature: v1 without limits; v2 (tagged, with up, down, bytes — empty when
