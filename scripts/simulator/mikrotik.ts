@@ -74,7 +74,10 @@ export async function simulateMikrotik(run: MikrotikRun, log: (line: string) => 
       try {
         const device = randomDevice(Math.max(1, run.accessPointMacs.length));
         const chap = Math.random() < run.chapShare;
-        const chapId = crypto.randomBytes(1);
+        // A real router's CHAP id is any byte; this one is below 32 because radclient takes a 17-byte
+        // CHAP-Password whose bytes are all 32 or more for a cleartext password and encodes it again
+        // with an id of its own (radclient.c, already_hex) — one login in ten would be refused.
+        const chapId = Buffer.from([crypto.randomInt(0, 32)]);
         const challenge = crypto.randomBytes(16);
         const octal = (b: Buffer) => [...b].map((x) => "\\" + x.toString(8).padStart(3, "0")).join("");
         const form = new URLSearchParams({
