@@ -6,7 +6,7 @@ import pg from "pg";
 import { getEnv } from "~/env.server";
 import { PERMISSIONS } from "~/lib/permissions";
 import { migrations } from "./migrations";
-import { SharedSqliteDialect } from "./sqlite-dialect.server";
+import { dropPerValueStatistics, SharedSqliteDialect } from "./sqlite-dialect.server";
 import type { DB } from "./schema";
 
 export type Dialect = "sqlite" | "postgres";
@@ -35,6 +35,7 @@ export function openDatabase(url: string | undefined): Database {
   }
   const file = url ? url.replace(/^(file|sqlite):(\/\/)?/, "") : path.join(getEnv().DATA_DIR, "mlango.db");
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ":memory:") dropPerValueStatistics(file);
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");

@@ -6,7 +6,7 @@
 //     own busy_timeout would freeze every request of this process while it waits; instead the busy
 //     timeout is 0 and a busy BEGIN IMMEDIATE or autocommit statement is retried on a timer.
 // A statement inside an open transaction is not retried: the transaction already holds the lock.
-import type SQLite from "better-sqlite3";
+import SQLite from "better-sqlite3";
 import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryResult } from "kysely";
 
 /** How long a statement waits, in total, for another process to release the database. */
@@ -29,6 +29,32 @@ export async function retryWhileBusy<T>(attempt: () => Promise<T>, retryable: ()
       if (!isBusy(error) || !retryable() || Date.now() >= deadline) throw error;
       await pause(delay / 2 + Math.random() * delay);
     }
+  }
+}
+
+/**
+ * better-sqlite3's SQLite is built with STAT4. Once an ANALYZE (or `PRAGMA optimize`) has filled
+ * sqlite_stat4, a prepared statement that compares an indexed column with a bound value is planned
+ * again whenever the value changes, so the statement cache saves nothing: the connect page's view
+ * went from 10 to 70 µs a lookup, and the page from 87 to 265 µs of server CPU (decision 0030).
+ * Mlango's queries are planned and measured without per-value samples, so the table goes before a
+ * process opens the database, on a connection of its own (a connection that has read the samples
+ * keeps them in memory); sqlite_stat1 (row counts per index) stays. Dropping a table changes the
+ * schema, so the other processes' connections read their statistics again, without the samples.
+ * Answers whether it dropped the table.
+ */
+export function dropPerValueStatistics(file: string, busyTimeoutMs = 5_000): boolean {
+  const sqlite = new SQLite(file, { timeout: busyTimeoutMs });
+  try {
+    if (!sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'sqlite_stat4'").get()) return false;
+    sqlite.exec("drop table sqlite_stat4");
+    return true;
+  } catch (error) {
+    // Another process held the write lock past the busy timeout: the next start tries again.
+    if (isBusy(error)) return false;
+    throw error;
+  } finally {
+    sqlite.close();
   }
 }
 
