@@ -124,7 +124,8 @@ interface Prepared {
 async function prepare(databaseUrl: string): Promise<Prepared> {
   process.env.DATABASE_URL = databaseUrl;
   process.env.SECRETS_KEY = SECRETS_KEY;
-  const { db, closeDatabase, migrateToLatest } = await import("~/db/db.server");
+  const { db, closeDatabase, dialect, migrateToLatest } = await import("~/db/db.server");
+  const { sql } = await import("kysely");
   const { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue, insertUser } = await import("~/db/factories.server");
   const { createOrganization } = await import("~/services/organizations.server");
   const { encryptSecret } = await import("~/services/secrets.server");
@@ -238,6 +239,9 @@ async function prepare(databaseUrl: string): Promise<Prepared> {
       .where("token", "in", splashTokens.slice(start, start + CHUNK).map(hashToken))
       .execute();
   }
+  // Statistics, as autovacuum would have them on a database in use: without them PostgreSQL reads a
+  // device's sessions (the splash rules' step 2) through the organisation's whole authorized index.
+  await sql.raw(dialect() === "postgres" ? "vacuum analyze" : "analyze").execute(db);
   await closeDatabase();
   return { portalKey: venue.portal_key, accessPointMacs: aps.map((a) => a.mac_address), pendingTokens, splashTokens, online };
 }
