@@ -175,7 +175,8 @@ async function findSessions(trx: Kysely<DB>, network: PortalNetwork, records: Ac
       .selectFrom("connections")
       .select(SESSION_COLUMNS)
       .where("connections.id", "in", ids)
-      .where("connections.organization_id", "=", network.organizationId)
+      // As for tokens below: the ids find the rows, `+` keeps SQLite off the organisation's index.
+      .where(sql`+connections.organization_id`, "=", network.organizationId)
       .where("connections.authorized_at", "is not", null)
       .where(atNetwork(network.id))
       .execute();
@@ -186,7 +187,10 @@ async function findSessions(trx: Kysely<DB>, network: PortalNetwork, records: Ac
       .selectFrom("connections")
       .select([...SESSION_COLUMNS, "connections.token"])
       .where("connections.token", "in", tokens)
-      .where("connections.organization_id", "=", network.organizationId)
+      // The tokens' unique index finds the rows; the organisation is checked on them. `+` keeps SQLite
+      // without statistics (the default: Mlango runs no ANALYZE) from reading the organisation's whole
+      // authorized index for a batch instead, which it estimates cheaper than 100 lookups (decision 0030).
+      .where(sql`+connections.organization_id`, "=", network.organizationId)
       .where("connections.authorized_at", "is not", null)
       .where(atNetwork(network.id))
       .execute();
