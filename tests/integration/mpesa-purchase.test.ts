@@ -5,7 +5,6 @@
 // under a plan held on the device or the phone within its simultaneous connections, and C2B.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { getEnv } from "~/env.server";
 import { mpesaSettingsSchema } from "~/lib/schemas/mpesa";
 import { servicePlanSchema } from "~/lib/schemas/plans";
 import { hashToken } from "~/services/crypto.server";
@@ -15,31 +14,20 @@ import { COMPLETED, FAILED, MPESA_MESSAGES, PAYMENT_TIMEOUT_MS, PENDING, reconci
 import { saveMpesaSettings } from "~/services/prepaid/mpesa-settings.server";
 import { createPlan } from "~/services/prepaid/plans.server";
 import { HELD_MESSAGES } from "~/services/prepaid/subscriptions.server";
-import { DEMO_MPESA_FORM, SANDBOX_PASSKEY, SANDBOX_SHORTCODE, startFakeDaraja, type FakeDaraja } from "../../scripts/fakes/daraja";
+import { DEMO_MPESA_FORM, SANDBOX_PASSKEY, SANDBOX_SHORTCODE, type FakeDaraja } from "../../scripts/fakes/daraja";
 import { makeOrg } from "../fixtures";
-import { startBuiltServer, type TestServer } from "../fixtures/http-server";
+import { startServerWithFakeDaraja } from "../fixtures/daraja";
+import type { TestServer } from "../fixtures/http-server";
 import { enter, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
 import { contextOf } from "../fixtures/records";
 
 let server: TestServer;
 let fake: FakeDaraja;
-const saved: { darajaUrl?: string; publicUrl?: string } = {};
+let stop: (() => Promise<void>) | undefined;
 
-beforeAll(async () => {
-  server = await startBuiltServer();
-  fake = await startFakeDaraja({ callbackDelayMs: 20 });
-  // The parsed environment: Daraja is the fake, and callbacks come back to this server.
-  saved.darajaUrl = getEnv().DARAJA_URL;
-  saved.publicUrl = getEnv().PUBLIC_URL;
-  getEnv().DARAJA_URL = fake.url;
-  getEnv().PUBLIC_URL = server.origin;
-});
-afterAll(async () => {
-  getEnv().DARAJA_URL = saved.darajaUrl;
-  getEnv().PUBLIC_URL = saved.publicUrl!;
-  await fake?.close();
-  await server?.close();
-});
+// Daraja is the fake, and its callbacks come back to this server.
+beforeAll(async () => ({ server, fake, close: stop } = await startServerWithFakeDaraja()));
+afterAll(() => stop?.());
 beforeEach(async () => {
   await fake.idle();
   fake.outcome = "success";

@@ -5,41 +5,32 @@
 // for a plan); a cancelled payment fails with the page's own words; a page that sells nothing says so.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { getEnv } from "~/env.server";
 import { mpesaSettingsSchema } from "~/lib/schemas/mpesa";
 import { servicePlanSchema } from "~/lib/schemas/plans";
 import { STK_RESULT_MESSAGES } from "~/services/prepaid/daraja.server";
 import { saveMpesaSettings } from "~/services/prepaid/mpesa-settings.server";
 import { createPlan } from "~/services/prepaid/plans.server";
-import { DEMO_MPESA_FORM, startFakeDaraja, type FakeDaraja } from "../../scripts/fakes/daraja";
+import { DEMO_MPESA_FORM, type FakeDaraja } from "../../scripts/fakes/daraja";
 import { playGuest, randomDevice, type GuestPlan } from "../../scripts/simulator/guest";
 import { HttpClient } from "../../scripts/simulator/http";
 import { meraki, type SimNetwork } from "../../scripts/simulator/makes";
 import { makeOrg } from "../fixtures";
-import { startBuiltServer, type TestServer } from "../fixtures/http-server";
+import { startServerWithFakeDaraja } from "../fixtures/daraja";
 import { makeNetwork } from "../fixtures/portal";
 import { contextOf } from "../fixtures/records";
 
-let server: TestServer;
 let fake: FakeDaraja;
 let client: HttpClient;
-const saved: { darajaUrl?: string; publicUrl?: string } = {};
+let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  server = await startBuiltServer();
-  fake = await startFakeDaraja({ callbackDelayMs: 20 });
-  saved.darajaUrl = getEnv().DARAJA_URL;
-  saved.publicUrl = getEnv().PUBLIC_URL;
-  getEnv().DARAJA_URL = fake.url;
-  getEnv().PUBLIC_URL = server.origin;
-  client = new HttpClient(server.origin, 4);
+  const running = await startServerWithFakeDaraja();
+  ({ fake, close: stop } = running);
+  client = new HttpClient(running.server.origin, 4);
 });
 afterAll(async () => {
   client?.close();
-  getEnv().DARAJA_URL = saved.darajaUrl;
-  getEnv().PUBLIC_URL = saved.publicUrl!;
-  await fake?.close();
-  await server?.close();
+  await stop?.();
 });
 beforeEach(async () => {
   await fake.idle();
