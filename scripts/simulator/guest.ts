@@ -130,11 +130,11 @@ const attributes = (tag: string): Record<string, string> => {
   return out;
 };
 
-/** The first form of the page that posts to /connect, or null. */
-export function readConnectForm(html: string): PageForm | null {
+/** The first form of the page that posts to `path`, with its inner HTML, or null. */
+function readForm(html: string, path: string): (PageForm & { body: string }) | null {
   for (const formMatch of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
     const form = attributes(formMatch[1]!);
-    if (!form.action || new URL(form.action, "http://x").pathname !== "/connect") continue;
+    if (!form.action || new URL(form.action, "http://x").pathname !== path) continue;
     const hidden: Record<string, string> = {};
     const fields = new Set<string>();
     for (const input of formMatch[2]!.matchAll(/<input\b([^>]*)>/gi)) {
@@ -148,9 +148,15 @@ export function readConnectForm(html: string): PageForm | null {
       method: (form.method ?? "get").toLowerCase(),
       hidden,
       fields,
+      body: formMatch[2]!,
     };
   }
   return null;
+}
+
+/** The first form of the page that posts to /connect, or null. */
+export function readConnectForm(html: string): PageForm | null {
+  return readForm(html, "/connect");
 }
 
 /** A plan on the connect page's M-Pesa form. */
@@ -177,33 +183,25 @@ const minutesOf = (text: string): number | null => {
 
 /** The form that posts to /connect/mpesa with its plans, or null when the page sells none. */
 export function readPurchaseForm(html: string): PurchaseForm | null {
-  for (const formMatch of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
-    const form = attributes(formMatch[1]!);
-    if (!form.action || new URL(form.action, "http://x").pathname !== "/connect/mpesa") continue;
-    const hidden: Record<string, string> = {};
-    for (const input of formMatch[2]!.matchAll(/<input\b([^>]*)>/gi)) {
-      const a = attributes(input[1]!);
-      if (a.name && a.type?.toLowerCase() === "hidden") hidden[a.name] = a.value ?? "";
-    }
-    // <label class="check"><input type="radio" name="plan_id" value="1"><span><b>One hour</b> — Kes 20<br><small>1 hour, for use within 1 day</small></span></label>
-    const plans: PlanForSale[] = [];
-    for (const label of formMatch[2]!.matchAll(/<label\b[^>]*>\s*<input\b([^>]*)>([\s\S]*?)<\/label>/gi)) {
-      const input = attributes(label[1]!);
-      if (input.name !== "plan_id" || !input.value) continue;
-      const text = (pattern: RegExp) => decodeEntities(pattern.exec(label[2]!)?.[1] ?? "").trim();
-      const summary = text(/<small>([\s\S]*?)<\/small>/).split(", ");
-      const validity = minutesOf(summary.at(-1)?.replace(/^for use within /, "") ?? "");
-      if (validity === null) throw new StepFailed(`cannot read how long plan ${input.value} lasts from "${summary.join(", ")}"`);
-      plans.push({
-        id: input.value,
-        name: text(/<b>([\s\S]*?)<\/b>/),
-        price: Number(text(/Kes\s*([\d.,]+)/).replace(/,/g, "")),
-        seconds: Math.min(minutesOf(summary[0]!) ?? Infinity, validity) * 60,
-      });
-    }
-    return { action: form.action, hidden, plans };
+  const form = readForm(html, "/connect/mpesa");
+  if (!form) return null;
+  // <label class="check"><input type="radio" name="plan_id" value="1"><span><b>One hour</b> — Kes 20<br><small>1 hour, for use within 1 day</small></span></label>
+  const plans: PlanForSale[] = [];
+  for (const label of form.body.matchAll(/<label\b[^>]*>\s*<input\b([^>]*)>([\s\S]*?)<\/label>/gi)) {
+    const input = attributes(label[1]!);
+    if (input.name !== "plan_id" || !input.value) continue;
+    const text = (pattern: RegExp) => decodeEntities(pattern.exec(label[2]!)?.[1] ?? "").trim();
+    const summary = text(/<small>([\s\S]*?)<\/small>/).split(", ");
+    const validity = minutesOf(summary.at(-1)?.replace(/^for use within /, "") ?? "");
+    if (validity === null) throw new StepFailed(`cannot read how long plan ${input.value} lasts from "${summary.join(", ")}"`);
+    plans.push({
+      id: input.value,
+      name: text(/<b>([\s\S]*?)<\/b>/),
+      price: Number(text(/Kes\s*([\d.,]+)/).replace(/,/g, "")),
+      seconds: Math.min(minutesOf(summary[0]!) ?? Infinity, validity) * 60,
+    });
   }
-  return null;
+  return { action: form.action, hidden: form.hidden, plans };
 }
 
 /** The Refresh header's wait and address ("3;url=/connect/mpesa/wait?…"), or null. */
