@@ -21,7 +21,8 @@ async function serve() {
   const host = process.env.HOST ?? "0.0.0.0";
   const server = createApp({ build }).listen(port, host, () => {
     // Once, not once per worker.
-    if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Mlango is running at ${process.env.PUBLIC_URL ?? `http://localhost:${port}`}`);
+    if (cluster.isPrimary || cluster.worker?.id === 1)
+      console.log(`Mlango is running at ${process.env.PUBLIC_URL ?? `http://localhost:${port}`}`);
     if (process.env.NODE_ENV === "development") broadcastDevReady(build);
   });
   server.on("clientError", answerClientError);

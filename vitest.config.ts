@@ -25,7 +25,13 @@ export default defineConfig({
     // PUBLIC_URL is the origin the fixtures' requests use (tests/fixtures BASE).
     // DARAJA_URL, AFRICASTALKING_URL: a closed loopback port, so no test can reach Safaricom or Africa's
     // Talking; M-Pesa and SMS tests set their fake's.
-    env: { NODE_ENV: "test", DATA_DIR: "data/test", PUBLIC_URL: "http://localhost", DARAJA_URL: "http://127.0.0.1:9", AFRICASTALKING_URL: "http://127.0.0.1:9" },
+    env: {
+      NODE_ENV: "test",
+      DATA_DIR: "data/test",
+      PUBLIC_URL: "http://localhost",
+      DARAJA_URL: "http://127.0.0.1:9",
+      AFRICASTALKING_URL: "http://127.0.0.1:9",
+    },
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"] } },
       integration("sqlite"),

@@ -63,9 +63,7 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
-          );
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
         onShellError(error: unknown) {
@@ -83,5 +81,12 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  console.error(JSON.stringify({ at: new Date().toISOString(), event: "unhandled_error", path: new URL(request.url).pathname, error: error instanceof Error ? error.stack : String(error) }));
+  console.error(
+    JSON.stringify({
+      at: new Date().toISOString(),
+      event: "unhandled_error",
+      path: new URL(request.url).pathname,
+      error: error instanceof Error ? error.stack : String(error),
+    }),
+  );
 }

@@ -21,7 +21,10 @@ const envSchema = z.object({
     .trim()
     .optional()
     .transform((v) => v || undefined)
-    .refine((v) => v === undefined || /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, "base64").length === 32, "SECRETS_KEY must be 32 bytes: 64 hexadecimal characters or 44 base64 characters."),
+    .refine(
+      (v) => v === undefined || /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, "base64").length === 32,
+      "SECRETS_KEY must be 32 bytes: 64 hexadecimal characters or 44 base64 characters.",
+    ),
   // Guests' social sign-in against one stand-in provider: every provider's endpoints become
   // {OAUTH_PROVIDER_URL}/{provider}/… (scripts/fakes/oauth-provider.ts), for tests, the demo and the simulator.
   OAUTH_PROVIDER_URL: z
@@ -47,7 +50,12 @@ const envSchema = z.object({
     .transform((v) => v?.replace(/\/+$/, "") || undefined)
     .refine((v) => v === undefined || /^https?:\/\/[^/?#]+/.test(v), "AFRICASTALKING_URL must be a full URL such as http://127.0.0.1:3198"),
   // A guest whose gateway sends accounting is ended this many minutes after the last record.
-  PORTAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  PORTAL_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
   // RADIUS (issue [radius], docs/radius.md): the secret FreeRADIUS's rest module sends (HTTP basic,
   // user "freeradius"); unset, /radius/* answers 503. How often gateways send interim accounting.
   RADIUS_API_SECRET: z
@@ -72,7 +80,10 @@ const envSchema = z.object({
     .trim()
     .optional()
     .transform((v) => v || undefined)
-    .refine((v) => v === undefined || v.startsWith("/") || /^https?:\/\/[^/]+/.test(v), "MAP_STYLE_URL must be an http(s) URL or a path on this server"),
+    .refine(
+      (v) => v === undefined || v.startsWith("/") || /^https?:\/\/[^/]+/.test(v),
+      "MAP_STYLE_URL must be an http(s) URL or a path on this server",
+    ),
 });
 
 export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string; PUBLIC_URL: string };

@@ -55,7 +55,9 @@ if (engineArg >= 0) {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { impressions: { type: "string" }, events: { type: "string" }, logs: { type: "string" }, runs: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { impressions: { type: "string" }, events: { type: "string" }, logs: { type: "string" }, runs: { type: "string" } },
+  });
   const number = (raw: string | undefined, fallback: number) => {
     const n = raw === undefined ? fallback : Number(raw.replace(/_/g, ""));
     if (!Number.isSafeInteger(n) || n < 1) throw new Error(`Not a positive whole number: ${raw}`);
@@ -86,7 +88,11 @@ function count(n: number): string {
   return Math.round(n).toLocaleString("en-US");
 }
 
-async function timed(runs: number, warmups: number, work: (i: number) => Promise<unknown>): Promise<{ p50: number; p95: number; all: number[] }> {
+async function timed(
+  runs: number,
+  warmups: number,
+  work: (i: number) => Promise<unknown>,
+): Promise<{ p50: number; p95: number; all: number[] }> {
   for (let i = 0; i < warmups; i++) await work(i);
   const all: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -117,15 +123,42 @@ async function runEngine(engine: Engine, options: Options): Promise<Result> {
     const user = await insertUser({ email: `ads-bench-${now}@example.com` });
     const org = await createOrganization(user.id, { name: "Ads benchmark", address: "Moi Avenue" });
     await pauseRollups(org.id); // a bulk load: the analytics triggers skip this organisation
-    const ctx = await requireMembership({ id: user.id, first_name: "A", middle_name: null, last_name: "B", email: "", phone_number: "" }, org.id);
-    const venue = await db.insertInto("venues").values(buildVenue(org.id, { name: "Bench venue" })).returning("id").executeTakeFirstOrThrow();
+    const ctx = await requireMembership(
+      { id: user.id, first_name: "A", middle_name: null, last_name: "B", email: "", phone_number: "" },
+      org.id,
+    );
+    const venue = await db
+      .insertInto("venues")
+      .values(buildVenue(org.id, { name: "Bench venue" }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const banners: { id: number; campaignId: number; organizationId: number }[] = [];
     for (let c = 0; c < CAMPAIGNS; c++) {
-      const campaignId = await createCampaign(ctx, campaignSchema.parse({ campaignname: `Campaign ${c + 1}`, clientname: `Client ${c + 1}`, revenue: "1000", activate_time: "2020-01-01T00:00" }));
+      const campaignId = await createCampaign(
+        ctx,
+        campaignSchema.parse({
+          campaignname: `Campaign ${c + 1}`,
+          clientname: `Client ${c + 1}`,
+          revenue: "1000",
+          activate_time: "2020-01-01T00:00",
+        }),
+      );
       for (let b = 0; b < BANNERS_PER_CAMPAIGN; b++) {
         const row = await db
           .insertInto("ad_banners")
-          .values({ organization_id: org.id, campaign_id: campaignId, asset_key: `ads/${org.id}/bench-${c}-${b}.png`, description: `Banner ${c + 1}.${b + 1}`, width: 320, height: 50, size: 1000, active: 1, click_url: "https://advertiser.example/", created_at: now, updated_at: now })
+          .values({
+            organization_id: org.id,
+            campaign_id: campaignId,
+            asset_key: `ads/${org.id}/bench-${c}-${b}.png`,
+            description: `Banner ${c + 1}.${b + 1}`,
+            width: 320,
+            height: 50,
+            size: 1000,
+            active: 1,
+            click_url: "https://advertiser.example/",
+            created_at: now,
+            updated_at: now,
+          })
           .returning("id")
           .executeTakeFirstOrThrow();
         banners.push({ id: Number(row.id), campaignId, organizationId: org.id });
@@ -135,7 +168,11 @@ async function runEngine(engine: Engine, options: Options): Promise<Result> {
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < CONNECTIONS; i += 250) {
         const batch = Array.from({ length: Math.min(250, CONNECTIONS - i) }, (_, k) =>
-          buildConnection(org.id, { venue_id: venue.id, created_at: now - DAY + (i + k) * 1000, authorized_at: (i + k) % 2 === 0 ? now + HOUR : null }),
+          buildConnection(org.id, {
+            venue_id: venue.id,
+            created_at: now - DAY + (i + k) * 1000,
+            authorized_at: (i + k) % 2 === 0 ? now + HOUR : null,
+          }),
         );
         const ids = await trx.insertInto("connections").values(batch).returning("id").execute();
         connectionIds.push(...ids.map((r) => Number(r.id)));
@@ -144,20 +181,45 @@ async function runEngine(engine: Engine, options: Options): Promise<Result> {
 
     // 1. Impression logging.
     let n = 0;
-    const view = (i: number) => ({ organizationId: org.id, connectionId: connectionIds[i % connectionIds.length]!, network: { id: venue.id } }) as never;
+    const view = (i: number) =>
+      ({ organizationId: org.id, connectionId: connectionIds[i % connectionIds.length]!, network: { id: venue.id } }) as never;
     const select = await timed(options.logs, 200, () => candidateBanners(org.id, venue.id, now));
-    rows.push({ name: "candidates SELECT (a cache miss)", value: `${count(options.logs)} calls`, p50: ms(select.p50), p95: ms(select.p95) });
+    rows.push({
+      name: "candidates SELECT (a cache miss)",
+      value: `${count(options.logs)} calls`,
+      p50: ms(select.p50),
+      p95: ms(select.p95),
+    });
     // One guest a second per network: the candidates are read once per CANDIDATES_TTL_MS.
     const serve = await timed(options.logs, 200, async (i) => {
       n++;
       await bannerForGuest(view(i), "x".repeat(32), now - 2 * HOUR + i * 1000);
     });
     await settleAdWrites();
-    rows.push({ name: "bannerForGuest: what the page waits for (1 guest/s)", value: `${count(options.logs)} calls`, p50: ms(serve.p50), p95: ms(serve.p95) });
-    const logged = Number((await db.selectFrom("ad_events").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    rows.push({
+      name: "bannerForGuest: what the page waits for (1 guest/s)",
+      value: `${count(options.logs)} calls`,
+      p50: ms(serve.p50),
+      p95: ms(serve.p95),
+    });
+    const logged = Number(
+      (
+        await db
+          .selectFrom("ad_events")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     rows.push({ name: "impressions written in the background", value: count(logged), p50: "", p95: "" });
-    const insert = await timed(options.logs, 200, (i) => logAdEvent(banners[i % banners.length]!, connectionIds[i % connectionIds.length]!, "i", now - 3 * HOUR + i * 60_000));
-    rows.push({ name: "impression write (after the page)", value: `${count(options.logs)} calls`, p50: ms(insert.p50), p95: ms(insert.p95) });
+    const insert = await timed(options.logs, 200, (i) =>
+      logAdEvent(banners[i % banners.length]!, connectionIds[i % connectionIds.length]!, "i", now - 3 * HOUR + i * 60_000),
+    );
+    rows.push({
+      name: "impression write (after the page)",
+      value: `${count(options.logs)} calls`,
+      p50: ms(insert.p50),
+      p95: ms(insert.p95),
+    });
     const dup = await timed(options.logs, 200, () => logAdEvent(banners[0]!, connectionIds[0]!, "i", now - 3 * HOUR));
     rows.push({ name: "repeated impression (deduped)", value: `${count(options.logs)} calls`, p50: ms(dup.p50), p95: ms(dup.p95) });
     void n;
@@ -173,11 +235,27 @@ async function runEngine(engine: Engine, options: Options): Promise<Result> {
     let remainder = options.impressions - per * cells;
     const t0 = performance.now();
     await db.transaction().execute(async (trx) => {
-      let batch: { organization_id: number; campaign_id: number; banner_id: number; hour: number; impressions: number; clicks: number; conversions: number }[] = [];
+      let batch: {
+        organization_id: number;
+        campaign_id: number;
+        banner_id: number;
+        hour: number;
+        impressions: number;
+        clicks: number;
+        conversions: number;
+      }[] = [];
       for (let h = 0; h < hours; h++) {
         for (const b of banners) {
           const impressions = per + (remainder-- > 0 ? 1 : 0);
-          batch.push({ organization_id: org.id, campaign_id: b.campaignId, banner_id: b.id, hour: syntheticStart + h * HOUR, impressions, clicks: Math.round(impressions / 100), conversions: Math.round(impressions / 500) });
+          batch.push({
+            organization_id: org.id,
+            campaign_id: b.campaignId,
+            banner_id: b.id,
+            hour: syntheticStart + h * HOUR,
+            impressions,
+            clicks: Math.round(impressions / 100),
+            conversions: Math.round(impressions / 500),
+          });
           if (batch.length === 500) {
             await trx.insertInto("ad_hourly").values(batch).execute();
             batch = [];
@@ -186,7 +264,12 @@ async function runEngine(engine: Engine, options: Options): Promise<Result> {
       }
       if (batch.length) await trx.insertInto("ad_hourly").values(batch).execute();
     });
-    rows.push({ name: "roll-up rows written directly", value: `${count(cells)} rows = ${count(options.impressions)} impressions in ${((performance.now() - t0) / 1000).toFixed(1)} s`, p50: "", p95: "" });
+    rows.push({
+      name: "roll-up rows written directly",
+      value: `${count(cells)} rows = ${count(options.impressions)} impressions in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      p50: "",
+      p95: "",
+    });
 
     // 2. Raw events over the last 24 hours, then the roll-up from scratch.
     const t1 = performance.now();
@@ -198,30 +281,76 @@ async function runEngine(engine: Engine, options: Options): Promise<Result> {
         const j = Math.floor(k / CONNECTIONS);
         const banner = banners[(k * 7 + j) % banners.length]!;
         const minute = Math.min(base + Math.floor((j * 1440) / slices), minuteOf(now) - 1);
-        batch.push({ organization_id: org.id, campaign_id: banner.campaignId, banner_id: banner.id, connection_id: connectionIds[k % CONNECTIONS]!, kind: (k % 50 === 0 ? "c" : "i") as "c" | "i", minute, created_at: minute * 60_000 });
+        batch.push({
+          organization_id: org.id,
+          campaign_id: banner.campaignId,
+          banner_id: banner.id,
+          connection_id: connectionIds[k % CONNECTIONS]!,
+          kind: (k % 50 === 0 ? "c" : "i") as "c" | "i",
+          minute,
+          created_at: minute * 60_000,
+        });
       }
-      await db.insertInto("ad_events").values(batch).onConflict((oc) => oc.doNothing()).execute();
+      await db
+        .insertInto("ad_events")
+        .values(batch)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     }
-    const loaded = Number((await db.selectFrom("ad_events").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
-    rows.push({ name: "raw events loaded", value: `${count(loaded)} in ${((performance.now() - t1) / 1000).toFixed(1)} s`, p50: "", p95: "" });
+    const loaded = Number(
+      (
+        await db
+          .selectFrom("ad_events")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    rows.push({
+      name: "raw events loaded",
+      value: `${count(loaded)} in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+      p50: "",
+      p95: "",
+    });
     await db.updateTable("ad_rollup_state").set({ rolled_until: 0 }).execute();
     const t2 = performance.now();
     const first = await rollUpAds(now);
     const firstSeconds = (performance.now() - t2) / 1000;
-    rows.push({ name: "roll-up from scratch", value: `${count(loaded)} events → ${count(first.rows)} rows in ${firstSeconds.toFixed(2)} s = ${count(loaded / firstSeconds)} events/s`, p50: "", p95: "" });
+    rows.push({
+      name: "roll-up from scratch",
+      value: `${count(loaded)} events → ${count(first.rows)} rows in ${firstSeconds.toFixed(2)} s = ${count(loaded / firstSeconds)} events/s`,
+      p50: "",
+      p95: "",
+    });
     const again = await timed(5, 1, () => rollUpAds(now));
     const hourNow = Math.floor(now / HOUR) * HOUR;
     const reRolled = Number(
-      (await db.selectFrom("ad_events").select((eb) => eb.fn.countAll<number>().as("n")).where("minute", ">=", minuteOf(hourNow - 2 * HOUR)).where("minute", "<", minuteOf(hourNow)).executeTakeFirstOrThrow()).n,
+      (
+        await db
+          .selectFrom("ad_events")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("minute", ">=", minuteOf(hourNow - 2 * HOUR))
+          .where("minute", "<", minuteOf(hourNow))
+          .executeTakeFirstOrThrow()
+      ).n,
     );
-    rows.push({ name: "roll-up, a normal minute (2 h lookback)", value: `${count(reRolled)} events re-rolled`, p50: ms(again.p50), p95: ms(again.p95) });
+    rows.push({
+      name: "roll-up, a normal minute (2 h lookback)",
+      value: `${count(reRolled)} events re-rolled`,
+      p50: ms(again.p50),
+      p95: ms(again.p95),
+    });
 
     // 3. The dashboard for 30 days.
     const window = lastDays(30, ctx.org.clock);
     const report = await adsReport(ctx, window);
     rows.push({ name: "30 days: impressions counted", value: count(report.totals.impressions), p50: "", p95: "" });
     const dash = await timed(options.runs, 3, () => adsReport(ctx, window));
-    rows.push({ name: "ads dashboard / analytics, 30 days", value: `${report.hours.length} hours, ${report.banners.length} banners`, p50: ms(dash.p50), p95: ms(dash.p95) });
+    rows.push({
+      name: "ads dashboard / analytics, 30 days",
+      value: `${report.hours.length} hours, ${report.banners.length} banners`,
+      p50: ms(dash.p50),
+      p95: ms(dash.p95),
+    });
     const dashlet = await timed(options.runs, 3, () => campaignSummary(ctx, window));
     rows.push({ name: "campaign summary dashlet, 30 days", value: "", p50: ms(dashlet.p50), p95: ms(dashlet.p95) });
     return { engine, rows };

@@ -23,7 +23,9 @@ async function time(runs: number, call: () => Promise<unknown>): Promise<{ p50: 
 }
 
 export async function timeCalls(organizationId: number, range: Range, runs: number) {
-  const venues = (await db.selectFrom("venues").select("id").where("organization_id", "=", organizationId).orderBy("id").execute()).map((v) => v.id);
+  const venues = (await db.selectFrom("venues").select("id").where("organization_id", "=", organizationId).orderBy("id").execute()).map(
+    (v) => v.id,
+  );
   const all: AnalyticsScope = { organizationId, range };
   const one: AnalyticsScope = { organizationId, range, venueIds: [venues[0]] };
   const three: AnalyticsScope = { organizationId, range, venueIds: venues.slice(1, 4) };

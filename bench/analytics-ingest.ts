@@ -15,7 +15,16 @@ export async function ingest(templateOrganizationId: number, count: number, roll
   const now = Date.now();
   const org = await db
     .insertInto("organizations")
-    .values({ name: `Ingest ${rollups ? "on" : "off"} ${now}`, address: null, email_address: null, phone_number: null, more_info: null, created_by_user_id: null, created_at: now, updated_at: now })
+    .values({
+      name: `Ingest ${rollups ? "on" : "off"} ${now}`,
+      address: null,
+      email_address: null,
+      phone_number: null,
+      more_info: null,
+      created_by_user_id: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const venue = await db.insertInto("venues").values(buildVenue(org.id)).returning("id").executeTakeFirstOrThrow();
@@ -28,9 +37,21 @@ export async function ingest(templateOrganizationId: number, count: number, roll
   const devices: number[] = [];
   for (let i = 0; i < PEOPLE; i += 500) {
     const batch = Math.min(500, PEOPLE - i);
-    const c = await db.insertInto("customers").values(Array.from({ length: batch }, () => buildCustomer(org.id, { phone_number: null, identity: `ingest-${templateOrganizationId}-${now}-${i}` }))).returning("id").execute();
+    const c = await db
+      .insertInto("customers")
+      .values(
+        Array.from({ length: batch }, () =>
+          buildCustomer(org.id, { phone_number: null, identity: `ingest-${templateOrganizationId}-${now}-${i}` }),
+        ),
+      )
+      .returning("id")
+      .execute();
     customers.push(...c.map((r) => r.id));
-    const d = await db.insertInto("devices").values(c.map((r) => buildDevice(org.id, { customer_id: r.id }))).returning("id").execute();
+    const d = await db
+      .insertInto("devices")
+      .values(c.map((r) => buildDevice(org.id, { customer_id: r.id })))
+      .returning("id")
+      .execute();
     devices.push(...d.map((r) => r.id));
   }
   if (!rollups) await pauseRollups(org.id);
@@ -43,7 +64,16 @@ export async function ingest(templateOrganizationId: number, count: number, roll
     const createdAt = now - random.int(0, 30 * DAY);
     const { id } = await db
       .insertInto("connections")
-      .values({ organization_id: org.id, venue_id: venue.id, access_point_id: ap.id, access_point_mac: ap.mac_address, device_id: devices[person], created_at: createdAt, upload: 0, download: 0 })
+      .values({
+        organization_id: org.id,
+        venue_id: venue.id,
+        access_point_id: ap.id,
+        access_point_mac: ap.mac_address,
+        device_id: devices[person],
+        created_at: createdAt,
+        upload: 0,
+        download: 0,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await db

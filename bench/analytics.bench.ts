@@ -49,14 +49,22 @@ if (child >= 0) {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { connections: { type: "string" }, ingest: { type: "string" }, runs: { type: "string" }, only: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { connections: { type: "string" }, ingest: { type: "string" }, runs: { type: "string" }, only: { type: "string" } },
+  });
   const number = (raw: string | undefined, fallback: number) => {
     const n = raw === undefined ? fallback : Number(raw.replace(/_/g, ""));
     if (!Number.isSafeInteger(n) || n < 1) throw new Error(`Not a positive whole number: ${raw}`);
     return n;
   };
-  const options: Options = { connections: number(values.connections, 5_000_000), ingest: number(values.ingest, 50_000), runs: number(values.runs, 30) };
-  const engines = (process.env.BENCH_POSTGRES_URL ? (["sqlite", "postgres"] as Engine[]) : (["sqlite"] as Engine[])).filter((e) => !values.only || e === values.only);
+  const options: Options = {
+    connections: number(values.connections, 5_000_000),
+    ingest: number(values.ingest, 50_000),
+    runs: number(values.runs, 30),
+  };
+  const engines = (process.env.BENCH_POSTGRES_URL ? (["sqlite", "postgres"] as Engine[]) : (["sqlite"] as Engine[])).filter(
+    (e) => !values.only || e === values.only,
+  );
   const results: Result[] = [];
   for (const engine of engines) {
     console.log(`\n== ${engine}: ${options.connections.toLocaleString("en-US")} connections`);
@@ -68,7 +76,9 @@ async function main(): Promise<void> {
 
 function printResult(result: Result, options: Options): void {
   const ms = (v: number) => v.toFixed(1);
-  console.log(`\n${result.engine}: ${options.connections.toLocaleString("en-US")} connections${result.buildSeconds === null ? " (reused)" : `, built in ${result.buildSeconds.toFixed(0)} s`}; ${options.runs} runs per cell, ms`);
+  console.log(
+    `\n${result.engine}: ${options.connections.toLocaleString("en-US")} connections${result.buildSeconds === null ? " (reused)" : `, built in ${result.buildSeconds.toFixed(0)} s`}; ${options.runs} runs per cell, ms`,
+  );
   const calls = [...new Set(result.timings.map((t) => t.call))];
   const header = ["call", ...WINDOWS.flatMap((d) => [`${d}d p50`, `${d}d p95`])];
   const rows = calls.map((call) => [
@@ -82,7 +92,9 @@ function printResult(result: Result, options: Options): void {
   const widths = header.map((_, i) => Math.max(...table.map((r) => r[i].length)));
   for (const row of table) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
   for (const i of result.ingest) {
-    console.log(`ingest with roll-ups ${i.rollups.padEnd(3)}: ${Math.round(i.perSecond).toLocaleString("en-US")} connections/s (insert + authorize + close, one statement each)`);
+    console.log(
+      `ingest with roll-ups ${i.rollups.padEnd(3)}: ${Math.round(i.perSecond).toLocaleString("en-US")} connections/s (insert + authorize + close, one statement each)`,
+    );
   }
 }
 
@@ -92,7 +104,9 @@ function runChild(engine: Engine, options: Options): Promise<Result> {
     const worker = fork(fileURLToPath(import.meta.url), ["--engine", engine, JSON.stringify(options)], { execArgv: process.execArgv });
     worker.on("message", (message) => (result = message as Result));
     worker.on("error", reject);
-    worker.on("exit", (code) => (result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`))));
+    worker.on("exit", (code) =>
+      result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`)),
+    );
   });
 }
 
@@ -143,7 +157,13 @@ async function measure(engine: Engine, options: Options): Promise<Result> {
 
 /** The benchmark organisation: reused when a previous run built it, else generated now. */
 async function benchmarkOrganization(options: Options): Promise<{ organizationId: number; buildSeconds: number | null }> {
-  const existing = await (await import("~/db/db.server")).db.selectFrom("organizations").select("id").where("name", "=", ORGANIZATION).executeTakeFirst();
+  const existing = await (
+    await import("~/db/db.server")
+  ).db
+    .selectFrom("organizations")
+    .select("id")
+    .where("name", "=", ORGANIZATION)
+    .executeTakeFirst();
   if (existing) {
     console.log(`  reusing organisation ${existing.id}`);
     return { organizationId: existing.id, buildSeconds: null };
@@ -152,7 +172,8 @@ async function benchmarkOrganization(options: Options): Promise<{ organizationId
   const { insertUser } = await import("~/db/factories.server");
   const owner = await insertUser({ email: "analytics-bench@example.com", phone_number: "+254799000001" });
   const scale = options.connections / 5_000_000;
-  const result = await generateDemoData({ timeZone: "UTC",
+  const result = await generateDemoData({
+    timeZone: "UTC",
     connections: options.connections,
     customers: Math.max(1, Math.round(200_000 * scale)),
     devices: Math.max(1, Math.round(300_000 * scale)),

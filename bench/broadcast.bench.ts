@@ -30,7 +30,8 @@ const arg = (name: string, variable: string, fallback: number) => {
 const RECIPIENTS = arg("--recipients", "BENCH_RECIPIENTS", 100_000);
 const SMS_RATE = arg("--sms-rate", "BENCH_SMS_RATE", 1_000);
 const runsAt = process.argv.indexOf("--runs");
-process.env.BENCH_BROADCAST_RUNS = runsAt >= 0 ? process.argv[runsAt + 1]! : (process.env.BENCH_BROADCAST_RUNS ?? "email,email-killed,sms-killed");
+process.env.BENCH_BROADCAST_RUNS =
+  runsAt >= 0 ? process.argv[runsAt + 1]! : (process.env.BENCH_BROADCAST_RUNS ?? "email,email-killed,sms-killed");
 const RUNS = new Set(process.env.BENCH_BROADCAST_RUNS.split(","));
 
 interface Row {
@@ -79,7 +80,10 @@ async function runEngine(engine: Engine): Promise<Row[]> {
 
   const run = async (name: string, channel: "EMAIL" | "SMS", kill: boolean) => {
     const scheduleId = await newSchedule(db, orgId, channel);
-    const before = await db.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     const seen = new Set<string>();
     let received = 0;
     const count = (key: string) => {
@@ -100,7 +104,12 @@ async function runEngine(engine: Engine): Promise<Row[]> {
       child.kill("SIGKILL");
       await new Promise((resolve) => child.once("exit", resolve));
       await db.updateTable("jobs").set({ locked_until: 0 }).where("status", "=", "running").execute();
-      await db.updateTable("broadcast_deliveries").set({ next_attempt_at: 0 }).where("schedule_id", "=", scheduleId).where("status", "=", "queued").execute();
+      await db
+        .updateTable("broadcast_deliveries")
+        .set({ next_attempt_at: 0 })
+        .where("schedule_id", "=", scheduleId)
+        .where("status", "=", "queued")
+        .execute();
       child = startWorkerProcess(rss);
     }
     for (;;) {
@@ -111,10 +120,28 @@ async function runEngine(engine: Engine): Promise<Row[]> {
     const seconds = (performance.now() - started) / 1000;
     await pause(300); // the last mails' DATA reaching the sink
     child.kill("SIGKILL");
-    const after = await db.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     const steady = rss.slice(1);
-    rows.push({ engine, run: name, seconds, perSecond: RECIPIENTS / seconds, distinct: seen.size, received, rssMinMb: Math.min(...steady) / 2 ** 20, rssMaxMb: Math.max(...steady) / 2 ** 20, jobs: Number(after.n) - Number(before.n) });
-    const sent = await db.selectFrom("broadcast_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("schedule_id", "=", scheduleId).where("status", "=", "sent").executeTakeFirstOrThrow();
+    rows.push({
+      engine,
+      run: name,
+      seconds,
+      perSecond: RECIPIENTS / seconds,
+      distinct: seen.size,
+      received,
+      rssMinMb: Math.min(...steady) / 2 ** 20,
+      rssMaxMb: Math.max(...steady) / 2 ** 20,
+      jobs: Number(after.n) - Number(before.n),
+    });
+    const sent = await db
+      .selectFrom("broadcast_deliveries")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("schedule_id", "=", scheduleId)
+      .where("status", "=", "sent")
+      .executeTakeFirstOrThrow();
     if (Number(sent.n) !== RECIPIENTS) throw new Error(`${name}: ${sent.n} rows sent, ${RECIPIENTS} expected`);
   };
 
@@ -130,7 +157,11 @@ async function runEngine(engine: Engine): Promise<Row[]> {
 }
 
 function startWorkerProcess(rss: number[]): ChildProcess {
-  const child = fork(fileURLToPath(import.meta.url), ["--worker"], { execArgv: process.execArgv, env: process.env, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const child = fork(fileURLToPath(import.meta.url), ["--worker"], {
+    execArgv: process.execArgv,
+    env: process.env,
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   child.on("message", (message: WorkerMessage) => {
     rss.push(message.rss);
   });
@@ -168,17 +199,64 @@ type Db = typeof import("~/db/db.server").db;
 
 async function seed(db: Db): Promise<number> {
   const now = Date.now();
-  const org = await db.insertInto("organizations").values({ name: "Bench Cafe", address: null, email_address: null, phone_number: null, more_info: null, created_by_user_id: null, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
+  const org = await db
+    .insertInto("organizations")
+    .values({
+      name: "Bench Cafe",
+      address: null,
+      email_address: null,
+      phone_number: null,
+      more_info: null,
+      created_by_user_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   for (let start = 0; start < RECIPIENTS; start += 1_000) {
     const rows = [];
     for (let i = start; i < Math.min(RECIPIENTS, start + 1_000); i++) {
       const phone = `+2547${String(i).padStart(8, "0")}`;
-      rows.push({ organization_id: org.id, identity: phone, phone_number: phone, email_address: `guest${i}@bench.test`, first_name: `Guest ${i}`, marketing_opt_in_at: now, created_at: now, updated_at: now });
+      rows.push({
+        organization_id: org.id,
+        identity: phone,
+        phone_number: phone,
+        email_address: `guest${i}@bench.test`,
+        first_name: `Guest ${i}`,
+        marketing_opt_in_at: now,
+        created_at: now,
+        updated_at: now,
+      });
     }
     await db.insertInto("customers").values(rows).execute();
   }
-  await db.insertInto("customer_groups").values({ organization_id: org.id, name: "Everyone", description: null, filters: JSON.stringify({ byDate: "NO", connections: 0, days: 0, dateRange: null, venues: [], accessPoints: [], profile: [] }), created_by_user_id: null, created_at: now, updated_at: now }).execute();
-  await db.insertInto("broadcasts").values({ organization_id: org.id, title: "Weekend offer", description: null, sms: "Half price coffee this weekend", email_html: "<html><body><h1>Half price</h1><p>Coffee and cake all weekend.</p></body></html>", email_text: null, email_design: null, created_by_user_id: null, created_at: now, updated_at: now }).execute();
+  await db
+    .insertInto("customer_groups")
+    .values({
+      organization_id: org.id,
+      name: "Everyone",
+      description: null,
+      filters: JSON.stringify({ byDate: "NO", connections: 0, days: 0, dateRange: null, venues: [], accessPoints: [], profile: [] }),
+      created_by_user_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await db
+    .insertInto("broadcasts")
+    .values({
+      organization_id: org.id,
+      title: "Weekend offer",
+      description: null,
+      sms: "Half price coffee this weekend",
+      email_html: "<html><body><h1>Half price</h1><p>Coffee and cake all weekend.</p></body></html>",
+      email_text: null,
+      email_design: null,
+      created_by_user_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
   return org.id;
 }
 
@@ -187,8 +265,27 @@ async function newSchedule(db: Db, orgId: number, channel: "EMAIL" | "SMS"): Pro
   const { scheduleDispatch } = await import("~/services/marketing/dispatch.server");
   const broadcast = await db.selectFrom("broadcasts").select("id").where("organization_id", "=", orgId).executeTakeFirstOrThrow();
   const group = await db.selectFrom("customer_groups").select("id").where("organization_id", "=", orgId).executeTakeFirstOrThrow();
-  const schedule = await db.insertInto("broadcast_schedules").values({ organization_id: orgId, broadcast_id: broadcast.id, channel, dispatch_at: now, status: "Scheduled", started_at: null, finished_at: null, error: null, created_by_user_id: null, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
-  await db.insertInto("broadcast_schedule_groups").values({ schedule_id: schedule.id, group_id: group.id, group_name: "Everyone" }).execute();
+  const schedule = await db
+    .insertInto("broadcast_schedules")
+    .values({
+      organization_id: orgId,
+      broadcast_id: broadcast.id,
+      channel,
+      dispatch_at: now,
+      status: "Scheduled",
+      started_at: null,
+      finished_at: null,
+      error: null,
+      created_by_user_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("broadcast_schedule_groups")
+    .values({ schedule_id: schedule.id, group_id: group.id, group_name: "Everyone" })
+    .execute();
   await scheduleDispatch(schedule.id, now);
   return schedule.id;
 }
@@ -210,10 +307,14 @@ if (process.argv.includes("--worker")) {
       r.perSecond.toFixed(0),
       String(r.distinct),
       String(r.received),
-      r.distinct === RECIPIENTS && r.received === RECIPIENTS ? "✓" : `✗ (${RECIPIENTS - r.distinct} missing, ${r.received - r.distinct} repeated)`,
+      r.distinct === RECIPIENTS && r.received === RECIPIENTS
+        ? "✓"
+        : `✗ (${RECIPIENTS - r.distinct} missing, ${r.received - r.distinct} repeated)`,
       `${mb(r.rssMinMb)}–${mb(r.rssMaxMb)}`,
       String(r.jobs),
     ]),
   ]);
-  console.log(`(${RECIPIENTS.toLocaleString("en-US")} recipients; SMS at ${SMS_RATE}/s; "killed" runs lose their worker half-way and start another)`);
+  console.log(
+    `(${RECIPIENTS.toLocaleString("en-US")} recipients; SMS at ${SMS_RATE}/s; "killed" runs lose their worker half-way and start another)`,
+  );
 }

@@ -98,7 +98,8 @@ async function benchOrganisation(engine: Engine): Promise<{ orgId: number; owner
   const owner = await insertUser({ email: "connections-bench@example.com", phone_number: "+254799000001" });
   const started = performance.now();
   // Built under a temporary name, renamed when complete: an interrupted build is not reused.
-  const result = await generateDemoData({ timeZone: "UTC",
+  const result = await generateDemoData({
+    timeZone: "UTC",
     ...SIZES,
     now: NOW,
     ownerId: owner.id,
@@ -149,7 +150,13 @@ async function searchTerms(orgId: number) {
     .orderBy("n", "desc")
     .limit(1)
     .executeTakeFirstOrThrow();
-  const venue = await db.selectFrom("venues").select(["id", "name"]).where("organization_id", "=", orgId).orderBy("id").limit(1).executeTakeFirstOrThrow();
+  const venue = await db
+    .selectFrom("venues")
+    .select(["id", "name"])
+    .where("organization_id", "=", orgId)
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirstOrThrow();
   return { phone: `0${phone.phone_number!.slice(4)}`, name: name.first_name!, venue };
 }
 

@@ -22,12 +22,18 @@ export function runChild<R>(scriptUrl: string, engine: Engine): Promise<R> {
     const child = fork(fileURLToPath(scriptUrl), args, { execArgv: process.execArgv });
     child.on("message", (message) => (result = message as R));
     child.on("error", reject);
-    child.on("exit", (code) => (result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`))));
+    child.on("exit", (code) =>
+      result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`)),
+    );
   });
 }
 
 /** Points DATABASE_URL at the engine's benchmark database (before db.server is imported: it reads it once). */
-export async function useBenchDatabase(engine: Engine, names: { sqliteFile: string; postgresDatabase: string }, rebuild: boolean): Promise<void> {
+export async function useBenchDatabase(
+  engine: Engine,
+  names: { sqliteFile: string; postgresDatabase: string },
+  rebuild: boolean,
+): Promise<void> {
   if (engine === "postgres") {
     process.env.DATABASE_URL = await postgresDatabase(names.postgresDatabase, rebuild);
     return;

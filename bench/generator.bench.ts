@@ -48,7 +48,9 @@ async function main(): Promise<void> {
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   console.log("");
   for (const row of table) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
-  console.log(`(plus ${n(results[0].customers)} customers and ${n(results[0].devices)} devices per run; seconds cover everything the generator writes)`);
+  console.log(
+    `(plus ${n(results[0].customers)} customers and ${n(results[0].devices)} devices per run; seconds cover everything the generator writes)`,
+  );
   if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
 }
 
@@ -58,7 +60,9 @@ function runChild(engine: Engine, connections: number): Promise<Result> {
     const child = fork(fileURLToPath(import.meta.url), ["--engine", engine, String(connections)], { execArgv: process.execArgv });
     child.on("message", (message) => (result = message as Result));
     child.on("error", reject);
-    child.on("exit", (code) => (result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`))));
+    child.on("exit", (code) =>
+      result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`)),
+    );
   });
 }
 
@@ -99,7 +103,12 @@ async function measure(engine: Engine, connections: number): Promise<Result> {
   try {
     await migrateToLatest();
     const owner = await insertUser({ email: "bench@example.com", phone_number: "+254799000000" });
-    const result = await generateDemoData({ connections, ownerId: owner.id, organizationName: "Benchmark", log: (line) => console.log(`  ${line}`) });
+    const result = await generateDemoData({
+      connections,
+      ownerId: owner.id,
+      organizationName: "Benchmark",
+      log: (line) => console.log(`  ${line}`),
+    });
     return {
       engine,
       connections: result.connections,

@@ -52,7 +52,8 @@ async function main(): Promise<void> {
   else console.log(`No ${sqliteFile(options)}: run npm run bench:analytics -- --connections ${options.connections} first.`);
   if (process.env.BENCH_POSTGRES_URL) {
     if (await postgresHasData(postgresUrl(options))) engines.push("postgres");
-    else console.log(`No ${postgresName(options)} with data: run npm run bench:analytics:pg -- --connections ${options.connections} first.`);
+    else
+      console.log(`No ${postgresName(options)} with data: run npm run bench:analytics:pg -- --connections ${options.connections} first.`);
   }
   const chosen = engines.filter((e) => !values.only || e === values.only);
   if (chosen.length === 0) {
@@ -107,7 +108,15 @@ function printTable(engine: Engine, rows: Row[]): void {
   const header = ["call", "direct p50", "direct p95", "graphql p50", "graphql p95", "p95 ratio", "queries direct/graphql"];
   const table = [
     header,
-    ...rows.map((r) => [r.call, ms(r.direct.p50), ms(r.direct.p95), ms(r.graphql.p50), ms(r.graphql.p95), (r.graphql.p95 / r.direct.p95).toFixed(2), `${r.queries.direct}/${r.queries.graphql}`]),
+    ...rows.map((r) => [
+      r.call,
+      ms(r.direct.p50),
+      ms(r.direct.p95),
+      ms(r.graphql.p50),
+      ms(r.graphql.p95),
+      (r.graphql.p95 / r.direct.p95).toFixed(2),
+      `${r.queries.direct}/${r.queries.graphql}`,
+    ]),
   ];
   const widths = header.map((_, i) => Math.max(...table.map((r) => r[i].length)));
   console.log(`\n${engine} (ms)`);
@@ -133,8 +142,17 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
   const { db, closeDatabase, migrateToLatest } = await import("~/db/db.server");
   await migrateToLatest();
   const org = await db.selectFrom("organizations").select("id").where("name", "=", ORGANIZATION).executeTakeFirstOrThrow();
-  const { user_id: ownerId } = await db.selectFrom("administrators").select("user_id").where("organization_id", "=", org.id).where("is_owner", "=", 1).executeTakeFirstOrThrow();
-  const last = await db.selectFrom("connections").select((eb) => eb.fn.max("created_at").as("last")).where("organization_id", "=", org.id).executeTakeFirstOrThrow();
+  const { user_id: ownerId } = await db
+    .selectFrom("administrators")
+    .select("user_id")
+    .where("organization_id", "=", org.id)
+    .where("is_owner", "=", 1)
+    .executeTakeFirstOrThrow();
+  const last = await db
+    .selectFrom("connections")
+    .select((eb) => eb.fn.max("created_at").as("last"))
+    .where("organization_id", "=", org.id)
+    .executeTakeFirstOrThrow();
   const lastDay = Number(last.last) - (Number(last.last) % DAY);
 
   // The built server in this process: its database module shares this one's connection (globalThis).
@@ -155,7 +173,10 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
     used++;
     return token;
   };
-  const ctx = await requireOrg(new Request("http://bench/", { headers: { Authorization: `Bearer ${await issueToken(ownerId!, "api")}` } }), { orgId: String(org.id) });
+  const ctx = await requireOrg(
+    new Request("http://bench/", { headers: { Authorization: `Bearer ${await issueToken(ownerId!, "api")}` } }),
+    { orgId: String(org.id) },
+  );
 
   // The server's request log (one line per request, written to stdout each event-loop turn) is not
   // worth printing here: stdout is silenced while a case runs, and progress goes through `say`.
@@ -176,7 +197,11 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
       const post = async () => {
         const res = await fetch(endpoint, {
           method: "POST",
-          headers: { Authorization: `Bearer ${await nextToken()}`, "X-Organization-Id": String(org.id), "Content-Type": "application/json" },
+          headers: {
+            Authorization: `Bearer ${await nextToken()}`,
+            "X-Organization-Id": String(org.id),
+            "Content-Type": "application/json",
+          },
           body: JSON.stringify({ query: c.query, variables: c.variables }),
         });
         const body = (await res.json()) as { errors?: unknown };
@@ -187,7 +212,15 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
       const direct: number[] = [];
       const graphql: number[] = [];
       for (let i = 0; i < options.runs; i++) {
-        for (const [samples, run] of (i % 2 === 0 ? [[direct, c.direct], [graphql, post]] : [[graphql, post], [direct, c.direct]]) as [number[], () => Promise<unknown>][]) {
+        for (const [samples, run] of (i % 2 === 0
+          ? [
+              [direct, c.direct],
+              [graphql, post],
+            ]
+          : [
+              [graphql, post],
+              [direct, c.direct],
+            ]) as [number[], () => Promise<unknown>][]) {
           const started = performance.now();
           await run();
           samples.push(performance.now() - started);

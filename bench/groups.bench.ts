@@ -57,7 +57,8 @@ async function main(): Promise<void> {
     results.push(await runChild<Result>(import.meta.url, engine));
   }
   const table = [["engine", "case", "rows", "p50 ms", "p95 ms"]];
-  for (const r of results) for (const c of r.cases) table.push([r.engine, c.name, c.rows.toLocaleString("en-US"), c.p50.toFixed(1), c.p95.toFixed(1)]);
+  for (const r of results)
+    for (const c of r.cases) table.push([r.engine, c.name, c.rows.toLocaleString("en-US"), c.p50.toFixed(1), c.p95.toFixed(1)]);
   printTable(table);
   for (const r of results) if (r.buildSeconds !== null) console.log(`${r.engine}: data built in ${r.buildSeconds.toFixed(0)} s`);
   if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
@@ -65,7 +66,11 @@ async function main(): Promise<void> {
 
 async function runEngine(engine: Engine, options: Options, rebuild: boolean): Promise<Result> {
   const name = `analytics-${options.connections}`;
-  await useBenchDatabase(engine, { sqliteFile: `data/bench/${name}.db`, postgresDatabase: `mlango_bench_analytics_${options.connections}` }, rebuild);
+  await useBenchDatabase(
+    engine,
+    { sqliteFile: `data/bench/${name}.db`, postgresDatabase: `mlango_bench_analytics_${options.connections}` },
+    rebuild,
+  );
   const { closeDatabase, migrateToLatest } = await import("~/db/db.server");
   try {
     await migrateToLatest();
@@ -90,7 +95,8 @@ async function benchmarkOrganization(options: Options): Promise<{ organizationId
     const { insertUser } = await import("~/db/factories.server");
     const owner = await insertUser({ email: "analytics-bench@example.com", phone_number: "+254799000001" });
     const scale = options.connections / 5_000_000;
-    const generated = await generateDemoData({ timeZone: "UTC",
+    const generated = await generateDemoData({
+      timeZone: "UTC",
       connections: options.connections,
       customers: Math.max(1, Math.round(200_000 * scale)),
       devices: Math.max(1, Math.round(300_000 * scale)),
@@ -117,13 +123,21 @@ async function measure(organizationId: number, runs: number): Promise<CaseResult
   const { db } = await import("~/db/db.server");
   const { countGroupMembers, groupMembersPage } = await import("~/services/marketing/group-filter.server");
   const { EMPTY_FILTERS } = await import("~/lib/schemas/group-filters");
-  const last = await db.selectFrom("connections").select((eb) => eb.fn.max("created_at").as("last")).where("organization_id", "=", organizationId).executeTakeFirstOrThrow();
+  const last = await db
+    .selectFrom("connections")
+    .select((eb) => eb.fn.max("created_at").as("last"))
+    .where("organization_id", "=", organizationId)
+    .executeTakeFirstOrThrow();
   const end = Number(last.last) - (Number(last.last) % DAY);
   const today = new Date(end);
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const dates = { byDate: "YES" as const, dateRange: { startDate: day(end - 29 * DAY), endDate: day(end) } };
-  const venues = (await db.selectFrom("venues").select("id").where("organization_id", "=", organizationId).orderBy("id").limit(2).execute()).map((v) => Number(v.id));
-  const accessPoints = (await db.selectFrom("access_points").select("id").where("organization_id", "=", organizationId).orderBy("id").limit(2).execute()).map((a) => Number(a.id));
+  const venues = (
+    await db.selectFrom("venues").select("id").where("organization_id", "=", organizationId).orderBy("id").limit(2).execute()
+  ).map((v) => Number(v.id));
+  const accessPoints = (
+    await db.selectFrom("access_points").select("id").where("organization_id", "=", organizationId).orderBy("id").limit(2).execute()
+  ).map((a) => Number(a.id));
   const profile = [
     { condition: "AND" as const, field: "firstName" as const, equation: "startsWith" as const, value: "a" },
     { condition: "AND" as const, field: "emailAddress" as const, equation: "notEmpty" as const, value: "" },
@@ -140,10 +154,18 @@ async function measure(organizationId: number, runs: number): Promise<CaseResult
   for (const shape of shapes) {
     console.log(`  ${shape.name}`);
     cases.push(await timed(`count: ${shape.name}`, runs, () => countGroupMembers(db, organizationId, shape.filters, today)));
-    cases.push(await timed(`first page: ${shape.name}`, runs, async () => (await groupMembersPage(db, organizationId, shape.filters, { offset: 0, pageSize: 10 }, today)).length));
+    cases.push(
+      await timed(
+        `first page: ${shape.name}`,
+        runs,
+        async () => (await groupMembersPage(db, organizationId, shape.filters, { offset: 0, pageSize: 10 }, today)).length,
+      ),
+    );
   }
   console.log("  groups list");
-  cases.push(await timed("groups list: 10 such groups, counted", Math.max(3, Math.round(runs / 5)), () => listOfTen(organizationId, group)));
+  cases.push(
+    await timed("groups list: 10 such groups, counted", Math.max(3, Math.round(runs / 5)), () => listOfTen(organizationId, group)),
+  );
   return cases;
 }
 

@@ -33,13 +33,18 @@ async function main(): Promise<void> {
   const engines: Engine[] = process.env.BENCH_POSTGRES_URL ? ["sqlite", "postgres"] : ["sqlite"];
   const rows: Row[] = [];
   for (const engine of engines) rows.push(...(await runChild(engine, jobs)));
-  const fmt = (v: number | undefined, digits = 0) => (v === undefined ? "" : v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-  const table = [["engine", "step", "jobs/s", "claim p50 ms", "claim p95 ms"], ...rows.map((r) => [r.engine, r.step, fmt(r.jobsPerSecond), fmt(r.claimP50Ms, 2), fmt(r.claimP95Ms, 2)])];
+  const fmt = (v: number | undefined, digits = 0) =>
+    v === undefined ? "" : v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const table = [
+    ["engine", "step", "jobs/s", "claim p50 ms", "claim p95 ms"],
+    ...rows.map((r) => [r.engine, r.step, fmt(r.jobsPerSecond), fmt(r.claimP50Ms, 2), fmt(r.claimP95Ms, 2)]),
+  ];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   console.log("");
   for (const row of table) console.log(row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
   console.log(`(${jobs.toLocaleString("en-US")} jobs per step; a job is claimed, run (no-op) and marked done)`);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… (npm run bench:jobs:pg) to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL)
+    console.log("Set BENCH_POSTGRES_URL=postgres://… (npm run bench:jobs:pg) to benchmark PostgreSQL too.");
 }
 
 function runChild(engine: Engine, jobs: number): Promise<Row[]> {
@@ -100,7 +105,13 @@ async function runEngine(engine: Engine, jobs: number): Promise<Row[]> {
     const seconds = (performance.now() - started) / 1000;
     claims.sort((a, b) => a - b);
     const pct = (p: number) => claims[Math.min(claims.length - 1, Math.floor(claims.length * p))];
-    rows.push({ engine, step: `claim + complete, ${loops} loop${loops > 1 ? "s" : ""}`, jobsPerSecond: jobs / seconds, claimP50Ms: pct(0.5), claimP95Ms: pct(0.95) });
+    rows.push({
+      engine,
+      step: `claim + complete, ${loops} loop${loops > 1 ? "s" : ""}`,
+      jobsPerSecond: jobs / seconds,
+      claimP50Ms: pct(0.5),
+      claimP95Ms: pct(0.95),
+    });
   }
   await closeDatabase();
   return rows;

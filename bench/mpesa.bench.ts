@@ -41,7 +41,16 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { DarajaOutcome, FakeDaraja, SentCallback } from "../scripts/fakes/daraja";
 import { httpRequest } from "../scripts/fakes/http-request";
-import { benchEngines, databaseCpuMs, percentile, printTable, runChild, serverCpuMs, useBenchDatabase, type Engine } from "./engine-harness";
+import {
+  benchEngines,
+  databaseCpuMs,
+  percentile,
+  printTable,
+  runChild,
+  serverCpuMs,
+  useBenchDatabase,
+  type Engine,
+} from "./engine-harness";
 
 const ROOT = "data/bench/mpesa";
 const SQLITE_FILE = "data/bench/mpesa.db";
@@ -75,7 +84,15 @@ const whole = (name: "guests" | "warmup" | "sequential" | "min-delay" | "max-del
   return n;
 };
 // The engine's child gets --engine and --rebuild only (engine-harness.ts): the rest through the environment.
-const settings: { guests: number; warmup: number; sequential: number; minDelay: number; maxDelay: number; workers: number; profile: boolean } = process.env.MPESA_BENCH_SETTINGS
+const settings: {
+  guests: number;
+  warmup: number;
+  sequential: number;
+  minDelay: number;
+  maxDelay: number;
+  workers: number;
+  profile: boolean;
+} = process.env.MPESA_BENCH_SETTINGS
   ? JSON.parse(process.env.MPESA_BENCH_SETTINGS)
   : {
       guests: whole("guests"),
@@ -149,8 +166,14 @@ interface Result {
 
 async function main(): Promise<void> {
   if (!fs.existsSync("build/index.js")) throw new Error("Build the app first: npx remix build");
-  const load = () => `load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} (${os.cpus().length} CPUs)`;
-  console.log(`At the start: ${load()}; latencies are only comparable on an idle machine, the server's CPU per purchase much more. The server: ${settings.workers} web process${settings.workers === 1 ? "" : "es"} (--workers).`);
+  const load = () =>
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} (${os.cpus().length} CPUs)`;
+  console.log(
+    `At the start: ${load()}; latencies are only comparable on an idle machine, the server's CPU per purchase much more. The server: ${settings.workers} web process${settings.workers === 1 ? "" : "es"} (--workers).`,
+  );
   const results: Result[] = [];
   for (const engine of benchEngines()) {
     console.log(`\n== ${engine}`);
@@ -159,7 +182,8 @@ async function main(): Promise<void> {
   const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
   const table = [["engine", "case", "n", "p50 ms", "p95 ms", "max ms", "target"]];
   for (const r of results) {
-    const row = (name: string, s: Summary, target = "") => table.push([r.engine, name, String(s.n), ms(s.p50), ms(s.p95), ms(s.max), target]);
+    const row = (name: string, s: Summary, target = "") =>
+      table.push([r.engine, name, String(s.n), ms(s.p50), ms(s.p95), ms(s.max), target]);
     row("Meraki hand-off (GET /hotspot/meraki/…)", r.entry);
     row(`STK push (POST /connect/mpesa, ${r.guests} at once)`, r.push);
     row("callback answered (POST /hotspot/mpesa/…, ×2 each)", r.callback);
@@ -188,16 +212,26 @@ async function main(): Promise<void> {
     const steps = Object.entries(r.aloneCpuMs)
       .map(([step, ms]) => `${step} ${ms.toFixed(1)}`)
       .join(", ");
-    const database = r.databaseCpuMsPerPurchase === null ? "" : ` (PostgreSQL's backends: ${r.databaseCpuMsPerPurchase.toFixed(1)} ms more)`;
-    console.log(`  this benchmark's own CPU per purchase (the guests and the fake Daraja, on the same cores): ${r.benchCpuMsPerPurchase.toFixed(1)} ms`);
-    console.log(`  server CPU per purchase (the server process only): ${r.serverCpuMsPerPurchase.toFixed(1)} ms at once${database}; one at a time, ms: ${steps}`);
-    console.log(`  callbacks: ${c.callbacksSent} sent, ${c.callbacksNot200} not answered 200; ${r.callbackFirst} came before their guest reached the waiting page; ${r.pendingAfterCallback} reloads after an answered callback still found the purchase pending`);
+    const database =
+      r.databaseCpuMsPerPurchase === null ? "" : ` (PostgreSQL's backends: ${r.databaseCpuMsPerPurchase.toFixed(1)} ms more)`;
+    console.log(
+      `  this benchmark's own CPU per purchase (the guests and the fake Daraja, on the same cores): ${r.benchCpuMsPerPurchase.toFixed(1)} ms`,
+    );
+    console.log(
+      `  server CPU per purchase (the server process only): ${r.serverCpuMsPerPurchase.toFixed(1)} ms at once${database}; one at a time, ms: ${steps}`,
+    );
+    console.log(
+      `  callbacks: ${c.callbacksSent} sent, ${c.callbacksNot200} not answered 200; ${r.callbackFirst} came before their guest reached the waiting page; ${r.pendingAfterCallback} reloads after an answered callback still found the purchase pending`,
+    );
     const log = Object.entries(r.serverLog).filter(([, n]) => n > 0);
     if (log.length) console.log(`  server log: ${log.map(([k, n]) => `${n}× ${k}`).join(", ")}`);
     for (const p of c.problems) console.log(`  problem: ${p}`);
-    console.log(`${r.engine}: ${c.problems.length === 0 ? "PASS" : "FAIL"} — every purchase ended in exactly one subscription or one failure${c.problems.length === 0 ? "" : ` (${c.problems.length} problems)`}`);
+    console.log(
+      `${r.engine}: ${c.problems.length === 0 ? "PASS" : "FAIL"} — every purchase ended in exactly one subscription or one failure${c.problems.length === 0 ? "" : ` (${c.problems.length} problems)`}`,
+    );
   }
-  if (!process.env.BENCH_POSTGRES_URL) console.log("\nSet BENCH_POSTGRES_URL=postgres://… (npm run bench:mpesa:pg) to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL)
+    console.log("\nSet BENCH_POSTGRES_URL=postgres://… (npm run bench:mpesa:pg) to benchmark PostgreSQL too.");
   if (results.some((r) => r.checks.problems.length > 0)) process.exitCode = 1;
 }
 
@@ -333,17 +367,22 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
       await fake.idle();
       await sleep(20); // the duplicate callback's work after its answer, if any
       mark("2 callbacks + the grant");
-      if (g.ended === "granted" && g.firstCallback && g.endedAt !== undefined) grantAlone.push(g.endedAt - Math.max(g.firstCallback.sentAt, g.waitingSince!));
+      if (g.ended === "granted" && g.firstCallback && g.endedAt !== undefined)
+        grantAlone.push(g.endedAt - Math.max(g.firstCallback.sentAt, g.waitingSince!));
     }
 
     const checks = await check(world, [...warmup, ...guests, ...alone], fake);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const words = fs.readFileSync(stderrLog, "utf8").slice(logFrom);
     const serverLog = Object.fromEntries(
-      ["mpesa_callback_unknown", "mpesa_callback_mismatch", "mpesa_stk_push_failed", "mpesa_stk_query_failed", "gateway_grant_failed", "mpesa_credentials_unreadable"].map((event) => [
-        event,
-        words.split(`"event":"${event}"`).length - 1,
-      ]),
+      [
+        "mpesa_callback_unknown",
+        "mpesa_callback_mismatch",
+        "mpesa_stk_push_failed",
+        "mpesa_stk_query_failed",
+        "gateway_grant_failed",
+        "mpesa_credentials_unreadable",
+      ].map((event) => [event, words.split(`"event":"${event}"`).length - 1]),
     );
     const errors = words.split("\n").filter((line) => /error/i.test(line) && !line.startsWith("{")).length;
     if (errors) serverLog["other error lines"] = errors;
@@ -404,14 +443,37 @@ async function makeWorld() {
   const { saveMpesaSettings } = await import("~/services/prepaid/mpesa-settings.server");
   const { DEMO_MPESA_FORM } = await import("../scripts/fakes/daraja");
   const stamp = Date.now();
-  const owner = await insertUser({ email: `mpesa-bench-${stamp}@example.com`, phone_number: `+25479${String(stamp % 10_000_000).padStart(7, "0")}` });
-  const org = await createOrganization(owner.id, { name: `M-Pesa benchmark ${new Date(stamp).toISOString()}`, address: "Benchmark Road, Nairobi" });
+  const owner = await insertUser({
+    email: `mpesa-bench-${stamp}@example.com`,
+    phone_number: `+25479${String(stamp % 10_000_000).padStart(7, "0")}`,
+  });
+  const org = await createOrganization(owner.id, {
+    name: `M-Pesa benchmark ${new Date(stamp).toISOString()}`,
+    address: "Benchmark Road, Nairobi",
+  });
   const ctx = await contextFor(owner.id, org.id);
-  const venue = await db.insertInto("venues").values(buildVenue(org.id, { name: "M-Pesa Lab", guest_signup: 0 })).returning(["id", "portal_key"]).executeTakeFirstOrThrow();
-  const ap = await db.insertInto("access_points").values(buildAccessPoint(org.id, venue.id, { name: "M-Pesa Lab AP" })).returning(["id", "mac_address"]).executeTakeFirstOrThrow();
+  const venue = await db
+    .insertInto("venues")
+    .values(buildVenue(org.id, { name: "M-Pesa Lab", guest_signup: 0 }))
+    .returning(["id", "portal_key"])
+    .executeTakeFirstOrThrow();
+  const ap = await db
+    .insertInto("access_points")
+    .values(buildAccessPoint(org.id, venue.id, { name: "M-Pesa Lab AP" }))
+    .returning(["id", "mac_address"])
+    .executeTakeFirstOrThrow();
   const plan = await createPlan(
     ctx,
-    servicePlanSchema(false).parse({ name: "Two hours", price: String(PRICE), plan_kind: "Limited", limit_type: "Time", time_limit: "2", time_limit_unit: "Hrs", validity: "1", validity_units: "Days" }),
+    servicePlanSchema(false).parse({
+      name: "Two hours",
+      price: String(PRICE),
+      plan_kind: "Limited",
+      limit_type: "Time",
+      time_limit: "2",
+      time_limit_unit: "Hrs",
+      validity: "1",
+      validity_units: "Days",
+    }),
   );
   if (!plan.ok) throw new Error(`createPlan refused: ${JSON.stringify(plan.errors)}`);
   const mpesa = mpesaSettingsSchema.parse(DEMO_MPESA_FORM);
@@ -458,7 +520,14 @@ function merakiQuery(apMac: string, clientMac: string): string {
 const STEPS = ["entry", "STK push", "waiting page (pending)", "2 callbacks + the grant"] as const;
 type Step = (typeof STEPS)[number];
 
-async function purchases(origin: string, world: World, guests: Guest[], fake: FakeDaraja, byCheckout: Map<string, Guest>, mark?: (step: Step) => void) {
+async function purchases(
+  origin: string,
+  world: World,
+  guests: Guest[],
+  fake: FakeDaraja,
+  byCheckout: Map<string, Guest>,
+  mark?: (step: Step) => void,
+) {
   const entryTimes: number[] = [];
   await Promise.all(
     guests.map(async (g) => {
@@ -488,7 +557,8 @@ async function purchases(origin: string, world: World, guests: Guest[], fake: Fa
       g.waitingSince = now();
       lastPushAt = Math.max(lastPushAt, g.waitingSince);
       const location = res.headers.location ?? "";
-      if (res.status !== 303 || !location.startsWith("/connect/mpesa/wait?")) throw new Error(`POST /connect/mpesa answered ${res.status}: ${res.text.slice(0, 300)}`);
+      if (res.status !== 303 || !location.startsWith("/connect/mpesa/wait?"))
+        throw new Error(`POST /connect/mpesa answered ${res.status}: ${res.text.slice(0, 300)}`);
       g.location = location;
       const request = fake.stkRequests.find((r) => r.phone === g.digits);
       if (!request) throw new Error(`No STK push reached the fake for ${g.digits}`);
@@ -558,10 +628,24 @@ async function check(world: World, guests: Guest[], fake: FakeDaraja): Promise<C
   };
   const transactions = await db
     .selectFrom("mpesa_transactions")
-    .select(["id", "status", "result_code", "connection_id", "subscription_id", "phone_number", "amount", "checkout_request_id", "transaction_id"])
+    .select([
+      "id",
+      "status",
+      "result_code",
+      "connection_id",
+      "subscription_id",
+      "phone_number",
+      "amount",
+      "checkout_request_id",
+      "transaction_id",
+    ])
     .where("organization_id", "=", world.orgId)
     .execute();
-  const subscriptions = await db.selectFrom("subscriptions").select(["id", "status", "started_on", "expires_on", "source"]).where("organization_id", "=", world.orgId).execute();
+  const subscriptions = await db
+    .selectFrom("subscriptions")
+    .select(["id", "status", "started_on", "expires_on", "source"])
+    .where("organization_id", "=", world.orgId)
+    .execute();
   const connections = await db
     .selectFrom("connections")
     .select(["id", "token", "authorized_at", "authorization_mode", "subscription_id"])
@@ -570,11 +654,15 @@ async function check(world: World, guests: Guest[], fake: FakeDaraja): Promise<C
   const subscriptionById = new Map(subscriptions.map((s) => [Number(s.id), s]));
   const connectionByToken = new Map(connections.map((c) => [c.token, c]));
   const usesOfSubscription = new Map<number, number>();
-  for (const t of transactions) if (t.subscription_id !== null) usesOfSubscription.set(Number(t.subscription_id), (usesOfSubscription.get(Number(t.subscription_id)) ?? 0) + 1);
+  for (const t of transactions)
+    if (t.subscription_id !== null)
+      usesOfSubscription.set(Number(t.subscription_id), (usesOfSubscription.get(Number(t.subscription_id)) ?? 0) + 1);
 
   let duplicates = Math.max(0, subscriptions.length - transactions.length);
-  for (const [id, uses] of usesOfSubscription) if (uses > 1) (duplicates += uses - 1), problem(`subscription ${id} belongs to ${uses} purchases`);
-  for (const s of subscriptions) if (!usesOfSubscription.has(Number(s.id))) problem(`subscription ${s.id} (${s.status}, ${s.source}) belongs to no purchase`);
+  for (const [id, uses] of usesOfSubscription)
+    if (uses > 1) ((duplicates += uses - 1), problem(`subscription ${id} belongs to ${uses} purchases`));
+  for (const s of subscriptions)
+    if (!usesOfSubscription.has(Number(s.id))) problem(`subscription ${s.id} (${s.status}, ${s.source}) belongs to no purchase`);
 
   for (const g of guests) {
     const connection = connectionByToken.get(hashToken(g.token!));
@@ -599,13 +687,17 @@ async function check(world: World, guests: Guest[], fake: FakeDaraja): Promise<C
     }
     if (paid) {
       if (t.status !== COMPLETED) problem(`${label}: transaction status ${t.status}, result ${t.result_code}`);
-      if (sub.status !== "Active" || sub.started_on === null || sub.expires_on === null) problem(`${label}: subscription ${sub.id} is ${sub.status}`);
-      if (connection.authorized_at === null || connection.authorization_mode !== "MPESA") problem(`${label}: connection not authorized (${connection.authorization_mode})`);
-      else if (Number(connection.subscription_id) !== Number(sub.id)) problem(`${label}: connection authorized under subscription ${connection.subscription_id}, not ${sub.id}`);
+      if (sub.status !== "Active" || sub.started_on === null || sub.expires_on === null)
+        problem(`${label}: subscription ${sub.id} is ${sub.status}`);
+      if (connection.authorized_at === null || connection.authorization_mode !== "MPESA")
+        problem(`${label}: connection not authorized (${connection.authorization_mode})`);
+      else if (Number(connection.subscription_id) !== Number(sub.id))
+        problem(`${label}: connection authorized under subscription ${connection.subscription_id}, not ${sub.id}`);
       if (g.ended !== "granted") problem(`${label}: the waiting page ended ${g.ended ?? "never"}`);
       if (g.outcome === "success" && !/^[A-Z0-9]{6,20}$/.test(t.transaction_id ?? "")) problem(`${label}: no receipt kept`);
     } else {
-      if (t.status !== FAILED || Number(t.result_code) !== 1032) problem(`${label}: transaction status ${t.status}, result ${t.result_code}`);
+      if (t.status !== FAILED || Number(t.result_code) !== 1032)
+        problem(`${label}: transaction status ${t.status}, result ${t.result_code}`);
       if (sub.status !== "Cancelled") problem(`${label}: subscription ${sub.id} is ${sub.status}`);
       if (connection.authorized_at !== null) problem(`${label}: connection authorized (${connection.authorization_mode})`);
       if (g.ended !== "failed") problem(`${label}: the waiting page ended ${g.ended ?? "never"}`);

@@ -116,9 +116,10 @@ async function benchEngine(databaseUrl: string): Promise<Row[]> {
       ["dashboard, default layout, 1 day", `${org}?${window(1)}`],
       ["dashboard, default layout, 30 days", `${org}?${window(30)}`],
       ["dashboard, default layout, 365 days", `${org}?${window(365)}`],
-      ...["overview", "new_visitors", "unique_visitors", "all_visitors", "repeat_visitors", "footfall"].map(
-        (report): [string, string] => [`report ${report}, 30 days`, `${org}/reports/${report}?${window(30)}`],
-      ),
+      ...["overview", "new_visitors", "unique_visitors", "all_visitors", "repeat_visitors", "footfall"].map((report): [string, string] => [
+        `report ${report}, 30 days`,
+        `${org}/reports/${report}?${window(30)}`,
+      ]),
       ["network overview, 30 days", `${org}/venues/${venueId}/overview?${window(30)}`],
       ["connections list, page 1", `${org}/connections`],
       ["connections list, page 1,000", `${org}/connections?page=1000`],
@@ -144,9 +145,7 @@ function prepareInChild(databaseUrl: string): Promise<Prepared> {
     const child = fork(fileURLToPath(import.meta.url), ["--prepare", databaseUrl], { execArgv: process.execArgv });
     child.on("message", (message) => (result = message as Prepared));
     child.on("error", reject);
-    child.on("exit", (code) =>
-      result && code === 0 ? resolve(result) : reject(new Error(`preparing failed (exit code ${code})`)),
-    );
+    child.on("exit", (code) => (result && code === 0 ? resolve(result) : reject(new Error(`preparing failed (exit code ${code})`))));
   });
 }
 
@@ -155,12 +154,7 @@ async function prepare(databaseUrl: string): Promise<Prepared> {
   const { db, closeDatabase, migrateToLatest } = await import("~/db/db.server");
   await migrateToLatest();
   const org = await db.selectFrom("organizations").select("id").where("name", "=", ORGANIZATION).executeTakeFirstOrThrow();
-  const venue = await db
-    .selectFrom("venues")
-    .select("id")
-    .where("organization_id", "=", org.id)
-    .orderBy("id")
-    .executeTakeFirstOrThrow();
+  const venue = await db.selectFrom("venues").select("id").where("organization_id", "=", org.id).orderBy("id").executeTakeFirstOrThrow();
   const owner = await db
     .selectFrom("administrators")
     .select("user_id")
@@ -246,7 +240,12 @@ async function timePage(path: string, token: string): Promise<Timing> {
 function wireGet(path: string, token: string): Promise<{ wire: number; body: Buffer; cacheControl: string }> {
   return new Promise((resolve, reject) => {
     const request = http.get(
-      { host: "127.0.0.1", port: PORT, path, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), Accept: "text/html,*/*", "Accept-Encoding": "br, gzip" } },
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        path,
+        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), Accept: "text/html,*/*", "Accept-Encoding": "br, gzip" },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -269,7 +268,11 @@ async function transferOf(path: string, token: string): Promise<Transfer> {
   const html = page.body.toString("utf8");
   // Its stylesheets, module preloads, script sources and the inline module's imports (not the route
   // list in Remix's inline manifest, which names routes that are not loaded).
-  const loaded = [/<link rel="(?:modulepreload|stylesheet)" href="(\/[^"]+)"/g, /<script[^>]* src="(\/[^"]+)"/g, /^import (?:\* as \w+ from )?"(\/[^"]+)";$/gm];
+  const loaded = [
+    /<link rel="(?:modulepreload|stylesheet)" href="(\/[^"]+)"/g,
+    /<script[^>]* src="(\/[^"]+)"/g,
+    /^import (?:\* as \w+ from )?"(\/[^"]+)";$/gm,
+  ];
   const assets = new Set(loaded.flatMap((pattern) => Array.from(html.matchAll(pattern), (m) => m[1])));
   let first = page.wire;
   let repeat = page.wire;
@@ -300,7 +303,8 @@ function printTable(engine: string, rows: Row[]): void {
   ];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   console.log(`\n${engine}: ${CONNECTIONS.toLocaleString("en-US")} connections; ${runs} requests per page after 2 warm-ups, one at a time`);
-  console.log("KB: the HTML as decoded; first visit / repeat: HTML + scripts + stylesheets on the wire (br or gzip), repeat without immutable-cached files");
-  for (const row of table)
-    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
+  console.log(
+    "KB: the HTML as decoded; first visit / repeat: HTML + scripts + stylesheets on the wire (br or gzip), repeat without immutable-cached files",
+  );
+  for (const row of table) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
 }

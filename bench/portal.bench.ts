@@ -132,7 +132,12 @@ async function prepare(databaseUrl: string): Promise<Prepared> {
   const { hashToken, randomToken } = await import("~/services/crypto.server");
   await migrateToLatest();
 
-  const owner = await insertUser({ first_name: "Portal", last_name: "Bench", email: "portal-bench@example.com", password: "portal-bench-password" });
+  const owner = await insertUser({
+    first_name: "Portal",
+    last_name: "Bench",
+    email: "portal-bench@example.com",
+    password: "portal-bench-password",
+  });
   const org = await createOrganization(owner.id, {
     name: "Portal benchmark",
     address: "Benchmark Road, Nairobi",
@@ -216,21 +221,58 @@ async function prepare(databaseUrl: string): Promise<Prepared> {
   const { renderFrame } = await import("~/services/splash/render.server");
   const { TEMPLATES } = await import("~/services/splash/templates");
   const template = TEMPLATES[0]!;
-  const splashVenue = await db.insertInto("venues").values(buildVenue(org.id, { name: "Benchmark Café" })).returning("id").executeTakeFirstOrThrow();
-  const splashAp = await db.insertInto("access_points").values(buildAccessPoint(org.id, splashVenue.id, { name: "Café AP" })).returning(["id", "mac_address"]).executeTakeFirstOrThrow();
-  const page = { name: template.name, css_template: template.cssTemplate, html: template.html, css: template.css, custom_scripts: template.scripts };
+  const splashVenue = await db
+    .insertInto("venues")
+    .values(buildVenue(org.id, { name: "Benchmark Café" }))
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const splashAp = await db
+    .insertInto("access_points")
+    .values(buildAccessPoint(org.id, splashVenue.id, { name: "Café AP" }))
+    .returning(["id", "mac_address"])
+    .executeTakeFirstOrThrow();
+  const page = {
+    name: template.name,
+    css_template: template.cssTemplate,
+    html: template.html,
+    css: template.css,
+    custom_scripts: template.scripts,
+  };
   const frame = await renderFrame(page, new Map(template.configs.map((c) => [c.name, c.defaultValue])));
   const published = await db
     .insertInto("splash_pages")
-    .values({ organization_id: org.id, ...page, type: 1, published_revision: 1, published_at: now, published_before: frame.before, published_after: frame.after, public_key: randomToken(18), created_at: now, updated_at: now })
+    .values({
+      organization_id: org.id,
+      ...page,
+      type: 1,
+      published_revision: 1,
+      published_at: now,
+      published_before: frame.before,
+      published_after: frame.after,
+      public_key: randomToken(18),
+      created_at: now,
+      updated_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const rule = await db
     .insertInto("splash_display_settings")
-    .values({ organization_id: org.id, splash_page_id: published.id, factor: "On", factor_count: 1, factor_type: "Session", start_date: null, end_date: null, created_at: now })
+    .values({
+      organization_id: org.id,
+      splash_page_id: published.id,
+      factor: "On",
+      factor_count: 1,
+      factor_type: "Session",
+      start_date: null,
+      end_date: null,
+      created_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await db.insertInto("splash_display_setting_access_points").values({ display_setting_id: rule.id, access_point_id: splashAp.id }).execute();
+  await db
+    .insertInto("splash_display_setting_access_points")
+    .values({ display_setting_id: rule.id, access_point_id: splashAp.id })
+    .execute();
   const splashTokens = pendingTokens.splice(0, Math.min(2000, Math.floor(pendingTokens.length / 2)));
   for (let start = 0; start < splashTokens.length; start += CHUNK) {
     await db
@@ -372,7 +414,9 @@ async function load(target: string, url: string, pid: number | undefined, databa
     url,
     connections: settings.connections,
     duration,
-    ...(paths ? { requests: [{ method: "GET", setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths() }) }] } : {}),
+    ...(paths
+      ? { requests: [{ method: "GET", setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths() }) }] }
+      : {}),
   });
   await autocannon(options(WARMUP_S));
   const latencies: number[] = [];
@@ -424,7 +468,8 @@ async function guestFlow(prepared: Prepared, pid: number | undefined): Promise<F
     faskey: FASKEY,
     sessionMinutes: SESSION_MINUTES,
   };
-  if (settings.make === "unifi") throw new Error("The benchmark plays meraki, opennds or mlango guests (unifi needs a controller per network).");
+  if (settings.make === "unifi")
+    throw new Error("The benchmark plays meraki, opennds or mlango guests (unifi needs a controller per network).");
   const client = new HttpClient(`http://127.0.0.1:${SERVER_PORT}`, settings.concurrency);
   const person = personMaker();
   const plan = () => ({ device: randomDevice(network.accessPoints.length), person: person(), expect: "SIGNUP" as const });
@@ -551,7 +596,8 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
     }
     for (const token of prepared.splashTokens.slice(0, 3)) {
       const page = await fetch(`${origin}/connect?token=${token}`);
-      if (page.status !== 200 || !(await page.text()).includes('class="mlango-form"')) throw new Error(`GET /connect (splash page) answered ${page.status} without the page`);
+      if (page.status !== 200 || !(await page.text()).includes('class="mlango-form"'))
+        throw new Error(`GET /connect (splash page) answered ${page.status} without the page`);
     }
     const splashTokens = prepared.splashTokens;
     let nextSplash = 0;
@@ -574,7 +620,10 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
         () => `/connect?token=${splashTokens[nextSplash++ % splashTokens.length]}`,
       ],
     };
-    for (const [key, [label, url, child, paths]] of Object.entries(targets) as [LoadTarget, [string, string, () => ChildProcess, (() => string)?]][]) {
+    for (const [key, [label, url, child, paths]] of Object.entries(targets) as [
+      LoadTarget,
+      [string, string, () => ChildProcess, (() => string)?],
+    ][]) {
       if (!only.has(key)) continue;
       result.load[key] = await load(label, url, child().pid, engine === "postgres" && key !== "hello" ? POSTGRES_DATABASE : null, paths);
       process.stdout.write(".");
@@ -607,12 +656,23 @@ function printEngine(r: EngineResult): void {
     console.log(
       table([
         ["target", "req/s", "p50 ms", "p95 ms", "p99 ms", "server CPU µs/req", "database CPU µs/req", "not 200"],
-        ...load.map((l) => [l.target, fmt(l.rps), fmt(l.p50, 2), fmt(l.p95, 2), fmt(l.p99, 2), fmt(l.cpuUs), fmt(l.databaseCpuUs), l.problems]),
+        ...load.map((l) => [
+          l.target,
+          fmt(l.rps),
+          fmt(l.p50, 2),
+          fmt(l.p95, 2),
+          fmt(l.p99, 2),
+          fmt(l.cpuUs),
+          fmt(l.databaseCpuUs),
+          l.problems,
+        ]),
       ]),
     );
     const { healthz, connect } = r.load;
     if (healthz && connect)
-      console.log(`connect ÷ healthz: ${fmt(connect.rps / healthz.rps, 2)} (target ≥ 0.50); connect p95 ${fmt(connect.p95, 1)} ms (target < 20 ms)`);
+      console.log(
+        `connect ÷ healthz: ${fmt(connect.rps / healthz.rps, 2)} (target ≥ 0.50); connect p95 ${fmt(connect.p95, 1)} ms (target < 20 ms)`,
+      );
   }
 
   const f = r.flow;
@@ -637,11 +697,22 @@ function printEngine(r: EngineResult): void {
   }
 
   if (r.accounting) {
-    console.log(`\n${r.engine}: accounting over HTTP, batches of ${BATCH}, ${settings.inFlight} in flight, ${fmt(settings.online)} online connections`);
+    console.log(
+      `\n${r.engine}: accounting over HTTP, batches of ${BATCH}, ${settings.inFlight} in flight, ${fmt(settings.online)} online connections`,
+    );
     console.log(
       table([
         ["pass", "records", "accepted", "updates/s", "batch p50 ms", "batch p95 ms", "batch p99 ms", "server CPU µs/record"],
-        ...r.accounting.map((a) => [a.pass, fmt(a.records), fmt(a.accepted), fmt(a.perSecond), fmt(a.p50, 1), fmt(a.p95, 1), fmt(a.p99, 1), fmt(a.cpuUs)]),
+        ...r.accounting.map((a) => [
+          a.pass,
+          fmt(a.records),
+          fmt(a.accepted),
+          fmt(a.perSecond),
+          fmt(a.p50, 1),
+          fmt(a.p95, 1),
+          fmt(a.p99, 1),
+          fmt(a.cpuUs),
+        ]),
       ]),
     );
     for (const a of r.accounting.filter((a) => a.firstFailure)) console.log(`${a.pass}: ${a.firstFailure}`);
@@ -667,7 +738,9 @@ function printSummary(results: EngineResult[]): void {
     [
       "/connect p50 / p95 / p99 ms",
       (r) =>
-        r.load.connect ? `${fmt(r.load.connect.p50, 1)} / ${fmt(r.load.connect.p95, 1)} / ${fmt(r.load.connect.p99, 1)}` + mark(r.load.connect.p95 < 20) : "–",
+        r.load.connect
+          ? `${fmt(r.load.connect.p50, 1)} / ${fmt(r.load.connect.p95, 1)} / ${fmt(r.load.connect.p99, 1)}` + mark(r.load.connect.p95 < 20)
+          : "–",
       "p95 < 20",
     ],
     [
@@ -690,7 +763,12 @@ function printSummary(results: EngineResult[]): void {
       .map((l) => l.toFixed(1))
       .join(" ")}; ${os.cpus().length} CPUs)`,
   );
-  console.log(table([["measure", ...results.map((r) => r.engine), "target"], ...rows.map(([name, value, target]) => [name, ...results.map(value), target])]));
+  console.log(
+    table([
+      ["measure", ...results.map((r) => r.engine), "target"],
+      ...rows.map(([name, value, target]) => [name, ...results.map(value), target]),
+    ]),
+  );
 }
 
 async function main(): Promise<void> {
@@ -700,13 +778,16 @@ async function main(): Promise<void> {
     `Load average at the start ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(" ")} (${os.cpus().length} CPUs): figures are only comparable on an idle machine. The server: ${settings.workers} web process${settings.workers === 1 ? "" : "es"} (--workers).`,
+      .join(
+        " ",
+      )} (${os.cpus().length} CPUs): figures are only comparable on an idle machine. The server: ${settings.workers} web process${settings.workers === 1 ? "" : "es"} (--workers).`,
   );
   const results: EngineResult[] = [];
   for (const engine of engines) results.push(await benchEngine(engine));
   for (const r of results) printEngine(r);
   printSummary(results);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("\nSet BENCH_POSTGRES_URL=postgres://… (npm run bench:portal:pg) to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL)
+    console.log("\nSet BENCH_POSTGRES_URL=postgres://… (npm run bench:portal:pg) to benchmark PostgreSQL too.");
 }
 
 // Seeding runs in a child process of its own (see prepare); the parent runs the benchmark.

@@ -19,7 +19,14 @@ import { startFreeRadius } from "../scripts/radius/freeradius";
 import { benchEngines, percentile, printTable, runChild, useBenchDatabase, type Engine } from "./engine-harness";
 
 const { values } = parseArgs({
-  options: { seconds: { type: "string" }, connections: { type: "string" }, only: { type: "string" }, profile: { type: "boolean" }, engine: { type: "string" }, rebuild: { type: "boolean" } },
+  options: {
+    seconds: { type: "string" },
+    connections: { type: "string" },
+    only: { type: "string" },
+    profile: { type: "boolean" },
+    engine: { type: "string" },
+    rebuild: { type: "boolean" },
+  },
 });
 // The engine's child gets the options through the environment (runChild passes only --engine).
 process.env.RADIUS_BENCH_SECONDS = values.seconds ?? process.env.RADIUS_BENCH_SECONDS ?? "10";
@@ -62,7 +69,12 @@ async function runEngine(engine: Engine): Promise<Row[]> {
 
   const server = await startServer();
   process.on("exit", () => server.kill("SIGTERM"));
-  const freeradius = await startFreeRadius({ mlangoUrl: `http://127.0.0.1:${SERVER_PORT}`, apiSecret: API_SECRET, authPort: AUTH_PORT, acctPort: ACCT_PORT });
+  const freeradius = await startFreeRadius({
+    mlangoUrl: `http://127.0.0.1:${SERVER_PORT}`,
+    apiSecret: API_SECRET,
+    authPort: AUTH_PORT,
+    acctPort: ACCT_PORT,
+  });
   const nas = await Nas.open(8);
   try {
     // The first packet from a new NAS makes FreeRADIUS ask Mlango for its secret (and is dropped).
@@ -81,13 +93,45 @@ async function runEngine(engine: Engine): Promise<Row[]> {
       rows.push({ engine, name, offered, target, ...r });
       console.log(`  ${name} (${offered}): ${r.rate.toFixed(0)}/s, p95 ${r.p95.toFixed(1)} ms, ok ${r.ok.toFixed(1)} %`);
     };
-    if (ONLY.has("pap")) add("Access-Request PAP", "1 in flight", "latency alone", await closedLoop(nas, AUTH_PORT, 1, () => authPacket(guest(), false), "Access-Accept"));
-    if (ONLY.has("chap")) add("Access-Request CHAP", "1 in flight", "latency alone", await closedLoop(nas, AUTH_PORT, 1, () => authPacket(guest(), true), "Access-Accept"));
-    if (ONLY.has("pap")) add("Access-Request PAP", "500/s", "p95 < 20 ms", await openLoop(nas, AUTH_PORT, 500, () => authPacket(guest(), false), "Access-Accept"));
-    if (ONLY.has("chap")) add("Access-Request CHAP", "500/s", "p95 < 20 ms", await openLoop(nas, AUTH_PORT, 500, () => authPacket(guest(), true), "Access-Accept"));
-    if (ONLY.has("interim")) add("Accounting Interim-Update", "2,000/s", "p95 < 20 ms", await openLoop(nas, ACCT_PORT, 2000, interim, "Accounting-Response"));
-    if (ONLY.has("pap")) add("Access-Request PAP", "64 in flight", "≥ 500/s", await closedLoop(nas, AUTH_PORT, 64, () => authPacket(guest(), false), "Access-Accept"));
-    if (ONLY.has("interim")) add("Accounting Interim-Update", "64 in flight", "≥ 2,000/s", await closedLoop(nas, ACCT_PORT, 64, interim, "Accounting-Response"));
+    if (ONLY.has("pap"))
+      add(
+        "Access-Request PAP",
+        "1 in flight",
+        "latency alone",
+        await closedLoop(nas, AUTH_PORT, 1, () => authPacket(guest(), false), "Access-Accept"),
+      );
+    if (ONLY.has("chap"))
+      add(
+        "Access-Request CHAP",
+        "1 in flight",
+        "latency alone",
+        await closedLoop(nas, AUTH_PORT, 1, () => authPacket(guest(), true), "Access-Accept"),
+      );
+    if (ONLY.has("pap"))
+      add(
+        "Access-Request PAP",
+        "500/s",
+        "p95 < 20 ms",
+        await openLoop(nas, AUTH_PORT, 500, () => authPacket(guest(), false), "Access-Accept"),
+      );
+    if (ONLY.has("chap"))
+      add(
+        "Access-Request CHAP",
+        "500/s",
+        "p95 < 20 ms",
+        await openLoop(nas, AUTH_PORT, 500, () => authPacket(guest(), true), "Access-Accept"),
+      );
+    if (ONLY.has("interim"))
+      add("Accounting Interim-Update", "2,000/s", "p95 < 20 ms", await openLoop(nas, ACCT_PORT, 2000, interim, "Accounting-Response"));
+    if (ONLY.has("pap"))
+      add(
+        "Access-Request PAP",
+        "64 in flight",
+        "≥ 500/s",
+        await closedLoop(nas, AUTH_PORT, 64, () => authPacket(guest(), false), "Access-Accept"),
+      );
+    if (ONLY.has("interim"))
+      add("Accounting Interim-Update", "64 in flight", "≥ 2,000/s", await closedLoop(nas, ACCT_PORT, 64, interim, "Accounting-Response"));
     return rows;
   } finally {
     nas.close();
@@ -118,17 +162,51 @@ async function seed(engine: Engine): Promise<Guest[]> {
   const started = performance.now();
   const owner = await insertUser({ email: `radius-bench-${Date.now()}@example.com`, phone_number: "+254799000077" });
   const org = await createOrganization(owner.id, { name: "RADIUS bench" });
-  const venue = await db.insertInto("venues").values(buildVenue(org.id, { name: "Bench hotspot" })).returning("id").executeTakeFirstOrThrow();
+  const venue = await db
+    .insertInto("venues")
+    .values(buildVenue(org.id, { name: "Bench hotspot" }))
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const now = Date.now();
   await db
     .insertInto("radius_clients")
-    .values({ organization_id: org.id, venue_id: venue.id, name: "Bench router", make: "mikrotik", ip_address: NAS_ADDRESS, secret: encryptSecret(NAS_SECRET), coa_port: 3799, created_at: now, updated_at: now })
+    .values({
+      organization_id: org.id,
+      venue_id: venue.id,
+      name: "Bench router",
+      make: "mikrotik",
+      ip_address: NAS_ADDRESS,
+      secret: encryptSecret(NAS_SECRET),
+      coa_port: 3799,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
-  const macs = Array.from({ length: CONNECTIONS }, (_, i) => `02:00:${[i >> 24, (i >> 16) & 255, (i >> 8) & 255, i & 255].map((b) => b.toString(16).padStart(2, "0")).join(":")}`);
-  const batches = <T>(rows: T[], size = 1000) => Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
+  const macs = Array.from(
+    { length: CONNECTIONS },
+    (_, i) => `02:00:${[i >> 24, (i >> 16) & 255, (i >> 8) & 255, i & 255].map((b) => b.toString(16).padStart(2, "0")).join(":")}`,
+  );
+  const batches = <T>(rows: T[], size = 1000) =>
+    Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
   const deviceIds = await insertBatches(
     "devices",
-    batches(macs.map((mac) => ({ organization_id: org.id, customer_id: null, name: null, mac_address: mac, os: "Android", os_version: "14", brand: "Tecno", browser: "Chrome", is_mobile: 1, blocked_at: null, last_seen_at: now, created_at: now, updated_at: now }))),
+    batches(
+      macs.map((mac) => ({
+        organization_id: org.id,
+        customer_id: null,
+        name: null,
+        mac_address: mac,
+        os: "Android",
+        os_version: "14",
+        brand: "Tecno",
+        browser: "Chrome",
+        is_mobile: 1,
+        blocked_at: null,
+        last_seen_at: now,
+        created_at: now,
+        updated_at: now,
+      })),
+    ),
     { returnIds: true },
   );
   const tokens = macs.map(() => hashToken(crypto.randomBytes(24).toString("base64url")));
@@ -164,7 +242,12 @@ async function seed(engine: Engine): Promise<Guest[]> {
   if (engine === "postgres") await sql`vacuum analyze`.execute(db);
   else await sql`analyze`.execute(db);
   console.log(`  ${CONNECTIONS.toLocaleString("en-US")} guests made in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return connectionIds.map((id, i) => ({ id, username: radiusUsername(id), password: radiusPassword(id, tokens[i]!), mac: macs[i]!.toUpperCase().replace(/:/g, "-") }));
+  return connectionIds.map((id, i) => ({
+    id,
+    username: radiusUsername(id),
+    password: radiusPassword(id, tokens[i]!),
+    mac: macs[i]!.toUpperCase().replace(/:/g, "-"),
+  }));
 }
 
 /** Mlango's portal router alone, in a process of its own, on the engine's database. */
@@ -172,7 +255,16 @@ async function startServer(): Promise<ChildProcess> {
   // --profile: a CPU profile of Mlango's process, written when it stops (data/bench/radius-profile/).
   const profile = process.env.RADIUS_BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=data/bench/radius-profile"] : [];
   const child = spawn(process.execPath, [...process.execArgv, ...profile, "bench/radius-server.ts"], {
-    env: { ...process.env, PORT: String(SERVER_PORT), RADIUS_API_SECRET: API_SECRET, SECRETS_KEY, SESSION_SECRET: "radius-bench-session-secret-0123456789", PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`, NODE_ENV: "production", JOBS_WORKER: "off" },
+    env: {
+      ...process.env,
+      PORT: String(SERVER_PORT),
+      RADIUS_API_SECRET: API_SECRET,
+      SECRETS_KEY,
+      SESSION_SECRET: "radius-bench-session-secret-0123456789",
+      PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`,
+      NODE_ENV: "production",
+      JOBS_WORKER: "off",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
@@ -193,7 +285,10 @@ function authPacket(g: Guest, chap: boolean): (id: number) => Buffer {
     ["Service-Type", "Login-User"],
   ];
   if (chap) {
-    const response = crypto.createHash("md5").update(Buffer.concat([CHAP_ID, Buffer.from(g.password), CHALLENGE])).digest();
+    const response = crypto
+      .createHash("md5")
+      .update(Buffer.concat([CHAP_ID, Buffer.from(g.password), CHALLENGE]))
+      .digest();
     attributes.push(["CHAP-Password", Buffer.concat([CHAP_ID, response])], ["CHAP-Challenge", CHALLENGE]);
   } else {
     attributes.push(["User-Password", g.password]);
@@ -273,11 +368,24 @@ interface Measured {
 function measure(results: { code: string; ms: number }[], expected: string, seconds: number): Measured {
   const times = results.map((r) => r.ms).sort((a, b) => a - b);
   const ok = results.filter((r) => r.code === expected).length;
-  return { sent: results.length, rate: ok / seconds, p50: percentile(times, 0.5), p95: percentile(times, 0.95), p99: percentile(times, 0.99), ok: (100 * ok) / results.length };
+  return {
+    sent: results.length,
+    rate: ok / seconds,
+    p50: percentile(times, 0.5),
+    p95: percentile(times, 0.95),
+    p99: percentile(times, 0.99),
+    ok: (100 * ok) / results.length,
+  };
 }
 
 /** Requests at a steady rate for SECONDS, whatever the answers take (latency under a given load). */
-async function openLoop(nas: Nas, port: number, perSecond: number, next: () => (id: number) => Buffer, expected: string): Promise<Measured> {
+async function openLoop(
+  nas: Nas,
+  port: number,
+  perSecond: number,
+  next: () => (id: number) => Buffer,
+  expected: string,
+): Promise<Measured> {
   // Unmeasured first: FreeRADIUS's threads and its connections to Mlango open as the load needs them
   // (a server in service has them), and a cold start's queue would take the whole run to drain.
   await offer(nas, port, perSecond, WARMUP_SECONDS, next);
@@ -305,7 +413,13 @@ async function offer(nas: Nas, port: number, perSecond: number, seconds: number,
 }
 
 /** As many requests as answers allow, `inFlight` at a time, for SECONDS (the most the path takes). */
-async function closedLoop(nas: Nas, port: number, inFlight: number, next: () => (id: number) => Buffer, expected: string): Promise<Measured> {
+async function closedLoop(
+  nas: Nas,
+  port: number,
+  inFlight: number,
+  next: () => (id: number) => Buffer,
+  expected: string,
+): Promise<Measured> {
   const results: { code: string; ms: number }[] = [];
   const started = performance.now();
   const until = started + SECONDS * 1000;
@@ -328,7 +442,19 @@ if (values.engine) {
     rows.push(...(await runChild<Row[]>(import.meta.url, engine)));
   }
   const table = [["engine", "case", "offered", "sent", "answered/s", "p50 ms", "p95 ms", "p99 ms", "ok %", "target"]];
-  for (const r of rows) table.push([r.engine, r.name, r.offered, String(r.sent), r.rate.toFixed(0), r.p50.toFixed(1), r.p95.toFixed(1), r.p99.toFixed(1), r.ok.toFixed(1), r.target]);
+  for (const r of rows)
+    table.push([
+      r.engine,
+      r.name,
+      r.offered,
+      String(r.sent),
+      r.rate.toFixed(0),
+      r.p50.toFixed(1),
+      r.p95.toFixed(1),
+      r.p99.toFixed(1),
+      r.ok.toFixed(1),
+      r.target,
+    ]);
   printTable(table);
   if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
 }

@@ -37,7 +37,9 @@ if (args.engine) {
   // A child of main() reports to its parent; run by hand (--engine postgres), it prints its cases.
   const result = await runEngine(args.engine as Engine, Boolean(args.rebuild));
   if (process.send) process.send(result);
-  else for (const c of result.cases) console.log(`${c.name.padEnd(50)} ${String(c.rows).padStart(8)} ${c.p50.toFixed(1).padStart(8)} ${c.p95.toFixed(1).padStart(8)}`);
+  else
+    for (const c of result.cases)
+      console.log(`${c.name.padEnd(50)} ${String(c.rows).padStart(8)} ${c.p50.toFixed(1).padStart(8)} ${c.p95.toFixed(1).padStart(8)}`);
 } else {
   await main();
 }
@@ -64,7 +66,9 @@ function runChild(engine: Engine): Promise<{ buildSeconds: number | null; cases:
     const child = fork(fileURLToPath(import.meta.url), childArgs, { execArgv: process.execArgv });
     child.on("message", (message) => (result = message as typeof result));
     child.on("error", reject);
-    child.on("exit", (code) => (result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`))));
+    child.on("exit", (code) =>
+      result && code === 0 ? resolve(result) : reject(new Error(`${engine} benchmark failed (exit code ${code})`)),
+    );
   });
 }
 
@@ -106,13 +110,24 @@ async function postgresDatabase(name: string, rebuild: boolean): Promise<string>
 async function benchOrganisation(engine: Engine) {
   const { db } = await import("~/db/db.server");
   const { sql } = await import("kysely");
-  const existing = await db.selectFrom("organizations").select(["id", "created_by_user_id"]).where("name", "=", ORG_NAME).executeTakeFirst();
+  const existing = await db
+    .selectFrom("organizations")
+    .select(["id", "created_by_user_id"])
+    .where("name", "=", ORG_NAME)
+    .executeTakeFirst();
   if (existing?.created_by_user_id) return { orgId: existing.id, ownerId: existing.created_by_user_id, buildSeconds: null };
   const { generateDemoData } = await import("~/db/demo.server");
   const { insertUser } = await import("~/db/factories.server");
   const owner = await insertUser({ email: `reports-bench-${Date.now()}@example.com`, phone_number: "+254799000002" });
   const started = performance.now();
-  const result = await generateDemoData({ timeZone: "UTC", ...SIZES, now: NOW, ownerId: owner.id, organizationName: `${ORG_NAME} (building)`, log: (l) => console.log(`  ${l}`) });
+  const result = await generateDemoData({
+    timeZone: "UTC",
+    ...SIZES,
+    now: NOW,
+    ownerId: owner.id,
+    organizationName: `${ORG_NAME} (building)`,
+    log: (l) => console.log(`  ${l}`),
+  });
   if (engine === "postgres") await sql`vacuum analyze`.execute(db);
   else await sql`analyze`.execute(db);
   await db.updateTable("organizations").set({ name: ORG_NAME }).where("id", "=", result.organizationId).execute();
@@ -141,7 +156,15 @@ async function cases(orgId: number, ownerId: number): Promise<CaseResult[]> {
     return res;
   };
   const { db } = await import("~/db/db.server");
-  const { first_name } = await db.selectFrom("customers").select("first_name").where("organization_id", "=", orgId).where("first_name", "is not", null).orderBy("id").offset(500).limit(1).executeTakeFirstOrThrow();
+  const { first_name } = await db
+    .selectFrom("customers")
+    .select("first_name")
+    .where("organization_id", "=", orgId)
+    .where("first_name", "is not", null)
+    .orderBy("id")
+    .offset(500)
+    .limit(1)
+    .executeTakeFirstOrThrow();
 
   const plan: { name: string; run: () => Promise<number> }[] = [
     { name: "overview", run: async () => (await (await call(overview, `overview?${range}`)).json()).figures.length },
@@ -156,7 +179,9 @@ async function cases(orgId: number, ownerId: number): Promise<CaseResult[]> {
     plan.push({ name: `${report} page 100`, run: () => rows("&page=100") });
     plan.push({ name: `${report} search "${first_name}"`, run: () => rows(`&search=${encodeURIComponent(first_name!)}`) });
   }
-  const venues = (await db.selectFrom("venues").select("id").where("organization_id", "=", orgId).orderBy("id").limit(3).execute()).map((v) => v.id);
+  const venues = (await db.selectFrom("venues").select("id").where("organization_id", "=", orgId).orderBy("id").limit(3).execute()).map(
+    (v) => v.id,
+  );
   for (const chosen of [venues.slice(0, 1), venues]) {
     const query = chosen.map((id) => `&venue_id=${id}`).join("");
     plan.push({
@@ -179,7 +204,12 @@ async function cases(orgId: number, ownerId: number): Promise<CaseResult[]> {
       if (i >= WARMUPS) times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    const result = { name: c.name, rows, p50: times[Math.floor(times.length / 2)], p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)] };
+    const result = {
+      name: c.name,
+      rows,
+      p50: times[Math.floor(times.length / 2)],
+      p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)],
+    };
     console.log(`  ${result.name}: ${result.rows} rows, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms`);
     results.push(result);
   }

@@ -62,10 +62,12 @@ async function main(): Promise<void> {
     results.push(await runChild<Result>(import.meta.url, engine));
   }
   const table = [["engine", "case", "rows", "total", "p50 ms", "p95 ms"]];
-  for (const r of results) for (const c of r.cases) table.push([r.engine, c.name, String(c.rows), c.total, c.p50.toFixed(1), c.p95.toFixed(1)]);
+  for (const r of results)
+    for (const c of r.cases) table.push([r.engine, c.name, String(c.rows), c.total, c.p50.toFixed(1), c.p95.toFixed(1)]);
   printTable(table);
   for (const r of results) if (r.buildSeconds !== null) console.log(`${r.engine}: data built in ${r.buildSeconds.toFixed(0)} s`);
-  for (const r of results) if (r.mpesaBuildSeconds !== null) console.log(`${r.engine}: M-Pesa transactions built in ${r.mpesaBuildSeconds.toFixed(0)} s`);
+  for (const r of results)
+    if (r.mpesaBuildSeconds !== null) console.log(`${r.engine}: M-Pesa transactions built in ${r.mpesaBuildSeconds.toFixed(0)} s`);
   if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
 }
 
@@ -87,7 +89,11 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
 async function benchOrganisation(engine: Engine): Promise<{ orgId: number; ownerId: number; buildSeconds: number | null }> {
   const { db } = await import("~/db/db.server");
   const { sql } = await import("kysely");
-  const existing = await db.selectFrom("organizations").select(["id", "created_by_user_id"]).where("name", "=", ORG_NAME).executeTakeFirst();
+  const existing = await db
+    .selectFrom("organizations")
+    .select(["id", "created_by_user_id"])
+    .where("name", "=", ORG_NAME)
+    .executeTakeFirst();
   if (existing?.created_by_user_id) {
     console.log(`  reusing organisation ${existing.id}`);
     return { orgId: existing.id, ownerId: existing.created_by_user_id, buildSeconds: null };
@@ -202,7 +208,9 @@ async function seed(orgId: number): Promise<void> {
       yield batch;
     }
   }
-  await insertBatches("subscriptions", subscriptions(), { onBatch: (n) => n % 200_000 === 0 && console.log(`    ${n.toLocaleString("en-US")}`) });
+  await insertBatches("subscriptions", subscriptions(), {
+    onBatch: (n) => n % 200_000 === 0 && console.log(`    ${n.toLocaleString("en-US")}`),
+  });
 }
 
 /**
@@ -334,10 +342,15 @@ async function listCases(orgId: number, cookie: string): Promise<CaseResult[]> {
 async function mpesaCases(orgId: number, cookie: string): Promise<CaseResult[]> {
   const page = (await import("~/routes/$orgId+/prepaid+/mpesa-transactions")) as unknown as { loader: Loader };
   const q = (params: Record<string, string>) => `/${orgId}/prepaid/mpesa-transactions?${new URLSearchParams(params)}`;
-  return measure(page.loader, orgId, [
-    ["M-Pesa page 1", q({})],
-    ["M-Pesa page 1,000", q({ page: "1000" })],
-  ], cookie);
+  return measure(
+    page.loader,
+    orgId,
+    [
+      ["M-Pesa page 1", q({})],
+      ["M-Pesa page 1,000", q({ page: "1000" })],
+    ],
+    cookie,
+  );
 }
 
 /** Each case's loader (guard, list, capped count, JSON) WARMUPS + RUNS times: p50/p95 of the runs. */
@@ -362,4 +375,3 @@ async function measure(loader: Loader, orgId: number, cases: [string, string][],
   }
   return results;
 }
-

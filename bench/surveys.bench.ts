@@ -60,14 +60,27 @@ async function main(): Promise<void> {
   for (const r of results) for (const c of r.cases) table.push([r.engine, c.name, c.p50.toFixed(1), c.p95.toFixed(1)]);
   printTable(table);
   const csv = [["engine", "surveys.csv", "rows", "seconds", "rows/s", "heap growth MB", "heap peak MB"]];
-  for (const r of results) csv.push([r.engine, "all rows", r.csv.rows.toLocaleString("en-US"), r.csv.seconds.toFixed(2), Math.round(r.csv.rowsPerSecond).toLocaleString("en-US"), r.csv.heapGrowthMb.toFixed(1), r.csv.heapPeakMb.toFixed(1)]);
+  for (const r of results)
+    csv.push([
+      r.engine,
+      "all rows",
+      r.csv.rows.toLocaleString("en-US"),
+      r.csv.seconds.toFixed(2),
+      Math.round(r.csv.rowsPerSecond).toLocaleString("en-US"),
+      r.csv.heapGrowthMb.toFixed(1),
+      r.csv.heapPeakMb.toFixed(1),
+    ]);
   printTable(csv);
   for (const r of results) if (r.buildSeconds !== null) console.log(`${r.engine}: data built in ${r.buildSeconds.toFixed(0)} s`);
   if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
 }
 
 async function runEngine(engine: Engine, options: Options, rebuild: boolean): Promise<Result> {
-  await useBenchDatabase(engine, { sqliteFile: `data/bench/surveys-${options.responses}.db`, postgresDatabase: `mlango_bench_surveys_${options.responses}` }, rebuild);
+  await useBenchDatabase(
+    engine,
+    { sqliteFile: `data/bench/surveys-${options.responses}.db`, postgresDatabase: `mlango_bench_surveys_${options.responses}` },
+    rebuild,
+  );
   const { closeDatabase, migrateToLatest } = await import("~/db/db.server");
   try {
     await migrateToLatest();
@@ -108,8 +121,13 @@ async function benchmarkSurvey(options: Options): Promise<{ organizationId: numb
     .where("organizations.name", "=", ORGANIZATION)
     .executeTakeFirst();
   if (existing) {
-    const n = await db.selectFrom("survey_responses").select((eb) => eb.fn.countAll<number>().as("n")).where("survey_id", "=", existing.survey_id).executeTakeFirstOrThrow();
-    if (Number(n.n) === options.responses) return { organizationId: existing.org_id, surveyId: Number(existing.survey_id), buildSeconds: null };
+    const n = await db
+      .selectFrom("survey_responses")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("survey_id", "=", existing.survey_id)
+      .executeTakeFirstOrThrow();
+    if (Number(n.n) === options.responses)
+      return { organizationId: existing.org_id, surveyId: Number(existing.survey_id), buildSeconds: null };
     throw new Error("The benchmark database holds another size: run with --rebuild.");
   }
   const started = performance.now();
@@ -123,15 +141,32 @@ async function benchmarkSurvey(options: Options): Promise<{ organizationId: numb
       .insertInto("customers")
       .values(
         Array.from({ length: Math.min(1000, CUSTOMERS - i) }, (_, k) =>
-          buildCustomer(org.id, { identity: `bench-${i + k}`, first_name: `Guest${i + k}`, last_name: "Bench", email_address: `guest${i + k}@example.com`, phone_number: `+2547${String(10_000_000 + i + k).slice(-8)}` }),
+          buildCustomer(org.id, {
+            identity: `bench-${i + k}`,
+            first_name: `Guest${i + k}`,
+            last_name: "Bench",
+            email_address: `guest${i + k}@example.com`,
+            phone_number: `+2547${String(10_000_000 + i + k).slice(-8)}`,
+          }),
         ),
       )
       .execute();
   }
-  const customers = (await db.selectFrom("customers").select("id").where("organization_id", "=", org.id).execute()).map((c) => Number(c.id));
+  const customers = (await db.selectFrom("customers").select("id").where("organization_id", "=", org.id).execute()).map((c) =>
+    Number(c.id),
+  );
   const survey = await db
     .insertInto("surveys")
-    .values({ organization_id: org.id, title: "Benchmark survey", description: null, start_date: "2020-01-01", end_date: "2099-12-31", created_by_user_id: user.id, created_at: now, updated_at: now })
+    .values({
+      organization_id: org.id,
+      title: "Benchmark survey",
+      description: null,
+      start_date: "2020-01-01",
+      end_date: "2099-12-31",
+      created_by_user_id: user.id,
+      created_at: now,
+      updated_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const specs = [
@@ -144,7 +179,16 @@ async function benchmarkSurvey(options: Options): Promise<{ organizationId: numb
   for (const [i, q] of specs.entries()) {
     const row = await db
       .insertInto("survey_questions")
-      .values({ survey_id: survey.id, position: i, question_text: q.text, question_type: q.type, options: JSON.stringify(q.options), removed_at: null, created_at: now, updated_at: now })
+      .values({
+        survey_id: survey.id,
+        position: i,
+        question_text: q.text,
+        question_type: q.type,
+        options: JSON.stringify(q.options),
+        removed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     questions.push({ id: Number(row.id), type: q.type, options: q.options });
@@ -155,8 +199,21 @@ async function benchmarkSurvey(options: Options): Promise<{ organizationId: numb
     const rows = Array.from({ length: Math.min(BATCH, options.responses - i) }, (_, k) => {
       const n = i + k;
       const q = questions[n % questions.length]!;
-      const answer = q.type === "rating" ? String((n % 5) + 1) : q.type === "text" ? `Answer number ${n}, thanks` : q.options[(n * 7) % q.options.length]!;
-      return { organization_id: org.id, survey_id: survey.id, question_id: q.id, customer_id: customers[Math.floor(n / 4) % customers.length]!, connection_id: null, answer, created_at: now - span + Math.floor((n / options.responses) * span) };
+      const answer =
+        q.type === "rating"
+          ? String((n % 5) + 1)
+          : q.type === "text"
+            ? `Answer number ${n}, thanks`
+            : q.options[(n * 7) % q.options.length]!;
+      return {
+        organization_id: org.id,
+        survey_id: survey.id,
+        question_id: q.id,
+        customer_id: customers[Math.floor(n / 4) % customers.length]!,
+        connection_id: null,
+        answer,
+        created_at: now - span + Math.floor((n / options.responses) * span),
+      };
     });
     await db.insertInto("survey_responses").values(rows).execute();
   }
@@ -179,14 +236,24 @@ async function measure(ctx: Awaited<ReturnType<typeof contextFor>>, surveyId: nu
   const { responsesPage, questionSummaries } = await import("~/services/surveys/responses.server");
   const lastPage = Math.ceil(options.responses / 20);
   const query = (page: number) => ({ survey_id: surveyId, page, per_page: 20 });
-  const ranged = (page: number) => ({ ...query(page), start_date: new Date(Date.now() - 30 * DAY).toISOString().slice(0, 10), end_date: new Date().toISOString().slice(0, 10) });
+  const ranged = (page: number) => ({
+    ...query(page),
+    start_date: new Date(Date.now() - 30 * DAY).toISOString().slice(0, 10),
+    end_date: new Date().toISOString().slice(0, 10),
+  });
   const cases: CaseResult[] = [];
   const add = async (name: string, work: () => Promise<unknown>) => cases.push({ name, ...(await time(options.runs, work)) });
   await add("page 1 (rows)", () => responsesPage(ctx as never, query(1)));
   await add(`last page ${lastPage} (rows)`, () => responsesPage(ctx as never, query(lastPage)));
-  await add("report page 1 (rows + summaries)", () => Promise.all([responsesPage(ctx as never, query(1)), questionSummaries(ctx as never, query(1))]));
-  await add("report last page (rows + summaries)", () => Promise.all([responsesPage(ctx as never, query(lastPage)), questionSummaries(ctx as never, query(lastPage))]));
-  await add("report page 1, last 30 days", () => Promise.all([responsesPage(ctx as never, ranged(1)), questionSummaries(ctx as never, ranged(1))]));
+  await add("report page 1 (rows + summaries)", () =>
+    Promise.all([responsesPage(ctx as never, query(1)), questionSummaries(ctx as never, query(1))]),
+  );
+  await add("report last page (rows + summaries)", () =>
+    Promise.all([responsesPage(ctx as never, query(lastPage)), questionSummaries(ctx as never, query(lastPage))]),
+  );
+  await add("report page 1, last 30 days", () =>
+    Promise.all([responsesPage(ctx as never, ranged(1)), questionSummaries(ctx as never, ranged(1))]),
+  );
   return cases;
 }
 

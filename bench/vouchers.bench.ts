@@ -55,7 +55,16 @@ async function main(): Promise<void> {
   const table = [["engine", "case", "codes in table", "runs", "p50 ms", "p95 ms", "max ms", "target"]];
   for (const r of results) {
     for (const c of r.cases) {
-      table.push([r.engine, c.name, r.codesInTable.toLocaleString("en-US"), String(c.runs), c.p50.toFixed(1), c.p95.toFixed(1), c.max.toFixed(1), c.target]);
+      table.push([
+        r.engine,
+        c.name,
+        r.codesInTable.toLocaleString("en-US"),
+        String(c.runs),
+        c.p50.toFixed(1),
+        c.p95.toFixed(1),
+        c.max.toFixed(1),
+        c.target,
+      ]);
     }
   }
   printTable(table);
@@ -82,7 +91,11 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
 async function benchOrganisation(engine: Engine): Promise<{ orgId: number; ownerId: number; planId: number; buildSeconds: number | null }> {
   const { db } = await import("~/db/db.server");
   const { sql } = await import("kysely");
-  const existing = await db.selectFrom("organizations").select(["id", "created_by_user_id"]).where("name", "=", ORG_NAME).executeTakeFirst();
+  const existing = await db
+    .selectFrom("organizations")
+    .select(["id", "created_by_user_id"])
+    .where("name", "=", ORG_NAME)
+    .executeTakeFirst();
   if (existing?.created_by_user_id) {
     const plan = await db.selectFrom("service_plans").select("id").where("organization_id", "=", existing.id).executeTakeFirstOrThrow();
     console.log(`  reusing organisation ${existing.id}`);
@@ -175,7 +188,11 @@ async function seed(orgId: number): Promise<number> {
 
 async function countCodes(orgId: number): Promise<number> {
   const { db } = await import("~/db/db.server");
-  const row = await db.selectFrom("vouchers").select((eb) => eb.fn.countAll<number>().as("n")).where("organization_id", "=", orgId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("vouchers")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("organization_id", "=", orgId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -213,7 +230,9 @@ async function generateCase(ctx: Ctx, planId: number): Promise<CaseResult> {
       if (!result.ok) throw new Error(`generateVouchers refused: ${JSON.stringify(result.errors)}`);
       made.push(result.id);
       if (i >= GENERATE_WARMUPS) times.push(ms);
-      console.log(`  generate ${CODES_PER_GROUP.toLocaleString("en-US")} codes: ${ms.toFixed(0)} ms${i < GENERATE_WARMUPS ? " (warm-up)" : ""}`);
+      console.log(
+        `  generate ${CODES_PER_GROUP.toLocaleString("en-US")} codes: ${ms.toFixed(0)} ms${i < GENERATE_WARMUPS ? " (warm-up)" : ""}`,
+      );
     }
   } finally {
     // Back to 1,000,000 codes for the next case and the next run.
@@ -238,7 +257,13 @@ async function unusedCodes(orgId: number, wanted: number): Promise<string[]> {
   const codes = new Set<string>();
   while (codes.size < wanted) {
     const ids = Array.from({ length: 500 }, () => lo + Math.floor(Math.random() * (hi - lo + 1)));
-    const rows = await db.selectFrom("vouchers").select("code").where("organization_id", "=", orgId).where("id", "in", ids).where("uses", "=", 0).execute();
+    const rows = await db
+      .selectFrom("vouchers")
+      .select("code")
+      .where("organization_id", "=", orgId)
+      .where("id", "in", ids)
+      .where("uses", "=", 0)
+      .execute();
     for (const r of rows) if (codes.size < wanted) codes.add(r.code);
   }
   return [...codes];
@@ -268,4 +293,3 @@ function summary(name: string, times: number[], target: string): CaseResult {
   const sorted = [...times].sort((a, b) => a - b);
   return { name, runs: sorted.length, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), max: sorted[sorted.length - 1], target };
 }
-

@@ -58,4 +58,6 @@ await Promise.all(
     }
   }),
 );
-console.log(`precompressed ${done} files in ${path.relative(process.cwd(), root)}: ${(raw / 1024).toFixed(0)} KB → ${(packed / 1024).toFixed(0)} KB brotli, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `precompressed ${done} files in ${path.relative(process.cwd(), root)}: ${(raw / 1024).toFixed(0)} KB → ${(packed / 1024).toFixed(0)} KB brotli, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);

@@ -8,7 +8,9 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
 
-const { values } = parseArgs({ options: { url: { type: "string", default: "http://localhost:3000" }, out: { type: "string", default: "docs/screenshots" } } });
+const { values } = parseArgs({
+  options: { url: { type: "string", default: "http://localhost:3000" }, out: { type: "string", default: "docs/screenshots" } },
+});
 process.env.DATABASE_URL ??= "file:data/mlango.db";
 process.env.SESSION_SECRET ??= fs.readFileSync("data/session-secret", "utf8").trim();
 process.env.NODE_ENV ??= "production";
@@ -19,7 +21,12 @@ const { commitSession, sessionStorage } = await import("~/services/session.serve
 
 // The demo's first organisation, its owner, its busiest network and a customer who came back often.
 const org = await db.selectFrom("organizations").select(["id", "name"]).orderBy("id").executeTakeFirstOrThrow();
-const owner = await db.selectFrom("administrators").select("user_id").where("organization_id", "=", org.id).where("is_owner", "=", 1).executeTakeFirstOrThrow();
+const owner = await db
+  .selectFrom("administrators")
+  .select("user_id")
+  .where("organization_id", "=", org.id)
+  .where("is_owner", "=", 1)
+  .executeTakeFirstOrThrow();
 const venue = await db
   .selectFrom("connections")
   .select(["venue_id", (eb) => eb.fn.countAll<number>().as("n")])
@@ -57,7 +64,14 @@ const widths = [
 fs.mkdirSync(values.out!, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 try {
   for (const size of widths) {

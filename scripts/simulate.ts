@@ -93,7 +93,8 @@ function options(): Options {
     if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be a whole number of at least ${min}, got "${raw}".`);
     return n;
   };
-  if (!values.make || !(isMake(values.make) || values.make === "mikrotik")) throw new Error(`--make must be one of ${[...MAKES, "mikrotik"].join(", ")}.`);
+  if (!values.make || !(isMake(values.make) || values.make === "mikrotik"))
+    throw new Error(`--make must be one of ${[...MAKES, "mikrotik"].join(", ")}.`);
   const [host, authPort, acctPort] = values.radius!.split(":");
   const chapShare = Number(values["chap-share"]);
   if (!host || !Number(authPort) || !Number(acctPort)) throw new Error(`--radius must be host:authPort:acctPort, got "${values.radius}".`);
@@ -119,7 +120,10 @@ function options(): Options {
 }
 
 /** Signs in, picks the network and its access points, sets the gateway up for this run. */
-async function prepareNetwork(opts: Options, log: (line: string) => void): Promise<{ network: SimNetwork; fake?: FakeUnifi; api: ConsoleApi; venueId: number }> {
+async function prepareNetwork(
+  opts: Options,
+  log: (line: string) => void,
+): Promise<{ network: SimNetwork; fake?: FakeUnifi; api: ConsoleApi; venueId: number }> {
   const api = new ConsoleApi(opts.url);
   await api.signIn(opts.login, opts.password);
   const org = await api.useOrganization(opts.organization);
@@ -164,7 +168,9 @@ async function prepareNetwork(opts: Options, log: (line: string) => void): Promi
   const entryPath = new URL((saved.urls ?? gateway.urls)[opts.make]).pathname;
   const where = `organisation ${org.id} "${org.name}", network ${venue.id} "${venue.name}" (${accessPoints.length} access points)`;
   // The portal key is a secret of the network: not printed.
-  log(`Simulating ${opts.make} at ${where}; entry ${entryPath.replace(/[^/]+$/, "…")}${fake ? `; fake UniFi controller at ${fake.url}` : ""}`);
+  log(
+    `Simulating ${opts.make} at ${where}; entry ${entryPath.replace(/[^/]+$/, "…")}${fake ? `; fake UniFi controller at ${fake.url}` : ""}`,
+  );
   return {
     fake,
     api,
@@ -199,7 +205,10 @@ class Run {
   private readonly behaviour: GatewayBehaviour;
   private readonly client: HttpClient;
 
-  constructor(private readonly opts: Options, private readonly network: SimNetwork) {
+  constructor(
+    private readonly opts: Options,
+    private readonly network: SimNetwork,
+  ) {
     this.behaviour = BEHAVIOURS[opts.make as Exclude<Options["make"], "mikrotik">];
     this.client = new HttpClient(opts.url, opts.concurrency);
   }
@@ -254,7 +263,11 @@ class Run {
     );
 
     // 1–2. New devices sign up (or click through when the network asks for nothing) or buy a plan, then start and interims.
-    const fresh = (): GuestPlan => ({ device: randomDevice(network.accessPoints.length), person: person(), expect: signup ? "SIGNUP" : "CLICK_THROUGH" });
+    const fresh = (): GuestPlan => ({
+      device: randomDevice(network.accessPoints.length),
+      person: person(),
+      expect: signup ? "SIGNUP" : "CLICK_THROUGH",
+    });
     const buyer = (): GuestPlan => ({ ...fresh(), expect: "MPESA" });
     let online = await this.play([...Array.from({ length: newGuests }, fresh), ...Array.from({ length: opts.buyers }, buyer)]);
     await this.begin(online);
@@ -311,7 +324,14 @@ class Run {
       // Guests through this step per second, over the span in which the step ran.
       const span = timed.length ? Math.max(...timed.map((t) => t.start + t.ms)) - Math.min(...timed.map((t) => t.start)) : 0;
       const ms = timed.map((t) => t.ms);
-      rows.push([step, fmt(ok), fmt(failed.length), fmt(span > 0 ? ok / (span / 1000) : NaN, 1), fmt(percentile(ms, 0.5), 1), fmt(percentile(ms, 0.95), 1)]);
+      rows.push([
+        step,
+        fmt(ok),
+        fmt(failed.length),
+        fmt(span > 0 ? ok / (span / 1000) : NaN, 1),
+        fmt(percentile(ms, 0.5), 1),
+        fmt(percentile(ms, 0.95), 1),
+      ]);
     }
     const accountingFailed = granted.filter((v) => !v.accountingOk);
     for (const v of accountingFailed) note("accounting", v.accountingMessage ?? "failed");
@@ -360,7 +380,12 @@ class Run {
 async function runMikrotik(opts: Options): Promise<number> {
   const { network, api, venueId } = await prepareNetwork(opts, (line) => console.log(line));
   const address = `127.66.${crypto.randomInt(0, 256)}.${crypto.randomInt(1, 255)}`;
-  const nas = await api.addRadiusClient(venueId, { name: `Simulator router ${address}`, make: "mikrotik", ip_address: address, coa_port: 3799 });
+  const nas = await api.addRadiusClient(venueId, {
+    name: `Simulator router ${address}`,
+    make: "mikrotik",
+    ip_address: address,
+    coa_port: 3799,
+  });
   console.log(`Registered RADIUS gateway ${address} (id ${nas.id})`);
   const failed = await simulateMikrotik(
     {

@@ -33,7 +33,8 @@ if (playwright) {
   const walk = (suite, titles) => {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
-        if (test.status === "unexpected") failures.push(`playwright [${test.projectName}] ${spec.file}:${spec.line} › ${[...titles, spec.title].join(" › ")}`);
+        if (test.status === "unexpected")
+          failures.push(`playwright [${test.projectName}] ${spec.file}:${spec.line} › ${[...titles, spec.title].join(" › ")}`);
       }
     }
     for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith(".ts") ? [...titles, child.title] : titles);

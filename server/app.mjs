@@ -47,7 +47,16 @@ function logWhenFinished(req, res) {
     // originalUrl (Express): req.path is relative inside mounted middleware. The query is left out (it may hold search terms).
     const path = (req.originalUrl ?? req.url).split("?")[0];
     const org = path.match(/^\/(\d+)(\/|$)/)?.[1] ?? null;
-    logLine(JSON.stringify({ at: new Date().toISOString(), method: req.method, path: redact(path), status: res.statusCode, ms: Math.round(ms * 10) / 10, org }));
+    logLine(
+      JSON.stringify({
+        at: new Date().toISOString(),
+        method: req.method,
+        path: redact(path),
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+        org,
+      }),
+    );
   });
 }
 
@@ -124,10 +133,7 @@ export function createApp({ build }) {
   app.use("/graphql", build.entry.module.graphqlHandler());
 
   app.use(requestBoundary({ publicOrigin: configuredOrigin(), refuse }));
-  app.all(
-    "*",
-    remixHandler({ build, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.ip ?? null }) }),
-  );
+  app.all("*", remixHandler({ build, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.ip ?? null }) }));
 
   // The guest's connect page is answered before Express sets the request up: that set-up cost more
   // than the page (decision 0026). Express's app function calls app.handle, so server.mjs and the

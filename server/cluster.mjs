@@ -12,7 +12,8 @@ export function webConcurrency(value = process.env.WEB_CONCURRENCY) {
   if (value === undefined || value === "") return 1;
   if (value === "auto") return os.availableParallelism();
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`WEB_CONCURRENCY must be a whole number from 1 to 64, or "auto"; got "${value}".`);
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new Error(`WEB_CONCURRENCY must be a whole number from 1 to 64, or "auto"; got "${value}".`);
   return n;
 }
 

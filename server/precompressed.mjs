@@ -5,7 +5,12 @@
 import fs from "node:fs";
 import path from "node:path";
 
-const TYPES = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json; charset=utf-8" };
+const TYPES = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".json": "application/json; charset=utf-8",
+};
 const ENCODINGS = [
   ["br", ".br"],
   ["gzip", ".gz"],

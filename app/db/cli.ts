@@ -62,7 +62,9 @@ async function main(argv: string[]): Promise<void> {
       const jobs = await listJobs({ status: values.failed ? "failed" : undefined });
       if (jobs.length === 0) console.log(values.failed ? "No failed jobs." : "No jobs.");
       for (const j of jobs) {
-        console.log(`${j.id}\t${j.type}\t${j.status}\t${j.attempts}/${j.maxAttempts}\t${new Date(j.createdAt).toISOString()}\t${j.lastError ?? ""}`);
+        console.log(
+          `${j.id}\t${j.type}\t${j.status}\t${j.attempts}/${j.maxAttempts}\t${new Date(j.createdAt).toISOString()}\t${j.lastError ?? ""}`,
+        );
       }
       return;
     }
@@ -86,10 +88,13 @@ async function main(argv: string[]): Promise<void> {
       await migrateToLatest();
       const { values } = parseArgs({ args: rest, options: { organization: { type: "string" } } });
       const organizationId = values.organization === undefined ? undefined : Number(values.organization);
-      if (organizationId !== undefined && !Number.isSafeInteger(organizationId)) throw new Error(`--organization must be an id, got "${values.organization}".`);
+      if (organizationId !== undefined && !Number.isSafeInteger(organizationId))
+        throw new Error(`--organization must be an id, got "${values.organization}".`);
       const { rebuildRollups } = await import("./rollups.server");
       await rebuildRollups(organizationId);
-      console.log(`Analytics roll-ups rebuilt for ${organizationId === undefined ? "every organization" : `organization ${organizationId}`}.`);
+      console.log(
+        `Analytics roll-ups rebuilt for ${organizationId === undefined ? "every organization" : `organization ${organizationId}`}.`,
+      );
       return;
     }
     default:

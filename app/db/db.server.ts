@@ -91,7 +91,8 @@ function preparingMarkedStatements(client: pg.PoolClient): void {
     // Kysely calls query(text, values) and awaits the promise; anything else goes through as it is.
     if (typeof text === "string" && Array.isArray(values) && rest.length === 0 && text.endsWith(PREPARED_MARK)) {
       let name = statementNames.get(text);
-      if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) statementNames.set(text, (name = `mlango_${statementNames.size + 1}`));
+      if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS)
+        statementNames.set(text, (name = `mlango_${statementNames.size + 1}`));
       if (name !== undefined) return queryNamed((config) => query(config) as Promise<pg.QueryResult>, { name, text, values });
     }
     return query(text, values, ...rest);
@@ -104,7 +105,10 @@ function preparingMarkedStatements(client: pg.PoolClient): void {
  * statement stays stale until it closes. Inside a transaction the error has already aborted it, so
  * there the retry fails too and the transaction's caller sees the error.
  */
-async function queryNamed<R extends pg.QueryResultRow>(run: (config: pg.QueryConfig) => Promise<pg.QueryResult<R>>, config: pg.QueryConfig & { name: string }): Promise<pg.QueryResult<R>> {
+async function queryNamed<R extends pg.QueryResultRow>(
+  run: (config: pg.QueryConfig) => Promise<pg.QueryResult<R>>,
+  config: pg.QueryConfig & { name: string },
+): Promise<pg.QueryResult<R>> {
   try {
     return await run(config);
   } catch (error) {
@@ -121,7 +125,9 @@ async function queryNamed<R extends pg.QueryResultRow>(run: (config: pg.QueryCon
  */
 export async function executePrepared<R>(name: string, compiled: CompiledQuery, parameters: readonly unknown[]): Promise<R[]> {
   const { pool } = database();
-  if (pool) return (await queryNamed<R & pg.QueryResultRow>((config) => pool.query(config), { name, text: compiled.sql, values: [...parameters] })).rows;
+  if (pool)
+    return (await queryNamed<R & pg.QueryResultRow>((config) => pool.query(config), { name, text: compiled.sql, values: [...parameters] }))
+      .rows;
   return (await database().db.executeQuery<R>({ ...compiled, parameters })).rows;
 }
 

@@ -20,7 +20,13 @@ import { pauseRollups, rebuildRollups } from "./rollups.server";
 
 export const DEMO_LOGIN = { email: "admin@example.com", password: "mlango-demo" } as const;
 
-const DEMO_OWNER = { first_name: "Amani", last_name: "Kariuki", email: DEMO_LOGIN.email, phone_number: "+254700000001", password: DEMO_LOGIN.password };
+const DEMO_OWNER = {
+  first_name: "Amani",
+  last_name: "Kariuki",
+  email: DEMO_LOGIN.email,
+  phone_number: "+254700000001",
+  password: DEMO_LOGIN.password,
+};
 
 type DemoRole = "Read only" | "Network manager" | "Full access";
 
@@ -134,12 +140,22 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
   const places = stream(STREAM.places);
   const profiles = venueProfiles(sizes.venues);
   const venueIds = await insertBatches("venues", [venueRows(orgId, profiles, places, windowStart)], { returnIds: true });
-  const accessPoints = accessPointRows(orgId, profiles, venueIds, accessPointCounts(profiles, sizes.accessPoints), places, now, windowStart);
+  const accessPoints = accessPointRows(
+    orgId,
+    profiles,
+    venueIds,
+    accessPointCounts(profiles, sizes.accessPoints),
+    places,
+    now,
+    windowStart,
+  );
   const accessPointIds = await insertBatches("access_points", [accessPoints.map((a) => a.row)], { returnIds: true });
   log(`${count(sizes.venues)} venues, ${count(sizes.accessPoints)} access points`);
 
   const population = planPopulation(stream(STREAM.population), sizes.customers, sizes.devices, windowStart, now);
-  const customerIds = await insertBatches("customers", customerBatches(orgId, stream(STREAM.customers), population, BATCH), { returnIds: true });
+  const customerIds = await insertBatches("customers", customerBatches(orgId, stream(STREAM.customers), population, BATCH), {
+    returnIds: true,
+  });
   const deviceIsMobile = new Uint8Array(sizes.devices);
   const deviceIds = await insertBatches(
     "devices",
@@ -155,7 +171,12 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
     total: sizes.connections,
     venues: profiles.map((profile, v) => {
       const own = accessPoints.flatMap((a, i) => (a.venueIndex === v ? [i] : []));
-      return { id: venueIds[v], profile, accessPointIds: own.map((i) => accessPointIds[i]), accessPointMacs: own.map((i) => accessPoints[i].row.mac_address) };
+      return {
+        id: venueIds[v],
+        profile,
+        accessPointIds: own.map((i) => accessPointIds[i]),
+        accessPointMacs: own.map((i) => accessPoints[i].row.mac_address),
+      };
     }),
     population,
     deviceIds,
@@ -178,7 +199,10 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
   await db
     .updateTable("devices")
     .set((eb) => ({
-      last_seen_at: eb.selectFrom("connections").select((s) => s.fn.max("connections.created_at").as("at")).whereRef("connections.device_id", "=", "devices.id"),
+      last_seen_at: eb
+        .selectFrom("connections")
+        .select((s) => s.fn.max("connections.created_at").as("at"))
+        .whereRef("connections.device_id", "=", "devices.id"),
     }))
     .where("organization_id", "=", orgId)
     .execute();

@@ -65,7 +65,10 @@ export async function insertRole(
   const wanted = permissions.filter((p) => ALL_PERMISSIONS.includes(p));
   if (roleType === "custom" && wanted.length) {
     const rows = await db.selectFrom("permissions").select("id").where("identifier", "in", wanted).execute();
-    await db.insertInto("role_permissions").values(rows.map((r) => ({ role_id: role.id, permission_id: r.id }))).execute();
+    await db
+      .insertInto("role_permissions")
+      .values(rows.map((r) => ({ role_id: role.id, permission_id: r.id })))
+      .execute();
   }
   return role;
 }

@@ -24,7 +24,9 @@ export async function rebuildRollups(organizationId?: number, first?: (trx: type
     if (dialect() === "postgres") await sql`lock table connections, devices in share mode`.execute(trx);
     // Paused while rebuilding, so inserting visit days does not run the chain triggers.
     if (organizationId === undefined) {
-      await sql`insert into analytics_paused (organization_id) select id from organizations where true on conflict (organization_id) do nothing`.execute(trx);
+      await sql`insert into analytics_paused (organization_id) select id from organizations where true on conflict (organization_id) do nothing`.execute(
+        trx,
+      );
     } else {
       await trx
         .insertInto("analytics_paused")

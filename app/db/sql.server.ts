@@ -7,9 +7,7 @@ import { dialect } from "./db.server";
 export function containsText(column: Expression<unknown> | string, search: string): Expression<SqlBool> {
   const ref = typeof column === "string" ? sql.ref(column) : column;
   const pattern = likePattern(search);
-  return dialect() === "postgres"
-    ? sql<SqlBool>`${ref} ilike ${pattern} escape '\\'`
-    : sql<SqlBool>`${ref} like ${pattern} escape '\\'`;
+  return dialect() === "postgres" ? sql<SqlBool>`${ref} ilike ${pattern} escape '\\'` : sql<SqlBool>`${ref} like ${pattern} escape '\\'`;
 }
 
 /**

@@ -65,7 +65,10 @@ class RetryingConnection implements DatabaseConnection {
   ) {}
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return retryWhileBusy(() => this.inner.executeQuery<R>(query), () => !this.sqlite.inTransaction);
+    return retryWhileBusy(
+      () => this.inner.executeQuery<R>(query),
+      () => !this.sqlite.inTransaction,
+    );
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {

@@ -15,7 +15,10 @@ import {
   type ParsedLayout,
 } from "./dashboard-layout";
 
-const id = z.union([z.string(), z.number().int().nonnegative()]).transform(String).pipe(z.string().regex(/^[A-Za-z0-9_-]{1,40}$/));
+const id = z
+  .union([z.string(), z.number().int().nonnegative()])
+  .transform(String)
+  .pipe(z.string().regex(/^[A-Za-z0-9_-]{1,40}$/));
 const width = z.enum(WIDTHS).default(DEFAULT_WIDTH);
 
 const dashletSchema = z.object({
@@ -23,19 +26,21 @@ const dashletSchema = z.object({
   type: z.literal("dashlet"),
   dashlet: z.enum(DASHLET_KEYS),
   width,
-  content: z.array(z.never()).max(0).default([]).transform((): [] => []),
+  content: z
+    .array(z.never())
+    .max(0)
+    .default([])
+    .transform((): [] => []),
 });
 const colSchema = z.object({ id, type: z.literal("col"), width, content: z.array(dashletSchema).max(1).default([]) });
 const rowSchema = z
   .object({ id, type: z.literal("row"), width, content: z.array(colSchema).min(1).max(4) })
   .refine((row) => rowLayoutOf(row) !== null, "The columns of a row must follow one of the seven layouts.");
 
-export const layoutSchema = z
-  .object({ content: z.array(rowSchema).max(MAX_ROWS) })
-  .refine((layout) => {
-    const ids = allIds(layout as DashboardLayout);
-    return new Set(ids).size === ids.length;
-  }, "Node ids must be unique.");
+export const layoutSchema = z.object({ content: z.array(rowSchema).max(MAX_ROWS) }).refine((layout) => {
+  const ids = allIds(layout as DashboardLayout);
+  return new Set(ids).size === ids.length;
+}, "Node ids must be unique.");
 
 /**
  * Reads `users.dashboard`. Never set → the default layout; valid JSON of the right shape → it;

@@ -83,9 +83,7 @@ export function rowLayoutOf(row: { content: readonly { width: Width }[] }): RowL
 }
 
 export type ParsedLayout =
-  | { status: "unset"; layout: DashboardLayout }
-  | { status: "ok"; layout: DashboardLayout }
-  | { status: "invalid"; layout: DashboardLayout };
+  { status: "unset"; layout: DashboardLayout } | { status: "ok"; layout: DashboardLayout } | { status: "invalid"; layout: DashboardLayout };
 
 export function serializeLayout(layout: DashboardLayout): string {
   return JSON.stringify(layout);

@@ -25,7 +25,8 @@ const SECONDS_PER_DAY = 86_400;
  */
 export function formatHms(totalSeconds: number, form: "readable" | "exact" = "readable"): string {
   const s = Math.max(0, Math.round(totalSeconds));
-  if (form === "readable" && s >= SECONDS_PER_DAY) return `${Math.floor(s / SECONDS_PER_DAY)} d ${Math.floor((s % SECONDS_PER_DAY) / 3600)} h`;
+  if (form === "readable" && s >= SECONDS_PER_DAY)
+    return `${Math.floor(s / SECONDS_PER_DAY)} d ${Math.floor((s % SECONDS_PER_DAY) / 3600)} h`;
   return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m ${s % 60}s`;
 }
 

@@ -12,7 +12,8 @@ export const PERMISSIONS = [
   {
     identifier: "view_clients",
     name: "View clients",
-    description: "See guests' names and contacts: the Connections and Customers menus, and the visitor lists of reports with their exports.",
+    description:
+      "See guests' names and contacts: the Connections and Customers menus, and the visitor lists of reports with their exports.",
   },
   { identifier: "edit_clients", name: "Edit clients", description: "Update a customer's account information." },
   { identifier: "edit_connections", name: "Edit connections", description: "Close live connections." },
@@ -21,7 +22,11 @@ export const PERMISSIONS = [
   { identifier: "edit_splash_pages", name: "Edit splash pages", description: "Set up and edit splash pages and their options." },
   { identifier: "delete_splash_pages", name: "Delete splash pages", description: "Delete splash pages." },
   { identifier: "publish_splash_pages", name: "Publish splash pages", description: "Publish splash pages to guests." },
-  { identifier: "change_splash_pages_presentation", name: "Change splash page presentation", description: "Save display rules for splash pages." },
+  {
+    identifier: "change_splash_pages_presentation",
+    name: "Change splash page presentation",
+    description: "Save display rules for splash pages.",
+  },
   { identifier: "view_groups", name: "View groups", description: "See customer groups." },
   { identifier: "create_groups", name: "Create groups", description: "Create groups, messages and schedules." },
   { identifier: "delete_groups", name: "Delete groups", description: "Delete groups and broadcasts." },

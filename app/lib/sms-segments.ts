@@ -48,7 +48,8 @@ export function smsCount(text: string): SmsCount {
   const limits = SMS_LIMITS[encoding];
   const characters = sizes.reduce((sum, n) => sum + n, 0);
   if (characters === 0) return { encoding, characters, segments: 0, perSegment: limits.single, remaining: limits.single };
-  if (characters <= limits.single) return { encoding, characters, segments: 1, perSegment: limits.single, remaining: limits.single - characters };
+  if (characters <= limits.single)
+    return { encoding, characters, segments: 1, perSegment: limits.single, remaining: limits.single - characters };
   // Fill parts in order; a two-unit character that does not fit in what is left starts the next part.
   let segments = 1;
   let used = 0;

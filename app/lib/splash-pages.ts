@@ -41,8 +41,14 @@ export function deleteQuestion(name: string, usage: SplashUsage): string {
 
 export function deletedMessage(deleted: { name: string; rulesRemoved: number; networksReset: number }): string {
   const parts: string[] = [];
-  if (deleted.rulesRemoved > 0) parts.push(deleted.rulesRemoved === 1 ? "1 display rule was removed" : `${deleted.rulesRemoved} display rules were removed`);
-  if (deleted.networksReset > 0) parts.push(deleted.networksReset === 1 ? "1 network went back to the built-in page" : `${deleted.networksReset} networks went back to the built-in page`);
+  if (deleted.rulesRemoved > 0)
+    parts.push(deleted.rulesRemoved === 1 ? "1 display rule was removed" : `${deleted.rulesRemoved} display rules were removed`);
+  if (deleted.networksReset > 0)
+    parts.push(
+      deleted.networksReset === 1
+        ? "1 network went back to the built-in page"
+        : `${deleted.networksReset} networks went back to the built-in page`,
+    );
   return `Splash page ${deleted.name} deleted.${parts.length ? ` ${parts.join("; ").replace(/^./, (c) => c.toUpperCase())}.` : ""}`;
 }
 

@@ -15,7 +15,16 @@ export const UTC_CLOCK: OrgClock = { timeZone: "UTC", offsetMs: 0 };
 
 // Node 20's ICU lists some zones under their old names only (Asia/Calcutta); browsers report the
 // current ones (Asia/Kolkata). Both are offered, so the browser's zone is found in the list.
-const CURRENT_NAMES = ["Asia/Kolkata", "Asia/Kathmandu", "Asia/Yangon", "Asia/Ho_Chi_Minh", "Europe/Kyiv", "America/Nuuk", "Atlantic/Faroe", "Pacific/Kanton"];
+const CURRENT_NAMES = [
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Asia/Yangon",
+  "Asia/Ho_Chi_Minh",
+  "Europe/Kyiv",
+  "America/Nuuk",
+  "Atlantic/Faroe",
+  "Pacific/Kanton",
+];
 
 /** Every zone the runtime knows (IANA names), UTC first. */
 export function timeZoneNames(): string[] {

@@ -35,8 +35,8 @@ export default function SelectOrganization() {
         </Link>
       </div>
       <p className="mt-2 text-slate-600">
-        Welcome, {user.firstName}. To continue you need to create or select an organization: everything you manage in
-        Mlango (networks, splash pages, customers, reports) belongs to one.
+        Welcome, {user.firstName}. To continue you need to create or select an organization: everything you manage in Mlango (networks,
+        splash pages, customers, reports) belongs to one.
       </p>
 
       {organizations.length > 0 ? (
@@ -67,8 +67,8 @@ export default function SelectOrganization() {
       </div>
       {pendingInvitations > 0 ? (
         <p className="mt-4 rounded-md border border-sky-300 bg-sky-50 px-4 py-3 text-sm text-sky-800">
-          You have {pendingInvitations === 1 ? "a pending invitation" : `${pendingInvitations} pending invitations`} to
-          join an organization.{" "}
+          You have {pendingInvitations === 1 ? "a pending invitation" : `${pendingInvitations} pending invitations`} to join an
+          organization.{" "}
           <Link to="/organizations" className="link">
             Review {pendingInvitations === 1 ? "it" : "them"} in Manage your organizations
           </Link>

@@ -42,7 +42,9 @@ const methods: ApiMethods = {
       list = await listMpesaTransactions(ctx, range, page);
     } catch (error) {
       if (error instanceof Response) throw error;
-      console.error(JSON.stringify({ at: new Date().toISOString(), event: "mpesa_transactions_failed", org: ctx.org.id, error: String(error) }));
+      console.error(
+        JSON.stringify({ at: new Date().toISOString(), event: "mpesa_transactions_failed", org: ctx.org.id, error: String(error) }),
+      );
       return apiError(500, MPESA_TRANSACTIONS_MESSAGES.failed);
     }
     return apiData({

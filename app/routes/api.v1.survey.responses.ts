@@ -24,7 +24,9 @@ const methods: ApiMethods = {
       page = await responsesPage(ctx, query);
     } catch (error) {
       if (error instanceof Response) throw error;
-      console.error(JSON.stringify({ at: new Date().toISOString(), event: "survey_responses_api_failed", org: ctx.org.id, error: String(error) }));
+      console.error(
+        JSON.stringify({ at: new Date().toISOString(), event: "survey_responses_api_failed", org: ctx.org.id, error: String(error) }),
+      );
       return apiError(500, SURVEY_MESSAGES.fetchResponsesFailed);
     }
     return json(

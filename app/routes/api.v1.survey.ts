@@ -34,7 +34,9 @@ const methods: ApiMethods = {
       return json({ data: rows.map(surveyJson), total }, { headers: NO_STORE });
     } catch (error) {
       if (error instanceof Response) throw error;
-      console.error(JSON.stringify({ at: new Date().toISOString(), event: "surveys_api_list_failed", org: ctx.org.id, error: String(error) }));
+      console.error(
+        JSON.stringify({ at: new Date().toISOString(), event: "surveys_api_list_failed", org: ctx.org.id, error: String(error) }),
+      );
       return apiError(500, SURVEY_MESSAGES.loadListFailed);
     }
   },
@@ -47,11 +49,16 @@ const methods: ApiMethods = {
       outcome = await createSurvey(ctx, input);
     } catch (error) {
       if (error instanceof Response) throw error;
-      console.error(JSON.stringify({ at: new Date().toISOString(), event: "surveys_api_create_failed", org: ctx.org.id, error: String(error) }));
+      console.error(
+        JSON.stringify({ at: new Date().toISOString(), event: "surveys_api_create_failed", org: ctx.org.id, error: String(error) }),
+      );
       return apiError(500, SURVEY_MESSAGES.createFailed);
     }
     if (!outcome.ok) return apiValidationFailed(outcome.errors);
-    return json({ message: SURVEY_MESSAGES.created, data: surveyJson(await getSurvey(ctx, outcome.id)) }, { status: 201, headers: NO_STORE });
+    return json(
+      { message: SURVEY_MESSAGES.created, data: surveyJson(await getSurvey(ctx, outcome.id)) },
+      { status: 201, headers: NO_STORE },
+    );
   },
 };
 

@@ -23,7 +23,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     inviterName: invitation.inviterName,
     signedOut: user
       ? null
-      : { invitedEmail: invitation.invitedEmail, loginHref: withRedirectTo("/login", here), registerHref: withRedirectTo("/register", here) },
+      : {
+          invitedEmail: invitation.invitedEmail,
+          loginHref: withRedirectTo("/login", here),
+          registerHref: withRedirectTo("/register", here),
+        },
   });
 }
 
@@ -66,7 +70,8 @@ export default function InvitationPage() {
         {signedOut ? (
           <>
             <p className="mt-3 text-sm text-slate-600">
-              To accept or decline, sign in to your Mlango account, or create one{signedOut.invitedEmail ? (
+              To accept or decline, sign in to your Mlango account, or create one
+              {signedOut.invitedEmail ? (
                 <>
                   {" "}
                   (the invitation was sent to <strong>{signedOut.invitedEmail}</strong>)

@@ -81,7 +81,9 @@ export async function accessPointCounts(
   macs: readonly string[],
   range?: Pick<DateRange, "startMs" | "endMs">,
 ): Promise<Map<string, AccessPointCounts>> {
-  const counts = new Map<string, AccessPointCounts>(macs.map((m) => [m, { customersCount: 0, connectionsCount: 0, onlineConnectionsCount: 0 }]));
+  const counts = new Map<string, AccessPointCounts>(
+    macs.map((m) => [m, { customersCount: 0, connectionsCount: 0, onlineConnectionsCount: 0 }]),
+  );
   if (macs.length === 0) return counts;
   let authorized = db
     .selectFrom("connections")
@@ -94,10 +96,7 @@ export async function accessPointCounts(
     .where("access_point_mac", "in", [...macs])
     .where("authorized_at", "is not", null);
   if (range) authorized = authorized.where("created_at", ">=", range.startMs).where("created_at", "<", range.endMs);
-  const [connections, online] = await Promise.all([
-    authorized.groupBy("access_point_mac").execute(),
-    onlineNow(organizationId),
-  ]);
+  const [connections, online] = await Promise.all([authorized.groupBy("access_point_mac").execute(), onlineNow(organizationId)]);
   for (const r of connections) {
     const c = counts.get(r.access_point_mac!);
     if (c) {
@@ -237,7 +236,12 @@ function row(input: AccessPointInput, venueId: number) {
 }
 
 /** A MAC address is unique in an organisation: a clear message first, the unique index for races (a network deleted meanwhile is a 404). */
-async function guardMac<T>(ctx: OrgContext, mac: string, exceptId: number | undefined, write: () => Promise<T>): Promise<Outcome<{ value: T }>> {
+async function guardMac<T>(
+  ctx: OrgContext,
+  mac: string,
+  exceptId: number | undefined,
+  write: () => Promise<T>,
+): Promise<Outcome<{ value: T }>> {
   const holder = await macHolder(ctx, mac, exceptId);
   if (holder) return { ok: false, fieldErrors: { mac_address: [ACCESS_POINT_REFUSALS.macTaken(holder.name)] } };
   try {

@@ -75,8 +75,18 @@ type SumsRow = { footfall: number; connections: number; upload: number; download
 async function series(scope: AnalyticsScope, bucket: Bucket): Promise<(SumsRow & { time: number })[]> {
   const rows =
     bucket === "hour"
-      ? await hourly(scope).select(["u.hour_start as time", ...sums]).groupBy("u.hour_start").having(footfall, ">", 0).orderBy("u.hour_start").execute()
-      : await daily(scope).select(["u.day_start as time", ...sums]).groupBy("u.day_start").having(footfall, ">", 0).orderBy("u.day_start").execute();
+      ? await hourly(scope)
+          .select(["u.hour_start as time", ...sums])
+          .groupBy("u.hour_start")
+          .having(footfall, ">", 0)
+          .orderBy("u.hour_start")
+          .execute()
+      : await daily(scope)
+          .select(["u.day_start as time", ...sums])
+          .groupBy("u.day_start")
+          .having(footfall, ">", 0)
+          .orderBy("u.day_start")
+          .execute();
   return rows.map((r) => ({
     time: Number(r.time),
     footfall: Number(r.footfall),
@@ -88,7 +98,13 @@ async function series(scope: AnalyticsScope, bucket: Bucket): Promise<(SumsRow &
 }
 
 export async function usageSeries(scope: AnalyticsScope, bucket: Bucket): Promise<UsagePoint[]> {
-  return (await series(scope, bucket)).map(({ time, footfall, connections, upload, download }) => ({ time, footfall, connections, upload, download }));
+  return (await series(scope, bucket)).map(({ time, footfall, connections, upload, download }) => ({
+    time,
+    footfall,
+    connections,
+    upload,
+    download,
+  }));
 }
 
 export async function dwellTimeSeries(scope: AnalyticsScope, bucket: Bucket): Promise<DwellPoint[]> {
@@ -100,7 +116,11 @@ export async function footfallSeries(scope: AnalyticsScope, bucket: Bucket): Pro
 }
 
 export async function aggregateUsage(scope: AnalyticsScope): Promise<UsageTotals> {
-  const [totals, customers, open] = await Promise.all([daily(scope).select(sums).executeTakeFirstOrThrow(), customerCounts(scope), openConnections(scope)]);
+  const [totals, customers, open] = await Promise.all([
+    daily(scope).select(sums).executeTakeFirstOrThrow(),
+    customerCounts(scope),
+    openConnections(scope),
+  ]);
   // Sums over no rows are NULL.
   const zero = (v: unknown) => Number(v ?? 0);
   const connections = zero(totals.connections);
@@ -132,7 +152,9 @@ async function openConnections(scope: AnalyticsScope): Promise<number> {
     .where("ended_at", "is", null)
     .where("created_at", ">=", scope.range.startMs)
     .where("created_at", "<", scope.range.endMs)
-    .select((eb) => (venues ? eb.fn.sum<number>(eb.case().when("venue_id", "in", venues).then(1).else(0).end()) : eb.fn.countAll<number>()).as("n"))
+    .select((eb) =>
+      (venues ? eb.fn.sum<number>(eb.case().when("venue_id", "in", venues).then(1).else(0).end()) : eb.fn.countAll<number>()).as("n"),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.n ?? 0);
 }
@@ -152,7 +174,13 @@ export async function venueUsage(scope: AnalyticsScope, limit = 5): Promise<Venu
   const venues = venuesOf(scope);
   if (venues) query = query.where("venues.id", "in", venues);
   const rows = await query
-    .select(["venues.id as venueId", "venues.name as venueName", footfall.as("footfall"), sql<number>`sum(u.connections)`.as("connections"), bandwidth.as("bandwidth")])
+    .select([
+      "venues.id as venueId",
+      "venues.name as venueName",
+      footfall.as("footfall"),
+      sql<number>`sum(u.connections)`.as("connections"),
+      bandwidth.as("bandwidth"),
+    ])
     .groupBy(["venues.id", "venues.name"])
     .having(footfall, ">", 0)
     .orderBy("bandwidth", "desc")
@@ -187,7 +215,15 @@ export async function accessPointUsage(scope: AnalyticsScope, limit = 5): Promis
     .selectFrom(totals)
     .innerJoin("access_points", "access_points.id", "t.access_point_id")
     .leftJoin("venues", "venues.id", "access_points.venue_id")
-    .select(["access_points.id as accessPointId", "access_points.name as apName", "venues.name as venueName", "access_points.mac_address as accessPointMac", "t.footfall", "t.connections", "t.bandwidth"])
+    .select([
+      "access_points.id as accessPointId",
+      "access_points.name as apName",
+      "venues.name as venueName",
+      "access_points.mac_address as accessPointMac",
+      "t.footfall",
+      "t.connections",
+      "t.bandwidth",
+    ])
     .orderBy("t.bandwidth", "desc")
     .orderBy("access_points.name")
     .orderBy("access_points.id")
@@ -292,7 +328,12 @@ async function distinctAndNewAtVenues(scope: AnalyticsScope, venues: number[]): 
   );
   // One row per customer (their first day in the organisation is the same on every row).
   const customers = db
-    .selectFrom(lastVisits.slice(1).reduce((all, query) => all.unionAll(query), lastVisits[0]).as("visits"))
+    .selectFrom(
+      lastVisits
+        .slice(1)
+        .reduce((all, query) => all.unionAll(query), lastVisits[0])
+        .as("visits"),
+    )
     .select(["visits.customer_id", (eb) => eb.fn.max("visits.org_first_day").as("org_first_day")])
     .groupBy("visits.customer_id")
     .as("customers");

@@ -48,7 +48,8 @@ export function toTotals(row: TotalsRow, customers: { newCustomers: number; repe
  * missing. The same SQL the roll-up triggers use, so both paths label alike.
  */
 export function deviceKeyExpression(dimension: DeviceDimension, table: "devices"): RawBuilder<string> {
-  if (dimension === "is_mobile") return sql<string>`case when ${sql.ref(`${table}.id`)} is null then 'Unknown' else ${sql.raw(deviceLabel(dimension, table))} end`;
+  if (dimension === "is_mobile")
+    return sql<string>`case when ${sql.ref(`${table}.id`)} is null then 'Unknown' else ${sql.raw(deviceLabel(dimension, table))} end`;
   return sql<string>`coalesce(${sql.raw(deviceLabel(dimension, table))}, 'Unknown')`;
 }
 

@@ -28,7 +28,8 @@ export const accessPointUsage = (scope: AnalyticsScope, limit = 5) => source(sco
 /** aggregateAuthModeSummary. */
 export const authModeSummary = (scope: AnalyticsScope) => source(scope).authModeSummary(scope);
 /** aggregateDeviceSummary: brand top 5 and browser top 10 unless a limit is given. */
-export const deviceSummary = (scope: AnalyticsScope, dimension: DeviceDimension, limit?: number) => source(scope).deviceSummary(scope, dimension, limit);
+export const deviceSummary = (scope: AnalyticsScope, dimension: DeviceDimension, limit?: number) =>
+  source(scope).deviceSummary(scope, dimension, limit);
 /** dwellTime: seconds per hour or day. */
 export const dwellTimeSeries = (scope: AnalyticsScope, bucket: Bucket) => source(scope).dwellTimeSeries(scope, bucket);
 /** footfall per hour or day. */

@@ -20,12 +20,22 @@ export async function listApiTokens(userId: number, now = Date.now()): Promise<A
     .where("expires_at", ">", now)
     .orderBy("id", "desc")
     .execute();
-  return rows.map((r) => ({ id: r.id, createdAt: Number(r.created_at), lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at), expiresAt: Number(r.expires_at) }));
+  return rows.map((r) => ({
+    id: r.id,
+    createdAt: Number(r.created_at),
+    lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+    expiresAt: Number(r.expires_at),
+  }));
 }
 
 /** Revokes one of the user's API tokens; another user's, a browser session's or an unknown id is a 404. */
 export async function revokeApiToken(userId: number, id: number | null): Promise<void> {
   if (id === null) notFound();
-  const result = await db.deleteFrom("api_tokens").where("id", "=", id).where("user_id", "=", userId).where("label", "=", "api").executeTakeFirst();
+  const result = await db
+    .deleteFrom("api_tokens")
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .where("label", "=", "api")
+    .executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) notFound();
 }

@@ -259,7 +259,11 @@ export function parseApiBody<S extends ZodTypeAny>(body: ApiBody, schema: S): z.
 }
 
 /** readApiBody then parseApiBody. */
-export async function readApiInput<S extends ZodTypeAny>(request: Request, schema: S, maxBytes: number = API_MAX_BODY_BYTES): Promise<z.output<S>> {
+export async function readApiInput<S extends ZodTypeAny>(
+  request: Request,
+  schema: S,
+  maxBytes: number = API_MAX_BODY_BYTES,
+): Promise<z.output<S>> {
   return parseApiBody(await readApiBody(request, maxBytes), schema);
 }
 

@@ -43,7 +43,14 @@ export async function issueToken(userId: number, kind: TokenKind): Promise<strin
   await db.deleteFrom("api_tokens").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
   await db
     .insertInto("api_tokens")
-    .values({ user_id: userId, token_hash: hashToken(token), label: kind, created_at: now, last_used_at: null, expires_at: now + TOKEN_LIFETIME_MS[kind] })
+    .values({
+      user_id: userId,
+      token_hash: hashToken(token),
+      label: kind,
+      created_at: now,
+      last_used_at: null,
+      expires_at: now + TOKEN_LIFETIME_MS[kind],
+    })
     .execute();
   return token;
 }
@@ -63,7 +70,12 @@ export async function verifyLogin(loginId: string, password: string): Promise<Au
   if (!(await verifyPassword(password, password_hash))) return null;
   if (needsRehash(password_hash)) {
     // Hashes made before the cost rose are upgraded while the password is at hand.
-    await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", user.id).where("password_hash", "=", password_hash).execute();
+    await db
+      .updateTable("users")
+      .set({ password_hash: await hashPassword(password) })
+      .where("id", "=", user.id)
+      .where("password_hash", "=", password_hash)
+      .execute();
   }
   return user;
 }

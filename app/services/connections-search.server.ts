@@ -64,7 +64,9 @@ export function searchTextMatches(table: Searchable, term: string): Expression<S
 export function matchingIds(table: Searchable, orgId: number, term: string): RawBuilder<{ id: number }> {
   const variants = searchVariants(term);
   if (dialect() === "postgres" || !variants.every(trigramReady)) {
-    return sql<{ id: number }>`select ${sql.ref(`${table}.id`)} as id from ${sql.table(table)} where ${sql.ref(`${table}.organization_id`)} = ${orgId} and ${searchTextMatches(table, term)}`;
+    return sql<{
+      id: number;
+    }>`select ${sql.ref(`${table}.id`)} as id from ${sql.table(table)} where ${sql.ref(`${table}.organization_id`)} = ${orgId} and ${searchTextMatches(table, term)}`;
   }
   // Joined (not `id IN (…)`), so a LIMIT stops reading the index early; UNION ALL for the same reason.
   const fts = sql.table(`${table}_search`);
@@ -72,7 +74,9 @@ export function matchingIds(table: Searchable, orgId: number, term: string): Raw
   return sql.join(
     variants.map(
       (v) =>
-        sql<{ id: number }>`select ${id} as id from ${fts} join ${sql.table(table)} on ${id} = ${fts}.rowid where ${fts}.search_text like ${`%${v}%`} and ${sql.ref(`${table}.organization_id`)} + 0 = ${orgId}`,
+        sql<{
+          id: number;
+        }>`select ${id} as id from ${fts} join ${sql.table(table)} on ${id} = ${fts}.rowid where ${fts}.search_text like ${`%${v}%`} and ${sql.ref(`${table}.organization_id`)} + 0 = ${orgId}`,
     ),
     sql` union all `,
   ) as RawBuilder<{ id: number }>;
@@ -116,7 +120,9 @@ export async function resolveSearch(ctx: OrgContext, term: string): Promise<Sear
   }
   // Many matches: each is tested per row while the list's index gives the order.
   const among = (column: string, table: Searchable, found: number[]) =>
-    found.length > DENSE_LIMIT ? sql<SqlBool>`${sql.ref(column)} + 0 in (${matchingIds(table, orgId, term)})` : inIds(column, found, { indexed: false });
+    found.length > DENSE_LIMIT
+      ? sql<SqlBool>`${sql.ref(column)} + 0 in (${matchingIds(table, orgId, term)})`
+      : inIds(column, found, { indexed: false });
   return {
     none: false,
     sparse,
@@ -130,7 +136,8 @@ export async function resolveSearch(ctx: OrgContext, term: string): Promise<Sear
   };
 }
 
-export type RecordSearch = { kind: "none" } | { kind: "ids"; condition: Expression<SqlBool> } | { kind: "scan"; condition: Expression<SqlBool> };
+export type RecordSearch =
+  { kind: "none" } | { kind: "ids"; condition: Expression<SqlBool> } | { kind: "scan"; condition: Expression<SqlBool> };
 
 /**
  * The search of the customers and devices lists: up to 20,000 matches are looked up by id (primary

@@ -151,7 +151,10 @@ export async function listConnections(
       .executeTakeFirstOrThrow();
     return Number(row.n);
   });
-  const rows = await connectionDetails(ctx.org.id, page.map((r) => Number(r.id)));
+  const rows = await connectionDetails(
+    ctx.org.id,
+    page.map((r) => Number(r.id)),
+  );
   return { rows, ...counted };
 }
 

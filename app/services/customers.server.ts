@@ -136,9 +136,15 @@ export async function listCustomers(
     .execute();
   const cap = search || throughConnections || ownerId != null ? NARROW_COUNT_CAP : COUNT_CAP;
   const counted = await cappedTotal(rows, params, cap, async (after, limit) => {
-    let matching = db.selectFrom("customers").select(sql<number>`1`.as("one")).where(where);
+    let matching = db
+      .selectFrom("customers")
+      .select(sql<number>`1`.as("one"))
+      .where(where);
     if (after) matching = matching.where(olderThan("customers", after));
-    const row = await db.selectFrom(matching.limit(limit).as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom(matching.limit(limit).as("matching"))
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   });
   return { rows: rows.map(toCustomerRow), ...counted };
@@ -201,8 +207,10 @@ export async function updateCustomer(ctx: OrgContext, customerId: number | null,
       .limit(2)
       .execute();
     const fieldErrors: Record<string, string[]> = {};
-    if (input.email_address && taken.some((c) => c.email_address === input.email_address)) fieldErrors.email_address = [CUSTOMER_MESSAGES.emailTaken];
-    if (input.phone_number && taken.some((c) => c.phone_number === input.phone_number)) fieldErrors.phone_number = [CUSTOMER_MESSAGES.phoneTaken];
+    if (input.email_address && taken.some((c) => c.email_address === input.email_address))
+      fieldErrors.email_address = [CUSTOMER_MESSAGES.emailTaken];
+    if (input.phone_number && taken.some((c) => c.phone_number === input.phone_number))
+      fieldErrors.phone_number = [CUSTOMER_MESSAGES.phoneTaken];
     if (Object.keys(fieldErrors).length) return { ok: false, fieldErrors };
   }
   await db
@@ -231,11 +239,20 @@ export async function customersByIds(ctx: OrgContext, ids: readonly number[]) {
     .where(noIndex("customers.organization_id"), "=", ctx.org.id)
     .where("customers.id", "in", [...ids])
     .execute();
-  return rows.map((c) => ({ ...toCustomerRow(c), firstName: c.first_name, middleName: c.middle_name, lastName: c.last_name, createdAt: Number(c.created_at) }));
+  return rows.map((c) => ({
+    ...toCustomerRow(c),
+    firstName: c.first_name,
+    middleName: c.middle_name,
+    lastName: c.last_name,
+    createdAt: Number(c.created_at),
+  }));
 }
 
 /** The profile's two counts (authorized connections, devices) of several customers at once: two grouped queries. */
-export async function customerCountsByIds(ctx: OrgContext, ids: readonly number[]): Promise<Map<number, { connectionsCount: number; devicesCount: number }>> {
+export async function customerCountsByIds(
+  ctx: OrgContext,
+  ids: readonly number[],
+): Promise<Map<number, { connectionsCount: number; devicesCount: number }>> {
   const counts = new Map(ids.map((id) => [id, { connectionsCount: 0, devicesCount: 0 }]));
   if (ids.length === 0) return counts;
   const [connections, devices] = await Promise.all([

@@ -30,12 +30,38 @@ export async function exportTable(file: ExportFile, filters: DashboardFilters, l
     case "dashboard_summary_data.csv": {
       const t = await aggregateUsage(scope);
       return {
-        headers: ["Start", "End", "Upload", "Download", "Bandwidth", "New customers", "Repeat customers", "Connections", "Footfall", "Dwell time", "Abandoned", "Average dwell time"],
+        headers: [
+          "Start",
+          "End",
+          "Upload",
+          "Download",
+          "Bandwidth",
+          "New customers",
+          "Repeat customers",
+          "Connections",
+          "Footfall",
+          "Dwell time",
+          "Abandoned",
+          "Average dwell time",
+        ],
         rows:
           t.footfall === 0 && t.connections === 0
             ? []
             : [
-                [range.start, range.end, formatBytes(t.upload), formatBytes(t.download), formatBytes(t.bandwidth), t.newCustomers, t.repeatCustomers, t.connections, t.footfall, formatHms(t.dwellTime, "exact"), t.abandoned, formatHms(t.avgDwellTime, "exact")],
+                [
+                  range.start,
+                  range.end,
+                  formatBytes(t.upload),
+                  formatBytes(t.download),
+                  formatBytes(t.bandwidth),
+                  t.newCustomers,
+                  t.repeatCustomers,
+                  t.connections,
+                  t.footfall,
+                  formatHms(t.dwellTime, "exact"),
+                  t.abandoned,
+                  formatHms(t.avgDwellTime, "exact"),
+                ],
               ],
       };
     }
@@ -50,7 +76,15 @@ export async function exportTable(file: ExportFile, filters: DashboardFilters, l
       const rows = await accessPointUsage(scope, limit);
       return {
         headers: ["#", "AP name", "MAC address", "Footfall", "Connections", "Bandwidth", "Bandwidth (bytes)"],
-        rows: rows.map((r, i) => [i + 1, r.apName, r.accessPointMac ?? "", r.footfall, r.connections, formatBytes(r.bandwidth), r.bandwidth]),
+        rows: rows.map((r, i) => [
+          i + 1,
+          r.apName,
+          r.accessPointMac ?? "",
+          r.footfall,
+          r.connections,
+          formatBytes(r.bandwidth),
+          r.bandwidth,
+        ]),
       };
     }
     case "auth_mode_summary.csv": {

@@ -35,7 +35,11 @@ export async function getDashboardLayout(userId: number): Promise<ParsedLayout> 
 }
 
 export async function saveDashboardLayout(userId: number, layout: DashboardLayout): Promise<void> {
-  await db.updateTable("users").set({ dashboard: serializeLayout(layout), updated_at: Date.now() }).where("id", "=", userId).execute();
+  await db
+    .updateTable("users")
+    .set({ dashboard: serializeLayout(layout), updated_at: Date.now() })
+    .where("id", "=", userId)
+    .execute();
 }
 
 function applyEdit(layout: DashboardLayout, edit: DashboardEdit): EditResult {
@@ -66,7 +70,11 @@ export async function editDashboard(userId: number, edit: DashboardEdit): Promis
     const row = await read.executeTakeFirst();
     const result = applyEdit(parseLayout(row?.dashboard).layout, edit);
     if (result.ok) {
-      await trx.updateTable("users").set({ dashboard: serializeLayout(result.layout), updated_at: Date.now() }).where("id", "=", userId).execute();
+      await trx
+        .updateTable("users")
+        .set({ dashboard: serializeLayout(result.layout), updated_at: Date.now() })
+        .where("id", "=", userId)
+        .execute();
     }
     return result;
   });

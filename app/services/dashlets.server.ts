@@ -98,12 +98,18 @@ async function accessPointStatus(req: DashletRequest): Promise<DashletDataMap["a
   const orgId = req.ctx.org.id;
   const cutoff = Date.now() - AP_ONLINE_WINDOW_MINUTES * 60_000;
   const { page, pageSize, offset } = parseListParams(req.url.searchParams, DASHLET_PAGE_SIZES, 5, "aps_");
-  let base = db.selectFrom("access_points").innerJoin("venues", "venues.id", "access_points.venue_id").where("access_points.organization_id", "=", orgId);
+  let base = db
+    .selectFrom("access_points")
+    .innerJoin("venues", "venues.id", "access_points.venue_id")
+    .where("access_points.organization_id", "=", orgId);
   if (req.filters.venueIds.length) base = base.where("access_points.venue_id", "in", req.filters.venueIds);
   const isOnline = accessPointOnline(orgId, cutoff);
   const [total, onlineCount, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-    base.where(isOnline).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    base
+      .where(isOnline)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
     base
       .select((eb) => [
         "access_points.id",
@@ -181,7 +187,10 @@ const LOADERS: { [K in DashletKey]: (req: DashletRequest) => Promise<DashletData
   connections_graph: async ({ filters }) => {
     const bucket = bucketFor(filters.range);
     const points = await usageSeries(filters.scope, bucket);
-    return { bucket, points: fillBuckets(points, filters.range, bucket, (time) => ({ time, footfall: 0, connections: 0, upload: 0, download: 0 })) };
+    return {
+      bucket,
+      points: fillBuckets(points, filters.range, bucket, (time) => ({ time, footfall: 0, connections: 0, upload: 0, download: 0 })),
+    };
   },
   top_networks: ({ filters }) => venueUsage(filters.scope, TOP_LIMIT),
   top_access_points: ({ filters }) => accessPointUsage(filters.scope, TOP_LIMIT),
@@ -194,11 +203,17 @@ const LOADERS: { [K in DashletKey]: (req: DashletRequest) => Promise<DashletData
   campaign_summary: ({ ctx, filters }) => campaignSummary(ctx, filters.range),
   dwell_time: async ({ filters }) => {
     const bucket = bucketFor(filters.range);
-    return { bucket, points: fillBuckets(await dwellTimeSeries(filters.scope, bucket), filters.range, bucket, (time) => ({ time, dwellTime: 0 })) };
+    return {
+      bucket,
+      points: fillBuckets(await dwellTimeSeries(filters.scope, bucket), filters.range, bucket, (time) => ({ time, dwellTime: 0 })),
+    };
   },
   footfall: async ({ filters }) => {
     const bucket = bucketFor(filters.range);
-    return { bucket, points: fillBuckets(await footfallSeries(filters.scope, bucket), filters.range, bucket, (time) => ({ time, footfall: 0 })) };
+    return {
+      bucket,
+      points: fillBuckets(await footfallSeries(filters.scope, bucket), filters.range, bucket, (time) => ({ time, footfall: 0 })),
+    };
   },
   access_point_status: accessPointStatus,
   indoor_heatmap: indoorHeatmap,

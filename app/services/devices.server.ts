@@ -48,7 +48,12 @@ export async function listDevices(
 ): Promise<RecordPage<DeviceRow>> {
   const orgId = ctx.org.id;
   if (filter.customerId !== undefined) {
-    const customer = await db.selectFrom("customers").select("id").where("id", "=", filter.customerId).where("organization_id", "=", orgId).executeTakeFirst();
+    const customer = await db
+      .selectFrom("customers")
+      .select("id")
+      .where("id", "=", filter.customerId)
+      .where("organization_id", "=", orgId)
+      .executeTakeFirst();
     if (!customer) notFound();
   }
   const search = params.search ? await recordSearch("devices", orgId, params.search) : null;
@@ -103,12 +108,22 @@ export async function listDevices(
     .execute();
   const cap = search || scopedToPlace(filter) ? NARROW_COUNT_CAP : COUNT_CAP;
   const counted = await cappedTotal(page, params, cap, async (after, limit) => {
-    let matching = db.selectFrom("devices").select(sql<number>`1`.as("one")).where(where);
+    let matching = db
+      .selectFrom("devices")
+      .select(sql<number>`1`.as("one"))
+      .where(where);
     if (after) matching = matching.where(olderThan("devices", after));
-    const row = await db.selectFrom(matching.limit(limit).as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom(matching.limit(limit).as("matching"))
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   });
-  const stats = await deviceStats(orgId, page.map((d) => d.id), filter);
+  const stats = await deviceStats(
+    orgId,
+    page.map((d) => d.id),
+    filter,
+  );
   return {
     ...counted,
     rows: page.map((d) => {
@@ -126,7 +141,11 @@ export async function listDevices(
             ? null
             : {
                 id: d.customer_id,
-                name: customerName({ first_name: d.customer_first_name, last_name: d.customer_last_name, identity: d.customer_identity ?? "" }),
+                name: customerName({
+                  first_name: d.customer_first_name,
+                  last_name: d.customer_last_name,
+                  identity: d.customer_identity ?? "",
+                }),
               },
         connectionsCount: s?.connections ?? 0,
         lastSeenAt: lastSeen > 0 ? lastSeen : null,
@@ -151,7 +170,12 @@ export async function deviceStats(orgId: number, deviceIds: number[], filter: Re
       eb.fn.max("connections.created_at").as("last_at"),
       eb.fn
         .sum<number>(
-          eb.case().when(eb.and([eb("connections.authorized_at", "is not", null), eb("connections.ended_at", "is", null)])).then(1).else(0).end(),
+          eb
+            .case()
+            .when(eb.and([eb("connections.authorized_at", "is not", null), eb("connections.ended_at", "is", null)]))
+            .then(1)
+            .else(0)
+            .end(),
         )
         .as("online"),
     ])
@@ -191,24 +215,49 @@ export async function setDeviceBlocked(ctx: OrgContext, deviceId: number | null,
       .where("organization_id", "=", ctx.org.id)
       .execute();
   } catch (error) {
-    console.error(JSON.stringify({ at: new Date().toISOString(), event: "device_block_failed", deviceId: device.id, error: String(error) }));
+    console.error(
+      JSON.stringify({ at: new Date().toISOString(), event: "device_block_failed", deviceId: device.id, error: String(error) }),
+    );
     return { ok: false, message: blocked ? DEVICE_MESSAGES.blockFailed : DEVICE_MESSAGES.unblockFailed };
   }
   return { ok: true, message: blocked ? DEVICE_MESSAGES.blocked : DEVICE_MESSAGES.unblocked };
 }
 
-const DEVICE_COLUMNS = ["id", "name", "mac_address", "os", "os_version", "brand", "browser", "is_mobile", "blocked_at", "last_seen_at", "customer_id", "created_at"] as const;
+const DEVICE_COLUMNS = [
+  "id",
+  "name",
+  "mac_address",
+  "os",
+  "os_version",
+  "brand",
+  "browser",
+  "is_mobile",
+  "blocked_at",
+  "last_seen_at",
+  "customer_id",
+  "created_at",
+] as const;
 
 /** The organisation's devices with these ids (others' and missing ids are left out), for the data API's batches. */
 export async function devicesByIds(ctx: OrgContext, ids: readonly number[]) {
   if (ids.length === 0) return [];
   // The ids drive (primary key); with the organisation indexable SQLite walks its index instead.
-  return db.selectFrom("devices").select(DEVICE_COLUMNS).where(noIndex("organization_id"), "=", ctx.org.id).where("id", "in", [...ids]).execute();
+  return db
+    .selectFrom("devices")
+    .select(DEVICE_COLUMNS)
+    .where(noIndex("organization_id"), "=", ctx.org.id)
+    .where("id", "in", [...ids])
+    .execute();
 }
 
 /** The organisation's device with this MAC address (already normalised), or a 404 (blockDevice(mac_address)). */
 export async function findDeviceByMac(ctx: OrgContext, mac: string | null) {
   if (mac === null) notFound();
-  const row = await db.selectFrom("devices").select(DEVICE_COLUMNS).where("organization_id", "=", ctx.org.id).where("mac_address", "=", mac).executeTakeFirst();
+  const row = await db
+    .selectFrom("devices")
+    .select(DEVICE_COLUMNS)
+    .where("organization_id", "=", ctx.org.id)
+    .where("mac_address", "=", mac)
+    .executeTakeFirst();
   return row ?? notFound();
 }

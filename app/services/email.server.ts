@@ -29,13 +29,24 @@ const EMAIL_ATTEMPTS = 8;
 export async function sendEmail(email: Email): Promise<void> {
   const payload: EmailPayload = {
     ...email,
-    attachments: email.attachments?.map((a) => ({ filename: a.filename, base64: Buffer.from(a.content).toString("base64"), contentType: a.contentType })),
+    attachments: email.attachments?.map((a) => ({
+      filename: a.filename,
+      base64: Buffer.from(a.content).toString("base64"),
+      contentType: a.contentType,
+    })),
   };
   await enqueue("email.send", payload, { maxAttempts: EMAIL_ATTEMPTS });
 }
 
 export function emailFromPayload(payload: EmailPayload): Email {
-  return { ...payload, attachments: payload.attachments?.map((a) => ({ filename: a.filename, content: Buffer.from(a.base64, "base64"), contentType: a.contentType })) };
+  return {
+    ...payload,
+    attachments: payload.attachments?.map((a) => ({
+      filename: a.filename,
+      content: Buffer.from(a.base64, "base64"),
+      contentType: a.contentType,
+    })),
+  };
 }
 
 let transport: ReturnType<typeof nodemailer.createTransport> | undefined;
@@ -48,7 +59,15 @@ export async function deliverEmail(email: Email): Promise<void> {
   const env = getEnv();
   if (env.SMTP_URL) {
     transport ??= nodemailer.createTransport(env.SMTP_URL);
-    await transport.sendMail({ from: env.MAIL_FROM, to: email.to, subject: email.subject, text: email.text, html: email.html, attachments: email.attachments, headers: email.headers });
+    await transport.sendMail({
+      from: env.MAIL_FROM,
+      to: email.to,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      attachments: email.attachments,
+      headers: email.headers,
+    });
     return;
   }
   const dir = outboxDir();

@@ -48,7 +48,16 @@ export async function userForToken(token: string, kind: TokenKind): Promise<Auth
   const row = await db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.id", "api_tokens.user_id")
-    .select(["api_tokens.id as token_id", "api_tokens.last_used_at", "users.id", "first_name", "middle_name", "last_name", "email", "phone_number"])
+    .select([
+      "api_tokens.id as token_id",
+      "api_tokens.last_used_at",
+      "users.id",
+      "first_name",
+      "middle_name",
+      "last_name",
+      "email",
+      "phone_number",
+    ])
     .where("token_hash", "=", hashToken(token))
     .where("label", "=", kind)
     .where("expires_at", ">", now)

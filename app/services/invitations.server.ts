@@ -65,11 +65,13 @@ export async function inviteAdministrator(
   const email = normalizeEmail(input.email);
   // Only an account that has confirmed this address is named now; any other gets the invitation
   // when the address is confirmed (attachInvitationsToUser), or through the mailed link.
-  const existingUser = await db.selectFrom("users").select("id").where("email", "=", email).where("email_verified_at", "is not", null).executeTakeFirst();
-  let existing = db
-    .selectFrom("administrators")
-    .select(["id", "status", "is_owner"])
-    .where("organization_id", "=", ctx.org.id);
+  const existingUser = await db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", email)
+    .where("email_verified_at", "is not", null)
+    .executeTakeFirst();
+  let existing = db.selectFrom("administrators").select(["id", "status", "is_owner"]).where("organization_id", "=", ctx.org.id);
   existing = existingUser
     ? existing.where((eb) => eb.or([eb("invited_email_address", "=", email), eb("user_id", "=", existingUser.id)]))
     : existing.where("invited_email_address", "=", email);
@@ -116,7 +118,9 @@ export async function inviteAdministrator(
   try {
     await sendInvitationEmail(ctx, email, role.name, `${origin.replace(/\/$/, "")}/invitations/${token}`);
   } catch (error) {
-    console.error(JSON.stringify({ at: new Date().toISOString(), event: "invitation_email_failed", org: ctx.org.id, error: String(error) }));
+    console.error(
+      JSON.stringify({ at: new Date().toISOString(), event: "invitation_email_failed", org: ctx.org.id, error: String(error) }),
+    );
     if (insertedId !== null) await db.deleteFrom("administrators").where("id", "=", insertedId).execute();
     else if (previous) {
       await db.updateTable("administrators").set({ status: "Declined", invite_token_hash: null }).where("id", "=", previous.id).execute();
@@ -207,7 +211,10 @@ async function pendingInvitation(token: string, user: AuthUser | null, executor:
 }
 
 /** Accepts the invitation for the signed-in user, who becomes an accepted member of the organisation. */
-export async function acceptInvitation(token: string, user: AuthUser): Promise<Outcome<{ organizationId: number; organizationName: string }>> {
+export async function acceptInvitation(
+  token: string,
+  user: AuthUser,
+): Promise<Outcome<{ organizationId: number; organizationName: string }>> {
   try {
     return await db.transaction().execute(async (trx) => {
       const invitation = await getInvitation(token, user, trx);

@@ -187,7 +187,11 @@ export interface FloorPositionInput {
 export async function setFloorPositions(ctx: OrgContext, venueId: number, rows: FloorPositionInput[]): Promise<void> {
   requirePermission(ctx, "edit_network_layout");
   await getVenueLayout(ctx, venueId);
-  await requireVenueAccessPoints(ctx, venueId, rows.map((r) => r.id));
+  await requireVenueAccessPoints(
+    ctx,
+    venueId,
+    rows.map((r) => r.id),
+  );
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
     for (const row of rows) {
@@ -211,7 +215,11 @@ export interface MapPositionInput {
 export async function setMapPositions(ctx: OrgContext, venueId: number, rows: MapPositionInput[]): Promise<void> {
   requirePermission(ctx, "edit_network_layout");
   await getVenueLayout(ctx, venueId);
-  await requireVenueAccessPoints(ctx, venueId, rows.map((r) => r.id));
+  await requireVenueAccessPoints(
+    ctx,
+    venueId,
+    rows.map((r) => r.id),
+  );
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
     for (const row of rows) {
@@ -365,5 +373,9 @@ export async function fetcherSave(work: () => Promise<SaveResult>) {
 
 /** The first message of a failed submission, for a fetcher's answer. */
 export function firstError(error: Record<string, string[] | null> | null | undefined): string {
-  return Object.values(error ?? {}).flat().find(Boolean) ?? "The change could not be read.";
+  return (
+    Object.values(error ?? {})
+      .flat()
+      .find(Boolean) ?? "The change could not be read."
+  );
 }

@@ -168,7 +168,13 @@ export async function findMembership(userId: number, organizationId: unknown) {
   const row = await db
     .selectFrom("administrators")
     .innerJoin("organizations", "organizations.id", "administrators.organization_id")
-    .select(["administrators.id as membership_id", "organizations.id", "organizations.name", "administrators.status", "administrators.is_owner"])
+    .select([
+      "administrators.id as membership_id",
+      "organizations.id",
+      "organizations.name",
+      "administrators.status",
+      "administrators.is_owner",
+    ])
     .where("administrators.user_id", "=", userId)
     .where("administrators.organization_id", "=", id)
     .executeTakeFirst();
@@ -191,11 +197,7 @@ export async function respondToInvitation(userId: number, organizationId: unknow
     await db.deleteFrom("administrators").where("id", "=", membership.membership_id).execute();
     return `You have left ${membership.name}.`;
   }
-  await db
-    .updateTable("administrators")
-    .set({ status, updated_at: Date.now() })
-    .where("id", "=", membership.membership_id)
-    .execute();
+  await db.updateTable("administrators").set({ status, updated_at: Date.now() }).where("id", "=", membership.membership_id).execute();
   return status === "Accepted" ? `You have joined ${membership.name}.` : `You have declined ${membership.name}.`;
 }
 

@@ -83,25 +83,32 @@ export async function resetPassword(input: { token: string; loginId: string; pas
   const user = await findUserByLoginId(input.loginId);
   if (!user || user.id !== reset.user_id) return { ok: false, field: "login_id", message: RESET_LOGIN_ID_MISMATCH };
   const passwordHash = await hashPassword(input.password);
-  return db.transaction().execute(async (trx): Promise<ResetOutcome> => {
-    // Spending the token is the guard: of two concurrent uses only one updates the row.
-    const spent = await trx
-      .updateTable("password_resets")
-      .set({ used_at: now })
-      .where("id", "=", reset.id)
-      .where("used_at", "is", null)
-      .executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) return { ok: false, field: "form", message: RESET_LINK_INVALID };
-    // Opening the mailed link proved the address, as a sign-up link would have.
-    await trx
-      .updateTable("users")
-      .set((eb) => ({ password_hash: passwordHash, email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(now)), updated_at: now }))
-      .where("id", "=", user.id)
-      .execute();
-    await trx.deleteFrom("api_tokens").where("user_id", "=", user.id).execute();
-    return { ok: true };
-  }).then(async (outcome) => {
-    if (outcome.ok) await attachInvitationsToUser(user.id, user.email);
-    return outcome;
-  });
+  return db
+    .transaction()
+    .execute(async (trx): Promise<ResetOutcome> => {
+      // Spending the token is the guard: of two concurrent uses only one updates the row.
+      const spent = await trx
+        .updateTable("password_resets")
+        .set({ used_at: now })
+        .where("id", "=", reset.id)
+        .where("used_at", "is", null)
+        .executeTakeFirst();
+      if (Number(spent.numUpdatedRows) !== 1) return { ok: false, field: "form", message: RESET_LINK_INVALID };
+      // Opening the mailed link proved the address, as a sign-up link would have.
+      await trx
+        .updateTable("users")
+        .set((eb) => ({
+          password_hash: passwordHash,
+          email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(now)),
+          updated_at: now,
+        }))
+        .where("id", "=", user.id)
+        .execute();
+      await trx.deleteFrom("api_tokens").where("user_id", "=", user.id).execute();
+      return { ok: true };
+    })
+    .then(async (outcome) => {
+      if (outcome.ok) await attachInvitationsToUser(user.id, user.email);
+      return outcome;
+    });
 }

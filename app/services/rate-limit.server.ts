@@ -58,7 +58,10 @@ async function hit(key: string, rule: Rule, now: number) {
 
 /** Deletes counters whose window is over for every rule. */
 export async function pruneRateLimits(now = Date.now()): Promise<void> {
-  await db.deleteFrom("rate_limits").where("window_started_at", "<=", now - LONGEST_WINDOW_MS).execute();
+  await db
+    .deleteFrom("rate_limits")
+    .where("window_started_at", "<=", now - LONGEST_WINDOW_MS)
+    .execute();
 }
 
 /**
@@ -114,7 +117,10 @@ export async function limitLogin(loginId: string, address: string, now?: number)
 
 /** A successful sign-in: the account starts afresh and the attempt no longer counts against the address. */
 export async function loginSucceeded(loginId: string, address: string): Promise<void> {
-  await db.deleteFrom("rate_limits").where("key", "=", counterKey(LIMITS.loginPerId, await loginSubject(loginId))).execute();
+  await db
+    .deleteFrom("rate_limits")
+    .where("key", "=", counterKey(LIMITS.loginPerId, await loginSubject(loginId)))
+    .execute();
   await db
     .updateTable("rate_limits")
     .set((eb) => ({ hits: eb("hits", "-", 1) }))

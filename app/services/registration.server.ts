@@ -68,7 +68,10 @@ export async function mailVerificationLink(userId: number, firstName: string, em
   const token = randomToken();
   const now = Date.now();
   await db.deleteFrom("email_verifications").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
-  await db.insertInto("email_verifications").values({ user_id: userId, email, token_hash: hashToken(token), expires_at: now + VERIFICATION_TTL_MS, created_at: now }).execute();
+  await db
+    .insertInto("email_verifications")
+    .values({ user_id: userId, email, token_hash: hashToken(token), expires_at: now + VERIFICATION_TTL_MS, created_at: now })
+    .execute();
   const link = `${publicOrigin()}/register/verify/${token}`;
   await sendEmail({
     to: email,

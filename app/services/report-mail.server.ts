@@ -43,7 +43,13 @@ export async function buildReportEmail(input: ReportMailInput): Promise<Omit<Ema
     : input.report === "overview"
       ? await overviewContent(scope)
       : await footfallContent(scope);
-  const text = [heading, "", ...sections.flatMap((s) => [textTable(s), ""]), note ?? "", `The full report is attached as ${reportFileName(input.report)}.`]
+  const text = [
+    heading,
+    "",
+    ...sections.flatMap((s) => [textTable(s), ""]),
+    note ?? "",
+    `The full report is attached as ${reportFileName(input.report)}.`,
+  ]
     .filter((line, i, all) => line !== "" || all[i - 1] !== "")
     .join("\n");
   const html = [
@@ -77,8 +83,7 @@ async function overviewContent(scope: AnalyticsScope) {
   ];
   const modeRows = modes.map((m) => [m.mode, m.daily, m.weekly, m.monthly, m.annual, m.connections]);
   const modeHeader = ["Connection mode", "Daily average", "Weekly average", "Monthly average", "Annual average", "Total"];
-  const csv =
-    csvFile([["Figure", "Total", "Daily average"], ...rows]) + "\n" + csvLines([modeHeader, ...modeRows]);
+  const csv = csvFile([["Figure", "Total", "Daily average"], ...rows]) + "\n" + csvLines([modeHeader, ...modeRows]);
   return {
     sections: [
       { header: ["Figure", "Total", "Daily average"], rows },
@@ -115,7 +120,9 @@ async function visitorContent(scope: AnalyticsScope, report: VisitorReport) {
     }
     all.push(...batch);
   }
-  const listed = all.slice(0, LISTED_IN_BODY).map((v, i) => [i + 1, v.name || v.identity, v.phone_number ?? "", v.email_address ?? "", v.connectionsCount]);
+  const listed = all
+    .slice(0, LISTED_IN_BODY)
+    .map((v, i) => [i + 1, v.name || v.identity, v.phone_number ?? "", v.email_address ?? "", v.connectionsCount]);
   const more = all.length > LISTED_IN_BODY ? `…and ${formatCount(all.length - LISTED_IN_BODY)} more in the attachment.` : null;
   return {
     sections: [
@@ -123,7 +130,9 @@ async function visitorContent(scope: AnalyticsScope, report: VisitorReport) {
       { header: ["#", "Name", "Phone Number", "Email", "Connections"], rows: listed.length ? listed : [["", "No visitors", "", "", ""]] },
     ],
     csv: csvFile([VISITOR_CSV_HEADER, ...all.map((v, i) => visitorCsvRow(v, i + 1))]),
-    note: truncated ? `The attachment holds the first ${formatCount(MAX_ATTACHED_VISITORS)} visitors; export the full list from the report page.` : more,
+    note: truncated
+      ? `The attachment holds the first ${formatCount(MAX_ATTACHED_VISITORS)} visitors; export the full list from the report page.`
+      : more,
   };
 }
 
@@ -142,11 +151,19 @@ async function visitorTotal(scope: AnalyticsScope, report: VisitorReport) {
 function textTable({ header, rows }: Section): string {
   const all = [header, ...rows].map((r) => r.map(String));
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
-  return all.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return all
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 function htmlTable({ header, rows }: Section): string {
-  const cell = (tag: "th" | "td", v: string | number) => `<${tag} style="border:1px solid #cbd5e1;padding:4px 8px;text-align:left">${escapeHtml(String(v))}</${tag}>`;
+  const cell = (tag: "th" | "td", v: string | number) =>
+    `<${tag} style="border:1px solid #cbd5e1;padding:4px 8px;text-align:left">${escapeHtml(String(v))}</${tag}>`;
   return `<table style="border-collapse:collapse;margin:12px 0"><thead><tr>${header.map((h) => cell("th", h)).join("")}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r.map((v) => cell("td", v)).join("")}</tr>`)
     .join("")}</tbody></table>`;

@@ -66,7 +66,7 @@ export async function runDueReports(now = Date.now(), database: Kysely<DB> = def
   const offsets = await database.selectFrom("organizations").select("utc_offset_ms").distinct().execute();
   for (const { utc_offset_ms } of offsets) {
     const offsetMs = Number(utc_offset_ms);
-    for (let afterId = 0; ; ) {
+    for (let afterId = 0; ;) {
       const due = await dueSubscriptions(database, now, offsetMs, afterId);
       if (due.length === 0) break;
       for (const item of due) {

@@ -122,7 +122,9 @@ function selectRows(query: ReturnType<typeof listQuery>, scope: AnalyticsScope) 
       "customers.more_info",
       eb.selectFrom("devices as d").select(eb.fn.countAll<number>().as("n")).whereRef("d.customer_id", "=", "customers.id").as("devices"),
       // Authorized connections in the window, for every list (all visitors too: the visit days hold them).
-      visitDaysInWindow(eb, scope).select(sql<number>`coalesce(sum(${sql.ref("v.connections")}), 0)`.as("n")).as("connections"),
+      visitDaysInWindow(eb, scope)
+        .select(sql<number>`coalesce(sum(${sql.ref("v.connections")}), 0)`.as("n"))
+        .as("connections"),
     ])
     .orderBy("customers.created_at", "desc")
     .orderBy("customers.id", "desc");
@@ -196,12 +198,18 @@ async function countVisitors(
   if (!params.search && report === "all_visitors") return { total: await presentCustomers(scope), capped: false };
   if (!params.search) {
     const { newCustomers, repeatCustomers } = await customerCounts(scope);
-    const total = report === "new_visitors" ? newCustomers : report === "repeat_visitors" ? repeatCustomers : newCustomers + repeatCustomers;
+    const total =
+      report === "new_visitors" ? newCustomers : report === "repeat_visitors" ? repeatCustomers : newCustomers + repeatCustomers;
     return { total, capped: false };
   }
   const limit = Math.max(COUNT_CAP, params.offset + params.pageSize * PAGES_AHEAD);
   const row = await db
-    .selectFrom(listQuery(scope, report, params.search).select(sql.lit(1).as("one")).limit(limit + 1).as("matching"))
+    .selectFrom(
+      listQuery(scope, report, params.search)
+        .select(sql.lit(1).as("one"))
+        .limit(limit + 1)
+        .as("matching"),
+    )
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
   const n = Number(row.n);
@@ -215,7 +223,10 @@ export async function listVisitors(
   params: Pick<ListParams, "offset" | "pageSize" | "search">,
 ): Promise<{ rows: VisitorRow[]; total: number; capped: boolean }> {
   const [rows, count] = await Promise.all([
-    selectRows(listQuery(scope, report, params.search), scope).limit(params.pageSize).offset(params.offset).execute(),
+    selectRows(listQuery(scope, report, params.search), scope)
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
     countVisitors(scope, report, params),
   ]);
   return { rows: rows.map(toVisitor), ...count };
@@ -247,7 +258,18 @@ export async function* visitorBatches(
   }
 }
 
-export const VISITOR_CSV_HEADER = ["#", "Name", "Identity", "Phone Number", "Email", "Facebook", "Twitter", "More Info", "Devices", "Connections"];
+export const VISITOR_CSV_HEADER = [
+  "#",
+  "Name",
+  "Identity",
+  "Phone Number",
+  "Email",
+  "Facebook",
+  "Twitter",
+  "More Info",
+  "Devices",
+  "Connections",
+];
 
 /** One visitor as CSV cells (csvCell keeps guest text from being read as a spreadsheet formula). */
 export function visitorCsvRow(row: VisitorRow, index: number): (string | number)[] {

@@ -14,7 +14,14 @@ import { aggregateUsage, authModeSummary, footfallSeries } from "./analytics.ser
 import { notFound, type OrgContext } from "./guard.server";
 import { venueOptions } from "./venues.server";
 
-export { listVisitors, visitorBatches, visitorsCsvStream, VISITOR_CSV_HEADER, visitorCsvRow, type VisitorRow } from "./report-visitors.server";
+export {
+  listVisitors,
+  visitorBatches,
+  visitorsCsvStream,
+  VISITOR_CSV_HEADER,
+  visitorCsvRow,
+  type VisitorRow,
+} from "./report-visitors.server";
 
 /** The periods a range spans (spec 3 §3 "days, weeks, months, years"): calendar units touched, weeks from Monday. */
 export interface ReportPeriods {

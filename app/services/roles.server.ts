@@ -100,7 +100,11 @@ export async function createRole(
       .executeTakeFirstOrThrow();
     if (input.role_type === "custom") {
       const ids = await permissionIds(trx, input.permissions);
-      if (ids.length) await trx.insertInto("role_permissions").values(ids.map((id) => ({ role_id: role.id, permission_id: id }))).execute();
+      if (ids.length)
+        await trx
+          .insertInto("role_permissions")
+          .values(ids.map((id) => ({ role_id: role.id, permission_id: id })))
+          .execute();
     }
     return { id: role.id };
   });
@@ -140,24 +144,26 @@ export async function setRolePermissions(ctx: OrgContext, roleId: number | null,
   const role = await findRole(ctx, roleId);
   if (role.role_type !== "custom") return { ok: false, formErrors: [ROLE_REFUSALS.permissionsNeedCustom] };
   // Concurrent saves of one role (two tabs, two instances) can deadlock on PostgreSQL: retried.
-  await retryDeadlocks(() => db.transaction().execute(async (trx) => {
-    const wantedIds = new Set(await permissionIds(trx, wanted));
-    const current = await trx.selectFrom("role_permissions").select("permission_id").where("role_id", "=", role.id).execute();
-    const currentIds = new Set(current.map((r) => r.permission_id));
-    const toDelete = [...currentIds].filter((id) => !wantedIds.has(id));
-    const toAdd = [...wantedIds].filter((id) => !currentIds.has(id));
-    if (toDelete.length) {
-      await trx.deleteFrom("role_permissions").where("role_id", "=", role.id).where("permission_id", "in", toDelete).execute();
-    }
-    if (toAdd.length) {
-      await trx
-        .insertInto("role_permissions")
-        .values(toAdd.map((id) => ({ role_id: role.id, permission_id: id })))
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
-    await trx.updateTable("roles").set({ updated_at: Date.now() }).where("id", "=", role.id).execute();
-  }));
+  await retryDeadlocks(() =>
+    db.transaction().execute(async (trx) => {
+      const wantedIds = new Set(await permissionIds(trx, wanted));
+      const current = await trx.selectFrom("role_permissions").select("permission_id").where("role_id", "=", role.id).execute();
+      const currentIds = new Set(current.map((r) => r.permission_id));
+      const toDelete = [...currentIds].filter((id) => !wantedIds.has(id));
+      const toAdd = [...wantedIds].filter((id) => !currentIds.has(id));
+      if (toDelete.length) {
+        await trx.deleteFrom("role_permissions").where("role_id", "=", role.id).where("permission_id", "in", toDelete).execute();
+      }
+      if (toAdd.length) {
+        await trx
+          .insertInto("role_permissions")
+          .values(toAdd.map((id) => ({ role_id: role.id, permission_id: id })))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+      await trx.updateTable("roles").set({ updated_at: Date.now() }).where("id", "=", role.id).execute();
+    }),
+  );
   return { ok: true };
 }
 

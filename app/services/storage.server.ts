@@ -8,7 +8,15 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { getEnv } from "~/env.server";
-import { FLOOR_PLAN_TYPES, imageContentType, MAX_IMAGE_BYTES, sniffImage, SNIFF_BYTES, UPLOAD_MESSAGES, type ImageExtension } from "~/lib/image-type";
+import {
+  FLOOR_PLAN_TYPES,
+  imageContentType,
+  MAX_IMAGE_BYTES,
+  sniffImage,
+  SNIFF_BYTES,
+  UPLOAD_MESSAGES,
+  type ImageExtension,
+} from "~/lib/image-type";
 
 export interface StoredAsset {
   body: ReadableStream<Uint8Array>;
@@ -97,7 +105,12 @@ export interface ImageUpload {
 }
 
 export type UploadResult =
-  | { ok: true; image: ImageUpload; fields: FormData; /** The file's name as the browser sent it (not trusted: clean it before use). */ fileName?: string | null }
+  | {
+      ok: true;
+      image: ImageUpload;
+      fields: FormData;
+      /** The file's name as the browser sent it (not trusted: clean it before use). */ fileName?: string | null;
+    }
   | { ok: false; message: string; fields: FormData };
 
 /**
@@ -109,7 +122,11 @@ export type UploadResult =
 export async function readImageUpload(
   request: Request,
   fileField: string,
-  { maxBytes = MAX_IMAGE_BYTES, accept = FLOOR_PLAN_TYPES, wrongType = UPLOAD_MESSAGES.wrongType }: { maxBytes?: number; accept?: readonly ImageExtension[]; wrongType?: string } = {},
+  {
+    maxBytes = MAX_IMAGE_BYTES,
+    accept = FLOOR_PLAN_TYPES,
+    wrongType = UPLOAD_MESSAGES.wrongType,
+  }: { maxBytes?: number; accept?: readonly ImageExtension[]; wrongType?: string } = {},
 ): Promise<UploadResult> {
   const empty = new FormData();
   if (!/^multipart\/form-data\s*;/i.test(request.headers.get("Content-Type") ?? "")) {

@@ -212,7 +212,10 @@ export async function updateVenue(ctx: OrgContext, venueId: number | null, input
 
 /** The confirmation question of deleting a venue: what is lost and what is kept. */
 export function venueDeleteQuestion(name: string, accessPoints: number): string {
-  const aps = accessPoints === 0 ? "It has no access points." : `Its ${accessPoints === 1 ? "access point is" : `${accessPoints} access points are`} deleted with it.`;
+  const aps =
+    accessPoints === 0
+      ? "It has no access points."
+      : `Its ${accessPoints === 1 ? "access point is" : `${accessPoints} access points are`} deleted with it.`;
   return `Are you sure you want to delete the network ${name}? ${aps} Its connection history is kept, no longer linked to a network.`;
 }
 
@@ -249,5 +252,10 @@ export async function deleteVenue(ctx: OrgContext, venueId: number | null): Prom
 /** The organisation's venues with these ids (others' and missing ids are left out), for the data API's batches. */
 export async function venuesByIds(ctx: OrgContext, ids: readonly number[]) {
   if (ids.length === 0) return [];
-  return db.selectFrom("venues").select([...VENUE_COLUMNS]).where("organization_id", "=", ctx.org.id).where("id", "in", [...ids]).execute();
+  return db
+    .selectFrom("venues")
+    .select([...VENUE_COLUMNS])
+    .where("organization_id", "=", ctx.org.id)
+    .where("id", "in", [...ids])
+    .execute();
 }

@@ -50,7 +50,12 @@ export function yesterday(now = Date.now()): string {
 }
 
 /** Asks the data API at `baseUrl` for one day's figures (yesterday unless told). Throws on any error. */
-export async function usageSummaryFor(options: { baseUrl: string; token: string; organizationId: string | number; day?: string }): Promise<UsageSummary & { day: string }> {
+export async function usageSummaryFor(options: {
+  baseUrl: string;
+  token: string;
+  organizationId: string | number;
+  day?: string;
+}): Promise<UsageSummary & { day: string }> {
   const client = new GraphQLClient(new URL("/graphql", options.baseUrl).href, {
     headers: { Authorization: `Bearer ${options.token}`, "X-Organization-Id": String(options.organizationId) },
   });
@@ -63,7 +68,9 @@ function print(summary: UsageSummary & { day: string }): void {
   console.log(`${summary.organization.name}, ${summary.day} (UTC)`);
   console.log(`  footfall ${s.footfall}, connections ${s.connections}, abandoned ${s.abandoned}`);
   console.log(`  new customers ${s.new_customers}, repeat customers ${s.repeat_customers}`);
-  console.log(`  bandwidth ${s.formattedBandwidth}, dwell time ${Math.round(s.dwell_time / 60)} min (average ${Math.round(s.avg_dwell_time / 60)} min)`);
+  console.log(
+    `  bandwidth ${s.formattedBandwidth}, dwell time ${Math.round(s.dwell_time / 60)} min (average ${Math.round(s.avg_dwell_time / 60)} min)`,
+  );
   for (const v of summary.venueUsageSummary) console.log(`  ${v.venue_name}: ${v.connections} connections, ${v.formattedBandwidth}`);
 }
 

@@ -202,13 +202,20 @@ export async function createFakeAfricasTalking(options: FakeAfricasTalkingOption
         pump();
       });
     }
-    if (!closed && pending.length > 0 && inFlight.size < REPORT_CONCURRENCY) pumpTimer = setTimeout(pump, Math.max(0, pending[0].dueAt - now));
+    if (!closed && pending.length > 0 && inFlight.size < REPORT_CONCURRENCY)
+      pumpTimer = setTimeout(pump, Math.max(0, pending[0].dueAt - now));
   }
 
   async function report(sms: FakeSms): Promise<void> {
     const url = fake.callbackUrl;
     if (!url) return;
-    const body: Record<string, string> = { id: sms.messageId, status: sms.outcome, phoneNumber: sms.number, networkCode: "63902", retryCount: "0" };
+    const body: Record<string, string> = {
+      id: sms.messageId,
+      status: sms.outcome,
+      phoneNumber: sms.number,
+      networkCode: "63902",
+      retryCount: "0",
+    };
     if (sms.outcome !== "Success") body.failureReason = FAILURE_REASONS[sms.outcome];
     const { status } = await postForm(url, body);
     fake.reportsSent.push({ messageId: sms.messageId, url, body, status });
@@ -217,7 +224,8 @@ export async function createFakeAfricasTalking(options: FakeAfricasTalkingOption
   async function messaging(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
     const form = new URLSearchParams(raw.toString("utf8"));
     const username = form.get("username") ?? "";
-    const record = (status: number, recipients: number) => fake.requests.push({ at: Date.now(), form: Object.fromEntries(form), status, recipients });
+    const record = (status: number, recipients: number) =>
+      fake.requests.push({ at: Date.now(), form: Object.fromEntries(form), status, recipients });
     if (!username || fake.credentials.get(username) !== header(req, "apiKey")) {
       record(401, 0);
       return sendText(res, 401, "The supplied authentication is invalid");
@@ -242,8 +250,17 @@ export async function createFakeAfricasTalking(options: FakeAfricasTalkingOption
     let total = 0;
     const recipients = to.map((number) => {
       const statusCode = !NUMBER.test(number) ? 403 : (fake.statusCodeFor.get(number) ?? 101);
-      if (statusCode !== 101 && statusCode !== 102) return { statusCode, number, status: STATUS_NAMES[statusCode] ?? "Failed", cost: "0", messageId: "None" };
-      const sms: FakeSms = { number, text, from, username, messageId: messageId(), at, outcome: fake.outcomeFor.get(number) ?? fake.outcome };
+      if (statusCode !== 101 && statusCode !== 102)
+        return { statusCode, number, status: STATUS_NAMES[statusCode] ?? "Failed", cost: "0", messageId: "None" };
+      const sms: FakeSms = {
+        number,
+        text,
+        from,
+        username,
+        messageId: messageId(),
+        at,
+        outcome: fake.outcomeFor.get(number) ?? fake.outcome,
+      };
       fake.sent.push(sms);
       pending.push({ dueAt: at + fake.deliveryDelayMs, sms });
       total += segments(text) * PRICE_PER_SEGMENT;
@@ -253,7 +270,9 @@ export async function createFakeAfricasTalking(options: FakeAfricasTalkingOption
     record(201, to.length);
     const accepted = recipients.filter((r) => r.messageId !== "None").length;
     if (fake.responseDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.responseDelayMs));
-    sendJson(res, 201, { SMSMessageData: { Message: `Sent to ${accepted}/${to.length} Total Cost: KES ${total.toFixed(4)}`, Recipients: recipients } });
+    sendJson(res, 201, {
+      SMSMessageData: { Message: `Sent to ${accepted}/${to.length} Total Cost: KES ${total.toFixed(4)}`, Recipients: recipients },
+    });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -303,7 +322,14 @@ export async function createFakeAfricasTalking(options: FakeAfricasTalkingOption
     async simulateInbound({ from, text, to = "12345", linkId }) {
       if (!fake.inboundUrl) throw new Error("No inbound URL: pass inboundUrl or --inbound-url.");
       const date = new Date().toISOString().replace("T", " ").slice(0, 19);
-      const { status, text: body } = await postForm(fake.inboundUrl, { from, to, text, date, id: randomBytes(16).toString("hex"), linkId: linkId ?? randomBytes(8).toString("hex") });
+      const { status, text: body } = await postForm(fake.inboundUrl, {
+        from,
+        to,
+        text,
+        date,
+        id: randomBytes(16).toString("hex"),
+        linkId: linkId ?? randomBytes(8).toString("hex"),
+      });
       return { status: status ?? 0, body };
     },
     async idle() {
@@ -337,22 +363,36 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Bad --port: ${values.port}`);
   const rate = values.rate === undefined ? null : Number(values.rate);
-  if (rate !== null && !(Number.isInteger(rate) && rate > 0)) throw new Error(`Bad --rate: ${values.rate} (messages per second, a whole number above 0)`);
+  if (rate !== null && !(Number.isInteger(rate) && rate > 0))
+    throw new Error(`Bad --rate: ${values.rate} (messages per second, a whole number above 0)`);
   const delay = Number(values["delivery-delay"]);
   if (!Number.isInteger(delay) || delay < 0) throw new Error(`Bad --delivery-delay: ${values["delivery-delay"]}`);
-  for (const [flag, url] of [["--delivery-url", values["delivery-url"]], ["--inbound-url", values["inbound-url"]]] as const) {
+  for (const [flag, url] of [
+    ["--delivery-url", values["delivery-url"]],
+    ["--inbound-url", values["inbound-url"]],
+  ] as const) {
     if (url !== undefined && !/^https?:\/\/[^/?#]+/.test(url)) throw new Error(`Bad ${flag}: ${url}`);
   }
   const outcomeFor: Record<string, SmsOutcome> = {};
   for (const entry of values["outcome-for"]) {
     const [number = "", outcome = ""] = entry.split("=");
-    if (!NUMBER.test(number) || !["Success", "Failed", "Rejected"].includes(outcome)) throw new Error(`Bad --outcome-for: ${entry} (NUMBER=OUTCOME, NUMBER like +254712345678, OUTCOME Success, Failed or Rejected)`);
+    if (!NUMBER.test(number) || !["Success", "Failed", "Rejected"].includes(outcome))
+      throw new Error(`Bad --outcome-for: ${entry} (NUMBER=OUTCOME, NUMBER like +254712345678, OUTCOME Success, Failed or Rejected)`);
     outcomeFor[number] = outcome as SmsOutcome;
   }
-  const fake = await createFakeAfricasTalking({ port, rateLimitPerSecond: rate, deliveryDelayMs: delay, outcomeFor, callbackUrl: values["delivery-url"], inboundUrl: values["inbound-url"] });
+  const fake = await createFakeAfricasTalking({
+    port,
+    rateLimitPerSecond: rate,
+    deliveryDelayMs: delay,
+    outcomeFor,
+    callbackUrl: values["delivery-url"],
+    inboundUrl: values["inbound-url"],
+  });
   console.log(`Fake Africa's Talking at ${fake.url}`);
   console.log(`  username ${DEMO_AT_CREDENTIALS.username}, API key ${DEMO_AT_CREDENTIALS.apiKey}`);
-  console.log(`  rate ${rate === null ? "unlimited" : `${rate} messages/s`}, delivery reports after ${delay} ms to ${fake.callbackUrl ?? "(none)"}`);
+  console.log(
+    `  rate ${rate === null ? "unlimited" : `${rate} messages/s`}, delivery reports after ${delay} ms to ${fake.callbackUrl ?? "(none)"}`,
+  );
   if (fake.inboundUrl) console.log(`  inbound messages (POST /fake/inbound from=…&text=STOP) go to ${fake.inboundUrl}`);
   for (const [number, outcome] of fake.outcomeFor) console.log(`  ${outcome} for ${number}`);
   const stop = () => void fake.close().then(() => process.exit(0));

@@ -244,7 +244,8 @@ function parseJson(body: Buffer): Payload | null {
   }
 }
 
-const str = (value: unknown): string | null => (typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null);
+const str = (value: unknown): string | null =>
+  typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null;
 
 function isHttpUrl(value: string | null): value is string {
   return value !== null && URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
@@ -299,13 +300,14 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
   function checkPassword(res: ServerResponse, body: Payload): string | false {
     const shortCode = str(body.BusinessShortCode);
     const passkey = shortCode === null ? undefined : fake.shortCodes.get(shortCode);
-    if (shortCode === null || passkey === undefined) return badRequest(res, "BusinessShortCode"), false;
+    if (shortCode === null || passkey === undefined) return (badRequest(res, "BusinessShortCode"), false);
     const timestamp = str(body.Timestamp) ?? "";
     const instant = parseNairobiTimestamp(timestamp);
-    if (instant === null) return badRequest(res, "Timestamp"), false;
-    if (fake.timestampToleranceMs !== null && Math.abs(instant - Date.now()) > fake.timestampToleranceMs) return badRequest(res, "Timestamp"), false;
+    if (instant === null) return (badRequest(res, "Timestamp"), false);
+    if (fake.timestampToleranceMs !== null && Math.abs(instant - Date.now()) > fake.timestampToleranceMs)
+      return (badRequest(res, "Timestamp"), false);
     const expected = Buffer.from(`${shortCode}${passkey}${timestamp}`).toString("base64");
-    if (body.Password !== expected) return fail(res, 500, "500.001.1001", "Wrong credentials"), false;
+    if (body.Password !== expected) return (fail(res, 500, "500.001.1001", "Wrong credentials"), false);
     return shortCode;
   }
 
@@ -323,7 +325,8 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     const callbackUrl = str(body.CallBackURL);
     if (!isHttpUrl(callbackUrl)) return badRequest(res, "CallBackURL");
     const accountReference = str(body.AccountReference);
-    if (accountReference === null || accountReference.length === 0 || accountReference.length > 12) return badRequest(res, "AccountReference");
+    if (accountReference === null || accountReference.length === 0 || accountReference.length > 12)
+      return badRequest(res, "AccountReference");
     const description = str(body.TransactionDesc);
     if (description === null || description.length === 0 || description.length > 13) return badRequest(res, "TransactionDesc");
 
@@ -351,7 +354,8 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
       ResponseDescription: "Success. Request accepted for processing",
       CustomerMessage: "Success. Request accepted for processing",
     });
-    if (fake.sendCallbacks && outcome !== "timeout" && outcome !== "no_callback") scheduleCallback(request, fake.duplicateCallbacks ? 2 : 1, delayMs);
+    if (fake.sendCallbacks && outcome !== "timeout" && outcome !== "no_callback")
+      scheduleCallback(request, fake.duplicateCallbacks ? 2 : 1, delayMs);
   }
 
   function callbackBody(request: StkRequest): StkCallbackBody {
@@ -396,7 +400,12 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
   async function post(url: string, body: StkCallbackBody, checkoutRequestId: string): Promise<SentCallback> {
     const sentAt = preciseNow();
     try {
-      const res = await httpRequest(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), timeoutMs: 10_000 });
+      const res = await httpRequest(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+        timeoutMs: 10_000,
+      });
       return { checkoutRequestId, url, body, status: res.status, sentAt, answeredAt: preciseNow() };
     } catch {
       return { checkoutRequestId, url, body, status: null, sentAt, answeredAt: preciseNow() };
@@ -502,7 +511,12 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
         MSISDN: input.msisdn,
         FirstName: input.firstName ?? "John",
       };
-      const res = await httpRequest(registration.confirmationUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload), timeoutMs: 10_000 });
+      const res = await httpRequest(registration.confirmationUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(payload),
+        timeoutMs: 10_000,
+      });
       return { payload, status: res.status, body: res.text };
     },
     async idle() {
@@ -540,7 +554,8 @@ async function main(): Promise<void> {
   const phoneOutcomes: Record<string, DarajaOutcome> = {};
   for (const entry of values["outcome-for"]) {
     const [phone = "", outcome = ""] = entry.split("=");
-    if (!PHONE.test(phone) || !known(outcome)) throw new Error(`Bad --outcome-for: ${entry} (PHONE=OUTCOME, PHONE like 254712345678, OUTCOME one of ${choices})`);
+    if (!PHONE.test(phone) || !known(outcome))
+      throw new Error(`Bad --outcome-for: ${entry} (PHONE=OUTCOME, PHONE like 254712345678, OUTCOME one of ${choices})`);
     phoneOutcomes[phone] = outcome;
   }
   const fake = await startFakeDaraja({ port, callbackDelayMs: Number(values["callback-delay"]) || 0, phoneOutcomes });

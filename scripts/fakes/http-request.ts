@@ -28,20 +28,32 @@ const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Age
 export function httpRequest(url: string, options: HttpRequestOptions = {}): Promise<HttpAnswer> {
   const { method = "GET", headers = {}, body, timeoutMs = 60_000 } = options;
   return new Promise((resolve, reject) => {
-    const sent = { "Accept-Encoding": "gzip, deflate, br", ...headers, ...(body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(body)) }) };
+    const sent = {
+      "Accept-Encoding": "gzip, deflate, br",
+      ...headers,
+      ...(body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(body)) }),
+    };
     const secure = url.startsWith("https:");
-    const req = (secure ? https : http).request(url, { method, headers: sent, agent: secure ? agents.https : agents.http, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("error", reject);
-      res.on("end", () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: decode(Buffer.concat(chunks), res.headers["content-encoding"]) });
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const req = (secure ? https : http).request(
+      url,
+      { method, headers: sent, agent: secure ? agents.https : agents.http, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          try {
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: decode(Buffer.concat(chunks), res.headers["content-encoding"]),
+            });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     req.on("timeout", () => req.destroy(new Error(`No answer from ${url} within ${timeoutMs} ms`)));
     req.on("error", reject);
     req.end(body);

@@ -69,7 +69,11 @@ export interface FakeMikrotik {
   /** The router's identity ($(identity)); an access point's MAC makes the guest's visits land on it. */
   identity: string;
   login(username: string, password: string, mac: string, options?: { chap?: boolean; setSecret?: string }): Promise<RadiusAnswer | null>;
-  account(status: "Start" | "Interim-Update" | "Stop", session: { username: string; mac: string; sessionId: string }, usage?: { input?: number; output?: number; time?: number; cause?: string }): Promise<RadiusAnswer | null>;
+  account(
+    status: "Start" | "Interim-Update" | "Stop",
+    session: { username: string; mac: string; sessionId: string },
+    usage?: { input?: number; output?: number; time?: number; cause?: string },
+  ): Promise<RadiusAnswer | null>;
   close(): Promise<void>;
 }
 
@@ -186,7 +190,12 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
     const answer = held ? ack : nak;
     if (held && decoded.code === "Disconnect-Request") fake.sessions.delete(username);
     fake.messages.push({ code: decoded.code, attributes: decoded.attributes, answer });
-    const response = radius.encode_response({ packet: decoded, code: answer, secret: options.secret, attributes: held ? [] : [["Error-Cause", "Session-Context-Not-Found"]] });
+    const response = radius.encode_response({
+      packet: decoded,
+      code: answer,
+      secret: options.secret,
+      attributes: held ? [] : [["Error-Cause", "Session-Context-Not-Found"]],
+    });
     coa.send(response, from.port, from.address);
   });
 
@@ -219,7 +228,9 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
       return;
     }
     const reason = answer ? String(answer.attributes["Reply-Message"] ?? "Login refused") : "RADIUS server is not responding";
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(`<!doctype html><title>Login failed</title><p id="error">${reason.replace(/[<&>]/g, "")}</p>`);
+    res
+      .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+      .end(`<!doctype html><title>Login failed</title><p id="error">${reason.replace(/[<&>]/g, "")}</p>`);
   });
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, options.address, resolve));
   fake.loginUrl = `http://${options.address}:${(http.address() as AddressInfo).port}/login`;

@@ -90,7 +90,6 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(text);
 }
 
-
 /** Client credentials from HTTP Basic auth (as arctic sends them, not url-encoded) or the body. */
 function clientCredentials(req: IncomingMessage, form: URLSearchParams): { id: string; secret: string } | null {
   const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? "");

@@ -18,7 +18,16 @@ import { readBody } from "./read-body";
 export interface FakeUnifi {
   url: string;
   /** every valid stamgr command received, in order */
-  commands: Array<{ site: string; cmd: string; mac: string; minutes?: number; up?: number; down?: number; bytes?: number; ap_mac?: string }>;
+  commands: Array<{
+    site: string;
+    cmd: string;
+    mac: string;
+    minutes?: number;
+    up?: number;
+    down?: number;
+    bytes?: number;
+    ap_mac?: string;
+  }>;
   /** MACs currently authorized per site, "site|mac" keys (MACs lower case, colon separated) */
   authorized: Set<string>;
   /** set true to make every call answer 500 (tests of a failing controller) */
@@ -50,7 +59,6 @@ function send(res: ServerResponse, status: number, body: unknown, cookies: strin
   });
   res.end(text);
 }
-
 
 function parseJson(body: Buffer): Payload | null {
   try {

@@ -53,7 +53,8 @@ export function writeConfig(options: FreeRadiusOptions): string {
 }
 
 export async function startFreeRadius(options: FreeRadiusOptions): Promise<FreeRadius> {
-  if (!freeradiusInstalled()) throw new Error(`${FREERADIUS_BIN} is missing: install Debian's freeradius, freeradius-rest and freeradius-utils.`);
+  if (!freeradiusInstalled())
+    throw new Error(`${FREERADIUS_BIN} is missing: install Debian's freeradius, freeradius-rest and freeradius-utils.`);
   const dir = writeConfig(options);
   const child = spawn(FREERADIUS_BIN, [options.debug ? "-X" : "-f", "-l", "stdout", "-d", dir], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";

@@ -16,7 +16,9 @@ const server = await startFreeRadius({
   listen: process.env.RADIUS_LISTEN ?? "127.0.0.1",
   debug: process.env.RADIUS_DEBUG === "1",
 });
-console.log(`FreeRADIUS is listening on ${process.env.RADIUS_LISTEN ?? "127.0.0.1"} (auth ${process.env.RADIUS_AUTH_PORT ?? 1812}, accounting ${process.env.RADIUS_ACCT_PORT ?? 1813}), asking ${process.env.MLANGO_URL ?? "http://127.0.0.1:3000"}/radius.`);
+console.log(
+  `FreeRADIUS is listening on ${process.env.RADIUS_LISTEN ?? "127.0.0.1"} (auth ${process.env.RADIUS_AUTH_PORT ?? 1812}, accounting ${process.env.RADIUS_ACCT_PORT ?? 1813}), asking ${process.env.MLANGO_URL ?? "http://127.0.0.1:3000"}/radius.`,
+);
 server.process.stdout!.pipe(process.stdout);
 const stop = () => void server.stop().then(() => process.exit(0));
 process.on("SIGINT", stop);

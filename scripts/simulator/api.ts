@@ -35,7 +35,10 @@ export interface GatewaySettings {
 }
 
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -74,7 +77,7 @@ export class ConsoleApi {
         ? Object.entries(json.errors)
             .map(([field, messages]) => `${field}: ${messages.join(" ")}`)
             .join("; ")
-        : json.error?.message ?? text.slice(0, 200);
+        : (json.error?.message ?? text.slice(0, 200));
       throw new ApiError(response.status, `${method} /account/api/v1/${path}: HTTP ${response.status} ${detail}`);
     }
     return json.data as T;
@@ -116,7 +119,13 @@ export class ConsoleApi {
     return (await this.call<{ access_points: ApiAccessPoint[] }>("GET", `access_points?venue_id=${venueId}&per_page=100`)).access_points;
   }
 
-  async createAccessPoint(fields: { name: string; make: string; mac_address: string; serial_number: string; venue_id: number }): Promise<ApiAccessPoint> {
+  async createAccessPoint(fields: {
+    name: string;
+    make: string;
+    mac_address: string;
+    serial_number: string;
+    venue_id: number;
+  }): Promise<ApiAccessPoint> {
     return (await this.call<{ access_point: ApiAccessPoint }>("POST", "access_points", fields)).access_point;
   }
 
@@ -125,7 +134,10 @@ export class ConsoleApi {
   }
 
   /** Registers a RADIUS gateway (NAS) on the network; the secret comes back once. */
-  async addRadiusClient(venueId: number, fields: { name: string; make: string; ip_address: string; coa_port: number }): Promise<{ id: number; secret: string }> {
+  async addRadiusClient(
+    venueId: number,
+    fields: { name: string; make: string; ip_address: string; coa_port: number },
+  ): Promise<{ id: number; secret: string }> {
     return this.call<{ id: number; secret: string }>("POST", `venues/${venueId}/radius-clients`, fields);
   }
 

@@ -233,7 +233,12 @@ function fillIn(form: PageForm, person: Person): Record<string, string> {
  * Plays one visit: entry → connect page → sign-up or click-through → grant, or for a buyer entry →
  * connect page → STK push → payment → grant. Never throws: a failure is reported with its step and a message.
  */
-export async function playGuest(client: HttpClient, behaviour: GatewayBehaviour, network: SimNetwork, plan: GuestPlan): Promise<GuestResult> {
+export async function playGuest(
+  client: HttpClient,
+  behaviour: GatewayBehaviour,
+  network: SimNetwork,
+  plan: GuestPlan,
+): Promise<GuestResult> {
   const result: GuestResult = { ok: false, steps: {} };
   const browser = {
     "User-Agent": plan.device.userAgent,
@@ -268,7 +273,8 @@ export async function playGuest(client: HttpClient, behaviour: GatewayBehaviour,
       if (response.status !== 200) throw new StepFailed(describe(response, "200 with the connect form"));
       if (plan.expect === "MPESA") {
         const purchase = readPurchaseForm(response.body);
-        if (!purchase || purchase.plans.length === 0) throw new StepFailed("the connect page sells no plan (the organisation needs M-Pesa settings and a paid plan)");
+        if (!purchase || purchase.plans.length === 0)
+          throw new StepFailed("the connect page sells no plan (the organisation needs M-Pesa settings and a paid plan)");
         if (purchase.hidden.token !== token) throw new StepFailed("the M-Pesa form's hidden token is not the one in the link");
         return { kind: "purchase" as const, purchase };
       }
@@ -276,8 +282,10 @@ export async function playGuest(client: HttpClient, behaviour: GatewayBehaviour,
       if (!form || form.method !== "post") throw new StepFailed("the connect page has no form posting to /connect");
       if (form.hidden.token !== token) throw new StepFailed("the form's hidden token is not the one in the link");
       const asksSignup = form.hidden.mode === "SIGNUP";
-      if (plan.expect === "SIGNUP" && !asksSignup) throw new StepFailed(`a new guest was offered ${form.hidden.mode ?? "no"} form instead of the sign-up`);
-      if (plan.expect === "CLICK_THROUGH" && asksSignup) throw new StepFailed(`a guest who needs no sign-up was asked for ${[...form.fields].join(", ")}`);
+      if (plan.expect === "SIGNUP" && !asksSignup)
+        throw new StepFailed(`a new guest was offered ${form.hidden.mode ?? "no"} form instead of the sign-up`);
+      if (plan.expect === "CLICK_THROUGH" && asksSignup)
+        throw new StepFailed(`a guest who needs no sign-up was asked for ${[...form.fields].join(", ")}`);
       return { kind: "form" as const, form };
     });
 
@@ -343,7 +351,8 @@ async function buyWithMpesa(
       headers: { ...browser, "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ ...purchase.hidden, plan_id: cheapest.id, phone_number: plan.person.phone }).toString(),
     });
-    if (response.status !== 303 || !response.location?.startsWith("/connect/mpesa/wait?")) throw new StepFailed(describe(response, "303 to the waiting page"));
+    if (response.status !== 303 || !response.location?.startsWith("/connect/mpesa/wait?"))
+      throw new StepFailed(describe(response, "303 to the waiting page"));
     return response.location;
   });
   await timed("payment → grant", async () => {
@@ -351,13 +360,23 @@ async function buyWithMpesa(
     for (;;) {
       const response = await client.request(waiting, { headers: browser });
       if (response.status === 303) {
-        const problem = behaviour.checkGrant({ network, device: plan.device, token, state, status: 303, location: response.location, commandsBefore, mostSeconds: cheapest.seconds });
+        const problem = behaviour.checkGrant({
+          network,
+          device: plan.device,
+          token,
+          state,
+          status: 303,
+          location: response.location,
+          commandsBefore,
+          mostSeconds: cheapest.seconds,
+        });
         if (problem) throw new StepFailed(problem);
         return;
       }
       const refresh = refreshOf(response.headers.refresh);
       if (response.status !== 200 || !refresh) throw new StepFailed(describe(response, `the grant for "${cheapest.name}"`));
-      if (performance.now() + refresh.ms > giveUpAt) throw new StepFailed(`still waiting for the payment after ${PAYMENT_WAIT_MS / 1000} s`);
+      if (performance.now() + refresh.ms > giveUpAt)
+        throw new StepFailed(`still waiting for the payment after ${PAYMENT_WAIT_MS / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, refresh.ms));
       if (refresh.url) waiting = refresh.url;
     }
@@ -454,7 +473,7 @@ async function sendBatch(client: HttpClient, secret: string, batch: AccountingRe
     }
     const accepted = Number(json.data?.accepted ?? 0);
     if (response.status !== 200) {
-      const message = typeof json.error === "string" ? json.error : json.error?.message ?? response.body.slice(0, 160);
+      const message = typeof json.error === "string" ? json.error : (json.error?.message ?? response.body.slice(0, 160));
       return {
         records: batch.length,
         ok: false,

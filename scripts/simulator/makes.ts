@@ -31,7 +31,9 @@ const longestGrant = (check: GrantCheck) => check.mostSeconds ?? check.network.s
 
 function durationProblem(seconds: string | null, check: GrantCheck): string | null {
   const most = longestGrant(check);
-  return seconds !== null && /^\d+$/.test(seconds) && Number(seconds) > 0 && Number(seconds) <= most ? null : `duration is ${seconds}, expected 1 to ${most} seconds`;
+  return seconds !== null && /^\d+$/.test(seconds) && Number(seconds) > 0 && Number(seconds) <= most
+    ? null
+    : `duration is ${seconds}, expected 1 to ${most} seconds`;
 }
 
 /** The phone: its MAC and address on the Wi-Fi, its browser, and the access point it is on. */
@@ -101,7 +103,8 @@ const sameUrl = (a: string | null, b: string) => {
 
 /** The redirect's URL, or a message when it is not the expected 303. */
 function grantRedirect(check: GrantCheck): URL | string {
-  if (check.status !== 303 || !check.location) return `expected a 303 grant redirect, got HTTP ${check.status}${check.location ? ` → ${check.location}` : ""}`;
+  if (check.status !== 303 || !check.location)
+    return `expected a 303 grant redirect, got HTTP ${check.status}${check.location ? ` → ${check.location}` : ""}`;
   try {
     return new URL(check.location);
   } catch {
@@ -136,7 +139,8 @@ export const meraki: GatewayBehaviour = {
     if (`${url.origin}${url.pathname}` !== check.state.base_grant_url)
       return `the grant goes to ${url.origin}${url.pathname}, not base_grant_url ${check.state.base_grant_url}`;
     const success = expectedSuccess(check.network, check.device, check.state.user_continue_url!);
-    if (!sameUrl(url.searchParams.get("continue_url"), success)) return `continue_url is ${url.searchParams.get("continue_url")}, expected ${success}`;
+    if (!sameUrl(url.searchParams.get("continue_url"), success))
+      return `continue_url is ${url.searchParams.get("continue_url")}, expected ${success}`;
     const long = durationProblem(url.searchParams.get("duration"), check);
     if (long) return long;
     return null;
@@ -215,7 +219,8 @@ export const unifi: GatewayBehaviour = {
     if (command.site !== SITE) return `authorize-guest went to site ${command.site}, not ${SITE}`;
     // Minutes are rounded up (the adapter's rule), so a grant of 90 s is 2 minutes.
     const mostMinutes = Math.ceil(longestGrant(check) / 60);
-    if (!(command.minutes !== undefined && command.minutes > 0 && command.minutes <= mostMinutes)) return `authorize-guest for ${command.minutes} minutes, expected 1 to ${mostMinutes}`;
+    if (!(command.minutes !== undefined && command.minutes > 0 && command.minutes <= mostMinutes))
+      return `authorize-guest for ${command.minutes} minutes, expected 1 to ${mostMinutes}`;
     if (command.ap_mac !== apMac(check.network, check.device))
       return `authorize-guest names access point ${command.ap_mac}, expected ${apMac(check.network, check.device)}`;
     return null;
@@ -262,8 +267,11 @@ export const mlango: GatewayBehaviour = {
     // unlimited) as soon as any of the three is in the query.
     const limits = ["up", "down", "bytes"] as const;
     const limited = limits.some((k) => q.has(k));
-    if (limited && !limits.every((k) => /^\d*$/.test(q.get(k) ?? ""))) return `the grant's limits are not whole numbers: ${limits.map((k) => `${k}=${q.get(k)}`).join(" ")}`;
-    const message = limited ? ["mlango-grant-v2", token, duration, expires, ...limits.map((k) => q.get(k) ?? "")].join("\n") : `${token}\n${duration}\n${expires}`;
+    if (limited && !limits.every((k) => /^\d*$/.test(q.get(k) ?? "")))
+      return `the grant's limits are not whole numbers: ${limits.map((k) => `${k}=${q.get(k)}`).join(" ")}`;
+    const message = limited
+      ? ["mlango-grant-v2", token, duration, expires, ...limits.map((k) => q.get(k) ?? "")].join("\n")
+      : `${token}\n${duration}\n${expires}`;
     if (signature !== hmac(check.network.gatewaySecret, message)) return "the grant's signature does not verify under the gateway secret";
     return null;
   },

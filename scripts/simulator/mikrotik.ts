@@ -35,7 +35,12 @@ interface Outcome {
 }
 
 /** One packet through radclient; answers the reply's code and attributes. */
-export function radclient(server: string, kind: "auth" | "acct", secret: string, attributes: Record<string, string | number>): Promise<{ code: string; attributes: Record<string, string> }> {
+export function radclient(
+  server: string,
+  kind: "auth" | "acct",
+  secret: string,
+  attributes: Record<string, string | number>,
+): Promise<{ code: string; attributes: Record<string, string> }> {
   const input = Object.entries(attributes)
     .map(([name, value]) => `${name} = ${typeof value === "number" ? value : JSON.stringify(value)}`)
     .join("\n");
@@ -44,14 +49,27 @@ export function radclient(server: string, kind: "auth" | "acct", secret: string,
       const code = /Received (\S+)/.exec(stdout)?.[1];
       if (!code) return reject(new Error(error ? `radclient: ${error.message.split("\n")[0]}` : "radclient: no answer"));
       const answer = stdout.slice(stdout.indexOf("Received"));
-      const replied = Object.fromEntries([...answer.matchAll(/^\s+([A-Za-z0-9-]+) = (.*)$/gm)].map((m) => [m[1]!, m[2]!.replace(/^"|"$/g, "")]));
+      const replied = Object.fromEntries(
+        [...answer.matchAll(/^\s+([A-Za-z0-9-]+) = (.*)$/gm)].map((m) => [m[1]!, m[2]!.replace(/^"|"$/g, "")]),
+      );
       resolve({ code, attributes: replied });
     });
     child.stdin!.end(input);
   });
 }
 
-const hidden = (page: string) => Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">")]));
+const hidden = (page: string) =>
+  Object.fromEntries(
+    [...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [
+      m[1]!,
+      m[2]!
+        .replace(/&amp;/g, "&")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">"),
+    ]),
+  );
 
 export async function simulateMikrotik(run: MikrotikRun, log: (line: string) => void): Promise<number> {
   const person = personMaker();
@@ -90,7 +108,12 @@ export async function simulateMikrotik(run: MikrotikRun, log: (line: string) => 
           "chap-challenge": chap ? octal(challenge) : "",
         });
         const token = await timed("entry", async () => {
-          const r = await fetch(`${run.url}${run.entryPath}`, { method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded", "User-Agent": device.userAgent }, body: form });
+          const r = await fetch(`${run.url}${run.entryPath}`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { "Content-Type": "application/x-www-form-urlencoded", "User-Agent": device.userAgent },
+            body: form,
+          });
           const location = r.headers.get("location") ?? "";
           if (r.status !== 303 || !location.startsWith("/connect?token=")) throw new Error(`entry answered ${r.status} ${location}`);
           return location.slice("/connect?token=".length);
@@ -99,17 +122,27 @@ export async function simulateMikrotik(run: MikrotikRun, log: (line: string) => 
           const page = await (await fetch(`${run.url}/connect?token=${token}`)).text();
           if (!page.includes('action="/connect')) throw new Error("the connect page has no form");
           const p = person();
-          const body = new URLSearchParams({ token, ...(run.signup ? { first_name: p.firstName, last_name: p.lastName, email_address: p.email, phone_number: p.phone } : {}) });
-          const r = await fetch(`${run.url}/connect`, { method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+          const body = new URLSearchParams({
+            token,
+            ...(run.signup ? { first_name: p.firstName, last_name: p.lastName, email_address: p.email, phone_number: p.phone } : {}),
+          });
+          const r = await fetch(`${run.url}/connect`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body,
+          });
           const location = r.headers.get("location") ?? "";
-          if (r.status !== 303 || !location.includes(`/login?token=`)) throw new Error(`connect answered ${r.status} ${location.slice(0, 80)}`);
+          if (r.status !== 303 || !location.includes(`/login?token=`))
+            throw new Error(`connect answered ${r.status} ${location.slice(0, 80)}`);
           return location;
         });
         const fields = await timed("grant page", async () => {
           const page = await (await fetch(new URL(grant, run.url))).text();
           const f = hidden(page);
           if (!f.username || !f.password) throw new Error("the grant page carries no credentials");
-          if (!page.includes(`action="http://${run.nas.address}/login"`)) throw new Error("the grant page does not post to link-login-only");
+          if (!page.includes(`action="http://${run.nas.address}/login"`))
+            throw new Error("the grant page does not post to link-login-only");
           return f;
         });
         const reply = await timed("Access-Request", async () => {
@@ -128,20 +161,39 @@ export async function simulateMikrotik(run: MikrotikRun, log: (line: string) => 
             attributes["User-Password"] = fields.password!;
           }
           const answer = await radclient(auth, "auth", run.nas.secret, attributes);
-          if (answer.code !== "Access-Accept") throw new Error(`${answer.code}${answer.attributes["Reply-Message"] ? `: ${answer.attributes["Reply-Message"]}` : ""}`);
+          if (answer.code !== "Access-Accept")
+            throw new Error(`${answer.code}${answer.attributes["Reply-Message"] ? `: ${answer.attributes["Reply-Message"]}` : ""}`);
           if (!(Number(answer.attributes["Session-Timeout"]) > 0)) throw new Error("the Access-Accept has no Session-Timeout");
           return answer;
         });
         await timed("accounting", async () => {
           const session = crypto.randomBytes(4).toString("hex");
-          const base = { "Packet-Src-IP-Address": run.nas.address, "User-Name": fields.username!, "Acct-Session-Id": session, "NAS-IP-Address": run.nas.address, "Calling-Station-Id": device.clientMac.toUpperCase().replace(/:/g, "-") };
+          const base = {
+            "Packet-Src-IP-Address": run.nas.address,
+            "User-Name": fields.username!,
+            "Acct-Session-Id": session,
+            "NAS-IP-Address": run.nas.address,
+            "Calling-Station-Id": device.clientMac.toUpperCase().replace(/:/g, "-"),
+          };
           const send = async (status: string, octets: number, seconds: number) => {
-            const answer = await radclient(acct, "acct", run.nas.secret, { ...base, "Acct-Status-Type": status, "Acct-Input-Octets": octets, "Acct-Output-Octets": octets * 5, "Acct-Session-Time": seconds, ...(status === "Stop" ? { "Acct-Terminate-Cause": "User-Request" } : {}) });
+            const answer = await radclient(acct, "acct", run.nas.secret, {
+              ...base,
+              "Acct-Status-Type": status,
+              "Acct-Input-Octets": octets,
+              "Acct-Output-Octets": octets * 5,
+              "Acct-Session-Time": seconds,
+              ...(status === "Stop" ? { "Acct-Terminate-Cause": "User-Request" } : {}),
+            });
             if (answer.code !== "Accounting-Response") throw new Error(`${status}: ${answer.code}`);
           };
           await send("Start", 0, 0);
           let octets = 0;
-          for (let i = 1; i <= run.interims; i++) await send("Interim-Update", (octets += 100_000 + crypto.randomInt(0, 2_000_000)), i * Number(reply.attributes["Acct-Interim-Interval"] ?? 60));
+          for (let i = 1; i <= run.interims; i++)
+            await send(
+              "Interim-Update",
+              (octets += 100_000 + crypto.randomInt(0, 2_000_000)),
+              i * Number(reply.attributes["Acct-Interim-Interval"] ?? 60),
+            );
           if (!run.stay) await send("Stop", octets + 1000, (run.interims + 1) * 60);
         });
       } catch (error) {
@@ -154,14 +206,27 @@ export async function simulateMikrotik(run: MikrotikRun, log: (line: string) => 
   const rows = [["step", "ok", "failed", "p50 ms", "p95 ms"]];
   for (const s of STEPS) {
     const times = outcomes.flatMap((o) => (o.ms[s] === undefined ? [] : [o.ms[s]!]));
-    rows.push([s, fmt(times.length), fmt(outcomes.filter((o) => o.failed?.step === s).length), fmt(percentile(times, 0.5), 1), fmt(percentile(times, 0.95), 1)]);
+    rows.push([
+      s,
+      fmt(times.length),
+      fmt(outcomes.filter((o) => o.failed?.step === s).length),
+      fmt(percentile(times, 0.5), 1),
+      fmt(percentile(times, 0.95), 1),
+    ]);
   }
   const failed = outcomes.filter((o) => o.failed);
-  log(`\nmikrotik: ${run.guests} guests against ${run.url} through FreeRADIUS at ${run.radius.host} (auth ${run.radius.authPort}, acct ${run.radius.acctPort}), ${fmt(run.guests / seconds, 1)} guests/s`);
+  log(
+    `\nmikrotik: ${run.guests} guests against ${run.url} through FreeRADIUS at ${run.radius.host} (auth ${run.radius.authPort}, acct ${run.radius.acctPort}), ${fmt(run.guests / seconds, 1)} guests/s`,
+  );
   log(table(rows));
   const messages = new Map<string, number>();
-  for (const o of failed) messages.set(`${o.failed!.step}: ${o.failed!.message}`, (messages.get(`${o.failed!.step}: ${o.failed!.message}`) ?? 0) + 1);
+  for (const o of failed)
+    messages.set(`${o.failed!.step}: ${o.failed!.message}`, (messages.get(`${o.failed!.step}: ${o.failed!.message}`) ?? 0) + 1);
   for (const [message, count] of [...messages].sort((a, b) => b[1] - a[1]).slice(0, 10)) log(`  ${count}× ${message}`);
-  log(failed.length ? `\n${failed.length} of ${run.guests} guests failed.` : `\nAll ${run.guests} guests logged in through RADIUS${run.stay ? " and stay online" : ", were accounted and left"}.`);
+  log(
+    failed.length
+      ? `\n${failed.length} of ${run.guests} guests failed.`
+      : `\nAll ${run.guests} guests logged in through RADIUS${run.stay ? " and stay online" : ", were accounted and left"}.`,
+  );
   return failed.length;
 }

@@ -48,7 +48,9 @@ test("invites an administrator who accepts through the emailed link and gets the
   await page.getByLabel("Role").selectOption({ label: "Viewer" });
   await page.getByRole("button", { name: "Invite" }).click();
   await expect(page).toHaveURL(`/${org.id}/organization/administrators`);
-  await expect(page.getByRole("status").filter({ hasText: `The invitation to ${invitee.email} was not sent` })).toContainText("kept in the outbox folder");
+  await expect(page.getByRole("status").filter({ hasText: `The invitation to ${invitee.email} was not sent` })).toContainText(
+    "kept in the outbox folder",
+  );
   await expect(page.getByText(`Invitation sent to ${invitee.email}`)).toHaveCount(0);
   const mail = await latestMailTo(invitee.email);
 
@@ -59,8 +61,14 @@ test("invites an administrator who accepts through the emailed link and gets the
   await inviteePage.goto(link);
   await expect(inviteePage.getByRole("main")).toContainText("Wanjiku Kamau invited you to join Invite Hotel as Viewer.");
   await expect(inviteePage.getByRole("button", { name: "Accept" })).toHaveCount(0);
-  await expect(inviteePage.getByRole("link", { name: "Sign in to answer" })).toHaveAttribute("href", `/login?redirectTo=${encodeURIComponent(link)}`);
-  await expect(inviteePage.getByRole("link", { name: "Create an account" })).toHaveAttribute("href", `/register?redirectTo=${encodeURIComponent(link)}`);
+  await expect(inviteePage.getByRole("link", { name: "Sign in to answer" })).toHaveAttribute(
+    "href",
+    `/login?redirectTo=${encodeURIComponent(link)}`,
+  );
+  await expect(inviteePage.getByRole("link", { name: "Create an account" })).toHaveAttribute(
+    "href",
+    `/register?redirectTo=${encodeURIComponent(link)}`,
+  );
   await signIn(inviteeContext, invitee.id);
   await inviteePage.goto(link);
   await expect(inviteePage.getByText(/Invite Hotel/).first()).toBeVisible();

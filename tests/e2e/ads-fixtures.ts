@@ -18,6 +18,11 @@ export async function adEventCounts(orgId: number): Promise<{ impressions: numbe
 }
 
 export async function campaignPaused(orgId: number, name: string): Promise<number> {
-  const row = await db.selectFrom("ad_campaigns").select("paused").where("organization_id", "=", orgId).where("name", "=", name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("ad_campaigns")
+    .select("paused")
+    .where("organization_id", "=", orgId)
+    .where("name", "=", name)
+    .executeTakeFirstOrThrow();
   return row.paused;
 }

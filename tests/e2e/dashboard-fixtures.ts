@@ -11,20 +11,38 @@ let counter = 0;
 /** "Savanna n" gets 3 authorized visits, one still online; "Kilima n" one visit and one abandoned. */
 export async function makeDashboardWorld(orgId: number) {
   const n = `${process.pid}-${++counter}`;
-  const venue = async (name: string) => db.insertInto("venues").values(buildVenue(orgId, { name })).returning(["id", "name"]).executeTakeFirstOrThrow();
+  const venue = async (name: string) =>
+    db.insertInto("venues").values(buildVenue(orgId, { name })).returning(["id", "name"]).executeTakeFirstOrThrow();
   const savanna = await venue(`Savanna ${n}`);
   const kilima = await venue(`Kilima ${n}`);
   const ap = async (venueId: number, name: string) =>
-    db.insertInto("access_points").values(buildAccessPoint(orgId, venueId, { name })).returning(["id", "mac_address"]).executeTakeFirstOrThrow();
+    db
+      .insertInto("access_points")
+      .values(buildAccessPoint(orgId, venueId, { name }))
+      .returning(["id", "mac_address"])
+      .executeTakeFirstOrThrow();
   const apS = await ap(savanna.id, `Lobby ${n}`);
   const apK = await ap(kilima.id, `Terrace ${n}`);
-  const customer = await db.insertInto("customers").values(buildCustomer(orgId, { first_name: "Amina", last_name: `Otieno ${n}` })).returning("id").executeTakeFirstOrThrow();
-  const device = await db.insertInto("devices").values(buildDevice(orgId, { customer_id: customer.id, name: `Amina phone ${n}` })).returning("id").executeTakeFirstOrThrow();
+  const customer = await db
+    .insertInto("customers")
+    .values(buildCustomer(orgId, { first_name: "Amina", last_name: `Otieno ${n}` }))
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const device = await db
+    .insertInto("devices")
+    .values(buildDevice(orgId, { customer_id: customer.id, name: `Amina phone ${n}` }))
+    .returning("id")
+    .executeTakeFirstOrThrow();
   // Earlier today, but never in the future (a test run just after midnight UTC still has "now").
   const now = Date.now();
   const dayStart = now - (now % 86_400_000);
   const at = (minutesAgo: number) => Math.max(dayStart, now - minutesAgo * 60_000);
-  const visit = async (v: { id: number }, point: { id: number; mac_address: string }, minutesAgo: number, fields: Record<string, unknown>) =>
+  const visit = async (
+    v: { id: number },
+    point: { id: number; mac_address: string },
+    minutesAgo: number,
+    fields: Record<string, unknown>,
+  ) =>
     db
       .insertInto("connections")
       .values(

@@ -1,4 +1,13 @@
-import { addRow, DASHLET_KEYS, DASHLETS, dashletsIn, emptyLayout, serializeLayout, setDashlet, type DashboardLayout } from "~/lib/dashboard-layout";
+import {
+  addRow,
+  DASHLET_KEYS,
+  DASHLETS,
+  dashletsIn,
+  emptyLayout,
+  serializeLayout,
+  setDashlet,
+  type DashboardLayout,
+} from "~/lib/dashboard-layout";
 import { makeDashboardWorld, savedDashboard, saveDashboardText } from "./dashboard-fixtures";
 import { expect, makeOrg, makeUser, signIn, test } from "./fixtures";
 
@@ -37,7 +46,10 @@ test("shows the usage summary, server-drawn charts and the top lists, filtered b
   await expect(page.getByRole("region", { name: "Top networks" }).getByRole("row")).toHaveCount(2);
 });
 
-test("edits the dashboard: add a row with a layout, pick a dashlet per cell, move it, remove a dashlet and the row", async ({ page, context }) => {
+test("edits the dashboard: add a row with a layout, pick a dashlet per cell, move it, remove a dashlet and the row", async ({
+  page,
+  context,
+}) => {
   const owner = await makeUser();
   const org = await makeOrg(owner.id);
   await signIn(context, owner.id);
@@ -150,7 +162,15 @@ test("renders every dashlet of the catalogue, in every cell width", async ({ pag
   const { savanna } = await makeDashboardWorld(org.id);
   let layout: DashboardLayout = emptyLayout();
   const keys = [...DASHLET_KEYS];
-  for (const rowLayout of ["four_quarters", "quarter_quarter_half", "third_two_thirds", "three_thirds", "quarter_three_quarters", "half_half", "full"] as const) {
+  for (const rowLayout of [
+    "four_quarters",
+    "quarter_quarter_half",
+    "third_two_thirds",
+    "three_thirds",
+    "quarter_three_quarters",
+    "half_half",
+    "full",
+  ] as const) {
     const added = addRow(layout, rowLayout);
     if (!added.ok) throw new Error(added.error);
     layout = added.layout;

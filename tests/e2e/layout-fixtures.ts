@@ -11,7 +11,11 @@ export async function makeVenue(organizationId: number, name = "Java House") {
 }
 
 export async function makeAccessPoint(organizationId: number, venueId: number, name: string) {
-  return db.insertInto("access_points").values(buildAccessPoint(organizationId, venueId, { name })).returning(["id", "name"]).executeTakeFirstOrThrow();
+  return db
+    .insertInto("access_points")
+    .values(buildAccessPoint(organizationId, venueId, { name }))
+    .returning(["id", "name"])
+    .executeTakeFirstOrThrow();
 }
 
 export async function deleteAccessPoint(id: number) {

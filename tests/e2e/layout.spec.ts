@@ -1,6 +1,14 @@
 import { clickAndConfirm } from "./confirm";
 import { expect, makeOrg, makeUser, signIn, test } from "./fixtures";
-import { accessPointPosition, deleteAccessPoint, expectSavedPosition, floorPlanPng, makeAccessPoint, makeVenue, venueMap } from "./layout-fixtures";
+import {
+  accessPointPosition,
+  deleteAccessPoint,
+  expectSavedPosition,
+  floorPlanPng,
+  makeAccessPoint,
+  makeVenue,
+  venueMap,
+} from "./layout-fixtures";
 
 const isNoJs = () => test.info().project.name === "no-js";
 
@@ -18,7 +26,9 @@ test("uploads a floor plan, refusing a text file named .png, and places an acces
   await page.goto(`/${org.id}/venues/${venue.id}/layout`);
   await expect(page.getByText("Upload a floor plan of this network")).toBeVisible();
 
-  await page.getByLabel("Floor plan image").setInputFiles({ name: "plan.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
+  await page
+    .getByLabel("Floor plan image")
+    .setInputFiles({ name: "plan.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
   await page.getByRole("button", { name: "Upload layout plan" }).click();
   await expect(page.getByRole("alert")).toContainText("The file must be a PNG, JPEG or WebP image.");
 

@@ -53,8 +53,17 @@ export async function addCustomers(orgId: number, people: { first: string; last:
       marketing_opt_in_at: p.optedIn === false ? null : now,
     }),
   );
-  const inserted = await db.insertInto("customers").values(rows).returning(["id", "first_name", "last_name", "email_address", "phone_number"]).execute();
-  return inserted.map((c) => ({ id: Number(c.id), name: `${c.first_name} ${c.last_name}`, email: c.email_address!, phone: c.phone_number! }));
+  const inserted = await db
+    .insertInto("customers")
+    .values(rows)
+    .returning(["id", "first_name", "last_name", "email_address", "phone_number"])
+    .execute();
+  return inserted.map((c) => ({
+    id: Number(c.id),
+    name: `${c.first_name} ${c.last_name}`,
+    email: c.email_address!,
+    phone: c.phone_number!,
+  }));
 }
 
 type Ctx = Awaited<ReturnType<typeof contextOf>>;
@@ -100,5 +109,9 @@ export async function smsSentTo(phone: string): Promise<FakeSms[]> {
 
 /** The broadcast's stored e-mail: HTML, plain text and the designer's project (JSON text or null). */
 export async function broadcastEmailOf(broadcastId: number) {
-  return db.selectFrom("broadcasts").select(["email_html", "email_text", "email_design"]).where("id", "=", broadcastId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom("broadcasts")
+    .select(["email_html", "email_text", "email_design"])
+    .where("id", "=", broadcastId)
+    .executeTakeFirstOrThrow();
 }

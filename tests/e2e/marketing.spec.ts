@@ -7,7 +7,17 @@
 // JavaScript, the e-mail made in the visual designer (GrapesJS's newsletter preset, all from this host).
 import type { Page } from "@playwright/test";
 import { E2E_PORT, expect, signIn, test } from "./fixtures";
-import { addCustomers, addGroup, broadcastEmailOf, deliveriesOf, makeMarketingOrg, scheduleIdsOf, setUpSms, smsSentTo, UNSUBSCRIBE_MESSAGES } from "./marketing-fixtures";
+import {
+  addCustomers,
+  addGroup,
+  broadcastEmailOf,
+  deliveriesOf,
+  makeMarketingOrg,
+  scheduleIdsOf,
+  setUpSms,
+  smsSentTo,
+  UNSUBSCRIBE_MESSAGES,
+} from "./marketing-fixtures";
 import { latestMailTo } from "./outbox";
 import { writeTinyPng } from "./splash-fixtures";
 
@@ -92,7 +102,9 @@ test("a broadcast written as HTML, text and SMS is sent to a group now; a custom
   await expect(page).toHaveURL(new RegExp(`/${orgId}/broadcast/\\d+/email$`));
   const broadcastId = Number(/\/broadcast\/(\d+)\//.exec(page.url())![1]);
 
-  await page.getByLabel("HTML body").fill('<html><body><h1>Chai Tuesday</h1><p>Two cups for <strong>one</strong>, 4-6pm.</p></body></html>');
+  await page
+    .getByLabel("HTML body")
+    .fill("<html><body><h1>Chai Tuesday</h1><p>Two cups for <strong>one</strong>, 4-6pm.</p></body></html>");
   await page.getByLabel("Plain-text body").fill("Chai Tuesday\n\nTwo cups for one, 4-6pm.");
   await page.getByRole("button", { name: "Save e-mail" }).click();
   await expect(page.getByRole("status").filter({ hasText: "E-mail saved." })).toBeVisible();
@@ -118,7 +130,10 @@ test("a broadcast written as HTML, text and SMS is sent to a group now; a custom
   expect((await smsSentTo(amina.phone)).map((m) => m.text)).toEqual([sms]);
 
   // The mail as it arrived, opened in the browser; its unsubscribe link works without signing in.
-  const mail = (await latestMailTo(amina.email)) as Awaited<ReturnType<typeof latestMailTo>> & { html: string; headers: Record<string, string> };
+  const mail = (await latestMailTo(amina.email)) as Awaited<ReturnType<typeof latestMailTo>> & {
+    html: string;
+    headers: Record<string, string>;
+  };
   expect(mail.subject).toBe(title);
   expect(mail.text).toContain("Two cups for one, 4-6pm.");
   expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
@@ -152,7 +167,10 @@ test("a broadcast written as HTML, text and SMS is sent to a group now; a custom
   }).toPass({ timeout: 10_000, intervals: [250, 500] });
 });
 
-test("the e-mail made in the visual designer is saved as inlined HTML with its project, loading nothing from another host", async ({ page, context }) => {
+test("the e-mail made in the visual designer is saved as inlined HTML with its project, loading nothing from another host", async ({
+  page,
+  context,
+}) => {
   test.skip(test.info().project.name === "no-js", "the designer needs JavaScript; the textareas are the no-JavaScript path");
   // GrapesJS loads, two drags in steps and an upload: about 13 s alone, past 30 s beside another worker.
   const strays: string[] = [];
@@ -211,7 +229,9 @@ test("the e-mail made in the visual designer is saved as inlined HTML with its p
   expect(stored.email_text).toBe("Mandazi and chai, 50 bob all Monday.");
   expect(JSON.parse(stored.email_design!)).toHaveProperty("pages");
   // Mail programs fetch images from PUBLIC_URL: the address is absolute.
-  expect(stored.email_html).toMatch(new RegExp(`<img [^>]*src="http://localhost:${E2E_PORT}/assets/splash/${orgId}/mandazi-[0-9a-f]+\\.png"`));
+  expect(stored.email_html).toMatch(
+    new RegExp(`<img [^>]*src="http://localhost:${E2E_PORT}/assets/splash/${orgId}/mandazi-[0-9a-f]+\\.png"`),
+  );
   // Opened again, the designer starts from the saved project.
   await page.reload();
   await page.getByRole("button", { name: "Visual designer" }).click();

@@ -67,11 +67,17 @@ test("the last areas the menu lists open their own pages inside the shell, and a
 test.describe("an organization's time zone", () => {
   test.use({ timezoneId: "America/Lima" }); // UTC−05:00 all year
 
-  test("a new organization takes the browser's zone with JavaScript, Africa/Nairobi without; the owner can change it", async ({ page, context }, info) => {
+  test("a new organization takes the browser's zone with JavaScript, Africa/Nairobi without; the owner can change it", async ({
+    page,
+    context,
+  }, info) => {
     const user = await makeUser();
     await signIn(context, user.id);
     await page.goto("/organizations/create");
-    const expected = info.project.name === "no-js" ? { zone: "Africa/Nairobi", label: "Africa/Nairobi (UTC+03:00)" } : { zone: "America/Lima", label: "America/Lima (UTC−05:00)" };
+    const expected =
+      info.project.name === "no-js"
+        ? { zone: "Africa/Nairobi", label: "Africa/Nairobi (UTC+03:00)" }
+        : { zone: "America/Lima", label: "America/Lima (UTC−05:00)" };
     await expect(page.getByLabel("Time zone")).toHaveValue(expected.zone);
     await page.getByLabel("Name").fill("Zone Cafe");
     await page.getByRole("button", { name: /Create/ }).click();

@@ -44,12 +44,16 @@ test("creates a policy, a plan that uses it, refuses to delete the policy in use
 
   await page.goto(`/${org.id}/bandwidth_policies`);
   await page.getByRole("link", { name: "Lobby" }).click();
-  expect(await clickAndConfirm(page, page.getByRole("button", { name: "Delete" }))).toBe("Are you sure you want to delete the bandwidth policy Lobby?");
+  expect(await clickAndConfirm(page, page.getByRole("button", { name: "Delete" }))).toBe(
+    "Are you sure you want to delete the bandwidth policy Lobby?",
+  );
   await expect(page.getByText("Bandwidth policy Lobby is used by the plan Hour Pass. Give it another policy first.")).toBeVisible();
 
   await page.goto(`/${org.id}/service_plans`);
   await page.getByRole("link", { name: "Hour Pass" }).click();
-  expect(await clickAndConfirm(page, page.getByRole("button", { name: "Delete" }))).toBe("Are you sure you want to delete the service plan Hour Pass?");
+  expect(await clickAndConfirm(page, page.getByRole("button", { name: "Delete" }))).toBe(
+    "Are you sure you want to delete the service plan Hour Pass?",
+  );
   await expect(page).toHaveURL(`/${org.id}/service_plans`);
   await expect(page.getByText("Service plan Hour Pass deleted.")).toBeVisible();
 });

@@ -45,7 +45,9 @@ let counter = 0;
  * An organisation (its owner as admin), one network with every make's gateway settings (a gateway
  * secret, an openNDS faskey and, when given, a UniFi controller) and one named access point.
  */
-export async function makePortal(options: { venue?: Partial<Insertable<VenuesTable>>; unifi?: { url: string; username: string; password: string } } = {}): Promise<PortalSetup> {
+export async function makePortal(
+  options: { venue?: Partial<Insertable<VenuesTable>>; unifi?: { url: string; username: string; password: string } } = {},
+): Promise<PortalSetup> {
   const n = `${process.pid}-${++counter}`;
   const owner = await makeUser();
   const orgName = `Kahawa ${n}`;
@@ -61,7 +63,9 @@ export async function makePortal(options: { venue?: Partial<Insertable<VenuesTab
         gateway_secret_hash: sha256(gatewaySecret),
         opennds_faskey: encryptSecret(faskey),
         session_minutes: 90,
-        ...(options.unifi ? { unifi_url: options.unifi.url, unifi_username: options.unifi.username, unifi_password: encryptSecret(options.unifi.password) } : {}),
+        ...(options.unifi
+          ? { unifi_url: options.unifi.url, unifi_username: options.unifi.username, unifi_password: encryptSecret(options.unifi.password) }
+          : {}),
         ...options.venue,
       }),
     )
@@ -130,7 +134,15 @@ export async function addOAuthProvider(orgId: number, provider: OAuthProviderNam
   const now = Date.now();
   await db
     .insertInto("oauth_providers")
-    .values({ organization_id: orgId, provider, client_id: "mlango-demo", client_secret: encryptSecret("mlango-demo-secret"), settings: null, created_at: now, updated_at: now })
+    .values({
+      organization_id: orgId,
+      provider,
+      client_id: "mlango-demo",
+      client_secret: encryptSecret("mlango-demo-secret"),
+      settings: null,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
 }
 
@@ -176,7 +188,12 @@ export async function customerCount(orgId: number) {
 }
 
 export async function consentsOf(connectionId: number) {
-  return db.selectFrom("customer_consents").select(["kind", "granted", "wording_version"]).where("connection_id", "=", connectionId).orderBy("kind").execute();
+  return db
+    .selectFrom("customer_consents")
+    .select(["kind", "granted", "wording_version"])
+    .where("connection_id", "=", connectionId)
+    .orderBy("kind")
+    .execute();
 }
 
 export async function accessPointLastSeen(apId: number) {
@@ -185,11 +202,20 @@ export async function accessPointLastSeen(apId: number) {
 }
 
 export async function blockDevice(orgId: number, mac: string) {
-  await db.updateTable("devices").set({ blocked_at: Date.now() }).where("organization_id", "=", orgId).where("mac_address", "=", mac).execute();
+  await db
+    .updateTable("devices")
+    .set({ blocked_at: Date.now() })
+    .where("organization_id", "=", orgId)
+    .where("mac_address", "=", mac)
+    .execute();
 }
 
 export async function expireToken(token: string) {
-  await db.updateTable("connections").set({ token_expires_at: Date.now() - 60_000 }).where("token", "=", hashToken(token)).execute();
+  await db
+    .updateTable("connections")
+    .set({ token_expires_at: Date.now() - 60_000 })
+    .where("token", "=", hashToken(token))
+    .execute();
 }
 
 // ---- A gateway's grant endpoint and what each make's gateway sends -----------------------------
@@ -233,7 +259,11 @@ export async function startFakeGateway(): Promise<FakeGateway> {
 
 export const merakiGrantUrl = (gateway: FakeGateway) => `${gateway.origin}/splash/grant`;
 
-export function merakiEntry(portalKey: string, gateway: FakeGateway, at: { apMac: string; clientMac: string; continueUrl?: string }): string {
+export function merakiEntry(
+  portalKey: string,
+  gateway: FakeGateway,
+  at: { apMac: string; clientMac: string; continueUrl?: string },
+): string {
   const query = new URLSearchParams({
     base_grant_url: merakiGrantUrl(gateway),
     user_continue_url: at.continueUrl ?? "http://neverssl.test/",
@@ -264,7 +294,13 @@ export function openndsEntry(portalKey: string, gateway: FakeGateway, at: { gate
 }
 
 export function unifiEntry(portalKey: string, at: { site: string; apMac: string; clientMac: string; url: string }): string {
-  const query = new URLSearchParams({ ap: at.apMac, id: at.clientMac, t: String(Math.floor(Date.now() / 1000)), url: at.url, ssid: "Kahawa Guest" });
+  const query = new URLSearchParams({
+    ap: at.apMac,
+    id: at.clientMac,
+    t: String(Math.floor(Date.now() / 1000)),
+    url: at.url,
+    ssid: "Kahawa Guest",
+  });
   return `/hotspot/unifi/${portalKey}/guest/s/${at.site}/?${query}`;
 }
 
@@ -280,6 +316,9 @@ export function mlangoEntry(portalKey: string, gateway: FakeGateway, secret: str
     continue_url: "http://example.test/",
     ts: String(Math.floor(Date.now() / 1000)),
   };
-  const signature = hmac(secret, [values.ap_mac, values.client_mac, values.client_ip, values.grant_url, values.continue_url, values.ts].join("\n"));
+  const signature = hmac(
+    secret,
+    [values.ap_mac, values.client_mac, values.client_ip, values.grant_url, values.continue_url, values.ts].join("\n"),
+  );
   return `/hotspot/mlango/${portalKey}?${new URLSearchParams({ ...values, signature })}`;
 }

@@ -101,7 +101,12 @@ async function expectNoCookies(context: BrowserContext) {
   expect(await context.cookies(), "the guest path sets no cookie").toEqual([]);
 }
 
-test("Meraki: a new device signs up, is let through at base_grant_url, and the console shows the guest online", async ({ page, context, browser, gateway }) => {
+test("Meraki: a new device signs up, is let through at base_grant_url, and the console shows the guest online", async ({
+  page,
+  context,
+  browser,
+  gateway,
+}) => {
   const setup = await makePortal();
   const clientMac = randomMac();
   // The operator reads the URL to paste into Meraki from the network's settings page (own browser: the guest's keeps no cookie).
@@ -191,157 +196,219 @@ test("Meraki: a new device signs up, is let through at base_grant_url, and the c
   await operatorContext.close();
 });
 
-test("openNDS: the FAS entry, sign-up and the grant at opennds_auth with tok = sha256(hid + faskey)", GUEST, async ({ page, context, gateway }) => {
-  const setup = await makePortal();
-  const clientMac = randomMac();
-  const hid = crypto.randomBytes(32).toString("hex");
-  const { token } = await arrive(page, openndsEntry(setup.venue.portalKey, gateway, { gatewayMac: setup.ap.mac, clientMac, hid }));
-  await expect(page.getByRole("heading", { name: "Get connected to WiFi" })).toBeVisible();
-  await signUp(page, AMINA);
+test(
+  "openNDS: the FAS entry, sign-up and the grant at opennds_auth with tok = sha256(hid + faskey)",
+  GUEST,
+  async ({ page, context, gateway }) => {
+    const setup = await makePortal();
+    const clientMac = randomMac();
+    const hid = crypto.randomBytes(32).toString("hex");
+    const { token } = await arrive(page, openndsEntry(setup.venue.portalKey, gateway, { gatewayMac: setup.ap.mac, clientMac, hid }));
+    await expect(page.getByRole("heading", { name: "Get connected to WiFi" })).toBeVisible();
+    await signUp(page, AMINA);
 
-  const grant = await granted(page, gateway, `http://${gateway.address}/opennds_auth/`);
-  expect(grant.searchParams.get("tok")).toBe(sha256(hid + setup.faskey));
-  expect(grant.searchParams.get("redir")).toBe("http://connectivitycheck.gstatic.test/generate_204");
-  await expectNoCookies(context);
-  expect(await connectionByToken(token)).toMatchObject({ authorization_mode: "SIGNUP", gateway: "opennds", access_point_id: setup.ap.id, device_mac: clientMac, first_name: "Amina" });
-});
+    const grant = await granted(page, gateway, `http://${gateway.address}/opennds_auth/`);
+    expect(grant.searchParams.get("tok")).toBe(sha256(hid + setup.faskey));
+    expect(grant.searchParams.get("redir")).toBe("http://connectivitycheck.gstatic.test/generate_204");
+    await expectNoCookies(context);
+    expect(await connectionByToken(token)).toMatchObject({
+      authorization_mode: "SIGNUP",
+      gateway: "opennds",
+      access_point_id: setup.ap.id,
+      device_mac: clientMac,
+      first_name: "Amina",
+    });
+  },
+);
 
-test("UniFi: the external portal entry, sign-up, authorize-guest at the controller, then the network's success URL", GUEST, async ({ page, context }) => {
-  const password = crypto.randomBytes(12).toString("hex");
-  const controller = await startFakeUnifi({ username: "mlango", password });
-  try {
-    const successUrl = `${ORIGIN}/connect/online?from=unifi`;
-    const setup = await makePortal({ unifi: { url: controller.url, username: "mlango", password }, venue: { success_url: successUrl } });
+test(
+  "UniFi: the external portal entry, sign-up, authorize-guest at the controller, then the network's success URL",
+  GUEST,
+  async ({ page, context }) => {
+    const password = crypto.randomBytes(12).toString("hex");
+    const controller = await startFakeUnifi({ username: "mlango", password });
+    try {
+      const successUrl = `${ORIGIN}/connect/online?from=unifi`;
+      const setup = await makePortal({ unifi: { url: controller.url, username: "mlango", password }, venue: { success_url: successUrl } });
+      const clientMac = randomMac();
+      const { token } = await arrive(
+        page,
+        unifiEntry(setup.venue.portalKey, {
+          site: "default",
+          apMac: dashedMac(setup.ap.mac),
+          clientMac: clientMac.toUpperCase(),
+          url: "http://captive.apple.test/",
+        }),
+      );
+      await signUp(page, AMINA);
+
+      // The network's success URL wins over where the guest was going.
+      await expect(page).toHaveURL(successUrl);
+      await expect(page.getByRole("heading", { name: "You are online" })).toBeVisible();
+      expect(controller.commands).toEqual([{ site: "default", cmd: "authorize-guest", mac: clientMac, minutes: 90, ap_mac: setup.ap.mac }]);
+      expect(controller.authorized.has(`default|${clientMac}`)).toBe(true);
+      await expectNoCookies(context);
+      expect(await connectionByToken(token)).toMatchObject({
+        authorization_mode: "SIGNUP",
+        gateway: "unifi",
+        access_point_id: setup.ap.id,
+      });
+    } finally {
+      await controller.close();
+    }
+  },
+);
+
+test(
+  "Mlango's own make: a signed entry, sign-up and a grant signed with the network's gateway secret",
+  GUEST,
+  async ({ page, context, gateway }) => {
+    const setup = await makePortal();
     const clientMac = randomMac();
     const { token } = await arrive(
       page,
-      unifiEntry(setup.venue.portalKey, { site: "default", apMac: dashedMac(setup.ap.mac), clientMac: clientMac.toUpperCase(), url: "http://captive.apple.test/" }),
+      mlangoEntry(setup.venue.portalKey, gateway, setup.gatewaySecret, { apMac: setup.ap.mac, clientMac }),
     );
     await signUp(page, AMINA);
 
-    // The network's success URL wins over where the guest was going.
-    await expect(page).toHaveURL(successUrl);
-    await expect(page.getByRole("heading", { name: "You are online" })).toBeVisible();
-    expect(controller.commands).toEqual([{ site: "default", cmd: "authorize-guest", mac: clientMac, minutes: 90, ap_mac: setup.ap.mac }]);
-    expect(controller.authorized.has(`default|${clientMac}`)).toBe(true);
+    const grant = await granted(page, gateway, mlangoGrantUrl(gateway));
+    const expires = Number(grant.searchParams.get("expires"));
+    expect(grant.searchParams.get("token")).toBe(token);
+    expect(grant.searchParams.get("duration")).toBe(String(90 * 60));
+    expect(expires).toBeGreaterThan(Date.now() / 1000);
+    expect(expires).toBeLessThanOrEqual(Date.now() / 1000 + 301);
+    expect(grant.searchParams.get("signature")).toBe(hmac(setup.gatewaySecret, `${token}\n${90 * 60}\n${expires}`));
     await expectNoCookies(context);
-    expect(await connectionByToken(token)).toMatchObject({ authorization_mode: "SIGNUP", gateway: "unifi", access_point_id: setup.ap.id });
-  } finally {
-    await controller.close();
-  }
-});
+    expect(await connectionByToken(token)).toMatchObject({
+      authorization_mode: "SIGNUP",
+      gateway: "mlango",
+      access_point_id: setup.ap.id,
+      device_mac: clientMac,
+    });
 
-test("Mlango's own make: a signed entry, sign-up and a grant signed with the network's gateway secret", GUEST, async ({ page, context, gateway }) => {
-  const setup = await makePortal();
-  const clientMac = randomMac();
-  const { token } = await arrive(page, mlangoEntry(setup.venue.portalKey, gateway, setup.gatewaySecret, { apMac: setup.ap.mac, clientMac }));
-  await signUp(page, AMINA);
+    // A forged signature is refused with a readable page, and nothing is written.
+    const before = await connectionCounts(setup.orgId);
+    const forged = mlangoEntry(setup.venue.portalKey, gateway, "not-the-network-secret-000", {
+      apMac: setup.ap.mac,
+      clientMac: randomMac(),
+    });
+    const refused = (await page.goto(forged))!;
+    expect(refused.status()).toBe(400);
+    await expect(page.getByText("The gateway's signature does not match this network.")).toBeVisible();
+    expect(await connectionCounts(setup.orgId)).toEqual(before);
+  },
+);
 
-  const grant = await granted(page, gateway, mlangoGrantUrl(gateway));
-  const expires = Number(grant.searchParams.get("expires"));
-  expect(grant.searchParams.get("token")).toBe(token);
-  expect(grant.searchParams.get("duration")).toBe(String(90 * 60));
-  expect(expires).toBeGreaterThan(Date.now() / 1000);
-  expect(expires).toBeLessThanOrEqual(Date.now() / 1000 + 301);
-  expect(grant.searchParams.get("signature")).toBe(hmac(setup.gatewaySecret, `${token}\n${90 * 60}\n${expires}`));
-  await expectNoCookies(context);
-  expect(await connectionByToken(token)).toMatchObject({ authorization_mode: "SIGNUP", gateway: "mlango", access_point_id: setup.ap.id, device_mac: clientMac });
+test(
+  "click-through: a network that asks for no sign-up shows one Connect button and authorizes CLICK_THROUGH",
+  GUEST,
+  async ({ page, context, gateway }) => {
+    const setup = await makePortal({ venue: { guest_signup: 0 } });
+    const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
+    await expect(page.getByRole("heading", { name: "Get connected to WiFi" })).toBeVisible();
+    await expect(page.getByRole("button")).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Connect" })).toBeVisible();
+    await expect(page.getByRole("textbox")).toHaveCount(0);
+    await expect(page.getByRole("checkbox")).toHaveCount(0);
+    await page.getByRole("button", { name: "Connect" }).click();
 
-  // A forged signature is refused with a readable page, and nothing is written.
-  const before = await connectionCounts(setup.orgId);
-  const forged = mlangoEntry(setup.venue.portalKey, gateway, "not-the-network-secret-000", { apMac: setup.ap.mac, clientMac: randomMac() });
-  const refused = (await page.goto(forged))!;
-  expect(refused.status()).toBe(400);
-  await expect(page.getByText("The gateway's signature does not match this network.")).toBeVisible();
-  expect(await connectionCounts(setup.orgId)).toEqual(before);
-});
+    const grant = await granted(page, gateway, merakiGrantUrl(gateway));
+    expect(grant.searchParams.get("duration")).toBe(String(90 * 60));
+    await expectNoCookies(context);
+    expect(await connectionByToken(token)).toMatchObject({ authorization_mode: "CLICK_THROUGH", first_name: null });
+  },
+);
 
-test("click-through: a network that asks for no sign-up shows one Connect button and authorizes CLICK_THROUGH", GUEST, async ({ page, context, gateway }) => {
-  const setup = await makePortal({ venue: { guest_signup: 0 } });
-  const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
-  await expect(page.getByRole("heading", { name: "Get connected to WiFi" })).toBeVisible();
-  await expect(page.getByRole("button")).toHaveCount(1);
-  await expect(page.getByRole("button", { name: "Connect" })).toBeVisible();
-  await expect(page.getByRole("textbox")).toHaveCount(0);
-  await expect(page.getByRole("checkbox")).toHaveCount(0);
-  await page.getByRole("button", { name: "Connect" }).click();
+test(
+  "a returning guest whose customer record is complete gets one Connect button and stays one customer",
+  GUEST,
+  async ({ page, gateway }) => {
+    const setup = await makePortal();
+    const clientMac = randomMac();
+    const known = await makeKnownGuest(setup.orgId, clientMac);
+    const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac }));
+    await expect(page.getByRole("button")).toHaveCount(1);
+    await expect(page.getByRole("textbox")).toHaveCount(0);
+    await page.getByRole("button", { name: "Connect" }).click();
 
-  const grant = await granted(page, gateway, merakiGrantUrl(gateway));
-  expect(grant.searchParams.get("duration")).toBe(String(90 * 60));
-  await expectNoCookies(context);
-  expect(await connectionByToken(token)).toMatchObject({ authorization_mode: "CLICK_THROUGH", first_name: null });
-});
+    await granted(page, gateway, merakiGrantUrl(gateway));
+    expect(await connectionByToken(token)).toMatchObject({
+      authorization_mode: "CLICK_THROUGH",
+      customer_id: known.customerId,
+      first_name: "Baraka",
+    });
+    expect(await customerCount(setup.orgId)).toBe(1);
+  },
+);
 
-test("a returning guest whose customer record is complete gets one Connect button and stays one customer", GUEST, async ({ page, gateway }) => {
-  const setup = await makePortal();
-  const clientMac = randomMac();
-  const known = await makeKnownGuest(setup.orgId, clientMac);
-  const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac }));
-  await expect(page.getByRole("button")).toHaveCount(1);
-  await expect(page.getByRole("textbox")).toHaveCount(0);
-  await page.getByRole("button", { name: "Connect" }).click();
+test(
+  "already authorized: reopening the link after the grant shows the messages, and one authorization is kept",
+  GUEST,
+  async ({ page, gateway }) => {
+    const setup = await makePortal();
+    const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
+    await signUp(page, AMINA);
+    await granted(page, gateway, merakiGrantUrl(gateway));
 
-  await granted(page, gateway, merakiGrantUrl(gateway));
-  expect(await connectionByToken(token)).toMatchObject({ authorization_mode: "CLICK_THROUGH", customer_id: known.customerId, first_name: "Baraka" });
-  expect(await customerCount(setup.orgId)).toBe(1);
-});
+    const again = (await page.goto(`/connect?token=${token}`))!;
+    expect(again.status()).toBe(409);
+    await expect(page.getByRole("heading", { name: "Get connected to WiFi" })).toBeVisible();
+    await expect(page.getByText(ALREADY, { exact: true })).toBeVisible();
+    await expect(page.getByText(RECONNECT, { exact: true })).toBeVisible();
+    await expect(page.getByRole("button")).toHaveCount(0);
+    expect(await connectionCounts(setup.orgId)).toEqual({ total: 1, authorized: 1 });
+    expect(gateway.grants).toHaveLength(1);
+  },
+);
 
-test("already authorized: reopening the link after the grant shows the messages, and one authorization is kept", GUEST, async ({ page, gateway }) => {
-  const setup = await makePortal();
-  const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
-  await signUp(page, AMINA);
-  await granted(page, gateway, merakiGrantUrl(gateway));
+test(
+  "double submit: the second submit from a stale page is told the connection is already authorized",
+  GUEST,
+  async ({ page, context, gateway }) => {
+    const setup = await makePortal();
+    const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
+    const stale = await context.newPage();
+    await stale.goto(`/connect?token=${token}`);
+    await signUp(page, AMINA, { submit: false });
+    await signUp(stale, { ...AMINA, first: "Someone", last: "Else" }, { submit: false });
 
-  const again = (await page.goto(`/connect?token=${token}`))!;
-  expect(again.status()).toBe(409);
-  await expect(page.getByRole("heading", { name: "Get connected to WiFi" })).toBeVisible();
-  await expect(page.getByText(ALREADY, { exact: true })).toBeVisible();
-  await expect(page.getByText(RECONNECT, { exact: true })).toBeVisible();
-  await expect(page.getByRole("button")).toHaveCount(0);
-  expect(await connectionCounts(setup.orgId)).toEqual({ total: 1, authorized: 1 });
-  expect(gateway.grants).toHaveLength(1);
-});
+    await page.getByRole("button", { name: "Connect" }).click();
+    await granted(page, gateway, merakiGrantUrl(gateway));
+    const second = stale.waitForResponse((r) => r.url() === `${ORIGIN}/connect` && r.request().method() === "POST");
+    await stale.getByRole("button", { name: "Connect" }).click();
+    expect((await second).status()).toBe(409);
+    await expect(stale.getByText(ALREADY, { exact: true })).toBeVisible();
+    await expect(stale.getByText(RECONNECT, { exact: true })).toBeVisible();
 
-test("double submit: the second submit from a stale page is told the connection is already authorized", GUEST, async ({ page, context, gateway }) => {
-  const setup = await makePortal();
-  const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
-  const stale = await context.newPage();
-  await stale.goto(`/connect?token=${token}`);
-  await signUp(page, AMINA, { submit: false });
-  await signUp(stale, { ...AMINA, first: "Someone", last: "Else" }, { submit: false });
+    expect(await connectionCounts(setup.orgId)).toEqual({ total: 1, authorized: 1 });
+    const connection = await connectionByToken(token);
+    expect(connection).toMatchObject({ authorization_mode: "SIGNUP", first_name: "Amina", last_name: "Wanjiru" });
+    expect(await consentsOf(connection.id)).toHaveLength(2);
+    expect(gateway.grants).toHaveLength(1);
+  },
+);
 
-  await page.getByRole("button", { name: "Connect" }).click();
-  await granted(page, gateway, merakiGrantUrl(gateway));
-  const second = stale.waitForResponse((r) => r.url() === `${ORIGIN}/connect` && r.request().method() === "POST");
-  await stale.getByRole("button", { name: "Connect" }).click();
-  expect((await second).status()).toBe(409);
-  await expect(stale.getByText(ALREADY, { exact: true })).toBeVisible();
-  await expect(stale.getByText(RECONNECT, { exact: true })).toBeVisible();
+test(
+  "two submits at the same moment: one is let through, the other sees the already-authorized message",
+  GUEST,
+  async ({ page, context, gateway }) => {
+    const setup = await makePortal();
+    const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
+    const other = await context.newPage();
+    await other.goto(`/connect?token=${token}`);
+    await signUp(page, AMINA, { submit: false });
+    await signUp(other, AMINA, { submit: false });
 
-  expect(await connectionCounts(setup.orgId)).toEqual({ total: 1, authorized: 1 });
-  const connection = await connectionByToken(token);
-  expect(connection).toMatchObject({ authorization_mode: "SIGNUP", first_name: "Amina", last_name: "Wanjiru" });
-  expect(await consentsOf(connection.id)).toHaveLength(2);
-  expect(gateway.grants).toHaveLength(1);
-});
-
-test("two submits at the same moment: one is let through, the other sees the already-authorized message", GUEST, async ({ page, context, gateway }) => {
-  const setup = await makePortal();
-  const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
-  const other = await context.newPage();
-  await other.goto(`/connect?token=${token}`);
-  await signUp(page, AMINA, { submit: false });
-  await signUp(other, AMINA, { submit: false });
-
-  await Promise.all([page.getByRole("button", { name: "Connect" }).click(), other.getByRole("button", { name: "Connect" }).click()]);
-  const onGrant = (p: Page) => p.url().startsWith(merakiGrantUrl(gateway));
-  await expect.poll(() => [page, other].filter(onGrant).length).toBe(1);
-  const loser = onGrant(page) ? other : page;
-  await expect(loser.getByText(ALREADY, { exact: true })).toBeVisible();
-  await expect(loser.getByText(RECONNECT, { exact: true })).toBeVisible();
-  expect(await connectionCounts(setup.orgId)).toEqual({ total: 1, authorized: 1 });
-  expect(gateway.grants).toHaveLength(1);
-});
+    await Promise.all([page.getByRole("button", { name: "Connect" }).click(), other.getByRole("button", { name: "Connect" }).click()]);
+    const onGrant = (p: Page) => p.url().startsWith(merakiGrantUrl(gateway));
+    await expect.poll(() => [page, other].filter(onGrant).length).toBe(1);
+    const loser = onGrant(page) ? other : page;
+    await expect(loser.getByText(ALREADY, { exact: true })).toBeVisible();
+    await expect(loser.getByText(RECONNECT, { exact: true })).toBeVisible();
+    expect(await connectionCounts(setup.orgId)).toEqual({ total: 1, authorized: 1 });
+    expect(gateway.grants).toHaveLength(1);
+  },
+);
 
 test("expired and unknown tokens get readable pages with 410 and 404", GUEST, async ({ page, gateway }) => {
   const setup = await makePortal();
@@ -374,8 +441,16 @@ test("expired and unknown tokens get readable pages with 410 and 404", GUEST, as
 test("a bad gateway redirect gets a readable 4xx page, never the form", GUEST, async ({ page, gateway }) => {
   const setup = await makePortal();
   const cases: [string, number, string][] = [
-    [merakiEntry("NoSuchPortalKey0000000000", gateway, { apMac: setup.ap.mac, clientMac: randomMac() }), 404, "This Wi-Fi network is not set up in Mlango."],
-    [`/hotspot/meraki/${setup.venue.portalKey}?base_grant_url=${encodeURIComponent(merakiGrantUrl(gateway))}`, 400, "The access point did not send a valid client_mac."],
+    [
+      merakiEntry("NoSuchPortalKey0000000000", gateway, { apMac: setup.ap.mac, clientMac: randomMac() }),
+      404,
+      "This Wi-Fi network is not set up in Mlango.",
+    ],
+    [
+      `/hotspot/meraki/${setup.venue.portalKey}?base_grant_url=${encodeURIComponent(merakiGrantUrl(gateway))}`,
+      400,
+      "The access point did not send a valid client_mac.",
+    ],
     [`/hotspot/juniper/${setup.venue.portalKey}`, 404, "This gateway type is not supported."],
     [`/hotspot/opennds/${setup.venue.portalKey}?fas=not-base64!!`, 400, "The router did not send a readable fas parameter."],
   ];
@@ -388,29 +463,37 @@ test("a bad gateway redirect gets a readable 4xx page, never the form", GUEST, a
   expect(await connectionCounts(setup.orgId)).toEqual({ total: 0, authorized: 0 });
 });
 
-test("a blocked device is refused with the message, on arrival and on a form opened before it was blocked", GUEST, async ({ page, context, gateway }) => {
-  const setup = await makePortal();
-  const blockedMac = randomMac();
-  await makeKnownGuest(setup.orgId, blockedMac, { blocked: true });
-  const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: blockedMac }));
-  const blocked = (await page.goto(`/connect?token=${token}`))!;
-  expect(blocked.status()).toBe(403);
-  await expect(page.getByText("This device has been blocked from this network. Ask the venue's staff for help.", { exact: true })).toBeVisible();
-  await expect(page.getByRole("button")).toHaveCount(0);
+test(
+  "a blocked device is refused with the message, on arrival and on a form opened before it was blocked",
+  GUEST,
+  async ({ page, context, gateway }) => {
+    const setup = await makePortal();
+    const blockedMac = randomMac();
+    await makeKnownGuest(setup.orgId, blockedMac, { blocked: true });
+    const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: blockedMac }));
+    const blocked = (await page.goto(`/connect?token=${token}`))!;
+    expect(blocked.status()).toBe(403);
+    await expect(
+      page.getByText("This device has been blocked from this network. Ask the venue's staff for help.", { exact: true }),
+    ).toBeVisible();
+    await expect(page.getByRole("button")).toHaveCount(0);
 
-  // Blocked while the guest fills the form.
-  const other = await context.newPage();
-  const clientMac = randomMac();
-  const second = await arrive(other, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac }));
-  await signUp(other, AMINA, { submit: false });
-  await blockDevice(setup.orgId, clientMac);
-  const refused = other.waitForResponse((r) => r.url() === `${ORIGIN}/connect` && r.request().method() === "POST");
-  await other.getByRole("button", { name: "Connect" }).click();
-  expect((await refused).status()).toBe(403);
-  await expect(other.getByText("This device has been blocked from this network. Ask the venue's staff for help.", { exact: true })).toBeVisible();
-  expect((await connectionByToken(second.token)).authorized_at).toBeNull();
-  expect(await connectionCounts(setup.orgId)).toEqual({ total: 2, authorized: 0 });
-});
+    // Blocked while the guest fills the form.
+    const other = await context.newPage();
+    const clientMac = randomMac();
+    const second = await arrive(other, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac }));
+    await signUp(other, AMINA, { submit: false });
+    await blockDevice(setup.orgId, clientMac);
+    const refused = other.waitForResponse((r) => r.url() === `${ORIGIN}/connect` && r.request().method() === "POST");
+    await other.getByRole("button", { name: "Connect" }).click();
+    expect((await refused).status()).toBe(403);
+    await expect(
+      other.getByText("This device has been blocked from this network. Ask the venue's staff for help.", { exact: true }),
+    ).toBeVisible();
+    expect((await connectionByToken(second.token)).authorized_at).toBeNull();
+    expect(await connectionCounts(setup.orgId)).toEqual({ total: 2, authorized: 0 });
+  },
+);
 
 test("social sign-in: a provider shows its button only once the organisation has configured it", GUEST, async ({ page, gateway }) => {
   const setup = await makePortal();
@@ -428,29 +511,33 @@ test("social sign-in: a provider shows its button only once the organisation has
   await expect(page.getByLabel("Email address")).toBeVisible();
 });
 
-test("social sign-in: Continue with Google through the provider authorizes with mode google and lands on the grant", GUEST, async ({ page, context, gateway }) => {
-  const setup = await makePortal();
-  await addOAuthProvider(setup.orgId, "google");
-  const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
+test(
+  "social sign-in: Continue with Google through the provider authorizes with mode google and lands on the grant",
+  GUEST,
+  async ({ page, context, gateway }) => {
+    const setup = await makePortal();
+    await addOAuthProvider(setup.orgId, "google");
+    const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
 
-  const login = page.waitForResponse((r) => new URL(r.url()).pathname === "/splash/google/login");
-  await page.getByRole("link", { name: "Continue with Google" }).click();
-  expect((await login).status(), "/splash/google/login sends the guest to the provider").toBe(302);
+    const login = page.waitForResponse((r) => new URL(r.url()).pathname === "/splash/google/login");
+    await page.getByRole("link", { name: "Continue with Google" }).click();
+    expect((await login).status(), "/splash/google/login sends the guest to the provider").toBe(302);
 
-  await expect(page).toHaveURL((url) => url.origin === OAUTH_ORIGIN && url.pathname === "/google/authorize");
-  await expect(page.getByRole("heading", { name: "Sign in with Google" })).toBeVisible();
-  await page.getByRole("button", { name: "Allow" }).click();
+    await expect(page).toHaveURL((url) => url.origin === OAUTH_ORIGIN && url.pathname === "/google/authorize");
+    await expect(page.getByRole("heading", { name: "Sign in with Google" })).toBeVisible();
+    await page.getByRole("button", { name: "Allow" }).click();
 
-  const grant = await granted(page, gateway, merakiGrantUrl(gateway));
-  expect(grant.searchParams.get("duration")).toBe(String(90 * 60));
-  await expectNoCookies(context);
-  expect(await connectionByToken(token)).toMatchObject({
-    authorization_mode: "google",
-    first_name: "Amina",
-    last_name: "Otieno",
-    email_address: "amina.otieno@example.com",
-  });
-});
+    const grant = await granted(page, gateway, merakiGrantUrl(gateway));
+    expect(grant.searchParams.get("duration")).toBe(String(90 * 60));
+    await expectNoCookies(context);
+    expect(await connectionByToken(token)).toMatchObject({
+      authorization_mode: "google",
+      first_name: "Amina",
+      last_name: "Otieno",
+      email_address: "amina.otieno@example.com",
+    });
+  },
+);
 
 test("the guest page is sandboxed, sets no cookie, asks no other host and weighs under 15 KB", async ({ page, context, gateway }) => {
   const setup = await makePortal();
@@ -487,4 +574,3 @@ test("the guest page is sandboxed, sets no cookie, asks no other host and weighs
   await expectNoCookies(context);
   expect(gateway.grants).toEqual([]);
 });
-

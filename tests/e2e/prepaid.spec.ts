@@ -8,8 +8,26 @@
 import type { Browser, Locator, Page } from "@playwright/test";
 import { DARAJA_TEST_PHONES } from "../../playwright.config";
 import { expect, E2E_PORT, GUEST, signIn, test as base } from "./fixtures";
-import { connectionByToken, type FakeGateway, makePortal, merakiEntry, merakiGrantUrl, randomMac, startFakeGateway } from "./portal-fixtures";
-import { addPlan, contextOf, FREE_PLAN_MESSAGES, makeCheckDue, priceText, purchaseOf, setUpMpesa, STK_RESULT_MESSAGES, VOUCHER_RESULT_MESSAGES } from "./prepaid-fixtures";
+import {
+  connectionByToken,
+  type FakeGateway,
+  makePortal,
+  merakiEntry,
+  merakiGrantUrl,
+  randomMac,
+  startFakeGateway,
+} from "./portal-fixtures";
+import {
+  addPlan,
+  contextOf,
+  FREE_PLAN_MESSAGES,
+  makeCheckDue,
+  priceText,
+  purchaseOf,
+  setUpMpesa,
+  STK_RESULT_MESSAGES,
+  VOUCHER_RESULT_MESSAGES,
+} from "./prepaid-fixtures";
 
 const ORIGIN = `http://localhost:${E2E_PORT}`;
 
@@ -78,7 +96,11 @@ async function hydrated(form: Locator) {
 /** A date a year from now (YYYY-MM-DD), for a voucher group's validity. */
 const nextYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
 
-test("vouchers: a policy and a plan in the console, codes generated and printed, one redeemed for the plan's time, then refused as used", async ({ page, browser, gateway }) => {
+test("vouchers: a policy and a plan in the console, codes generated and printed, one redeemed for the plan's time, then refused as used", async ({
+  page,
+  browser,
+  gateway,
+}) => {
   test.setTimeout(90_000);
   const setup = await makePortal();
   const owner = await consoleAs(browser, setup.owner.id);
@@ -155,35 +177,48 @@ test("vouchers: a policy and a plan in the console, codes generated and printed,
   await owner.context().close();
 });
 
-test("free plan: a device takes it with Connect, and the same device is refused it again the same day", GUEST, async ({ page, gateway }) => {
-  const setup = await makePortal({ venue: { guest_signup: 0 } });
-  const ctx = await contextOf(setup.owner.id, setup.orgId);
-  await addPlan(
-    ctx,
-    { name: "Free 30", plan_kind: "Limited", limit_type: "Time", time_limit: "30", time_limit_unit: "Mins", validity: "1", validity_units: "Days", free_every: "day" },
-    true,
-  );
-  const clientMac = randomMac();
-  const entry = () => merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac });
+test(
+  "free plan: a device takes it with Connect, and the same device is refused it again the same day",
+  GUEST,
+  async ({ page, gateway }) => {
+    const setup = await makePortal({ venue: { guest_signup: 0 } });
+    const ctx = await contextOf(setup.owner.id, setup.orgId);
+    await addPlan(
+      ctx,
+      {
+        name: "Free 30",
+        plan_kind: "Limited",
+        limit_type: "Time",
+        time_limit: "30",
+        time_limit_unit: "Mins",
+        validity: "1",
+        validity_units: "Days",
+        free_every: "day",
+      },
+      true,
+    );
+    const clientMac = randomMac();
+    const entry = () => merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac });
 
-  const first = await arrive(page, entry());
-  await expect(page.getByText("Free Wi-Fi: 30 minutes, once a day.", { exact: true })).toBeVisible();
-  await page.getByRole("button", { name: "Connect" }).click();
-  const grant = await granted(page, gateway);
-  expect(grant.searchParams.get("duration")).toBe(String(30 * 60));
-  expect(await connectionByToken(first)).toMatchObject({ authorization_mode: "CLICK_THROUGH" });
+    const first = await arrive(page, entry());
+    await expect(page.getByText("Free Wi-Fi: 30 minutes, once a day.", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Connect" }).click();
+    const grant = await granted(page, gateway);
+    expect(grant.searchParams.get("duration")).toBe(String(30 * 60));
+    expect(await connectionByToken(first)).toMatchObject({ authorization_mode: "CLICK_THROUGH" });
 
-  // Back on the connect page (a new hand-off, same MAC): the free plan still runs on this device, so
-  // the page offers it as "my plan" beside Connect; Connect asks for the free plan again and is refused.
-  await arrive(page, entry());
-  await expect(page.getByText(/^You have Free 30 on this device until (\d\d? [A-Z][a-z]{2} )?\d\d:\d\d UTC\.$/)).toBeVisible();
-  await expect(page.getByRole("button", { name: "Continue with my plan" })).toBeVisible();
-  const refused = page.waitForResponse((r) => r.url() === `${ORIGIN}/connect` && r.request().method() === "POST");
-  await page.getByRole("button", { name: "Connect", exact: true }).click();
-  expect((await refused).status()).toBe(409);
-  await expect(page.getByText(FREE_PLAN_MESSAGES.day, { exact: true })).toBeVisible();
-  expect(gateway.grants).toHaveLength(1);
-});
+    // Back on the connect page (a new hand-off, same MAC): the free plan still runs on this device, so
+    // the page offers it as "my plan" beside Connect; Connect asks for the free plan again and is refused.
+    await arrive(page, entry());
+    await expect(page.getByText(/^You have Free 30 on this device until (\d\d? [A-Z][a-z]{2} )?\d\d:\d\d UTC\.$/)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Continue with my plan" })).toBeVisible();
+    const refused = page.waitForResponse((r) => r.url() === `${ORIGIN}/connect` && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    expect((await refused).status()).toBe(409);
+    await expect(page.getByText(FREE_PLAN_MESSAGES.day, { exact: true })).toBeVisible();
+    expect(gateway.grants).toHaveLength(1);
+  },
+);
 
 // ---- M-Pesa ----
 
@@ -191,7 +226,16 @@ test("free plan: a device takes it with Connect, and the same device is refused 
 async function mpesaPortal() {
   const setup = await makePortal({ venue: { guest_signup: 0 } });
   const ctx = await contextOf(setup.owner.id, setup.orgId);
-  await addPlan(ctx, { name: "Hour Pass", price: "20", plan_kind: "Limited", limit_type: "Time", time_limit: "60", time_limit_unit: "Mins", validity: "1", validity_units: "Days" });
+  await addPlan(ctx, {
+    name: "Hour Pass",
+    price: "20",
+    plan_kind: "Limited",
+    limit_type: "Time",
+    time_limit: "60",
+    time_limit_unit: "Mins",
+    validity: "1",
+    validity_units: "Days",
+  });
   await addPlan(ctx, { name: "Day Pass", price: "50", plan_kind: "Unlimited", validity: "1", validity_units: "Days" });
   await setUpMpesa(ctx);
   return setup;
@@ -220,7 +264,11 @@ async function payForHourPass(page: Page, token: string, phone: string): Promise
   return paymentId;
 }
 
-test("M-Pesa success: the waiting page turns into the grant by itself, and the console shows the subscription and the transaction", async ({ page, browser, gateway }) => {
+test("M-Pesa success: the waiting page turns into the grant by itself, and the console shows the subscription and the transaction", async ({
+  page,
+  browser,
+  gateway,
+}) => {
   const setup = await mpesaPortal();
   const phone = DARAJA_TEST_PHONES.success;
   const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
@@ -231,7 +279,14 @@ test("M-Pesa success: the waiting page turns into the grant by itself, and the c
   expect(grant.searchParams.get("duration")).toBe(String(60 * 60));
   expect(await connectionByToken(token)).toMatchObject({ authorization_mode: "MPESA", phone_number: `+${phone}` });
   const purchase = await purchaseOf(paymentId);
-  expect(purchase).toMatchObject({ status: 1, result_code: 0, amount: 20, phone_number: phone, subscription_status: "Active", plan_name: "Hour Pass" });
+  expect(purchase).toMatchObject({
+    status: 1,
+    result_code: 0,
+    amount: 20,
+    phone_number: phone,
+    subscription_status: "Active",
+    plan_name: "Hour Pass",
+  });
   expect(purchase.transaction_id).toMatch(/^[A-Z0-9]{10}$/);
 
   const owner = await consoleAs(browser, setup.owner.id);
@@ -253,37 +308,50 @@ test("M-Pesa success: the waiting page turns into the grant by itself, and the c
   await owner.context().close();
 });
 
-test("M-Pesa cancelled on the phone: the waiting page says so in plain words, no grant, and Try again leads back", GUEST, async ({ page, gateway }) => {
-  const setup = await mpesaPortal();
-  const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
-  const paymentId = await payForHourPass(page, token, DARAJA_TEST_PHONES.cancelled);
+test(
+  "M-Pesa cancelled on the phone: the waiting page says so in plain words, no grant, and Try again leads back",
+  GUEST,
+  async ({ page, gateway }) => {
+    const setup = await mpesaPortal();
+    const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
+    const paymentId = await payForHourPass(page, token, DARAJA_TEST_PHONES.cancelled);
 
-  await expect(page.getByRole("heading", { level: 1, name: "Payment not completed" })).toBeVisible();
-  await expect(page.getByText(STK_RESULT_MESSAGES[1032]!, { exact: true })).toBeVisible();
-  expect(await purchaseOf(paymentId)).toMatchObject({ status: 2, result_code: 1032, transaction_id: null, subscription_status: "Cancelled" });
-  expect(gateway.grants).toHaveLength(0);
+    await expect(page.getByRole("heading", { level: 1, name: "Payment not completed" })).toBeVisible();
+    await expect(page.getByText(STK_RESULT_MESSAGES[1032]!, { exact: true })).toBeVisible();
+    expect(await purchaseOf(paymentId)).toMatchObject({
+      status: 2,
+      result_code: 1032,
+      transaction_id: null,
+      subscription_status: "Cancelled",
+    });
+    expect(gateway.grants).toHaveLength(0);
 
-  await page.getByRole("link", { name: "Try again" }).click();
-  await expect(page).toHaveURL(`/connect?token=${token}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Get connected to WiFi" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Pay with M-Pesa" })).toBeVisible();
-  expect(gateway.grants).toHaveLength(0);
-});
+    await page.getByRole("link", { name: "Try again" }).click();
+    await expect(page).toHaveURL(`/connect?token=${token}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Get connected to WiFi" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Pay with M-Pesa" })).toBeVisible();
+    expect(gateway.grants).toHaveLength(0);
+  },
+);
 
-test("M-Pesa with no answer from the phone: the waiting page asks Daraja itself and says the request expired", GUEST, async ({ page, gateway }) => {
-  const setup = await mpesaPortal();
-  const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
-  const paymentId = await payForHourPass(page, token, DARAJA_TEST_PHONES.timeout);
+test(
+  "M-Pesa with no answer from the phone: the waiting page asks Daraja itself and says the request expired",
+  GUEST,
+  async ({ page, gateway }) => {
+    const setup = await mpesaPortal();
+    const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
+    const paymentId = await payForHourPass(page, token, DARAJA_TEST_PHONES.timeout);
 
-  // No callback comes. The page queries Daraja once the purchase is QUERY_AFTER_MS (15 s) old; the
-  // check is made due now instead, again until the fake has the result (each early query is
-  // answered "being processed" and puts the next check 15 s off).
-  await expect(async () => {
-    await makeCheckDue(paymentId);
-    await expect(page.getByRole("heading", { level: 1, name: "Payment not completed" })).toBeVisible({ timeout: 4_000 });
-  }).toPass({ timeout: 30_000 });
-  await expect(page.getByText(STK_RESULT_MESSAGES[1019]!, { exact: true })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Try again" })).toHaveAttribute("href", `/connect?token=${token}`);
-  expect(await purchaseOf(paymentId)).toMatchObject({ status: 2, result_code: 1019, subscription_status: "Cancelled" });
-  expect(gateway.grants).toHaveLength(0);
-});
+    // No callback comes. The page queries Daraja once the purchase is QUERY_AFTER_MS (15 s) old; the
+    // check is made due now instead, again until the fake has the result (each early query is
+    // answered "being processed" and puts the next check 15 s off).
+    await expect(async () => {
+      await makeCheckDue(paymentId);
+      await expect(page.getByRole("heading", { level: 1, name: "Payment not completed" })).toBeVisible({ timeout: 4_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(page.getByText(STK_RESULT_MESSAGES[1019]!, { exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Try again" })).toHaveAttribute("href", `/connect?token=${token}`);
+    expect(await purchaseOf(paymentId)).toMatchObject({ status: 2, result_code: 1019, subscription_status: "Cancelled" });
+    expect(gateway.grants).toHaveLength(0);
+  },
+);

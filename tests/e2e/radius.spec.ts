@@ -23,12 +23,20 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const test = base.extend<{ router: FakeMikrotik; setup: Awaited<ReturnType<typeof makePortal>> }, { freeradius: FreeRadius & { authPort: number; acctPort: number } }>({
+const test = base.extend<
+  { router: FakeMikrotik; setup: Awaited<ReturnType<typeof makePortal>> },
+  { freeradius: FreeRadius & { authPort: number; acctPort: number } }
+>({
   freeradius: [
     async ({}, use) => {
       const authPort = await freePort();
       const acctPort = await freePort();
-      const server = await startFreeRadius({ mlangoUrl: `http://127.0.0.1:${E2E_PORT}`, apiSecret: E2E_ENV.RADIUS_API_SECRET, authPort, acctPort });
+      const server = await startFreeRadius({
+        mlangoUrl: `http://127.0.0.1:${E2E_PORT}`,
+        apiSecret: E2E_ENV.RADIUS_API_SECRET,
+        authPort,
+        acctPort,
+      });
       await use(Object.assign(server, { authPort, acctPort }));
       await server.stop();
     },
@@ -44,7 +52,17 @@ const test = base.extend<{ router: FakeMikrotik; setup: Awaited<ReturnType<typeo
     const now = Date.now();
     await db
       .insertInto("radius_clients")
-      .values({ organization_id: setup.orgId, venue_id: setup.venue.id, name: "Lobby router", make: "mikrotik", ip_address: address, secret: encryptSecret(secret), coa_port: 3799, created_at: now, updated_at: now })
+      .values({
+        organization_id: setup.orgId,
+        venue_id: setup.venue.id,
+        name: "Lobby router",
+        make: "mikrotik",
+        ip_address: address,
+        secret: encryptSecret(secret),
+        coa_port: 3799,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const router = await startFakeMikrotik({ address, secret, authPort: freeradius.authPort, acctPort: freeradius.acctPort });
     router.hostMac = randomMac();
@@ -58,7 +76,11 @@ const test = base.extend<{ router: FakeMikrotik; setup: Awaited<ReturnType<typeo
 test.skip(!freeradiusInstalled(), "FreeRADIUS is not installed (apt-get install freeradius freeradius-rest freeradius-utils)");
 
 for (const chap of [false, true]) {
-  test(`MikroTik ${chap ? "CHAP" : "PAP"}: login.html → connect page → the grant page posts to the router → online through FreeRADIUS`, async ({ page, router, setup }, testInfo) => {
+  test(`MikroTik ${chap ? "CHAP" : "PAP"}: login.html → connect page → the grant page posts to the router → online through FreeRADIUS`, async ({
+    page,
+    router,
+    setup,
+  }, testInfo) => {
     const js = testInfo.project.name === "enhanced";
     router.useChap = chap;
     const routerOrigin = new URL(router.loginUrl).origin;
@@ -81,7 +103,14 @@ for (const chap of [false, true]) {
     const connection = await db
       .selectFrom("connections")
       .innerJoin("devices", "devices.id", "connections.device_id")
-      .select(["connections.id", "connections.authorization_mode", "connections.radius_client_id", "connections.accounted_at", "connections.access_point_id", "devices.mac_address"])
+      .select([
+        "connections.id",
+        "connections.authorization_mode",
+        "connections.radius_client_id",
+        "connections.accounted_at",
+        "connections.access_point_id",
+        "devices.mac_address",
+      ])
       .where("connections.venue_id", "=", setup.venue.id)
       .executeTakeFirstOrThrow();
     expect(connection).toMatchObject({ authorization_mode: "CLICK_THROUGH", mac_address: router.hostMac, access_point_id: setup.ap.id });
@@ -89,6 +118,12 @@ for (const chap of [false, true]) {
     expect(router.logins).toEqual([{ username: `mlg${connection.id}`, code: "Access-Accept", replyMessage: null }]);
     expect(Number(router.sessions.get(`mlg${connection.id}`)!.reply["Session-Timeout"])).toBeGreaterThan(90 * 60 - 60);
     // The router's Accounting-Start reached Mlango through FreeRADIUS.
-    await expect.poll(async () => (await db.selectFrom("connections").select("accounted_at").where("id", "=", connection.id).executeTakeFirstOrThrow()).accounted_at).not.toBeNull();
+    await expect
+      .poll(
+        async () =>
+          (await db.selectFrom("connections").select("accounted_at").where("id", "=", connection.id).executeTakeFirstOrThrow())
+            .accounted_at,
+      )
+      .not.toBeNull();
   });
 }

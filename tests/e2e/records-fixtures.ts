@@ -11,7 +11,11 @@ let counter = 0;
 /** A venue, access point, customer and device with `count` authorized connections; the newest is online. */
 export async function makeRecords(orgId: number, count = 2) {
   const n = ++counter;
-  const venue = await db.insertInto("venues").values(buildVenue(orgId, { name: `Java House ${n}` })).returning(["id", "name"]).executeTakeFirstOrThrow();
+  const venue = await db
+    .insertInto("venues")
+    .values(buildVenue(orgId, { name: `Java House ${n}` }))
+    .returning(["id", "name"])
+    .executeTakeFirstOrThrow();
   const ap = await db
     .insertInto("access_points")
     .values(buildAccessPoint(orgId, venue.id, { name: `Lobby ${n}` }))
@@ -19,7 +23,13 @@ export async function makeRecords(orgId: number, count = 2) {
     .executeTakeFirstOrThrow();
   const customer = await db
     .insertInto("customers")
-    .values(buildCustomer(orgId, { first_name: "Achieng", last_name: `Odhiambo${n}`, phone_number: `+2547${String(process.pid % 1000).padStart(3, "0")}${String(n).padStart(5, "0")}` }))
+    .values(
+      buildCustomer(orgId, {
+        first_name: "Achieng",
+        last_name: `Odhiambo${n}`,
+        phone_number: `+2547${String(process.pid % 1000).padStart(3, "0")}${String(n).padStart(5, "0")}`,
+      }),
+    )
     .returning(["id", "phone_number"])
     .executeTakeFirstOrThrow();
   const device = await db

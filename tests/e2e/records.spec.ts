@@ -16,7 +16,9 @@ test("closes an online connection and the list reloads with the answer", async (
   await expect(online).toHaveCount(1);
   await expect(rows.first().getByRole("cell").nth(1)).toHaveText("20-11-2026 09:01");
   // Closing asks first, with JavaScript (confirm()) and without (the server's question page).
-  expect(await clickAndConfirm(page, online.getByRole("button", { name: "Close" }))).toMatch(/^Are you sure you want to close the connection of Achieng Odhiambo\d+\?$/);
+  expect(await clickAndConfirm(page, online.getByRole("button", { name: "Close" }))).toMatch(
+    /^Are you sure you want to close the connection of Achieng Odhiambo\d+\?$/,
+  );
   await expect(page.getByRole("status").filter({ hasText: "Connection closed successfully." })).toBeVisible();
   await expect(page).toHaveURL(`/${org.id}/connections`);
   await expect(rows.filter({ hasText: "Online" })).toHaveCount(0);
@@ -59,12 +61,19 @@ test("downloads connections.csv with the header and the rows on screen, newest f
   await page.goto(`/${org.id}/connections`);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toBe("connections.csv");
-  const lines = fs.readFileSync((await download.path())!, "utf8").trim().split("\n");
+  const lines = fs
+    .readFileSync((await download.path())!, "utf8")
+    .trim()
+    .split("\n");
   expect(lines[0]).toBe(
     "#,Connected At (UTC),Customer,Phone Number,Device,Device MAC,Network,Access Point,Access Point MAC,Auth Mode,Duration,Upload (bytes),Download (bytes),Consumption,Status",
   );
   expect(lines).toHaveLength(4);
-  expect(lines.slice(1).map((l) => l.split(",").slice(0, 2).join(","))).toEqual(["1,20-11-2026 09:02", "2,20-11-2026 09:01", "3,20-11-2026 09:00"]);
+  expect(lines.slice(1).map((l) => l.split(",").slice(0, 2).join(","))).toEqual([
+    "1,20-11-2026 09:02",
+    "2,20-11-2026 09:01",
+    "3,20-11-2026 09:00",
+  ]);
   expect(lines[1]).toContain(`,${records.venue.name},`);
   expect(lines[1].endsWith(",Online")).toBe(true);
   expect(lines[3].endsWith(",Offline")).toBe(true);

@@ -119,7 +119,10 @@ test("exports a visitor list as CSV", async ({ page, context }) => {
   await page.goto(`/${org.id}/reports/all_visitors?start=${daysAgo(2)}&end=${daysAgo(0)}`);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toBe("all_visitors.csv");
-  const csv = fs.readFileSync((await download.path())!, "utf8").trim().split("\n");
+  const csv = fs
+    .readFileSync((await download.path())!, "utf8")
+    .trim()
+    .split("\n");
   expect(csv[0]).toBe("#,Name,Identity,Phone Number,Email,Facebook,Twitter,More Info,Devices,Connections");
   expect(csv.slice(1).map((line) => line.split(",")[1])).toEqual(["Eve Test", "Carol Test", "Bob Test", "Alice Test"]);
 });

@@ -32,7 +32,9 @@ test("changing the account e-mail asks for the current password and waits for th
   await page.getByLabel("Current password (to change the e-mail address)").fill("current-pass-1");
   await page.getByRole("button", { name: "Update" }).click();
   // No SMTP_URL here: the toast says honestly that the link is kept in the outbox folder.
-  await expect(page.getByText(`The link to confirm ${newEmail} was not sent: no mail server is set (SMTP_URL), so it is kept in the outbox folder`)).toBeVisible();
+  await expect(
+    page.getByText(`The link to confirm ${newEmail} was not sent: no mail server is set (SMTP_URL), so it is kept in the outbox folder`),
+  ).toBeVisible();
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue(user.email); // the old address stays until the link is used
   const mail = await latestMailTo(newEmail);
   await page.goto(new URL(mail.link!).pathname);

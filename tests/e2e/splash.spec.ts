@@ -8,7 +8,15 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { clickAndConfirm } from "./confirm";
 import { expect, E2E_PORT, signIn, test as base } from "./fixtures";
-import { type FakeGateway, makePortal, merakiEntry, merakiGrantUrl, randomMac, type PortalSetup, startFakeGateway } from "./portal-fixtures";
+import {
+  type FakeGateway,
+  makePortal,
+  merakiEntry,
+  merakiGrantUrl,
+  randomMac,
+  type PortalSetup,
+  startFakeGateway,
+} from "./portal-fixtures";
 import { createPage, isNoJs, publicKeyOf, publish, saveCode, setUpAsCode, useAsNetworkPage, writeTinyPng } from "./splash-fixtures";
 
 const ORIGIN = `http://localhost:${E2E_PORT}`;
@@ -99,7 +107,12 @@ async function dragBlock(page: Page, label: string, to: () => Promise<{ x: numbe
   await page.mouse.up();
 }
 
-test("builder: blocks dragged onto the canvas, saved, published; the guest sees them around the connect form and connects", async ({ page, context, gateway, guestPage }) => {
+test("builder: blocks dragged onto the canvas, saved, published; the guest sees them around the connect form and connects", async ({
+  page,
+  context,
+  gateway,
+  guestPage,
+}) => {
   onlyWithJs();
   const setup = await operator(context);
   const pageId = await createPage(page, setup.orgId, "Lobby welcome", "What guests see in the lobby");
@@ -130,7 +143,11 @@ test("builder: blocks dragged onto the canvas, saved, published; the guest sees 
   await canvas.locator(".mlango-connect").click();
   await expect(canvas.getByText("Karibu! Ask the barista for today's special.")).toBeVisible();
   // The text block went after the connect form.
-  expect(await canvas.locator("body").evaluate((body: HTMLElement) => body.innerText.indexOf("Karibu!") > body.innerText.indexOf("connect form appears"))).toBe(true);
+  expect(
+    await canvas
+      .locator("body")
+      .evaluate((body: HTMLElement) => body.innerText.indexOf("Karibu!") > body.innerText.indexOf("connect form appears")),
+  ).toBe(true);
 
   await save.click();
   await expect(page.getByText("Page saved. Publish it when guests should see it.")).toBeVisible();
@@ -158,7 +175,11 @@ test("builder: blocks dragged onto the canvas, saved, published; the guest sees 
   await expect(form).toHaveCount(1);
   await expect(form.getByLabel("First name")).toBeVisible();
   await expect(guest.getByRole("heading", { level: 2, name: "Get connected to WiFi" })).toBeVisible();
-  expect(await guest.locator("body").evaluate((body: HTMLElement) => body.innerText.indexOf("Karibu!") > body.innerText.indexOf("Get connected"))).toBe(true);
+  expect(
+    await guest
+      .locator("body")
+      .evaluate((body: HTMLElement) => body.innerText.indexOf("Karibu!") > body.innerText.indexOf("Get connected")),
+  ).toBe(true);
   await signUpAndConnect(guest, gateway);
 });
 
@@ -183,10 +204,17 @@ test("code editor: what is typed is saved when the editor loses focus and is sti
   await expect(editor).toHaveText("<h1>Karibu Java House</h1>");
   // The draft preview on Details renders it.
   await page.getByRole("navigation", { name: "Splash page" }).getByRole("link", { name: "Details" }).click();
-  await expect(page.frameLocator('iframe[title="Preview of Typed page"]').getByRole("heading", { name: "Karibu Java House" })).toBeVisible();
+  await expect(
+    page.frameLocator('iframe[title="Preview of Typed page"]').getByRole("heading", { name: "Karibu Java House" }),
+  ).toBeVisible();
 });
 
-test("template: Café cloned, its options listed, one changed and published; the guest sees the new value", async ({ page, context, gateway, guestPage }) => {
+test("template: Café cloned, its options listed, one changed and published; the guest sees the new value", async ({
+  page,
+  context,
+  gateway,
+  guestPage,
+}) => {
   onlyWithJs();
   const setup = await operator(context);
   const pageId = await createPage(page, setup.orgId, "Café page");
@@ -218,7 +246,12 @@ test("template: Café cloned, its options listed, one changed and published; the
   await expect(guest.locator(".mlango-connect form").getByLabel("First name")).toBeVisible();
 });
 
-test("presentation: a display rule shows the page at the access point; once removed the guest gets the built-in page", async ({ page, context, gateway, guestPage }) => {
+test("presentation: a display rule shows the page at the access point; once removed the guest gets the built-in page", async ({
+  page,
+  context,
+  gateway,
+  guestPage,
+}) => {
   onlyWithJs();
   const setup = await operator(context);
   const pageId = await createPage(page, setup.orgId, "Happy hour");
@@ -253,7 +286,12 @@ test("presentation: a display rule shows the page at the access point; once remo
   await expect(guest.getByText("Happy hour in the lobby")).toHaveCount(0);
 });
 
-test("images: a PNG uploaded on the Images page and used by a published page loads on the guest's page", async ({ page, context, gateway, guestPage }) => {
+test("images: a PNG uploaded on the Images page and used by a published page loads on the guest's page", async ({
+  page,
+  context,
+  gateway,
+  guestPage,
+}) => {
   onlyWithJs();
   const setup = await operator(context);
   await page.goto(`/${setup.orgId}/splash_pages`);
@@ -289,10 +327,18 @@ test("without JavaScript: create, set up as code, save, publish, view, add a rul
   const pageId = await createPage(page, setup.orgId, "Plain page", "Made without JavaScript");
   await setUpAsCode(page, setup.orgId, pageId);
   await saveCode(page, "Page HTML", "<h1>Karibu, no scripts needed</h1>{{ connect_form }}<p>Ask at the bar for help.</p>", "HTML saved.");
-  await expect(page.getByLabel("Page HTML")).toHaveValue("<h1>Karibu, no scripts needed</h1>{{ connect_form }}<p>Ask at the bar for help.</p>");
+  await expect(page.getByLabel("Page HTML")).toHaveValue(
+    "<h1>Karibu, no scripts needed</h1>{{ connect_form }}<p>Ask at the bar for help.</p>",
+  );
 
   // A code page has the HTML tab, no Builder; Publish asks first (the server's step without JavaScript).
-  await expect(page.getByRole("navigation", { name: "Splash page" }).getByRole("link")).toHaveText(["Details", "HTML", "Styles", "Scripts", "Presentation"]);
+  await expect(page.getByRole("navigation", { name: "Splash page" }).getByRole("link")).toHaveText([
+    "Details",
+    "HTML",
+    "Styles",
+    "Scripts",
+    "Presentation",
+  ]);
   await publish(page, "Plain page");
 
   const [view] = await Promise.all([page.waitForEvent("popup"), page.getByRole("link", { name: "View page" }).click()]);
@@ -309,7 +355,13 @@ test("without JavaScript: create, set up as code, save, publish, view, add a rul
   await page.getByLabel("Access points").selectOption({ label: setup.ap.name });
   await page.getByRole("button", { name: "Save display rule" }).click();
   await expect(page.getByText("Display rule saved.")).toBeVisible();
-  await expect(page.getByRole("row").filter({ hasText: setup.ap.name }).getByRole("cell")).toHaveText([setup.ap.name, "Any", "Any", "After 2 Days", "Remove"]);
+  await expect(page.getByRole("row").filter({ hasText: setup.ap.name }).getByRole("cell")).toHaveText([
+    setup.ap.name,
+    "Any",
+    "Any",
+    "After 2 Days",
+    "Remove",
+  ]);
 
   const question = await clickAndConfirm(page, page.getByRole("button", { name: "Delete" }));
   expect(question).toBe("Delete the splash page Plain page? Its display rule is removed. This cannot be undone.");
@@ -318,7 +370,11 @@ test("without JavaScript: create, set up as code, save, publish, view, add a rul
   await expect(page.getByRole("heading", { name: "Plain page" })).toHaveCount(0);
 });
 
-test("a published page's script, opened in a browser signed in to the console, reads no cookie, no storage and no console answer", async ({ page, context, gateway }) => {
+test("a published page's script, opened in a browser signed in to the console, reads no cookie, no storage and no console answer", async ({
+  page,
+  context,
+  gateway,
+}) => {
   onlyWithJs();
   const setup = await operator(context);
   // A cookie scripts of this origin could read (the session cookie itself is HttpOnly).
@@ -343,7 +399,10 @@ test("a published page's script, opened in a browser signed in to the console, r
   await useAsNetworkPage(setup.venue.id, pageId);
 
   // The control: on a console page the same request is answered with the operator's data.
-  const control = await page.evaluate((path) => fetch(path, { credentials: "include" }).then(async (r) => ({ status: r.status, text: await r.text() })), consolePath);
+  const control = await page.evaluate(
+    (path) => fetch(path, { credentials: "include" }).then(async (r) => ({ status: r.status, text: await r.text() })),
+    consolePath,
+  );
   expect(control.status).toBe(200);
   expect(control.text).toContain("Probe page");
 

@@ -11,7 +11,12 @@ export const { SURVEY_MESSAGES } = await import("~/lib/schemas/surveys");
 export const makeSurveyOrg = () => makePortal();
 
 export async function surveyByTitle(orgId: number, title: string) {
-  return db.selectFrom("surveys").select(["id", "title", "start_date", "end_date"]).where("organization_id", "=", orgId).where("title", "=", title).executeTakeFirst();
+  return db
+    .selectFrom("surveys")
+    .select(["id", "title", "start_date", "end_date"])
+    .where("organization_id", "=", orgId)
+    .where("title", "=", title)
+    .executeTakeFirst();
 }
 
 export async function liveQuestions(surveyId: number) {
@@ -26,7 +31,12 @@ export async function liveQuestions(surveyId: number) {
 }
 
 export async function responsesOf(surveyId: number) {
-  return db.selectFrom("survey_responses").select(["question_id", "answer", "customer_id", "connection_id"]).where("survey_id", "=", surveyId).orderBy("id").execute();
+  return db
+    .selectFrom("survey_responses")
+    .select(["question_id", "answer", "customer_id", "connection_id"])
+    .where("survey_id", "=", surveyId)
+    .orderBy("id")
+    .execute();
 }
 
 export const todayUtc = () => new Date().toISOString().slice(0, 10);

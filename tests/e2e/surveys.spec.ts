@@ -17,7 +17,11 @@ async function fillQuestion(page: Page, n: number, text: string, type: string, o
   if (options) await page.getByLabel(`Question ${n} options`).fill(options);
 }
 
-test("an operator creates, edits and deletes a survey; a guest answers it; the report and both exports show the answers", async ({ page, context, browser }) => {
+test("an operator creates, edits and deletes a survey; a guest answers it; the report and both exports show the answers", async ({
+  page,
+  context,
+  browser,
+}) => {
   test.setTimeout(90_000);
   const setup = await makeSurveyOrg();
   const title = `Visit survey ${Date.now()}`;
@@ -111,7 +115,9 @@ test("an operator creates, edits and deletes a survey; a guest answers it; the r
   await page.getByRole("button", { name: "Show" }).click();
   const table = page.getByRole("table").last();
   await expect(table.getByRole("row").filter({ hasText: "What brought you here?" }).getByRole("cell", { name: "Work" })).toBeVisible();
-  await expect(table.getByRole("row").filter({ hasText: "How was the Wi-Fi?" }).getByRole("cell", { name: "4", exact: true })).toBeVisible();
+  await expect(
+    table.getByRole("row").filter({ hasText: "How was the Wi-Fi?" }).getByRole("cell", { name: "4", exact: true }),
+  ).toBeVisible();
   await expect(page.getByText("Average rating: 4.00")).toBeVisible();
   await expect(page.locator("figure svg").first()).toBeVisible();
 
@@ -133,11 +139,22 @@ test("an operator creates, edits and deletes a survey; a guest answers it; the r
   const sheet = workbook.getWorksheet("Survey Responses")!;
   expect(sheet.rowCount).toBe(3);
   const answers = [2, 3].map((r) => [sheet.getRow(r).getCell(2).value, sheet.getRow(r).getCell(3).value]);
-  expect(answers).toEqual(expect.arrayContaining([["How was the Wi-Fi?", "4"], ["What brought you here?", "Work"]]));
+  expect(answers).toEqual(
+    expect.arrayContaining([
+      ["How was the Wi-Fi?", "4"],
+      ["What brought you here?", "Work"],
+    ]),
+  );
 
   // Delete, after the confirmation.
   await page.goto(`/${setup.orgId}/surveys`);
-  const asked = await clickAndConfirm(page, page.getByRole("row").filter({ hasText: title }).getByRole("button", { name: /Delete/ }));
+  const asked = await clickAndConfirm(
+    page,
+    page
+      .getByRole("row")
+      .filter({ hasText: title })
+      .getByRole("button", { name: /Delete/ }),
+  );
   expect(asked).toBe(SURVEY_MESSAGES.deleteQuestion);
   await expect(page.getByRole("status").filter({ hasText: "Survey deleted." })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: title })).toHaveCount(0);

@@ -36,7 +36,9 @@ test("creates a network from the list, opens it, edits its settings and deletes 
   await expect(page.getByRole("heading", { level: 1, name: "Sarit Mall" })).toBeVisible();
 
   const question = await clickAndConfirm(page, page.getByRole("button", { name: "Delete network" }));
-  expect(question).toBe("Are you sure you want to delete the network Sarit Mall? It has no access points. Its connection history is kept, no longer linked to a network.");
+  expect(question).toBe(
+    "Are you sure you want to delete the network Sarit Mall? It has no access points. Its connection history is kept, no longer linked to a network.",
+  );
   await expect(page).toHaveURL(`/${org.id}/venues`);
   await expect(page.getByRole("row").filter({ hasText: "Sarit Mall" })).toHaveCount(0);
 });
@@ -53,7 +55,12 @@ test("adds an access point to a network, opens it, edits it and deletes it after
   await expect(page).toHaveURL(`/${org.id}/ap/create?venue_id=${venue.id}`);
   await expect(page.getByRole("heading", { name: "New hotspot" })).toBeVisible();
   await page.getByRole("button", { name: "Create" }).click();
-  for (const message of ["Name field is required.", "Make field is required.", "Mac address field is required.", "Serial number field is required."]) {
+  for (const message of [
+    "Name field is required.",
+    "Make field is required.",
+    "Mac address field is required.",
+    "Serial number field is required.",
+  ]) {
     await expect(page.getByText(message)).toBeVisible();
   }
   await page.getByLabel("Name").fill("Food court");

@@ -42,10 +42,17 @@ async function toastOf(res: Response) {
   return session.get("toast");
 }
 
-const adminRow = (id: number) => db.selectFrom("administrators").select(["id", "role_id", "status"]).where("id", "=", id).executeTakeFirst();
-const roleRow = (id: number) => db.selectFrom("roles").select(["id", "name", "description", "role_type"]).where("id", "=", id).executeTakeFirst();
+const adminRow = (id: number) =>
+  db.selectFrom("administrators").select(["id", "role_id", "status"]).where("id", "=", id).executeTakeFirst();
+const roleRow = (id: number) =>
+  db.selectFrom("roles").select(["id", "name", "description", "role_type"]).where("id", "=", id).executeTakeFirst();
 const ownerRow = (orgId: number) =>
-  db.selectFrom("administrators").select(["id", "role_id"]).where("organization_id", "=", orgId).where("is_owner", "=", 1).executeTakeFirstOrThrow();
+  db
+    .selectFrom("administrators")
+    .select(["id", "role_id"])
+    .where("organization_id", "=", orgId)
+    .where("is_owner", "=", 1)
+    .executeTakeFirstOrThrow();
 
 /**
  * Server-renders a route component with the data its loader returned (what a browser without
@@ -77,7 +84,13 @@ async function renderPage(Component: ComponentType, loaderResponse: Response): P
     },
     publicPath: "/build/",
     assetsBuildDirectory: "public/build",
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: false },
+    future: {
+      v3_fetcherPersist: true,
+      v3_relativeSplatPath: true,
+      v3_throwAbortReason: true,
+      v3_lazyRouteDiscovery: true,
+      v3_singleFetch: false,
+    },
     isSpaMode: false,
   };
   const res = await createRequestHandler(build, "test")(new Request("http://localhost/"));
@@ -342,7 +355,11 @@ describe("roles list", () => {
     await insertRole(other.id, "r", [], "Foreign cashier");
     for (let i = 1; i <= 7; i++) {
       const role = await insertRole(org.id, "r", [], i % 2 ? `Cashier ${i}` : `Manager ${i}`);
-      await db.updateTable("roles").set({ created_at: 1_700_000_000_000 + i * 1000 }).where("id", "=", role.id).execute();
+      await db
+        .updateTable("roles")
+        .set({ created_at: 1_700_000_000_000 + i * 1000 })
+        .where("id", "=", role.id)
+        .execute();
     }
     const page1 = await (await call(roles.loader, owner.id, org.id, "roles?per_page=5")).json();
     expect(page1.total).toBe(7);
@@ -632,9 +649,23 @@ describe("role detail", () => {
     const role = await insertRole(org.id, "custom", ["edit_networks"], "Support");
     const member = await makeUser();
     await insertMembership(org.id, member.id, role.id);
-    await call(roleDetail.action, owner.id, org.id, `roles/${role.id}`, { intent: "update-role", name: "Support", role_type: "r" }, { roleId: String(role.id) });
+    await call(
+      roleDetail.action,
+      owner.id,
+      org.id,
+      `roles/${role.id}`,
+      { intent: "update-role", name: "Support", role_type: "r" },
+      { roleId: String(role.id) },
+    );
     expect(await permissionsOf(member.id, org.id)).toEqual([...VIEW_PERMISSIONS].sort());
-    await call(roleDetail.action, owner.id, org.id, `roles/${role.id}`, { intent: "update-role", name: "Support", role_type: "custom" }, { roleId: String(role.id) });
+    await call(
+      roleDetail.action,
+      owner.id,
+      org.id,
+      `roles/${role.id}`,
+      { intent: "update-role", name: "Support", role_type: "custom" },
+      { roleId: String(role.id) },
+    );
     expect(await permissionsOf(member.id, org.id)).toEqual([]);
   });
 });

@@ -24,7 +24,20 @@ const DAY = 86_400_000;
 const apRow = (id: number) =>
   db
     .selectFrom("access_points")
-    .select(["name", "make", "mac_address", "serial_number", "venue_id", "lat", "lng", "layout_x", "layout_y", "success_url", "custom_splash_url", "description"])
+    .select([
+      "name",
+      "make",
+      "mac_address",
+      "serial_number",
+      "venue_id",
+      "lat",
+      "lng",
+      "layout_x",
+      "layout_y",
+      "success_url",
+      "custom_splash_url",
+      "description",
+    ])
     .where("id", "=", id)
     .executeTakeFirst();
 
@@ -138,13 +151,25 @@ describe("new hotspot", () => {
     const { org, owner } = await makeOrg();
     const venue = await insertVenue(org.id);
     await insertAp(org.id, venue.id, { name: "Existing AP", mac_address: "aa:bb:cc:00:11:22" });
-    const res = await callRoute(apCreate.action, owner.id, `/${org.id}/ap/create`, { orgId: String(org.id) }, apForm(venue.id, { mac_address: "AABBCC001122" }));
+    const res = await callRoute(
+      apCreate.action,
+      owner.id,
+      `/${org.id}/ap/create`,
+      { orgId: String(org.id) },
+      apForm(venue.id, { mac_address: "AABBCC001122" }),
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).error).toEqual({ mac_address: [ACCESS_POINT_REFUSALS.macTaken("Existing AP")] });
 
     const other = await makeOrg("Other Org");
     const otherVenue = await insertVenue(other.org.id);
-    const elsewhere = await callRoute(apCreate.action, other.owner.id, `/${other.org.id}/ap/create`, { orgId: String(other.org.id) }, apForm(otherVenue.id, { mac_address: "aa-bb-cc-00-11-22" }));
+    const elsewhere = await callRoute(
+      apCreate.action,
+      other.owner.id,
+      `/${other.org.id}/ap/create`,
+      { orgId: String(other.org.id) },
+      apForm(otherVenue.id, { mac_address: "aa-bb-cc-00-11-22" }),
+    );
     expect(elsewhere.status).toBe(302);
   });
 });
@@ -162,7 +187,12 @@ describe("MAC uniqueness under concurrency", () => {
     expect(results.map((r) => r.status).sort()).toEqual([302, 400, 400]);
     for (const refused of results.filter((r) => r.status === 400)) {
       const message = (await refused.json()).error.mac_address[0];
-      expect([ACCESS_POINT_REFUSALS.macTakenRace, ACCESS_POINT_REFUSALS.macTaken("AP 0"), ACCESS_POINT_REFUSALS.macTaken("AP 1"), ACCESS_POINT_REFUSALS.macTaken("AP 2")]).toContain(message);
+      expect([
+        ACCESS_POINT_REFUSALS.macTakenRace,
+        ACCESS_POINT_REFUSALS.macTaken("AP 0"),
+        ACCESS_POINT_REFUSALS.macTaken("AP 1"),
+        ACCESS_POINT_REFUSALS.macTaken("AP 2"),
+      ]).toContain(message);
     }
     expect(await db.selectFrom("access_points").select("mac_address").execute()).toEqual([{ mac_address: "aa:bb:cc:dd:ee:01" }]);
   });
@@ -180,8 +210,12 @@ describe("access point details", () => {
       for (const fn of [apLayout.loader, apIndex.loader, apOverview.loader, apSettings.loader]) {
         expect((await callRoute(fn, owner.id, path, params)).status).toBe(404);
       }
-      expect((await callRoute(apSettings.action, owner.id, `${path}/settings`, params, { intent: "update", ...apForm(venue.id) })).status).toBe(404);
-      expect((await callRoute(apSettings.action, owner.id, `${path}/settings`, params, { intent: "delete", confirmed: "yes" })).status).toBe(404);
+      expect(
+        (await callRoute(apSettings.action, owner.id, `${path}/settings`, params, { intent: "update", ...apForm(venue.id) })).status,
+      ).toBe(404);
+      expect(
+        (await callRoute(apSettings.action, owner.id, `${path}/settings`, params, { intent: "delete", confirmed: "yes" })).status,
+      ).toBe(404);
     }
     expect(await apRow(foreign.id)).toMatchObject({ name: foreign.name });
   });
@@ -196,7 +230,9 @@ describe("access point details", () => {
     expect(frame.deleteQuestion).toBe("Are you sure you want to delete the access point Food court? Its connection history is kept.");
     const { user } = await makeMember(org.id, "r");
     expect((await (await callRoute(apLayout.loader, user.id, `/${org.id}/ap/${ap.id}`, params)).json()).deleteQuestion).toBeNull();
-    expect((await callRoute(apIndex.loader, user.id, `/${org.id}/ap/${ap.id}`, params)).headers.get("Location")).toBe(`/${org.id}/ap/${ap.id}/overview`);
+    expect((await callRoute(apIndex.loader, user.id, `/${org.id}/ap/${ap.id}`, params)).headers.get("Location")).toBe(
+      `/${org.id}/ap/${ap.id}/overview`,
+    );
   });
 
   it("counts authorized connections and their devices and clients by the access point's MAC over the last year, and who is online now", async () => {
@@ -205,14 +241,34 @@ describe("access point details", () => {
     const ap = await insertAp(org.id, venue.id);
     const neighbour = await insertAp(org.id, venue.id);
     const [c1, c2] = [await insertCustomer(org.id), await insertCustomer(org.id)];
-    const device = (await db.insertInto("devices").values(buildDevice(org.id, { customer_id: c1 })).returning("id").executeTakeFirstOrThrow()).id;
+    const device = (
+      await db
+        .insertInto("devices")
+        .values(buildDevice(org.id, { customer_id: c1 }))
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
     const now = Date.now();
     await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c1, device_id: device }); // online
-    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c2, created_at: now - 100 * DAY, authorized_at: now - 100 * DAY, ended_at: now - 100 * DAY + 1000 });
+    await insertConnection(
+      org.id,
+      { venueId: venue.id, ap },
+      { customer_id: c2, created_at: now - 100 * DAY, authorized_at: now - 100 * DAY, ended_at: now - 100 * DAY + 1000 },
+    );
     const visitor = await insertCustomer(org.id);
-    const visitorDevice = (await db.insertInto("devices").values(buildDevice(org.id, { customer_id: visitor })).returning("id").executeTakeFirstOrThrow()).id;
+    const visitorDevice = (
+      await db
+        .insertInto("devices")
+        .values(buildDevice(org.id, { customer_id: visitor }))
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
     await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: visitor, device_id: visitorDevice, authorized_at: null }); // a portal visit only
-    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c2, created_at: now - 400 * DAY, authorized_at: now - 400 * DAY, ended_at: now - 400 * DAY + 1 }); // over a year ago
+    await insertConnection(
+      org.id,
+      { venueId: venue.id, ap },
+      { customer_id: c2, created_at: now - 400 * DAY, authorized_at: now - 400 * DAY, ended_at: now - 400 * DAY + 1 },
+    ); // over a year ago
     await insertConnection(org.id, { venueId: venue.id, ap: neighbour }, { customer_id: c1 });
     const params = { orgId: String(org.id), apId: String(ap.id) };
     const body: Json = await (await callRoute(apOverview.loader, owner.id, `/${org.id}/ap/${ap.id}/overview`, params)).json();
@@ -240,7 +296,13 @@ describe("access point settings", () => {
     const res = await callRoute(apSettings.action, owner.id, path, params, { intent: "update", ...form });
     expect(res.headers.get("Location")).toBe(path);
     expect(await toastOf(res)).toEqual({ type: "success", message: "Access point updated." });
-    expect(await apRow(ap.id)).toMatchObject({ name: "Renamed", venue_id: second.id, make: "Cisco Controller", mac_address: "02:00:00:00:00:aa", lat: null });
+    expect(await apRow(ap.id)).toMatchObject({
+      name: "Renamed",
+      venue_id: second.id,
+      make: "Cisco Controller",
+      mac_address: "02:00:00:00:00:aa",
+      lat: null,
+    });
   });
 
   it("refuses another access point's MAC, and a network of another organisation is a 404", async () => {
@@ -250,7 +312,10 @@ describe("access point settings", () => {
     await insertAp(org.id, venue.id, { name: "Taken", mac_address: "02:00:00:00:00:bb" });
     const params = { orgId: String(org.id), apId: String(ap.id) };
     const path = `/${org.id}/ap/${ap.id}/settings`;
-    const taken = await callRoute(apSettings.action, owner.id, path, params, { intent: "update", ...apForm(venue.id, { mac_address: "0200.0000.00BB" }) });
+    const taken = await callRoute(apSettings.action, owner.id, path, params, {
+      intent: "update",
+      ...apForm(venue.id, { mac_address: "0200.0000.00BB" }),
+    });
     expect(taken.status).toBe(400);
     expect((await taken.json()).error).toEqual({ mac_address: [ACCESS_POINT_REFUSALS.macTaken("Taken")] });
 
@@ -274,21 +339,35 @@ describe("access point settings", () => {
     expect((await refused.json()).message).toBe(refusalMessage("delete_ap"));
 
     const ask: Json = await (await callRoute(apSettings.action, owner.id, path, params, { intent: "delete" })).json();
-    expect(ask.confirm).toEqual({ intent: "delete", message: "Are you sure you want to delete the access point Gate? Its connection history is kept.", fields: {} });
+    expect(ask.confirm).toEqual({
+      intent: "delete",
+      message: "Are you sure you want to delete the access point Gate? Its connection history is kept.",
+      fields: {},
+    });
     expect(await apRow(ap.id)).toBeDefined();
 
     const res = await callRoute(apSettings.action, owner.id, path, params, { intent: "delete", confirmed: "yes" });
     expect(res.headers.get("Location")).toBe(`/${org.id}/venues/${venue.id}/access-points`);
     expect(await toastOf(res)).toEqual({ type: "info", message: "Access point Gate deleted." });
     expect(await apRow(ap.id)).toBeUndefined();
-    const kept = await db.selectFrom("connections").select(["venue_id", "access_point_id", "access_point_mac"]).where("id", "=", connection).executeTakeFirstOrThrow();
+    const kept = await db
+      .selectFrom("connections")
+      .select(["venue_id", "access_point_id", "access_point_mac"])
+      .where("id", "=", connection)
+      .executeTakeFirstOrThrow();
     expect(kept).toEqual({ venue_id: venue.id, access_point_id: null, access_point_mac: ap.mac_address });
   });
 
   it("answers 400 for an unknown intent", async () => {
     const { org, owner } = await makeOrg();
     const ap = await insertAp(org.id, (await insertVenue(org.id)).id);
-    const res = await callRoute(apSettings.action, owner.id, `/${org.id}/ap/${ap.id}/settings`, { orgId: String(org.id), apId: String(ap.id) }, { intent: "explode" });
+    const res = await callRoute(
+      apSettings.action,
+      owner.id,
+      `/${org.id}/ap/${ap.id}/settings`,
+      { orgId: String(org.id), apId: String(ap.id) },
+      { intent: "explode" },
+    );
     expect(res.status).toBe(400);
   });
 });
@@ -303,7 +382,11 @@ describe("access point record tabs", () => {
     await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: mine });
     await insertConnection(org.id, { venueId: venue.id, ap: neighbour }, { customer_id: theirs });
     const longAgo = Date.now() - 400 * DAY;
-    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: old, created_at: longAgo, authorized_at: longAgo, ended_at: longAgo + 1 });
+    await insertConnection(
+      org.id,
+      { venueId: venue.id, ap },
+      { customer_id: old, created_at: longAgo, authorized_at: longAgo, ended_at: longAgo + 1 },
+    );
     const params = { orgId: String(org.id), apId: String(ap.id) };
     const path = `/${org.id}/ap/${ap.id}`;
 

@@ -233,7 +233,7 @@ describe("password reset", () => {
     const asked = await callAction(forgot, "/password/forgot", { form: { login_id: "0733 000 222" } });
     expect(asked.status).toBe(302);
     expect((await sessionOf(asked)).get("toast")).toEqual({ type: "success", message: FORGOT_PASSWORD_SENT });
-    const mails = (await mailsTo(email));
+    const mails = await mailsTo(email);
     expect(mails).toHaveLength(1);
     expect(mails[0].link).toMatch(/^http:\/\/localhost\/password\/reset\/[\w-]{40,}$/);
     expect(mails[0].text).toContain(mails[0].link);
@@ -250,10 +250,15 @@ describe("password reset", () => {
     const stale = await run(() => requireUser(makeRequest("/", { cookie: oldSession })));
     expect(stale.headers.get("Location")).toBe("/login");
 
-    const again = await callAction(reset, `/password/reset/${token}`, { params: { token }, form: { ...form, password: "third-password", password_confirmation: "third-password" } });
+    const again = await callAction(reset, `/password/reset/${token}`, {
+      params: { token },
+      form: { ...form, password: "third-password", password_confirmation: "third-password" },
+    });
     expect((await errorsOf(again))[""]).toEqual([RESET_LINK_INVALID]);
     expect(await verifyLogin(email, "brand-new-pass")).not.toBeNull();
-    expect(await (await callLoader(reset, `/password/reset/${token}`, { params: { token } })).json()).toEqual({ linkError: RESET_LINK_INVALID });
+    expect(await (await callLoader(reset, `/password/reset/${token}`, { params: { token } })).json()).toEqual({
+      linkError: RESET_LINK_INVALID,
+    });
   });
 
   it("refuses an expired link", async () => {
@@ -261,7 +266,10 @@ describe("password reset", () => {
     await makeUser({ email, password: "old-password" });
     await callAction(forgot, "/password/forgot", { form: { login_id: email } });
     const token = tokenOf((await mailsTo(email))[0].link);
-    await db.updateTable("password_resets").set({ expires_at: Date.now() - 1 }).execute();
+    await db
+      .updateTable("password_resets")
+      .set({ expires_at: Date.now() - 1 })
+      .execute();
     const res = await callAction(reset, `/password/reset/${token}`, {
       params: { token },
       form: { login_id: email, password: "brand-new-pass", password_confirmation: "brand-new-pass" },
@@ -305,8 +313,8 @@ describe("password reset", () => {
     expect(b.status).toBe(a.status);
     expect(b.headers.get("Location")).toBe(a.headers.get("Location"));
     expect((await sessionOf(b)).get("toast")).toEqual((await sessionOf(a)).get("toast"));
-    expect((await mailsTo(unknown))).toEqual([]);
-    expect((await mailsTo(known))).toHaveLength(1);
+    expect(await mailsTo(unknown)).toEqual([]);
+    expect(await mailsTo(known)).toHaveLength(1);
   });
 });
 
@@ -333,7 +341,11 @@ describe("API login", () => {
   const post = (body: BodyInit, contentType: string) =>
     run(async () =>
       apiLogin.action({
-        request: new Request("http://localhost/account/api/v1/auth/login", { method: "POST", body, headers: { "Content-Type": contentType } }),
+        request: new Request("http://localhost/account/api/v1/auth/login", {
+          method: "POST",
+          body,
+          headers: { "Content-Type": contentType },
+        }),
         params: {},
         context: { clientAddress: "198.51.100.7" },
       }),

@@ -22,7 +22,13 @@ afterAll(async () => {
 });
 
 const GIF = Buffer.concat([Buffer.from("GIF89a"), Buffer.from([64, 0, 20, 0, 0, 0, 0]), Buffer.from([0x3b])]);
-const SIGNUP = { mode: "SIGNUP", first_name: "Amina", last_name: "Otieno", email_address: "amina@example.com", phone_number: "0712 345 678" };
+const SIGNUP = {
+  mode: "SIGNUP",
+  first_name: "Amina",
+  last_name: "Otieno",
+  email_address: "amina@example.com",
+  phone_number: "0712 345 678",
+};
 
 /**
  * An organisation with a network and a campaign with one banner, made through the console over HTTP
@@ -48,7 +54,12 @@ async function world() {
   form.set("description", "Fibre at home");
   form.set("active", "on");
   form.set("file", new Blob([new Uint8Array(GIF)], { type: "image/gif" }), "fibre.gif");
-  const uploaded = await fetch(`${server.origin}/${org.id}/ads/banners/${campaignId}`, { method: "POST", redirect: "manual", headers: { Cookie: cookie }, body: form });
+  const uploaded = await fetch(`${server.origin}/${org.id}/ads/banners/${campaignId}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Cookie: cookie },
+    body: form,
+  });
   expect(uploaded.status).toBe(302);
   const banner = await db.selectFrom("ad_banners").select("id").where("campaign_id", "=", campaignId).executeTakeFirstOrThrow();
   return { org, owner, ctx, ...network, campaignId, bannerId: Number(banner.id) };
@@ -67,7 +78,10 @@ describe("banners on the guest connect page", () => {
     const page = await fetch(`${server.origin}/connect?token=${token}`);
     expect(page.status).toBe(200);
     const html = await page.text();
-    const link = /<a href="(\/ads\/click\/(\d+)\?token=[^"]+)"[^>]*><img src="(\/assets\/ads\/[^"]+)" width="64" height="20" alt="Fibre at home"/.exec(html);
+    const link =
+      /<a href="(\/ads\/click\/(\d+)\?token=[^"]+)"[^>]*><img src="(\/assets\/ads\/[^"]+)" width="64" height="20" alt="Fibre at home"/.exec(
+        html,
+      );
     expect(link, html).not.toBeNull();
     expect(Number(link![2])).toBe(w.bannerId);
     expect(html).not.toContain("<script");

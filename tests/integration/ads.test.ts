@@ -45,14 +45,25 @@ function as(userId: number, orgId: number) {
   };
   return {
     get: (fn: Fn, path: string, params: Record<string, string> = {}) => call(fn, path, params),
-    post: (fn: Fn, path: string, form: Record<string, string | string[]>, params: Record<string, string> = {}) => call(fn, path, params, form),
-    upload: async (campaignParam: string | undefined, fields: Record<string, string>, file: { bytes: Buffer; name: string; type: string } | null) => {
+    post: (fn: Fn, path: string, form: Record<string, string | string[]>, params: Record<string, string> = {}) =>
+      call(fn, path, params, form),
+    upload: async (
+      campaignParam: string | undefined,
+      fields: Record<string, string>,
+      file: { bytes: Buffer; name: string; type: string } | null,
+    ) => {
       const body = new FormData();
       for (const [k, v] of Object.entries(fields)) body.set(k, v);
       if (file) body.set("file", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
       const path = `/${orgId}/ads/banners${campaignParam ? `/${campaignParam}` : ""}`;
       const request = new Request(`http://localhost${path}`, { method: "POST", body, headers: { Cookie: await sessionCookie(userId) } });
-      return run(() => bannersRoute.action({ request, params: { orgId: String(orgId), ...(campaignParam ? { campaignId: campaignParam } : {}) }, context: {} }));
+      return run(() =>
+        bannersRoute.action({
+          request,
+          params: { orgId: String(orgId), ...(campaignParam ? { campaignId: campaignParam } : {}) },
+          context: {},
+        }),
+      );
     },
   };
 }
@@ -81,10 +92,24 @@ async function createdCampaign(me: ReturnType<typeof as>, fields: Record<string,
   return Number(/ads\/banners\/(\d+)$/.exec(res.headers.get("Location")!)![1]);
 }
 
-async function uploadedBanner(me: ReturnType<typeof as>, campaignId: number, fields: Record<string, string> = {}, file = { bytes: GIF, name: "b.gif", type: "image/gif" }): Promise<number> {
-  const res = await me.upload(String(campaignId), { campaign_id: String(campaignId), click_url: "https://advertiser.example/offer", description: "Home fibre", active: "on", ...fields }, file);
+async function uploadedBanner(
+  me: ReturnType<typeof as>,
+  campaignId: number,
+  fields: Record<string, string> = {},
+  file = { bytes: GIF, name: "b.gif", type: "image/gif" },
+): Promise<number> {
+  const res = await me.upload(
+    String(campaignId),
+    { campaign_id: String(campaignId), click_url: "https://advertiser.example/offer", description: "Home fibre", active: "on", ...fields },
+    file,
+  );
   expect(res.status).toBe(302);
-  const row = await db.selectFrom("ad_banners").select("id").where("campaign_id", "=", campaignId).orderBy("id", "desc").executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("ad_banners")
+    .select("id")
+    .where("campaign_id", "=", campaignId)
+    .orderBy("id", "desc")
+    .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
@@ -103,24 +128,44 @@ describe("campaigns", () => {
     const foreign = await world();
     const missing = await me.post(createRoute.action, "ads/create", campaignForm({ campaignname: " ", clientname: "" }));
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as Json).error).toMatchObject({ campaignname: [ADS_MESSAGES.nameRequired], clientname: [ADS_MESSAGES.clientRequired] });
+    expect(((await missing.json()) as Json).error).toMatchObject({
+      campaignname: [ADS_MESSAGES.nameRequired],
+      clientname: [ADS_MESSAGES.clientRequired],
+    });
     const revenue = await me.post(createRoute.action, "ads/create", campaignForm({ revenue: "12.345" }));
     expect(((await revenue.json()) as Json).error.revenue).toEqual([ADS_MESSAGES.revenueInvalid]);
-    const reversed = await me.post(createRoute.action, "ads/create", campaignForm({ activate_time: "2026-12-01T10:00", expire_time: "2026-12-01T09:00" }));
+    const reversed = await me.post(
+      createRoute.action,
+      "ads/create",
+      campaignForm({ activate_time: "2026-12-01T10:00", expire_time: "2026-12-01T09:00" }),
+    );
     expect(((await reversed.json()) as Json).error.expire_time).toEqual([ADS_MESSAGES.expireOrder]);
     const badTime = await me.post(createRoute.action, "ads/create", campaignForm({ activate_time: "tomorrow" }));
     expect(((await badTime.json()) as Json).error.activate_time).toEqual([ADS_MESSAGES.timeInvalid]);
-    const stolen = await me.post(createRoute.action, "ads/create", campaignForm({ venue_ids: [String(venue.id), String(foreign.venue.id)] }));
+    const stolen = await me.post(
+      createRoute.action,
+      "ads/create",
+      campaignForm({ venue_ids: [String(venue.id), String(foreign.venue.id)] }),
+    );
     expect(stolen.status).toBe(422);
     expect(((await stolen.json()) as Json).error.venue_ids).toEqual([ADS_MESSAGES.foreignVenue]);
     expect(await db.selectFrom("ad_campaigns").select("id").where("organization_id", "=", orgId).execute()).toEqual([]);
 
-    const res = await me.post(createRoute.action, "ads/create", campaignForm({ venue_ids: [String(venue.id)], activate_time: "2026-11-01T08:30", expire_time: "2027-01-01T00:00" }));
+    const res = await me.post(
+      createRoute.action,
+      "ads/create",
+      campaignForm({ venue_ids: [String(venue.id)], activate_time: "2026-11-01T08:30", expire_time: "2027-01-01T00:00" }),
+    );
     expect(res.status).toBe(302);
     expect(await toastOf(res)).toEqual({ type: "success", message: ADS_MESSAGES.created });
     const id = Number(/ads\/banners\/(\d+)$/.exec(res.headers.get("Location")!)![1]);
     const row = await db.selectFrom("ad_campaigns").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-    expect({ ...row, revenue_cents: Number(row.revenue_cents), activate_at: Number(row.activate_at), expire_at: Number(row.expire_at) }).toMatchObject({
+    expect({
+      ...row,
+      revenue_cents: Number(row.revenue_cents),
+      activate_at: Number(row.activate_at),
+      expire_at: Number(row.expire_at),
+    }).toMatchObject({
       organization_id: orgId,
       name: "Safaricom Home",
       client_name: "Safaricom",
@@ -129,25 +174,51 @@ describe("campaigns", () => {
       expire_at: Date.UTC(2027, 0, 1),
       paused: 0,
     });
-    expect(await db.selectFrom("ad_campaign_networks").select("venue_id").where("campaign_id", "=", id).execute()).toEqual([{ venue_id: venue.id }]);
+    expect(await db.selectFrom("ad_campaign_networks").select("venue_id").where("campaign_id", "=", id).execute()).toEqual([
+      { venue_id: venue.id },
+    ]);
   });
 
   it("derives the spec's status (pause 1 Paused, else status 0 Active, else Inactive) and Pause/Activate changes the campaign on the server", async () => {
-    expect([campaignStatusOf("1", "0"), campaignStatusOf("0", "0"), campaignStatusOf("0", "1"), campaignStatusOf("1", "1")]).toEqual(["Paused", "Active", "Inactive", "Paused"]);
+    expect([campaignStatusOf("1", "0"), campaignStatusOf("0", "0"), campaignStatusOf("0", "1"), campaignStatusOf("1", "1")]).toEqual([
+      "Paused",
+      "Active",
+      "Inactive",
+      "Paused",
+    ]);
     const { me } = await world();
     const running = await createdCampaign(me, { campaignname: "Running" });
     const future = await createdCampaign(me, { campaignname: "Future", activate_time: iso(Date.now() + 48 * HOUR) });
-    const expired = await createdCampaign(me, { campaignname: "Expired", activate_time: iso(Date.now() - 48 * HOUR), expire_time: iso(Date.now() - 24 * HOUR) });
+    const expired = await createdCampaign(me, {
+      campaignname: "Expired",
+      activate_time: iso(Date.now() - 48 * HOUR),
+      expire_time: iso(Date.now() - 24 * HOUR),
+    });
     const paused = await createdCampaign(me, { campaignname: "Paused", pause: "on" });
     const statuses = async () =>
-      Object.fromEntries((((await (await me.get(campaignsRoute.loader, "ads/campaigns")).json()) as Json).rows as Json[]).map((r) => [r.name, [r.pause, r.status, r.derivedStatus]]));
-    expect(await statuses()).toEqual({ Running: ["0", "0", "Active"], Future: ["0", "1", "Inactive"], Expired: ["0", "1", "Inactive"], Paused: ["1", "0", "Paused"] });
+      Object.fromEntries(
+        (((await (await me.get(campaignsRoute.loader, "ads/campaigns")).json()) as Json).rows as Json[]).map((r) => [
+          r.name,
+          [r.pause, r.status, r.derivedStatus],
+        ]),
+      );
+    expect(await statuses()).toEqual({
+      Running: ["0", "0", "Active"],
+      Future: ["0", "1", "Inactive"],
+      Expired: ["0", "1", "Inactive"],
+      Paused: ["1", "0", "Paused"],
+    });
 
     const pause = await me.post(campaignsRoute.action, "ads/campaigns", { intent: "pause", id: String(running) });
     expect(pause.status).toBe(302);
     expect(await toastOf(pause)).toEqual({ type: "success", message: ADS_MESSAGES.paused });
     await me.post(campaignsRoute.action, "ads/campaigns", { intent: "activate", id: String(paused) });
-    expect(await statuses()).toEqual({ Running: ["1", "0", "Paused"], Future: ["0", "1", "Inactive"], Expired: ["0", "1", "Inactive"], Paused: ["0", "0", "Active"] });
+    expect(await statuses()).toEqual({
+      Running: ["1", "0", "Paused"],
+      Future: ["0", "1", "Inactive"],
+      Expired: ["0", "1", "Inactive"],
+      Paused: ["0", "0", "Active"],
+    });
     expect((await me.post(campaignsRoute.action, "ads/campaigns", { intent: "explode", id: String(paused) })).status).toBe(400);
     void future;
     void expired;
@@ -158,7 +229,7 @@ describe("campaigns", () => {
     const empty = await me.get(csvRoute.loader, "ads/campaigns.csv");
     expect(empty.status).toBe(404);
     expect(await empty.text()).toBe("No data to export.");
-    await createdCampaign(me, { campaignname: "=HYPERLINK(\"x\")", activate_time: "2026-11-01T08:30" });
+    await createdCampaign(me, { campaignname: '=HYPERLINK("x")', activate_time: "2026-11-01T08:30" });
     const res = await me.get(csvRoute.loader, "ads/campaigns.csv");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="campaigns.csv"');
@@ -176,7 +247,14 @@ describe("banners", () => {
     const campaign = await createdCampaign(me);
     const id = await uploadedBanner(me, campaign);
     const gifRow = await db.selectFrom("ad_banners").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-    expect(gifRow).toMatchObject({ organization_id: orgId, width: 32, height: 16, active: 1, click_url: "https://advertiser.example/offer", description: "Home fibre" });
+    expect(gifRow).toMatchObject({
+      organization_id: orgId,
+      width: 32,
+      height: 16,
+      active: 1,
+      click_url: "https://advertiser.example/offer",
+      description: "Home fibre",
+    });
     expect(gifRow.asset_key).toMatch(new RegExp(`^ads/${orgId}/banner-[0-9a-f]{16}\\.gif$`));
     expect(store.files().some((f) => f.endsWith(gifRow.asset_key.split("/").pop()!))).toBe(true);
     const png = await uploadedBanner(me, campaign, { active: "" }, { bytes: PNG, name: "x.jpg", type: "image/jpeg" });
@@ -194,7 +272,12 @@ describe("banners", () => {
     expect(all.campaign).toBeNull();
     expect(all.page.total).toBe(2);
 
-    const off = await me.post(bannersRoute.action, `ads/banners/${campaign}`, { intent: "deactivate", id: String(id) }, { campaignId: String(campaign) });
+    const off = await me.post(
+      bannersRoute.action,
+      `ads/banners/${campaign}`,
+      { intent: "deactivate", id: String(id) },
+      { campaignId: String(campaign) },
+    );
     expect(await toastOf(off)).toEqual({ type: "success", message: ADS_MESSAGES.bannerDeactivated });
     expect((await db.selectFrom("ad_banners").select("active").where("id", "=", id).executeTakeFirstOrThrow()).active).toBe(0);
   });
@@ -217,7 +300,11 @@ describe("banners", () => {
       expect(res.status, url).toBe(400);
       expect(((await res.json()) as Json).error.click_url, url).toEqual([url ? ADS_MESSAGES.urlInvalid : ADS_MESSAGES.urlRequired]);
     }
-    const stolen = await me.upload(undefined, { ...fields, campaign_id: String(foreignCampaign) }, { bytes: GIF, name: "b.gif", type: "image/gif" });
+    const stolen = await me.upload(
+      undefined,
+      { ...fields, campaign_id: String(foreignCampaign) },
+      { bytes: GIF, name: "b.gif", type: "image/gif" },
+    );
     expect(stolen.status).toBe(422);
     expect(((await stolen.json()) as Json).error.campaign_id).toEqual([ADS_MESSAGES.campaignNotFound]);
     expect(await db.selectFrom("ad_banners").select("id").execute()).toEqual([]);
@@ -308,7 +395,8 @@ describe("serving and counting", () => {
     const window = { startMs: Date.UTC(2026, 10, 20), endMs: Date.UTC(2026, 10, 21) };
     const live = await adsReport(ctx, window); // nothing rolled up yet: all from the raw events
     expect(live.totals).toEqual({ impressions: 4, clicks: 1, conversions: 2 });
-    const hours = (r: typeof live) => r.hours.filter((h) => h.impressions || h.clicks || h.conversions).map((h) => [h.hour, h.impressions, h.clicks, h.conversions]);
+    const hours = (r: typeof live) =>
+      r.hours.filter((h) => h.impressions || h.clicks || h.conversions).map((h) => [h.hour, h.impressions, h.clicks, h.conversions]);
     expect(hours(live)).toEqual([
       [h10, 2, 0, 1],
       [h10 + HOUR, 2, 1, 1],
@@ -316,7 +404,13 @@ describe("serving and counting", () => {
 
     const first = await rollUpAds(h10 + 3 * HOUR + 60_000);
     expect(first).toMatchObject({ from: h10, to: h10 + 3 * HOUR, rows: 2 });
-    const rolled = async () => (await db.selectFrom("ad_hourly").selectAll().where("banner_id", "=", banner).orderBy("hour").execute()).map((r) => [Number(r.hour), Number(r.impressions), Number(r.clicks), Number(r.conversions)]);
+    const rolled = async () =>
+      (await db.selectFrom("ad_hourly").selectAll().where("banner_id", "=", banner).orderBy("hour").execute()).map((r) => [
+        Number(r.hour),
+        Number(r.impressions),
+        Number(r.clicks),
+        Number(r.conversions),
+      ]);
     const after = await rolled();
     expect(after).toEqual([
       [h10, 2, 0, 1],
@@ -329,7 +423,9 @@ describe("serving and counting", () => {
     expect(fromRollup.totals).toEqual(live.totals);
     expect(hours(fromRollup)).toEqual(hours(live));
     expect(fromRollup.campaigns.find((c) => c.campaignId === campaign)).toMatchObject({ impressions: 4, clicks: 1, conversions: 2 });
-    expect(fromRollup.banners).toEqual([{ bannerId: banner, campaignId: campaign, description: "Home fibre", impressions: 4, clicks: 1, conversions: 2 }]);
+    expect(fromRollup.banners).toEqual([
+      { bannerId: banner, campaignId: campaign, description: "Home fibre", impressions: 4, clicks: 1, conversions: 2 },
+    ]);
 
     // Guest 4 sees the banner at 12:50, the hour is rolled up at 13:01 without a conversion; the guest
     // authorizes at 13:03 and the next run (the lookback re-rolls 12:00) counts it.
@@ -337,13 +433,20 @@ describe("serving and counting", () => {
     await logAdEvent(ref, g4.id, "i", h10 + 2 * HOUR + 50 * 60_000);
     await rollUpAds(h10 + 3 * HOUR + 60_000);
     expect((await adsReport(ctx, window)).totals).toEqual({ impressions: 5, clicks: 1, conversions: 2 });
-    await db.updateTable("connections").set({ authorized_at: h10 + 3 * HOUR + 3 * 60_000 }).where("id", "=", g4.id).execute();
+    await db
+      .updateTable("connections")
+      .set({ authorized_at: h10 + 3 * HOUR + 3 * 60_000 })
+      .where("id", "=", g4.id)
+      .execute();
     await rollUpAds(h10 + 3 * HOUR + 240_000);
     expect((await adsReport(ctx, window)).totals).toEqual({ impressions: 5, clicks: 1, conversions: 3 });
     expect(await rolled()).toEqual([...after, [h10 + 2 * HOUR, 1, 0, 1]]);
     // An event in the current hour is not rolled up yet but is counted from the raw rows.
     await logAdEvent(ref, g2.id, "i", h10 + 3 * HOUR + 300_000);
-    expect((await hourlyFigures(orgId, window.startMs, window.endMs)).find((h) => h.hour === h10 + 3 * HOUR)).toMatchObject({ impressions: 1, conversions: 0 });
+    expect((await hourlyFigures(orgId, window.startMs, window.endMs)).find((h) => h.hour === h10 + 3 * HOUR)).toMatchObject({
+      impressions: 1,
+      conversions: 0,
+    });
     expect(clickThroughRate(1, 4)).toBe("25.00");
     expect(clickThroughRate(2, 3)).toBe("66.67");
     expect(clickThroughRate(0, 0)).toBe("0.00");
@@ -363,9 +466,14 @@ describe("pages, organisations and permissions", () => {
     expect(dash.hours).toHaveLength(24);
     expect(dash.campaigns).toEqual([expect.objectContaining({ campaignId: campaign, impressions: 1, clicks: 1, conversions: 1 })]);
     const analytics = (await (await me.get(analyticsRoute.loader, "ads/analytics")).json()) as Json;
-    expect(analytics.banners).toEqual([expect.objectContaining({ bannerId: banner, campaignName: "Safaricom Home", impressions: 1, clicks: 1, conversions: 1 })]);
+    expect(analytics.banners).toEqual([
+      expect.objectContaining({ bannerId: banner, campaignName: "Safaricom Home", impressions: 1, clicks: 1, conversions: 1 }),
+    ]);
     const ctx = await contextOf(owner.id, orgId);
-    const today = { startMs: Math.floor(Date.now() / 86_400_000) * 86_400_000, endMs: Math.floor(Date.now() / 86_400_000) * 86_400_000 + 86_400_000 };
+    const today = {
+      startMs: Math.floor(Date.now() / 86_400_000) * 86_400_000,
+      endMs: Math.floor(Date.now() / 86_400_000) * 86_400_000 + 86_400_000,
+    };
     const summary = await campaignSummary(ctx, today);
     expect(summary).toMatchObject({ allowed: true, totals: { impressions: 1, clicks: 1, conversions: 1 } });
     const stranger = await makeMember(orgId, "custom", ["view_networks"]);
@@ -401,7 +509,15 @@ describe("pages, organisations and permissions", () => {
     expect((await v.post(createRoute.action, "ads/create", campaignForm())).status).toBe(403);
     expect((await v.post(campaignsRoute.action, "ads/campaigns", { intent: "pause", id: String(campaign) })).status).toBe(403);
     expect((await v.post(bannersRoute.action, "ads/banners", { intent: "deactivate", id: String(banner) })).status).toBe(403);
-    expect((await v.upload(String(campaign), { campaign_id: String(campaign), click_url: "https://a.example" }, { bytes: GIF, name: "b.gif", type: "image/gif" })).status).toBe(403);
+    expect(
+      (
+        await v.upload(
+          String(campaign),
+          { campaign_id: String(campaign), click_url: "https://a.example" },
+          { bytes: GIF, name: "b.gif", type: "image/gif" },
+        )
+      ).status,
+    ).toBe(403);
     const nobody = as((await makeMember(orgId, "custom", ["view_networks"])).user.id, orgId);
     for (const [fn, path] of [
       [dashboardRoute.loader, "ads"],

@@ -20,7 +20,18 @@ const DIMENSIONS: DeviceDimension[] = ["is_mobile", "os", "brand", "browser"];
 /** A generated organisation: 4 venues over 30 days, with online, abandoned and closed connections. */
 async function generated(connections = 3_000, timeZone = "UTC") {
   const owner = await makeUser();
-  const result = await generateDemoData({ connections, customers: 250, devices: 350, venues: 4, accessPoints: 8, days: 30, seed: 4004, now: NOW, ownerId: owner.id, timeZone });
+  const result = await generateDemoData({
+    connections,
+    customers: 250,
+    devices: 350,
+    venues: 4,
+    accessPoints: 8,
+    days: 30,
+    seed: 4004,
+    now: NOW,
+    ownerId: owner.id,
+    timeZone,
+  });
   const venues = await db.selectFrom("venues").select("id").where("organization_id", "=", result.organizationId).orderBy("id").execute();
   return { orgId: result.organizationId, venueIds: venues.map((v) => v.id) };
 }
@@ -70,15 +81,41 @@ async function expectRollupsEqualRaw(orgId: number, venueChoices: (number[] | un
 
 /** The presence chains and their gap counts (migration 0034), as rollupSnapshot gives the others. */
 async function presenceSnapshot(organizationId: number) {
-  const numbers = <T extends Record<string, unknown>>(rows: T[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])));
-  const days = await db.selectFrom("customer_presence_days").selectAll().where("organization_id", "=", organizationId).orderBy("customer_id").orderBy("venue_key").orderBy("day_start").execute();
-  const gaps = await db.selectFrom("presence_gaps").selectAll().where("organization_id", "=", organizationId).orderBy("venue_key").orderBy("next_day").orderBy("day_start").execute();
+  const numbers = <T extends Record<string, unknown>>(rows: T[]) =>
+    rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])));
+  const days = await db
+    .selectFrom("customer_presence_days")
+    .selectAll()
+    .where("organization_id", "=", organizationId)
+    .orderBy("customer_id")
+    .orderBy("venue_key")
+    .orderBy("day_start")
+    .execute();
+  const gaps = await db
+    .selectFrom("presence_gaps")
+    .selectAll()
+    .where("organization_id", "=", organizationId)
+    .orderBy("venue_key")
+    .orderBy("next_day")
+    .orderBy("day_start")
+    .execute();
   // Gap rows whose pairs all went away hold zeros; they answer nothing.
   return { presenceDays: numbers(days), presenceGaps: numbers(gaps).filter((r) => r.customers !== 0) };
 }
 
 const snapshot = async (orgId: number) => ({ ...(await rollupSnapshot(orgId)), ...(await presenceSnapshot(orgId)) });
-const NOTHING = { usageHourly: [], usageDaily: [], usageDailyAp: [], dimensions: [], visitDays: [], gaps: [], firsts: [], totals: [], presenceDays: [], presenceGaps: [] };
+const NOTHING = {
+  usageHourly: [],
+  usageDaily: [],
+  usageDailyAp: [],
+  dimensions: [],
+  visitDays: [],
+  gaps: [],
+  firsts: [],
+  totals: [],
+  presenceDays: [],
+  presenceGaps: [],
+};
 
 /** The roll-ups the triggers kept equal the ones a rebuild computes from the rows. */
 async function expectRollupsEqualRebuild(orgId: number) {
@@ -102,10 +139,17 @@ async function expectAllVisitorsEqualRaw(orgId: number, venueChoices: (number[] 
         .where("created_at", "<", window.endMs);
       if (venueIds) rows = rows.where("venue_id", "in", venueIds);
       const expected = (await rows.execute()).map((r) => Number(r.customer_id)).sort((a, b) => a - b);
-      const list = await listVisitors({ organizationId: orgId, venueIds, range: window }, "all_visitors", { offset: 0, pageSize: 100_000, search: "" });
+      const list = await listVisitors({ organizationId: orgId, venueIds, range: window }, "all_visitors", {
+        offset: 0,
+        pageSize: 100_000,
+        search: "",
+      });
       expect(list.total, `total (${label})`).toBe(expected.length);
       expect(list.capped).toBe(false);
-      expect(list.rows.map((r) => r.id).sort((a, b) => a - b), `list (${label})`).toEqual(expected);
+      expect(
+        list.rows.map((r) => r.id).sort((a, b) => a - b),
+        `list (${label})`,
+      ).toEqual(expected);
     }
   }
 }
@@ -130,7 +174,11 @@ describe("analytics roll-ups", () => {
       ["America/New_York", -5 * HOUR],
     ] as const) {
       const { orgId, venueIds } = await generated(1_000, timeZone);
-      const org = await db.selectFrom("organizations").select(["time_zone", "utc_offset_ms"]).where("id", "=", orgId).executeTakeFirstOrThrow();
+      const org = await db
+        .selectFrom("organizations")
+        .select(["time_zone", "utc_offset_ms"])
+        .where("id", "=", orgId)
+        .executeTakeFirstOrThrow();
       expect({ timeZone: org.time_zone, offsetMs: Number(org.utc_offset_ms) }).toEqual({ timeZone, offsetMs });
       const windows = windowsAt(offsetMs);
       await expectRollupsEqualRaw(orgId, [undefined, [venueIds[0]], [venueIds[1], venueIds[2]]], windows);
@@ -147,20 +195,53 @@ describe("analytics roll-ups", () => {
 
   it("re-bucket an organisation's history when its time zone moves to another offset", async () => {
     const owner = await makeUser();
-    const { organizationId: orgId } = await generateDemoData({ connections: 800, customers: 80, devices: 120, venues: 2, accessPoints: 3, days: 20, seed: 77, now: NOW, ownerId: owner.id, timeZone: "UTC" });
+    const { organizationId: orgId } = await generateDemoData({
+      connections: 800,
+      customers: 80,
+      devices: 120,
+      venues: 2,
+      accessPoints: 3,
+      days: 20,
+      seed: 77,
+      now: NOW,
+      ownerId: owner.id,
+      timeZone: "UTC",
+    });
     const venueIds = (await db.selectFrom("venues").select("id").where("organization_id", "=", orgId).execute()).map((v) => v.id);
     const ctx = await requireMembership(owner as unknown as AuthUser, orgId);
     await updateOrganization(ctx, { name: "Renamed", time_zone: "Africa/Nairobi" });
-    const org = await db.selectFrom("organizations").select(["name", "time_zone", "utc_offset_ms"]).where("id", "=", orgId).executeTakeFirstOrThrow();
-    expect({ ...org, utc_offset_ms: Number(org.utc_offset_ms) }).toEqual({ name: "Renamed", time_zone: "Africa/Nairobi", utc_offset_ms: 3 * HOUR });
+    const org = await db
+      .selectFrom("organizations")
+      .select(["name", "time_zone", "utc_offset_ms"])
+      .where("id", "=", orgId)
+      .executeTakeFirstOrThrow();
+    expect({ ...org, utc_offset_ms: Number(org.utc_offset_ms) }).toEqual({
+      name: "Renamed",
+      time_zone: "Africa/Nairobi",
+      utc_offset_ms: 3 * HOUR,
+    });
     expect(await db.selectFrom("analytics_paused").select("organization_id").where("organization_id", "=", orgId).execute()).toEqual([]);
     await expectRollupsEqualRaw(orgId, [undefined, venueIds], windowsAt(3 * HOUR));
     await expectRollupsEqualRebuild(orgId);
     // A zone with the same offset changes the name only; the triggers keep going in the new days.
-    await updateOrganization({ ...ctx, org: { ...ctx.org, clock: { timeZone: "Africa/Nairobi", offsetMs: 3 * HOUR } } }, { name: "Renamed", time_zone: "Africa/Addis_Ababa" });
-    expect((await db.selectFrom("organizations").select("time_zone").where("id", "=", orgId).executeTakeFirstOrThrow()).time_zone).toBe("Africa/Addis_Ababa");
-    const latest = await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).orderBy("id", "desc").executeTakeFirstOrThrow();
-    await db.updateTable("connections").set({ created_at: TODAY - 3 * HOUR - 1 }).where("id", "=", latest.id).execute();
+    await updateOrganization(
+      { ...ctx, org: { ...ctx.org, clock: { timeZone: "Africa/Nairobi", offsetMs: 3 * HOUR } } },
+      { name: "Renamed", time_zone: "Africa/Addis_Ababa" },
+    );
+    expect((await db.selectFrom("organizations").select("time_zone").where("id", "=", orgId).executeTakeFirstOrThrow()).time_zone).toBe(
+      "Africa/Addis_Ababa",
+    );
+    const latest = await db
+      .selectFrom("connections")
+      .select("id")
+      .where("organization_id", "=", orgId)
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable("connections")
+      .set({ created_at: TODAY - 3 * HOUR - 1 })
+      .where("id", "=", latest.id)
+      .execute();
     await expectRollupsEqualRaw(orgId, [undefined], windowsAt(3 * HOUR).slice(0, 3));
     await expectRollupsEqualRebuild(orgId);
   });
@@ -174,16 +255,26 @@ describe("analytics roll-ups", () => {
     // Shuffled, so visit days land before, between and after a customer's other visits.
     const random = createRandom(99);
     const shuffled = rows.map(({ id: _id, ...row }) => row).sort(() => random.next() - 0.5);
-    for (let i = 0; i < shuffled.length; i += 25) await db.insertInto("connections").values(shuffled.slice(i, i + 25)).execute();
+    for (let i = 0; i < shuffled.length; i += 25)
+      await db
+        .insertInto("connections")
+        .values(shuffled.slice(i, i + 25))
+        .execute();
     await expectRollupsEqualRebuild(orgId);
     await expectRollupsEqualRaw(orgId, [undefined, [venueIds[0]], [venueIds[1], venueIds[3]]]);
   });
 
   it("follow the write paths: authorize, usage updates, close, delete, moves, device changes and deletions", async () => {
     const { orgId, venueIds } = await generated(1_200);
-    const ids = (await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map((r) => r.id);
-    const customers = (await db.selectFrom("customers").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map((r) => r.id);
-    const devices = (await db.selectFrom("devices").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map((r) => r.id);
+    const ids = (await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map(
+      (r) => r.id,
+    );
+    const customers = (await db.selectFrom("customers").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map(
+      (r) => r.id,
+    );
+    const devices = (await db.selectFrom("devices").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map(
+      (r) => r.id,
+    );
     const pick = <T>(list: T[], n: number, step: number) => Array.from({ length: n }, (_, i) => list[(i * step + 7) % list.length]);
 
     // A guest reaches the portal, gets online (first and repeat visits), uses data, and leaves.
@@ -191,31 +282,73 @@ describe("analytics roll-ups", () => {
       const createdAt = TODAY - (i % 5) * DAY + 9 * HOUR + i * 60_000;
       const { id } = await db
         .insertInto("connections")
-        .values({ organization_id: orgId, venue_id: venueIds[i % venueIds.length], created_at: createdAt, device_id: devices[i], upload: 0, download: 0 })
+        .values({
+          organization_id: orgId,
+          venue_id: venueIds[i % venueIds.length],
+          created_at: createdAt,
+          device_id: devices[i],
+          upload: 0,
+          download: 0,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await db.updateTable("connections").set({ authorized_at: createdAt + 20_000, customer_id: customerId, authorization_mode: "sms" }).where("id", "=", id).execute();
-      await db.updateTable("connections").set({ upload: 1_000 * i, download: 9_000 * i }).where("id", "=", id).execute();
-      if (i % 3 !== 0) await db.updateTable("connections").set({ ended_at: createdAt + 20_000 + i * 120_000 }).where("id", "=", id).execute();
+      await db
+        .updateTable("connections")
+        .set({ authorized_at: createdAt + 20_000, customer_id: customerId, authorization_mode: "sms" })
+        .where("id", "=", id)
+        .execute();
+      await db
+        .updateTable("connections")
+        .set({ upload: 1_000 * i, download: 9_000 * i })
+        .where("id", "=", id)
+        .execute();
+      if (i % 3 !== 0)
+        await db
+          .updateTable("connections")
+          .set({ ended_at: createdAt + 20_000 + i * 120_000 })
+          .where("id", "=", id)
+          .execute();
     }
     // Old connections: closed, deleted, moved to another day, venue, customer or device; de-authorized.
-    for (const id of pick(ids, 20, 37)) await db.updateTable("connections").set({ ended_at: NOW }).where("id", "=", id).where("ended_at", "is", null).where("authorized_at", "is not", null).execute();
-    await db.deleteFrom("connections").where("id", "in", pick(ids, 40, 29)).execute();
+    for (const id of pick(ids, 20, 37))
+      await db
+        .updateTable("connections")
+        .set({ ended_at: NOW })
+        .where("id", "=", id)
+        .where("ended_at", "is", null)
+        .where("authorized_at", "is not", null)
+        .execute();
+    await db
+      .deleteFrom("connections")
+      .where("id", "in", pick(ids, 40, 29))
+      .execute();
     for (const [i, id] of pick(ids, 25, 41).entries()) {
       await db
         .updateTable("connections")
-        .set({ created_at: TODAY - (i + 1) * DAY + 3 * HOUR, venue_id: venueIds[(i + 1) % venueIds.length], customer_id: customers[(i * 7) % customers.length] })
+        .set({
+          created_at: TODAY - (i + 1) * DAY + 3 * HOUR,
+          venue_id: venueIds[(i + 1) % venueIds.length],
+          customer_id: customers[(i * 7) % customers.length],
+        })
         .where("id", "=", id)
         .execute();
     }
-    for (const id of pick(ids, 10, 53)) await db.updateTable("connections").set({ authorized_at: null, authorization_mode: null }).where("id", "=", id).execute();
+    for (const id of pick(ids, 10, 53))
+      await db.updateTable("connections").set({ authorized_at: null, authorization_mode: null }).where("id", "=", id).execute();
     for (const id of pick(ids, 10, 61)) await db.updateTable("connections").set({ device_id: devices[3] }).where("id", "=", id).execute();
-    await db.updateTable("devices").set({ os: "KaiOS", brand: "Nokia", is_mobile: 0, browser: " " }).where("id", "in", pick(devices, 15, 11)).execute();
+    await db
+      .updateTable("devices")
+      .set({ os: "KaiOS", brand: "Nokia", is_mobile: 0, browser: " " })
+      .where("id", "in", pick(devices, 15, 11))
+      .execute();
     await expectRollupsEqualRebuild(orgId);
 
     // Deleting a device, a customer, an access point and a venue leaves their connections nameless.
     await db.deleteFrom("devices").where("id", "=", devices[3]).execute();
-    await db.deleteFrom("customers").where("id", "in", pick(customers, 5, 17)).execute();
+    await db
+      .deleteFrom("customers")
+      .where("id", "in", pick(customers, 5, 17))
+      .execute();
     const ap = await db.selectFrom("access_points").select("id").where("venue_id", "=", venueIds[1]).executeTakeFirstOrThrow();
     await db.deleteFrom("access_points").where("id", "=", ap.id).execute();
     await db.deleteFrom("venues").where("id", "=", venueIds[2]).execute();
@@ -228,10 +361,35 @@ describe("analytics roll-ups", () => {
     // rows whose hour, venue or authorization moves in the same statement stay row by row.
     const { orgId, venueIds } = await generated(1_200);
     const paused = await generated(300);
-    const ids = (await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).where("authorized_at", "is not", null).orderBy("id").execute()).map((r) => r.id);
-    const open = (await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).where("authorized_at", "is not", null).where("ended_at", "is", null).orderBy("id").execute()).map((r) => r.id);
+    const ids = (
+      await db
+        .selectFrom("connections")
+        .select("id")
+        .where("organization_id", "=", orgId)
+        .where("authorized_at", "is not", null)
+        .orderBy("id")
+        .execute()
+    ).map((r) => r.id);
+    const open = (
+      await db
+        .selectFrom("connections")
+        .select("id")
+        .where("organization_id", "=", orgId)
+        .where("authorized_at", "is not", null)
+        .where("ended_at", "is", null)
+        .orderBy("id")
+        .execute()
+    ).map((r) => r.id);
     const bytes = sql<number>`upload + (id % 7) * 1000`;
-    await db.updateTable("connections").set({ upload: bytes, download: sql`download + 5000` }).where("id", "in", ids.filter((_, i) => i % 3 === 0)).execute();
+    await db
+      .updateTable("connections")
+      .set({ upload: bytes, download: sql`download + 5000` })
+      .where(
+        "id",
+        "in",
+        ids.filter((_, i) => i % 3 === 0),
+      )
+      .execute();
     await db.updateTable("connections").set({ ended_at: NOW }).where("id", "in", open.slice(0, 20)).execute();
     // One statement: figures only for most rows, a new hour and venue for some, authorization gone for others.
     const mixed = ids.filter((_, i) => i % 5 === 1);
@@ -250,7 +408,11 @@ describe("analytics roll-ups", () => {
     // A paused organisation's rows move nothing (the bulk loader rebuilds it afterwards).
     const before = await snapshot(paused.orgId);
     await db.insertInto("analytics_paused").values({ organization_id: paused.orgId }).execute();
-    await db.updateTable("connections").set({ upload: sql`upload + 999`, ended_at: sql`coalesce(ended_at, ${NOW})` }).where("organization_id", "in", [paused.orgId, orgId]).execute();
+    await db
+      .updateTable("connections")
+      .set({ upload: sql`upload + 999`, ended_at: sql`coalesce(ended_at, ${NOW})` })
+      .where("organization_id", "in", [paused.orgId, orgId])
+      .execute();
     expect(await snapshot(paused.orgId)).toEqual(before);
     await db.deleteFrom("analytics_paused").where("organization_id", "=", paused.orgId).execute();
     await expectRollupsEqualRebuild(orgId);
@@ -261,12 +423,20 @@ describe("analytics roll-ups", () => {
     const { orgId, venueIds } = await generated(900);
     const choices = [undefined, [venueIds[0]], [venueIds[1], venueIds[2]]];
     await expectAllVisitorsEqualRaw(orgId, choices);
-    const customers = (await db.selectFrom("customers").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map((r) => r.id);
+    const customers = (await db.selectFrom("customers").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map(
+      (r) => r.id,
+    );
     const pick = <T>(list: T[], n: number, step: number) => Array.from({ length: n }, (_, i) => list[(i * step + 3) % list.length]);
 
     // Guests who reach the portal and leave (some never get online at all), and some who get online,
     // on days before, between and after their other records.
-    const portalOnly = (await db.insertInto("customers").values({ organization_id: orgId, identity: "+254700999001", first_name: "Portal", created_at: NOW, updated_at: NOW }).returning("id").executeTakeFirstOrThrow()).id;
+    const portalOnly = (
+      await db
+        .insertInto("customers")
+        .values({ organization_id: orgId, identity: "+254700999001", first_name: "Portal", created_at: NOW, updated_at: NOW })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
     const added: number[] = [];
     for (const [i, customerId] of [...pick(customers, 24, 11), portalOnly, portalOnly].entries()) {
       const createdAt = TODAY - ((i * 5) % 29) * DAY + 7 * HOUR + i * 60_000;
@@ -288,20 +458,50 @@ describe("analytics roll-ups", () => {
       added.push(id);
     }
     // A guest identified at the portal (customer set) without getting online.
-    const anonymous = (await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).where("customer_id", "is", null).limit(3).execute()).map((r) => r.id);
-    for (const [i, id] of anonymous.entries()) await db.updateTable("connections").set({ customer_id: customers[i * 17] }).where("id", "=", id).execute();
+    const anonymous = (
+      await db
+        .selectFrom("connections")
+        .select("id")
+        .where("organization_id", "=", orgId)
+        .where("customer_id", "is", null)
+        .limit(3)
+        .execute()
+    ).map((r) => r.id);
+    for (const [i, id] of anonymous.entries())
+      await db
+        .updateTable("connections")
+        .set({ customer_id: customers[i * 17] })
+        .where("id", "=", id)
+        .execute();
     await expectAllVisitorsEqualRaw(orgId, choices);
 
-    const ids = (await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map((r) => r.id);
-    await db.deleteFrom("connections").where("id", "in", [...pick(ids, 30, 23), added[1]]).execute();
+    const ids = (await db.selectFrom("connections").select("id").where("organization_id", "=", orgId).orderBy("id").execute()).map(
+      (r) => r.id,
+    );
+    await db
+      .deleteFrom("connections")
+      .where("id", "in", [...pick(ids, 30, 23), added[1]])
+      .execute();
     for (const [i, id] of pick(ids, 15, 31).entries()) {
-      await db.updateTable("connections").set({ created_at: TODAY - (i + 2) * DAY + 5 * HOUR }).where("id", "=", id).execute(); // another day
+      await db
+        .updateTable("connections")
+        .set({ created_at: TODAY - (i + 2) * DAY + 5 * HOUR })
+        .where("id", "=", id)
+        .execute(); // another day
     }
     for (const [i, id] of pick(ids, 15, 37).entries()) {
-      await db.updateTable("connections").set({ venue_id: venueIds[(i + 1) % venueIds.length] }).where("id", "=", id).execute(); // another venue
+      await db
+        .updateTable("connections")
+        .set({ venue_id: venueIds[(i + 1) % venueIds.length] })
+        .where("id", "=", id)
+        .execute(); // another venue
     }
     for (const [i, id] of pick(ids, 15, 43).entries()) {
-      await db.updateTable("connections").set({ customer_id: i % 4 === 0 ? null : customers[(i * 13) % customers.length] }).where("id", "=", id).execute(); // another customer
+      await db
+        .updateTable("connections")
+        .set({ customer_id: i % 4 === 0 ? null : customers[(i * 13) % customers.length] })
+        .where("id", "=", id)
+        .execute(); // another customer
     }
     for (const [i, id] of pick(ids, 10, 47).entries()) {
       await db
@@ -311,7 +511,8 @@ describe("analytics roll-ups", () => {
         .execute(); // all at once
     }
     // De-authorizing changes no presence; a closed connection neither.
-    for (const id of pick(ids, 10, 53)) await db.updateTable("connections").set({ authorized_at: null, authorization_mode: null }).where("id", "=", id).execute();
+    for (const id of pick(ids, 10, 53))
+      await db.updateTable("connections").set({ authorized_at: null, authorization_mode: null }).where("id", "=", id).execute();
     for (const id of pick(ids, 10, 59)) await db.updateTable("connections").set({ ended_at: NOW }).where("id", "=", id).execute();
     await expectRollupsEqualRebuild(orgId);
     await expectAllVisitorsEqualRaw(orgId, choices);
@@ -321,7 +522,10 @@ describe("analytics roll-ups", () => {
     expect(all.total).toBeGreaterThan(unique.total); // the unauthorized records count
 
     // Deleted customers and a deleted venue leave their records nameless.
-    await db.deleteFrom("customers").where("id", "in", [portalOnly, ...pick(customers, 4, 19)]).execute();
+    await db
+      .deleteFrom("customers")
+      .where("id", "in", [portalOnly, ...pick(customers, 4, 19)])
+      .execute();
     await db.deleteFrom("venues").where("id", "=", venueIds[2]).execute();
     await expectRollupsEqualRebuild(orgId);
     await expectAllVisitorsEqualRaw(orgId, [...choices, [venueIds[0], venueIds[1], venueIds[3]]]);

@@ -28,10 +28,22 @@ async function handMadeDay() {
   await net.connect("a", { customer_id: c1, device_id: d1, ...ended(T0 + 9 * HOUR, 20, "sms", 5, 5) });
   await net.connect("a", { customer_id: c1, device_id: d1, ...ended(day + 10 * HOUR, 30, "sms", 100, 900) });
   await net.connect("b", { customer_id: c2, device_id: d2, ...ended(day + 11 * HOUR, 60, "click_through", 200, 800) });
-  await net.connect("a", { customer_id: c2, device_id: d2, created_at: day + 12 * HOUR, authorized_at: day + 12 * HOUR + 5_000, authorization_mode: "click_through", upload: 50, download: 50 });
+  await net.connect("a", {
+    customer_id: c2,
+    device_id: d2,
+    created_at: day + 12 * HOUR,
+    authorized_at: day + 12 * HOUR + 5_000,
+    authorization_mode: "click_through",
+    upload: 50,
+    download: 50,
+  });
   await net.connect("a", { customer_id: c3, device_id: null, created_at: day + 10 * HOUR + 30 * MIN });
   await net.connect("b", { customer_id: c4, device_id: d4, ...ended(day + DAY + HOUR, 5, "sms", 1, 1) });
-  const scope = (venueIds?: number[]): AnalyticsScope => ({ organizationId: net.org.id, venueIds, range: { startMs: day, endMs: day + DAY, offsetMs: 0 } });
+  const scope = (venueIds?: number[]): AnalyticsScope => ({
+    organizationId: net.org.id,
+    venueIds,
+    range: { startMs: day, endMs: day + DAY, offsetMs: 0 },
+  });
   return { net, day, scope };
 }
 
@@ -50,8 +62,24 @@ describe("analytics definitions on a hand-made day", () => {
       dwellTime: 30 * 60 + 60 * 60, // the online connection adds nothing until it ends
       avgDwellTime: 2700, // over the 2 ended connections: the online one is not counted as zero
     });
-    expect(await analytics.aggregateUsage(scope([net.venueA]))).toMatchObject({ footfall: 3, connections: 2, abandoned: 1, newCustomers: 1, repeatCustomers: 1, dwellTime: 1800, avgDwellTime: 1800 });
-    expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({ footfall: 1, connections: 1, abandoned: 0, newCustomers: 1, repeatCustomers: 0, dwellTime: 3600, avgDwellTime: 3600 });
+    expect(await analytics.aggregateUsage(scope([net.venueA]))).toMatchObject({
+      footfall: 3,
+      connections: 2,
+      abandoned: 1,
+      newCustomers: 1,
+      repeatCustomers: 1,
+      dwellTime: 1800,
+      avgDwellTime: 1800,
+    });
+    expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({
+      footfall: 1,
+      connections: 1,
+      abandoned: 0,
+      newCustomers: 1,
+      repeatCustomers: 0,
+      dwellTime: 3600,
+      avgDwellTime: 3600,
+    });
   });
 
   it("averages dwell over ended connections only, alike from the roll-ups and from raw rows (issue 17 item 8)", async () => {
@@ -76,7 +104,16 @@ describe("analytics definitions on a hand-made day", () => {
     const { net, day } = await handMadeDay();
     const empty: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 3 * DAY, endMs: day + 4 * DAY, offsetMs: 0 } };
     expect(await analytics.aggregateUsage(empty)).toEqual({
-      upload: 0, download: 0, bandwidth: 0, footfall: 0, connections: 0, abandoned: 0, newCustomers: 0, repeatCustomers: 0, dwellTime: 0, avgDwellTime: 0,
+      upload: 0,
+      download: 0,
+      bandwidth: 0,
+      footfall: 0,
+      connections: 0,
+      abandoned: 0,
+      newCustomers: 0,
+      repeatCustomers: 0,
+      dwellTime: 0,
+      avgDwellTime: 0,
     });
     expect(await analytics.usageSeries(empty, "day")).toEqual([]);
     expect(await analytics.venueUsage(empty)).toEqual([]);
@@ -119,7 +156,15 @@ describe("analytics definitions on a hand-made day", () => {
     ]);
     expect(await analytics.venueUsage(scope(), 1)).toHaveLength(1);
     expect(await analytics.accessPointUsage(scope([net.venueB]))).toEqual([
-      { accessPointId: net.apB.id, apName: "Beta AP", venueName: "Beta Mall", accessPointMac: net.apB.mac_address, footfall: 1, connections: 1, bandwidth: 1000 },
+      {
+        accessPointId: net.apB.id,
+        apName: "Beta AP",
+        venueName: "Beta Mall",
+        accessPointMac: net.apB.mac_address,
+        footfall: 1,
+        connections: 1,
+        bandwidth: 1000,
+      },
     ]);
     expect(await analytics.authModeSummary(scope())).toEqual([
       { mode: "click_through", connections: 2 },
@@ -140,8 +185,18 @@ describe("analytics definitions on a hand-made day", () => {
 
   it("answers windows that do not start on a day boundary from the rows themselves", async () => {
     const { day, net } = await handMadeDay();
-    const scope: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 10 * HOUR + 15 * MIN, endMs: day + 12 * HOUR + 30 * MIN, offsetMs: 0 } };
-    expect(await analytics.aggregateUsage(scope)).toMatchObject({ footfall: 3, connections: 2, abandoned: 1, newCustomers: 1, repeatCustomers: 0, dwellTime: 3600 });
+    const scope: AnalyticsScope = {
+      organizationId: net.org.id,
+      range: { startMs: day + 10 * HOUR + 15 * MIN, endMs: day + 12 * HOUR + 30 * MIN, offsetMs: 0 },
+    };
+    expect(await analytics.aggregateUsage(scope)).toMatchObject({
+      footfall: 3,
+      connections: 2,
+      abandoned: 1,
+      newCustomers: 1,
+      repeatCustomers: 0,
+      dwellTime: 3600,
+    });
     expect(await analytics.footfallSeries(scope, "hour")).toEqual([
       { time: day + 10 * HOUR, footfall: 1 },
       { time: day + 11 * HOUR, footfall: 1 },
@@ -165,6 +220,10 @@ describe("analytics definitions on a hand-made day", () => {
     const other = await makeNetwork("Other Org");
     const foreign: AnalyticsScope = { ...scope([net.venueA]), organizationId: other.org.id };
     expect(await analytics.aggregateUsage(foreign)).toMatchObject({ footfall: 0, connections: 0 });
-    expect(await analytics.venueOverview(other.org.id, net.venueA, scope().range)).toMatchObject({ accessPoints: 0, uniqueClients: 0, currentlyConnected: 0 });
+    expect(await analytics.venueOverview(other.org.id, net.venueA, scope().range)).toMatchObject({
+      accessPoints: 0,
+      uniqueClients: 0,
+      currentlyConnected: 0,
+    });
   });
 });

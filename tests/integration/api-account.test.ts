@@ -172,7 +172,9 @@ describe("POST auth/register", () => {
     const email = uniqueEmail("Reg");
     const res = await call(register, "auth/register", { json: { ...person(email.toUpperCase()), login: true } });
     expect(res.status).toBe(201);
-    expect(await bodyOf(res)).toEqual({ data: { message: `We have sent a link to ${email.toLowerCase()}. Open it to finish signing up.` } });
+    expect(await bodyOf(res)).toEqual({
+      data: { message: `We have sent a link to ${email.toLowerCase()}. Open it to finish signing up.` },
+    });
     const row = await db.selectFrom("users").select(["email", "phone_number", "email_verified_at"]).executeTakeFirstOrThrow();
     expect(row).toEqual({ email: email.toLowerCase(), phone_number: "+254712000111", email_verified_at: null });
     expect(await db.selectFrom("api_tokens").select("id").execute()).toEqual([]);
@@ -199,7 +201,9 @@ describe("POST auth/register", () => {
     await makeUser({ email });
     const taken = await call(register, "auth/register", { json: { ...person(email), phone_number: "0733 444 555" } });
     expect(taken.status).toBe(201);
-    expect(await bodyOf(taken)).toEqual({ data: { message: `We have sent a link to ${email.toLowerCase()}. Open it to finish signing up.` } });
+    expect(await bodyOf(taken)).toEqual({
+      data: { message: `We have sent a link to ${email.toLowerCase()}. Open it to finish signing up.` },
+    });
   });
 });
 
@@ -214,7 +218,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
     const res = await call(forgot, "auth/password/forgot", { json: { login_id: email } });
     expect(res.status).toBe(200);
     expect(await bodyOf(res)).toEqual({ data: { message: FORGOT_PASSWORD_SENT } });
-    const [mail] = (await mailsTo(email));
+    const [mail] = await mailsTo(email);
     expect(mail.link).toMatch(new RegExp(`^${BASE}/password/reset/[\\w-]+$`));
     expect(mail.text).toContain(mail.link);
   });
@@ -223,7 +227,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
     const email = uniqueEmail("template");
     await makeUser({ email });
     await call(forgot, "auth/password/forgot", { json: { login_id: email, reset_link: `${BASE}/password/reset/{token}?from=script` } });
-    const [mail] = (await mailsTo(email));
+    const [mail] = await mailsTo(email);
     expect(mail.link).toMatch(new RegExp(`^${BASE}/password/reset/[\\w-]+\\?from=script$`));
   });
 
@@ -241,7 +245,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
       const res = await call(forgot, "auth/password/forgot", { json: { login_id: email, reset_link } });
       expect(res.status).toBe(200);
     }
-    const mails = (await mailsTo(email));
+    const mails = await mailsTo(email);
     expect(mails).toHaveLength(foreign.length);
     for (const mail of mails) {
       expect(mail.link!.startsWith(`${BASE}/password/reset/`)).toBe(true);
@@ -253,7 +257,7 @@ describe("POST auth/password/forgot and auth/password/reset", () => {
     const unknown = uniqueEmail("nobody");
     const res = await call(forgot, "auth/password/forgot", { json: { login_id: unknown } });
     expect(await bodyOf(res)).toEqual({ data: { message: FORGOT_PASSWORD_SENT } });
-    expect((await mailsTo(unknown))).toEqual([]);
+    expect(await mailsTo(unknown)).toEqual([]);
 
     const empty = await call(forgot, "auth/password/forgot", { json: { login_id: "  " } });
     expect(empty.status).toBe(422);
@@ -563,9 +567,13 @@ describe("administrators", () => {
     expect(res.status).toBe(201);
     expect(await bodyOf(res)).toEqual({
       // mail_delivery: no SMTP_URL in the tests, so the mail stays in the outbox folder.
-      data: { message: `Invitation sent to ${email.toLowerCase()}.`, organization: { id: org.id, name: "Inviters" }, mail_delivery: "outbox" },
+      data: {
+        message: `Invitation sent to ${email.toLowerCase()}.`,
+        organization: { id: org.id, name: "Inviters" },
+        mail_delivery: "outbox",
+      },
     });
-    const [mail] = (await mailsTo(email));
+    const [mail] = await mailsTo(email);
     expect(mail.link!.startsWith(`${BASE}/invitations/`)).toBe(true);
     expect(mail.text).not.toContain("evil");
     const row = await db
@@ -623,7 +631,7 @@ describe("administrators", () => {
     const notOwner = await call(administrators, "administrators", { token: await tokenFor(fullAccess), json: body });
     expect(notOwner.status).toBe(403);
     expect(await bodyOf(notOwner)).toEqual({ error: { message: "Only the organization's administrator can do that." } });
-    expect((await mailsTo(body.email))).toEqual([]);
+    expect(await mailsTo(body.email)).toEqual([]);
   });
 
   it("answers an invitation: accept, decline, delete; the administrator cannot leave", async () => {

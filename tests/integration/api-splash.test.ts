@@ -94,7 +94,10 @@ async function memberToken(orgId: number, permissions: Permission[]) {
 }
 
 async function createPage(token: string, orgId: number, fields: Record<string, unknown> = {}) {
-  const res = await call(pages, "splash_pages", { token, json: { name: "Lobby page", css_template: "bootstrap4.css", description: "For the lobby", organization_id: orgId, ...fields } });
+  const res = await call(pages, "splash_pages", {
+    token,
+    json: { name: "Lobby page", css_template: "bootstrap4.css", description: "For the lobby", organization_id: orgId, ...fields },
+  });
   expect(res.status).toBe(201);
   return (await json(res)).data.page as Json;
 }
@@ -114,7 +117,10 @@ describe("splash_pages", () => {
     expect(wrongType.status).toBe(422);
     expect((await json(wrongType)).errors.name).toEqual([API_MESSAGES.wrongType]);
 
-    const created = await call(pages, "splash_pages", { token, json: { name: "Lobby page", css_template: "bootstrap4.css", description: "For the lobby", organization_id: org.id } });
+    const created = await call(pages, "splash_pages", {
+      token,
+      json: { name: "Lobby page", css_template: "bootstrap4.css", description: "For the lobby", organization_id: org.id },
+    });
     expect(created.status).toBe(201);
     const body = await json(created);
     expect(body.data.message).toBe("Splash page Lobby page created.");
@@ -134,7 +140,11 @@ describe("splash_pages", () => {
     });
     expect(body.data.page.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     // Form data works as well as JSON.
-    const form = await call(pages, "splash_pages", { token, org: org.id, raw: { body: "name=Terrace+page", type: "application/x-www-form-urlencoded" } });
+    const form = await call(pages, "splash_pages", {
+      token,
+      org: org.id,
+      raw: { body: "name=Terrace+page", type: "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(201);
     expect((await json(form)).data.page).toMatchObject({ name: "Terrace page", css_template: "tailwind.css", description: null });
 
@@ -146,7 +156,11 @@ describe("splash_pages", () => {
     expect(searched.data.pages.map((p: Json) => p.name)).toEqual(["Lobby page"]);
     expect(searched.data.meta).toEqual({ page: 1, per_page: 5, total: 1 });
     // Huge or nonsensical paging is clamped, never an error.
-    const huge = await call(pages, `splash_pages?organization_id=${org.id}&per_page=99999999999999999999&page=-3&search=${"x".repeat(5000)}`, { token });
+    const huge = await call(
+      pages,
+      `splash_pages?organization_id=${org.id}&per_page=99999999999999999999&page=-3&search=${"x".repeat(5000)}`,
+      { token },
+    );
     expect(huge.status).toBe(200);
     expect((await json(huge)).data.meta).toMatchObject({ page: 1, per_page: 250 });
     const far = await call(pages, `splash_pages?organization_id=${org.id}&page=1e308`, { token });
@@ -178,12 +192,22 @@ describe("splash_pages", () => {
     const { org, token } = await setup();
     const created = await createPage(token, org.id);
     const put = (body: unknown, raw?: CallOptions["raw"]) =>
-      call(page, `splash_pages/${created.id}`, { method: "PUT", token, org: org.id, json: raw ? undefined : body, raw, params: { id: created.id } });
+      call(page, `splash_pages/${created.id}`, {
+        method: "PUT",
+        token,
+        org: org.id,
+        json: raw ? undefined : body,
+        raw,
+        params: { id: created.id },
+      });
 
     // Details: a new name keeps the styling and description it is not sent with.
     const renamed = await put({ name: "Front desk" });
     expect(renamed.status).toBe(200);
-    expect((await json(renamed)).data).toMatchObject({ message: "Splash page Front desk saved.", page: { name: "Front desk", css_template: "bootstrap4.css", description: "For the lobby" } });
+    expect((await json(renamed)).data).toMatchObject({
+      message: "Splash page Front desk saved.",
+      page: { name: "Front desk", css_template: "bootstrap4.css", description: "For the lobby" },
+    });
     const cleared = await json(await put({ name: "Front desk", description: "", css_template: "bootstrap3.css" }));
     expect(cleared.data.page).toMatchObject({ description: null, css_template: "bootstrap3.css" });
 
@@ -191,25 +215,48 @@ describe("splash_pages", () => {
     const invalid = await put({ name: "", description: "ok", type: 7, html: { tag: "h1" }, custom_scripts: "x".repeat(64 * 1024 + 1) });
     expect(invalid.status).toBe(422);
     expect(await json(invalid)).toEqual({
-      errors: { name: [SPLASH_MESSAGES.nameRequired], type: [SPLASH_MESSAGES.type], html: [API_MESSAGES.wrongType], custom_scripts: [SPLASH_MESSAGES.tooLong] },
+      errors: {
+        name: [SPLASH_MESSAGES.nameRequired],
+        type: [SPLASH_MESSAGES.type],
+        html: [API_MESSAGES.wrongType],
+        custom_scripts: [SPLASH_MESSAGES.tooLong],
+      },
     });
     expect((await json(await put({ description: "only" }))).errors).toEqual({ name: [SPLASH_MESSAGES.nameRequired] });
     const nothing = await put({ colour: "red" });
     expect(nothing.status).toBe(422);
     expect(Object.keys((await json(nothing)).errors)).toEqual([""]);
-    expect((await json(await put({ project_data: "[1,2]", html: "<p>x</p>" }))).errors).toEqual({ project_data: ["The builder's project could not be read."] });
-    const unchanged = await db.selectFrom("splash_pages").select(["name", "type", "html"]).where("id", "=", created.id).executeTakeFirstOrThrow();
+    expect((await json(await put({ project_data: "[1,2]", html: "<p>x</p>" }))).errors).toEqual({
+      project_data: ["The builder's project could not be read."],
+    });
+    const unchanged = await db
+      .selectFrom("splash_pages")
+      .select(["name", "type", "html"])
+      .where("id", "=", created.id)
+      .executeTakeFirstOrThrow();
     expect(unchanged).toEqual({ name: "Front desk", type: null, html: "" });
 
     // Type, then code; a placeholder in the HTML becomes an option.
     const typed = await json(await put({ type: 2 }));
     expect(typed.data.page.type).toBe(2);
-    const coded = await json(await put({ html: "<h1>{{ config.welcome_text }}</h1>{{ connect_form }}", css: "h1{color:red}", custom_scripts: "console.log(1)" }));
-    expect(coded.data.page).toMatchObject({ html: "<h1>{{ config.welcome_text }}</h1>{{ connect_form }}", css: "h1{color:red}", custom_scripts: "console.log(1)" });
-    expect(coded.data.page.configs).toEqual([{ id: expect.any(Number), title: "Welcome text", name: "welcome_text", default_value: "", current_value: "", custom_value: null }]);
+    const coded = await json(
+      await put({ html: "<h1>{{ config.welcome_text }}</h1>{{ connect_form }}", css: "h1{color:red}", custom_scripts: "console.log(1)" }),
+    );
+    expect(coded.data.page).toMatchObject({
+      html: "<h1>{{ config.welcome_text }}</h1>{{ connect_form }}",
+      css: "h1{color:red}",
+      custom_scripts: "console.log(1)",
+    });
+    expect(coded.data.page.configs).toEqual([
+      { id: expect.any(Number), title: "Welcome text", name: "welcome_text", default_value: "", current_value: "", custom_value: null },
+    ]);
     // Only the parts sent change; one sent empty is cleared.
     const cssOnly = await json(await put({ css: "" }));
-    expect(cssOnly.data.page).toMatchObject({ html: "<h1>{{ config.welcome_text }}</h1>{{ connect_form }}", css: "", custom_scripts: "console.log(1)" });
+    expect(cssOnly.data.page).toMatchObject({
+      html: "<h1>{{ config.welcome_text }}</h1>{{ connect_form }}",
+      css: "",
+      custom_scripts: "console.log(1)",
+    });
 
     // A builder save larger than the API's usual 64 KB cap (the route reads up to 2 MB).
     const project = JSON.stringify({ pages: [{ component: "x".repeat(1_000_000) }] });
@@ -226,7 +273,10 @@ describe("splash_pages", () => {
     expect(bigCreate.status).toBe(413);
 
     // Form data: a code save as the HTML tab posts it.
-    const formSave = await put(undefined, { body: new URLSearchParams({ html: "<p>form</p>" }).toString(), type: "application/x-www-form-urlencoded" });
+    const formSave = await put(undefined, {
+      body: new URLSearchParams({ html: "<p>form</p>" }).toString(),
+      type: "application/x-www-form-urlencoded",
+    });
     expect(formSave.status).toBe(200);
     expect((await json(formSave)).data.page).toMatchObject({ html: "<p>form</p>", project_data: null });
     // Malformed JSON is a 400.
@@ -236,15 +286,26 @@ describe("splash_pages", () => {
   it("saves an option's current value; empty returns it to the initial value", async () => {
     const { org, token, other } = await setup();
     const created = await createPage(token, org.id);
-    const copied = await json(await call(copy, `splash_pages/copy/${created.id}?template=cafe`, { token, org: org.id, params: { id: created.id } }));
+    const copied = await json(
+      await call(copy, `splash_pages/copy/${created.id}?template=cafe`, { token, org: org.id, params: { id: created.id } }),
+    );
     const option = (copied.data.page.configs as Json[]).find((c) => c.name === "venue_name")!;
-    const put = (id: number | string, body: unknown, t = token) => call(configs, `splash_pages/configs/${id}`, { method: "PUT", token: t, org: org.id, json: body, params: { id } });
+    const put = (id: number | string, body: unknown, t = token) =>
+      call(configs, `splash_pages/configs/${id}`, { method: "PUT", token: t, org: org.id, json: body, params: { id } });
 
     const saved = await put(option.id, { custom_value: "Two Rivers Café" });
     expect(saved.status).toBe(200);
     expect((await json(saved)).data).toEqual({
       message: "Option Venue name saved.",
-      config: { id: option.id, title: "Venue name", name: "venue_name", default_value: "Kahawa Corner", current_value: "Two Rivers Café", custom_value: "Two Rivers Café", splash_page_id: created.id },
+      config: {
+        id: option.id,
+        title: "Venue name",
+        name: "venue_name",
+        default_value: "Kahawa Corner",
+        current_value: "Two Rivers Café",
+        custom_value: "Two Rivers Café",
+        splash_page_id: created.id,
+      },
     });
     const reset = await json(await put(option.id, { custom_value: "" }));
     expect(reset.data.config).toMatchObject({ current_value: "Kahawa Corner", custom_value: null });
@@ -255,14 +316,24 @@ describe("splash_pages", () => {
 
     // Another organisation's option, unknown and malformed ids: 404.
     const theirs = await createPage(other.token, other.org.id);
-    const theirCopy = await json(await call(copy, `splash_pages/copy/${theirs.id}?template=hotel`, { token: other.token, org: other.org.id, params: { id: theirs.id } }));
+    const theirCopy = await json(
+      await call(copy, `splash_pages/copy/${theirs.id}?template=hotel`, {
+        token: other.token,
+        org: other.org.id,
+        params: { id: theirs.id },
+      }),
+    );
     const theirOption = theirCopy.data.page.configs[0];
     for (const id of [theirOption.id, 999999, "abc", "99999999999"]) {
       const res = await put(id, { custom_value: "hijacked" });
       expect(res.status, String(id)).toBe(404);
       expect(await json(res)).toEqual({ error: { message: "Page option not found." } });
     }
-    const theirs404 = await db.selectFrom("splash_page_configs").select("custom_value").where("id", "=", theirOption.id).executeTakeFirstOrThrow();
+    const theirs404 = await db
+      .selectFrom("splash_page_configs")
+      .select("custom_value")
+      .where("id", "=", theirOption.id)
+      .executeTakeFirstOrThrow();
     expect(theirs404.custom_value).toBeNull();
   });
 
@@ -271,7 +342,15 @@ describe("splash_pages", () => {
     const created = await createPage(token, org.id);
     const post = (body: Json) => call(settings, "splash_pages/display_settings", { token, org: org.id, json: body });
 
-    const added = await post({ splash_page_id: created.id, access_points: [ap.id, ap2.id], start_date: "2026-01-01", end_date: "2026-12-31", factor: "After", factor_count: 3, factor_type: "Session" });
+    const added = await post({
+      splash_page_id: created.id,
+      access_points: [ap.id, ap2.id],
+      start_date: "2026-01-01",
+      end_date: "2026-12-31",
+      factor: "After",
+      factor_count: 3,
+      factor_type: "Session",
+    });
     expect(added.status).toBe(201);
     const setting = (await json(added)).data.setting;
     expect(setting).toMatchObject({
@@ -293,15 +372,31 @@ describe("splash_pages", () => {
       ["access_points[]", String(ap.id)],
       ["access_points[]", String(ap2.id)],
     ]);
-    const formAdded = await call(settings, "splash_pages/display_settings", { token, org: org.id, raw: { body: form.toString(), type: "application/x-www-form-urlencoded" } });
+    const formAdded = await call(settings, "splash_pages/display_settings", {
+      token,
+      org: org.id,
+      raw: { body: form.toString(), type: "application/x-www-form-urlencoded" },
+    });
     expect(formAdded.status).toBe(201);
-    expect((await json(formAdded)).data.setting).toMatchObject({ rule: "After 1 Day", start_date: null, end_date: null, access_points: [{ id: ap.id }, { id: ap2.id }] });
+    expect((await json(formAdded)).data.setting).toMatchObject({
+      rule: "After 1 Day",
+      start_date: null,
+      end_date: null,
+      access_points: [{ id: ap.id }, { id: ap2.id }],
+    });
     const single = await post({ splash_page_id: created.id, access_points: ap.id, factor: "On", factor_count: 2, factor_type: "Day" });
     expect(single.status).toBe(201);
     expect((await json(single)).data.setting.rule).toBe("On 2 Days");
 
     // 422s.
-    const bad = await post({ splash_page_id: created.id, access_points: [ap.id], factor: "Before", factor_count: 0, factor_type: "Week", start_date: "2026-02-30" });
+    const bad = await post({
+      splash_page_id: created.id,
+      access_points: [ap.id],
+      factor: "Before",
+      factor_count: 0,
+      factor_type: "Week",
+      start_date: "2026-02-30",
+    });
     expect(bad.status).toBe(422);
     expect((await json(bad)).errors).toEqual({
       factor: [SPLASH_MESSAGES.factor],
@@ -328,16 +423,34 @@ describe("splash_pages", () => {
     }
 
     // The page's rules, newest first; another organisation's page is a 404.
-    const list = await call(settingsOfPage, `splash_pages/display_settings/${created.id}`, { token, org: org.id, params: { pageId: created.id } });
+    const list = await call(settingsOfPage, `splash_pages/display_settings/${created.id}`, {
+      token,
+      org: org.id,
+      params: { pageId: created.id },
+    });
     expect(list.status).toBe(200);
     const rules = (await json(list)).data.settings as Json[];
     expect(rules.map((r) => r.rule)).toEqual(["On 2 Days", "After 1 Day", "After 3 Sessions"]);
-    expect((await call(settingsOfPage, `splash_pages/display_settings/${theirs.id}`, { token, org: org.id, params: { pageId: theirs.id } })).status).toBe(404);
+    expect(
+      (await call(settingsOfPage, `splash_pages/display_settings/${theirs.id}`, { token, org: org.id, params: { pageId: theirs.id } }))
+        .status,
+    ).toBe(404);
 
     // Removal: the page's own rule only.
     const remove = (pageId: number | string, settingId: number | string, t = token, orgId: number = org.id) =>
-      call(pageSetting, `splash_pages/${pageId}/display_settings/${settingId}`, { method: "DELETE", token: t, org: orgId, params: { pageId, settingId } });
-    const theirRule = await json(await call(settings, "splash_pages/display_settings", { token: other.token, org: other.org.id, json: { splash_page_id: theirs.id, access_points: [other.ap.id] } }));
+      call(pageSetting, `splash_pages/${pageId}/display_settings/${settingId}`, {
+        method: "DELETE",
+        token: t,
+        org: orgId,
+        params: { pageId, settingId },
+      });
+    const theirRule = await json(
+      await call(settings, "splash_pages/display_settings", {
+        token: other.token,
+        org: other.org.id,
+        json: { splash_page_id: theirs.id, access_points: [other.ap.id] },
+      }),
+    );
     expect((await remove(created.id, theirRule.data.setting.id)).status).toBe(404);
     expect((await remove(theirs.id, theirRule.data.setting.id)).status).toBe(404);
     expect((await remove(created.id, "nope")).status).toBe(404);
@@ -345,37 +458,64 @@ describe("splash_pages", () => {
     expect(removed.status).toBe(200);
     expect((await json(removed)).data.message).toBe("Display rule removed.");
     expect((await remove(created.id, setting.id)).status).toBe(404);
-    const after = await json(await call(settingsOfPage, `splash_pages/display_settings/${created.id}`, { token, org: org.id, params: { pageId: created.id } }));
+    const after = await json(
+      await call(settingsOfPage, `splash_pages/display_settings/${created.id}`, { token, org: org.id, params: { pageId: created.id } }),
+    );
     expect(after.data.settings).toHaveLength(2);
-    expect(await db.selectFrom("splash_display_settings").select("id").where("id", "=", theirRule.data.setting.id).executeTakeFirst()).toBeDefined();
+    expect(
+      await db.selectFrom("splash_display_settings").select("id").where("id", "=", theirRule.data.setting.id).executeTakeFirst(),
+    ).toBeDefined();
   });
 
   it("publishes (422 until set up), and GET then shows it published with its page_url", async () => {
     const { org, token, other } = await setup();
     const created = await createPage(token, org.id);
-    const pub = (id: number | string, t = token, orgId: number = org.id) => call(publish, `splash_pages/publish/${id}`, { token: t, org: orgId, params: { id } });
+    const pub = (id: number | string, t = token, orgId: number = org.id) =>
+      call(publish, `splash_pages/publish/${id}`, { token: t, org: orgId, params: { id } });
 
     const notSetUp = await pub(created.id);
     expect(notSetUp.status).toBe(422);
     expect(await json(notSetUp)).toEqual({ errors: { type: [SPLASH_MESSAGES.notSetUp] } });
 
-    await call(page, `splash_pages/${created.id}`, { method: "PUT", token, org: org.id, json: { type: 2, html: "<h1>Karibu</h1>{{ connect_form }}" }, params: { id: created.id } });
+    await call(page, `splash_pages/${created.id}`, {
+      method: "PUT",
+      token,
+      org: org.id,
+      json: { type: 2, html: "<h1>Karibu</h1>{{ connect_form }}" },
+      params: { id: created.id },
+    });
     const published = await pub(created.id);
     expect(published.status).toBe(200);
     const body = await json(published);
     expect(body.data.message).toBe(SPLASH_MESSAGES.published);
-    expect(body.data.page).toMatchObject({ id: created.id, published: true, has_unpublished_changes: false, html: "<h1>Karibu</h1>{{ connect_form }}" });
+    expect(body.data.page).toMatchObject({
+      id: created.id,
+      published: true,
+      has_unpublished_changes: false,
+      html: "<h1>Karibu</h1>{{ connect_form }}",
+    });
     expect(body.data.page.page_url).toMatch(/^http:\/\/localhost\/splash\/pages\/[A-Za-z0-9_-]{16,}$/);
     expect(body.data.page.published_at).toMatch(/^\d{4}-/);
 
-    const read = (await json(await call(page, `splash_pages/${created.id}?organization_id=${org.id}`, { token, params: { id: created.id } }))).data.page;
+    const read = (
+      await json(await call(page, `splash_pages/${created.id}?organization_id=${org.id}`, { token, params: { id: created.id } }))
+    ).data.page;
     expect(read).toMatchObject({ published: true, page_url: body.data.page.page_url, has_unpublished_changes: false });
     const listed = (await json(await call(pages, `splash_pages?organization_id=${org.id}`, { token }))).data.pages[0];
     expect(listed).toMatchObject({ id: created.id, published: true, page_url: body.data.page.page_url });
 
     // An edit shows Publish again.
-    await call(page, `splash_pages/${created.id}`, { method: "PUT", token, org: org.id, json: { css: "h1{}" }, params: { id: created.id } });
-    expect((await json(await call(page, `splash_pages/${created.id}`, { token, org: org.id, params: { id: created.id } }))).data.page.has_unpublished_changes).toBe(true);
+    await call(page, `splash_pages/${created.id}`, {
+      method: "PUT",
+      token,
+      org: org.id,
+      json: { css: "h1{}" },
+      params: { id: created.id },
+    });
+    expect(
+      (await json(await call(page, `splash_pages/${created.id}`, { token, org: org.id, params: { id: created.id } }))).data.page
+        .has_unpublished_changes,
+    ).toBe(true);
 
     // A member who may publish but not read pages gets the summary.
     const publisher = await memberToken(org.id, ["publish_splash_pages"]);
@@ -389,14 +529,28 @@ describe("splash_pages", () => {
     for (const id of [theirs.id, "abc", "-1"]) expect((await pub(id)).status, String(id)).toBe(404);
     expect((await pub(created.id, other.token, other.org.id)).status).toBe(404);
     // POST is not how the spec's client publishes.
-    expect((await call(publish, `splash_pages/publish/${created.id}`, { method: "POST", token, org: org.id, json: {}, params: { id: created.id } })).status).toBe(405);
+    expect(
+      (
+        await call(publish, `splash_pages/publish/${created.id}`, {
+          method: "POST",
+          token,
+          org: org.id,
+          json: {},
+          params: { id: created.id },
+        })
+      ).status,
+    ).toBe(405);
   });
 
   it("copies a template into a page, with the template's options", async () => {
     const { org, token, other } = await setup();
     const created = await createPage(token, org.id);
     const copyOf = (id: number | string, template: string | null, t = token) =>
-      call(copy, `splash_pages/copy/${id}${template === null ? "" : `?template=${encodeURIComponent(template)}`}`, { token: t, org: org.id, params: { id } });
+      call(copy, `splash_pages/copy/${id}${template === null ? "" : `?template=${encodeURIComponent(template)}`}`, {
+        token: t,
+        org: org.id,
+        params: { id },
+      });
 
     const res = await copyOf(created.id, "hotel");
     expect(res.status).toBe(200);
@@ -406,7 +560,12 @@ describe("splash_pages", () => {
     expect(body.data.page).toMatchObject({ type: 1, html: hotel.html, css: hotel.css, css_template: hotel.cssTemplate });
     const byName = new Map((body.data.page.configs as Json[]).map((c) => [c.name, c]));
     for (const declared of hotel.configs) {
-      expect(byName.get(declared.name), declared.name).toMatchObject({ title: declared.title, default_value: declared.defaultValue, current_value: declared.defaultValue, custom_value: null });
+      expect(byName.get(declared.name), declared.name).toMatchObject({
+        title: declared.title,
+        default_value: declared.defaultValue,
+        current_value: declared.defaultValue,
+        custom_value: null,
+      });
     }
 
     const unknown = await copyOf(created.id, "../../etc/passwd");
@@ -423,12 +582,21 @@ describe("splash_pages", () => {
   it("deletes a page, saying what went with it; another organisation's page is a 404", async () => {
     const { org, token, ap, venue, other } = await setup();
     const created = await createPage(token, org.id);
-    await call(settings, "splash_pages/display_settings", { token, org: org.id, json: { splash_page_id: created.id, access_points: [ap.id] } });
-    await call(settings, "splash_pages/display_settings", { token, org: org.id, json: { splash_page_id: created.id, access_points: [ap.id], factor: "On" } });
+    await call(settings, "splash_pages/display_settings", {
+      token,
+      org: org.id,
+      json: { splash_page_id: created.id, access_points: [ap.id] },
+    });
+    await call(settings, "splash_pages/display_settings", {
+      token,
+      org: org.id,
+      json: { splash_page_id: created.id, access_points: [ap.id], factor: "On" },
+    });
     await db.updateTable("venues").set({ splash_page_id: created.id }).where("id", "=", venue.id).execute();
 
     const theirs = await createPage(other.token, other.org.id);
-    const del = (id: number | string, t = token) => call(page, `splash_pages/${id}`, { method: "DELETE", token: t, org: org.id, params: { id } });
+    const del = (id: number | string, t = token) =>
+      call(page, `splash_pages/${id}`, { method: "DELETE", token: t, org: org.id, params: { id } });
     expect((await del(theirs.id)).status).toBe(404);
     expect(await db.selectFrom("splash_pages").select("id").where("id", "=", theirs.id).executeTakeFirst()).toBeDefined();
 
@@ -439,7 +607,9 @@ describe("splash_pages", () => {
       rules_removed: 2,
       networks_reset: 1,
     });
-    expect((await db.selectFrom("venues").select("splash_page_id").where("id", "=", venue.id).executeTakeFirstOrThrow()).splash_page_id).toBeNull();
+    expect(
+      (await db.selectFrom("venues").select("splash_page_id").where("id", "=", venue.id).executeTakeFirstOrThrow()).splash_page_id,
+    ).toBeNull();
     expect((await call(page, `splash_pages/${created.id}`, { token, org: org.id, params: { id: created.id } })).status).toBe(404);
     expect((await del(created.id)).status).toBe(404);
   });
@@ -448,8 +618,17 @@ describe("splash_pages", () => {
     const { org, token, ap } = await setup();
     const created = await createPage(token, org.id);
     await call(copy, `splash_pages/copy/${created.id}?template=cafe`, { token, org: org.id, params: { id: created.id } });
-    const configId = (await json(await call(page, `splash_pages/${created.id}`, { token, org: org.id, params: { id: created.id } }))).data.page.configs[0].id;
-    const ruleId = (await json(await call(settings, "splash_pages/display_settings", { token, org: org.id, json: { splash_page_id: created.id, access_points: [ap.id] } }))).data.setting.id;
+    const configId = (await json(await call(page, `splash_pages/${created.id}`, { token, org: org.id, params: { id: created.id } }))).data
+      .page.configs[0].id;
+    const ruleId = (
+      await json(
+        await call(settings, "splash_pages/display_settings", {
+          token,
+          org: org.id,
+          json: { splash_page_id: created.id, access_points: [ap.id] },
+        }),
+      )
+    ).data.setting.id;
 
     const viewer = await memberToken(org.id, ["view_splash_pages"]);
     const nobody = await memberToken(org.id, ["view_networks"]);
@@ -461,23 +640,72 @@ describe("splash_pages", () => {
     // Reading needs a splash permission.
     await refused(call(pages, "splash_pages", { token: nobody, org: org.id }));
     await refused(call(page, `splash_pages/${created.id}`, { token: nobody, org: org.id, params: { id: created.id } }));
-    await refused(call(settingsOfPage, `splash_pages/display_settings/${created.id}`, { token: nobody, org: org.id, params: { pageId: created.id } }));
+    await refused(
+      call(settingsOfPage, `splash_pages/display_settings/${created.id}`, { token: nobody, org: org.id, params: { pageId: created.id } }),
+    );
     expect((await call(pages, "splash_pages", { token: viewer, org: org.id })).status).toBe(200);
     expect((await call(page, `splash_pages/${created.id}`, { token: viewer, org: org.id, params: { id: created.id } })).status).toBe(200);
 
     // Writing needs its own.
     await refused(call(pages, "splash_pages", { token: viewer, org: org.id, json: {} }));
-    await refused(call(page, `splash_pages/${created.id}`, { method: "PUT", token: viewer, org: org.id, json: { name: "" }, params: { id: created.id } }), SPLASH_MESSAGES.notAllowedToEdit);
-    await refused(call(page, `splash_pages/${created.id}`, { method: "PUT", token: viewer, org: org.id, json: { html: "<p>x</p>" }, params: { id: created.id } }), SPLASH_MESSAGES.notAllowedToEdit);
-    await refused(call(configs, `splash_pages/configs/${configId}`, { method: "PUT", token: viewer, org: org.id, json: { custom_value: "x" }, params: { id: configId } }), SPLASH_MESSAGES.notAllowedToEditConfigs);
-    await refused(call(copy, `splash_pages/copy/${created.id}?template=mall`, { token: viewer, org: org.id, params: { id: created.id } }), SPLASH_MESSAGES.notAllowedToEdit);
+    await refused(
+      call(page, `splash_pages/${created.id}`, {
+        method: "PUT",
+        token: viewer,
+        org: org.id,
+        json: { name: "" },
+        params: { id: created.id },
+      }),
+      SPLASH_MESSAGES.notAllowedToEdit,
+    );
+    await refused(
+      call(page, `splash_pages/${created.id}`, {
+        method: "PUT",
+        token: viewer,
+        org: org.id,
+        json: { html: "<p>x</p>" },
+        params: { id: created.id },
+      }),
+      SPLASH_MESSAGES.notAllowedToEdit,
+    );
+    await refused(
+      call(configs, `splash_pages/configs/${configId}`, {
+        method: "PUT",
+        token: viewer,
+        org: org.id,
+        json: { custom_value: "x" },
+        params: { id: configId },
+      }),
+      SPLASH_MESSAGES.notAllowedToEditConfigs,
+    );
+    await refused(
+      call(copy, `splash_pages/copy/${created.id}?template=mall`, { token: viewer, org: org.id, params: { id: created.id } }),
+      SPLASH_MESSAGES.notAllowedToEdit,
+    );
     await refused(call(publish, `splash_pages/publish/${created.id}`, { token: viewer, org: org.id, params: { id: created.id } }));
-    await refused(call(settings, "splash_pages/display_settings", { token: viewer, org: org.id, json: { splash_page_id: created.id, access_points: [ap.id] } }));
-    await refused(call(pageSetting, `splash_pages/${created.id}/display_settings/${ruleId}`, { method: "DELETE", token: viewer, org: org.id, params: { pageId: created.id, settingId: ruleId } }));
+    await refused(
+      call(settings, "splash_pages/display_settings", {
+        token: viewer,
+        org: org.id,
+        json: { splash_page_id: created.id, access_points: [ap.id] },
+      }),
+    );
+    await refused(
+      call(pageSetting, `splash_pages/${created.id}/display_settings/${ruleId}`, {
+        method: "DELETE",
+        token: viewer,
+        org: org.id,
+        params: { pageId: created.id, settingId: ruleId },
+      }),
+    );
     await refused(call(page, `splash_pages/${created.id}`, { method: "DELETE", token: viewer, org: org.id, params: { id: created.id } }));
 
     // Nothing changed.
-    const row = await db.selectFrom("splash_pages").select(["name", "published_revision"]).where("id", "=", created.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("splash_pages")
+      .select(["name", "published_revision"])
+      .where("id", "=", created.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ name: "Lobby page", published_revision: null });
     expect(await db.selectFrom("splash_display_settings").select("id").where("splash_page_id", "=", created.id).execute()).toHaveLength(1);
 
@@ -485,14 +713,30 @@ describe("splash_pages", () => {
     const creator = await memberToken(org.id, ["create_splash_pages"]);
     expect((await call(pages, "splash_pages", { token: creator, org: org.id, json: { name: "Mine" } })).status).toBe(201);
     const presenter = await memberToken(org.id, ["change_splash_pages_presentation"]);
-    expect((await call(settings, "splash_pages/display_settings", { token: presenter, org: org.id, json: { splash_page_id: created.id, access_points: [ap.id] } })).status).toBe(201);
+    expect(
+      (
+        await call(settings, "splash_pages/display_settings", {
+          token: presenter,
+          org: org.id,
+          json: { splash_page_id: created.id, access_points: [ap.id] },
+        })
+      ).status,
+    ).toBe(201);
     const deleter = await memberToken(org.id, ["delete_splash_pages"]);
-    expect((await call(page, `splash_pages/${created.id}`, { method: "DELETE", token: deleter, org: org.id, params: { id: created.id } })).status).toBe(200);
+    expect(
+      (await call(page, `splash_pages/${created.id}`, { method: "DELETE", token: deleter, org: org.id, params: { id: created.id } }))
+        .status,
+    ).toBe(200);
   });
 });
 
 describe("assets", () => {
-  const upload = (token: string, fields: Record<string, string>, file: { bytes: Uint8Array; name: string } | null, headers: Record<string, string> = {}) => {
+  const upload = (
+    token: string,
+    fields: Record<string, string>,
+    file: { bytes: Uint8Array; name: string } | null,
+    headers: Record<string, string> = {},
+  ) => {
     const request = multipartRequest("/account/api/v1/assets", null, file, fields, { Authorization: `Bearer ${token}`, ...headers });
     return run(() => assets.action({ request, params: {}, context: {} }));
   };
@@ -502,7 +746,12 @@ describe("assets", () => {
     const png = await upload(token, { organization_id: String(org.id), name: "Logo.png" }, { bytes: PNG_BYTES, name: "whatever.png" });
     expect(png.status).toBe(201);
     const pngFile = (await json(png)).data.file;
-    expect(pngFile).toEqual({ id: expect.any(Number), name: "Logo.png", path: expect.stringMatching(new RegExp(`^/assets/splash/${org.id}/.+\\.png$`)), url: expect.any(String) });
+    expect(pngFile).toEqual({
+      id: expect.any(Number),
+      name: "Logo.png",
+      path: expect.stringMatching(new RegExp(`^/assets/splash/${org.id}/.+\\.png$`)),
+      url: expect.any(String),
+    });
     expect(pngFile.url).toBe(`http://localhost${pngFile.path}`);
     // No name: the file's own; the organisation from the header.
     const gif = await upload(token, {}, { bytes: GIF_BYTES, name: "spinner.gif" }, { "X-Organization-Id": String(org.id) });
@@ -520,22 +769,34 @@ describe("assets", () => {
     const tooLarge = await upload(token, { organization_id: String(org.id) }, { bytes: big, name: "big.png" });
     expect(tooLarge.status).toBe(413);
     expect(await json(tooLarge)).toEqual({ error: { message: ASSET_MESSAGES.tooLarge } });
-    expect((await upload(token, { organization_id: String(org.id) }, { bytes: Buffer.alloc(10 * 1024 * 1024 + 1), name: "huge.png" })).status).toBe(413);
+    expect(
+      (await upload(token, { organization_id: String(org.id) }, { bytes: Buffer.alloc(10 * 1024 * 1024 + 1), name: "huge.png" })).status,
+    ).toBe(413);
     const none = await upload(token, { organization_id: String(org.id) }, null);
     expect(none.status).toBe(422);
     expect((await json(none)).errors).toHaveProperty("file");
     // A GIF is no floor plan.
-    const gifPlan = await upload(token, { organization_id: String(org.id), name: `${venue.id}_floor_plan` }, { bytes: GIF_BYTES, name: "plan.gif" });
+    const gifPlan = await upload(
+      token,
+      { organization_id: String(org.id), name: `${venue.id}_floor_plan` },
+      { bytes: GIF_BYTES, name: "plan.gif" },
+    );
     expect(gifPlan.status).toBe(422);
     expect(await json(gifPlan)).toEqual({ errors: { file: ["The file must be a PNG, JPEG or WebP image."] } });
     // A floor plan is still one.
-    expect((await upload(token, { organization_id: String(org.id), name: `${venue.id}_floor_plan` }, { bytes: PNG_BYTES, name: "plan.png" })).status).toBe(201);
+    expect(
+      (await upload(token, { organization_id: String(org.id), name: `${venue.id}_floor_plan` }, { bytes: PNG_BYTES, name: "plan.png" }))
+        .status,
+    ).toBe(201);
 
     // The list: floor plans as before, then the splash images (newest first).
     const listed = await call(assets, `assets?organization_id=${org.id}`, { token });
     expect(listed.status).toBe(200);
     const files = (await json(listed)).data.files as Json[];
-    expect(files[0]).toEqual({ name: `${venue.id}_floor_plan`, path: expect.stringMatching(`^/${org.id}/venues/${venue.id}/layout-image\\?v=`) });
+    expect(files[0]).toEqual({
+      name: `${venue.id}_floor_plan`,
+      path: expect.stringMatching(`^/${org.id}/venues/${venue.id}/layout-image\\?v=`),
+    });
     expect(files.slice(1).map((f) => [f.id, f.name, f.path])).toEqual([
       [gifFile.id, "spinner.gif", gifFile.path],
       [pngFile.id, "Logo.png", pngFile.path],
@@ -546,14 +807,27 @@ describe("assets", () => {
     expect((await call(assets, `assets?organization_id=${org.id}`, { token: other.token })).status).toBe(404);
     // Splash viewers see images only; network viewers floor plans only.
     const splashViewer = await memberToken(org.id, ["view_splash_pages"]);
-    expect(((await json(await call(assets, `assets?organization_id=${org.id}`, { token: splashViewer }))).data.files as Json[]).map((f) => f.name)).toEqual(["spinner.gif", "Logo.png"]);
+    expect(
+      ((await json(await call(assets, `assets?organization_id=${org.id}`, { token: splashViewer }))).data.files as Json[]).map(
+        (f) => f.name,
+      ),
+    ).toEqual(["spinner.gif", "Logo.png"]);
     const networkViewer = await memberToken(org.id, ["view_networks"]);
-    expect(((await json(await call(assets, `assets?organization_id=${org.id}`, { token: networkViewer }))).data.files as Json[]).map((f) => f.name)).toEqual([`${venue.id}_floor_plan`]);
-    expect((await call(assets, `assets?organization_id=${org.id}`, { token: await memberToken(org.id, ["view_clients"]) })).status).toBe(403);
+    expect(
+      ((await json(await call(assets, `assets?organization_id=${org.id}`, { token: networkViewer }))).data.files as Json[]).map(
+        (f) => f.name,
+      ),
+    ).toEqual([`${venue.id}_floor_plan`]);
+    expect((await call(assets, `assets?organization_id=${org.id}`, { token: await memberToken(org.id, ["view_clients"]) })).status).toBe(
+      403,
+    );
 
     // Delete: another organisation's image and bad ids are 404s; ours goes, file and all.
-    const del = (id: number | string, t = token, orgId: number = org.id) => call(assetById, `assets/${id}`, { method: "DELETE", token: t, org: orgId, params: { id } });
-    const theirImage = (await json(await upload(other.token, { organization_id: String(other.org.id) }, { bytes: PNG_BYTES, name: "theirs.png" }))).data.file;
+    const del = (id: number | string, t = token, orgId: number = org.id) =>
+      call(assetById, `assets/${id}`, { method: "DELETE", token: t, org: orgId, params: { id } });
+    const theirImage = (
+      await json(await upload(other.token, { organization_id: String(other.org.id) }, { bytes: PNG_BYTES, name: "theirs.png" }))
+    ).data.file;
     for (const id of [theirImage.id, "abc", 999999999]) expect((await del(id)).status, String(id)).toBe(404);
     expect((await del(pngFile.id, other.token, other.org.id)).status).toBe(404);
     await refusedDelete(del, pngFile.id, await memberToken(org.id, ["view_splash_pages"]));
@@ -581,28 +855,63 @@ describe("assets", () => {
     const image = await upload(layoutOnly, { organization_id: String(org.id), name: "logo" }, { bytes: PNG_BYTES, name: "logo.png" });
     expect(image.status).toBe(403);
     expect(await json(image)).toEqual({ error: { message: SPLASH_MESSAGES.notAllowedToEdit } });
-    expect((await upload(splashOnly, { organization_id: String(org.id), name: `${venue.id}_floor_plan` }, { bytes: PNG_BYTES, name: "plan.png" })).status).toBe(403);
+    expect(
+      (
+        await upload(
+          splashOnly,
+          { organization_id: String(org.id), name: `${venue.id}_floor_plan` },
+          { bytes: PNG_BYTES, name: "plan.png" },
+        )
+      ).status,
+    ).toBe(403);
     // Refused before the upload is read when the organisation is in the header.
-    expect((await upload(neither, { name: "logo" }, { bytes: PNG_BYTES, name: "logo.png" }, { "X-Organization-Id": String(org.id) })).status).toBe(403);
-    expect((await upload(splashOnly, { organization_id: String(org.id), name: "logo" }, { bytes: PNG_BYTES, name: "logo.png" })).status).toBe(201);
-    expect((await upload(layoutOnly, { organization_id: String(org.id), name: `${venue.id}_floor_plan` }, { bytes: PNG_BYTES, name: "plan.png" })).status).toBe(201);
+    expect(
+      (await upload(neither, { name: "logo" }, { bytes: PNG_BYTES, name: "logo.png" }, { "X-Organization-Id": String(org.id) })).status,
+    ).toBe(403);
+    expect(
+      (await upload(splashOnly, { organization_id: String(org.id), name: "logo" }, { bytes: PNG_BYTES, name: "logo.png" })).status,
+    ).toBe(201);
+    expect(
+      (
+        await upload(
+          layoutOnly,
+          { organization_id: String(org.id), name: `${venue.id}_floor_plan` },
+          { bytes: PNG_BYTES, name: "plan.png" },
+        )
+      ).status,
+    ).toBe(201);
     expect(await db.selectFrom("splash_assets").select("name").where("organization_id", "=", org.id).execute()).toEqual([{ name: "logo" }]);
   });
 });
 
 describe("the request boundary for these paths", () => {
   it("lets a splash page's code through up to about 2 MB, keeps other API bodies small, refuses NUL", async () => {
-    const { requestBoundary, bodyLimitFor } = (await import(/* @vite-ignore */ pathToFileURL(path.resolve("server/boundary.mjs")).href)) as {
-      requestBoundary: (o: { publicOrigin: string; refuse: (req: express.Request, res: express.Response, status: number, message: string) => void }) => express.RequestHandler;
+    const { requestBoundary, bodyLimitFor } = (await import(
+      /* @vite-ignore */ pathToFileURL(path.resolve("server/boundary.mjs")).href
+    )) as {
+      requestBoundary: (o: {
+        publicOrigin: string;
+        refuse: (req: express.Request, res: express.Response, status: number, message: string) => void;
+      }) => express.RequestHandler;
       bodyLimitFor: (path: string) => number;
     };
     expect(bodyLimitFor("/account/api/v1/splash_pages/12")).toBeGreaterThanOrEqual(2 * 1024 * 1024);
-    for (const p of ["/account/api/v1/splash_pages", "/account/api/v1/splash_pages/configs/12", "/account/api/v1/splash_pages/display_settings", "/account/api/v1/venues/12"]) {
+    for (const p of [
+      "/account/api/v1/splash_pages",
+      "/account/api/v1/splash_pages/configs/12",
+      "/account/api/v1/splash_pages/display_settings",
+      "/account/api/v1/venues/12",
+    ]) {
       expect(bodyLimitFor(p), p).toBe(256 * 1024);
     }
 
     const app = express();
-    app.use(requestBoundary({ publicOrigin: "http://localhost", refuse: (_req, res, status, message) => void res.status(status).json({ error: { message } }) }));
+    app.use(
+      requestBoundary({
+        publicOrigin: "http://localhost",
+        refuse: (_req, res, status, message) => void res.status(status).json({ error: { message } }),
+      }),
+    );
     app.use((req, res) => void res.json({ bytes: (req.body as Buffer | undefined)?.byteLength ?? 0 }));
     const server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -612,8 +921,12 @@ describe("the request boundary for these paths", () => {
         fetch(`${origin}${p}`, { method: "PUT", body, headers: { Authorization: "Bearer t", "Content-Type": "application/json" } });
       const code = JSON.stringify({ project_data: "x".repeat(1_900_000), html: "<p>x</p>" });
       expect((await put("/account/api/v1/splash_pages/12", code)).status).toBe(200);
-      expect((await put("/account/api/v1/splash_pages/12", JSON.stringify({ html: "x".repeat(2 * 1024 * 1024 + 100 * 1024) }))).status).toBe(413);
-      expect((await put("/account/api/v1/splash_pages/configs/12", JSON.stringify({ custom_value: "x".repeat(300 * 1024) }))).status).toBe(413);
+      expect(
+        (await put("/account/api/v1/splash_pages/12", JSON.stringify({ html: "x".repeat(2 * 1024 * 1024 + 100 * 1024) }))).status,
+      ).toBe(413);
+      expect((await put("/account/api/v1/splash_pages/configs/12", JSON.stringify({ custom_value: "x".repeat(300 * 1024) }))).status).toBe(
+        413,
+      );
       expect((await put("/account/api/v1/splash_pages/12", JSON.stringify({ html: "<p>\u0000</p>" }))).status).toBe(400);
       expect((await put("/account/api/v1/splash_pages/12?organization_id=%00", "{}")).status).toBe(400);
     } finally {

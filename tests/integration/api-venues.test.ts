@@ -106,7 +106,13 @@ describe("venues API", () => {
     expect((await put.json()).error.message).toBe(refusalMessage("edit_networks"));
     const del = await call(venue, `venues/${v.id}`, { token, org: org.id, method: "DELETE", params: { id: String(v.id) } });
     expect(del.status).toBe(403);
-    const map = await call(venue, `venues/${v.id}`, { token, org: org.id, method: "PUT", json: { map_zoom: 18 }, params: { id: String(v.id) } });
+    const map = await call(venue, `venues/${v.id}`, {
+      token,
+      org: org.id,
+      method: "PUT",
+      json: { map_zoom: 18 },
+      params: { id: String(v.id) },
+    });
     expect((await map.json()).error.message).toBe(refusalMessage("edit_network_layout"));
     expect((await call(venue, `venues/${v.id}`, { token, org: org.id, params: { id: String(v.id) } })).status).toBe(200);
   });
@@ -126,24 +132,50 @@ describe("venues API", () => {
     }
     const params = { id: String(v.id) };
     const one: Json = await (await call(venue, `venues/${v.id}`, { token, org: org.id, params })).json();
-    expect(one.data.venue).toMatchObject({ id: v.id, name: "Garden City", accessPointsCount: 1, accessPoints: [{ id: ap.id, name: "Gate", mac_address: ap.mac_address }] });
+    expect(one.data.venue).toMatchObject({
+      id: v.id,
+      name: "Garden City",
+      accessPointsCount: 1,
+      accessPoints: [{ id: ap.id, name: "Gate", mac_address: ap.mac_address }],
+    });
 
     const bad = await call(venue, `venues/${v.id}`, { token, org: org.id, params, method: "PUT", json: { name: "", address: "X" } });
     expect(await bad.json()).toEqual({ errors: { name: [VENUE_MESSAGES.nameRequired] } });
     const put: Json = await (await call(venue, `venues/${v.id}`, { token, org: org.id, params, method: "PUT", json: venueBody })).json();
     expect(put.data).toMatchObject({ message: "Network updated.", venue: { name: "Two Rivers", address: "Limuru Road" } });
 
-    const polygon = [[{ lat: -1.2, lng: 36.8 }, { lat: -1.2, lng: 36.81 }, { lat: -1.21, lng: 36.81 }]];
+    const polygon = [
+      [
+        { lat: -1.2, lng: 36.8 },
+        { lat: -1.2, lng: 36.81 },
+        { lat: -1.21, lng: 36.81 },
+      ],
+    ];
     const map: Json = await (
-      await call(venue, `venues/${v.id}`, { token, org: org.id, params, method: "PUT", json: { name: "Two Rivers", map_zoom: 18, lat: -1.2, lng: 36.8, layout_polygon: JSON.stringify(polygon) } })
+      await call(venue, `venues/${v.id}`, {
+        token,
+        org: org.id,
+        params,
+        method: "PUT",
+        json: { name: "Two Rivers", map_zoom: 18, lat: -1.2, lng: 36.8, layout_polygon: JSON.stringify(polygon) },
+      })
     ).json();
-    expect(map.data.venue).toMatchObject({ name: "Two Rivers", address: "Limuru Road", map_zoom: 18, lat: -1.2, lng: 36.8, layout_polygon: polygon });
+    expect(map.data.venue).toMatchObject({
+      name: "Two Rivers",
+      address: "Limuru Road",
+      map_zoom: 18,
+      lat: -1.2,
+      lng: 36.8,
+      layout_polygon: polygon,
+    });
 
     const deleted: Json = await (await call(venue, `venues/${v.id}`, { token, org: org.id, params, method: "DELETE" })).json();
     expect(deleted.data.message).toBe("Network Two Rivers deleted. Its access point was deleted too.");
     expect(deleted.data.venue.id).toBe(v.id);
     expect(await db.selectFrom("access_points").select("id").where("id", "=", ap.id).executeTakeFirst()).toBeUndefined();
-    expect(await db.selectFrom("connections").select(["venue_id", "access_point_mac"]).where("id", "=", connection).executeTakeFirst()).toEqual({
+    expect(
+      await db.selectFrom("connections").select(["venue_id", "access_point_mac"]).where("id", "=", connection).executeTakeFirst(),
+    ).toEqual({
       venue_id: null,
       access_point_mac: ap.mac_address,
     });
@@ -195,7 +227,11 @@ describe("access points API", () => {
 
     const other = await makeOrg("Other Org");
     const foreign = await insertVenue(other.org.id);
-    const elsewhere = await call(accessPoints, "access_points", { token, org: org.id, json: apBody(foreign.id, { mac_address: "02:00:00:00:00:09" }) });
+    const elsewhere = await call(accessPoints, "access_points", {
+      token,
+      org: org.id,
+      json: apBody(foreign.id, { mac_address: "02:00:00:00:00:09" }),
+    });
     expect(elsewhere.status).toBe(404);
     expect(await elsewhere.json()).toEqual({ error: { message: "Network not found." } });
   });
@@ -220,7 +256,9 @@ describe("access points API", () => {
     for (const id of [String(foreign.id), "555555", "-1"]) {
       const params = { id };
       expect((await call(accessPoint, `access_points/${id}`, { token, org: org.id, params })).status).toBe(404);
-      expect((await call(accessPoint, `access_points/${id}`, { token, org: org.id, params, method: "PUT", json: apBody(v1.id) })).status).toBe(404);
+      expect(
+        (await call(accessPoint, `access_points/${id}`, { token, org: org.id, params, method: "PUT", json: apBody(v1.id) })).status,
+      ).toBe(404);
       expect((await call(accessPoint, `access_points/${id}`, { token, org: org.id, params, method: "DELETE" })).status).toBe(404);
     }
     expect(await db.selectFrom("access_points").select("id").where("id", "=", foreign.id).executeTakeFirst()).toBeDefined();
@@ -228,9 +266,24 @@ describe("access points API", () => {
     const params = { id: String(b.id) };
     const one: Json = await (await call(accessPoint, `access_points/${b.id}`, { token, org: org.id, params })).json();
     expect(one.data.access_point).toMatchObject({ id: b.id, name: "B", mac_address: b.mac_address, connectionsCount: 1 });
-    const moved = await call(accessPoint, `access_points/${b.id}`, { token, org: org.id, params, method: "PUT", json: apBody(v2.id, { layout_x: 100, layout_y: 200 }) });
-    expect((await moved.json()).data).toMatchObject({ message: "Access point updated.", access_point: { venue_id: v2.id, layout_x: 100, layout_y: 200, mac_address: "00:11:22:aa:bb:cc" } });
-    const intoForeign = await call(accessPoint, `access_points/${b.id}`, { token, org: org.id, params, method: "PUT", json: apBody(foreignVenue.id) });
+    const moved = await call(accessPoint, `access_points/${b.id}`, {
+      token,
+      org: org.id,
+      params,
+      method: "PUT",
+      json: apBody(v2.id, { layout_x: 100, layout_y: 200 }),
+    });
+    expect((await moved.json()).data).toMatchObject({
+      message: "Access point updated.",
+      access_point: { venue_id: v2.id, layout_x: 100, layout_y: 200, mac_address: "00:11:22:aa:bb:cc" },
+    });
+    const intoForeign = await call(accessPoint, `access_points/${b.id}`, {
+      token,
+      org: org.id,
+      params,
+      method: "PUT",
+      json: apBody(foreignVenue.id),
+    });
     expect(intoForeign.status).toBe(404);
 
     const deleted = await call(accessPoint, `access_points/${b.id}`, { token, org: org.id, params, method: "DELETE" });

@@ -45,7 +45,15 @@ function fakeSms(answer: (to: string) => Partial<SmsSendResult> = () => ({}), st
       await new Promise((r) => setTimeout(r, stagingMs())); // the request on its way (a slow network)
       await commit?.();
       calls.push({ at: Date.now(), to, text });
-      return to.map((n) => ({ to: n, status: "sent", messageId: `ATXid_${n}`, cost: "KES 0.8000", error: null, retryable: false, ...answer(n) }));
+      return to.map((n) => ({
+        to: n,
+        status: "sent",
+        messageId: `ATXid_${n}`,
+        cost: "KES 0.8000",
+        error: null,
+        retryable: false,
+        ...answer(n),
+      }));
     },
   };
   return { provider, calls, sent: () => calls.flatMap((c) => c.to) };
@@ -64,10 +72,24 @@ async function drain({ skipTime = false, maxMs = 20_000 } = {}) {
   const until = Date.now() + maxMs;
   for (;;) {
     await runDueJobs();
-    const queued = await db.selectFrom("broadcast_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "queued").executeTakeFirstOrThrow();
-    const dispatches = await db.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "queued").where("type", "=", "broadcast.dispatch").executeTakeFirstOrThrow();
+    const queued = await db
+      .selectFrom("broadcast_deliveries")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "=", "queued")
+      .executeTakeFirstOrThrow();
+    const dispatches = await db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "=", "queued")
+      .where("type", "=", "broadcast.dispatch")
+      .executeTakeFirstOrThrow();
     if (Number(queued.n) === 0 && Number(dispatches.n) === 0) return;
-    const next = await db.selectFrom("jobs").select((eb) => eb.fn.min("run_at").as("at")).where("status", "=", "queued").where("type", "like", "broadcast.%").executeTakeFirst();
+    const next = await db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.min("run_at").as("at"))
+      .where("status", "=", "queued")
+      .where("type", "like", "broadcast.%")
+      .executeTakeFirst();
     if (Date.now() > until) throw new Error("broadcast messages still queued");
     if (skipTime) await timePasses();
     else await new Promise((resolve) => setTimeout(resolve, Math.min(3_000, Math.max(5, Number(next?.at ?? 0) - Date.now()))));
@@ -88,10 +110,27 @@ async function customer(orgId: number, fields: { email?: string | null; phone?: 
 
 async function group(orgId: number, name = "Everyone") {
   const now = Date.now();
-  return db.insertInto("customer_groups").values({ organization_id: orgId, name, description: null, filters: JSON.stringify(EMPTY_FILTERS), created_by_user_id: null, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
+  return db
+    .insertInto("customer_groups")
+    .values({
+      organization_id: orgId,
+      name,
+      description: null,
+      filters: JSON.stringify(EMPTY_FILTERS),
+      created_by_user_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
 }
 
-async function schedule(orgId: number, channel: BroadcastChannel, groupIds: (number | null)[], content: { sms?: string | null; html?: string | null; text?: string | null } = {}) {
+async function schedule(
+  orgId: number,
+  channel: BroadcastChannel,
+  groupIds: (number | null)[],
+  content: { sms?: string | null; html?: string | null; text?: string | null } = {},
+) {
   const now = Date.now();
   const broadcast = await db
     .insertInto("broadcasts")
@@ -100,7 +139,10 @@ async function schedule(orgId: number, channel: BroadcastChannel, groupIds: (num
       title: "Weekend offer",
       description: null,
       sms: content.sms === undefined ? "Half price coffee this weekend" : content.sms,
-      email_html: content.html === undefined ? "<html><body><h1>Half price</h1><p>Coffee &amp; cake, <a href=\"https://cafe.test/menu\">see the menu</a>.</p></body></html>" : content.html,
+      email_html:
+        content.html === undefined
+          ? '<html><body><h1>Half price</h1><p>Coffee &amp; cake, <a href="https://cafe.test/menu">see the menu</a>.</p></body></html>'
+          : content.html,
       email_text: content.text === undefined ? null : content.text,
       email_design: null,
       created_by_user_id: null,
@@ -111,17 +153,40 @@ async function schedule(orgId: number, channel: BroadcastChannel, groupIds: (num
     .executeTakeFirstOrThrow();
   const row = await db
     .insertInto("broadcast_schedules")
-    .values({ organization_id: orgId, broadcast_id: broadcast.id, channel, dispatch_at: now, status: "Scheduled", started_at: null, finished_at: null, error: null, created_by_user_id: null, created_at: now, updated_at: now })
+    .values({
+      organization_id: orgId,
+      broadcast_id: broadcast.id,
+      channel,
+      dispatch_at: now,
+      status: "Scheduled",
+      started_at: null,
+      finished_at: null,
+      error: null,
+      created_by_user_id: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
-  for (const groupId of groupIds) await db.insertInto("broadcast_schedule_groups").values({ schedule_id: row.id, group_id: groupId, group_name: "g" }).execute();
+  for (const groupId of groupIds)
+    await db.insertInto("broadcast_schedule_groups").values({ schedule_id: row.id, group_id: groupId, group_name: "g" }).execute();
   await scheduleDispatch(row.id, now);
   return row.id;
 }
 
-const scheduleRow = (id: number) => db.selectFrom("broadcast_schedules").select(["status", "error", "started_at", "finished_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+const scheduleRow = (id: number) =>
+  db
+    .selectFrom("broadcast_schedules")
+    .select(["status", "error", "started_at", "finished_at"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 const deliveries = (scheduleId: number) =>
-  db.selectFrom("broadcast_deliveries").select(["customer_id", "channel", "address", "status", "attempts", "error", "provider_message_id", "cost"]).where("schedule_id", "=", scheduleId).orderBy("id").execute();
+  db
+    .selectFrom("broadcast_deliveries")
+    .select(["customer_id", "channel", "address", "status", "attempts", "error", "provider_message_id", "cost"])
+    .where("schedule_id", "=", scheduleId)
+    .orderBy("id")
+    .execute();
 const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
 async function timePasses() {
   // What the leases and backoffs would do after their time: everything in flight is due again.
@@ -148,11 +213,24 @@ describe("who receives a broadcast", () => {
     await drain();
 
     const rows = await deliveries(id);
-    expect(rows.filter((r) => r.channel === "EMAIL").map((r) => r.customer_id).sort()).toEqual([both.id, emailOnly.id].sort());
-    expect(rows.filter((r) => r.channel === "SMS").map((r) => r.customer_id).sort()).toEqual([both.id, phoneOnly.id].sort());
+    expect(
+      rows
+        .filter((r) => r.channel === "EMAIL")
+        .map((r) => r.customer_id)
+        .sort(),
+    ).toEqual([both.id, emailOnly.id].sort());
+    expect(
+      rows
+        .filter((r) => r.channel === "SMS")
+        .map((r) => r.customer_id)
+        .sort(),
+    ).toEqual([both.id, phoneOnly.id].sort());
     expect(rows.every((r) => r.status === "sent")).toBe(true);
     expect(sms.sent().sort()).toEqual([both.phone_number, phoneOnly.phone_number].sort());
-    expect(rows.find((r) => r.channel === "SMS" && r.customer_id === both.id)).toMatchObject({ provider_message_id: `ATXid_${both.phone_number}`, cost: "KES 0.8000" });
+    expect(rows.find((r) => r.channel === "SMS" && r.customer_id === both.id)).toMatchObject({
+      provider_message_id: `ATXid_${both.phone_number}`,
+      cost: "KES 0.8000",
+    });
     expect(mailsTo(both.email_address!)).toHaveLength(1);
     expect(mailsTo(emailOnly.email_address!)).toHaveLength(1);
     const s = await scheduleRow(id);
@@ -206,7 +284,11 @@ describe("exactly once", () => {
     await Promise.all([runDispatchJob({ scheduleId: id }), runDispatchJob({ scheduleId: id })]);
     expect(await deliveries(id)).toHaveLength(60);
     const slice = Math.floor(Date.now() / DISPATCH_TUNING.sliceMs);
-    await Promise.all([runSendJob({ organizationId: org.id, channel: "SMS", slice }), runSendJob({ organizationId: org.id, channel: "SMS", slice }), Promise.all([runDueJobs(), runDueJobs()])]);
+    await Promise.all([
+      runSendJob({ organizationId: org.id, channel: "SMS", slice }),
+      runSendJob({ organizationId: org.id, channel: "SMS", slice }),
+      Promise.all([runDueJobs(), runDueJobs()]),
+    ]);
     await drain();
     expect(sms.sent().sort()).toEqual(people.map((p) => p.phone_number).sort());
     expect((await scheduleRow(id)).status).toBe("Sent");
@@ -287,19 +369,31 @@ describe("exactly once", () => {
       at.rateLimitPerSecond = 0.01;
       let inDebt = false;
       for (let i = 0; i < 50 && !inDebt; i++) {
-        inDebt = await africasTalking({ baseUrl: at.url, ...DEMO_AT_CREDENTIALS }).send({ to: ["+254700000001", "+254700000002"], text: "drain", from: null }).then(() => true, () => false);
+        inDebt = await africasTalking({ baseUrl: at.url, ...DEMO_AT_CREDENTIALS })
+          .send({ to: ["+254700000001", "+254700000002"], text: "drain", from: null })
+          .then(
+            () => true,
+            () => false,
+          );
         if (!inDebt) await new Promise((r) => setTimeout(r, 100));
       }
       expect(inDebt).toBe(true);
       const id = await schedule(org.id, "SMS", [(await group(org.id)).id]);
       await runDueJobs();
       for (let i = 0; i < 300 && !(await deliveries(id)).some((r) => r.error); i++) await new Promise((r) => setTimeout(r, 10));
-      expect(await deliveries(id)).toEqual(people.map(() => expect.objectContaining({ status: "queued", attempts: 1, error: expect.stringContaining("limiting") })));
+      expect(await deliveries(id)).toEqual(
+        people.map(() => expect.objectContaining({ status: "queued", attempts: 1, error: expect.stringContaining("limiting") })),
+      );
       at.rateLimitPerSecond = null;
       await timePasses();
       await drain({ skipTime: true });
       const numbers = people.map((p) => p.phone_number!);
-      expect(at.sent.map((m) => m.number).filter((n) => numbers.includes(n)).sort()).toEqual([...numbers].sort());
+      expect(
+        at.sent
+          .map((m) => m.number)
+          .filter((n) => numbers.includes(n))
+          .sort(),
+      ).toEqual([...numbers].sort());
       expect((await deliveries(id)).map((r) => r.status)).toEqual(["sent", "sent", "sent"]);
 
       // The whole request went and the answer came too late: it may have been sent, so it is not sent again.
@@ -308,7 +402,10 @@ describe("exactly once", () => {
       useSms(africasTalking({ baseUrl: at.url, ...DEMO_AT_CREDENTIALS, timeoutMs: 1_000 }));
       const lateId = await schedule(org.id, "SMS", [(await group(org.id, "Late")).id]);
       await db.deleteFrom("broadcast_schedule_groups").where("schedule_id", "=", lateId).execute();
-      await db.insertInto("broadcast_schedule_groups").values({ schedule_id: lateId, group_id: (await group(org.id, "One")).id, group_name: "g" }).execute();
+      await db
+        .insertInto("broadcast_schedule_groups")
+        .values({ schedule_id: lateId, group_id: (await group(org.id, "One")).id, group_name: "g" })
+        .execute();
       await drain({ skipTime: true });
       await new Promise((r) => setTimeout(r, 2_200)); // the late answer comes and changes nothing
       const rows = await deliveries(lateId);
@@ -381,13 +478,19 @@ describe("pace, retries and failures", () => {
     const people = [];
     for (let i = 0; i < 4; i++) people.push(await customer(org.id, { email: null }));
     const bad = new Set(people.slice(0, 2).map((p) => p.phone_number));
-    const sms = fakeSms((n) => (bad.has(n) ? { status: "failed", error: "InvalidPhoneNumber", retryable: false } : { status: "failed", error: "GatewayError", retryable: true }));
+    const sms = fakeSms((n) =>
+      bad.has(n)
+        ? { status: "failed", error: "InvalidPhoneNumber", retryable: false }
+        : { status: "failed", error: "GatewayError", retryable: true },
+    );
     useSms(sms.provider);
     const id = await schedule(org.id, "SMS", [(await group(org.id)).id]);
     await drain({ skipTime: true });
     const rows = await deliveries(id);
     expect(rows.map((r) => [r.address, r.status, r.attempts, r.error])).toEqual(
-      people.map((p) => (bad.has(p.phone_number) ? [p.phone_number, "failed", 1, "InvalidPhoneNumber"] : [p.phone_number, "failed", 2, "GatewayError"])),
+      people.map((p) =>
+        bad.has(p.phone_number) ? [p.phone_number, "failed", 1, "InvalidPhoneNumber"] : [p.phone_number, "failed", 2, "GatewayError"],
+      ),
     );
     const s = await scheduleRow(id);
     expect(s.status).toBe("Failed");
@@ -473,7 +576,10 @@ describe("the broadcast mail", () => {
     expect(raw).toContain("Coffee & cake, see the menu (https://cafe.test/menu).");
     expect(raw).toContain(`To stop messages from Java House, open ${link}`);
     expect(raw).toContain(`<a href="${link}">Unsubscribe</a></p></body>`);
-    expect((await deliveries(id))[0]).toMatchObject({ status: "sent", provider_message_id: expect.stringMatching(/^<broadcast-delivery-\d+@localhost>$/) });
+    expect((await deliveries(id))[0]).toMatchObject({
+      status: "sent",
+      provider_message_id: expect.stringMatching(/^<broadcast-delivery-\d+@localhost>$/),
+    });
   });
 });
 
@@ -506,7 +612,9 @@ describe("a mail's end waits for its record (held-smtp.server.ts)", () => {
   });
 
   it("drops the mail unfinished when its record cannot be written, and says so", async () => {
-    await expect(sendHeldMail(mail("held-refused@example.test"), () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");
+    await expect(sendHeldMail(mail("held-refused@example.test"), () => Promise.reject(new Error("database gone")))).rejects.toThrow(
+      "database gone",
+    );
     await wait(200);
     expect(mailsTo("held-refused@example.test")).toHaveLength(0);
   });

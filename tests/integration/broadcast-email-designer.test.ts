@@ -39,7 +39,8 @@ async function upload(userId: number, orgId: number, id: number | string, file: 
   return run(() => assets.action({ request, params: { orgId: String(orgId), id: String(id) }, context: {} }));
 }
 
-const row = (id: number) => db.selectFrom("broadcasts").select(["email_html", "email_text", "email_design"]).where("id", "=", id).executeTakeFirstOrThrow();
+const row = (id: number) =>
+  db.selectFrom("broadcasts").select(["email_html", "email_text", "email_design"]).where("id", "=", id).executeTakeFirstOrThrow();
 const member = async (orgId: number, permissions: Permission[]) => (await makeMember(orgId, "custom", permissions)).user.id;
 
 describe("the designer's save", () => {
@@ -50,16 +51,30 @@ describe("the designer's save", () => {
     const design = JSON.stringify({ pages: [{ component: { type: "wrapper" } }], styles: [] });
     const html = '<table style="width:100%"><tr><td style="color:#111">Karibu</td></tr></table>';
 
-    const saved = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, { intent: "designer", email_html: html, email_design: design, email_text: "" });
+    const saved = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, {
+      intent: "designer",
+      email_html: html,
+      email_design: design,
+      email_text: "",
+    });
     expect(saved.status).toBe(302);
     expect(await toastOf(saved)).toMatchObject({ message: BROADCAST_RESULT_MESSAGES.emailSaved });
     expect(await row(id)).toEqual({ email_html: html, email_text: null, email_design: design });
 
     const page: Json = await (await call(email.loader, owner.id, orgId, `broadcast/${id}/email`, params)).json();
-    expect(page).toMatchObject({ design, uploadUrl: `/${orgId}/broadcast/${id}/assets`, broadcast: { has_design: true }, values: { email_html: html, email_text: "" } });
+    expect(page).toMatchObject({
+      design,
+      uploadUrl: `/${orgId}/broadcast/${id}/assets`,
+      broadcast: { has_design: true },
+      values: { email_html: html, email_text: "" },
+    });
 
     for (const bad of ["not json", '"a string"', "a\u0000b"]) {
-      const res = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, { intent: "designer", email_html: "<p>x</p>", email_design: bad });
+      const res = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, {
+        intent: "designer",
+        email_html: "<p>x</p>",
+        email_design: bad,
+      });
       expect(res.status).toBe(400);
       const body: Json = await res.json();
       expect(body.error[""]).toEqual([bad.includes("\u0000") ? BROADCAST_MESSAGES.nul : BROADCAST_MESSAGES.designInvalid]);
@@ -67,7 +82,11 @@ describe("the designer's save", () => {
     expect((await row(id)).email_design).toBe(design);
 
     // The textarea path ignores a design field sent along and clears the stored project.
-    const byHand = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, { email_html: "<p>By hand</p>", email_text: "By hand", email_design: design });
+    const byHand = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, {
+      email_html: "<p>By hand</p>",
+      email_text: "By hand",
+      email_design: design,
+    });
     expect(byHand.status).toBe(302);
     expect(await row(id)).toEqual({ email_html: "<p>By hand</p>", email_text: "By hand", email_design: null });
   });
@@ -112,7 +131,13 @@ describe("the designer's image upload", () => {
     expect(text.status).toBe(422);
     expect(((await text.json()) as Json).message).toContain("must be a PNG, JPEG, WebP or GIF image");
 
-    const missing = await run(async () => assets.action({ request: multipartRequest(`/${orgId}/broadcast/${id}/assets`, await sessionCookie(owner.id), null), params: { orgId: String(orgId), id: String(id) }, context: {} }));
+    const missing = await run(async () =>
+      assets.action({
+        request: multipartRequest(`/${orgId}/broadcast/${id}/assets`, await sessionCookie(owner.id), null),
+        params: { orgId: String(orgId), id: String(id) },
+        context: {},
+      }),
+    );
     expect(missing.status).toBe(422);
     expect(((await missing.json()) as Json).message).toEqual(expect.any(String));
 
@@ -121,7 +146,8 @@ describe("the designer's image upload", () => {
 
     const other = await world();
     expect((await upload(other.owner.id, other.orgId, id, { bytes: PNG, name: "a.png", type: "image/png" })).status).toBe(404);
-    for (const raw of ["0", "abc", "99999999999"]) expect((await upload(owner.id, orgId, raw, { bytes: PNG, name: "a.png", type: "image/png" })).status).toBe(404);
+    for (const raw of ["0", "abc", "99999999999"])
+      expect((await upload(owner.id, orgId, raw, { bytes: PNG, name: "a.png", type: "image/png" })).status).toBe(404);
     expect(store.files()).toHaveLength(1);
   });
 });

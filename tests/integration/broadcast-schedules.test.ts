@@ -24,11 +24,26 @@ async function world(name = "Mlango Cafe") {
   return { orgId: org.id, owner };
 }
 
-async function broadcast(orgId: number, content: { sms?: string | null; email_html?: string | null; email_text?: string | null } = { sms: "Karibu", email_html: "<p>Karibu</p>" }) {
+async function broadcast(
+  orgId: number,
+  content: { sms?: string | null; email_html?: string | null; email_text?: string | null } = { sms: "Karibu", email_html: "<p>Karibu</p>" },
+) {
   const now = Date.now();
   const row = await db
     .insertInto("broadcasts")
-    .values({ organization_id: orgId, title: "Weekend offer", description: null, sms: null, email_html: null, email_text: null, email_design: null, created_by_user_id: null, created_at: now, updated_at: now, ...content })
+    .values({
+      organization_id: orgId,
+      title: "Weekend offer",
+      description: null,
+      sms: null,
+      email_html: null,
+      email_text: null,
+      email_design: null,
+      created_by_user_id: null,
+      created_at: now,
+      updated_at: now,
+      ...content,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -54,8 +69,10 @@ async function page(userId: number, orgId: number, id: number | string, query = 
   return run(() => schedulesPage.loader({ request, params: { orgId: String(orgId), id: String(id) }, context: {} }));
 }
 
-const schedulesOf = (broadcastId: number) => db.selectFrom("broadcast_schedules").selectAll().where("broadcast_id", "=", broadcastId).orderBy("id").execute();
-const jobs = () => db.selectFrom("jobs").select(["type", "payload", "run_at", "dedupe_key"]).where("type", "=", DISPATCH_JOB).orderBy("id").execute();
+const schedulesOf = (broadcastId: number) =>
+  db.selectFrom("broadcast_schedules").selectAll().where("broadcast_id", "=", broadcastId).orderBy("id").execute();
+const jobs = () =>
+  db.selectFrom("jobs").select(["type", "payload", "run_at", "dedupe_key"]).where("type", "=", DISPATCH_JOB).orderBy("id").execute();
 
 /** A date-time field's value (UTC, minutes) `ms` from now. */
 const fieldTime = (msFromNow: number) => new Date(Date.now() + msFromNow).toISOString().slice(0, 16);
@@ -71,7 +88,14 @@ describe("scheduling a broadcast", () => {
     expect(res.headers.get("Location")).toBe(`/${orgId}/broadcast/${id}/schedules`);
     expect(await toastOf(res)).toMatchObject({ type: "success", message: SCHEDULE_MESSAGES.scheduledNow });
     const [schedule] = await schedulesOf(id);
-    expect(schedule).toMatchObject({ organization_id: orgId, channel: "BOTH", status: "Scheduled", created_by_user_id: owner.id, started_at: null, error: null });
+    expect(schedule).toMatchObject({
+      organization_id: orgId,
+      channel: "BOTH",
+      status: "Scheduled",
+      created_by_user_id: owner.id,
+      started_at: null,
+      error: null,
+    });
     expect(Number(schedule.dispatch_at)).toBeGreaterThanOrEqual(before);
     expect(Number(schedule.dispatch_at)).toBeLessThanOrEqual(Date.now());
     expect(await db.selectFrom("broadcast_schedule_groups").selectAll().where("schedule_id", "=", schedule.id).execute()).toEqual([
@@ -89,13 +113,24 @@ describe("scheduling a broadcast", () => {
     const a = await group(orgId, "Regulars");
     const b = await group(orgId, "Students");
     const at = fieldTime(2 * 24 * 60 * MINUTE);
-    const res = await post(owner.id, orgId, id, { intent: "schedule", channel: "SMS", groups: [String(b), String(a), String(a)], dispatch: "later", dispatch_at: at });
+    const res = await post(owner.id, orgId, id, {
+      intent: "schedule",
+      channel: "SMS",
+      groups: [String(b), String(a), String(a)],
+      dispatch: "later",
+      dispatch_at: at,
+    });
     expect(res.status).toBe(302);
     expect(await toastOf(res)).toMatchObject({ message: SCHEDULE_MESSAGES.scheduled(at.replace("T", " ")) });
     const [schedule] = await schedulesOf(id);
     expect(schedule).toMatchObject({ channel: "SMS", status: "Scheduled" });
     expect(Number(schedule.dispatch_at)).toBe(Date.parse(`${at}:00Z`));
-    const names = await db.selectFrom("broadcast_schedule_groups").select("group_name").where("schedule_id", "=", schedule.id).orderBy("group_name").execute();
+    const names = await db
+      .selectFrom("broadcast_schedule_groups")
+      .select("group_name")
+      .where("schedule_id", "=", schedule.id)
+      .orderBy("group_name")
+      .execute();
     expect(names.map((n) => n.group_name)).toEqual(["Regulars", "Students"]);
     const queued = await jobs();
     expect(queued).toHaveLength(1);
@@ -178,7 +213,10 @@ describe("scheduling a broadcast", () => {
     expect(((await noGroups.json()) as Json).error.groups).toEqual([BROADCAST_MESSAGES.groupsRequired]);
     const badChannel = await post(owner.id, orgId, id, { intent: "schedule", channel: "FAX", groups: g });
     expect(((await badChannel.json()) as Json).error.channel).toEqual([BROADCAST_MESSAGES.channel]);
-    const many = await post(owner.id, orgId, id, { intent: "schedule", groups: Array.from({ length: SCHEDULE_MAX_GROUPS + 1 }, (_, i) => String(i + 1)) });
+    const many = await post(owner.id, orgId, id, {
+      intent: "schedule",
+      groups: Array.from({ length: SCHEDULE_MAX_GROUPS + 1 }, (_, i) => String(i + 1)),
+    });
     expect(((await many.json()) as Json).error.groups).toEqual([BROADCAST_MESSAGES.tooManyGroups(SCHEDULE_MAX_GROUPS)]);
     const unknownIntent = await post(owner.id, orgId, id, { intent: "send", groups: g });
     expect(unknownIntent.status).toBe(400);
@@ -244,7 +282,11 @@ describe("the schedules list", () => {
       ["SMS", "Students", "Scheduled"],
       ["E-mail", "Regulars, Students", "Scheduled"],
     ]);
-    expect(data.schedules[0]).toMatchObject({ created_by: `${owner.first_name} ${owner.last_name}`, dispatch_at: formatUtcDateTime(Date.parse(`${later}:00Z`)), error: null });
+    expect(data.schedules[0]).toMatchObject({
+      created_by: `${owner.first_name} ${owner.last_name}`,
+      dispatch_at: formatUtcDateTime(Date.parse(`${later}:00Z`)),
+      error: null,
+    });
     expect(data.groups).toEqual([{ id: b, name: "Students" }]);
     const paged: Json = await (await page(owner.id, orgId, id, "?per_page=5&page=2")).json();
     expect(paged.schedules).toEqual([]);
@@ -255,7 +297,12 @@ describe("cancelling a schedule", () => {
   async function scheduled() {
     const { orgId, owner } = await world();
     const id = await broadcast(orgId);
-    await post(owner.id, orgId, id, { intent: "schedule", groups: String(await group(orgId, "Regulars")), dispatch: "later", dispatch_at: fieldTime(60 * MINUTE) });
+    await post(owner.id, orgId, id, {
+      intent: "schedule",
+      groups: String(await group(orgId, "Regulars")),
+      dispatch: "later",
+      dispatch_at: fieldTime(60 * MINUTE),
+    });
     const [schedule] = await schedulesOf(id);
     return { orgId, owner, id, scheduleId: Number(schedule.id), dispatchAt: Number(schedule.dispatch_at) };
   }
@@ -263,7 +310,9 @@ describe("cancelling a schedule", () => {
   it("asks first, then cancels a Scheduled schedule", async () => {
     const { orgId, owner, id, scheduleId, dispatchAt } = await scheduled();
     const ask = await post(owner.id, orgId, id, { intent: "cancel", schedule_id: String(scheduleId) });
-    expect(await ask.json()).toEqual({ confirm: { message: cancelQuestion(formatUtcDateTime(dispatchAt)), intent: "cancel", fields: { schedule_id: String(scheduleId) } } });
+    expect(await ask.json()).toEqual({
+      confirm: { message: cancelQuestion(formatUtcDateTime(dispatchAt)), intent: "cancel", fields: { schedule_id: String(scheduleId) } },
+    });
     expect((await schedulesOf(id))[0].status).toBe("Scheduled");
     const res = await post(owner.id, orgId, id, { intent: "cancel", schedule_id: String(scheduleId), confirmed: "yes" });
     expect(res.status).toBe(302);
@@ -308,7 +357,9 @@ describe("cancelling a schedule", () => {
       const res = await post(owner.id, orgId, broadcastId, { intent: "cancel", schedule_id: raw, confirmed: "yes" });
       expect(res.status).toBe(404);
     }
-    expect((await post(owner.id, orgId, other.id, { intent: "cancel", schedule_id: String(other.scheduleId), confirmed: "yes" })).status).toBe(404);
+    expect(
+      (await post(owner.id, orgId, other.id, { intent: "cancel", schedule_id: String(other.scheduleId), confirmed: "yes" })).status,
+    ).toBe(404);
     expect((await schedulesOf(id))[0].status).toBe("Scheduled");
     expect((await schedulesOf(other.id))[0].status).toBe("Scheduled");
   });
@@ -321,7 +372,15 @@ describe("parseDispatchAt", () => {
     expect(parseDispatchAt("2026-12-31T09:30:00Z")).toBe(Date.UTC(2026, 11, 31, 9, 30));
     expect(parseDispatchAt("2026-12-31T12:30:00+03:00")).toBe(Date.UTC(2026, 11, 31, 9, 30));
     expect(parseDispatchAt("2026-12-31T06:00:00.500-03:30")).toBe(Date.UTC(2026, 11, 31, 9, 30, 0, 500));
-    for (const bad of ["2026-02-29T10:00", "2026-12-31T24:00", "2026-12-31T09:60", "2026-12-31", "31-12-2026 09:30", "2026-12-31T09:30+15:00", ""]) {
+    for (const bad of [
+      "2026-02-29T10:00",
+      "2026-12-31T24:00",
+      "2026-12-31T09:60",
+      "2026-12-31",
+      "31-12-2026 09:30",
+      "2026-12-31T09:30+15:00",
+      "",
+    ]) {
       expect(parseDispatchAt(bad), bad).toBeNull();
     }
   });

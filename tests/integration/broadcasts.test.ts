@@ -30,7 +30,14 @@ async function world(name = "Mlango Cafe") {
 }
 
 /** Calls a route as the user: GET without a form, POST with one (repeated fields as arrays). */
-async function call(fn: Fn, userId: number, orgId: number, path: string, params: Record<string, string> = {}, form?: Record<string, string | string[]>) {
+async function call(
+  fn: Fn,
+  userId: number,
+  orgId: number,
+  path: string,
+  params: Record<string, string> = {},
+  form?: Record<string, string | string[]>,
+) {
   const request = makeRequest(`/${orgId}/${path}`, { form, cookie: await sessionCookie(userId) });
   return run(() => fn({ request, params: { orgId: String(orgId), ...params }, context: {} }));
 }
@@ -53,12 +60,26 @@ async function member(orgId: number, permissions: Permission[]) {
 describe("creating a broadcast (broadcasts/create)", () => {
   it("stores the title and description, then opens the e-mail section with a toast", async () => {
     const { orgId, owner } = await world();
-    const res = await call(create.action, owner.id, orgId, "broadcasts/create", {}, { title: "  Weekend offer ", description: "Half price" });
+    const res = await call(
+      create.action,
+      owner.id,
+      orgId,
+      "broadcasts/create",
+      {},
+      { title: "  Weekend offer ", description: "Half price" },
+    );
     expect(res.status).toBe(302);
     const id = Number(/\/broadcast\/(\d+)\/email$/.exec(res.headers.get("Location")!)![1]);
     expect(res.headers.get("Location")).toBe(`/${orgId}/broadcast/${id}/email`);
     expect(await toastOf(res)).toMatchObject({ type: "success", message: BROADCAST_RESULT_MESSAGES.created });
-    expect(await row(id)).toMatchObject({ organization_id: orgId, title: "Weekend offer", description: "Half price", sms: null, email_html: null, created_by_user_id: owner.id });
+    expect(await row(id)).toMatchObject({
+      organization_id: orgId,
+      title: "Weekend offer",
+      description: "Half price",
+      sms: null,
+      email_html: null,
+      created_by_user_id: owner.id,
+    });
   });
 
   it("requires the title (the e-mail's subject) and refuses bad input with messages, never a 500", async () => {
@@ -87,7 +108,10 @@ describe("creating a broadcast (broadcasts/create)", () => {
       await created(userId, orgId, `By ${permission}`);
     }
     const viewer = await member(orgId, ["view_broadcasts"]);
-    for (const res of [await call(create.loader, viewer, orgId, "broadcasts/create"), await call(create.action, viewer, orgId, "broadcasts/create", {}, { title: "No" })]) {
+    for (const res of [
+      await call(create.loader, viewer, orgId, "broadcasts/create"),
+      await call(create.action, viewer, orgId, "broadcasts/create", {}, { title: "No" }),
+    ]) {
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ message: refusalMessage("create_broadcasts") });
     }
@@ -98,7 +122,11 @@ describe("the broadcast list (broadcasts)", () => {
   it("lists Title, Created on, Owner and Description, newest first, with search and paging", async () => {
     const { orgId, owner } = await world();
     const first = await created(owner.id, orgId, "Easter promo", "Eggs");
-    await db.updateTable("broadcasts").set({ created_at: Date.UTC(2026, 3, 1, 9, 30) }).where("id", "=", first).execute();
+    await db
+      .updateTable("broadcasts")
+      .set({ created_at: Date.UTC(2026, 3, 1, 9, 30) })
+      .where("id", "=", first)
+      .execute();
     const second = await created(owner.id, orgId, "Weekend offer", "");
     const other = await world("Other");
     await created(other.owner.id, other.orgId, "Not ours");
@@ -106,7 +134,13 @@ describe("the broadcast list (broadcasts)", () => {
     expect(page.total).toBe(2);
     expect(page.canCreate).toBe(true);
     expect(page.broadcasts.map((b: Json) => b.id)).toEqual([second, first]);
-    expect(page.broadcasts[1]).toEqual({ id: first, title: "Easter promo", description: "Eggs", created_on: "01-04-2026 09:30", owner: `${owner.first_name} ${owner.last_name}` });
+    expect(page.broadcasts[1]).toEqual({
+      id: first,
+      title: "Easter promo",
+      description: "Eggs",
+      created_on: "01-04-2026 09:30",
+      owner: `${owner.first_name} ${owner.last_name}`,
+    });
     expect(page.broadcasts[0].description).toBeNull();
     const searched: Json = await (await call(list.loader, owner.id, orgId, "broadcasts?search=EASTER")).json();
     expect(searched.broadcasts.map((b: Json) => b.title)).toEqual(["Easter promo"]);
@@ -142,7 +176,10 @@ describe("a broadcast's sections", () => {
     const bad = await call(settings.action, owner.id, orgId, `broadcast/${id}/settings`, params, { title: " ", description: "x" });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Json).error.title).toEqual([BROADCAST_MESSAGES.titleRequired]);
-    const res = await call(settings.action, owner.id, orgId, `broadcast/${id}/settings`, params, { title: "Christmas offer", description: "" });
+    const res = await call(settings.action, owner.id, orgId, `broadcast/${id}/settings`, params, {
+      title: "Christmas offer",
+      description: "",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${orgId}/broadcast/${id}/settings`);
     expect(await toastOf(res)).toMatchObject({ message: BROADCAST_RESULT_MESSAGES.updated });
@@ -159,7 +196,10 @@ describe("a broadcast's sections", () => {
     const params = { id: String(id) };
     await db.updateTable("broadcasts").set({ email_design: '{"body":{}}' }).where("id", "=", id).execute();
     const html = '<h1 style="color:red">Karibu</h1><script>alert(1)</script>';
-    const res = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, { email_html: html, email_text: "Karibu\r\nsana" });
+    const res = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, {
+      email_html: html,
+      email_text: "Karibu\r\nsana",
+    });
     expect(res.status).toBe(302);
     expect(await toastOf(res)).toMatchObject({ message: BROADCAST_RESULT_MESSAGES.emailSaved });
     expect(await row(id)).toMatchObject({ email_html: html, email_text: "Karibu\r\nsana", email_design: null });
@@ -185,7 +225,11 @@ describe("a broadcast's sections", () => {
     expect(await toastOf(res)).toMatchObject({ message: "SMS saved. 28 characters, 1 SMS (GSM-7), 132 left in this part." });
     expect((await row(id))!.sms).toBe("Karibu!\nHalf price {today}");
     const page: Json = await (await call(sms.loader, owner.id, orgId, `broadcast/${id}/sms`, params)).json();
-    expect(page).toMatchObject({ sms: "Karibu!\nHalf price {today}", count: { encoding: "GSM-7", characters: 28, segments: 1 }, canEdit: true });
+    expect(page).toMatchObject({
+      sms: "Karibu!\nHalf price {today}",
+      count: { encoding: "GSM-7", characters: 28, segments: 1 },
+      canEdit: true,
+    });
     // 400 emoji: 33 whole pairs (66 units) per part of 67, so 13 parts.
     const tooLong = await call(sms.action, owner.id, orgId, `broadcast/${id}/sms`, params, { sms: "😀".repeat(400) });
     expect(tooLong.status).toBe(400);
@@ -227,7 +271,9 @@ describe("a broadcast's sections", () => {
       expect((await call(settings.action, owner.id, orgId, `broadcast/${raw}/settings`, params, { title: "Mine now" })).status).toBe(404);
       expect((await call(email.action, owner.id, orgId, `broadcast/${raw}/email`, params, { email_html: "<p>x</p>" })).status).toBe(404);
       expect((await call(sms.action, owner.id, orgId, `broadcast/${raw}/sms`, params, { sms: "x" })).status).toBe(404);
-      expect((await call(layout.action, owner.id, orgId, `broadcast/${raw}`, params, { intent: "delete", confirmed: "yes" })).status).toBe(404);
+      expect((await call(layout.action, owner.id, orgId, `broadcast/${raw}`, params, { intent: "delete", confirmed: "yes" })).status).toBe(
+        404,
+      );
     }
     expect(await row(theirs)).toMatchObject({ title: "Weekend offer", sms: null });
   });
@@ -241,7 +287,19 @@ describe("deleting a broadcast", () => {
     const now = Date.now();
     await db
       .insertInto("broadcast_schedules")
-      .values({ organization_id: orgId, broadcast_id: id, channel: "SMS", dispatch_at: now, status: "Sent", created_at: now, updated_at: now, started_at: null, finished_at: null, error: null, created_by_user_id: null })
+      .values({
+        organization_id: orgId,
+        broadcast_id: id,
+        channel: "SMS",
+        dispatch_at: now,
+        status: "Sent",
+        created_at: now,
+        updated_at: now,
+        started_at: null,
+        finished_at: null,
+        error: null,
+        created_by_user_id: null,
+      })
       .execute();
     const ask = await call(layout.action, owner.id, orgId, `broadcast/${id}`, params, { intent: "delete" });
     expect(ask.status).toBe(200);
@@ -269,7 +327,19 @@ describe("deleting a broadcast", () => {
     const now = Date.now();
     await db
       .insertInto("broadcast_schedules")
-      .values({ organization_id: orgId, broadcast_id: id, channel: "SMS", dispatch_at: now, status: "Sending", created_at: now, updated_at: now, started_at: now, finished_at: null, error: null, created_by_user_id: null })
+      .values({
+        organization_id: orgId,
+        broadcast_id: id,
+        channel: "SMS",
+        dispatch_at: now,
+        status: "Sending",
+        created_at: now,
+        updated_at: now,
+        started_at: now,
+        finished_at: null,
+        error: null,
+        created_by_user_id: null,
+      })
       .execute();
     const deleter = await member(orgId, ["delete_groups"]);
     const sending = await call(layout.action, deleter, orgId, `broadcast/${id}`, params, { intent: "delete", confirmed: "yes" });
@@ -288,13 +358,30 @@ describe("the Messages section", () => {
     const now = Date.now();
     const schedule = await db
       .insertInto("broadcast_schedules")
-      .values({ organization_id: orgId, broadcast_id: id, channel: "BOTH", dispatch_at: now, status: "Sent", created_at: now, updated_at: now, started_at: now, finished_at: now, error: null, created_by_user_id: owner.id })
+      .values({
+        organization_id: orgId,
+        broadcast_id: id,
+        channel: "BOTH",
+        dispatch_at: now,
+        status: "Sent",
+        created_at: now,
+        updated_at: now,
+        started_at: now,
+        finished_at: now,
+        error: null,
+        created_by_user_id: owner.id,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const statuses: DeliveryStatus[] = ["queued", "sent", "sent", "delivered", "failed", "bounced", "opted_out"];
     const customers = [];
     for (const [i, status] of statuses.entries()) {
-      const customer = await insertCustomer(orgId, { first_name: `Guest${i}`, last_name: "Otieno", phone_number: `+25471200000${i}`, email_address: `g${i}@example.com` });
+      const customer = await insertCustomer(orgId, {
+        first_name: `Guest${i}`,
+        last_name: "Otieno",
+        phone_number: `+25471200000${i}`,
+        email_address: `g${i}@example.com`,
+      });
       customers.push(customer);
       await db
         .insertInto("broadcast_deliveries")
@@ -325,9 +412,15 @@ describe("the Messages section", () => {
     expect(page.totals).toEqual({ queued: 1, sent: 2, delivered: 1, failed: 1, bounced: 1, opted_out: 1 });
     expect(page.personal).toBe(true);
     expect(page.rows).toHaveLength(7);
-    expect(page.rows[0]).toMatchObject({ status: "opted_out", channel: "EMAIL", customer: { name: "Guest6 Otieno", address: "g6@example.com" } });
+    expect(page.rows[0]).toMatchObject({
+      status: "opted_out",
+      channel: "EMAIL",
+      customer: { name: "Guest6 Otieno", address: "g6@example.com" },
+    });
     expect(page.rows[2]).toMatchObject({ status: "failed", error: "Rejected by the provider", customer: { address: "g4@example.com" } });
-    const paged: Json = await (await call(messages.loader, owner.id, orgId, `broadcast/${id}?per_page=5&page=2`, { id: String(id) })).json();
+    const paged: Json = await (
+      await call(messages.loader, owner.id, orgId, `broadcast/${id}?per_page=5&page=2`, { id: String(id) })
+    ).json();
     expect(paged.rows).toHaveLength(2);
     expect(paged.total).toBe(7);
   });
@@ -361,7 +454,8 @@ describe("the pages as a browser gets them (built server)", () => {
       expect(res.status, path).toBe(200);
       return res.text();
     };
-    for (const path of ["broadcasts", "broadcasts/create", `broadcast/${id}`, `broadcast/${id}/schedules`, `broadcast/${id}/settings`]) await get(path);
+    for (const path of ["broadcasts", "broadcasts/create", `broadcast/${id}`, `broadcast/${id}/schedules`, `broadcast/${id}/settings`])
+      await get(path);
     const emailPage = await get(`broadcast/${id}/email`);
     expect(emailPage).toMatch(/<iframe sandbox="" srcDoc="&lt;h1&gt;Karibu&lt;\/h1&gt;&lt;script&gt;/i);
     expect(emailPage).not.toContain("<h1>Karibu</h1>");

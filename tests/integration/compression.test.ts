@@ -126,9 +126,18 @@ describe("compressed answers", () => {
     const base = Date.UTC(2026, 10, 20, 12, 0);
     const count = 4_500; // more than two batches on either database
     const rows = Array.from({ length: count }, (_, i) =>
-      buildConnection(org.id, { venue_id: venue.id, created_at: base + i * 1000, authorized_at: base + i * 1000 + 500, ended_at: base + i * 1000 + 60_500 }),
+      buildConnection(org.id, {
+        venue_id: venue.id,
+        created_at: base + i * 1000,
+        authorized_at: base + i * 1000 + 500,
+        ended_at: base + i * 1000 + 60_500,
+      }),
     );
-    for (let i = 0; i < rows.length; i += 500) await db.insertInto("connections").values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto("connections")
+        .values(rows.slice(i, i + 500))
+        .execute();
     const token = await issueToken(owner.id, "api");
     const auth = { Authorization: `Bearer ${token}` };
 

@@ -75,7 +75,9 @@ describe("listConnections", () => {
 
   it("pages with continuous order and clamps nothing into an error past the end", async () => {
     const { org, ctx } = await ownerOf();
-    const rows = Array.from({ length: 25 }, (_, i) => buildConnection(org.id, { created_at: BASE + i * MINUTE, authorized_at: BASE + i * MINUTE }));
+    const rows = Array.from({ length: 25 }, (_, i) =>
+      buildConnection(org.id, { created_at: BASE + i * MINUTE, authorized_at: BASE + i * MINUTE }),
+    );
     await db.insertInto("connections").values(rows).execute();
     const all = await listConnections(ctx, { authorized: true }, list("", 250));
     expect(all.rows.map((r) => r.createdAt)).toEqual(rows.map((r) => r.created_at).reverse());
@@ -101,7 +103,9 @@ describe("listConnections", () => {
       const n = Math.min(2000, total - start);
       await db
         .insertInto("connections")
-        .values(Array.from({ length: n }, (_, i) => buildConnection(org.id, { created_at: BASE + start + i, authorized_at: BASE + start + i })))
+        .values(
+          Array.from({ length: n }, (_, i) => buildConnection(org.id, { created_at: BASE + start + i, authorized_at: BASE + start + i })),
+        )
         .execute();
     }
     const first = await listConnections(ctx, { authorized: true }, list());
@@ -128,7 +132,8 @@ describe("listConnections", () => {
       created_at: BASE + 5 * MINUTE,
       authorized_at: BASE + 5 * MINUTE,
     });
-    const ids = async (filter: Parameters<typeof listConnections>[1]) => (await listConnections(ctx, { authorized: true, ...filter }, list())).rows.map((r) => r.id);
+    const ids = async (filter: Parameters<typeof listConnections>[1]) =>
+      (await listConnections(ctx, { authorized: true, ...filter }, list())).rows.map((r) => r.id);
     const worldIds = world.connections.map((c) => c.id).reverse();
     expect(await ids({ venueId: world.venue.id })).toEqual(worldIds);
     expect(await ids({ venueId: otherVenue.id })).toEqual([elsewhere.id]);
@@ -157,7 +162,11 @@ describe("listConnections", () => {
     const { org, ctx } = await ownerOf();
     const world = await makeConnectionWorld(org.id, 2);
     const other = await makeConnectionWorld(org.id, 1, BASE + 60 * MINUTE);
-    await db.updateTable("customers").set({ first_name: "Baraka", last_name: "Mutua", phone_number: "+254733444555", email_address: "baraka@example.com" }).where("id", "=", other.customer.id).execute();
+    await db
+      .updateTable("customers")
+      .set({ first_name: "Baraka", last_name: "Mutua", phone_number: "+254733444555", email_address: "baraka@example.com" })
+      .where("id", "=", other.customer.id)
+      .execute();
     await db.updateTable("devices").set({ name: "Tecno Spark" }).where("id", "=", other.device.id).execute();
     await db.updateTable("venues").set({ name: "Sarit Centre" }).where("id", "=", other.venue.id).execute();
     await db.updateTable("access_points").set({ name: "Rooftop" }).where("id", "=", other.accessPoint.id).execute();
@@ -208,16 +217,28 @@ describe("connections page", () => {
     const refused = await callRoute(connectionsPage.loader, { userId: viewer.user.id, orgId: org.id, path: `/${org.id}/connections` });
     expect(refused.status).toBe(403);
     const other = await makeOrg("Other");
-    const foreign = await callRoute(connectionsPage.loader, { userId: owner.id, orgId: other.org.id, path: `/${other.org.id}/connections` });
+    const foreign = await callRoute(connectionsPage.loader, {
+      userId: owner.id,
+      orgId: other.org.id,
+      path: `/${other.org.id}/connections`,
+    });
     expect(foreign.status).toBe(404);
-    const res = await callRoute(connectionsPage.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections?status=online&page=abc&per_page=7` });
+    const res = await callRoute(connectionsPage.loader, {
+      userId: owner.id,
+      orgId: org.id,
+      path: `/${org.id}/connections?status=online&page=abc&per_page=7`,
+    });
     const data = await res.json();
     expect(data.status).toBe("online");
     expect(data.page.rows).toHaveLength(1);
     expect(data.list).toMatchObject({ page: 1, pageSize: 5 });
     expect(data.canClose).toBe(true);
     expect(data.exportHref).toBe(`/${org.id}/connections.csv?status=online`);
-    const badVenue = await callRoute(connectionsPage.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections?venue_id=abc` });
+    const badVenue = await callRoute(connectionsPage.loader, {
+      userId: owner.id,
+      orgId: org.id,
+      path: `/${org.id}/connections?venue_id=abc`,
+    });
     expect(badVenue.status).toBe(404);
   });
 
@@ -257,12 +278,27 @@ describe("closing a connection", () => {
     const online = world.connections[1].id;
     const back = `/${org.id}/customers/${world.customer.id}/connections`;
     const path = `/${org.id}/connections/${online}/close`;
-    const asked = await callRoute(closeRoute.action, { userId: owner.id, orgId: org.id, path, params: { connectionId: String(online) }, form: { redirectTo: back } });
+    const asked = await callRoute(closeRoute.action, {
+      userId: owner.id,
+      orgId: org.id,
+      path,
+      params: { connectionId: String(online) },
+      form: { redirectTo: back },
+    });
     expect(asked.status).toBe(302);
     expect(asked.headers.get("Location")).toBe(`${path}?${new URLSearchParams({ redirectTo: back })}`);
     expect((await ended(online)).ended_at).toBeNull();
-    const page = await callRoute(closeRoute.loader, { userId: owner.id, orgId: org.id, path: `${path}?redirectTo=${encodeURIComponent(back)}`, params: { connectionId: String(online) } });
-    expect(await page.json()).toEqual({ question: "Are you sure you want to close the connection of Achieng Odhiambo?", back, online: true });
+    const page = await callRoute(closeRoute.loader, {
+      userId: owner.id,
+      orgId: org.id,
+      path: `${path}?redirectTo=${encodeURIComponent(back)}`,
+      params: { connectionId: String(online) },
+    });
+    expect(await page.json()).toEqual({
+      question: "Are you sure you want to close the connection of Achieng Odhiambo?",
+      back,
+      online: true,
+    });
     // A foreign redirectTo is not followed; an ended connection's page says it is not online.
     const closedPage = await callRoute(closeRoute.loader, {
       userId: owner.id,
@@ -272,7 +308,10 @@ describe("closing a connection", () => {
     });
     expect(await closedPage.json()).toMatchObject({ back: `/${org.id}/connections`, online: false });
     const viewer = await makeMember(org.id, "r");
-    expect((await callRoute(closeRoute.loader, { userId: viewer.user.id, orgId: org.id, path, params: { connectionId: String(online) } })).status).toBe(403);
+    expect(
+      (await callRoute(closeRoute.loader, { userId: viewer.user.id, orgId: org.id, path, params: { connectionId: String(online) } }))
+        .status,
+    ).toBe(403);
     expect(closeQuestion({ customer: null, device: { id: 1, label: "aa:bb:cc:dd:ee:ff", macAddress: "aa:bb:cc:dd:ee:ff" } })).toBe(
       "Are you sure you want to close the connection of aa:bb:cc:dd:ee:ff?",
     );
@@ -289,7 +328,13 @@ describe("closing a connection", () => {
       [closed, CLOSE_MESSAGES.alreadyClosed],
       [visit.id, CLOSE_MESSAGES.notOnline],
     ] as const) {
-      const res = await callRoute(closeRoute.action, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections/${id}/close`, params: { connectionId: String(id) }, form: { redirectTo: "//evil.example", confirmed: "yes" } });
+      const res = await callRoute(closeRoute.action, {
+        userId: owner.id,
+        orgId: org.id,
+        path: `/${org.id}/connections/${id}/close`,
+        params: { connectionId: String(id) },
+        form: { redirectTo: "//evil.example", confirmed: "yes" },
+      });
       expect(res.headers.get("Location")).toBe(`/${org.id}/connections`);
       expect(await toastOf(res)).toEqual({ type: "info", message });
     }
@@ -302,7 +347,13 @@ describe("closing a connection", () => {
     const world = await makeConnectionWorld(org.id, 1);
     const online = world.connections[0].id;
     const viewer = await makeMember(org.id, "r");
-    const refused = await callRoute(closeRoute.action, { userId: viewer.user.id, orgId: org.id, path: `/${org.id}/connections/${online}/close`, params: { connectionId: String(online) }, form: { confirmed: "yes" } });
+    const refused = await callRoute(closeRoute.action, {
+      userId: viewer.user.id,
+      orgId: org.id,
+      path: `/${org.id}/connections/${online}/close`,
+      params: { connectionId: String(online) },
+      form: { confirmed: "yes" },
+    });
     expect(refused.status).toBe(403);
     expect((await ended(online)).ended_at).toBeNull();
     const other = await makeOrg("Other");
@@ -310,10 +361,21 @@ describe("closing a connection", () => {
     const theirId = theirs.connections[0].id;
     for (const id of [String(theirId), "abc", "99999999999"]) {
       for (const confirmed of ["yes", ""]) {
-        const res = await callRoute(closeRoute.action, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections/${id}/close`, params: { connectionId: id }, form: { confirmed } });
+        const res = await callRoute(closeRoute.action, {
+          userId: owner.id,
+          orgId: org.id,
+          path: `/${org.id}/connections/${id}/close`,
+          params: { connectionId: id },
+          form: { confirmed },
+        });
         expect(res.status).toBe(404);
       }
-      const page = await callRoute(closeRoute.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/connections/${id}/close`, params: { connectionId: id } });
+      const page = await callRoute(closeRoute.loader, {
+        userId: owner.id,
+        orgId: org.id,
+        path: `/${org.id}/connections/${id}/close`,
+        params: { connectionId: id },
+      });
       expect(page.status).toBe(404);
     }
     expect((await ended(theirId)).ended_at).toBeNull();
@@ -321,7 +383,7 @@ describe("closing a connection", () => {
 });
 
 describe("connections.csv", () => {
-  it("starts with the UTF-8 byte-order mark, so Excel shows \"Kahawa Corner Café\" as typed", async () => {
+  it('starts with the UTF-8 byte-order mark, so Excel shows "Kahawa Corner Café" as typed', async () => {
     const { org, owner } = await ownerOf();
     const venue = await insertVenue(org.id, { name: "Kahawa Corner Café" });
     await insertConnection(org.id, { venue_id: venue.id, created_at: BASE, authorized_at: BASE + 1000 });
@@ -367,7 +429,17 @@ describe("connections.csv", () => {
     expect(rows.map((r) => r[1])).toEqual(["20-11-2026 12:02", "20-11-2026 12:01", "20-11-2026 12:00"]);
     expect(rows[0].slice(2, 5)).toEqual(["Achieng Odhiambo", "+254712000111", "Achieng's phone"]);
     expect(rows[0][14]).toBe("Online");
-    expect(rows[1].slice(6, 15)).toEqual(["Java House Westlands", "Lobby AP", world.accessPoint.mac_address, "click", "00:30:00", "2048", "4096", "6.00 KB", "Offline"]);
+    expect(rows[1].slice(6, 15)).toEqual([
+      "Java House Westlands",
+      "Lobby AP",
+      world.accessPoint.mac_address,
+      "click",
+      "00:30:00",
+      "2048",
+      "4096",
+      "6.00 KB",
+      "Offline",
+    ]);
   });
 
   it("quotes cells with commas and quotes, and keeps guest text from being read as a formula", async () => {
@@ -417,7 +489,8 @@ describe("connections.csv", () => {
   it("reads batch after batch across connections created at the same moment, without gaps or repeats", async () => {
     const { org, owner } = await ownerOf();
     const ids: number[] = [];
-    for (let i = 0; i < 7; i++) ids.push((await insertConnection(org.id, { created_at: BASE + Math.floor(i / 3), authorized_at: BASE })).id);
+    for (let i = 0; i < 7; i++)
+      ids.push((await insertConnection(org.id, { created_at: BASE + Math.floor(i / 3), authorized_at: BASE })).id);
     const stream = await connectionsCsvStream(await contextOf(owner.id, org.id), { authorized: true }, "", 2);
     const lines = (await new Response(stream).text()).trim().split("\n");
     expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["1", "2", "3", "4", "5", "6", "7"]);

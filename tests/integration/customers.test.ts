@@ -12,7 +12,11 @@ import { callRoute, contextOf, insertConnection, insertCustomer, insertDevice, m
 const BASE = Date.UTC(2026, 10, 20, 12, 0);
 const list = (search = "", pageSize = 10, offset = 0) => ({ search, pageSize, offset });
 const customerRow = (id: number) =>
-  db.selectFrom("customers").select(["first_name", "middle_name", "last_name", "email_address", "phone_number", "identity"]).where("id", "=", id).executeTakeFirstOrThrow();
+  db
+    .selectFrom("customers")
+    .select(["first_name", "middle_name", "last_name", "email_address", "phone_number", "identity"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 
 async function ownerOf() {
   const { org, owner } = await makeOrg();
@@ -22,8 +26,20 @@ async function ownerOf() {
 describe("listCustomers", () => {
   it("lists customers newest first and searches names, local phone numbers and emails", async () => {
     const { org, ctx } = await ownerOf();
-    const amina = await insertCustomer(org.id, { first_name: "Amina", last_name: "Yusuf", phone_number: "0722 111 222", email_address: "Amina@Example.com", created_at: BASE });
-    const brian = await insertCustomer(org.id, { first_name: "Brian", last_name: "Kiprop", phone_number: "+254733000999", twitter: "@brian", created_at: BASE + 1 });
+    const amina = await insertCustomer(org.id, {
+      first_name: "Amina",
+      last_name: "Yusuf",
+      phone_number: "0722 111 222",
+      email_address: "Amina@Example.com",
+      created_at: BASE,
+    });
+    const brian = await insertCustomer(org.id, {
+      first_name: "Brian",
+      last_name: "Kiprop",
+      phone_number: "+254733000999",
+      twitter: "@brian",
+      created_at: BASE + 1,
+    });
     const page = await listCustomers(ctx, {}, list());
     expect(page.rows.map((c) => c.id)).toEqual([brian.id, amina.id]);
     expect(page.rows[0]).toMatchObject({ name: "Brian Kiprop", phoneNumber: "+254733000999", twitter: "@brian", emailAddress: null });
@@ -55,7 +71,9 @@ describe("listCustomers", () => {
     const data = await res.json();
     expect(data.customers.rows.map((c: { name: string }) => c.name)).toEqual(["Mine"]);
     const networkOnly = await makeMember(org.id, "custom", ["view_networks"]);
-    expect((await callRoute(customersPage.loader, { userId: networkOnly.user.id, orgId: org.id, path: `/${org.id}/customers` })).status).toBe(403);
+    expect(
+      (await callRoute(customersPage.loader, { userId: networkOnly.user.id, orgId: org.id, path: `/${org.id}/customers` })).status,
+    ).toBe(403);
   });
 });
 
@@ -65,9 +83,20 @@ describe("customer profile", () => {
     const world = await makeConnectionWorld(org.id, 3);
     await insertDevice(org.id, { customer_id: world.customer.id });
     await insertConnection(org.id, { customer_id: world.customer.id, created_at: BASE }); // a portal visit: not a connection
-    const res = await callRoute(profileLayout.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/customers/${world.customer.id}`, params: { customerId: String(world.customer.id) } });
+    const res = await callRoute(profileLayout.loader, {
+      userId: owner.id,
+      orgId: org.id,
+      path: `/${org.id}/customers/${world.customer.id}`,
+      params: { customerId: String(world.customer.id) },
+    });
     const { customer } = await res.json();
-    expect(customer).toMatchObject({ identity: "+254712000111", phoneNumber: "+254712000111", name: "Achieng Odhiambo", connectionsCount: 3, devicesCount: 2 });
+    expect(customer).toMatchObject({
+      identity: "+254712000111",
+      phoneNumber: "+254712000111",
+      name: "Achieng Odhiambo",
+      connectionsCount: 3,
+      devicesCount: 2,
+    });
   });
 
   it("lists the customer's connections with an export of the same", async () => {
@@ -90,7 +119,12 @@ describe("customer profile", () => {
     const other = await makeOrg("Other");
     const theirs = await insertCustomer(other.org.id);
     for (const id of [String(theirs.id), "abc", "0"]) {
-      const res = await callRoute(profileLayout.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/customers/${id}`, params: { customerId: id } });
+      const res = await callRoute(profileLayout.loader, {
+        userId: owner.id,
+        orgId: org.id,
+        path: `/${org.id}/customers/${id}`,
+        params: { customerId: id },
+      });
       expect(res.status).toBe(404);
     }
     expect((await run(() => getCustomer(ctx, theirs.id))).status).toBe(404);
@@ -99,7 +133,13 @@ describe("customer profile", () => {
 
 describe("updating a customer's account info", () => {
   const post = (userId: number, orgId: number, customerId: number | string, form: Record<string, string>) =>
-    callRoute(account.action, { userId, orgId, path: `/${orgId}/customers/${customerId}/account`, params: { customerId: String(customerId) }, form });
+    callRoute(account.action, {
+      userId,
+      orgId,
+      path: `/${orgId}/customers/${customerId}/account`,
+      params: { customerId: String(customerId) },
+      form,
+    });
 
   it("saves names, a normalised phone number and a lower-cased email for a holder of edit_clients", async () => {
     const { org } = await ownerOf();
@@ -136,10 +176,27 @@ describe("updating a customer's account info", () => {
     expect(res.status).toBe(403);
     expect((await res.json()).error[""]).toEqual([CUSTOMER_MESSAGES.notAllowed]);
     expect((await customerRow(customer.id)).first_name).toBe("Before");
-    const page = await callRoute(account.loader, { userId: viewer.user.id, orgId: org.id, path: `/${org.id}/customers/${customer.id}/account`, params: { customerId: String(customer.id) } });
+    const page = await callRoute(account.loader, {
+      userId: viewer.user.id,
+      orgId: org.id,
+      path: `/${org.id}/customers/${customer.id}/account`,
+      params: { customerId: String(customer.id) },
+    });
     expect(await page.json()).toMatchObject({ canEdit: false, account: { first_name: "Before" } });
     const ctx = await contextOf(viewer.user.id, org.id);
-    expect((await run(() => updateCustomer(ctx, customer.id, { first_name: "X", middle_name: null, last_name: null, email_address: null, phone_number: null }))).status).toBe(403);
+    expect(
+      (
+        await run(() =>
+          updateCustomer(ctx, customer.id, {
+            first_name: "X",
+            middle_name: null,
+            last_name: null,
+            email_address: null,
+            phone_number: null,
+          }),
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it("explains an invalid email or phone number and keeps the record", async () => {

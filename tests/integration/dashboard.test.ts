@@ -53,7 +53,8 @@ const storedLayout = async (userId: number): Promise<DashboardLayout> => {
   expect(parsed.status).toBe("ok");
   return parsed.layout;
 };
-const setStored = (userId: number, text: string | null) => db.updateTable("users").set({ dashboard: text }).where("id", "=", userId).execute();
+const setStored = (userId: number, text: string | null) =>
+  db.updateTable("users").set({ dashboard: text }).where("id", "=", userId).execute();
 
 describe("home dashboard loader", () => {
   it("shows a new user the default layout with the usage summary and only the layout's dashlets", async () => {
@@ -64,11 +65,18 @@ describe("home dashboard loader", () => {
     expect(data.editing).toBe(false);
     expect(data.layoutStatus).toBe("unset");
     expect(data.layout).toEqual(defaultLayout());
-    expect(data.summary).toEqual(await analytics.aggregateUsage({ organizationId: w.org.id, range: { startMs: w.day, endMs: w.day + DAY, offsetMs: 0 } }));
+    expect(data.summary).toEqual(
+      await analytics.aggregateUsage({ organizationId: w.org.id, range: { startMs: w.day, endMs: w.day + DAY, offsetMs: 0 } }),
+    );
     expect(data.summary).toMatchObject({ footfall: 4, connections: 3, abandoned: 1, upload: 3_500, download: 11_500 });
     expect(Object.keys(data.dashlets).sort()).toEqual([...dashletsIn(defaultLayout())].sort());
     expect(data.dashlets.top_networks.map((r: { venueName: string }) => r.venueName)).toEqual(["Alpha Cafe", "Beta Mall"]);
-    expect(data.dashlets.auth_mode_pie).toEqual(expect.arrayContaining([{ mode: "sms", connections: 2 }, { mode: "voucher", connections: 1 }]));
+    expect(data.dashlets.auth_mode_pie).toEqual(
+      expect.arrayContaining([
+        { mode: "sms", connections: 2 },
+        { mode: "voucher", connections: 1 },
+      ]),
+    );
     expect(data.dashlets.who_is_online).toMatchObject({ allowed: true, page: { total: 0 } });
     expect(data.filterQuery).toBe(RANGE);
   });
@@ -89,7 +97,18 @@ describe("home dashboard loader", () => {
     expect((await get(home.loader as Route, w.owner.id, other.org.id, `/${other.org.id}`)).status).toBe(404);
     expect((await get(home.loader as Route, w.owner.id, w.org.id, `/${w.org.id}?venues=${foreignVenue.id}`)).status).toBe(404);
     expect((await get(home.loader as Route, w.owner.id, w.org.id, `/${w.org.id}?venues=abc`)).status).toBe(404);
-    await setStored(w.owner.id, JSON.stringify({ content: [{ id: "r1", type: "row", content: [{ id: "c1", type: "col", content: [{ id: "d1", type: "dashlet", dashlet: "indoor_heatmap" }] }] }] }));
+    await setStored(
+      w.owner.id,
+      JSON.stringify({
+        content: [
+          {
+            id: "r1",
+            type: "row",
+            content: [{ id: "c1", type: "col", content: [{ id: "d1", type: "dashlet", dashlet: "indoor_heatmap" }] }],
+          },
+        ],
+      }),
+    );
     expect((await get(home.loader as Route, w.owner.id, w.org.id, `/${w.org.id}?heatmap_venue=${foreignVenue.id}`)).status).toBe(404);
     expect((await get(home.loader as Route, w.owner.id, w.org.id, `/${w.org.id}?heatmap_venue=x1`)).status).toBe(404);
     expect((await post(w.owner.id, other.org.id, { intent: "add-row", layout: "full" })).status).toBe(404);
@@ -100,7 +119,10 @@ describe("home dashboard loader", () => {
     await setStored(w.owner.id, serializeLayout(emptyLayout()));
     let data = await (await get(home.loader as Route, w.owner.id, w.org.id, `/${w.org.id}`)).json();
     expect(data).toMatchObject({ editing: true, layoutStatus: "ok", layout: { content: [] }, dashlets: {} });
-    await setStored(w.owner.id, '{"content":[{"id":"r1","type":"row","content":[{"id":"c1","type":"col","content":[{"id":"d1","type":"dashlet","dashlet":"<img onerror=alert(1)>"}]}]}]}');
+    await setStored(
+      w.owner.id,
+      '{"content":[{"id":"r1","type":"row","content":[{"id":"c1","type":"col","content":[{"id":"d1","type":"dashlet","dashlet":"<img onerror=alert(1)>"}]}]}]}',
+    );
     data = await (await get(home.loader as Route, w.owner.id, w.org.id, `/${w.org.id}`)).json();
     expect(data.layoutStatus).toBe("invalid");
     expect(data.layout).toEqual(defaultLayout());
@@ -117,10 +139,31 @@ describe("home dashboard loader", () => {
   it("reports access points online when seen or used in the last 15 minutes", async () => {
     const w = await world();
     const now = Date.now();
-    await db.updateTable("access_points").set({ last_seen_at: now - 5 * MIN }).where("id", "=", w.apA.id).execute();
-    const idle = await db.insertInto("access_points").values(buildAccessPoint(w.org.id, w.venueB, { name: "Zeta idle", last_seen_at: now - 60 * MIN })).returning("id").executeTakeFirstOrThrow();
+    await db
+      .updateTable("access_points")
+      .set({ last_seen_at: now - 5 * MIN })
+      .where("id", "=", w.apA.id)
+      .execute();
+    const idle = await db
+      .insertInto("access_points")
+      .values(buildAccessPoint(w.org.id, w.venueB, { name: "Zeta idle", last_seen_at: now - 60 * MIN }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
     await w.connect("b", { created_at: now - 2 * MIN });
-    await setStored(w.owner.id, JSON.stringify({ content: [{ id: "r1", type: "row", content: [{ id: "c1", type: "col", width: "width-full", content: [{ id: "d1", type: "dashlet", dashlet: "access_point_status" }] }] }] }));
+    await setStored(
+      w.owner.id,
+      JSON.stringify({
+        content: [
+          {
+            id: "r1",
+            type: "row",
+            content: [
+              { id: "c1", type: "col", width: "width-full", content: [{ id: "d1", type: "dashlet", dashlet: "access_point_status" }] },
+            ],
+          },
+        ],
+      }),
+    );
     const data = await (await get(home.loader as Route, w.owner.id, w.org.id, `/${w.org.id}`)).json();
     const status = data.dashlets.access_point_status;
     expect(status).toMatchObject({ total: 3, online: 2, windowMinutes: 15 });
@@ -136,11 +179,26 @@ describe("home dashboard loader", () => {
   it("draws the indoor heatmap of the chosen venue with its access points' footfall", async () => {
     const w = await world();
     await db.updateTable("access_points").set({ layout_x: 100, layout_y: 200 }).where("id", "=", w.apA.id).execute();
-    await setStored(w.owner.id, JSON.stringify({ content: [{ id: "r1", type: "row", content: [{ id: "c1", type: "col", content: [{ id: "d1", type: "dashlet", dashlet: "indoor_heatmap" }] }] }] }));
+    await setStored(
+      w.owner.id,
+      JSON.stringify({
+        content: [
+          {
+            id: "r1",
+            type: "row",
+            content: [{ id: "c1", type: "col", content: [{ id: "d1", type: "dashlet", dashlet: "indoor_heatmap" }] }],
+          },
+        ],
+      }),
+    );
     const data = await (await get(home.loader as Route, w.owner.id, w.org.id, `/${w.org.id}?${RANGE}&heatmap_venue=${w.venueA}`)).json();
     const heat = data.dashlets.indoor_heatmap;
     expect(heat.venues.map((v: { name: string }) => v.name)).toEqual(["Alpha Cafe", "Beta Mall"]);
-    expect(heat.venue).toMatchObject({ id: w.venueA, imageUrl: null, accessPoints: [{ name: "Alpha AP", x: 100, y: 200, footfall: 2, connections: 2 }] });
+    expect(heat.venue).toMatchObject({
+      id: w.venueA,
+      imageUrl: null,
+      accessPoints: [{ name: "Alpha AP", x: 100, y: 200, footfall: 2, connections: 2 }],
+    });
     expect(heat.venue.traffic).toEqual([
       { weekday: 1, hour: 9, footfall: 1 },
       { weekday: 1, hour: 10, footfall: 1 },
@@ -157,7 +215,10 @@ describe("dashboard edits", () => {
     let layout = await storedLayout(owner.id);
     expect(layout.content).toHaveLength(defaultLayout().content.length + 1);
     const row = layout.content.at(-1)!;
-    expect(row.content.map((c) => [c.width, c.content.length])).toEqual([["width-1-2", 0], ["width-1-2", 0]]);
+    expect(row.content.map((c) => [c.width, c.content.length])).toEqual([
+      ["width-1-2", 0],
+      ["width-1-2", 0],
+    ]);
 
     // With JavaScript the fetcher gets JSON instead of a redirect.
     const filled = await post(owner.id, org.id, { intent: "set-dashlet", col: row.content[0].id, dashlet: "footfall", _fetcher: "1" });
@@ -227,7 +288,9 @@ describe("dashboard exports", () => {
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="dashboard_summary_data_${DAY_ISO}_to_${DAY_ISO}.csv"`);
     const [header, row] = (await res.text()).trim().split("\n");
-    expect(header).toBe("Start,End,Upload,Download,Bandwidth,New customers,Repeat customers,Connections,Footfall,Dwell time,Abandoned,Average dwell time");
+    expect(header).toBe(
+      "Start,End,Upload,Download,Bandwidth,New customers,Repeat customers,Connections,Footfall,Dwell time,Abandoned,Average dwell time",
+    );
     expect(row).toBe(`${DAY_ISO},${DAY_ISO},3.42 KB,11.23 KB,14.65 KB,2,0,3,4,1h 45m 0s,1,0h 35m 0s`);
   });
 
@@ -251,12 +314,16 @@ describe("dashboard exports", () => {
       const res = await exportOf(w.owner.id, w.org.id, file);
       expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="${file}"`);
     }
-    expect((await (await exportOf(w.owner.id, w.org.id, "browser_summary.csv")).text()).trim().split("\n").slice(1).sort()).toEqual(["Chrome,2,2", "Firefox,1,1", "Unknown,0,1"]);
+    expect((await (await exportOf(w.owner.id, w.org.id, "browser_summary.csv")).text()).trim().split("\n").slice(1).sort()).toEqual([
+      "Chrome,2,2",
+      "Firefox,1,1",
+      "Unknown,0,1",
+    ]);
   });
 
   it("neutralises spreadsheet formulas in names", async () => {
     const w = await world();
-    await db.updateTable("venues").set({ name: "=HYPERLINK(\"x\")" }).where("id", "=", w.venueA).execute();
+    await db.updateTable("venues").set({ name: '=HYPERLINK("x")' }).where("id", "=", w.venueA).execute();
     const text = await (await exportOf(w.owner.id, w.org.id, "top_networks.csv")).text();
     expect(text).toContain(`1,"'=HYPERLINK(""x"")"`);
   });
@@ -305,8 +372,23 @@ describe("top networks and top access points pages", () => {
   it("list the top 5 by bandwidth by default, more on request, with the filters in the export link", async () => {
     const w = await world();
     for (let i = 0; i < 6; i++) {
-      const v = await db.insertInto("venues").values(buildVenue(w.org.id, { name: `Extra ${i}` })).returning("id").executeTakeFirstOrThrow();
-      await db.insertInto("connections").values({ organization_id: w.org.id, venue_id: v.id, created_at: w.day + HOUR, authorized_at: w.day + HOUR, ended_at: w.day + 2 * HOUR, upload: 10 + i, download: 0 }).execute();
+      const v = await db
+        .insertInto("venues")
+        .values(buildVenue(w.org.id, { name: `Extra ${i}` }))
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto("connections")
+        .values({
+          organization_id: w.org.id,
+          venue_id: v.id,
+          created_at: w.day + HOUR,
+          authorized_at: w.day + HOUR,
+          ended_at: w.day + 2 * HOUR,
+          upload: 10 + i,
+          download: 0,
+        })
+        .execute();
     }
     const res = await get(topNetworks.loader as Route, w.owner.id, w.org.id, `/${w.org.id}/top_networks?${RANGE}`);
     const data = await res.json();
@@ -317,9 +399,13 @@ describe("top networks and top access points pages", () => {
     expect(more.rows).toHaveLength(8);
     expect(more.exportHref).toBe(`/${w.org.id}/exports/top_networks.csv?${RANGE}&limit=10`);
     // An odd limit falls back to 5, never an error.
-    expect((await (await get(topNetworks.loader as Route, w.owner.id, w.org.id, `/${w.org.id}/top_networks?limit=99999`)).json()).limit).toBe(5);
+    expect(
+      (await (await get(topNetworks.loader as Route, w.owner.id, w.org.id, `/${w.org.id}/top_networks?limit=99999`)).json()).limit,
+    ).toBe(5);
 
-    const aps = await (await get(topAccessPoints.loader as Route, w.owner.id, w.org.id, `/${w.org.id}/top_access_points?${RANGE}&venues=${w.venueB}`)).json();
+    const aps = await (
+      await get(topAccessPoints.loader as Route, w.owner.id, w.org.id, `/${w.org.id}/top_access_points?${RANGE}&venues=${w.venueB}`)
+    ).json();
     expect(aps.rows.map((r: { apName: string }) => r.apName)).toEqual(["Beta AP"]);
     expect(aps.exportHref).toBe(`/${w.org.id}/exports/top_access_points.csv?${RANGE}&venues=${w.venueB}`);
     const other = await makeOrg("Other");
@@ -335,26 +421,45 @@ describe("the organization's today", () => {
     vi.setSystemTime(Date.UTC(2026, 10, 3, 1, 0)); // 01:00 UTC = 04:00 in Nairobi, 3 November
     const nairobi = await makeNetwork("Nairobi Org");
     const utc = await makeNetwork("UTC Org");
-    await db.updateTable("organizations").set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * HOUR }).where("id", "=", nairobi.org.id).execute();
+    await db
+      .updateTable("organizations")
+      .set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * HOUR })
+      .where("id", "=", nairobi.org.id)
+      .execute();
     for (const net of [nairobi, utc]) {
       const guest = await net.customer();
       // 22:00 UTC on the 2nd is 01:00 on the 3rd in Nairobi; 20:30 UTC is still the 2nd there.
-      await net.connect("a", { customer_id: guest, created_at: Date.UTC(2026, 10, 2, 22, 0), authorized_at: Date.UTC(2026, 10, 2, 22, 1), ended_at: Date.UTC(2026, 10, 2, 23, 1) });
+      await net.connect("a", {
+        customer_id: guest,
+        created_at: Date.UTC(2026, 10, 2, 22, 0),
+        authorized_at: Date.UTC(2026, 10, 2, 22, 1),
+        ended_at: Date.UTC(2026, 10, 2, 23, 1),
+      });
       await net.connect("b", { created_at: Date.UTC(2026, 10, 2, 20, 30) });
     }
 
     const res = await get(home.loader as Route, nairobi.owner.id, nairobi.org.id, `/${nairobi.org.id}`);
     const data = await res.json();
-    expect(data.range).toMatchObject({ start: "2026-11-03", end: "2026-11-03", startMs: Date.UTC(2026, 10, 2, 21), endMs: Date.UTC(2026, 10, 3, 21), offsetMs: 3 * HOUR });
+    expect(data.range).toMatchObject({
+      start: "2026-11-03",
+      end: "2026-11-03",
+      startMs: Date.UTC(2026, 10, 2, 21),
+      endMs: Date.UTC(2026, 10, 3, 21),
+      offsetMs: 3 * HOUR,
+    });
     expect(data.summary).toMatchObject({ footfall: 1, connections: 1, newCustomers: 1, dwellTime: 3_600 });
-    const yesterday = await (await get(home.loader as Route, nairobi.owner.id, nairobi.org.id, `/${nairobi.org.id}?start=2026-11-02&end=2026-11-02`)).json();
+    const yesterday = await (
+      await get(home.loader as Route, nairobi.owner.id, nairobi.org.id, `/${nairobi.org.id}?start=2026-11-02&end=2026-11-02`)
+    ).json();
     expect(yesterday.summary).toMatchObject({ footfall: 1, connections: 0 });
 
     // The same rows in a UTC organization: today (3 November) has neither, 2 November both.
     const utcToday = await (await get(home.loader as Route, utc.owner.id, utc.org.id, `/${utc.org.id}`)).json();
     expect(utcToday.range).toMatchObject({ start: "2026-11-03", startMs: Date.UTC(2026, 10, 3), offsetMs: 0 });
     expect(utcToday.summary).toMatchObject({ footfall: 0, connections: 0 });
-    const utcYesterday = await (await get(home.loader as Route, utc.owner.id, utc.org.id, `/${utc.org.id}?start=2026-11-02&end=2026-11-02`)).json();
+    const utcYesterday = await (
+      await get(home.loader as Route, utc.owner.id, utc.org.id, `/${utc.org.id}?start=2026-11-02&end=2026-11-02`)
+    ).json();
     expect(utcYesterday.summary).toMatchObject({ footfall: 2, connections: 1 });
   });
 });

@@ -51,7 +51,8 @@ async function figures(orgId: number) {
     .orderBy("id")
     .execute();
   // Both drivers may return sums and counts as strings or numbers.
-  const numbers = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v]));
+  const numbers = (row: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v]));
   return {
     connections: numbers(connections),
     modes: modes.map(numbers),
@@ -162,7 +163,9 @@ describe("demo data generator", () => {
   it("refuses sizes it cannot honour, with a message", async () => {
     const owner = await makeUser();
     await expect(generateDemoData({ customers: 20, devices: 10, ownerId: owner.id })).rejects.toThrow(/devices must be at least customers/);
-    await expect(generateDemoData({ venues: 5, accessPoints: 3, ownerId: owner.id })).rejects.toThrow(/accessPoints must be at least venues/);
+    await expect(generateDemoData({ venues: 5, accessPoints: 3, ownerId: owner.id })).rejects.toThrow(
+      /accessPoints must be at least venues/,
+    );
   });
 });
 
@@ -194,7 +197,12 @@ describe("loadDemoIfEmpty", () => {
       { name: "Network manager", role_type: "custom" },
       { name: "Read only", role_type: "r" },
     ]);
-    const members = await db.selectFrom("administrators").where("is_owner", "=", 0).where("status", "=", "Accepted").select("role_id").execute();
+    const members = await db
+      .selectFrom("administrators")
+      .where("is_owner", "=", 0)
+      .where("status", "=", "Accepted")
+      .select("role_id")
+      .execute();
     expect(members).toHaveLength(3);
   });
 

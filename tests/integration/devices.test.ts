@@ -9,7 +9,8 @@ import { callRoute, contextOf, insertConnection, insertDevice, insertVenue, make
 
 const BASE = Date.UTC(2026, 10, 20, 12, 0);
 const list = (search = "", pageSize = 10, offset = 0) => ({ search, pageSize, offset });
-const blockedAt = async (id: number) => (await db.selectFrom("devices").select("blocked_at").where("id", "=", id).executeTakeFirstOrThrow()).blocked_at;
+const blockedAt = async (id: number) =>
+  (await db.selectFrom("devices").select("blocked_at").where("id", "=", id).executeTakeFirstOrThrow()).blocked_at;
 
 async function ownerOf() {
   const { org, owner } = await makeOrg();
@@ -20,11 +21,26 @@ describe("listDevices", () => {
   it("lists the organisation's devices newest first with customer, connections, last seen, consumption and status", async () => {
     const { org, ctx } = await ownerOf();
     const world = await makeConnectionWorld(org.id, 3);
-    const idle = await insertDevice(org.id, { name: "Idle laptop", is_mobile: 0, os: "Windows", os_version: "11", created_at: Date.now() + 1000 });
+    const idle = await insertDevice(org.id, {
+      name: "Idle laptop",
+      is_mobile: 0,
+      os: "Windows",
+      os_version: "11",
+      created_at: Date.now() + 1000,
+    });
     const page = await listDevices(ctx, {}, list());
     expect(page.rows.map((d) => d.id)).toEqual([idle.id, world.device.id]);
     expect(page).toMatchObject({ total: 2, capped: false });
-    expect(page.rows[0]).toMatchObject({ name: "Idle laptop", type: "Desktop", os: "Windows", osVersion: "11", connectionsCount: 0, usage: 0, online: false, customer: null });
+    expect(page.rows[0]).toMatchObject({
+      name: "Idle laptop",
+      type: "Desktop",
+      os: "Windows",
+      osVersion: "11",
+      connectionsCount: 0,
+      usage: 0,
+      online: false,
+      customer: null,
+    });
     expect(page.rows[1]).toMatchObject({
       name: "Achieng's phone",
       type: "Mobile",
@@ -44,7 +60,8 @@ describe("listDevices", () => {
     const other = await makeConnectionWorld(org.id, 1, BASE + 3_600_000);
     const elsewhere = await insertVenue(org.id);
     await insertConnection(org.id, { venue_id: elsewhere.id, device_id: world.device.id, created_at: BASE, authorized_at: BASE });
-    const ids = async (filter: Parameters<typeof listDevices>[1], search = "") => (await listDevices(ctx, filter, list(search))).rows.map((d) => d.id);
+    const ids = async (filter: Parameters<typeof listDevices>[1], search = "") =>
+      (await listDevices(ctx, filter, list(search))).rows.map((d) => d.id);
     expect(await ids({ customerId: world.customer.id })).toEqual([world.device.id]);
     expect(await ids({ venueId: other.venue.id })).toEqual([other.device.id]);
     expect(await ids({ venueId: elsewhere.id })).toEqual([world.device.id]);
@@ -86,7 +103,13 @@ describe("listDevices", () => {
 
 describe("blocking a device", () => {
   const post = (userId: number, orgId: number, deviceId: number | string, form: Record<string, string>) =>
-    callRoute(blockRoute.action, { userId, orgId, path: `/${orgId}/devices/${deviceId}/block`, params: { deviceId: String(deviceId) }, form });
+    callRoute(blockRoute.action, {
+      userId,
+      orgId,
+      path: `/${orgId}/devices/${deviceId}/block`,
+      params: { deviceId: String(deviceId) },
+      form,
+    });
 
   it("asks first without JavaScript: an unconfirmed block lands on the question and changes nothing", async () => {
     const { org, owner } = await ownerOf();
@@ -97,14 +120,24 @@ describe("blocking a device", () => {
     const location = res.headers.get("Location")!;
     expect(location).toBe(`/${org.id}/devices/${world.device.id}/block?${new URLSearchParams({ redirectTo: back })}`);
     expect(await blockedAt(world.device.id)).toBeNull();
-    const page = await callRoute(blockRoute.loader, { userId: owner.id, orgId: org.id, path: location, params: { deviceId: String(world.device.id) } });
+    const page = await callRoute(blockRoute.loader, {
+      userId: owner.id,
+      orgId: org.id,
+      path: location,
+      params: { deviceId: String(world.device.id) },
+    });
     expect(await page.json()).toEqual({ question: "Are you sure you want to block device Achieng's phone?", back, blocked: false });
   });
 
   it("names the device by MAC when it has no name", async () => {
     const { org, owner } = await ownerOf();
     const device = await insertDevice(org.id, { name: null });
-    const page = await callRoute(blockRoute.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/devices/${device.id}/block`, params: { deviceId: String(device.id) } });
+    const page = await callRoute(blockRoute.loader, {
+      userId: owner.id,
+      orgId: org.id,
+      path: `/${org.id}/devices/${device.id}/block`,
+      params: { deviceId: String(device.id) },
+    });
     expect((await page.json()).question).toBe(`Are you sure you want to block device ${device.mac_address}?`);
   });
 
@@ -134,7 +167,12 @@ describe("blocking a device", () => {
     const res = await post(viewer.user.id, org.id, world.device.id, { intent: "block", confirmed: "yes" });
     expect(res.status).toBe(403);
     expect(await blockedAt(world.device.id)).toBeNull();
-    const page = await callRoute(blockRoute.loader, { userId: viewer.user.id, orgId: org.id, path: `/${org.id}/devices/${world.device.id}/block`, params: { deviceId: String(world.device.id) } });
+    const page = await callRoute(blockRoute.loader, {
+      userId: viewer.user.id,
+      orgId: org.id,
+      path: `/${org.id}/devices/${world.device.id}/block`,
+      params: { deviceId: String(world.device.id) },
+    });
     expect(page.status).toBe(403);
     const ctx = await contextOf(viewer.user.id, org.id);
     expect((await run(() => setDeviceBlocked(ctx, world.device.id, true))).status).toBe(403);

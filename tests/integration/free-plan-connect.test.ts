@@ -37,7 +37,8 @@ async function world(plan: Record<string, string> | null, fields = {}) {
   return { org, ...network };
 }
 
-const connectionOf = (token: string) => db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
+const connectionOf = (token: string) =>
+  db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
 
 async function visit(w: Awaited<ReturnType<typeof world>>, clientMac = randomMac()) {
   const entry = await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, clientMac)}`);
@@ -48,17 +49,43 @@ const CLICK = { mode: "CLICK_THROUGH" };
 
 describe("the free plan on the connect page", () => {
   it("is taken by connecting: a subscription, and the gateway lets the guest through for the plan's time", async () => {
-    const w = await world({ plan_kind: "Limited", limit_type: "Time", time_limit: "30", time_limit_unit: "Mins", validity: "1", validity_units: "Hrs", free_every: "day" }, { guest_signup: 0 });
+    const w = await world(
+      {
+        plan_kind: "Limited",
+        limit_type: "Time",
+        time_limit: "30",
+        time_limit_unit: "Mins",
+        validity: "1",
+        validity_units: "Hrs",
+        free_every: "day",
+      },
+      { guest_signup: 0 },
+    );
     const { token } = await visit(w);
-    expect(await (await fetch(`${server.origin}/connect?token=${token}`)).text()).toContain('<p class="plan">Free Wi-Fi: 30 minutes, once a day.</p>');
+    expect(await (await fetch(`${server.origin}/connect?token=${token}`)).text()).toContain(
+      '<p class="plan">Free Wi-Fi: 30 minutes, once a day.</p>',
+    );
     const before = Date.now();
     const granted = await postForm(server.origin, "/connect", { token, ...CLICK });
     expect(granted.status).toBe(303);
     expect(new URL(granted.headers.get("location")!).searchParams.get("duration")).toBe("1800");
     const connection = await connectionOf(token);
     expect(Number(connection.session_expires_at) - Number(connection.authorized_at)).toBe(1_800_000);
-    const subscription = await db.selectFrom("subscriptions").selectAll().where("id", "=", Number(connection.subscription_id)).executeTakeFirstOrThrow();
-    expect(subscription).toMatchObject({ organization_id: w.org.id, device_id: connection.device_id, customer_id: connection.customer_id, source: "free", status: "Active", plan_name: "Free hour", price_cents: 0, time_limit_minutes: 30 });
+    const subscription = await db
+      .selectFrom("subscriptions")
+      .selectAll()
+      .where("id", "=", Number(connection.subscription_id))
+      .executeTakeFirstOrThrow();
+    expect(subscription).toMatchObject({
+      organization_id: w.org.id,
+      device_id: connection.device_id,
+      customer_id: connection.customer_id,
+      source: "free",
+      status: "Active",
+      plan_name: "Free hour",
+      price_cents: 0,
+      time_limit_minutes: 30,
+    });
     expect(Number(subscription.expires_on) - Number(subscription.started_on)).toBe(3_600_000);
     expect(Number(subscription.started_on)).toBeGreaterThanOrEqual(before);
   });
@@ -86,7 +113,11 @@ describe("the free plan on the connect page", () => {
     const again = await visit(w, clientMac);
     const refused = await postForm(server.origin, "/connect", { token: again.token, ...CLICK });
     expect(await refused.text()).toContain(escapeHtml(FREE_PLAN_MESSAGES.validity));
-    await db.updateTable("subscriptions").set({ expires_on: Date.now() - 1000 }).where("organization_id", "=", w.org.id).execute();
+    await db
+      .updateTable("subscriptions")
+      .set({ expires_on: Date.now() - 1000 })
+      .where("organization_id", "=", w.org.id)
+      .execute();
     expect((await postForm(server.origin, "/connect", { token: again.token, ...CLICK })).status).toBe(303);
   });
 
@@ -99,7 +130,10 @@ describe("the free plan on the connect page", () => {
   });
 
   it("is given back when the gateway refuses the grant", async () => {
-    const w = await world({ free_every: "day" }, { guest_signup: 0, unifi_url: unifi.url, unifi_username: "admin", unifi_password: encryptSecret("unifi-fake-password") });
+    const w = await world(
+      { free_every: "day" },
+      { guest_signup: 0, unifi_url: unifi.url, unifi_username: "admin", unifi_password: encryptSecret("unifi-fake-password") },
+    );
     const clientMac = randomMac();
     const path = `/hotspot/unifi/${w.venue.portal_key}/guest/s/default/?ap=${w.ap.mac_address}&id=${clientMac}&t=1700000000&url=http%3A%2F%2Fexample.com%2F&ssid=Guest`;
     const entry = await enter(server.origin, path);
@@ -115,7 +149,10 @@ describe("the free plan on the connect page", () => {
   });
 
   it("ends the session and exhausts the subscription when accounting reaches the plan's data limit", async () => {
-    const w = await world({ plan_kind: "Limited", limit_type: "Data", usage_limit: "1", usage_limit_unit: "MBs", free_every: "day" }, { guest_signup: 0 });
+    const w = await world(
+      { plan_kind: "Limited", limit_type: "Data", usage_limit: "1", usage_limit_unit: "MBs", free_every: "day" },
+      { guest_signup: 0 },
+    );
     const { token } = await visit(w);
     expect(await (await fetch(`${server.origin}/connect?token=${token}`)).text()).toContain("Free Wi-Fi: 1 hour, up to 1 MB, once a day.");
     expect((await postForm(server.origin, "/connect", { token, ...CLICK })).status).toBe(303);
@@ -128,7 +165,8 @@ describe("the free plan on the connect page", () => {
     expect((await account(300_000, 400_000)).status).toBe(200);
     let connection = await connectionOf(token);
     expect(connection.ended_at).toBeNull();
-    const subscriptionOf = () => db.selectFrom("subscriptions").selectAll().where("id", "=", Number(connection.subscription_id)).executeTakeFirstOrThrow();
+    const subscriptionOf = () =>
+      db.selectFrom("subscriptions").selectAll().where("id", "=", Number(connection.subscription_id)).executeTakeFirstOrThrow();
     expect(await subscriptionOf()).toMatchObject({ status: "Active", used_bytes: 700_000 });
     expect((await account(500_000, 600_000)).status).toBe(200);
     connection = await connectionOf(token);

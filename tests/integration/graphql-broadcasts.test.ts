@@ -61,17 +61,40 @@ describe("broadcasts in the data API", () => {
   it("creates, lists, counts and reads broadcasts, newest first", async () => {
     const { caller, owner } = await setup();
     const first = await created(caller, "Easter promo", "Eggs");
-    await db.updateTable("broadcasts").set({ created_at: Date.UTC(2026, 3, 1) }).where("id", "=", Number(first)).execute();
+    await db
+      .updateTable("broadcasts")
+      .set({ created_at: Date.UTC(2026, 3, 1) })
+      .where("id", "=", Number(first))
+      .execute();
     const second = await created(caller, "Weekend offer", null);
     const other = await setup();
     await created(other.caller, "Not ours");
-    const data = await gqlData(server, caller, `{ broadcasts(limit: 10, offset: 0, order: "created_at desc") { id title description createdBy { id first_name last_name } created_at } broadcastsCount easter: broadcastsCount(search: "easter") }`);
+    const data = await gqlData(
+      server,
+      caller,
+      `{ broadcasts(limit: 10, offset: 0, order: "created_at desc") { id title description createdBy { id first_name last_name } created_at } broadcastsCount easter: broadcastsCount(search: "easter") }`,
+    );
     expect(data.broadcastsCount).toBe(2);
     expect(data.easter).toBe(1);
     expect(data.broadcasts.map((b: { id: string }) => b.id)).toEqual([second, first]);
-    expect(data.broadcasts[1]).toEqual({ id: first, title: "Easter promo", description: "Eggs", createdBy: { id: String(owner.id), first_name: owner.first_name, last_name: owner.last_name }, created_at: "2026-04-01T00:00:00.000Z" });
+    expect(data.broadcasts[1]).toEqual({
+      id: first,
+      title: "Easter promo",
+      description: "Eggs",
+      createdBy: { id: String(owner.id), first_name: owner.first_name, last_name: owner.last_name },
+      created_at: "2026-04-01T00:00:00.000Z",
+    });
     const detail = (await gqlData(server, caller, DETAIL, { id: second })).broadcast;
-    expect(detail).toMatchObject({ id: second, title: "Weekend offer", description: null, sms: null, email_html: null, email_design: null, schedulesCount: 0, schedules: [] });
+    expect(detail).toMatchObject({
+      id: second,
+      title: "Weekend offer",
+      description: null,
+      sms: null,
+      email_html: null,
+      email_design: null,
+      schedulesCount: 0,
+      schedules: [],
+    });
     const badOrder = await gql(server, caller, `{ broadcasts(order: "title") { id } }`);
     expect(firstError(badOrder)).toEqual({ code: "BAD_USER_INPUT", message: "order must be 'created_at desc'." });
   });
@@ -79,9 +102,17 @@ describe("broadcasts in the data API", () => {
   it("refuses a missing title with the form's message (422)", async () => {
     const { caller, org } = await setup();
     for (const title of [null, "", "   "]) {
-      expect((await gqlData(server, caller, CREATE, { title })).createBroadcast).toEqual({ code: 422, message: BROADCAST_MESSAGES.titleRequired, recordId: null, success: false });
+      expect((await gqlData(server, caller, CREATE, { title })).createBroadcast).toEqual({
+        code: 422,
+        message: BROADCAST_MESSAGES.titleRequired,
+        recordId: null,
+        success: false,
+      });
     }
-    expect((await gqlData(server, caller, CREATE, { title: "Nul\u0000" })).createBroadcast).toMatchObject({ code: 422, message: BROADCAST_MESSAGES.nul });
+    expect((await gqlData(server, caller, CREATE, { title: "Nul\u0000" })).createBroadcast).toMatchObject({
+      code: 422,
+      message: BROADCAST_MESSAGES.nul,
+    });
     expect(await db.selectFrom("broadcasts").select("id").where("organization_id", "=", org.id).execute()).toEqual([]);
   });
 
@@ -89,18 +120,25 @@ describe("broadcasts in the data API", () => {
     const { caller } = await setup();
     const id = await created(caller);
     const design = JSON.stringify({ body: { rows: [] } });
-    const saved = (await gqlData(server, caller, EMAIL, { input: { id, email: "<p>Karibu</p>", text: "Karibu", design } })).updateBroadcastEmail;
+    const saved = (await gqlData(server, caller, EMAIL, { input: { id, email: "<p>Karibu</p>", text: "Karibu", design } }))
+      .updateBroadcastEmail;
     expect(saved).toEqual({ code: 200, message: BROADCAST_RESULT_MESSAGES.emailSaved, recordId: id, success: true });
     // Without text the stored plain text stays; without design the design is cleared.
     await gqlData(server, caller, EMAIL, { input: { id, email: "<p>Karibu sana</p>" } });
     const sms = (await gqlData(server, caller, SMS, { input: { id, sms: "Karibu! {today}" } })).updateBroadcastMessage;
     expect(sms).toEqual({ code: 200, message: BROADCAST_RESULT_MESSAGES.smsSaved, recordId: id, success: true });
-    expect((await gqlData(server, caller, DETAIL, { id })).broadcast).toMatchObject({ email_html: "<p>Karibu sana</p>", email_text: "Karibu", email_design: null, sms: "Karibu! {today}" });
+    expect((await gqlData(server, caller, DETAIL, { id })).broadcast).toMatchObject({
+      email_html: "<p>Karibu sana</p>",
+      email_text: "Karibu",
+      email_design: null,
+      sms: "Karibu! {today}",
+    });
     await gqlData(server, caller, EMAIL, { input: { id, email: "<p>x</p>", text: null, design } });
     expect((await gqlData(server, caller, DETAIL, { id })).broadcast).toMatchObject({ email_text: null, email_design: design });
     const badDesign = (await gqlData(server, caller, EMAIL, { input: { id, email: "<p>x</p>", design: "not json" } })).updateBroadcastEmail;
     expect(badDesign).toEqual({ code: 422, message: BROADCAST_MESSAGES.designInvalid, recordId: id, success: false });
-    const long = (await gqlData(server, caller, SMS, { input: { id, sms: "a".repeat(153 * SMS_MAX_SEGMENTS + 1) } })).updateBroadcastMessage;
+    const long = (await gqlData(server, caller, SMS, { input: { id, sms: "a".repeat(153 * SMS_MAX_SEGMENTS + 1) } }))
+      .updateBroadcastMessage;
     expect(long).toMatchObject({ code: 422, message: BROADCAST_MESSAGES.smsTooLong(SMS_MAX_SEGMENTS + 1, SMS_MAX_SEGMENTS) });
   });
 
@@ -130,24 +168,39 @@ describe("broadcasts in the data API", () => {
       customerGroups: [{ id: regulars, name: "Regulars" }],
       createdBy: { first_name: owner.first_name },
     });
-    expect((await gqlData(server, caller, CANCEL, { id: later.recordId })).cancelBroadcastSchedule).toEqual({ code: 200, message: SCHEDULE_MESSAGES.cancelled, recordId: later.recordId, success: true });
-    expect((await gqlData(server, caller, CANCEL, { id: later.recordId })).cancelBroadcastSchedule).toMatchObject({ code: 409, message: SCHEDULE_MESSAGES.notCancellable("Cancelled") });
+    expect((await gqlData(server, caller, CANCEL, { id: later.recordId })).cancelBroadcastSchedule).toEqual({
+      code: 200,
+      message: SCHEDULE_MESSAGES.cancelled,
+      recordId: later.recordId,
+      success: true,
+    });
+    expect((await gqlData(server, caller, CANCEL, { id: later.recordId })).cancelBroadcastSchedule).toMatchObject({
+      code: 409,
+      message: SCHEDULE_MESSAGES.notCancellable("Cancelled"),
+    });
   });
 
   it("refuses schedules with the form's and the service's messages", async () => {
     const { caller, org } = await setup();
     const id = await created(caller);
     const g = await group(org.id, "Regulars");
-    const schedule = async (vars: Record<string, unknown>) => (await gqlData(server, caller, SCHEDULE, { id, groups: [g], ...vars })).scheduleBroadcast;
+    const schedule = async (vars: Record<string, unknown>) =>
+      (await gqlData(server, caller, SCHEDULE, { id, groups: [g], ...vars })).scheduleBroadcast;
     expect(await schedule({})).toMatchObject({ code: 422, message: SCHEDULE_MESSAGES.noContent, recordId: id });
     await gqlData(server, caller, EMAIL, { input: { id, email: "<p>x</p>" } });
     expect(await schedule({ channel: "EMAIL", at: "2020-01-01T00:00:00Z" })).toMatchObject({ code: 422, message: SCHEDULE_MESSAGES.past });
-    expect(await schedule({ channel: "EMAIL", at: "next week" })).toMatchObject({ code: 422, message: BROADCAST_MESSAGES.dispatchAtInvalid });
+    expect(await schedule({ channel: "EMAIL", at: "next week" })).toMatchObject({
+      code: 422,
+      message: BROADCAST_MESSAGES.dispatchAtInvalid,
+    });
     expect(await schedule({ channel: "FAX" })).toMatchObject({ code: 422, message: BROADCAST_MESSAGES.channel });
     expect(await schedule({ channel: "EMAIL", groups: [] })).toMatchObject({ code: 422, message: BROADCAST_MESSAGES.groupsRequired });
     expect(await schedule({ channel: "EMAIL", groups: ["abc"] })).toMatchObject({ code: 404, message: SCHEDULE_MESSAGES.groupNotFound });
     const other = await setup();
-    expect(await schedule({ channel: "EMAIL", groups: [await group(other.org.id, "Theirs")] })).toMatchObject({ code: 404, message: SCHEDULE_MESSAGES.groupNotFound });
+    expect(await schedule({ channel: "EMAIL", groups: [await group(other.org.id, "Theirs")] })).toMatchObject({
+      code: 404,
+      message: SCHEDULE_MESSAGES.groupNotFound,
+    });
     expect(await db.selectFrom("broadcast_schedules").select("id").where("organization_id", "=", org.id).execute()).toEqual([]);
   });
 
@@ -157,17 +210,34 @@ describe("broadcasts in the data API", () => {
     await gqlData(server, caller, SMS, { input: { id, sms: "Karibu" } });
     const g = await group(org.id, "Regulars");
     const nobody = await memberCaller(org.id, ["view_groups"]);
-    expect(firstError(await gql(server, nobody, `{ broadcasts { id } }`))).toEqual({ code: "FORBIDDEN", message: refusalMessage("view_broadcasts") });
+    expect(firstError(await gql(server, nobody, `{ broadcasts { id } }`))).toEqual({
+      code: "FORBIDDEN",
+      message: refusalMessage("view_broadcasts"),
+    });
     const viewer = await memberCaller(org.id, ["view_broadcasts"]);
     expect((await gqlData(server, viewer, `{ broadcastsCount }`)).broadcastsCount).toBe(1);
-    expect((await gqlData(server, viewer, CREATE, { title: "x" })).createBroadcast).toMatchObject({ code: 403, message: refusalMessage("create_broadcasts") });
+    expect((await gqlData(server, viewer, CREATE, { title: "x" })).createBroadcast).toMatchObject({
+      code: 403,
+      message: refusalMessage("create_broadcasts"),
+    });
     expect((await gqlData(server, viewer, SMS, { input: { id, sms: "x" } })).updateBroadcastMessage).toMatchObject({ code: 403 });
     const writer = await memberCaller(org.id, ["create_broadcasts"]);
     expect((await gqlData(server, writer, SMS, { input: { id, sms: "Hi" } })).updateBroadcastMessage).toMatchObject({ code: 200 });
-    expect((await gqlData(server, writer, SCHEDULE, { id, channel: "SMS", groups: [g] })).scheduleBroadcast).toMatchObject({ code: 403, message: refusalMessage("create_groups") });
-    expect((await gqlData(server, writer, DELETE, { id })).deleteBroadcast).toMatchObject({ code: 403, message: refusalMessage("delete_groups") });
+    expect((await gqlData(server, writer, SCHEDULE, { id, channel: "SMS", groups: [g] })).scheduleBroadcast).toMatchObject({
+      code: 403,
+      message: refusalMessage("create_groups"),
+    });
+    expect((await gqlData(server, writer, DELETE, { id })).deleteBroadcast).toMatchObject({
+      code: 403,
+      message: refusalMessage("delete_groups"),
+    });
     const deleter = await memberCaller(org.id, ["delete_groups"]);
-    expect((await gqlData(server, deleter, DELETE, { id })).deleteBroadcast).toEqual({ code: 200, message: BROADCAST_RESULT_MESSAGES.deleted("Weekend offer"), recordId: id, success: true });
+    expect((await gqlData(server, deleter, DELETE, { id })).deleteBroadcast).toEqual({
+      code: 200,
+      message: BROADCAST_RESULT_MESSAGES.deleted("Weekend offer"),
+      recordId: id,
+      success: true,
+    });
     expect(await db.selectFrom("broadcasts").select("id").where("id", "=", Number(id)).execute()).toEqual([]);
   });
 
@@ -176,16 +246,30 @@ describe("broadcasts in the data API", () => {
     const other = await setup();
     const theirs = await created(other.caller);
     await gqlData(server, other.caller, SMS, { input: { id: theirs, sms: "Karibu" } });
-    const theirSchedule = (await gqlData(server, other.caller, SCHEDULE, { id: theirs, channel: "SMS", groups: [await group(other.org.id, "Theirs")] })).scheduleBroadcast.recordId;
-    expect(firstError(await gql(server, caller, DETAIL, { id: theirs }))).toEqual({ code: "NOT_FOUND", message: BROADCAST_RESULT_MESSAGES.notFound });
+    const theirSchedule = (
+      await gqlData(server, other.caller, SCHEDULE, { id: theirs, channel: "SMS", groups: [await group(other.org.id, "Theirs")] })
+    ).scheduleBroadcast.recordId;
+    expect(firstError(await gql(server, caller, DETAIL, { id: theirs }))).toEqual({
+      code: "NOT_FOUND",
+      message: BROADCAST_RESULT_MESSAGES.notFound,
+    });
     expect(firstError(await gql(server, caller, DETAIL, { id: "abc" })).code).toBe("NOT_FOUND");
-    expect((await gqlData(server, caller, EMAIL, { input: { id: theirs, email: "<p>x</p>" } })).updateBroadcastEmail).toMatchObject({ code: 404 });
+    expect((await gqlData(server, caller, EMAIL, { input: { id: theirs, email: "<p>x</p>" } })).updateBroadcastEmail).toMatchObject({
+      code: 404,
+    });
     expect((await gqlData(server, caller, SMS, { input: { id: theirs, sms: "x" } })).updateBroadcastMessage).toMatchObject({ code: 404 });
     expect((await gqlData(server, caller, DELETE, { id: theirs })).deleteBroadcast).toMatchObject({ code: 404 });
     expect((await gqlData(server, caller, SCHEDULE, { id: theirs, groups: ["1"] })).scheduleBroadcast).toMatchObject({ code: 404 });
-    expect((await gqlData(server, caller, CANCEL, { id: theirSchedule })).cancelBroadcastSchedule).toMatchObject({ code: 404, message: SCHEDULE_MESSAGES.notFound });
+    expect((await gqlData(server, caller, CANCEL, { id: theirSchedule })).cancelBroadcastSchedule).toMatchObject({
+      code: 404,
+      message: SCHEDULE_MESSAGES.notFound,
+    });
     expect((await gqlData(server, caller, CANCEL, { id: "99999999999" })).cancelBroadcastSchedule).toMatchObject({ code: 404 });
-    const row = await db.selectFrom("broadcast_schedules").select("status").where("id", "=", Number(theirSchedule)).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("broadcast_schedules")
+      .select("status")
+      .where("id", "=", Number(theirSchedule))
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe("Scheduled");
     expect((await db.selectFrom("broadcasts").select("sms").where("id", "=", Number(theirs)).executeTakeFirstOrThrow()).sms).toBe("Karibu");
   });

@@ -20,7 +20,14 @@ describe("scripts/examples/usage-summary.ts", () => {
     const customer = await insertCustomer(org.id);
     const noon = Date.parse(`${yesterday()}T12:00:00Z`);
     const at = { venue_id: venue.id, access_point_id: ap.id, access_point_mac: ap.mac_address, customer_id: customer.id };
-    await insertConnection(org.id, { ...at, created_at: noon, authorized_at: noon + 1000, ended_at: noon + 1000 + 20 * 60_000, upload: 1024 ** 2, download: 3 * 1024 ** 2 });
+    await insertConnection(org.id, {
+      ...at,
+      created_at: noon,
+      authorized_at: noon + 1000,
+      ended_at: noon + 1000 + 20 * 60_000,
+      upload: 1024 ** 2,
+      download: 3 * 1024 ** 2,
+    });
     await insertConnection(org.id, { ...at, created_at: noon + 60_000 });
     await insertConnection(org.id, { ...at, created_at: Date.now() - 1000, authorized_at: Date.now() - 500 });
 
@@ -28,7 +35,16 @@ describe("scripts/examples/usage-summary.ts", () => {
     expect(summary).toEqual({
       day: yesterday(),
       organization: { name: "Example Cafe" },
-      aggregateUsageSummary: { footfall: 2, connections: 1, abandoned: 1, new_customers: 1, repeat_customers: 0, formattedBandwidth: "4.00 MB", dwell_time: 1200, avg_dwell_time: 1200 },
+      aggregateUsageSummary: {
+        footfall: 2,
+        connections: 1,
+        abandoned: 1,
+        new_customers: 1,
+        repeat_customers: 0,
+        formattedBandwidth: "4.00 MB",
+        dwell_time: 1200,
+        avg_dwell_time: 1200,
+      },
       venueUsageSummary: [{ venue_name: "Example Westlands", connections: 1, formattedBandwidth: "4.00 MB" }],
     });
   });

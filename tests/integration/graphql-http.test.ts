@@ -27,7 +27,12 @@ describe("authentication", () => {
     const { org, owner } = await makeOrg();
     const cookie = await sessionCookie(owner.id, org.id);
     const webToken = await issueToken(owner.id, "web");
-    for (const caller of [{ org: org.id }, { org: org.id, headers: { Cookie: cookie } }, { token: webToken, org: org.id }, { token: "not-a-token", org: org.id }]) {
+    for (const caller of [
+      { org: org.id },
+      { org: org.id, headers: { Cookie: cookie } },
+      { token: webToken, org: org.id },
+      { token: "not-a-token", org: org.id },
+    ]) {
       const res = await post(caller, JSON.stringify({ query: ORG_NAME }));
       expect(res.status).toBe(401);
       expect(res.headers.get("WWW-Authenticate")).toBe("Bearer");
@@ -48,13 +53,21 @@ describe("authentication", () => {
     const other = await makeOrg("Someone else's");
     const profile = await gql(server, { token }, "{ profile { id email } }");
     expect(profile.data).toEqual({ profile: { id: String(owner.id), email: owner.email } });
-    expect(firstError(await gql(server, { token }, ORG_NAME))).toEqual({ code: "BAD_USER_INPUT", message: "Send the organization's id in the X-Organization-Id header." });
+    expect(firstError(await gql(server, { token }, ORG_NAME))).toEqual({
+      code: "BAD_USER_INPUT",
+      message: "Send the organization's id in the X-Organization-Id header.",
+    });
     for (const foreign of [other.org.id, 999999, "abc", "1 OR 1=1"]) {
-      expect(firstError(await gql(server, { token, org: foreign }, ORG_NAME))).toEqual({ code: "NOT_FOUND", message: "Organization not found." });
+      expect(firstError(await gql(server, { token, org: foreign }, ORG_NAME))).toEqual({
+        code: "NOT_FOUND",
+        message: "Organization not found.",
+      });
     }
     // organization(id) names the organisation when there is no header, and must match it when there is.
     expect((await gql(server, { token }, `{ organization(id: "${org.id}") { name } }`)).data).toEqual({ organization: { name: org.name } });
-    expect(firstError(await gql(server, { token, org: org.id }, `{ organization(id: "${other.org.id}") { name } }`)).code).toBe("NOT_FOUND");
+    expect(firstError(await gql(server, { token, org: org.id }, `{ organization(id: "${other.org.id}") { name } }`)).code).toBe(
+      "NOT_FOUND",
+    );
     expect((await gql(server, { token, org: org.id }, ORG_NAME)).data).toEqual({ organization: { id: String(org.id), name: org.name } });
   });
 
@@ -63,7 +76,18 @@ describe("authentication", () => {
     const invitee = await makeUser();
     await db
       .insertInto("administrators")
-      .values({ organization_id: org.id, user_id: invitee.id, role_id: null, invited_email_address: invitee.email, status: "Pending", is_owner: 0, invite_token_hash: null, invited_by_user_id: null, created_at: Date.now(), updated_at: Date.now() })
+      .values({
+        organization_id: org.id,
+        user_id: invitee.id,
+        role_id: null,
+        invited_email_address: invitee.email,
+        status: "Pending",
+        is_owner: 0,
+        invite_token_hash: null,
+        invited_by_user_id: null,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
       .execute();
     const token = await issueToken(invitee.id, "api");
     expect(firstError(await gql(server, { token, org: org.id }, ORG_NAME)).code).toBe("NOT_FOUND");
@@ -99,7 +123,8 @@ describe("limits", () => {
     const deep = "{ organization { connections { device { customer { id } } } devices { customer { id } } } }";
     expect((await gql(server, { token, org: org.id }, deep)).errors).toBeUndefined();
     // Depth through fragments counts too.
-    const tooDeep = "{ organization { connections { venue { accessPoints { venue { accessPoints { venue { accessPoints { venue { id } } } } } } } } } }";
+    const tooDeep =
+      "{ organization { connections { venue { accessPoints { venue { accessPoints { venue { accessPoints { venue { id } } } } } } } } } }";
     const answer = await gql(server, { token, org: org.id }, tooDeep);
     expect(answer.data ?? null).toBeNull();
     expect(answer.errors?.[0]?.message).toMatch(/depth limit of 8/i);
@@ -114,9 +139,16 @@ describe("limits", () => {
     expect(answer.errors?.[0]?.extensions?.cost).toBeGreaterThan(10_000);
     expect(answer.errors?.[0]?.message).toMatch(/^This query costs \d+, over the limit of 10000/);
     // The same through a variable: the limit reads variables too.
-    const viaVariable = await gql(server, { token, org: org.id }, "query ($n: Int) { venues(limit: $n) { id accessPoints(limit: $n) { id } } }", { n: 250 });
+    const viaVariable = await gql(
+      server,
+      { token, org: org.id },
+      "query ($n: Int) { venues(limit: $n) { id accessPoints(limit: $n) { id } } }",
+      { n: 250 },
+    );
     expect(viaVariable.errors?.[0]?.extensions?.code).toBe("COST_LIMIT");
-    const fine = await gql(server, { token, org: org.id }, "query ($n: Int) { venues(limit: $n) { id accessPoints(limit: 20) { id } } }", { n: 20 });
+    const fine = await gql(server, { token, org: org.id }, "query ($n: Int) { venues(limit: $n) { id accessPoints(limit: 20) { id } } }", {
+      n: 20,
+    });
     expect(fine.errors).toBeUndefined();
   });
 
@@ -167,7 +199,10 @@ describe("bad input is a GraphQL error, never a 500", () => {
 
   it("refuses the old client's { mutation, input, output } body with an error naming the parameter (standard bodies only)", async () => {
     const { org, token } = await apiOrg();
-    const res = await post({ token, org: org.id }, JSON.stringify({ mutation: "closeConnection", input: { id: 1 }, output: "code message" }));
+    const res = await post(
+      { token, org: org.id },
+      JSON.stringify({ mutation: "closeConnection", input: { id: 1 }, output: "code message" }),
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).errors[0].message).toMatch(/Unexpected parameter "mutation"/);
   });
@@ -179,18 +214,29 @@ describe("bad input is a GraphQL error, never a 500", () => {
       code: "BAD_USER_INPUT",
       message: "startDate must be a date as YYYY-MM-DD.",
     });
-    expect(firstError(await gql(server, caller, '{ aggregateUsageSummary(endDate: "2026-02-31") { footfall } }')).code).toBe("BAD_USER_INPUT");
-    expect(firstError(await gql(server, caller, '{ roles(order: "name; drop table roles") { id } }'))).toEqual({ code: "BAD_USER_INPUT", message: "order must be 'created_at desc'." });
+    expect(firstError(await gql(server, caller, '{ aggregateUsageSummary(endDate: "2026-02-31") { footfall } }')).code).toBe(
+      "BAD_USER_INPUT",
+    );
+    expect(firstError(await gql(server, caller, '{ roles(order: "name; drop table roles") { id } }'))).toEqual({
+      code: "BAD_USER_INPUT",
+      message: "order must be 'created_at desc'.",
+    });
     expect(firstError(await gql(server, caller, '{ venue(id: "99999999999999999999") { id } }')).code).toBe("NOT_FOUND");
     expect(firstError(await gql(server, caller, '{ venue(id: "-1") { id } }')).code).toBe("NOT_FOUND");
     expect(firstError(await gql(server, caller, '{ aggregateUsageSummary(venues: ["x"]) { footfall } }')).code).toBe("NOT_FOUND");
     expect((await gql(server, caller, "{ aggregateDeviceSummary(groupBy: colour) { key } }")).errors?.[0]?.message).toMatch(/colour/);
-    expect(firstError(await gql(server, caller, `{ customers(search: "${"x".repeat(101)}") { id } }`))).toEqual({ code: "BAD_USER_INPUT", message: "search must be at most 100 characters." });
+    expect(firstError(await gql(server, caller, `{ customers(search: "${"x".repeat(101)}") { id } }`))).toEqual({
+      code: "BAD_USER_INPUT",
+      message: "search must be at most 100 characters.",
+    });
   });
 
   it("serves queries by GET and refuses mutations by GET", async () => {
     const { org, token } = await apiOrg();
-    const get = (query: string) => fetch(`${server.origin}/graphql?${new URLSearchParams({ query })}`, { headers: { ...headersOf({ token, org: org.id }), Accept: "application/json" } });
+    const get = (query: string) =>
+      fetch(`${server.origin}/graphql?${new URLSearchParams({ query })}`, {
+        headers: { ...headersOf({ token, org: org.id }), Accept: "application/json" },
+      });
     const ok = await get(ORG_NAME);
     expect(ok.status).toBe(200);
     expect((await ok.json()).data.organization.name).toBe(org.name);
@@ -206,7 +252,14 @@ describe("bad input is a GraphQL error, never a 500", () => {
     try {
       const answer = await gql(server, { token, org: org.id }, "{ roles { id } }");
       expect(answer.status).toBe(200);
-      expect(answer.errors).toEqual([{ message: "Unexpected error.", locations: [{ line: 1, column: 3 }], path: ["roles"], extensions: { code: "INTERNAL_SERVER_ERROR" } }]);
+      expect(answer.errors).toEqual([
+        {
+          message: "Unexpected error.",
+          locations: [{ line: 1, column: 3 }],
+          path: ["roles"],
+          extensions: { code: "INTERNAL_SERVER_ERROR" },
+        },
+      ]);
       expect(log.mock.calls.some(([line]) => String(line).includes('"event":"graphql_error"'))).toBe(true);
     } finally {
       await sql`alter table roles_gone rename to roles`.execute(db);

@@ -44,14 +44,26 @@ async function countQueries(work: () => Promise<unknown>): Promise<number> {
 async function bigWorld(venues: number, connections: number) {
   const base = await apiOrg();
   const orgId = base.org.id;
-  const venueRows = await db.insertInto("venues").values(Array.from({ length: venues }, (_, i) => buildVenue(orgId, { name: `Venue ${String(i).padStart(2, "0")}` }))).returning("id").execute();
+  const venueRows = await db
+    .insertInto("venues")
+    .values(Array.from({ length: venues }, (_, i) => buildVenue(orgId, { name: `Venue ${String(i).padStart(2, "0")}` })))
+    .returning("id")
+    .execute();
   const aps = await db
     .insertInto("access_points")
     .values(venueRows.flatMap((v) => [buildAccessPoint(orgId, v.id), buildAccessPoint(orgId, v.id)]))
     .returning(["id", "venue_id", "mac_address"])
     .execute();
-  const customers = await db.insertInto("customers").values(Array.from({ length: connections }, () => buildCustomer(orgId))).returning("id").execute();
-  const devices = await db.insertInto("devices").values(customers.map((c) => buildDevice(orgId, { customer_id: c.id }))).returning("id").execute();
+  const customers = await db
+    .insertInto("customers")
+    .values(Array.from({ length: connections }, () => buildCustomer(orgId)))
+    .returning("id")
+    .execute();
+  const devices = await db
+    .insertInto("devices")
+    .values(customers.map((c) => buildDevice(orgId, { customer_id: c.id })))
+    .returning("id")
+    .execute();
   const start = Date.UTC(2026, 10, 20, 8);
   const rows = customers.map((c, i) => {
     const ap = aps[i % aps.length];
@@ -66,7 +78,11 @@ async function bigWorld(venues: number, connections: number) {
       ended_at: i % 3 === 0 ? null : start + i * 60_000 + 600_000,
     });
   });
-  for (let i = 0; i < rows.length; i += 100) await db.insertInto("connections").values(rows.slice(i, i + 100)).execute();
+  for (let i = 0; i < rows.length; i += 100)
+    await db
+      .insertInto("connections")
+      .values(rows.slice(i, i + 100))
+      .execute();
   return { ...base, caller: { token: base.token, org: orgId } as Caller };
 }
 
@@ -85,9 +101,18 @@ describe("batched nested fields", () => {
     let rows = 0;
     const small = await countQueries(async () => (rows = (await gqlData(server, caller, CONNECTIONS(5))).organization.connections.length));
     expect(rows).toBe(5);
-    const large = await countQueries(async () => (rows = (await gqlData(server, caller, CONNECTIONS(250))).organization.connections.length));
+    const large = await countQueries(
+      async () => (rows = (await gqlData(server, caller, CONNECTIONS(250))).organization.connections.length),
+    );
     expect(rows).toBe(250);
-    console.log(JSON.stringify({ event: "graphql_query_count", query: "connections with customer, device, venue, accessPoint", rows5: small, rows250: large }));
+    console.log(
+      JSON.stringify({
+        event: "graphql_query_count",
+        query: "connections with customer, device, venue, accessPoint",
+        rows5: small,
+        rows250: large,
+      }),
+    );
     expect(large).toBe(small);
     expect(large).toBeLessThanOrEqual(30);
   });
@@ -95,7 +120,8 @@ describe("batched nested fields", () => {
   it("reads networks with their access points (and their counts) in the same number of queries for 2 networks as for 20", async () => {
     const { caller } = await bigWorld(20, 40);
     await gqlData(server, caller, "{ profile { id } }");
-    const query = (limit: number) => `{ venues(limit: ${limit}) { id name accessPoints(limit: 10) { id name mac_address connectionsCount devicesCount status { status } venue { id name } } } }`;
+    const query = (limit: number) =>
+      `{ venues(limit: ${limit}) { id name accessPoints(limit: 10) { id name mac_address connectionsCount devicesCount status { status } venue { id name } } } }`;
     let venues: { accessPoints: unknown[] }[] = [];
     const two = await countQueries(async () => (venues = (await gqlData(server, caller, query(2))).venues));
     expect(venues).toHaveLength(2);
@@ -110,7 +136,8 @@ describe("batched nested fields", () => {
     const { caller, org } = await bigWorld(1, 60);
     for (let i = 0; i < 12; i++) await makeMember(org.id, "custom", ["view_clients", "edit_clients"]);
     await gqlData(server, caller, "{ profile { id } }");
-    const roles = (limit: number) => `{ roles(limit: ${limit}) { id name permissions } devices(limit: ${limit * 4}) { id customer { name devicesCount } } }`;
+    const roles = (limit: number) =>
+      `{ roles(limit: ${limit}) { id name permissions } devices(limit: ${limit * 4}) { id customer { name devicesCount } } }`;
     const few = await countQueries(() => gqlData(server, caller, roles(2)));
     const many = await countQueries(() => gqlData(server, caller, roles(12)));
     expect(many).toBe(few);

@@ -9,7 +9,15 @@ import { subscribeReport } from "~/services/report-subscriptions.server";
 import { makeMember } from "../fixtures";
 import { apiOrg, firstError, gql, gqlData, type Caller } from "../fixtures/graphql";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
-import { contextOf, insertAccessPoint, insertConnection, insertCustomer, insertDevice, insertVenue, makeConnectionWorld } from "../fixtures/records";
+import {
+  contextOf,
+  insertAccessPoint,
+  insertConnection,
+  insertCustomer,
+  insertDevice,
+  insertVenue,
+  makeConnectionWorld,
+} from "../fixtures/records";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -45,8 +53,19 @@ async function foreignWorld() {
 describe("profile", () => {
   it("answers the user, their permissions and role in the organisation, and their dashboard layout", async () => {
     const { owner, caller, org } = await world();
-    const data = await gqlData(server, caller, "{ profile { id first_name middle_name last_name email phone_number permissions role dashboard } }");
-    expect(data.profile).toMatchObject({ id: String(owner.id), first_name: owner.first_name, last_name: owner.last_name, email: owner.email, phone_number: owner.phone_number, role: "Administrator" });
+    const data = await gqlData(
+      server,
+      caller,
+      "{ profile { id first_name middle_name last_name email phone_number permissions role dashboard } }",
+    );
+    expect(data.profile).toMatchObject({
+      id: String(owner.id),
+      first_name: owner.first_name,
+      last_name: owner.last_name,
+      email: owner.email,
+      phone_number: owner.phone_number,
+      role: "Administrator",
+    });
     expect(data.profile.permissions).toEqual([...ALL_PERMISSIONS].sort());
     expect(JSON.parse(data.profile.dashboard).content.length).toBeGreaterThan(0);
     const reader = await memberCaller(org.id, "r");
@@ -81,9 +100,19 @@ describe("dashboard analytics", () => {
       { venue_id: String(venue.id), venue_name: venue.name, footfall: 3, connections: 3, bandwidth: 18432, formattedBandwidth: "18.00 KB" },
     ]);
     expect(data.accessPointUsageSummary).toEqual([
-      { access_point_id: String(accessPoint.id), ap_name: accessPoint.name, access_point_mac: accessPoint.mac_address, footfall: 3, connections: 3, formattedBandwidth: "18.00 KB" },
+      {
+        access_point_id: String(accessPoint.id),
+        ap_name: accessPoint.name,
+        access_point_mac: accessPoint.mac_address,
+        footfall: 3,
+        connections: 3,
+        formattedBandwidth: "18.00 KB",
+      },
     ]);
-    const direct = await aggregateUsage({ organizationId: org.id, range: { startMs: Date.UTC(2026, 10, 20), endMs: Date.UTC(2026, 10, 21), offsetMs: 0 } });
+    const direct = await aggregateUsage({
+      organizationId: org.id,
+      range: { startMs: Date.UTC(2026, 10, 20), endMs: Date.UTC(2026, 10, 21), offsetMs: 0 },
+    });
     expect(data.aggregateUsageSummary).toEqual({
       upload: direct.upload,
       download: direct.download,
@@ -141,7 +170,15 @@ describe("organization", () => {
     );
     const o = data.organization;
     expect(o).toMatchObject({ id: String(org.id), name: org.name, address: "1 Moi Avenue", admin_status: "Accepted", im_admin: true });
-    expect(o).toMatchObject({ accessPointsCount: 1, venuesCount: 1, connectionsCount: 3, customersCount: 1, onlineConnectionsCount: 1, devicesCount: 1, online: 1 });
+    expect(o).toMatchObject({
+      accessPointsCount: 1,
+      venuesCount: 1,
+      connectionsCount: 3,
+      customersCount: 1,
+      onlineConnectionsCount: 1,
+      devicesCount: 1,
+      online: 1,
+    });
     expect(o.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const newest = connections[2];
     expect(o.connections).toHaveLength(2);
@@ -168,12 +205,45 @@ describe("organization", () => {
     expect(o.dwellTime).toEqual([{ dwell_time: 3600, time: "2026-11-20T12:00:00.000Z" }]);
     expect(o.footfall).toEqual([{ footfall: 3, time: "2026-11-20T12:00:00.000Z" }]);
     expect(o.aggregateUsageSummary).toEqual({ footfall: 3, connections: 3 });
-    expect(o.venues).toEqual([{ id: String(venue.id), name: venue.name, address: expect.any(String), accessPointsCount: 1, connectionsCount: 3, customersCount: 1, onlineConnectionsCount: 1 }]);
+    expect(o.venues).toEqual([
+      {
+        id: String(venue.id),
+        name: venue.name,
+        address: expect.any(String),
+        accessPointsCount: 1,
+        connectionsCount: 3,
+        customersCount: 1,
+        onlineConnectionsCount: 1,
+      },
+    ]);
     expect(o.accessPoints).toEqual([
-      { id: String(accessPoint.id), name: accessPoint.name, mac_address: accessPoint.mac_address, make: expect.any(String), venue_id: String(venue.id), connectionsCount: 3, customersCount: 1, onlineConnectionsCount: 1, venue: { id: String(venue.id), name: venue.name } },
+      {
+        id: String(accessPoint.id),
+        name: accessPoint.name,
+        mac_address: accessPoint.mac_address,
+        make: expect.any(String),
+        venue_id: String(venue.id),
+        connectionsCount: 3,
+        customersCount: 1,
+        onlineConnectionsCount: 1,
+        venue: { id: String(venue.id), name: venue.name },
+      },
     ]);
     expect(o.devices).toEqual([
-      { id: String(device.id), name: device.name, mac_address: device.mac_address, os: "Android", is_mobile: true, type: "Mobile", blocked: false, connectionsCount: 3, usage: 18432, isOnline: true, last_seen: expect.any(String), customer: { id: String(customer.id), name: "Achieng Odhiambo" } },
+      {
+        id: String(device.id),
+        name: device.name,
+        mac_address: device.mac_address,
+        os: "Android",
+        is_mobile: true,
+        type: "Mobile",
+        blocked: false,
+        connectionsCount: 3,
+        usage: 18432,
+        isOnline: true,
+        last_seen: expect.any(String),
+        customer: { id: String(customer.id), name: "Achieng Odhiambo" },
+      },
     ]);
   });
 
@@ -192,15 +262,36 @@ describe("organization", () => {
     expect(await ask(`search: "Achieng", order: "created_at desc"`)).toEqual(all);
     const counted = await gqlData(server, caller, `{ organization { connectionsCount(search: "nobody-here") } }`);
     expect(counted.organization.connectionsCount).toBe(0);
-    expect(firstError(await gql(server, caller, `{ organization { connections(venues: ["1", "2"]) { id } } }`))).toEqual({ code: "BAD_USER_INPUT", message: "venues takes one id at a time." });
+    expect(firstError(await gql(server, caller, `{ organization { connections(venues: ["1", "2"]) { id } } }`))).toEqual({
+      code: "BAD_USER_INPUT",
+      message: "venues takes one id at a time.",
+    });
   });
 
   it("refuses connections, devices and contact details without their permissions, with the catalogue's message", async () => {
     const { org } = await world();
     const member = await memberCaller(org.id, "custom");
-    const basics = await gqlData(server, member, "{ organization { id name time_zone im_admin admin_status venuesCount devicesCount venues { id name } } }");
-    expect(basics.organization).toMatchObject({ time_zone: "UTC", im_admin: false, admin_status: "Accepted", venuesCount: 1, venues: [{ id: expect.any(String), name: "Java House Westlands" }] });
-    for (const field of ["connections { id }", "connectionsCount(online: true)", "devices { id }", "address", "accessPoints { id }", "venues { address }", "venues { connectionsCount }"]) {
+    const basics = await gqlData(
+      server,
+      member,
+      "{ organization { id name time_zone im_admin admin_status venuesCount devicesCount venues { id name } } }",
+    );
+    expect(basics.organization).toMatchObject({
+      time_zone: "UTC",
+      im_admin: false,
+      admin_status: "Accepted",
+      venuesCount: 1,
+      venues: [{ id: expect.any(String), name: "Java House Westlands" }],
+    });
+    for (const field of [
+      "connections { id }",
+      "connectionsCount(online: true)",
+      "devices { id }",
+      "address",
+      "accessPoints { id }",
+      "venues { address }",
+      "venues { connectionsCount }",
+    ]) {
       const answer = await gql(server, member, `{ organization { ${field} } }`);
       expect(firstError(answer), field).toEqual({ code: "FORBIDDEN", message: refusalMessage("view_clients") });
     }
@@ -209,8 +300,16 @@ describe("organization", () => {
   it("treats another organisation's ids in filters as not found", async () => {
     const { caller } = await world();
     const foreign = await foreignWorld();
-    for (const filter of [`venues: ["${foreign.venue.id}"]`, `customers: ["${foreign.customer.id}"]`, `devices: ["${foreign.device.id}"]`, `accessPoints: ["${foreign.accessPoint.id}"]`]) {
-      expect(firstError(await gql(server, caller, `{ organization { connections(${filter}) { id } } }`)), filter).toEqual({ code: "NOT_FOUND", message: "Not found" });
+    for (const filter of [
+      `venues: ["${foreign.venue.id}"]`,
+      `customers: ["${foreign.customer.id}"]`,
+      `devices: ["${foreign.device.id}"]`,
+      `accessPoints: ["${foreign.accessPoint.id}"]`,
+    ]) {
+      expect(firstError(await gql(server, caller, `{ organization { connections(${filter}) { id } } }`)), filter).toEqual({
+        code: "NOT_FOUND",
+        message: "Not found",
+      });
     }
   });
 });
@@ -246,7 +345,12 @@ describe("networks and access points", () => {
     });
     expect(data.venues.map((v: { name: string }) => v.name)).toEqual(["Alpha", venue.name]);
     expect(data.venues[0].id).toBe(String(alpha.id));
-    expect(data.accessPoint).toMatchObject({ id: String(accessPoint.id), mac_address: accessPoint.mac_address, venue: { id: String(venue.id), name: venue.name }, onlineConnectionsCount: 1 });
+    expect(data.accessPoint).toMatchObject({
+      id: String(accessPoint.id),
+      mac_address: accessPoint.mac_address,
+      venue: { id: String(venue.id), name: venue.name },
+      onlineConnectionsCount: 1,
+    });
     expect(data.accessPoints).toEqual([{ id: String(accessPoint.id), name: "Lobby AP" }]);
   });
 
@@ -257,7 +361,15 @@ describe("networks and access points", () => {
     // A second device through the lobby AP the day before, and a guest through the stale AP just now (which makes it online).
     const tablet = await insertDevice(org.id, { customer_id: customer.id, name: "Achieng's tablet" });
     const dayBefore = Date.UTC(2026, 10, 19, 12, 0);
-    await insertConnection(org.id, { venue_id: venue.id, access_point_mac: accessPoint.mac_address, customer_id: customer.id, device_id: tablet.id, created_at: dayBefore, authorized_at: dayBefore + 1000, ended_at: dayBefore + 60_000 });
+    await insertConnection(org.id, {
+      venue_id: venue.id,
+      access_point_mac: accessPoint.mac_address,
+      customer_id: customer.id,
+      device_id: tablet.id,
+      created_at: dayBefore,
+      authorized_at: dayBefore + 1000,
+      ended_at: dayBefore + 60_000,
+    });
     await insertConnection(org.id, { venue_id: venue.id, access_point_mac: stale.mac_address, created_at: Date.now() - 60_000 });
     const data = await gqlData(
       server,
@@ -278,7 +390,11 @@ describe("networks and access points", () => {
       { name: "Stale AP", devicesCount: 0, customersCount: 0, status: { status: "online" } },
     ]);
     const member = await memberCaller(org.id, "custom", ["view_clients"]);
-    for (const query of [`{ accessPoints { status { status } } }`, "{ organization { connections { accessPoint { devicesCount } } } }", "{ organization { connections { accessPoint { status { status } } } } }"]) {
+    for (const query of [
+      `{ accessPoints { status { status } } }`,
+      "{ organization { connections { accessPoint { devicesCount } } } }",
+      "{ organization { connections { accessPoint { status { status } } } } }",
+    ]) {
       expect(firstError(await gql(server, member, query)), query).toEqual({ code: "FORBIDDEN", message: refusalMessage("view_networks") });
     }
   });
@@ -286,14 +402,32 @@ describe("networks and access points", () => {
   it("needs view_networks beyond ids and names; another organisation's network or access point is not found", async () => {
     const { org, venue, accessPoint, caller } = await world();
     const member = await memberCaller(org.id, "custom", ["view_clients"]);
-    const names = await gqlData(server, member, "{ venues { id name } organization { connections { venue { id name } accessPoint { id name mac_address } } } }");
+    const names = await gqlData(
+      server,
+      member,
+      "{ venues { id name } organization { connections { venue { id name } accessPoint { id name mac_address } } } }",
+    );
     expect(names.venues).toEqual([{ id: String(venue.id), name: venue.name }]);
-    expect(names.organization.connections[0].accessPoint).toEqual({ id: String(accessPoint.id), name: accessPoint.name, mac_address: accessPoint.mac_address });
-    for (const query of [`{ venue(id: "${venue.id}") { id } }`, `{ accessPoint(id: "${accessPoint.id}") { id } }`, "{ accessPoints { id } }", "{ venues { email } }", "{ organization { connections { accessPoint { make } } } }"]) {
+    expect(names.organization.connections[0].accessPoint).toEqual({
+      id: String(accessPoint.id),
+      name: accessPoint.name,
+      mac_address: accessPoint.mac_address,
+    });
+    for (const query of [
+      `{ venue(id: "${venue.id}") { id } }`,
+      `{ accessPoint(id: "${accessPoint.id}") { id } }`,
+      "{ accessPoints { id } }",
+      "{ venues { email } }",
+      "{ organization { connections { accessPoint { make } } } }",
+    ]) {
       expect(firstError(await gql(server, member, query)), query).toEqual({ code: "FORBIDDEN", message: refusalMessage("view_networks") });
     }
     const foreign = await foreignWorld();
-    for (const query of [`{ venue(id: "${foreign.venue.id}") { id } }`, `{ accessPoint(id: "${foreign.accessPoint.id}") { id } }`, `{ accessPoints(venues: ["${foreign.venue.id}"]) { id } }`]) {
+    for (const query of [
+      `{ venue(id: "${foreign.venue.id}") { id } }`,
+      `{ accessPoint(id: "${foreign.accessPoint.id}") { id } }`,
+      `{ accessPoints(venues: ["${foreign.venue.id}"]) { id } }`,
+    ]) {
       expect(firstError(await gql(server, caller, query)), query).toEqual({ code: "NOT_FOUND", message: "Not found" });
     }
   });
@@ -320,7 +454,21 @@ describe("customers and devices", () => {
       }`,
     );
     expect(data.customers).toEqual([
-      { id: String(lonely.id), identity: lonely.identity, name: "Baraka Mwangi", first_name: "Baraka", middle_name: null, last_name: "Mwangi", phone_number: lonely.phone_number, email_address: "baraka@example.com", facebook: null, twitter: null, more_info: null, connectionsCount: 0, devicesCount: 1 },
+      {
+        id: String(lonely.id),
+        identity: lonely.identity,
+        name: "Baraka Mwangi",
+        first_name: "Baraka",
+        middle_name: null,
+        last_name: "Mwangi",
+        phone_number: lonely.phone_number,
+        email_address: "baraka@example.com",
+        facebook: null,
+        twitter: null,
+        more_info: null,
+        connectionsCount: 0,
+        devicesCount: 1,
+      },
       expect.objectContaining({ id: String(customer.id), name: "Achieng Odhiambo", connectionsCount: 3, devicesCount: 1 }),
     ]);
     expect(data.customersCount).toBe(2);
@@ -330,7 +478,14 @@ describe("customers and devices", () => {
     expect(data.customer).toEqual({ id: String(customer.id), name: "Achieng Odhiambo", connectionsCount: 3, devicesCount: 1 });
     expect(data.devices).toEqual([{ id: String(device.id), name: device.name, brand: "Samsung", browser: "Chrome" }]);
     expect(data.devicesCount).toBe(2);
-    expect(data.desktop).toEqual([{ name: "Baraka's laptop", type: "Desktop", is_mobile: false, customer: { name: "Baraka Mwangi", email_address: "baraka@example.com" } }]);
+    expect(data.desktop).toEqual([
+      {
+        name: "Baraka's laptop",
+        type: "Desktop",
+        is_mobile: false,
+        customer: { name: "Baraka Mwangi", email_address: "baraka@example.com" },
+      },
+    ]);
   });
 
   it("filters customers by a device's owner, an online or an authorized connection, alone and with a network", async () => {
@@ -342,7 +497,13 @@ describe("customers and devices", () => {
     // Authorized once, ended: authorized, not online; at another network.
     const past = await insertCustomer(org.id, { first_name: "Wanjiru" });
     const elsewhere = await insertVenue(org.id, { name: "Elsewhere" });
-    await insertConnection(org.id, { customer_id: past.id, venue_id: elsewhere.id, created_at: at, authorized_at: at + 1000, ended_at: at + 60_000 });
+    await insertConnection(org.id, {
+      customer_id: past.id,
+      venue_id: elsewhere.id,
+      created_at: at,
+      authorized_at: at + 1000,
+      ended_at: at + 60_000,
+    });
     // Never authorized (the portal was left): neither.
     const bounced = await insertCustomer(org.id, { first_name: "Otieno" });
     await insertConnection(org.id, { customer_id: bounced.id, venue_id: venue.id, created_at: at });
@@ -394,17 +555,35 @@ describe("customers and devices", () => {
     expect(placed.elsewhereOnline).toBe(0);
     expect(placed.onDayOnline).toBe(1);
     expect(placed.dayBeforeAuthorized).toBe(0);
-    expect(firstError(await gql(server, caller, `{ customers(devices: ["${laptop.id}", "${device.id}"]) { id } }`))).toEqual({ code: "BAD_USER_INPUT", message: "devices takes one id at a time." });
+    expect(firstError(await gql(server, caller, `{ customers(devices: ["${laptop.id}", "${device.id}"]) { id } }`))).toEqual({
+      code: "BAD_USER_INPUT",
+      message: "devices takes one id at a time.",
+    });
   });
 
   it("needs view_clients; another organisation's customer or filter ids are not found", async () => {
     const { org, caller, customer } = await world();
     const networks = await memberCaller(org.id, "custom", ["view_networks"]);
-    for (const query of ["{ customers { id } }", "{ customers(online: true) { id } }", `{ customersCount(authorized: true) }`, "{ customersCount }", `{ customer(id: "${customer.id}") { id } }`, "{ devices { id } }", "{ devicesCount }"]) {
+    for (const query of [
+      "{ customers { id } }",
+      "{ customers(online: true) { id } }",
+      `{ customersCount(authorized: true) }`,
+      "{ customersCount }",
+      `{ customer(id: "${customer.id}") { id } }`,
+      "{ devices { id } }",
+      "{ devicesCount }",
+    ]) {
       expect(firstError(await gql(server, networks, query)), query).toEqual({ code: "FORBIDDEN", message: refusalMessage("view_clients") });
     }
     const foreign = await foreignWorld();
-    for (const query of [`{ customer(id: "${foreign.customer.id}") { id } }`, `{ customers(venues: ["${foreign.venue.id}"]) { id } }`, `{ customers(devices: ["${foreign.device.id}"]) { id } }`, `{ customersCount(devices: ["${foreign.device.id}"], online: true) }`, `{ devices(customers: ["${foreign.customer.id}"]) { id } }`, `{ devicesCount(accessPoints: ["${foreign.accessPoint.id}"]) }`]) {
+    for (const query of [
+      `{ customer(id: "${foreign.customer.id}") { id } }`,
+      `{ customers(venues: ["${foreign.venue.id}"]) { id } }`,
+      `{ customers(devices: ["${foreign.device.id}"]) { id } }`,
+      `{ customersCount(devices: ["${foreign.device.id}"], online: true) }`,
+      `{ devices(customers: ["${foreign.customer.id}"]) { id } }`,
+      `{ devicesCount(accessPoints: ["${foreign.accessPoint.id}"]) }`,
+    ]) {
       expect(firstError(await gql(server, caller, query)), query).toEqual({ code: "NOT_FOUND", message: "Not found" });
     }
   });
@@ -431,20 +610,40 @@ describe("roles, permissions and administrators", () => {
     expect(data.roles[1]).toMatchObject({ name: "Role custom", role_type: "custom", permissions: ["view_clients", "edit_connections"] });
     expect(data.rolesCount).toBe(2);
     expect(data.searched).toBe(1);
-    expect(data.role).toEqual({ id: String(custom.role.id), name: "Role custom", description: null, role_type: "custom", permissions: ["view_clients", "edit_connections"] });
+    expect(data.role).toEqual({
+      id: String(custom.role.id),
+      name: "Role custom",
+      description: null,
+      role_type: "custom",
+      permissions: ["view_clients", "edit_connections"],
+    });
     expect(data.permissions.map((p: { identifier: string }) => p.identifier)).toEqual(ALL_PERMISSIONS);
     expect(data.administrators).toHaveLength(3);
-    expect(data.administrators[0]).toMatchObject({ im_admin: true, role_name: "Administrator", status: "Accepted", user: { id: String(owner.id), email: owner.email } });
+    expect(data.administrators[0]).toMatchObject({
+      im_admin: true,
+      role_name: "Administrator",
+      status: "Accepted",
+      user: { id: String(owner.id), email: owner.email },
+    });
   });
 
   it("needs view_settings, and another organisation's role is not found", async () => {
     const { org, caller } = await world();
     const reader = await memberCaller(org.id, "custom", ["view_clients"]);
-    for (const query of ["{ roles { id } }", "{ rolesCount }", "{ permissions { id } }", "{ administrators { id } }", '{ role(id: "1") { id } }']) {
+    for (const query of [
+      "{ roles { id } }",
+      "{ rolesCount }",
+      "{ permissions { id } }",
+      "{ administrators { id } }",
+      '{ role(id: "1") { id } }',
+    ]) {
       expect(firstError(await gql(server, reader, query)), query).toEqual({ code: "FORBIDDEN", message: refusalMessage("view_settings") });
     }
     const foreign = await foreignWorld();
-    expect(firstError(await gql(server, caller, `{ role(id: "${foreign.role.id}") { id } }`))).toEqual({ code: "NOT_FOUND", message: "Not found" });
+    expect(firstError(await gql(server, caller, `{ role(id: "${foreign.role.id}") { id } }`))).toEqual({
+      code: "NOT_FOUND",
+      message: "Not found",
+    });
   });
 });
 
@@ -454,7 +653,12 @@ describe("reports", () => {
     // A repeat customer: online before the window and in it.
     const regular = await insertCustomer(org.id, { first_name: "Wanjiru" });
     for (const day of [18, 20]) {
-      await insertConnection(org.id, { customer_id: regular.id, created_at: Date.UTC(2026, 10, day, 8), authorized_at: Date.UTC(2026, 10, day, 8, 1), ended_at: Date.UTC(2026, 10, day, 9) });
+      await insertConnection(org.id, {
+        customer_id: regular.id,
+        created_at: Date.UTC(2026, 10, day, 8),
+        authorized_at: Date.UTC(2026, 10, day, 8, 1),
+        ended_at: Date.UTC(2026, 10, day, 9),
+      });
     }
     // Reached the portal only.
     const passer = await insertCustomer(org.id, { first_name: "Otieno" });
@@ -479,9 +683,31 @@ describe("reports", () => {
         overviewOnly: myReports(report: "overview") { id }
       }`,
     );
-    expect(data.overview).toMatchObject({ days: 1, weeks: 1, months: 1, years: 1, footfall: 5, connections: 4, abandoned: 1, newCustomers: 1, repeatCustomers: 1, totalCustomers: 2 });
+    expect(data.overview).toMatchObject({
+      days: 1,
+      weeks: 1,
+      months: 1,
+      years: 1,
+      footfall: 5,
+      connections: 4,
+      abandoned: 1,
+      newCustomers: 1,
+      repeatCustomers: 1,
+      totalCustomers: 2,
+    });
     expect(data.newVisitors).toEqual([
-      { id: String(customer.id), name: "Achieng Odhiambo", identity: customer.identity, phone_number: "+254712000111", email_address: null, facebook: null, twitter: null, more_info: null, devicesCount: 1, connectionsCount: 3 },
+      {
+        id: String(customer.id),
+        name: "Achieng Odhiambo",
+        identity: customer.identity,
+        phone_number: "+254712000111",
+        email_address: null,
+        facebook: null,
+        twitter: null,
+        more_info: null,
+        devicesCount: 1,
+        connectionsCount: 3,
+      },
     ]);
     expect(data.newVisitorsCount).toBe(1);
     expect(data.repeatVisitors).toEqual([{ id: String(regular.id) }]);
@@ -505,6 +731,8 @@ describe("reports", () => {
     }
     expect(firstError(await gql(server, caller, '{ myReports(report: "weekly") { id } }')).code).toBe("BAD_USER_INPUT");
     const foreign = await foreignWorld();
-    expect(firstError(await gql(server, caller, `{ newVisitors(venues: ["${foreign.venue.id}"], ${ON_DAY}) { id } }`)).code).toBe("NOT_FOUND");
+    expect(firstError(await gql(server, caller, `{ newVisitors(venues: ["${foreign.venue.id}"], ${ON_DAY}) { id } }`)).code).toBe(
+      "NOT_FOUND",
+    );
   });
 });

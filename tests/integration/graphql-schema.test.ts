@@ -19,7 +19,8 @@ describe("schema.graphql", () => {
         if (!isListType(getNullableType(field.type)) || !limit || !isObjectType(getNamedType(field.type))) continue;
         const cost = field.astNode?.directives?.find((d) => d.name.value === "complexity");
         const multipliers = cost?.arguments?.find((a) => a.name.value === "multipliers")?.value;
-        const weighed = multipliers?.kind === "ListValue" && multipliers.values.some((v) => v.kind === "StringValue" && v.value === "limit");
+        const weighed =
+          multipliers?.kind === "ListValue" && multipliers.values.some((v) => v.kind === "StringValue" && v.value === "limit");
         if (!weighed) unweighed.push(`${type.name}.${field.name}`);
         if (typeof limit.defaultValue === "number") expect(limit.defaultValue, `${type.name}.${field.name}`).toBeLessThanOrEqual(250);
       }
@@ -31,18 +32,72 @@ describe("schema.graphql", () => {
     const query = schema.getQueryType()!.getFields();
     const mutation = schema.getMutationType()!.getFields();
     const args = (field: GraphQLField<unknown, unknown>) => field.args.map((a) => a.name);
-    for (const name of ["profile", "usageSummary", "venueUsageSummary", "accessPointUsageSummary", "aggregateUsageSummary", "aggregateAuthModeSummary", "aggregateDeviceSummary", "organization", "roles", "role", "permissions", "myReports", "customers", "customersCount", "venue", "accessPoint", "customer", "devices", "newVisitors", "newVisitorsCount", "uniqueVisitors", "repeatVisitors", "repeatVisitorsCount", "overview", "venues", "accessPoints"]) {
+    for (const name of [
+      "profile",
+      "usageSummary",
+      "venueUsageSummary",
+      "accessPointUsageSummary",
+      "aggregateUsageSummary",
+      "aggregateAuthModeSummary",
+      "aggregateDeviceSummary",
+      "organization",
+      "roles",
+      "role",
+      "permissions",
+      "myReports",
+      "customers",
+      "customersCount",
+      "venue",
+      "accessPoint",
+      "customer",
+      "devices",
+      "newVisitors",
+      "newVisitorsCount",
+      "uniqueVisitors",
+      "repeatVisitors",
+      "repeatVisitorsCount",
+      "overview",
+      "venues",
+      "accessPoints",
+    ]) {
       expect(query[name], name).toBeDefined();
     }
-    for (const name of ["updateUser", "closeConnection", "updateAdmin", "removeAdmin", "removeRole", "addRole", "updateRole", "assignPermission", "subscribeReport", "unsubscribeReport", "blockDevice"]) {
+    for (const name of [
+      "updateUser",
+      "closeConnection",
+      "updateAdmin",
+      "removeAdmin",
+      "removeRole",
+      "addRole",
+      "updateRole",
+      "assignPermission",
+      "subscribeReport",
+      "unsubscribeReport",
+      "blockDevice",
+    ]) {
       expect(mutation[name], name).toBeDefined();
     }
     expect(args(query.venueUsageSummary)).toEqual(["venues", "startDate", "endDate", "orderBy", "limit"]);
     expect(args(query.aggregateDeviceSummary)).toEqual(expect.arrayContaining(["venues", "groupBy", "startDate", "endDate"]));
     const organization = schema.getType("Organization");
     if (!isObjectType(organization)) throw new Error("Organization is not an object type");
-    expect(args(organization.getFields().connections)).toEqual(["venues", "customers", "devices", "accessPoints", "online", "authorized", "startDate", "endDate", "search", "limit", "offset", "order"]);
-    expect(args(query.customers)).toEqual(expect.arrayContaining(["venues", "devices", "accessPoints", "online", "authorized", "limit", "offset", "search"]));
+    expect(args(organization.getFields().connections)).toEqual([
+      "venues",
+      "customers",
+      "devices",
+      "accessPoints",
+      "online",
+      "authorized",
+      "startDate",
+      "endDate",
+      "search",
+      "limit",
+      "offset",
+      "order",
+    ]);
+    expect(args(query.customers)).toEqual(
+      expect.arrayContaining(["venues", "devices", "accessPoints", "online", "authorized", "limit", "offset", "search"]),
+    );
     expect(args(mutation.addRole)).toEqual(["name", "description", "role_type", "permissions"]);
     expect(args(mutation.updateRole)).toEqual(["id", "name", "description", "role_type"]);
     expect(args(mutation.assignPermission)).toEqual(["action", "permissionIdentifier", "roleId"]);

@@ -23,26 +23,50 @@ async function setup() {
   const ap = await insertAccessPoint(base.org.id, venue.id, { name: "Lobby" });
   const { id } = await createPage(ctx, { name: "Hotel page", css_template: "tailwind.css", description: "For guests" });
   await copyTemplate(ctx, id, "hotel");
-  await addDisplaySetting(ctx, id, { access_points: [ap.id], factor: "After", factor_count: 2, factor_type: "Session", start_date: "2026-12-01", end_date: null });
+  await addDisplaySetting(ctx, id, {
+    access_points: [ap.id],
+    factor: "After",
+    factor_count: 2,
+    factor_type: "Session",
+    start_date: "2026-12-01",
+    end_date: null,
+  });
   return { ...base, ctx, id, ap, caller: { token: base.token, org: base.org.id } as Caller };
 }
 
 describe("splash pages in the data API", () => {
   it("lists pages, reads one with its options and rules, lists templates, and publishes", async () => {
     const { caller, id, ap } = await setup();
-    const list = await gqlData(server, caller, `{ splashPages(limit: 5) { id name type published has_unpublished_changes page_url } splashPagesCount }`);
-    expect(list).toEqual({ splashPages: [{ id: String(id), name: "Hotel page", type: 1, published: false, has_unpublished_changes: true, page_url: null }], splashPagesCount: 1 });
-    const page = await gqlData(server, caller, `{ splashPage(id: "${id}") { css_template html configs { name title current_value } display_settings { rule start_date access_points { id name } } } }`);
+    const list = await gqlData(
+      server,
+      caller,
+      `{ splashPages(limit: 5) { id name type published has_unpublished_changes page_url } splashPagesCount }`,
+    );
+    expect(list).toEqual({
+      splashPages: [{ id: String(id), name: "Hotel page", type: 1, published: false, has_unpublished_changes: true, page_url: null }],
+      splashPagesCount: 1,
+    });
+    const page = await gqlData(
+      server,
+      caller,
+      `{ splashPage(id: "${id}") { css_template html configs { name title current_value } display_settings { rule start_date access_points { id name } } } }`,
+    );
     expect(page.splashPage.css_template).toBe("bootstrap4.css");
     expect(page.splashPage.html).toContain("{{ connect_form }}");
     expect(page.splashPage.configs).toContainEqual({ name: "venue_name", title: expect.any(String), current_value: "The Acacia Hotel" });
-    expect(page.splashPage.display_settings).toEqual([{ rule: "After 2 Sessions", start_date: "2026-12-01", access_points: [{ id: String(ap.id), name: "Lobby" }] }]);
+    expect(page.splashPage.display_settings).toEqual([
+      { rule: "After 2 Sessions", start_date: "2026-12-01", access_points: [{ id: String(ap.id), name: "Lobby" }] },
+    ]);
     const templates = await gqlData(server, caller, `{ splashTemplates { id name css_template } }`);
     expect(templates.splashTemplates.map((t: { id: string }) => t.id).sort()).toEqual(["cafe", "hotel", "mall"]);
     const published = await gqlData(server, caller, `mutation { publishSplashPage(id: "${id}") { code message recordId success } }`);
     expect(published.publishSplashPage).toEqual({ code: 200, message: SPLASH_MESSAGES.published, recordId: String(id), success: true });
     const after = await gqlData(server, caller, `{ splashPage(id: "${id}") { published has_unpublished_changes page_url } }`);
-    expect(after.splashPage).toEqual({ published: true, has_unpublished_changes: false, page_url: expect.stringMatching(/\/splash\/pages\/[A-Za-z0-9_-]{24}$/) });
+    expect(after.splashPage).toEqual({
+      published: true,
+      has_unpublished_changes: false,
+      page_url: expect.stringMatching(/\/splash\/pages\/[A-Za-z0-9_-]{24}$/),
+    });
   });
 
   it("refuses without the permissions, and answers not found for another organisation's page", async () => {

@@ -41,15 +41,33 @@ async function build(): Promise<World> {
   const A3 = (await insertAccessPoint(orgId, V2, { name: "Bar" })).id;
   const AX = (await insertAccessPoint(other.org.id, VX, { name: "Theirs" })).id;
   const customer = (fields: Parameters<typeof insertCustomer>[1]) => insertCustomer(orgId, fields);
-  const A = await customer({ first_name: "Achieng", middle_name: "Atieno", last_name: "Odhiambo", phone_number: "+254712000001", email_address: "achieng@example.com", facebook: "fb.achieng" });
+  const A = await customer({
+    first_name: "Achieng",
+    middle_name: "Atieno",
+    last_name: "Odhiambo",
+    phone_number: "+254712000001",
+    email_address: "achieng@example.com",
+    facebook: "fb.achieng",
+  });
   const B = await customer({ first_name: "Brian", last_name: "Kamau", phone_number: "+254712000002", twitter: "@brian_k" });
-  const C = await customer({ first_name: "cynthia", last_name: "Wanjiru", phone_number: "+254712000003", email_address: "c%w@example.com" });
+  const C = await customer({
+    first_name: "cynthia",
+    last_name: "Wanjiru",
+    phone_number: "+254712000003",
+    email_address: "c%w@example.com",
+  });
   const D = await customer({ phone_number: "+254712000004" });
   const E = await customer({ first_name: "Émile", last_name: "Dupont", phone_number: "+254712000005", email_address: "emile@example.org" });
   const F = await customer({ first_name: "Fiona", last_name: "O'Brien", phone_number: "+254712000006" });
   const X = await insertCustomer(other.org.id, { first_name: "Achieng", last_name: "Kamau", phone_number: "+254712000009" });
   const connect = (customerId: number, venueId: number, apId: number, day: string, authorized = true, org = orgId) =>
-    insertConnection(org, { customer_id: customerId, venue_id: venueId, access_point_id: apId, created_at: at(day), authorized_at: authorized ? at(day) + 1000 : null });
+    insertConnection(org, {
+      customer_id: customerId,
+      venue_id: venueId,
+      access_point_id: apId,
+      created_at: at(day),
+      authorized_at: authorized ? at(day) + 1000 : null,
+    });
   await connect(A.id, V1, A1, "2026-11-01");
   await connect(A.id, V1, A1, "2026-11-01");
   await connect(A.id, V1, A1, "2026-11-10");
@@ -72,7 +90,12 @@ async function members(filters: Partial<GroupFilters>): Promise<string[]> {
   return rows.map((r) => world.letterOf.get(Number(r.id)) ?? `?${r.id}`).sort();
 }
 
-const rule = (field: ProfileRule["field"], equation: ProfileRule["equation"], value = "", condition: ProfileRule["condition"] = "AND"): ProfileRule => ({
+const rule = (
+  field: ProfileRule["field"],
+  equation: ProfileRule["equation"],
+  value = "",
+  condition: ProfileRule["condition"] = "AND",
+): ProfileRule => ({
   condition,
   field,
   equation,
@@ -111,7 +134,11 @@ describe("the group filter compiler", () => {
       ["at least 2 days at access points", { days: 2, accessPoints: [A1, A3] }, ["A"]],
       ["at least 2 connections at access points", { connections: 2, accessPoints: [A1, A2, A3] }, ["A", "C"]],
       ["at least 2 connections in one day", { ...range("2026-11-01", "2026-11-01"), connections: 2 }, ["A"]],
-      ["at least 2 connections in one day at an access point", { ...range("2026-11-01", "2026-11-01"), connections: 2, accessPoints: [A1] }, ["A"]],
+      [
+        "at least 2 connections in one day at an access point",
+        { ...range("2026-11-01", "2026-11-01"), connections: 2, accessPoints: [A1] },
+        ["A"],
+      ],
       ["another organisation's venue matches nothing", { venues: [VX] }, []],
       ["another organisation's access point matches nothing", { accessPoints: [AX] }, []],
       ["a foreign venue beside an own one", { venues: [V2, VX] }, ["B", "C"]],
@@ -172,7 +199,16 @@ describe("the group filter compiler", () => {
       ["SQL in a pattern is text", rule("firstName", "like", "'; drop table customers; --"), []],
     ];
     for (const [name, r, expected] of cases) expect(await members({ profile: [r] }), name).toEqual(expected);
-    expect(Number((await db.selectFrom("customers").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n)).toBeGreaterThan(6);
+    expect(
+      Number(
+        (
+          await db
+            .selectFrom("customers")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBeGreaterThan(6);
   });
 
   it("compares days connected and total connections as numbers", async () => {
@@ -226,7 +262,11 @@ describe("the group filter compiler", () => {
     const { V1 } = world.venues;
     const cases: [string, Partial<GroupFilters>, string[]][] = [
       ["a venue and a name", { venues: [V1], profile: [rule("firstName", "eq", "cynthia")] }, ["C"]],
-      ["an OR of names does not leave the venue", { venues: [V1], profile: [rule("firstName", "eq", "Brian"), rule("firstName", "eq", "Achieng", "OR")] }, ["A"]],
+      [
+        "an OR of names does not leave the venue",
+        { venues: [V1], profile: [rule("firstName", "eq", "Brian"), rule("firstName", "eq", "Achieng", "OR")] },
+        ["A"],
+      ],
       ["dates and a total", { ...range("2026-11-15", "2026-11-25"), profile: [rule("connections", "moreThan", "1")] }, ["C"]],
     ];
     for (const [name, filters, expected] of cases) expect(await members(filters), name).toEqual(expected);
@@ -250,16 +290,24 @@ describe("the group filter compiler", () => {
   });
 
   it("reads stored filters, and refuses what the form refuses", () => {
-    expect(parseStoredFilters(JSON.stringify({ byDate: "YES", dateRange: { startDate: "2026-11-01", endDate: "2026-11-02" } }))).toMatchObject({ byDate: "YES", venues: [], profile: [] });
+    expect(
+      parseStoredFilters(JSON.stringify({ byDate: "YES", dateRange: { startDate: "2026-11-01", endDate: "2026-11-02" } })),
+    ).toMatchObject({ byDate: "YES", venues: [], profile: [] });
     expect(parseStoredFilters("not json")).toBeNull();
     expect(parseStoredFilters(JSON.stringify({ profile: [{ field: "password", equation: "eq", value: "x" }] }))).toBeNull();
     const check = (filters: unknown) => {
       const result = checkedFiltersSchema("2026-11-25").safeParse(filters);
       return result.success ? [] : result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     };
-    expect(check({ byDate: "YES", dateRange: { startDate: "2026-11-01", endDate: "2026-11-26" } })).toEqual([`dateRange.endDate: ${GROUP_MESSAGES.dateAfterToday}`]);
-    expect(check({ byDate: "YES", dateRange: { startDate: "2026-11-20", endDate: "2026-11-01" } })).toEqual([`dateRange.startDate: ${GROUP_MESSAGES.datesOrder}`]);
-    expect(check({ byDate: "YES", dateRange: { startDate: "2026-02-30", endDate: "2026-11-01" } })).toEqual([`dateRange.startDate: ${GROUP_MESSAGES.dateFormat}`]);
+    expect(check({ byDate: "YES", dateRange: { startDate: "2026-11-01", endDate: "2026-11-26" } })).toEqual([
+      `dateRange.endDate: ${GROUP_MESSAGES.dateAfterToday}`,
+    ]);
+    expect(check({ byDate: "YES", dateRange: { startDate: "2026-11-20", endDate: "2026-11-01" } })).toEqual([
+      `dateRange.startDate: ${GROUP_MESSAGES.datesOrder}`,
+    ]);
+    expect(check({ byDate: "YES", dateRange: { startDate: "2026-02-30", endDate: "2026-11-01" } })).toEqual([
+      `dateRange.startDate: ${GROUP_MESSAGES.dateFormat}`,
+    ]);
     expect(check({ byDate: "YES" })).toEqual([`dateRange.startDate: ${GROUP_MESSAGES.datesRequired}`]);
     expect(check({ profile: [rule("lastName", "moreThan", "K")] })).toEqual([`profile.0.equation: ${GROUP_MESSAGES.textEquation}`]);
     expect(check({ profile: [rule("days", "like", "1")] })).toEqual([`profile.0.equation: ${GROUP_MESSAGES.numberEquation}`]);
@@ -272,26 +320,40 @@ describe("the group filter compiler", () => {
 describe("dates in the organisation's days", () => {
   it("cuts a Nairobi organisation's dates at its midnight (21:00 UTC), through the visit days and through access points", async () => {
     const { org } = await makeOrg(`Nairobi filters ${Math.random()}`);
-    await db.updateTable("organizations").set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * 3_600_000 }).where("id", "=", org.id).execute();
+    await db
+      .updateTable("organizations")
+      .set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * 3_600_000 })
+      .where("id", "=", org.id)
+      .execute();
     const venue = (await insertVenue(org.id, { name: "Westlands" })).id;
     const ap = (await insertAccessPoint(org.id, venue, { name: "Lobby" })).id;
     const late = await insertCustomer(org.id, { first_name: "Late", phone_number: "+254712000011" });
     const early = await insertCustomer(org.id, { first_name: "Early", phone_number: "+254712000012" });
     const visit = (customerId: number, created: number) =>
-      insertConnection(org.id, { customer_id: customerId, venue_id: venue, access_point_id: ap, created_at: created, authorized_at: created + 60_000 });
+      insertConnection(org.id, {
+        customer_id: customerId,
+        venue_id: venue,
+        access_point_id: ap,
+        created_at: created,
+        authorized_at: created + 60_000,
+      });
     // 22:30 and 23:30 UTC on 1 November are 2 November in Nairobi; 20:30 UTC is still 1 November there.
     await visit(late.id, Date.UTC(2026, 10, 1, 22, 30));
     await visit(late.id, Date.UTC(2026, 10, 2, 23, 30));
     await visit(early.id, Date.UTC(2026, 10, 1, 20, 30));
     const names = async (filters: Partial<GroupFilters>) =>
-      (await groupMembersPage(db, org.id, { ...EMPTY_FILTERS, ...filters }, { offset: 0, pageSize: 10 }, TODAY)).map((r) => r.first_name).sort();
+      (await groupMembersPage(db, org.id, { ...EMPTY_FILTERS, ...filters }, { offset: 0, pageSize: 10 }, TODAY))
+        .map((r) => r.first_name)
+        .sort();
     expect(await names(range("2026-11-01", "2026-11-01"))).toEqual(["Early"]);
     expect(await names(range("2026-11-02", "2026-11-02"))).toEqual(["Late"]);
     expect(await names({ ...range("2026-11-02", "2026-11-02"), accessPoints: [ap] })).toEqual(["Late"]);
     expect(await names({ ...range("2026-11-01", "2026-11-01"), accessPoints: [ap] })).toEqual(["Early"]);
     // Late's two visits fall on 2 and 3 November in Nairobi: two days, both through the roll-up and the connections.
     expect(await countGroupMembers(db, org.id, { ...EMPTY_FILTERS, ...range("2026-11-01", "2026-11-03"), days: 2 }, TODAY)).toBe(1);
-    expect(await countGroupMembers(db, org.id, { ...EMPTY_FILTERS, ...range("2026-11-01", "2026-11-03"), days: 2, accessPoints: [ap] }, TODAY)).toBe(1);
+    expect(
+      await countGroupMembers(db, org.id, { ...EMPTY_FILTERS, ...range("2026-11-01", "2026-11-03"), days: 2, accessPoints: [ap] }, TODAY),
+    ).toBe(1);
     expect(await countGroupMembers(db, org.id, { ...EMPTY_FILTERS, ...range("2026-11-02", "2026-11-02"), venues: [venue] }, TODAY)).toBe(1);
   });
 });

@@ -30,7 +30,8 @@ function as(userId: number, orgId: number) {
   };
   return {
     get: (fn: Fn, path: string, params: Record<string, string> = {}) => call(fn, path, params),
-    post: (fn: Fn, path: string, form: Record<string, string | string[]>, params: Record<string, string> = {}) => call(fn, path, params, form),
+    post: (fn: Fn, path: string, form: Record<string, string | string[]>, params: Record<string, string> = {}) =>
+      call(fn, path, params, form),
   };
 }
 
@@ -64,9 +65,26 @@ describe("customer groups in the console", () => {
     await insertCustomer(orgId, { first_name: "Achieng" });
     await insertCustomer(orgId, { first_name: "Brian" });
     const page = (await (await me.get(list.loader, "groups")).json()) as Json;
-    expect(page.groups).toEqual([{ id, name: "Regulars", description: "Come back often", owner: "Wanjiku Mwangi", customersCount: 2, countedAt: expect.stringMatching(/^\d\d:\d\d$/) }]);
+    expect(page.groups).toEqual([
+      {
+        id,
+        name: "Regulars",
+        description: "Come back often",
+        owner: "Wanjiku Mwangi",
+        customersCount: 2,
+        countedAt: expect.stringMatching(/^\d\d:\d\d$/),
+      },
+    ]);
     expect(page.can).toEqual({ create: true, delete: true });
-    expect(await storedFilters(id)).toEqual({ byDate: "NO", connections: 0, days: 0, dateRange: null, venues: [], accessPoints: [], profile: [] });
+    expect(await storedFilters(id)).toEqual({
+      byDate: "NO",
+      connections: 0,
+      days: 0,
+      dateRange: null,
+      venues: [],
+      accessPoints: [],
+      profile: [],
+    });
   });
 
   it("lists a count made in the last ten minutes without counting again; a filter change or the group's page counts anew", async () => {
@@ -82,10 +100,27 @@ describe("customer groups in the console", () => {
     await insertCustomer(orgId, { first_name: "Chebet" });
     expect(await counts()).toEqual([2]);
     // Eleven minutes later the list counts again.
-    await db.updateTable("customer_groups").set({ counted_at: Date.now() - 11 * 60_000 }).where("id", "=", id).execute();
+    await db
+      .updateTable("customer_groups")
+      .set({ counted_at: Date.now() - 11 * 60_000 })
+      .where("id", "=", id)
+      .execute();
     expect(await counts()).toEqual([3]);
     // Saving filters forgets the count.
-    const saved = await me.post(filtersSection.action, `groups/${id}/filters`, { byDate: "NO", connections: "0", days: "0", "profile[0].condition": "AND", "profile[0].field": "firstName", "profile[0].equation": "eq", "profile[0].value": "Chebet" }, { id: String(id) });
+    const saved = await me.post(
+      filtersSection.action,
+      `groups/${id}/filters`,
+      {
+        byDate: "NO",
+        connections: "0",
+        days: "0",
+        "profile[0].condition": "AND",
+        "profile[0].field": "firstName",
+        "profile[0].equation": "eq",
+        "profile[0].value": "Chebet",
+      },
+      { id: String(id) },
+    );
     expect(saved.status).toBe(302);
     expect(await counts()).toEqual([1]);
   });
@@ -115,16 +150,33 @@ describe("customer groups in the console", () => {
     await insertCustomer(orgId, { first_name: "Cynthia" });
     for (const c of [achieng, brian]) {
       const at = Date.now() - 86_400_000;
-      await insertConnection(orgId, { customer_id: c.id, venue_id: venue.id, access_point_id: ap.id, created_at: at, authorized_at: at + 1000 });
+      await insertConnection(orgId, {
+        customer_id: c.id,
+        venue_id: venue.id,
+        access_point_id: ap.id,
+        created_at: at,
+        authorized_at: at + 1000,
+      });
     }
     const params = { id: String(id) };
     const page = (await (await me.get(filtersSection.loader, `groups/${id}/filters`, params)).json()) as Json;
-    expect(page.choices).toEqual({ venues: [{ id: other.id, name: "Kilimani" }, { id: venue.id, name: "Westlands" }], accessPoints: [{ id: ap.id, name: "Lobby", venueId: venue.id }] });
+    expect(page.choices).toEqual({
+      venues: [
+        { id: other.id, name: "Kilimani" },
+        { id: venue.id, name: "Westlands" },
+      ],
+      accessPoints: [{ id: ap.id, name: "Lobby", venueId: venue.id }],
+    });
     expect(page.values.profile).toEqual([]);
 
     // Add rule: the button posts the form with conform's insert intent; the answer is the form with one more row.
     const base = { byDate: "NO", connections: "0", days: "0", venues: [String(venue.id)] };
-    const add = await me.post(filtersSection.action, `groups/${id}/filters`, { ...base, [INTENT]: serializeIntent({ type: "insert", payload: { name: "profile", defaultValue: NEW_RULE as never } }) }, params);
+    const add = await me.post(
+      filtersSection.action,
+      `groups/${id}/filters`,
+      { ...base, [INTENT]: serializeIntent({ type: "insert", payload: { name: "profile", defaultValue: NEW_RULE as never } }) },
+      params,
+    );
     expect(add.status).toBe(200);
     const added = (await add.json()) as Json;
     // An empty value travels as no value at all (conform).
@@ -140,8 +192,15 @@ describe("customer groups in the console", () => {
       "profile[1].equation": "eq",
       "profile[1].value": "Kamau",
     };
-    const remove = await me.post(filtersSection.action, `groups/${id}/filters`, { ...twoRules, [INTENT]: serializeIntent({ type: "remove", payload: { name: "profile", index: 0 } }) }, params);
-    expect(((await remove.json()) as Json).initialValue.profile).toEqual([{ condition: "OR", field: "lastName", equation: "eq", value: "Kamau" }]);
+    const remove = await me.post(
+      filtersSection.action,
+      `groups/${id}/filters`,
+      { ...twoRules, [INTENT]: serializeIntent({ type: "remove", payload: { name: "profile", index: 0 } }) },
+      params,
+    );
+    expect(((await remove.json()) as Json).initialValue.profile).toEqual([
+      { condition: "OR", field: "lastName", equation: "eq", value: "Kamau" },
+    ]);
     expect((await storedFilters(id)).profile).toEqual([]); // nothing saved by either
 
     const saved = await me.post(filtersSection.action, `groups/${id}/filters`, twoRules, params);
@@ -179,15 +238,39 @@ describe("customer groups in the console", () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const cases: [Record<string, string | string[]>, string, string][] = [
       [{ byDate: "YES" }, "dateRange.startDate", GROUP_MESSAGES.datesRequired],
-      [{ byDate: "YES", "dateRange.startDate": "2026-01-01", "dateRange.endDate": tomorrow }, "dateRange.endDate", GROUP_MESSAGES.dateAfterToday],
-      [{ byDate: "YES", "dateRange.startDate": "2026-13-01", "dateRange.endDate": "2026-01-01" }, "dateRange.startDate", GROUP_MESSAGES.dateFormat],
-      [{ byDate: "YES", "dateRange.startDate": "2026-02-01", "dateRange.endDate": "2026-01-01" }, "dateRange.startDate", GROUP_MESSAGES.datesOrder],
+      [
+        { byDate: "YES", "dateRange.startDate": "2026-01-01", "dateRange.endDate": tomorrow },
+        "dateRange.endDate",
+        GROUP_MESSAGES.dateAfterToday,
+      ],
+      [
+        { byDate: "YES", "dateRange.startDate": "2026-13-01", "dateRange.endDate": "2026-01-01" },
+        "dateRange.startDate",
+        GROUP_MESSAGES.dateFormat,
+      ],
+      [
+        { byDate: "YES", "dateRange.startDate": "2026-02-01", "dateRange.endDate": "2026-01-01" },
+        "dateRange.startDate",
+        GROUP_MESSAGES.datesOrder,
+      ],
       [{ connections: "-1" }, "connections", GROUP_MESSAGES.minimum],
       [{ days: "1.5" }, "days", GROUP_MESSAGES.minimum],
       [{ days: "99999999999" }, "days", GROUP_MESSAGES.minimum],
-      [{ "profile[0].field": "days", "profile[0].equation": "like", "profile[0].value": "1" }, "profile[0].equation", GROUP_MESSAGES.numberEquation],
-      [{ "profile[0].field": "name", "profile[0].equation": "moreThan", "profile[0].value": "a" }, "profile[0].equation", GROUP_MESSAGES.textEquation],
-      [{ "profile[0].field": "connections", "profile[0].equation": "eq", "profile[0].value": "many" }, "profile[0].value", GROUP_MESSAGES.wholeNumber],
+      [
+        { "profile[0].field": "days", "profile[0].equation": "like", "profile[0].value": "1" },
+        "profile[0].equation",
+        GROUP_MESSAGES.numberEquation,
+      ],
+      [
+        { "profile[0].field": "name", "profile[0].equation": "moreThan", "profile[0].value": "a" },
+        "profile[0].equation",
+        GROUP_MESSAGES.textEquation,
+      ],
+      [
+        { "profile[0].field": "connections", "profile[0].equation": "eq", "profile[0].value": "many" },
+        "profile[0].value",
+        GROUP_MESSAGES.wholeNumber,
+      ],
       [{ "profile[0].field": "name", "profile[0].equation": "like" }, "profile[0].value", GROUP_MESSAGES.valueRequired],
       [{ venues: [String(foreign.id)] }, "venues", GROUP_MESSAGES.foreignVenue],
     ];
@@ -196,7 +279,12 @@ describe("customer groups in the console", () => {
       expect(res.status, JSON.stringify(form)).toBe(400);
       expect(((await res.json()) as Json).error[field], JSON.stringify(form)).toEqual([message]);
     }
-    const malformed: Record<string, string | string[]>[] = [{ "profile[0].field": "password", "profile[0].equation": "eq", "profile[0].value": "x" }, { venues: ["abc"] }, { byDate: "MAYBE" }, { "profile[0].value": "a\u0000b" }];
+    const malformed: Record<string, string | string[]>[] = [
+      { "profile[0].field": "password", "profile[0].equation": "eq", "profile[0].value": "x" },
+      { venues: ["abc"] },
+      { byDate: "MAYBE" },
+      { "profile[0].value": "a\u0000b" },
+    ];
     for (const form of malformed) {
       const res = await me.post(filtersSection.action, `groups/${id}/filters`, form, params);
       expect(res.status, JSON.stringify(form)).toBe(400);
@@ -209,10 +297,19 @@ describe("customer groups in the console", () => {
     const { orgId, me } = await world();
     const id = await created(me, "Old name");
     const params = { id: String(id) };
-    const renamed = await me.post(settingsSection.action, `groups/${id}/settings`, { intent: "save", name: "New name", description: "Now described" }, params);
+    const renamed = await me.post(
+      settingsSection.action,
+      `groups/${id}/settings`,
+      { intent: "save", name: "New name", description: "Now described" },
+      params,
+    );
     expect(renamed.status).toBe(302);
     expect(await toastOf(renamed)).toEqual({ type: "success", message: GROUP_MESSAGES.updated });
-    expect(((await (await me.get(layout.loader, `groups/${id}`, params)).json()) as Json).group).toMatchObject({ name: "New name", description: "Now described", owner: "Wanjiku Mwangi" });
+    expect(((await (await me.get(layout.loader, `groups/${id}`, params)).json()) as Json).group).toMatchObject({
+      name: "New name",
+      description: "Now described",
+      owner: "Wanjiku Mwangi",
+    });
     const blank = await me.post(settingsSection.action, `groups/${id}/settings`, { intent: "save", name: "" }, params);
     expect(((await blank.json()) as Json).error.name).toEqual([GROUP_MESSAGES.nameRequired]);
     expect((await me.post(settingsSection.action, `groups/${id}/settings`, { intent: "rename" }, params)).status).toBe(400);
@@ -242,7 +339,9 @@ describe("customer groups in the console", () => {
       }
       expect((await me.post(filtersSection.action, `groups/${id}/filters`, { byDate: "NO" }, params)).status).toBe(404);
       expect((await me.post(settingsSection.action, `groups/${id}/settings`, { intent: "save", name: "Taken" }, params)).status).toBe(404);
-      expect((await me.post(settingsSection.action, `groups/${id}/settings`, { intent: "delete", confirmed: "yes" }, params)).status).toBe(404);
+      expect((await me.post(settingsSection.action, `groups/${id}/settings`, { intent: "delete", confirmed: "yes" }, params)).status).toBe(
+        404,
+      );
       expect((await me.post(list.action, "groups", { intent: "delete", id, confirmed: "yes" })).status).toBe(404);
     }
     expect((await db.selectFrom("customer_groups").select("name").where("id", "=", theirs).executeTakeFirstOrThrow()).name).toBe("Theirs");
@@ -282,7 +381,13 @@ describe("customer groups in the console", () => {
     const id = await created(me, "Broken");
     await insertCustomer(orgId, { first_name: "Achieng" });
     await db.updateTable("customer_groups").set({ filters: "{not json" }).where("id", "=", id).execute();
-    expect((await (await me.get(customersSection.loader, `groups/${id}`, { id: String(id) })).json()) as Json).toMatchObject({ total: 0, rows: [], broken: true });
-    expect(((await (await me.get(filtersSection.loader, `groups/${id}/filters`, { id: String(id) })).json()) as Json).values.byDate).toBe("NO");
+    expect((await (await me.get(customersSection.loader, `groups/${id}`, { id: String(id) })).json()) as Json).toMatchObject({
+      total: 0,
+      rows: [],
+      broken: true,
+    });
+    expect(((await (await me.get(filtersSection.loader, `groups/${id}/filters`, { id: String(id) })).json()) as Json).values.byDate).toBe(
+      "NO",
+    );
   });
 });

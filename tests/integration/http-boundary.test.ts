@@ -40,16 +40,26 @@ describe("cross-site requests (CSRF)", () => {
     const { org, world, cookie } = await adminWorld();
     const online = world.connections[world.connections.length - 1];
     for (const origin of [EVIL, "null", "not a url"]) {
-      const deleteNetwork = await post(`/${org.id}/venues/${world.venue.id}/settings`, "intent=delete&confirmed=yes", { Cookie: cookie, Origin: origin, Accept: "text/html" });
+      const deleteNetwork = await post(`/${org.id}/venues/${world.venue.id}/settings`, "intent=delete&confirmed=yes", {
+        Cookie: cookie,
+        Origin: origin,
+        Accept: "text/html",
+      });
       expect(deleteNetwork.status).toBe(403);
       expect(await deleteNetwork.text()).toContain("This request came from another site");
-      const dataRequest = await post(`/${org.id}/venues/${world.venue.id}/settings?_data=routes%2F%24orgId%2B%2Fvenues%2B%2F%24venueId%2B%2Fsettings`, "intent=delete&confirmed=yes", { Cookie: cookie, Origin: origin });
+      const dataRequest = await post(
+        `/${org.id}/venues/${world.venue.id}/settings?_data=routes%2F%24orgId%2B%2Fvenues%2B%2F%24venueId%2B%2Fsettings`,
+        "intent=delete&confirmed=yes",
+        { Cookie: cookie, Origin: origin },
+      );
       expect(dataRequest.status).toBe(403);
       const close = await post(`/${org.id}/connections/${online.id}/close`, "confirmed=yes", { Cookie: cookie, Origin: origin });
       expect(close.status).toBe(403);
     }
     // A cross-site Referer without Origin is refused too.
-    expect((await post(`/${org.id}/connections/${online.id}/close`, "confirmed=yes", { Cookie: cookie, Referer: `${EVIL}/page` })).status).toBe(403);
+    expect(
+      (await post(`/${org.id}/connections/${online.id}/close`, "confirmed=yes", { Cookie: cookie, Referer: `${EVIL}/page` })).status,
+    ).toBe(403);
     expect(await db.selectFrom("venues").select("id").where("id", "=", world.venue.id).executeTakeFirst()).toBeDefined();
     const connection = await db.selectFrom("connections").select("ended_at").where("id", "=", online.id).executeTakeFirstOrThrow();
     expect(connection.ended_at).toBeNull();
@@ -62,7 +72,10 @@ describe("cross-site requests (CSRF)", () => {
     expect(close.status).toBe(302);
     const connection = await db.selectFrom("connections").select("ended_at").where("id", "=", online.id).executeTakeFirstOrThrow();
     expect(connection.ended_at).not.toBeNull();
-    const deleteNetwork = await post(`/${org.id}/venues/${world.venue.id}/settings`, "intent=delete&confirmed=yes", { Cookie: cookie, Origin: OUR_ORIGIN() });
+    const deleteNetwork = await post(`/${org.id}/venues/${world.venue.id}/settings`, "intent=delete&confirmed=yes", {
+      Cookie: cookie,
+      Origin: OUR_ORIGIN(),
+    });
     expect(deleteNetwork.status).toBe(302);
     expect(await db.selectFrom("venues").select("id").where("id", "=", world.venue.id).executeTakeFirst()).toBeUndefined();
   });
@@ -86,7 +99,10 @@ describe("request bodies", () => {
     const before = process.memoryUsage().rss;
     const url = new URL(`${server.origin}/login`);
     const outcome = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
-      const req = http.request(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" } });
+      const req = http.request(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+      });
       const chunk = Buffer.alloc(64 * 1024, "a");
       let sent = 0;
       let answered = false;
@@ -126,7 +142,11 @@ describe("content types", () => {
         const res = await post(path, "login_id=a", { "Content-Type": type, Cookie: cookie, Origin: OUR_ORIGIN() });
         expect(res.status, `${path} ${type}`).toBe(415);
       }
-      const broken = await post(path, "no boundary here", { "Content-Type": "multipart/form-data; boundary=zzz", Cookie: cookie, Origin: OUR_ORIGIN() });
+      const broken = await post(path, "no boundary here", {
+        "Content-Type": "multipart/form-data; boundary=zzz",
+        Cookie: cookie,
+        Origin: OUR_ORIGIN(),
+      });
       expect(broken.status, `${path} multipart`).toBe(400);
     }
   });
@@ -147,7 +167,9 @@ describe("NUL bytes", () => {
       const res = await fetch(`${server.origin}${path}`, { headers: { Cookie: cookie } });
       expect(res.status, path).toBe(400);
     }
-    const api = await fetch(`${server.origin}/account/api/v1/venues?query=%00`, { headers: { Authorization: `Bearer ${token}`, "X-Organization-Id": String(org.id) } });
+    const api = await fetch(`${server.origin}/account/api/v1/venues?query=%00`, {
+      headers: { Authorization: `Bearer ${token}`, "X-Organization-Id": String(org.id) },
+    });
     expect(api.status).toBe(400);
     expect((await api.json()).error.message).toMatch(/not allowed/);
 
@@ -156,11 +178,20 @@ describe("NUL bytes", () => {
     const multipart = new FormData();
     multipart.append("name", "Bad\u0000Name");
     multipart.append("address", "1 Moi Avenue");
-    const multi = await fetch(`${server.origin}/${org.id}/venue/create`, { method: "POST", body: multipart, headers: { Cookie: cookie, Origin: OUR_ORIGIN() } });
+    const multi = await fetch(`${server.origin}/${org.id}/venue/create`, {
+      method: "POST",
+      body: multipart,
+      headers: { Cookie: cookie, Origin: OUR_ORIGIN() },
+    });
     expect(multi.status).toBe(400);
     // The same multipart form without the NUL goes through (its boundary is case-sensitive).
     multipart.set("name", "Good Name");
-    const good = await fetch(`${server.origin}/${org.id}/venue/create`, { method: "POST", body: multipart, redirect: "manual", headers: { Cookie: cookie, Origin: OUR_ORIGIN() } });
+    const good = await fetch(`${server.origin}/${org.id}/venue/create`, {
+      method: "POST",
+      body: multipart,
+      redirect: "manual",
+      headers: { Cookie: cookie, Origin: OUR_ORIGIN() },
+    });
     expect(good.status).toBe(302);
     const json = await fetch(`${server.origin}/account/api/v1/venues`, {
       method: "POST",
@@ -170,7 +201,9 @@ describe("NUL bytes", () => {
     expect(json.status).toBe(400);
     const login = await post("/login", "login_id=a%00@example.com&password=whatever1");
     expect(login.status).toBe(400);
-    expect(await db.selectFrom("venues").select("name").where("organization_id", "=", org.id).execute()).toHaveLength(venuesBefore.length + 1);
+    expect(await db.selectFrom("venues").select("name").where("organization_id", "=", org.id).execute()).toHaveLength(
+      venuesBefore.length + 1,
+    );
   });
 });
 
@@ -178,7 +211,11 @@ describe("redirects", () => {
   it("sends a user who signs in with a crafted redirectTo to our own site", async () => {
     const user = await makeUser({ password: "correct-horse" });
     for (const target of ["/\t/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/"]) {
-      const res = await post("/login", new URLSearchParams({ login_id: user.email, password: "correct-horse", redirectTo: target }).toString(), { Origin: OUR_ORIGIN() });
+      const res = await post(
+        "/login",
+        new URLSearchParams({ login_id: user.email, password: "correct-horse", redirectTo: target }).toString(),
+        { Origin: OUR_ORIGIN() },
+      );
       expect(res.status, target).toBe(302);
       const location = new URL(res.headers.get("Location")!, server.origin);
       expect(location.origin, target).toBe(server.origin);
@@ -188,7 +225,9 @@ describe("redirects", () => {
   it("never answers 500 for CR, LF or NUL in redirectTo, and keeps the device page's Cancel link on our site", async () => {
     const { org, world, cookie } = await adminWorld();
     for (const raw of ["%2F%0D%0ASet-Cookie:x=1", "%2F%09%2Fevil.example"]) {
-      const res = await fetch(`${server.origin}/${org.id}/devices/${world.device.id}/block?redirectTo=${raw}`, { headers: { Cookie: cookie } });
+      const res = await fetch(`${server.origin}/${org.id}/devices/${world.device.id}/block?redirectTo=${raw}`, {
+        headers: { Cookie: cookie },
+      });
       expect(res.status).toBe(200);
       const html = await res.text();
       const cancel = html.match(/href="([^"]*)"[^>]*>Cancel/)?.[1];
@@ -220,7 +259,11 @@ describe("cookies and caching", () => {
 
   it("keeps pages, data requests and exports with customer data out of caches", async () => {
     const { org, world, cookie } = await adminWorld();
-    for (const path of [`/${org.id}/customers`, `/${org.id}/customers/${world.customer.id}/connections?_data=routes%2F%24orgId%2B%2Fcustomers%2B%2F%24customerId%2B%2Fconnections`, `/${org.id}/connections.csv`]) {
+    for (const path of [
+      `/${org.id}/customers`,
+      `/${org.id}/customers/${world.customer.id}/connections?_data=routes%2F%24orgId%2B%2Fcustomers%2B%2F%24customerId%2B%2Fconnections`,
+      `/${org.id}/connections.csv`,
+    ]) {
       const res = await fetch(`${server.origin}${path}`, { headers: { Cookie: cookie } });
       expect(res.status, path).toBe(200);
       expect(res.headers.get("Cache-Control"), path).toMatch(/no-store/);

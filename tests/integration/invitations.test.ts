@@ -50,7 +50,7 @@ const invitationRow = (orgId: number, email: string) =>
 
 /** The token of the last invitation mailed to this address, read from the link in the mail. */
 async function tokenMailedTo(email: string): Promise<string> {
-  const mails = (await mailsTo(email));
+  const mails = await mailsTo(email);
   expect(mails.length).toBeGreaterThan(0);
   const link = mails[mails.length - 1].link!;
   const match = link.match(/\/invitations\/([A-Za-z0-9_-]+)$/);
@@ -59,7 +59,9 @@ async function tokenMailedTo(email: string): Promise<string> {
 }
 
 async function canOpenOrg(userId: number, orgId: number) {
-  const res = await run(async () => requireOrg(makeRequest(`/${orgId}`, { cookie: await sessionCookie(userId) }), { orgId: String(orgId) }));
+  const res = await run(async () =>
+    requireOrg(makeRequest(`/${orgId}`, { cookie: await sessionCookie(userId) }), { orgId: String(orgId) }),
+  );
   return res.status === 200;
 }
 
@@ -74,14 +76,18 @@ describe("inviting an administrator (/organization/invite)", () => {
     const { user } = await makeMember(org.id, "custom", ["view_settings", "edit_administrators"]);
     const email = uniqueEmail();
     const page = await run(async () =>
-      invite.loader({ request: makeRequest(`/${org.id}/organization/invite`, { cookie: await sessionCookie(user.id) }), params: { orgId: String(org.id) }, context: {} }),
+      invite.loader({
+        request: makeRequest(`/${org.id}/organization/invite`, { cookie: await sessionCookie(user.id) }),
+        params: { orgId: String(org.id) },
+        context: {},
+      }),
     );
     expect(page.status).toBe(403);
     const res = await postInvite(user.id, org.id, { email, role_id: String(role.id) });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ message: "You do not have permission to do that." });
     expect(await invitationRow(org.id, email)).toBeUndefined();
-    expect((await mailsTo(email))).toHaveLength(0);
+    expect(await mailsTo(email)).toHaveLength(0);
   });
 
   it("refuses a member with create_administrators who is not the organisation's administrator (im_admin)", async () => {
@@ -116,14 +122,23 @@ describe("inviting an administrator (/organization/invite)", () => {
       expect(res.status, roleId).toBe(404);
     }
     expect(await invitationRow(org.id, email)).toBeUndefined();
-    expect((await mailsTo(email))).toHaveLength(0);
+    expect(await mailsTo(email)).toHaveLength(0);
   });
 
   it("says 'Invitation sent' only when mail really goes out, and the invite page tells where mail is kept otherwise", async () => {
     const { org, owner } = await orgOwnedBy();
     const role = await insertRole(org.id, "r", [], "Cashier");
     const cookie = await sessionCookie(owner.id);
-    const page = async () => (await run(() => invite.loader({ request: makeRequest(`/${org.id}/organization/invite`, { cookie }), params: { orgId: String(org.id) }, context: {} }))).json();
+    const page = async () =>
+      (
+        await run(() =>
+          invite.loader({
+            request: makeRequest(`/${org.id}/organization/invite`, { cookie }),
+            params: { orgId: String(org.id) },
+            context: {},
+          }),
+        )
+      ).json();
     expect((await page()).outbox).toBe(path.resolve(outboxDir()));
     const env = getEnv() as { SMTP_URL?: string };
     const email = uniqueEmail();
@@ -158,7 +173,7 @@ describe("inviting an administrator (/organization/invite)", () => {
     const token = await tokenMailedTo(email);
     expect(row!.invite_token_hash).toBe(hashToken(token));
 
-    const [mail] = (await mailsTo(email));
+    const [mail] = await mailsTo(email);
     expect(mail.link).toBe(`http://localhost/invitations/${token}`);
     expect(mail.subject).toContain("Java House");
     expect(mail.text).toContain(`${owner.first_name} ${owner.last_name}`);
@@ -201,7 +216,7 @@ describe("inviting an administrator (/organization/invite)", () => {
     expect((await member.json()).error.email).toEqual(["This email already belongs to an administrator of this organization."]);
     const self = await postInvite(owner.id, org.id, { email: owner.email, role_id: String(role.id) });
     expect((await self.json()).error.email).toEqual(["This email already belongs to an administrator of this organization."]);
-    expect((await mailsTo(email))).toHaveLength(1);
+    expect(await mailsTo(email)).toHaveLength(1);
   });
 });
 
@@ -224,7 +239,11 @@ describe("answering an invitation (/invitations/:token)", () => {
       organizationName: "Java House",
       roleName: "Network admin",
       inviterName: `${owner.first_name} ${owner.last_name}`,
-      signedOut: { invitedEmail: email.toLowerCase(), loginHref: `/login?redirectTo=${back}`, registerHref: `/register?redirectTo=${back}` },
+      signedOut: {
+        invitedEmail: email.toLowerCase(),
+        loginHref: `/login?redirectTo=${back}`,
+        registerHref: `/register?redirectTo=${back}`,
+      },
     });
     // Unknown tokens tell a visitor nothing either.
     expect((await openInvitation("no-such-token")).status).toBe(404);
@@ -285,7 +304,11 @@ describe("answering an invitation (/invitations/:token)", () => {
     const signUpCookie = registered.headers.get("Set-Cookie")!.split(";")[0];
     const verifyToken = (await mailsTo(email)).find((m) => m.link?.includes("/register/verify/"))!.link!.split("/register/verify/")[1];
     const confirmed = await run(() =>
-      verify.action({ request: makeRequest(`/register/verify/${verifyToken}`, { form: { password: "a-long-password" }, cookie: signUpCookie }), params: { token: verifyToken }, context: {} }),
+      verify.action({
+        request: makeRequest(`/register/verify/${verifyToken}`, { form: { password: "a-long-password" }, cookie: signUpCookie }),
+        params: { token: verifyToken },
+        context: {},
+      }),
     );
     expect(confirmed.status).toBe(302);
     expect(confirmed.headers.get("Location")).toBe(`/invitations/${token}`);

@@ -9,7 +9,8 @@ import { claimJob, completeJob, enqueue, failJob, listJobs, retryDelayMs, retryF
 import { enqueueRecurring, runJob, startWorker, type JobType } from "~/services/jobs/worker.server";
 
 const run = promisify(execFile);
-const statusOf = async (id: number) => (await db.selectFrom("jobs").select(["status", "attempts", "run_at", "last_error"]).where("id", "=", id).executeTakeFirstOrThrow());
+const statusOf = async (id: number) =>
+  await db.selectFrom("jobs").select(["status", "attempts", "run_at", "last_error"]).where("id", "=", id).executeTakeFirstOrThrow();
 
 describe("job queue", () => {
   it("claims a due job once, runs it and marks it done", async () => {
@@ -78,7 +79,9 @@ describe("job queue", () => {
     for (let i = 0; i < 200; i++) ids.push((await enqueue("test.count", { i }))!);
     const seen: number[] = [];
     const jobTypes: Record<string, JobType> = { "test.count": { run: async (payload: { i: number }) => void seen.push(payload.i) } };
-    const other = run(path.resolve("node_modules/.bin/tsx"), ["--tsconfig", "tsconfig.json", "tests/fixtures/job-claimer.ts"], { env: process.env });
+    const other = run(path.resolve("node_modules/.bin/tsx"), ["--tsconfig", "tsconfig.json", "tests/fixtures/job-claimer.ts"], {
+      env: process.env,
+    });
     const workers = [startWorker({ jobTypes, pollMs: 20 }), startWorker({ jobTypes, pollMs: 20 })];
     const { stdout } = await other;
     const elsewhere: number[] = JSON.parse(stdout.trim().split("\n").pop()!);

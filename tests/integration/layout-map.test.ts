@@ -32,9 +32,18 @@ function page(fn: RouteFunction, orgId: number, venueId: number, cookie: string,
 
 const apRow = (id: number) => db.selectFrom("access_points").select(["lat", "lng"]).where("id", "=", id).executeTakeFirstOrThrow();
 const venueRow = (id: number) =>
-  db.selectFrom("venues").select(["lat", "lng", "map_zoom", "layout_polygon", "layout_image"]).where("id", "=", id).executeTakeFirstOrThrow();
+  db
+    .selectFrom("venues")
+    .select(["lat", "lng", "map_zoom", "layout_polygon", "layout_image"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 const zoneCount = (venueId: number) =>
-  db.selectFrom("venue_zones").select((eb) => eb.fn.countAll<number>().as("n")).where("venue_id", "=", venueId).executeTakeFirstOrThrow().then((r) => Number(r.n));
+  db
+    .selectFrom("venue_zones")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("venue_id", "=", venueId)
+    .executeTakeFirstOrThrow()
+    .then((r) => Number(r.n));
 
 const polygon = [
   { lat: -1.2866, lng: 36.8169 },
@@ -58,15 +67,32 @@ describe("the map page", () => {
 
   it("saves a dropped marker (fetcher) and typed positions (form), exactly, on both databases", async () => {
     const { org, venue, ap, cookie } = await setup();
-    const dropped = await page(mapPage.action, org.id, venue.id, cookie, { intent: "ap-position", fetcher: "1", id: String(ap.id), lat: "-1.28641234567", lng: "36.81721234567" });
+    const dropped = await page(mapPage.action, org.id, venue.id, cookie, {
+      intent: "ap-position",
+      fetcher: "1",
+      id: String(ap.id),
+      lat: "-1.28641234567",
+      lng: "36.81721234567",
+    });
     expect(await dropped.json()).toEqual({ ok: true });
     expect(await apRow(ap.id)).toEqual({ lat: -1.28641234567, lng: 36.81721234567 });
 
-    const typed = await page(mapPage.action, org.id, venue.id, cookie, { intent: "positions", "positions[0].id": String(ap.id), "positions[0].lat": "", "positions[0].lng": "" });
+    const typed = await page(mapPage.action, org.id, venue.id, cookie, {
+      intent: "positions",
+      "positions[0].id": String(ap.id),
+      "positions[0].lat": "",
+      "positions[0].lng": "",
+    });
     expect(typed.status).toBe(302);
     expect(await apRow(ap.id)).toEqual({ lat: null, lng: null });
 
-    const bad = await page(mapPage.action, org.id, venue.id, cookie, { intent: "ap-position", fetcher: "1", id: String(ap.id), lat: "91", lng: "0" });
+    const bad = await page(mapPage.action, org.id, venue.id, cookie, {
+      intent: "ap-position",
+      fetcher: "1",
+      id: String(ap.id),
+      lat: "91",
+      lng: "0",
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ ok: false, message: LAYOUT_MESSAGES.lat });
   });
@@ -85,20 +111,34 @@ describe("the map page", () => {
     expect(await venueRow(venue.id)).toMatchObject({ lat: -1.2864, lng: 36.8172, map_zoom: 18.5 });
     expect(JSON.parse((await venueRow(venue.id)).layout_polygon!)).toEqual([polygon]);
 
-    const refused = await page(mapPage.action, org.id, venue.id, cookie, { intent: "venue-map", layout_polygon: "[[{\"lat\": 1}]]", map_zoom: "40" });
+    const refused = await page(mapPage.action, org.id, venue.id, cookie, {
+      intent: "venue-map",
+      layout_polygon: '[[{"lat": 1}]]',
+      map_zoom: "40",
+    });
     expect(refused.status).toBe(400);
     const { result } = await refused.json();
     expect(result.error).toMatchObject({ layout_polygon: [POLYGON_MESSAGES.tooFewPoints], map_zoom: [LAYOUT_MESSAGES.zoom] });
     expect(JSON.parse((await venueRow(venue.id)).layout_polygon!)).toEqual([polygon]);
 
-    const cleared = await page(mapPage.action, org.id, venue.id, cookie, { intent: "venue-map", lat: "-1.2864", lng: "36.8172", map_zoom: "", layout_polygon: "" });
+    const cleared = await page(mapPage.action, org.id, venue.id, cookie, {
+      intent: "venue-map",
+      lat: "-1.2864",
+      lng: "36.8172",
+      map_zoom: "",
+      layout_polygon: "",
+    });
     expect(cleared.status).toBe(302);
     expect(await venueRow(venue.id)).toMatchObject({ layout_polygon: null, map_zoom: 18.5 });
   });
 
   it("adds zones by click (fetcher) or corner (form) and removes them after a confirmation", async () => {
     const { org, venue, cookie } = await setup();
-    expect(await (await page(mapPage.action, org.id, venue.id, cookie, { intent: "add-zone", fetcher: "1", lat: "-1.2865", lng: "36.8170" })).json()).toEqual({ ok: true });
+    expect(
+      await (
+        await page(mapPage.action, org.id, venue.id, cookie, { intent: "add-zone", fetcher: "1", lat: "-1.2865", lng: "36.8170" })
+      ).json(),
+    ).toEqual({ ok: true });
     expect((await page(mapPage.action, org.id, venue.id, cookie, { intent: "add-zone", lat: "-1.2875", lng: "36.8180" })).status).toBe(302);
     const { zones } = await (await page(mapPage.loader, org.id, venue.id, cookie)).json();
     expect(zones).toHaveLength(2);
@@ -110,9 +150,15 @@ describe("the map page", () => {
     ]);
 
     const ask = await page(mapPage.action, org.id, venue.id, cookie, { intent: "remove-zone", zone_id: String(zones[0].id) });
-    expect(await ask.json()).toEqual({ confirm: { message: "Remove this zone from the map?", intent: "remove-zone", fields: { zone_id: String(zones[0].id) } } });
+    expect(await ask.json()).toEqual({
+      confirm: { message: "Remove this zone from the map?", intent: "remove-zone", fields: { zone_id: String(zones[0].id) } },
+    });
     expect(await zoneCount(venue.id)).toBe(2);
-    const removed = await page(mapPage.action, org.id, venue.id, cookie, { intent: "remove-zone", zone_id: String(zones[0].id), confirmed: "yes" });
+    const removed = await page(mapPage.action, org.id, venue.id, cookie, {
+      intent: "remove-zone",
+      zone_id: String(zones[0].id),
+      confirmed: "yes",
+    });
     expect(removed.status).toBe(302);
     expect(await zoneCount(venue.id)).toBe(1);
 
@@ -123,7 +169,10 @@ describe("the map page", () => {
   it(`stops at ${MAX_ZONES_PER_VENUE} zones with a message`, async () => {
     const { org, venue, cookie } = await setup();
     const row = { organization_id: org.id, venue_id: venue.id, polygon: "[]", created_at: Date.now() };
-    await db.insertInto("venue_zones").values(Array.from({ length: MAX_ZONES_PER_VENUE }, () => row)).execute();
+    await db
+      .insertInto("venue_zones")
+      .values(Array.from({ length: MAX_ZONES_PER_VENUE }, () => row))
+      .execute();
     const refused = await page(mapPage.action, org.id, venue.id, cookie, { intent: "add-zone", fetcher: "1", lat: "0", lng: "0" });
     expect(await refused.json()).toEqual({ ok: false, message: `A network can have at most ${MAX_ZONES_PER_VENUE} zones.` });
     expect(await zoneCount(venue.id)).toBe(MAX_ZONES_PER_VENUE);
@@ -139,12 +188,24 @@ describe("the map page", () => {
     expect(view.zones).toHaveLength(1);
 
     for (const intent of ["ap-position", "update-layout", "add-zone"]) {
-      const res = await page(mapPage.action, org.id, venue.id, viewerCookie, { intent, fetcher: "1", id: String(ap.id), lat: "1", lng: "1" });
+      const res = await page(mapPage.action, org.id, venue.id, viewerCookie, {
+        intent,
+        fetcher: "1",
+        id: String(ap.id),
+        lat: "1",
+        lng: "1",
+      });
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ ok: false, message: "You do not have permission to do that." });
     }
     for (const intent of ["positions", "venue-map", "add-zone", "remove-zone"]) {
-      const res = await page(mapPage.action, org.id, venue.id, viewerCookie, { intent, zone_id: String(view.zones[0].id), confirmed: "yes", lat: "1", lng: "1" });
+      const res = await page(mapPage.action, org.id, venue.id, viewerCookie, {
+        intent,
+        zone_id: String(view.zones[0].id),
+        confirmed: "yes",
+        lat: "1",
+        lng: "1",
+      });
       expect(res.status).toBe(403);
     }
     expect(await apRow(ap.id)).toEqual({ lat: null, lng: null });
@@ -162,12 +223,27 @@ describe("the map page", () => {
 
     expect((await page(mapPage.loader, org.id, otherVenue.id, cookie)).status).toBe(404);
     expect((await page(mapPage.action, org.id, otherVenue.id, cookie, { intent: "add-zone", lat: "0", lng: "0" })).status).toBe(404);
-    const foreignAp = await page(mapPage.action, org.id, venue.id, cookie, { intent: "ap-position", fetcher: "1", id: String(otherAp.id), lat: "1", lng: "1" });
+    const foreignAp = await page(mapPage.action, org.id, venue.id, cookie, {
+      intent: "ap-position",
+      fetcher: "1",
+      id: String(otherAp.id),
+      lat: "1",
+      lng: "1",
+    });
     expect(foreignAp.status).toBe(404);
     expect(await foreignAp.json()).toEqual({ ok: false, message: "Access point not found." });
-    const typedForeign = await page(mapPage.action, org.id, venue.id, cookie, { intent: "positions", "positions[0].id": String(otherAp.id), "positions[0].lat": "1", "positions[0].lng": "1" });
+    const typedForeign = await page(mapPage.action, org.id, venue.id, cookie, {
+      intent: "positions",
+      "positions[0].id": String(otherAp.id),
+      "positions[0].lat": "1",
+      "positions[0].lng": "1",
+    });
     expect(typedForeign.status).toBe(404);
-    const foreignZone = await page(mapPage.action, org.id, venue.id, cookie, { intent: "remove-zone", zone_id: String(otherZone.id), confirmed: "yes" });
+    const foreignZone = await page(mapPage.action, org.id, venue.id, cookie, {
+      intent: "remove-zone",
+      zone_id: String(otherZone.id),
+      confirmed: "yes",
+    });
     expect(foreignZone.status).toBe(404);
     expect(await apRow(otherAp.id)).toEqual({ lat: null, lng: null });
     expect(await zoneCount(otherVenue.id)).toBe(1);
@@ -179,7 +255,12 @@ describe("layout API", () => {
     const base = await setup();
     return { ...base, token: await issueToken(base.owner.id, "api") };
   }
-  const api = (fn: RouteFunction, path: string, init: { method: string; token: string; body?: BodyInit; headers?: Record<string, string> }, params: Record<string, string> = {}) => {
+  const api = (
+    fn: RouteFunction,
+    path: string,
+    init: { method: string; token: string; body?: BodyInit; headers?: Record<string, string> },
+    params: Record<string, string> = {},
+  ) => {
     const headers = new Headers(init.headers);
     headers.set("Authorization", `Bearer ${init.token}`);
     const request = new Request(new URL(`/account/api/v1/${path}`, BASE), { method: init.method, headers, body: init.body });
@@ -190,10 +271,18 @@ describe("layout API", () => {
   it("PUT access_points/map/{id} saves lat and lng, validates them and needs edit_network_layout", async () => {
     const { org, ap, token } = await apiSetup();
     const put = (t: string, body: unknown, id = ap.id) =>
-      api(apMap.action, `access_points/map/${id}`, { method: "PUT", token: t, body: JSON.stringify(body), headers: { ...json, "X-Organization-Id": String(org.id) } }, { id: String(id) });
+      api(
+        apMap.action,
+        `access_points/map/${id}`,
+        { method: "PUT", token: t, body: JSON.stringify(body), headers: { ...json, "X-Organization-Id": String(org.id) } },
+        { id: String(id) },
+      );
     const ok = await put(token, { lat: -1.2864, lng: 36.8172 });
     expect(ok.status).toBe(200);
-    expect((await ok.json()).data).toMatchObject({ message: "Access point position saved.", access_point: { id: ap.id, lat: -1.2864, lng: 36.8172 } });
+    expect((await ok.json()).data).toMatchObject({
+      message: "Access point position saved.",
+      access_point: { id: ap.id, lat: -1.2864, lng: 36.8172 },
+    });
     expect(await apRow(ap.id)).toEqual({ lat: -1.2864, lng: 36.8172 });
 
     const invalid = await put(token, { lat: "north", lng: 200 });
@@ -215,7 +304,11 @@ describe("layout API", () => {
 
   it("POST assets uploads a {venueId}_floor_plan as the network's plan; GET assets lists the plans", async () => {
     const { org, venue, token } = await apiSetup();
-    const post = (fields: Record<string, string>, file: { bytes: Uint8Array; name: string } | null, headers: Record<string, string> = {}) => {
+    const post = (
+      fields: Record<string, string>,
+      file: { bytes: Uint8Array; name: string } | null,
+      headers: Record<string, string> = {},
+    ) => {
       const request = multipartRequest("/account/api/v1/assets", null, file, fields, { Authorization: `Bearer ${token}`, ...headers });
       return run(() => assets.action({ request, params: {}, context: {} }));
     };
@@ -226,7 +319,11 @@ describe("layout API", () => {
     expect(file.url).toMatch(new RegExp(`^http://localhost/${org.id}/venues/${venue.id}/layout-image\\?v=[0-9a-f]+$`));
     expect((await venueRow(venue.id)).layout_image).toMatch(/\.png$/);
 
-    const wrongType = await post({ name: `${venue.id}_floor_plan` }, { bytes: Buffer.from("<svg/>"), name: "plan.png" }, { "X-Organization-Id": String(org.id) });
+    const wrongType = await post(
+      { name: `${venue.id}_floor_plan` },
+      { bytes: Buffer.from("<svg/>"), name: "plan.png" },
+      { "X-Organization-Id": String(org.id) },
+    );
     expect(wrongType.status).toBe(422);
     expect((await wrongType.json()).errors).toEqual({ file: ["The file must be a PNG, JPEG or WebP image."] });
     // A name ending in _floor_plan without a network id is refused (any other name is a splash image: api-splash.test.ts).
@@ -238,12 +335,17 @@ describe("layout API", () => {
 
     const other = await makeOrg("Other Org");
     const foreignVenue = await makeVenue(other.org.id);
-    const foreign = await post({ organization_id: String(org.id), name: `${foreignVenue.id}_floor_plan` }, { bytes: PNG, name: "plan.png" });
+    const foreign = await post(
+      { organization_id: String(org.id), name: `${foreignVenue.id}_floor_plan` },
+      { bytes: PNG, name: "plan.png" },
+    );
     expect(foreign.status).toBe(404);
     expect((await venueRow(foreignVenue.id)).layout_image).toBeNull();
 
     const listed = await api(assets.loader, `assets?organization_id=${org.id}`, { method: "GET", token });
-    expect((await listed.json()).data.files).toEqual([{ name: `${venue.id}_floor_plan`, path: expect.stringMatching(`^/${org.id}/venues/${venue.id}/layout-image\\?v=`) }]);
+    expect((await listed.json()).data.files).toEqual([
+      { name: `${venue.id}_floor_plan`, path: expect.stringMatching(`^/${org.id}/venues/${venue.id}/layout-image\\?v=`) },
+    ]);
   });
 });
 

@@ -31,7 +31,12 @@ const apRow = (id: number) =>
   db.selectFrom("access_points").select(["layout_x", "layout_y", "lat", "lng"]).where("id", "=", id).executeTakeFirstOrThrow();
 
 function upload(orgId: number, venueId: number, cookie: string, bytes: Uint8Array, name: string) {
-  return call(layoutPage.action, multipartRequest(`/${orgId}/venues/${venueId}/layout`, cookie, { bytes, name, type: "image/png" }), orgId, venueId);
+  return call(
+    layoutPage.action,
+    multipartRequest(`/${orgId}/venues/${venueId}/layout`, cookie, { bytes, name, type: "image/png" }),
+    orgId,
+    venueId,
+  );
 }
 
 describe("floor-plan upload", () => {
@@ -58,7 +63,12 @@ describe("floor-plan upload", () => {
     expect(image.headers.get("Cache-Control")).toBe("private, max-age=31536000, immutable");
     expect(Buffer.from(await image.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
 
-    const unversioned = await call(layoutImage.loader, makeRequest(`/${org.id}/venues/${venue.id}/layout-image`, { cookie }), org.id, venue.id);
+    const unversioned = await call(
+      layoutImage.loader,
+      makeRequest(`/${org.id}/venues/${venue.id}/layout-image`, { cookie }),
+      org.id,
+      venue.id,
+    );
     expect(unversioned.headers.get("Cache-Control")).toBe("private, no-cache");
     const etag = unversioned.headers.get("ETag")!;
     const revalidated = await call(
@@ -121,13 +131,20 @@ describe("floor-plan upload", () => {
     expect(await refused.json()).toEqual({ message: "You do not have permission to do that." });
     expect((await venueRow(venue.id)).layout_image).toMatch(/\.png$/);
 
-    const page = await (await call(layoutPage.loader, makeRequest(`/${org.id}/venues/${venue.id}/layout`, { cookie: viewerCookie }), org.id, venue.id)).json();
+    const page = await (
+      await call(layoutPage.loader, makeRequest(`/${org.id}/venues/${venue.id}/layout`, { cookie: viewerCookie }), org.id, venue.id)
+    ).json();
     expect(page.canEdit).toBe(false);
     const image = await call(layoutImage.loader, makeRequest(page.imageUrl, { cookie: viewerCookie }), org.id, venue.id);
     expect(image.status).toBe(200);
 
     const outsider = await makeMember(org.id, "custom", ["view_clients"]);
-    const hidden = await call(layoutImage.loader, makeRequest(page.imageUrl, { cookie: await sessionCookie(outsider.user.id) }), org.id, venue.id);
+    const hidden = await call(
+      layoutImage.loader,
+      makeRequest(page.imageUrl, { cookie: await sessionCookie(outsider.user.id) }),
+      org.id,
+      venue.id,
+    );
     expect(hidden.status).toBe(403);
   });
 
@@ -138,15 +155,47 @@ describe("floor-plan upload", () => {
     const foreignVenue = await makeVenue(other.org.id);
     const otherCookie = await sessionCookie(other.owner.id);
     // The other owner, in their own organisation, asking for our venue's id.
-    expect((await call(layoutPage.loader, makeRequest(`/${other.org.id}/venues/${venue.id}/layout`, { cookie: otherCookie }), other.org.id, venue.id)).status).toBe(404);
-    expect((await call(layoutImage.loader, makeRequest(`/${other.org.id}/venues/${venue.id}/layout-image`, { cookie: otherCookie }), other.org.id, venue.id)).status).toBe(404);
+    expect(
+      (
+        await call(
+          layoutPage.loader,
+          makeRequest(`/${other.org.id}/venues/${venue.id}/layout`, { cookie: otherCookie }),
+          other.org.id,
+          venue.id,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(
+          layoutImage.loader,
+          makeRequest(`/${other.org.id}/venues/${venue.id}/layout-image`, { cookie: otherCookie }),
+          other.org.id,
+          venue.id,
+        )
+      ).status,
+    ).toBe(404);
     expect((await upload(other.org.id, venue.id, otherCookie, PNG, "x.png")).status).toBe(404);
     // …and in our organisation's URL, which they are no member of.
-    expect((await call(layoutPage.loader, makeRequest(`/${org.id}/venues/${venue.id}/layout`, { cookie: otherCookie }), org.id, venue.id)).status).toBe(404);
+    expect(
+      (await call(layoutPage.loader, makeRequest(`/${org.id}/venues/${venue.id}/layout`, { cookie: otherCookie }), org.id, venue.id))
+        .status,
+    ).toBe(404);
     // A venue without a plan, and malformed ids.
-    expect((await call(layoutImage.loader, makeRequest(`/${other.org.id}/venues/${foreignVenue.id}/layout-image`, { cookie: otherCookie }), other.org.id, foreignVenue.id)).status).toBe(404);
+    expect(
+      (
+        await call(
+          layoutImage.loader,
+          makeRequest(`/${other.org.id}/venues/${foreignVenue.id}/layout-image`, { cookie: otherCookie }),
+          other.org.id,
+          foreignVenue.id,
+        )
+      ).status,
+    ).toBe(404);
     expect((await call(layoutPage.loader, makeRequest(`/${org.id}/venues/abc/layout`, { cookie }), org.id, "abc")).status).toBe(404);
-    expect((await call(layoutPage.loader, makeRequest(`/${org.id}/venues/99999999999/layout`, { cookie }), org.id, "99999999999")).status).toBe(404);
+    expect(
+      (await call(layoutPage.loader, makeRequest(`/${org.id}/venues/99999999999/layout`, { cookie }), org.id, "99999999999")).status,
+    ).toBe(404);
   });
 });
 
@@ -158,7 +207,9 @@ describe("access points on the floor plan", () => {
     const { org, venue, ap, cookie } = await setup();
     const placed = await makeAccessPoint(org.id, venue.id, { name: "Bar", layout_x: 640, layout_y: 350 });
     const another = await makeAccessPoint(org.id, venue.id, { name: "Terrace" });
-    const data = await (await call(layoutPage.loader, makeRequest(`/${org.id}/venues/${venue.id}/layout`, { cookie }), org.id, venue.id)).json();
+    const data = await (
+      await call(layoutPage.loader, makeRequest(`/${org.id}/venues/${venue.id}/layout`, { cookie }), org.id, venue.id)
+    ).json();
     const byId = Object.fromEntries(data.markers.map((m: { id: number }) => [m.id, m]));
     expect(byId[placed.id]).toMatchObject({ x: 640, y: 350, placed: true });
     expect(byId[ap.id].placed).toBe(false);
@@ -192,7 +243,11 @@ describe("access points on the floor plan", () => {
     const off = await post(org.id, venue.id, cookie, { intent: "move", id: String(ap.id), layout_x: "1311", layout_y: "10" });
     expect(off.status).toBe(400);
     expect(await off.json()).toEqual({ ok: false, message: LAYOUT_MESSAGES.layoutX });
-    const half = await post(org.id, venue.id, cookie, { intent: "positions", "positions[0].id": String(ap.id), "positions[0].layout_x": "5" });
+    const half = await post(org.id, venue.id, cookie, {
+      intent: "positions",
+      "positions[0].id": String(ap.id),
+      "positions[0].layout_x": "5",
+    });
     expect(half.status).toBe(400);
     const body = await half.json();
     expect(body.result.error["positions[0].layout_y"]).toEqual([LAYOUT_MESSAGES.layoutPair]);
@@ -202,10 +257,18 @@ describe("access points on the floor plan", () => {
   it("answers a move without edit_network_layout with the refusal as data, and a foreign access point with 404", async () => {
     const { org, venue, ap, cookie } = await setup();
     const viewer = await makeMember(org.id, "r");
-    const refused = await post(org.id, venue.id, await sessionCookie(viewer.user.id), { intent: "move", id: String(ap.id), layout_x: "1", layout_y: "1" });
+    const refused = await post(org.id, venue.id, await sessionCookie(viewer.user.id), {
+      intent: "move",
+      id: String(ap.id),
+      layout_x: "1",
+      layout_y: "1",
+    });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ ok: false, message: "You do not have permission to do that." });
-    const typedRefused = await post(org.id, venue.id, await sessionCookie(viewer.user.id), { intent: "positions", "positions[0].id": String(ap.id) });
+    const typedRefused = await post(org.id, venue.id, await sessionCookie(viewer.user.id), {
+      intent: "positions",
+      "positions[0].id": String(ap.id),
+    });
     expect(typedRefused.status).toBe(403);
 
     const other = await makeOrg("Other Org");
@@ -217,7 +280,12 @@ describe("access points on the floor plan", () => {
       const res = await post(org.id, venue.id, cookie, { intent: "move", id: String(id), layout_x: "1", layout_y: "1" });
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ ok: false, message: "Access point not found." });
-      const typed = await post(org.id, venue.id, cookie, { intent: "positions", "positions[0].id": String(id), "positions[0].layout_x": "1", "positions[0].layout_y": "1" });
+      const typed = await post(org.id, venue.id, cookie, {
+        intent: "positions",
+        "positions[0].id": String(id),
+        "positions[0].layout_x": "1",
+        "positions[0].layout_y": "1",
+      });
       expect(typed.status).toBe(404);
     }
     expect(await apRow(foreignAp.id)).toMatchObject({ layout_x: null });
@@ -229,7 +297,8 @@ describe("access points on the floor plan", () => {
     await db.updateTable("access_points").set({ layout_x: 100, layout_y: 100 }).where("id", "=", ap.id).execute();
     const quiet = await makeAccessPoint(org.id, venue.id, { name: "Quiet", layout_x: 900, layout_y: 500 });
     const day = Date.UTC(2026, 0, 15, 12);
-    const connection = (fields: Parameters<typeof buildConnection>[1]) => buildConnection(org.id, { venue_id: venue.id, created_at: day, ...fields });
+    const connection = (fields: Parameters<typeof buildConnection>[1]) =>
+      buildConnection(org.id, { venue_id: venue.id, created_at: day, ...fields });
     await db
       .insertInto("connections")
       .values([

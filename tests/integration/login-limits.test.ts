@@ -11,7 +11,11 @@ function postLogin(form: Record<string, string>, address: string) {
 }
 
 function apiLoginAs(login_id: string, password: string, address: string) {
-  const request = new Request("http://localhost/account/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ login_id, password }) });
+  const request = new Request("http://localhost/account/api/v1/auth/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ login_id, password }),
+  });
   return run(async () => apiLogin.action({ request, params: {}, context: { clientAddress: address } }));
 }
 

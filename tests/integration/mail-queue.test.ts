@@ -23,13 +23,25 @@ beforeEach(() => {
 });
 
 async function forgotPage(loginId: string) {
-  const res = await run(() => forgot.action({ request: makeRequest("/password/forgot", { form: { login_id: loginId } }), params: {}, context: { clientAddress: `198.51.100.${Math.floor(Math.random() * 250)}` } }));
+  const res = await run(() =>
+    forgot.action({
+      request: makeRequest("/password/forgot", { form: { login_id: loginId } }),
+      params: {},
+      context: { clientAddress: `198.51.100.${Math.floor(Math.random() * 250)}` },
+    }),
+  );
   return { status: res.status, location: res.headers.get("Location"), body: await res.text() };
 }
 
 async function forgotApi(loginId: string) {
-  const request = new Request("http://localhost/account/api/v1/auth/password/forgot", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ login_id: loginId }) });
-  const res = await run(() => apiForgot.action({ request, params: {}, context: { clientAddress: `203.0.113.${Math.floor(Math.random() * 250)}` } }));
+  const request = new Request("http://localhost/account/api/v1/auth/password/forgot", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ login_id: loginId }),
+  });
+  const res = await run(() =>
+    apiForgot.action({ request, params: {}, context: { clientAddress: `203.0.113.${Math.floor(Math.random() * 250)}` } }),
+  );
   return { status: res.status, body: await res.text() };
 }
 
@@ -82,7 +94,12 @@ describe("the outbox", () => {
     let lines: string[];
     try {
       env.SMTP_URL = undefined; // no SMTP server configured: the outbox
-      await deliverEmail({ to: "someone@example.com", subject: "Reset", text: "…", link: "http://localhost/password/reset/LIVE-TOKEN-123" });
+      await deliverEmail({
+        to: "someone@example.com",
+        subject: "Reset",
+        text: "…",
+        link: "http://localhost/password/reset/LIVE-TOKEN-123",
+      });
       lines = log.mock.calls.map((c) => String(c[0]));
     } finally {
       env.SMTP_URL = smtp.url;

@@ -49,23 +49,44 @@ async function world(plan: Record<string, string> = {}) {
   const network = await makeNetwork(org.id, { guest_signup: 0 });
   const created = await createPlan(
     ctx,
-    servicePlanSchema(false).parse({ name: "Two hours", price: "50", plan_kind: "Limited", limit_type: "Time", time_limit: "2", time_limit_unit: "Hrs", validity: "1", validity_units: "Days", ...plan }),
+    servicePlanSchema(false).parse({
+      name: "Two hours",
+      price: "50",
+      plan_kind: "Limited",
+      limit_type: "Time",
+      time_limit: "2",
+      time_limit_unit: "Hrs",
+      validity: "1",
+      validity_units: "Days",
+      ...plan,
+    }),
   );
   if (!created.ok) throw new Error(JSON.stringify(created.errors));
   const settings = mpesaSettingsSchema.parse(DEMO_MPESA_FORM);
   expect(await saveMpesaSettings(ctx, settings)).toBe("saved");
-  const { callback_key } = await db.selectFrom("mpesa_settings").select("callback_key").where("organization_id", "=", org.id).executeTakeFirstOrThrow();
+  const { callback_key } = await db
+    .selectFrom("mpesa_settings")
+    .select("callback_key")
+    .where("organization_id", "=", org.id)
+    .executeTakeFirstOrThrow();
   return { org, ctx, ...network, planId: created.id, callbackKey: callback_key };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
-const visit = async (w: World, clientMac = randomMac()) => (await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, clientMac)}`)).token!;
-const buy = (token: string, planId: number | string, phone: string) => postForm(server.origin, "/connect/mpesa", { token, plan_id: String(planId), phone_number: phone });
+const visit = async (w: World, clientMac = randomMac()) =>
+  (await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, clientMac)}`)).token!;
+const buy = (token: string, planId: number | string, phone: string) =>
+  postForm(server.origin, "/connect/mpesa", { token, plan_id: String(planId), phone_number: phone });
 const waitUrl = (location: string) => `${server.origin}${location}`;
 const poll = (location: string) => fetch(waitUrl(location), { redirect: "manual" });
-const connectionOf = (token: string) => db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
+const connectionOf = (token: string) =>
+  db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
 const paymentOf = (location: string) =>
-  db.selectFrom("mpesa_transactions").selectAll().where("id", "=", Number(new URL(waitUrl(location)).searchParams.get("payment"))).executeTakeFirstOrThrow();
+  db
+    .selectFrom("mpesa_transactions")
+    .selectAll()
+    .where("id", "=", Number(new URL(waitUrl(location)).searchParams.get("payment")))
+    .executeTakeFirstOrThrow();
 
 /** Polls the waiting page until it stops waiting (as the page's Refresh header would). */
 async function waitForEnd(location: string): Promise<Response> {
@@ -96,7 +117,14 @@ describe("buying a plan with M-Pesa", () => {
     expect(location).toMatch(/^\/connect\/mpesa\/wait\?token=.+&payment=\d+$/);
 
     const sent = fake.stkRequests.at(-1)!;
-    expect(sent.body).toMatchObject({ BusinessShortCode: SANDBOX_SHORTCODE, TransactionType: "CustomerPayBillOnline", Amount: 50, PartyA: digits(phone), PartyB: SANDBOX_SHORTCODE, PhoneNumber: digits(phone) });
+    expect(sent.body).toMatchObject({
+      BusinessShortCode: SANDBOX_SHORTCODE,
+      TransactionType: "CustomerPayBillOnline",
+      Amount: 50,
+      PartyA: digits(phone),
+      PartyB: SANDBOX_SHORTCODE,
+      PhoneNumber: digits(phone),
+    });
     expect(sent.body.Password).toBe(stkPassword(SANDBOX_SHORTCODE, SANDBOX_PASSKEY, String(sent.body.Timestamp)));
     expect(sent.callbackUrl).toBe(`${server.origin}/hotspot/mpesa/${w.callbackKey}`);
     expect(String(sent.body.AccountReference).length).toBeLessThanOrEqual(12);
@@ -112,7 +140,8 @@ describe("buying a plan with M-Pesa", () => {
     // GET is answered ahead of Express (fast-path.server.ts), HEAD through it: the same answer.
     const head = await fetch(waitUrl(location), { method: "HEAD", redirect: "manual" });
     expect(head.status).toBe(200);
-    for (const name of ["refresh", "content-security-policy", "cache-control", "referrer-policy", "x-frame-options"]) expect(head.headers.get(name)).toBe(waiting.headers.get(name));
+    for (const name of ["refresh", "content-security-policy", "cache-control", "referrer-policy", "x-frame-options"])
+      expect(head.headers.get(name)).toBe(waiting.headers.get(name));
 
     await fake.idle();
     const granted = await waitForEnd(location);
@@ -124,10 +153,18 @@ describe("buying a plan with M-Pesa", () => {
     const connection = await connectionOf(token);
     expect(connection.authorization_mode).toBe("MPESA");
     expect(connection.subscription_id).toBe(payment.subscription_id);
-    const subscription = await db.selectFrom("subscriptions").selectAll().where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow();
+    const subscription = await db
+      .selectFrom("subscriptions")
+      .selectAll()
+      .where("id", "=", payment.subscription_id!)
+      .executeTakeFirstOrThrow();
     expect(subscription.status).toBe("Active");
     expect(Number(subscription.expires_on) - Number(subscription.started_on)).toBe(86_400_000);
-    const customer = await db.selectFrom("customers").select("phone_number").where("id", "=", connection.customer_id!).executeTakeFirstOrThrow();
+    const customer = await db
+      .selectFrom("customers")
+      .select("phone_number")
+      .where("id", "=", connection.customer_id!)
+      .executeTakeFirstOrThrow();
     expect(customer.phone_number).toBe(`+${digits(phone)}`);
     expect(subscription.customer_id).toBe(connection.customer_id);
 
@@ -137,11 +174,18 @@ describe("buying a plan with M-Pesa", () => {
     expect(again.headers.get("location")).toContain("/connect/online?token=");
     expect(again.headers.get("cache-control")).toBe("no-store");
     const againHead = await fetch(waitUrl(location), { method: "HEAD", redirect: "manual" });
-    expect([againHead.status, againHead.headers.get("location"), againHead.headers.get("cache-control")]).toEqual([303, again.headers.get("location"), "no-store"]);
+    expect([againHead.status, againHead.headers.get("location"), againHead.headers.get("cache-control")]).toEqual([
+      303,
+      again.headers.get("location"),
+      "no-store",
+    ]);
     // Another payment's id, or another token, with this page: not found.
     const paymentId = new URL(waitUrl(location)).searchParams.get("payment")!;
     const otherToken = await visit(w);
-    for (const wrong of [location.replace(`payment=${paymentId}`, `payment=${Number(paymentId) + 1000}`), location.replace(/token=[^&]+/, `token=${otherToken}`)]) {
+    for (const wrong of [
+      location.replace(`payment=${paymentId}`, `payment=${Number(paymentId) + 1000}`),
+      location.replace(/token=[^&]+/, `token=${otherToken}`),
+    ]) {
       const res = await poll(wrong);
       expect(res.status).toBe(404);
       expect(await res.text()).toContain("Payment not found");
@@ -164,7 +208,11 @@ describe("buying a plan with M-Pesa", () => {
     if (outcome === "timeout") {
       // No callback comes for an expired request: the STK query settles it once it is due.
       await new Promise((resolve) => setTimeout(resolve, 30));
-      await db.updateTable("mpesa_transactions").set({ next_check_at: 0 }).where("id", "=", (await paymentOf(location)).id).execute();
+      await db
+        .updateTable("mpesa_transactions")
+        .set({ next_check_at: 0 })
+        .where("id", "=", (await paymentOf(location)).id)
+        .execute();
     }
     const res = await waitForEnd(location);
     expect(res.status).toBe(200);
@@ -173,7 +221,9 @@ describe("buying a plan with M-Pesa", () => {
     expect(body).toContain(escapeHtml(STK_RESULT_MESSAGES[code]!));
     const payment = await paymentOf(location);
     expect(payment).toMatchObject({ status: FAILED, result_code: code, transaction_id: null });
-    expect((await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status).toBe("Cancelled");
+    expect(
+      (await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status,
+    ).toBe("Cancelled");
     expect((await connectionOf(token)).authorized_at).toBeNull();
   });
 
@@ -215,7 +265,11 @@ describe("buying a plan with M-Pesa", () => {
     const first = await slowPurchase;
     expect(first.status).toBe(303);
     expect(first.headers.get("location")).toMatch(/^\/connect\/mpesa\/wait\?/);
-    const rows = await db.selectFrom("mpesa_transactions").select(["checkout_request_id"]).where("organization_id", "=", w.org.id).execute();
+    const rows = await db
+      .selectFrom("mpesa_transactions")
+      .select(["checkout_request_id"])
+      .where("organization_id", "=", w.org.id)
+      .execute();
     expect(rows).toHaveLength(4);
     expect(rows.every((r) => r.checkout_request_id?.startsWith("ws_CO_"))).toBe(true);
   });
@@ -246,9 +300,22 @@ describe("buying a plan with M-Pesa", () => {
 });
 
 describe("Daraja's callbacks", () => {
-  const callback = (key: string, body: unknown) => fetch(`${server.origin}/hotspot/mpesa/${key}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const callback = (key: string, body: unknown) =>
+    fetch(`${server.origin}/hotspot/mpesa/${key}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const stk = (checkout: string, code: number, items?: Array<{ Name: string; Value?: unknown }>) => ({
-    Body: { stkCallback: { MerchantRequestID: "m-1", CheckoutRequestID: checkout, ResultCode: code, ResultDesc: "x", ...(items ? { CallbackMetadata: { Item: items } } : {}) } },
+    Body: {
+      stkCallback: {
+        MerchantRequestID: "m-1",
+        CheckoutRequestID: checkout,
+        ResultCode: code,
+        ResultDesc: "x",
+        ...(items ? { CallbackMetadata: { Item: items } } : {}),
+      },
+    },
   });
   const paidItems = (amount: number, phone: string, receipt = "TEST123ABC") => [
     { Name: "Amount", Value: amount },
@@ -287,7 +354,11 @@ describe("Daraja's callbacks", () => {
     await db.deleteFrom("service_plans").where("id", "=", w.planId).execute();
     await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(50, digits(phone))));
     expect((await paymentOf(location)).status).toBe(COMPLETED);
-    const sub = await db.selectFrom("subscriptions").select(["status", "started_on", "expires_on"]).where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow();
+    const sub = await db
+      .selectFrom("subscriptions")
+      .select(["status", "started_on", "expires_on"])
+      .where("id", "=", payment.subscription_id!)
+      .executeTakeFirstOrThrow();
     expect(sub.status).toBe("Active");
     expect(Number(sub.expires_on) - Number(sub.started_on)).toBe(86_400_000);
   });
@@ -302,18 +373,35 @@ describe("Daraja's callbacks", () => {
     await callback(w.callbackKey, stk("ws_CO_forged", 0, paidItems(50, digits(phone))));
     await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(1, digits(phone))));
     await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(50, "254700000001")));
-    await callback(w.callbackKey, stk(payment.checkout_request_id!, 0, paidItems(50, digits(phone)).filter((i) => i.Name !== "MpesaReceiptNumber")));
+    await callback(
+      w.callbackKey,
+      stk(
+        payment.checkout_request_id!,
+        0,
+        paidItems(50, digits(phone)).filter((i) => i.Name !== "MpesaReceiptNumber"),
+      ),
+    );
     // Bad bodies: 4xx, never a 500 (an unknown key is still an unknown key).
     for (const bad of [{}, { Body: {} }, { Body: { stkCallback: { CheckoutRequestID: 5, ResultCode: "x" } } }, []]) {
       expect((await callback(w.callbackKey, bad)).status).toBe(400);
       expect((await callback("k".repeat(32), bad)).status).toBe(404);
     }
-    const nul = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"Body":{"stkCallback":{"CheckoutRequestID":"a\\u0000"}}}' });
+    const nul = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"Body":{"stkCallback":{"CheckoutRequestID":"a\\u0000"}}}',
+    });
     expect(nul.status).toBe(400);
-    const broken = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{not json" });
+    const broken = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{not json",
+    });
     expect(broken.status).toBe(400);
     expect((await paymentOf(location)).status).toBe(PENDING);
-    expect((await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status).toBe("Pending");
+    expect(
+      (await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status,
+    ).toBe("Pending");
     // The truth, from the STK query: the fake never got to answer, so it is still processing.
     const page = await (await poll(location)).text();
     expect(page).toContain("Check your phone");
@@ -338,7 +426,15 @@ describe("the reconciliation job", () => {
     expect(fake.stkQueries.length - queriesBefore).toBe(6);
     const rows = await db.selectFrom("mpesa_transactions").select(["status", "subscription_id"]).where("id", "in", ids).execute();
     expect(rows.every((r) => r.status === COMPLETED)).toBe(true);
-    const subs = await db.selectFrom("subscriptions").select("status").where("id", "in", rows.map((r) => r.subscription_id!)).execute();
+    const subs = await db
+      .selectFrom("subscriptions")
+      .select("status")
+      .where(
+        "id",
+        "in",
+        rows.map((r) => r.subscription_id!),
+      )
+      .execute();
     expect(subs.map((s) => s.status)).toEqual(Array(6).fill("Active"));
     // Nothing left to do: a second run checks nothing.
     expect(await reconcilePayments(later + 60_000)).toBe(0);
@@ -351,11 +447,17 @@ describe("the reconciliation job", () => {
     const location = (await buy(token, w.planId, nextPhone())).headers.get("location")!;
     const payment = await paymentOf(location);
     // The fake answers the query only once its result is due: make it never due by querying an unknown id.
-    await db.updateTable("mpesa_transactions").set({ checkout_request_id: "ws_CO_unknown_to_daraja" }).where("id", "=", payment.id).execute();
+    await db
+      .updateTable("mpesa_transactions")
+      .set({ checkout_request_id: "ws_CO_unknown_to_daraja" })
+      .where("id", "=", payment.id)
+      .execute();
     expect(await reconcilePayments(Date.now() + PAYMENT_TIMEOUT_MS + 60_000)).toBe(1);
     const body = await (await poll(location)).text();
     expect(body).toContain(escapeHtml(MPESA_MESSAGES.timeout));
-    expect((await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status).toBe("Cancelled");
+    expect(
+      (await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status,
+    ).toBe("Cancelled");
   });
 });
 
@@ -375,7 +477,11 @@ describe("reconnecting under a plan the guest holds", () => {
     const first = await paid(w, mac);
     // The first session ends after 30 minutes of the plan's 2 hours.
     const c1 = await connectionOf(first.token);
-    await db.updateTable("connections").set({ authorized_at: Number(c1.authorized_at) - 30 * 60_000, ended_at: Date.now() }).where("id", "=", c1.id).execute();
+    await db
+      .updateTable("connections")
+      .set({ authorized_at: Number(c1.authorized_at) - 30 * 60_000, ended_at: Date.now() })
+      .where("id", "=", c1.id)
+      .execute();
 
     const token = await visit(w, mac);
     const page = await (await fetch(`${server.origin}/connect?token=${token}`)).text();
@@ -430,13 +536,32 @@ describe("C2B confirmations", () => {
       fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}/c2b/confirmation`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ TransactionType: "Pay Bill", TransID: transId, TransTime: "20261125101010", TransAmount: "100.00", BusinessShortCode: SANDBOX_SHORTCODE, BillRefNumber: "ABCDE12345", MSISDN: "254712345678" }),
+        body: JSON.stringify({
+          TransactionType: "Pay Bill",
+          TransID: transId,
+          TransTime: "20261125101010",
+          TransAmount: "100.00",
+          BusinessShortCode: SANDBOX_SHORTCODE,
+          BillRefNumber: "ABCDE12345",
+          MSISDN: "254712345678",
+        }),
       });
     for (let i = 0; i < 3; i++) expect((await confirm("QWE123RTY9")).status).toBe(200);
     const rows = await db.selectFrom("mpesa_transactions").selectAll().where("organization_id", "=", w.org.id).execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ source: "c2b", status: COMPLETED, amount: 100, phone_number: "254712345678", account_reference: "ABCDE12345", transaction_id: "QWE123RTY9" });
-    const bad = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}/c2b/confirmation`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ TransID: "'; drop", TransAmount: "x" }) });
+    expect(rows[0]).toMatchObject({
+      source: "c2b",
+      status: COMPLETED,
+      amount: 100,
+      phone_number: "254712345678",
+      account_reference: "ABCDE12345",
+      transaction_id: "QWE123RTY9",
+    });
+    const bad = await fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}/c2b/confirmation`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ TransID: "'; drop", TransAmount: "x" }),
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -17,7 +17,16 @@ import { callRoute, contextOf, toastOf } from "../fixtures/records";
 const KEY = "mlango-test-key";
 const SECRET = "consumer-secret-7f3a91c2";
 const PASSKEY = "passkey-bf279f9aa9bdbcf158e97dd71a467cd2e0c";
-const FORM = { intent: "save", environment: "sandbox", type: "paybill", consumer_key: KEY, consumer_secret: SECRET, shortcode: SANDBOX_SHORTCODE, passkey: PASSKEY, party_b: "" };
+const FORM = {
+  intent: "save",
+  environment: "sandbox",
+  type: "paybill",
+  consumer_key: KEY,
+  consumer_secret: SECRET,
+  shortcode: SANDBOX_SHORTCODE,
+  passkey: PASSKEY,
+  party_b: "",
+};
 const CALLBACK = "http://127.0.0.1:9/hotspot/mpesa/key"; // loopback; nothing listens
 
 let fake: FakeDaraja;
@@ -41,7 +50,8 @@ beforeEach(async () => {
 
 const pagePath = (orgId: number) => `/${orgId}/organization/mpesa`;
 const page = (userId: number, orgId: number) => callRoute(mpesaPage.loader as never, { userId, orgId, path: pagePath(orgId) });
-const post = (userId: number, orgId: number, form: Record<string, string>) => callRoute(mpesaPage.action as never, { userId, orgId, path: pagePath(orgId), form });
+const post = (userId: number, orgId: number, form: Record<string, string>) =>
+  callRoute(mpesaPage.action as never, { userId, orgId, path: pagePath(orgId), form });
 const raw = (orgId: number) => db.selectFrom("mpesa_settings").selectAll().where("organization_id", "=", orgId).executeTakeFirst();
 
 async function world() {
@@ -65,7 +75,13 @@ describe("saving the credentials", () => {
     expect(await toastOf(saved)).toMatchObject({ message: "M-Pesa settings saved." });
 
     const row = (await raw(orgId))!;
-    expect(row).toMatchObject({ environment: "sandbox", type: "paybill", consumer_key: KEY, shortcode: SANDBOX_SHORTCODE, party_b: SANDBOX_SHORTCODE });
+    expect(row).toMatchObject({
+      environment: "sandbox",
+      type: "paybill",
+      consumer_key: KEY,
+      shortcode: SANDBOX_SHORTCODE,
+      party_b: SANDBOX_SHORTCODE,
+    });
     expect(row.consumer_secret).not.toContain(SECRET);
     expect(row.passkey).not.toContain(PASSKEY);
     expect(row.consumer_secret).toMatch(/^v1\./);
@@ -182,11 +198,19 @@ describe("who may see and change them", () => {
     expect(viewerPage.status).toBe(200);
     const text = await viewerPage.text();
     const data = JSON.parse(text);
-    expect(data).toMatchObject({ canEdit: false, callbackUrl: null, settings: { consumerKey: KEY, consumerSecretSet: true, passkeySet: true } });
+    expect(data).toMatchObject({
+      canEdit: false,
+      callbackUrl: null,
+      settings: { consumerKey: KEY, consumerSecretSet: true, passkeySet: true },
+    });
     const row = (await raw(orgId))!;
     for (const hidden of [SECRET, PASSKEY, row.consumer_secret, row.passkey, row.callback_key]) expect(text).not.toContain(hidden);
 
-    const forms: Record<string, string>[] = [{ ...FORM, consumer_key: "hijacked" }, { intent: "test" }, { intent: "remove", confirmed: "yes" }];
+    const forms: Record<string, string>[] = [
+      { ...FORM, consumer_key: "hijacked" },
+      { intent: "test" },
+      { intent: "remove", confirmed: "yes" },
+    ];
     for (const form of forms) {
       expect((await post(viewer.user.id, orgId, form)).status).toBe(403);
       expect((await post(otherOwner.id, orgId, form)).status).toBe(404);
@@ -196,7 +220,9 @@ describe("who may see and change them", () => {
     expect((await raw(orgId))!.consumer_key).toBe(KEY);
 
     const viewerCtx = await contextOf(viewer.user.id, orgId);
-    await expect(saveMpesaSettings(viewerCtx, { ...FORM, environment: "sandbox", type: "paybill", party_b: null })).rejects.toMatchObject({ status: 403 });
+    await expect(saveMpesaSettings(viewerCtx, { ...FORM, environment: "sandbox", type: "paybill", party_b: null })).rejects.toMatchObject({
+      status: 403,
+    });
     await expect(testMpesaConnection(viewerCtx, { standIn: fake.url })).rejects.toMatchObject({ status: 403 });
     expect(await getMpesaSettings(await contextOf(owner.id, orgId))).not.toBeNull();
   });
@@ -229,7 +255,10 @@ describe("test connection", () => {
     expect(unreachable).toMatchObject({ ok: false, message: expect.stringMatching(/Could not reach M-Pesa/) });
 
     const { owner: newOwner, orgId: newOrg } = await world();
-    expect(await testMpesaConnection(await contextOf(newOwner.id, newOrg), { standIn: fake.url })).toEqual({ ok: false, message: "Save your M-Pesa settings first." });
+    expect(await testMpesaConnection(await contextOf(newOwner.id, newOrg), { standIn: fake.url })).toEqual({
+      ok: false,
+      message: "Save your M-Pesa settings first.",
+    });
   });
 });
 
@@ -237,7 +266,12 @@ describe("the shared OAuth token", () => {
   const purchase = { amount: 10, phone: "0708374149", accountReference: "PLAN1H", description: "Wi-Fi 1 hour", callbackUrl: CALLBACK };
   /** Two "instances": separate clients, each with its own database token store (and memory copy). */
   async function instances(orgId: number, count = 2, now?: () => number): Promise<DarajaClient[]> {
-    return Promise.all(Array.from({ length: count }, async () => (await loadDarajaClient(orgId, { standIn: fake.url, tokens: databaseTokenStore({ now }), now }))!));
+    return Promise.all(
+      Array.from(
+        { length: count },
+        async () => (await loadDarajaClient(orgId, { standIn: fake.url, tokens: databaseTokenStore({ now }), now }))!,
+      ),
+    );
   }
 
   it("is fetched once for two concurrent requests and kept encrypted in the database", async () => {
@@ -283,7 +317,10 @@ describe("the shared OAuth token", () => {
     const token = await a.accessToken();
     // The stored copy changes under a (as no instance would do): a keeps using its own until Daraja
     // refuses it, while b, reading the table for the first time, gets the stored one.
-    await db.updateTable("daraja_tokens").set({ token: encryptSecret("stored-elsewhere") }).execute();
+    await db
+      .updateTable("daraja_tokens")
+      .set({ token: encryptSecret("stored-elsewhere") })
+      .execute();
     expect(await a.accessToken()).toBe(token);
     expect(await b.accessToken()).toBe("stored-elsewhere");
   });
@@ -293,7 +330,9 @@ describe("the shared OAuth token", () => {
     const [a, b] = await instances(orgId);
     await a.accessToken();
     // Someone else takes a token for the same key: ours is invalid now.
-    await fetch(`${fake.url}/oauth/v1/generate?grant_type=client_credentials`, { headers: { Authorization: `Basic ${Buffer.from(`${KEY}:${SECRET}`).toString("base64")}` } });
+    await fetch(`${fake.url}/oauth/v1/generate?grant_type=client_credentials`, {
+      headers: { Authorization: `Basic ${Buffer.from(`${KEY}:${SECRET}`).toString("base64")}` },
+    });
     const before = fake.tokenRequests.length;
     const pushes = await Promise.all([a.stkPush(purchase), b.stkPush(purchase)]);
     expect(pushes.every((p) => p.checkoutRequestId.startsWith("ws_CO_"))).toBe(true);

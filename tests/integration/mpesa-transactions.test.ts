@@ -63,10 +63,22 @@ async function insertMany(orgId: number, count: number, from = BASE - 5 * DAY): 
 async function world() {
   const { org, owner } = await makeOrg(`Mlango Cafe ${Math.random()}`);
   const ids = {
-    completed: await insertTransaction(org.id, { phone_number: "254712000111", amount: 1500, short_code: "600999", transaction_id: "SKL7ABC123", created_at: BASE }),
+    completed: await insertTransaction(org.id, {
+      phone_number: "254712000111",
+      amount: 1500,
+      short_code: "600999",
+      transaction_id: "SKL7ABC123",
+      created_at: BASE,
+    }),
     pending: await insertTransaction(org.id, { status: 0, transaction_id: null, created_at: BASE + 1000 }),
     failed: await insertTransaction(org.id, { status: 2, transaction_id: null, created_at: BASE + 2000 }),
-    c2b: await insertTransaction(org.id, { source: "c2b", checkout_request_id: null, transaction_id: "SKL7C2B999", amount: 20, created_at: BASE + 3000 }),
+    c2b: await insertTransaction(org.id, {
+      source: "c2b",
+      checkout_request_id: null,
+      transaction_id: "SKL7C2B999",
+      amount: 20,
+      created_at: BASE + 3000,
+    }),
   };
   return { org, owner, orgId: org.id, ids, ctx: await contextOf(owner.id, org.id) };
 }
@@ -106,7 +118,10 @@ describe("status words and the window", () => {
       ok: true,
       range: { start: "1970-01-01", end: "2026-11-25", startMs: 0, endMs: Date.UTC(2026, 10, 26), days: expect.any(Number), offsetMs: 0 },
     });
-    expect(mpesaWindow("2026-11-20", "2026-11-20 23:59:59", now)).toMatchObject({ ok: true, range: { startMs: Date.UTC(2026, 10, 20), endMs: Date.UTC(2026, 10, 21) } });
+    expect(mpesaWindow("2026-11-20", "2026-11-20 23:59:59", now)).toMatchObject({
+      ok: true,
+      range: { startMs: Date.UTC(2026, 10, 20), endMs: Date.UTC(2026, 10, 21) },
+    });
     // After today is today.
     expect(mpesaWindow("2026-11-30", null, now)).toMatchObject({ ok: true, range: { start: "2026-11-25", end: "2026-11-25" } });
     expect(mpesaWindow("2026-11-01", "2027-01-01", now)).toMatchObject({ ok: true, range: { start: "2026-11-01", end: "2026-11-25" } });
@@ -114,7 +129,11 @@ describe("status words and the window", () => {
       expect(mpesaWindow(bad, null, now), bad).toEqual({ ok: false, field: "start", message: MPESA_TRANSACTIONS_MESSAGES.date });
       expect(mpesaWindow(null, bad, now), bad).toEqual({ ok: false, field: "end", message: MPESA_TRANSACTIONS_MESSAGES.date });
     }
-    expect(mpesaWindow("2026-11-21", "2026-11-20", now)).toEqual({ ok: false, field: "start", message: "Start date cannot be later than End date!" });
+    expect(mpesaWindow("2026-11-21", "2026-11-20", now)).toEqual({
+      ok: false,
+      field: "start",
+      message: "Start date cannot be later than End date!",
+    });
   });
 });
 
@@ -359,7 +378,8 @@ describe("POST /api/v1/getmpesatransactions", () => {
     const { org, owner } = await makeOrg();
     await insertMany(org.id, 101);
     const token = await issueToken(owner.id, "api");
-    const at = async (page: number | string) => ((await (await callApi({ token, json: { organization_id: org.id, page } })).json()) as Json).data;
+    const at = async (page: number | string) =>
+      ((await (await callApi({ token, json: { organization_id: org.id, page } })).json()) as Json).data;
     expect(await at(1)).toMatchObject({ current_page: 1, last_page: 3, per_page: 50, count: 101 });
     expect((await at(1)).data).toHaveLength(50);
     expect((await at("3")).data).toHaveLength(1);
@@ -401,7 +421,11 @@ describe("POST /api/v1/getmpesatransactions", () => {
     const cookie = await sessionCookie(owner.id);
     const withCookie = await run(() =>
       api.action({
-        request: new Request(new URL("/api/v1/getmpesatransactions", ORIGIN), { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams({ organization_id: String(org.id) }) }),
+        request: new Request(new URL("/api/v1/getmpesatransactions", ORIGIN), {
+          method: "POST",
+          headers: { Cookie: cookie },
+          body: new URLSearchParams({ organization_id: String(org.id) }),
+        }),
         params: {},
         context: {},
       }),
@@ -427,7 +451,9 @@ describe("POST /api/v1/getmpesatransactions", () => {
     const missing = await callApi({ token, json: {} });
     expect(missing.status).toBe(422);
     expect(((await missing.json()) as Json).errors.organization_id).toEqual(["Organization field is required."]);
-    const theirs = (await (await callApi({ token: await issueToken(other.owner.id, "api"), json: { organization_id: other.org.id } })).json()) as Json;
+    const theirs = (await (
+      await callApi({ token: await issueToken(other.owner.id, "api"), json: { organization_id: other.org.id } })
+    ).json()) as Json;
     expect(theirs.data.data.map((t: Json) => t.transaction_id)).toEqual(["THEIRS0001"]);
 
     const get = await callApi({ token, method: "GET" });
@@ -464,7 +490,19 @@ describe("over HTTP (the built server)", () => {
     const res = await get("prepaid/mpesa-transactions?page=6");
     expect(res.status).toBe(200);
     const html = (await res.text()).replace(/<!-- -->/g, ""); // React's separators between text parts
-    for (const text of ["M-Pesa Transactions", "Transaction ID", "Phone Number", "Amount", "Short Code", "Status", "Created At", "Completed", 'name="start"', 'name="end"', 'value="1970-01-01"']) {
+    for (const text of [
+      "M-Pesa Transactions",
+      "Transaction ID",
+      "Phone Number",
+      "Amount",
+      "Short Code",
+      "Status",
+      "Created At",
+      "Completed",
+      'name="start"',
+      'name="end"',
+      'value="1970-01-01"',
+    ]) {
       expect(html, text).toContain(text);
     }
     expect(html).toContain(`/${org.id}/prepaid/mpesa-transactions.csv?start=1970-01-01&amp;end=${day(Date.now())}`);
@@ -489,15 +527,21 @@ describe("over HTTP (the built server)", () => {
   it("downloads mpesa_transactions.csv by cookie and by bearer token", async () => {
     const { orgId, owner } = await world();
     const cookie = await sessionCookie(owner.id);
-    const byCookie = await fetch(`${server.origin}/${orgId}/prepaid/mpesa-transactions.csv?start=2026-11-20&end=2026-11-20`, { headers: { Cookie: cookie } });
+    const byCookie = await fetch(`${server.origin}/${orgId}/prepaid/mpesa-transactions.csv?start=2026-11-20&end=2026-11-20`, {
+      headers: { Cookie: cookie },
+    });
     expect(byCookie.status).toBe(200);
     expect(byCookie.headers.get("Content-Disposition")).toBe('attachment; filename="mpesa_transactions.csv"');
     expect((await byCookie.text()).trim().split("\n")).toHaveLength(5);
     const token = await issueToken(owner.id, "api");
-    const byToken = await fetch(`${server.origin}/${orgId}/prepaid/mpesa-transactions.csv`, { headers: { Authorization: `Bearer ${token}` } });
+    const byToken = await fetch(`${server.origin}/${orgId}/prepaid/mpesa-transactions.csv`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(byToken.status).toBe(200);
     expect(await byToken.text()).toContain("SKL7ABC123");
-    const bad = await fetch(`${server.origin}/${orgId}/prepaid/mpesa-transactions.csv?end=2026-99-99`, { headers: { Authorization: `Bearer ${token}` } });
+    const bad = await fetch(`${server.origin}/${orgId}/prepaid/mpesa-transactions.csv?end=2026-99-99`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -505,8 +549,14 @@ describe("over HTTP (the built server)", () => {
     const { org, owner } = await world();
     const token = await issueToken(owner.id, "api");
     const post = (body: string, type = "application/x-www-form-urlencoded", auth = `Bearer ${token}`) =>
-      fetch(`${server.origin}/api/v1/getmpesatransactions`, { method: "POST", headers: { Authorization: auth, "Content-Type": type }, body });
-    const res = await post(new URLSearchParams({ organization_id: String(org.id), start_date: "2026-11-20", end_date: "2026-11-20", page: "1" }).toString());
+      fetch(`${server.origin}/api/v1/getmpesatransactions`, {
+        method: "POST",
+        headers: { Authorization: auth, "Content-Type": type },
+        body,
+      });
+    const res = await post(
+      new URLSearchParams({ organization_id: String(org.id), start_date: "2026-11-20", end_date: "2026-11-20", page: "1" }).toString(),
+    );
     expect(res.status).toBe(200);
     expect(((await res.json()) as Json).data).toMatchObject({ current_page: 1, last_page: 1, per_page: 50, count: 4 });
     expect((await post(`organization_id=${org.id}&start_date=2026-11-21&end_date=2026-11-20`)).status).toBe(422);
@@ -516,7 +566,10 @@ describe("over HTTP (the built server)", () => {
     expect((await post(`organization_id=${other.org.id}`)).status).toBe(404);
     expect((await post(`organization_id=${org.id}`, undefined, "Bearer nope")).status).toBe(401);
     // Scripts send JSON: the same answer.
-    const json = await post(JSON.stringify({ organization_id: org.id, start_date: "2026-11-20", end_date: "2026-11-20", page: 1 }), "application/json");
+    const json = await post(
+      JSON.stringify({ organization_id: org.id, start_date: "2026-11-20", end_date: "2026-11-20", page: 1 }),
+      "application/json",
+    );
     expect(json.status).toBe(200);
     expect(((await json.json()) as Json).data).toMatchObject({ current_page: 1, count: 4 });
     const nul = await post(JSON.stringify({ organization_id: org.id, start_date: "2026-11-20\u0000" }), "application/json");

@@ -263,7 +263,13 @@ describe("organisation details (/{orgId}/organization/details)", () => {
     const { org, owner } = await makeOrg("Details Cafe");
     const { user: reader } = await makeMember(org.id, "r");
     const asOwner = await (
-      await run(async () => detailsLoader({ request: makeRequest(url(org.id), { cookie: await sessionCookie(owner.id) }), params: params(org.id), context: {} }))
+      await run(async () =>
+        detailsLoader({
+          request: makeRequest(url(org.id), { cookie: await sessionCookie(owner.id) }),
+          params: params(org.id),
+          context: {},
+        }),
+      )
     ).json();
     expect(asOwner).toMatchObject({ organization: { name: "Details Cafe", address: "1 Moi Avenue" }, isAdministrator: true });
     expect(asOwner.counts).toEqual({
@@ -275,7 +281,13 @@ describe("organisation details (/{orgId}/organization/details)", () => {
       onlineConnectionsCount: 0,
     });
     const asReader = await (
-      await run(async () => detailsLoader({ request: makeRequest(url(org.id), { cookie: await sessionCookie(reader.id) }), params: params(org.id), context: {} }))
+      await run(async () =>
+        detailsLoader({
+          request: makeRequest(url(org.id), { cookie: await sessionCookie(reader.id) }),
+          params: params(org.id),
+          context: {},
+        }),
+      )
     ).json();
     expect(asReader.isAdministrator).toBe(false);
   });
@@ -304,7 +316,13 @@ describe("organisation details (/{orgId}/organization/details)", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(url(org.id));
     const row = await db.selectFrom("organizations").selectAll().where("id", "=", org.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ name: "New Name", address: null, email_address: "a@b.example", phone_number: "+254712000111", more_info: "x" });
+    expect(row).toMatchObject({
+      name: "New Name",
+      address: null,
+      email_address: "a@b.example",
+      phone_number: "+254712000111",
+      more_info: "x",
+    });
   });
 
   it("validates the update with the spec's message", async () => {
@@ -382,7 +400,9 @@ describe("organisation details (/{orgId}/organization/details)", () => {
     const { org: foreign } = await makeOrg("Theirs");
     const cookie = await sessionCookie(owner.id);
     for (const orgId of [String(foreign.id), "abc", "99999999999999999999"]) {
-      const loaded = await run(() => detailsLoader({ request: makeRequest(`/${orgId}/organization/details`, { cookie }), params: { orgId }, context: {} }));
+      const loaded = await run(() =>
+        detailsLoader({ request: makeRequest(`/${orgId}/organization/details`, { cookie }), params: { orgId }, context: {} }),
+      );
       expect(loaded.status, orgId).toBe(404);
       const posted = await run(() =>
         detailsAction({
@@ -399,7 +419,11 @@ describe("organisation details (/{orgId}/organization/details)", () => {
   it("answers 400 to an unknown intent", async () => {
     const { org, owner } = await makeOrg();
     const res = await run(async () =>
-      detailsAction({ request: makeRequest(url(org.id), { form: { intent: "nope" }, cookie: await sessionCookie(owner.id) }), params: params(org.id), context: {} }),
+      detailsAction({
+        request: makeRequest(url(org.id), { form: { intent: "nope" }, cookie: await sessionCookie(owner.id) }),
+        params: params(org.id),
+        context: {},
+      }),
     );
     expect(res.status).toBe(400);
   });

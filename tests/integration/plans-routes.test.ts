@@ -35,15 +35,30 @@ const as = (userId: number, orgId: number) => ({
 async function createdPolicy(userId: number, orgId: number, form: Record<string, string> = { name: "Standard" }) {
   const res = await as(userId, orgId).post(newPolicy.action, "bandwidth_policies/new", form);
   expect(res.status).toBe(302);
-  const row = await db.selectFrom("bandwidth_policies").select("id").where("organization_id", "=", orgId).where("name", "=", form.name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("bandwidth_policies")
+    .select("id")
+    .where("organization_id", "=", orgId)
+    .where("name", "=", form.name)
+    .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
 /** Creates a plan (or the free plan) through the form; returns its id. */
 async function createdPlan(userId: number, orgId: number, form: Record<string, string>, free = false) {
-  const res = await as(userId, orgId).post(newPlan.action, free ? "service_plans/new/free" : "service_plans/new", form, free ? { free: "free" } : {});
+  const res = await as(userId, orgId).post(
+    newPlan.action,
+    free ? "service_plans/new/free" : "service_plans/new",
+    form,
+    free ? { free: "free" } : {},
+  );
   expect(res.status).toBe(302);
-  const row = await db.selectFrom("service_plans").select("id").where("organization_id", "=", orgId).where("name", "=", form.name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("service_plans")
+    .select("id")
+    .where("organization_id", "=", orgId)
+    .where("name", "=", form.name)
+    .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
@@ -56,11 +71,20 @@ describe("bandwidth policies", () => {
     const page = await as(owner.id, orgId).get(newPolicy.loader, "bandwidth_policies/new");
     expect(page.status).toBe(200);
 
-    const res = await as(owner.id, orgId).post(newPolicy.action, "bandwidth_policies/new", { name: "Standard", description: "Lobby guests" });
+    const res = await as(owner.id, orgId).post(newPolicy.action, "bandwidth_policies/new", {
+      name: "Standard",
+      description: "Lobby guests",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${orgId}/bandwidth_policies`);
     expect(await toastOf(res)).toEqual({ type: "success", message: "Bandwidth policy created." });
-    await createdPolicy(owner.id, orgId, { name: "Slow", max_upload: "256", max_upload_unit: "Kbps", max_download: "512", max_download_unit: "Kbps" });
+    await createdPolicy(owner.id, orgId, {
+      name: "Slow",
+      max_upload: "256",
+      max_upload_unit: "Kbps",
+      max_download: "512",
+      max_download_unit: "Kbps",
+    });
 
     const list = await as(owner.id, orgId).get(policiesList.loader, "bandwidth_policies");
     const body: Json = await list.json();
@@ -79,7 +103,11 @@ describe("bandwidth policies", () => {
 
   it("requires the name with the spec's message and checks the speeds", async () => {
     const { owner, orgId } = await world();
-    const res = await as(owner.id, orgId).post(newPolicy.action, "bandwidth_policies/new", { name: " ", max_upload: "0", max_download_unit: "Gbps" });
+    const res = await as(owner.id, orgId).post(newPolicy.action, "bandwidth_policies/new", {
+      name: " ",
+      max_upload: "0",
+      max_download_unit: "Gbps",
+    });
     expect(res.status).toBe(400);
     const body: Json = await res.json();
     expect(body.error.name).toEqual([PLAN_MESSAGES.nameRequired]);
@@ -95,10 +123,20 @@ describe("bandwidth policies", () => {
     const detail = await as(owner.id, orgId).get(policyDetail.loader, `bandwidth_policy/${id}`, { policyId: String(id) });
     expect(detail.status).toBe(200);
     const body: Json = await detail.json();
-    expect(body.values).toMatchObject({ name: "Standard", max_upload: "1", max_upload_unit: "Mbps", max_download: "1", max_download_unit: "Mbps" });
+    expect(body.values).toMatchObject({
+      name: "Standard",
+      max_upload: "1",
+      max_upload_unit: "Mbps",
+      max_download: "1",
+      max_download_unit: "Mbps",
+    });
     expect(body).toMatchObject({ canEdit: true, canDelete: true });
-    expect((await as(owner.id, orgId).get(policyDetail.loader, `bandwidth_policy/${id}/edit`, { policyId: String(id), path: "edit" })).status).toBe(200);
-    expect((await as(owner.id, orgId).get(policyDetail.loader, `bandwidth_policy/${id}/nope`, { policyId: String(id), path: "nope" })).status).toBe(404);
+    expect(
+      (await as(owner.id, orgId).get(policyDetail.loader, `bandwidth_policy/${id}/edit`, { policyId: String(id), path: "edit" })).status,
+    ).toBe(200);
+    expect(
+      (await as(owner.id, orgId).get(policyDetail.loader, `bandwidth_policy/${id}/nope`, { policyId: String(id), path: "nope" })).status,
+    ).toBe(404);
     for (const bad of ["abc", "0", "99999999999", String(id + 1000)]) {
       expect((await as(owner.id, orgId).get(policyDetail.loader, `bandwidth_policy/${bad}`, { policyId: bad })).status).toBe(404);
     }
@@ -106,7 +144,15 @@ describe("bandwidth policies", () => {
     const res = await as(owner.id, orgId).post(
       policyDetail.action,
       `bandwidth_policy/${id}`,
-      { intent: "update", name: "Premium", max_upload: "5", max_upload_unit: "Mbps", max_download: "20", max_download_unit: "Mbps", description: "VIP" },
+      {
+        intent: "update",
+        name: "Premium",
+        max_upload: "5",
+        max_upload_unit: "Mbps",
+        max_download: "20",
+        max_download_unit: "Mbps",
+        description: "VIP",
+      },
       { policyId: String(id) },
     );
     expect(res.status).toBe(302);
@@ -114,10 +160,20 @@ describe("bandwidth policies", () => {
     expect(await toastOf(res)).toEqual({ type: "success", message: "Bandwidth policy updated." });
     expect(await policyRow(id)).toMatchObject({ name: "Premium", max_upload_kbps: 5000, max_download_kbps: 20000, description: "VIP" });
 
-    const invalid = await as(owner.id, orgId).post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "update", name: "" }, { policyId: String(id) });
+    const invalid = await as(owner.id, orgId).post(
+      policyDetail.action,
+      `bandwidth_policy/${id}`,
+      { intent: "update", name: "" },
+      { policyId: String(id) },
+    );
     expect(invalid.status).toBe(400);
     expect(((await invalid.json()) as Json).error.name).toEqual(["Name field is required."]);
-    const unknown = await as(owner.id, orgId).post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "explode" }, { policyId: String(id) });
+    const unknown = await as(owner.id, orgId).post(
+      policyDetail.action,
+      `bandwidth_policy/${id}`,
+      { intent: "explode" },
+      { policyId: String(id) },
+    );
     expect(unknown.status).toBe(400);
   });
 
@@ -127,10 +183,18 @@ describe("bandwidth policies", () => {
     const params = { policyId: String(id) };
     const ask = await as(owner.id, orgId).post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "delete" }, params);
     expect(ask.status).toBe(200);
-    expect(((await ask.json()) as Json).confirm).toMatchObject({ intent: "delete", message: "Are you sure you want to delete the bandwidth policy Old?" });
+    expect(((await ask.json()) as Json).confirm).toMatchObject({
+      intent: "delete",
+      message: "Are you sure you want to delete the bandwidth policy Old?",
+    });
     expect(await policyRow(id)).toBeDefined();
 
-    const res = await as(owner.id, orgId).post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "delete", confirmed: "yes" }, params);
+    const res = await as(owner.id, orgId).post(
+      policyDetail.action,
+      `bandwidth_policy/${id}`,
+      { intent: "delete", confirmed: "yes" },
+      params,
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${orgId}/bandwidth_policies`);
     expect(await toastOf(res)).toEqual({ type: "info", message: "Bandwidth policy Old deleted." });
@@ -141,7 +205,12 @@ describe("bandwidth policies", () => {
     const { owner, orgId } = await world();
     const id = await createdPolicy(owner.id, orgId, { name: "Shared" });
     await createdPlan(owner.id, orgId, { name: "Day Pass", price: "50", bandwidth_policy_id: String(id) });
-    const res = await as(owner.id, orgId).post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "delete", confirmed: "yes" }, { policyId: String(id) });
+    const res = await as(owner.id, orgId).post(
+      policyDetail.action,
+      `bandwidth_policy/${id}`,
+      { intent: "delete", confirmed: "yes" },
+      { policyId: String(id) },
+    );
     expect(res.status).toBe(409);
     const { message } = (await res.json()) as Json;
     expect(message).toBe("Bandwidth policy Shared is used by the plan Day Pass. Give it another policy first.");
@@ -149,8 +218,15 @@ describe("bandwidth policies", () => {
     expect(await policyRow(id)).toBeDefined();
 
     await createdPlan(owner.id, orgId, { name: "Week Pass", price: "300", bandwidth_policy_id: String(id) });
-    const again = await as(owner.id, orgId).post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "delete", confirmed: "yes" }, { policyId: String(id) });
-    expect(((await again.json()) as Json).message).toBe("Bandwidth policy Shared is used by 2 plans: Day Pass, Week Pass. Give them another policy first.");
+    const again = await as(owner.id, orgId).post(
+      policyDetail.action,
+      `bandwidth_policy/${id}`,
+      { intent: "delete", confirmed: "yes" },
+      { policyId: String(id) },
+    );
+    expect(((await again.json()) as Json).message).toBe(
+      "Bandwidth policy Shared is used by 2 plans: Day Pass, Week Pass. Give them another policy first.",
+    );
   });
 });
 
@@ -161,7 +237,12 @@ describe("service plans", () => {
     const page: Json = await (await as(owner.id, orgId).get(newPlan.loader, "service_plans/new")).json();
     expect(page).toMatchObject({ free: false, policies: [{ id: policy, name: "Standard" }] });
 
-    const res = await as(owner.id, orgId).post(newPlan.action, "service_plans/new", { name: "Hour Pass", code: "hour-1", price: "20", description: "One hour" });
+    const res = await as(owner.id, orgId).post(newPlan.action, "service_plans/new", {
+      name: "Hour Pass",
+      code: "hour-1",
+      price: "20",
+      description: "One hour",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${orgId}/service_plans`);
     expect(await toastOf(res)).toEqual({ type: "success", message: "Service plan created." });
@@ -182,7 +263,18 @@ describe("service plans", () => {
 
     const hour = await db.selectFrom("service_plans").selectAll().where("name", "=", "Hour Pass").executeTakeFirstOrThrow();
     // Defaults: Unlimited (no limits), 1 connection, validity 1 Hrs; the code upper-cased.
-    expect(hour).toMatchObject({ code: "HOUR-1", time_limit: null, usage_limit: null, simultaneous_connections: 1, validity: 1, validity_units: "Hrs", validity_minutes: 60, price_cents: 2000, free_internet: 0, bandwidth_policy_id: null });
+    expect(hour).toMatchObject({
+      code: "HOUR-1",
+      time_limit: null,
+      usage_limit: null,
+      simultaneous_connections: 1,
+      validity: 1,
+      validity_units: "Hrs",
+      validity_minutes: 60,
+      price_cents: 2000,
+      free_internet: 0,
+      bandwidth_policy_id: null,
+    });
 
     const body: Json = await (await as(owner.id, orgId).get(plansList.loader, "service_plans")).json();
     expect(body.total).toBe(2);
@@ -199,7 +291,16 @@ describe("service plans", () => {
       free: false,
     });
     expect(body.plans[0].code).toMatch(/^[A-Z2-9]{6}$/); // generated when left empty
-    expect(body.plans[1]).toMatchObject({ name: "Hour Pass", code: "HOUR-1", bandwidth_policy: "No limit", time_limit: "Unlimited", data_limit: "Unlimited", validity: "1 Hrs", price: "20", description: "One hour" });
+    expect(body.plans[1]).toMatchObject({
+      name: "Hour Pass",
+      code: "HOUR-1",
+      bandwidth_policy: "No limit",
+      time_limit: "Unlimited",
+      data_limit: "Unlimited",
+      validity: "1 Hrs",
+      price: "20",
+      description: "One hour",
+    });
 
     const searched: Json = await (await as(owner.id, orgId).get(plansList.loader, "service_plans?search=hour-")).json();
     expect(searched.plans.map((p: Json) => p.name)).toEqual(["Hour Pass"]);
@@ -225,7 +326,13 @@ describe("service plans", () => {
     expect(await db.selectFrom("service_plans").select("id").execute()).toEqual([]);
 
     // Limit fields are ignored for an Unlimited plan (the form says so).
-    const id = await createdPlan(owner.id, orgId, { name: "Ignored", price: "1", plan_kind: "Unlimited", time_limit: "30", usage_limit: "500" });
+    const id = await createdPlan(owner.id, orgId, {
+      name: "Ignored",
+      price: "1",
+      plan_kind: "Unlimited",
+      time_limit: "30",
+      usage_limit: "500",
+    });
     expect(await planRow(id)).toMatchObject({ time_limit: null, usage_limit: null, price_cents: 100 });
   });
 
@@ -241,7 +348,11 @@ describe("service plans", () => {
     expect(takenBody.error.code).toEqual([PLAN_MESSAGES.codeTaken]);
     expect(takenBody.initialValue).toMatchObject({ name: "Second", code: "day" });
 
-    const foreign = await as(owner.id, orgId).post(newPlan.action, "service_plans/new", { name: "Second", price: "10", bandwidth_policy_id: String(foreignPolicy) });
+    const foreign = await as(owner.id, orgId).post(newPlan.action, "service_plans/new", {
+      name: "Second",
+      price: "10",
+      bandwidth_policy_id: String(foreignPolicy),
+    });
     expect(foreign.status).toBe(400);
     expect(((await foreign.json()) as Json).error.bandwidth_policy_id).toEqual([PLAN_MESSAGES.unknownPolicy]);
     expect(await db.selectFrom("service_plans").select("name").where("organization_id", "=", orgId).execute()).toEqual([{ name: "First" }]);
@@ -258,12 +369,30 @@ describe("service plans", () => {
     expect(detail).toMatchObject({ canEdit: true, canDelete: true });
     expect((await as(owner.id, orgId).get(planDetail.loader, `service_plan/${id}/x`, { ...params, path: "x" })).status).toBe(404);
 
-    const update = (form: Record<string, string>) => as(owner.id, orgId).post(planDetail.action, `service_plan/${id}`, { intent: "update", ...form }, params);
-    const res = await update({ name: "Day Pass+", code: "DAY", plan_kind: "Limited", limit_type: "Data", usage_limit: "500", usage_limit_unit: "MBs", validity: "1", validity_units: "Days", price: "60" });
+    const update = (form: Record<string, string>) =>
+      as(owner.id, orgId).post(planDetail.action, `service_plan/${id}`, { intent: "update", ...form }, params);
+    const res = await update({
+      name: "Day Pass+",
+      code: "DAY",
+      plan_kind: "Limited",
+      limit_type: "Data",
+      usage_limit: "500",
+      usage_limit_unit: "MBs",
+      validity: "1",
+      validity_units: "Days",
+      price: "60",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${orgId}/service_plan/${id}`);
     expect(await toastOf(res)).toEqual({ type: "success", message: "Service plan updated." });
-    expect(await planRow(id)).toMatchObject({ name: "Day Pass+", time_limit: null, usage_limit: 500, usage_limit_bytes: 500 * 1024 ** 2, validity_minutes: 1440, price_cents: 6000 });
+    expect(await planRow(id)).toMatchObject({
+      name: "Day Pass+",
+      time_limit: null,
+      usage_limit: 500,
+      usage_limit_bytes: 500 * 1024 ** 2,
+      validity_minutes: 1440,
+      price_cents: 6000,
+    });
 
     const low = await update({ name: "Day Pass+", price: "0.5" });
     expect(low.status).toBe(400);
@@ -294,7 +423,21 @@ describe("the free plan", () => {
     expect((await as(owner.id, orgId).get(newPlan.loader, "service_plans/new/paid", { free: "paid" })).status).toBe(404);
 
     // No price: a free plan without one is fine.
-    const res = await as(owner.id, orgId).post(newPlan.action, "service_plans/new/free", { name: "Free 30", plan_kind: "Limited", limit_type: "Time", time_limit: "30", time_limit_unit: "Mins", validity: "1", validity_units: "Days", free_every: "day" }, { free: "free" });
+    const res = await as(owner.id, orgId).post(
+      newPlan.action,
+      "service_plans/new/free",
+      {
+        name: "Free 30",
+        plan_kind: "Limited",
+        limit_type: "Time",
+        time_limit: "30",
+        time_limit_unit: "Mins",
+        validity: "1",
+        validity_units: "Days",
+        free_every: "day",
+      },
+      { free: "free" },
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${orgId}/free_plan/free`);
     expect(await toastOf(res)).toEqual({ type: "success", message: "Service plan created." });
@@ -311,10 +454,21 @@ describe("the free plan", () => {
     expect(list.plans[0]).toMatchObject({ name: "Free 30", price: "Free", free: true });
 
     // Editing the free plan keeps it free and priceless; its page is where the update returns.
-    const updated = await as(owner.id, orgId).post(freePlan.action, "free_plan/free", { intent: "update", name: "Free hour", free_every: "week", price: "0" }, { planId: "free" });
+    const updated = await as(owner.id, orgId).post(
+      freePlan.action,
+      "free_plan/free",
+      { intent: "update", name: "Free hour", free_every: "week", price: "0" },
+      { planId: "free" },
+    );
     expect(updated.status).toBe(302);
     expect(updated.headers.get("Location")).toBe(`/${orgId}/free_plan/free`);
-    expect(await planRow(Number(row.id))).toMatchObject({ name: "Free hour", free_internet: 1, price_cents: 0, free_every: "week", time_limit: null });
+    expect(await planRow(Number(row.id))).toMatchObject({
+      name: "Free hour",
+      free_internet: 1,
+      price_cents: 0,
+      free_every: "week",
+      time_limit: null,
+    });
   });
 
   it("refuses a second free plan; its creation page sends to the existing one", async () => {
@@ -339,14 +493,29 @@ describe("the free plan", () => {
     for (const planId of [String(paid), "abc", "-1", String(theirs)]) {
       expect((await as(owner.id, orgId).get(freePlan.loader, `free_plan/${planId}`, { planId })).status).toBe(404);
     }
-    const post = await as(owner.id, orgId).post(freePlan.action, `free_plan/${paid}`, { intent: "delete", confirmed: "yes" }, { planId: String(paid) });
+    const post = await as(owner.id, orgId).post(
+      freePlan.action,
+      `free_plan/${paid}`,
+      { intent: "delete", confirmed: "yes" },
+      { planId: String(paid) },
+    );
     expect(post.status).toBe(404);
     expect(await planRow(paid)).toBeDefined();
     // Deleting the free plan through its page.
-    const gone = await as(other.owner.id, other.orgId).post(freePlan.action, "free_plan/free", { intent: "delete", confirmed: "yes" }, { planId: "free" });
+    const gone = await as(other.owner.id, other.orgId).post(
+      freePlan.action,
+      "free_plan/free",
+      { intent: "delete", confirmed: "yes" },
+      { planId: "free" },
+    );
     expect(gone.status).toBe(302);
     expect(await toastOf(gone)).toEqual({ type: "info", message: "Service plan Their free deleted." });
-    const none = await as(other.owner.id, other.orgId).post(freePlan.action, "free_plan/free", { intent: "delete", confirmed: "yes" }, { planId: "free" });
+    const none = await as(other.owner.id, other.orgId).post(
+      freePlan.action,
+      "free_plan/free",
+      { intent: "delete", confirmed: "yes" },
+      { planId: "free" },
+    );
     expect(none.status).toBe(404);
   });
 });
@@ -379,7 +548,10 @@ describe("permissions (spec 3 §6, enforced on the server)", () => {
     expect(newPage.status).toBe(403);
     expect(((await newPage.json()) as Json).message).toBe(refusalMessage("create_bandwidth_policy"));
     expect((await v.post(newPolicy.action, "bandwidth_policies/new", { name: "Sneaky" })).status).toBe(403);
-    expect(((await (await v.get(policyDetail.loader, `bandwidth_policy/${id}`, params)).json()) as Json)).toMatchObject({ canEdit: false, canDelete: false });
+    expect((await (await v.get(policyDetail.loader, `bandwidth_policy/${id}`, params)).json()) as Json).toMatchObject({
+      canEdit: false,
+      canDelete: false,
+    });
     const update = await v.post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "update", name: "Changed" }, params);
     expect(update.status).toBe(403);
     expect(((await update.json()) as Json).message).toBe(refusalMessage("edit_bandwidth_policy"));
@@ -387,15 +559,23 @@ describe("permissions (spec 3 §6, enforced on the server)", () => {
 
     // create alone does not edit; edit alone does not create (the spec's swapped checks, built the intended way).
     const creator = as((await memberWith(orgId, ["view_bandwidth_policy", "create_bandwidth_policy"])).id, orgId);
-    expect((await creator.post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "update", name: "Changed" }, params)).status).toBe(403);
+    expect((await creator.post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "update", name: "Changed" }, params)).status).toBe(
+      403,
+    );
     expect((await creator.post(newPolicy.action, "bandwidth_policies/new", { name: "Made" })).status).toBe(302);
     const editor = as((await memberWith(orgId, ["view_bandwidth_policy", "edit_bandwidth_policy"])).id, orgId);
     expect((await editor.post(newPolicy.action, "bandwidth_policies/new", { name: "Nope" })).status).toBe(403);
-    expect((await editor.post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "update", name: "Changed" }, params)).status).toBe(302);
-    expect((await editor.post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "delete", confirmed: "yes" }, params)).status).toBe(403);
+    expect((await editor.post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "update", name: "Changed" }, params)).status).toBe(
+      302,
+    );
+    expect((await editor.post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "delete", confirmed: "yes" }, params)).status).toBe(
+      403,
+    );
     expect((await policyRow(id))?.name).toBe("Changed");
     const deleter = as((await memberWith(orgId, ["view_bandwidth_policy", "delete_bandwidth_policy"])).id, orgId);
-    expect((await deleter.post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "delete", confirmed: "yes" }, params)).status).toBe(302);
+    expect((await deleter.post(policyDetail.action, `bandwidth_policy/${id}`, { intent: "delete", confirmed: "yes" }, params)).status).toBe(
+      302,
+    );
     expect(await db.selectFrom("bandwidth_policies").select("name").orderBy("name").execute()).toEqual([{ name: "Made" }]);
   });
 
@@ -411,18 +591,25 @@ describe("permissions (spec 3 §6, enforced on the server)", () => {
     expect((await viewer.get(newPlan.loader, "service_plans/new/free", { free: "free" })).status).toBe(403);
     expect((await viewer.post(newPlan.action, "service_plans/new", { name: "Sneaky", price: "5" })).status).toBe(403);
     expect((await viewer.post(newPlan.action, "service_plans/new/free", { name: "Sneaky free" }, { free: "free" })).status).toBe(403);
-    expect(((await (await viewer.get(planDetail.loader, `service_plan/${id}`, params)).json()) as Json)).toMatchObject({ canEdit: false, canDelete: false });
+    expect((await (await viewer.get(planDetail.loader, `service_plan/${id}`, params)).json()) as Json).toMatchObject({
+      canEdit: false,
+      canDelete: false,
+    });
     const update = await viewer.post(planDetail.action, `service_plan/${id}`, { intent: "update", name: "Changed", price: "5" }, params);
     expect(update.status).toBe(403);
     expect(((await update.json()) as Json).message).toBe(refusalMessage("edit_service_plan"));
     expect((await viewer.post(planDetail.action, `service_plan/${id}`, { intent: "delete", confirmed: "yes" }, params)).status).toBe(403);
 
     const creator = as((await memberWith(orgId, ["view_service_plan", "create_service_plan"])).id, orgId);
-    expect((await creator.post(planDetail.action, `service_plan/${id}`, { intent: "update", name: "Changed", price: "5" }, params)).status).toBe(403);
+    expect(
+      (await creator.post(planDetail.action, `service_plan/${id}`, { intent: "update", name: "Changed", price: "5" }, params)).status,
+    ).toBe(403);
     expect((await creator.post(newPlan.action, "service_plans/new", { name: "Made", price: "5" })).status).toBe(302);
     const editor = as((await memberWith(orgId, ["view_service_plan", "edit_service_plan"])).id, orgId);
     expect((await editor.post(newPlan.action, "service_plans/new", { name: "Nope", price: "5" })).status).toBe(403);
-    expect((await editor.post(planDetail.action, `service_plan/${id}`, { intent: "update", name: "Changed", price: "5" }, params)).status).toBe(302);
+    expect(
+      (await editor.post(planDetail.action, `service_plan/${id}`, { intent: "update", name: "Changed", price: "5" }, params)).status,
+    ).toBe(302);
     expect((await editor.post(planDetail.action, `service_plan/${id}`, { intent: "delete", confirmed: "yes" }, params)).status).toBe(403);
     const deleter = as((await memberWith(orgId, ["view_service_plan", "delete_service_plan"])).id, orgId);
     expect((await deleter.post(planDetail.action, `service_plan/${id}`, { intent: "delete", confirmed: "yes" }, params)).status).toBe(302);
@@ -447,7 +634,9 @@ describe("tenancy", () => {
     expect((await me.post(policyDetail.action, `bandwidth_policy/${policy}`, { intent: "delete" }, p)).status).toBe(404);
 
     expect((await me.get(planDetail.loader, `service_plan/${plan}`, s)).status).toBe(404);
-    expect((await me.post(planDetail.action, `service_plan/${plan}`, { intent: "update", name: "Mine now", price: "5" }, s)).status).toBe(404);
+    expect((await me.post(planDetail.action, `service_plan/${plan}`, { intent: "update", name: "Mine now", price: "5" }, s)).status).toBe(
+      404,
+    );
     expect((await me.post(planDetail.action, `service_plan/${plan}`, { intent: "update", name: "" }, s)).status).toBe(404);
     expect((await me.post(planDetail.action, `service_plan/${plan}`, { intent: "delete", confirmed: "yes" }, s)).status).toBe(404);
 
@@ -457,7 +646,11 @@ describe("tenancy", () => {
     expect(((await (await me.get(policiesList.loader, "bandwidth_policies")).json()) as Json).total).toBe(0);
     expect(((await (await me.get(plansList.loader, "service_plans")).json()) as Json).total).toBe(0);
     // And another organisation's id in the URL is a 404 for me.
-    const foreignOrg = await callRoute(plansList.loader, { userId: mine.owner.id, orgId: theirs.orgId, path: `/${theirs.orgId}/service_plans` });
+    const foreignOrg = await callRoute(plansList.loader, {
+      userId: mine.owner.id,
+      orgId: theirs.orgId,
+      path: `/${theirs.orgId}/service_plans`,
+    });
     expect(foreignOrg.status).toBe(404);
   });
 });
@@ -486,11 +679,49 @@ describe("over HTTP (the built server, no JavaScript)", () => {
 
       const screens: [string, string[]][] = [
         ["bandwidth_policies", ["Bandwidth policies", "New policy", "Standard", "1 Mbps", "Records per page"]],
-        ["bandwidth_policies/new", ['name="name"', 'name="max_upload"', 'name="max_upload_unit"', 'name="max_download_unit"', "Kbps", 'value="1"', "Create"]],
+        [
+          "bandwidth_policies/new",
+          ['name="name"', 'name="max_upload"', 'name="max_upload_unit"', 'name="max_download_unit"', "Kbps", 'value="1"', "Create"],
+        ],
         [`bandwidth_policy/${policy}`, ["Standard", 'name="max_download"', "Update", "Delete", 'name="intent"']],
         [`bandwidth_policy/${policy}/edit`, ["Update"]],
-        ["service_plans", ["Plan Name", "Code", "Bandwidth Policy", "Time Limit", "Data Limit", "Validity", "Simultaneous connections", "Price in Kes", "Subscriptions", "Description", "New plan", "Day Pass", "Free"]],
-        ["service_plans/new", ["New service plan", "No limit", "Standard", 'type="radio"', "Unlimited", "Limited", 'name="limit_type"', 'name="time_limit_unit"', "Mins", "GBs", 'name="price"', "Price in Kes", "ignored for them", "Create"]],
+        [
+          "service_plans",
+          [
+            "Plan Name",
+            "Code",
+            "Bandwidth Policy",
+            "Time Limit",
+            "Data Limit",
+            "Validity",
+            "Simultaneous connections",
+            "Price in Kes",
+            "Subscriptions",
+            "Description",
+            "New plan",
+            "Day Pass",
+            "Free",
+          ],
+        ],
+        [
+          "service_plans/new",
+          [
+            "New service plan",
+            "No limit",
+            "Standard",
+            'type="radio"',
+            "Unlimited",
+            "Limited",
+            'name="limit_type"',
+            'name="time_limit_unit"',
+            "Mins",
+            "GBs",
+            'name="price"',
+            "Price in Kes",
+            "ignored for them",
+            "Create",
+          ],
+        ],
         [`service_plan/${plan}`, ["Day Pass", "Price in Kes", "Update", "Delete"]],
         ["free_plan/free", ["Free plan", "Free 30", "How often a device may take it", "Once a day", "Update", "Delete"]],
       ];

@@ -6,7 +6,15 @@ import { describe, expect, it } from "vitest";
 import type { Permission } from "~/lib/permissions";
 import { PLAN_MESSAGES, bandwidthPolicySchema, servicePlanSchema } from "~/lib/schemas/plans";
 import type { OrgContext } from "~/services/guard.server";
-import { POLICY_MESSAGES, createPolicy, deletePolicy, getPolicy, listPolicies, policiesByIds, updatePolicy } from "~/services/prepaid/policies.server";
+import {
+  POLICY_MESSAGES,
+  createPolicy,
+  deletePolicy,
+  getPolicy,
+  listPolicies,
+  policiesByIds,
+  updatePolicy,
+} from "~/services/prepaid/policies.server";
 import { PLAN_RESULT_MESSAGES, createPlan, deletePlan, getFreePlan, getPlan, listPlans, updatePlan } from "~/services/prepaid/plans.server";
 import { makeMember, makeOrg, run } from "../fixtures";
 import { contextOf } from "../fixtures/records";
@@ -54,19 +62,74 @@ describe("the service plan form's rules", () => {
     ["price -5", { name: "Daily", price: "-5" }, false, { path: "price", message: PLAN_MESSAGES.price }],
     ["free plan without a price", { name: "Free" }, true, null],
     ["free plan with price 0.5 (ignored)", { name: "Free", price: "0.5" }, true, null],
-    ["Limited Time without a time limit", { name: "D", price: "5", plan_kind: "Limited", limit_type: "Time" }, false, { path: "time_limit", message: PLAN_MESSAGES.timeLimit }],
-    ["Limited Data without a data limit", { name: "D", price: "5", plan_kind: "Limited", limit_type: "Data" }, false, { path: "usage_limit", message: PLAN_MESSAGES.usageLimit }],
-    ["Limited Both with only time", { name: "D", price: "5", plan_kind: "Limited", limit_type: "Both", time_limit: "30" }, false, { path: "usage_limit", message: PLAN_MESSAGES.usageLimit }],
-    ["Limited Both with only data", { name: "D", price: "5", plan_kind: "Limited", limit_type: "Both", usage_limit: "1" }, false, { path: "time_limit", message: PLAN_MESSAGES.timeLimit }],
-    ["Limited Both with both", { name: "D", price: "5", plan_kind: "Limited", limit_type: "Both", time_limit: "30", usage_limit: "1" }, false, null],
-    ["Unlimited ignores a bad limit type's missing limits", { name: "D", price: "5", plan_kind: "Unlimited", limit_type: "Both" }, false, null],
-    ["a time limit of 1.5", { name: "D", price: "5", plan_kind: "Limited", time_limit: "1.5" }, false, { path: "time_limit", message: PLAN_MESSAGES.timeLimit }],
-    ["a time limit of 0", { name: "D", price: "5", plan_kind: "Limited", time_limit: "0" }, false, { path: "time_limit", message: PLAN_MESSAGES.timeLimit }],
-    ["101 simultaneous connections", { name: "D", price: "5", simultaneous_connections: "101" }, false, { path: "simultaneous_connections", message: PLAN_MESSAGES.connections }],
+    [
+      "Limited Time without a time limit",
+      { name: "D", price: "5", plan_kind: "Limited", limit_type: "Time" },
+      false,
+      { path: "time_limit", message: PLAN_MESSAGES.timeLimit },
+    ],
+    [
+      "Limited Data without a data limit",
+      { name: "D", price: "5", plan_kind: "Limited", limit_type: "Data" },
+      false,
+      { path: "usage_limit", message: PLAN_MESSAGES.usageLimit },
+    ],
+    [
+      "Limited Both with only time",
+      { name: "D", price: "5", plan_kind: "Limited", limit_type: "Both", time_limit: "30" },
+      false,
+      { path: "usage_limit", message: PLAN_MESSAGES.usageLimit },
+    ],
+    [
+      "Limited Both with only data",
+      { name: "D", price: "5", plan_kind: "Limited", limit_type: "Both", usage_limit: "1" },
+      false,
+      { path: "time_limit", message: PLAN_MESSAGES.timeLimit },
+    ],
+    [
+      "Limited Both with both",
+      { name: "D", price: "5", plan_kind: "Limited", limit_type: "Both", time_limit: "30", usage_limit: "1" },
+      false,
+      null,
+    ],
+    [
+      "Unlimited ignores a bad limit type's missing limits",
+      { name: "D", price: "5", plan_kind: "Unlimited", limit_type: "Both" },
+      false,
+      null,
+    ],
+    [
+      "a time limit of 1.5",
+      { name: "D", price: "5", plan_kind: "Limited", time_limit: "1.5" },
+      false,
+      { path: "time_limit", message: PLAN_MESSAGES.timeLimit },
+    ],
+    [
+      "a time limit of 0",
+      { name: "D", price: "5", plan_kind: "Limited", time_limit: "0" },
+      false,
+      { path: "time_limit", message: PLAN_MESSAGES.timeLimit },
+    ],
+    [
+      "101 simultaneous connections",
+      { name: "D", price: "5", simultaneous_connections: "101" },
+      false,
+      { path: "simultaneous_connections", message: PLAN_MESSAGES.connections },
+    ],
     ["validity 0", { name: "D", price: "5", validity: "0" }, false, { path: "validity", message: PLAN_MESSAGES.validity }],
-    ["an unknown unit", { name: "D", price: "5", validity_units: "Weeks" }, false, { path: "validity_units", message: "Choose Mins, Hrs, Days." }],
+    [
+      "an unknown unit",
+      { name: "D", price: "5", validity_units: "Weeks" },
+      false,
+      { path: "validity_units", message: "Choose Mins, Hrs, Days." },
+    ],
     ["a code with a space", { name: "D", price: "5", code: "AB CD" }, false, { path: "code", message: PLAN_MESSAGES.code }],
-    ["a malformed policy id", { name: "D", price: "5", bandwidth_policy_id: "x1" }, false, { path: "bandwidth_policy_id", message: PLAN_MESSAGES.unknownPolicy }],
+    [
+      "a malformed policy id",
+      { name: "D", price: "5", bandwidth_policy_id: "x1" },
+      false,
+      { path: "bandwidth_policy_id", message: PLAN_MESSAGES.unknownPolicy },
+    ],
   ];
   it.each(refusals)("%s", (_label, fields, free, expected) => {
     expect(firstMessage(fields, free)).toEqual(expected);
@@ -96,7 +159,15 @@ describe("saving service plans", () => {
     [
       "Unlimited ignores the limits entered",
       { price: "10", plan_kind: "Unlimited", limit_type: "Both", time_limit: "30", usage_limit: "2" },
-      { plan_kind: "Unlimited", time_limit: null, time_limit_unit: null, time_limit_minutes: null, usage_limit: null, usage_limit_unit: null, usage_limit_bytes: null },
+      {
+        plan_kind: "Unlimited",
+        time_limit: null,
+        time_limit_unit: null,
+        time_limit_minutes: null,
+        usage_limit: null,
+        usage_limit_unit: null,
+        usage_limit_bytes: null,
+      },
     ],
     [
       "Limited Time: 2 Hrs is 120 minutes, data ignored",
@@ -106,14 +177,33 @@ describe("saving service plans", () => {
     [
       "Limited Data: 1 GBs is 1073741824 bytes, time ignored",
       { price: "10", plan_kind: "Limited", limit_type: "Data", usage_limit: "1", usage_limit_unit: "GBs", time_limit: "3" },
-      { plan_kind: "Limited", time_limit: null, time_limit_minutes: null, usage_limit: 1, usage_limit_unit: "GBs", usage_limit_bytes: 1073741824 },
+      {
+        plan_kind: "Limited",
+        time_limit: null,
+        time_limit_minutes: null,
+        usage_limit: 1,
+        usage_limit_unit: "GBs",
+        usage_limit_bytes: 1073741824,
+      },
     ],
     [
       "Limited Both: 1 Days and 500 MBs",
-      { price: "10", plan_kind: "Limited", limit_type: "Both", time_limit: "1", time_limit_unit: "Days", usage_limit: "500", usage_limit_unit: "MBs" },
+      {
+        price: "10",
+        plan_kind: "Limited",
+        limit_type: "Both",
+        time_limit: "1",
+        time_limit_unit: "Days",
+        usage_limit: "500",
+        usage_limit_unit: "MBs",
+      },
       { time_limit_minutes: 1440, usage_limit_bytes: 500 * 1024 * 1024 },
     ],
-    ["validity 3 Days is 4320 minutes", { price: "10", validity: "3", validity_units: "Days" }, { validity: 3, validity_units: "Days", validity_minutes: 4320 }],
+    [
+      "validity 3 Days is 4320 minutes",
+      { price: "10", validity: "3", validity_units: "Days" },
+      { validity: 3, validity_units: "Days", validity_minutes: 4320 },
+    ],
     ["price 49.50 is 4950 cents", { price: "49.50" }, { price_cents: 4950, free_internet: false, free_every: null }],
     ["price 1.29 is 129 cents", { price: "1.29" }, { price_cents: 129 }],
   ];
@@ -150,9 +240,15 @@ describe("saving service plans", () => {
     for (const code of codes) expect(code).toMatch(/^[ABCDEFGHJKLMNPQRSTUVWXYZ2-9]{6}$/);
     const given = await saved(ctx, { name: "Weekly", price: "300", code: "week-1" });
     expect(given.code).toBe("WEEK-1");
-    expect(await createPlan(ctx, planInput({ name: "Copy", price: "10", code: "WEEK-1" }))).toEqual({ ok: false, errors: { code: [PLAN_MESSAGES.codeTaken] } });
+    expect(await createPlan(ctx, planInput({ name: "Copy", price: "10", code: "WEEK-1" }))).toEqual({
+      ok: false,
+      errors: { code: [PLAN_MESSAGES.codeTaken] },
+    });
     const other = await saved(ctx, { name: "Other", price: "10" });
-    expect(await updatePlan(ctx, other.id, planInput({ name: "Other", price: "10", code: "Week-1" }))).toEqual({ ok: false, errors: { code: [PLAN_MESSAGES.codeTaken] } });
+    expect(await updatePlan(ctx, other.id, planInput({ name: "Other", price: "10", code: "Week-1" }))).toEqual({
+      ok: false,
+      errors: { code: [PLAN_MESSAGES.codeTaken] },
+    });
     // Without a code an update keeps the plan's.
     expect(await updatePlan(ctx, other.id, planInput({ name: "Other 2", price: "10" }))).toMatchObject({ ok: true });
     expect((await getPlan(ctx, other.id)).code).toBe(other.code);
@@ -181,14 +277,34 @@ describe("saving service plans", () => {
 describe("bandwidth policies", () => {
   it("stores speeds as entered and in kbps (5 Mbps is 5000 kbps), lists, reads in a batch, and updates", async () => {
     const { ctx } = await world();
-    const created = await createPolicy(ctx, policyInput({ name: "Fast", max_upload: "5", max_upload_unit: "Mbps", max_download: "512", max_download_unit: "Kbps" }));
+    const created = await createPolicy(
+      ctx,
+      policyInput({ name: "Fast", max_upload: "5", max_upload_unit: "Mbps", max_download: "512", max_download_unit: "Kbps" }),
+    );
     expect(created.message).toBe(POLICY_MESSAGES.created);
-    expect(await getPolicy(ctx, created.id)).toMatchObject({ name: "Fast", max_upload: 5, max_upload_unit: "Mbps", max_upload_kbps: 5000, max_download: 512, max_download_unit: "Kbps", max_download_kbps: 512 });
-    expect(policyInput()).toMatchObject({ max_upload: 1, max_upload_unit: "Mbps", max_download: 1, max_download_unit: "Mbps", description: null });
+    expect(await getPolicy(ctx, created.id)).toMatchObject({
+      name: "Fast",
+      max_upload: 5,
+      max_upload_unit: "Mbps",
+      max_upload_kbps: 5000,
+      max_download: 512,
+      max_download_unit: "Kbps",
+      max_download_kbps: 512,
+    });
+    expect(policyInput()).toMatchObject({
+      max_upload: 1,
+      max_upload_unit: "Mbps",
+      max_download: 1,
+      max_download_unit: "Mbps",
+      description: null,
+    });
     const slow = await createPolicy(ctx, policyInput({ name: "Slow" }));
     expect((await listPolicies(ctx, { offset: 0, pageSize: 10 })).rows.map((r) => r.name)).toEqual(["Slow", "Fast"]);
     expect((await listPolicies(ctx, { offset: 0, pageSize: 10, search: "fa" })).total).toBe(1);
-    expect(await updatePolicy(ctx, slow.id, policyInput({ name: "Slower", max_download: "2" }))).toEqual({ id: slow.id, message: POLICY_MESSAGES.updated });
+    expect(await updatePolicy(ctx, slow.id, policyInput({ name: "Slower", max_download: "2" }))).toEqual({
+      id: slow.id,
+      message: POLICY_MESSAGES.updated,
+    });
     expect(await getPolicy(ctx, slow.id)).toMatchObject({ name: "Slower", max_download_kbps: 2000 });
     const other = await world();
     const foreign = await createPolicy(other.ctx, policyInput({ name: "Theirs" }));
@@ -204,7 +320,10 @@ describe("bandwidth policies", () => {
     const outcome = await createPlan(ctx, planInput({ price: "10", bandwidth_policy_id: String(theirs.id) }));
     expect(outcome).toEqual({ ok: false, errors: { bandwidth_policy_id: [PLAN_MESSAGES.unknownPolicy] } });
     const mine = await saved(ctx, { price: "10" });
-    expect(await updatePlan(ctx, mine.id, planInput({ price: "10", bandwidth_policy_id: String(theirs.id) }))).toEqual({ ok: false, errors: { bandwidth_policy_id: [PLAN_MESSAGES.unknownPolicy] } });
+    expect(await updatePlan(ctx, mine.id, planInput({ price: "10", bandwidth_policy_id: String(theirs.id) }))).toEqual({
+      ok: false,
+      errors: { bandwidth_policy_id: [PLAN_MESSAGES.unknownPolicy] },
+    });
   });
 
   it("cannot delete a policy plans use (the message names them), and can once they are gone", async () => {
@@ -213,9 +332,14 @@ describe("bandwidth policies", () => {
     const daily = await saved(ctx, { name: "Daily", price: "50", bandwidth_policy_id: String(policy.id) });
     const hourly = await saved(ctx, { name: "Hourly", price: "10", bandwidth_policy_id: String(policy.id) });
     expect(await deletePolicy(ctx, policy.id)).toEqual({ ok: false, message: POLICY_MESSAGES.inUse("Fast", ["Daily", "Hourly"]) });
-    expect(POLICY_MESSAGES.inUse("Fast", ["Daily", "Hourly"])).toBe("Bandwidth policy Fast is used by 2 plans: Daily, Hourly. Give them another policy first.");
+    expect(POLICY_MESSAGES.inUse("Fast", ["Daily", "Hourly"])).toBe(
+      "Bandwidth policy Fast is used by 2 plans: Daily, Hourly. Give them another policy first.",
+    );
     expect(await deletePlan(ctx, hourly.id)).toEqual({ ok: true, message: PLAN_RESULT_MESSAGES.deleted("Hourly") });
-    expect(await deletePolicy(ctx, policy.id)).toEqual({ ok: false, message: "Bandwidth policy Fast is used by the plan Daily. Give it another policy first." });
+    expect(await deletePolicy(ctx, policy.id)).toEqual({
+      ok: false,
+      message: "Bandwidth policy Fast is used by the plan Daily. Give it another policy first.",
+    });
     await deletePlan(ctx, daily.id);
     expect(await deletePolicy(ctx, policy.id)).toEqual({ ok: true, message: POLICY_MESSAGES.deleted("Fast") });
     expect(await statusOf(() => getPolicy(ctx, policy.id))).toEqual({ status: 404, message: POLICY_MESSAGES.notFound });
@@ -282,11 +406,16 @@ describe("tenancy and permissions", () => {
     expect(created).toMatchObject({ ok: true });
     expect(await createPlan(creator, planInput({ name: "Free" }, true), true)).toMatchObject({ ok: true });
     // A second free plan is refused with the message, not a 403 for lacking view_service_plan.
-    expect(await createPlan(creator, planInput({ name: "Free 2" }, true), true)).toEqual({ ok: false, errors: { name: [PLAN_MESSAGES.oneFreePlan] } });
+    expect(await createPlan(creator, planInput({ name: "Free 2" }, true), true)).toEqual({
+      ok: false,
+      errors: { name: [PLAN_MESSAGES.oneFreePlan] },
+    });
     const planId = created.ok ? created.id : 0;
 
     const editor = await memberCtx(org.id, ["edit_service_plan", "edit_bandwidth_policy"]);
-    expect(await updatePlan(editor, planId, planInput({ name: "Edited", price: "20", bandwidth_policy_id: String(policy.id) }))).toMatchObject({ ok: true });
+    expect(
+      await updatePlan(editor, planId, planInput({ name: "Edited", price: "20", bandwidth_policy_id: String(policy.id) })),
+    ).toMatchObject({ ok: true });
     expect(await updatePolicy(editor, policy.id, policyInput({ name: "Edited" }))).toMatchObject({ id: policy.id });
 
     const deleter = await memberCtx(org.id, ["delete_service_plan", "delete_bandwidth_policy"]);

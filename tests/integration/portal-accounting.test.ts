@@ -58,15 +58,40 @@ describe("accounting records", () => {
   it("start, interim and stop keep usage, the accounting clock and the end of the session", async () => {
     const w = await world();
     const g = await guest(w);
-    expect(await accept(w.network, { status: "start", token: g.token }, T + MINUTE)).toEqual({ accepted: 1, unknown: 0, invalid: 0, errors: [] });
+    expect(await accept(w.network, { status: "start", token: g.token }, T + MINUTE)).toEqual({
+      accepted: 1,
+      unknown: 0,
+      invalid: 0,
+      errors: [],
+    });
     expect(await figures(g.id)).toEqual({ upload: 0, download: 0, accounted_at: T + MINUTE, ended_at: null, terminate_cause: null });
 
-    await accept(w.network, { status: "interim", token: g.token, input_octets: 1_000, output_octets: 50_000, session_time: 300 }, T + 6 * MINUTE);
-    expect(await figures(g.id)).toEqual({ upload: 1_000, download: 50_000, accounted_at: T + 6 * MINUTE, ended_at: null, terminate_cause: null });
+    await accept(
+      w.network,
+      { status: "interim", token: g.token, input_octets: 1_000, output_octets: 50_000, session_time: 300 },
+      T + 6 * MINUTE,
+    );
+    expect(await figures(g.id)).toEqual({
+      upload: 1_000,
+      download: 50_000,
+      accounted_at: T + 6 * MINUTE,
+      ended_at: null,
+      terminate_cause: null,
+    });
 
-    await accept(w.network, { status: "stop", token: g.token, input_octets: 2_000, output_octets: 90_000, session_time: 600, terminate_cause: "User-Request" }, T + 12 * MINUTE);
+    await accept(
+      w.network,
+      { status: "stop", token: g.token, input_octets: 2_000, output_octets: 90_000, session_time: 600, terminate_cause: "User-Request" },
+      T + 12 * MINUTE,
+    );
     // The gateway says the session lasted 600 s: it ended then, not when the stop arrived.
-    expect(await figures(g.id)).toEqual({ upload: 2_000, download: 90_000, accounted_at: T + 12 * MINUTE, ended_at: T + 10 * MINUTE, terminate_cause: "User-Request" });
+    expect(await figures(g.id)).toEqual({
+      upload: 2_000,
+      download: 90_000,
+      accounted_at: T + 12 * MINUTE,
+      ended_at: T + 10 * MINUTE,
+      terminate_cause: "User-Request",
+    });
   });
 
   it("ends a stop without session_time when it arrives, and never later than now", async () => {
@@ -81,7 +106,14 @@ describe("accounting records", () => {
   it("is order-independent: a late start or interim never reopens a stopped session, and bytes keep their maximum", async () => {
     const w = await world();
     const [a, b] = [await guest(w), await guest(w)];
-    const stop = (token: string) => ({ status: "stop", token, input_octets: 500, output_octets: 900, session_time: 120, terminate_cause: "Lost-Carrier" });
+    const stop = (token: string) => ({
+      status: "stop",
+      token,
+      input_octets: 500,
+      output_octets: 900,
+      session_time: 120,
+      terminate_cause: "Lost-Carrier",
+    });
     const interim = (token: string) => ({ status: "interim", token, input_octets: 300, output_octets: 1_000, session_time: 60 });
     const start = (token: string) => ({ status: "start", token });
     await accept(w.network, stop(a.token), T + 3 * MINUTE);
@@ -112,12 +144,24 @@ describe("accounting records", () => {
     const w = await world();
     const guests = [await guest(w), await guest(w, { at: T + 65 * MINUTE }), await guest(w, { at: T + 26 * 60 * MINUTE })];
     const batch = (n: number) =>
-      guests.map((g) => ({ status: n === 3 ? "stop" : "interim", token: g.token, input_octets: n * 10, output_octets: 100 - n, session_time: 60 * n, terminate_cause: n === 3 ? "User-Request" : null }));
+      guests.map((g) => ({
+        status: n === 3 ? "stop" : "interim",
+        token: g.token,
+        input_octets: n * 10,
+        output_octets: 100 - n,
+        session_time: 60 * n,
+        terminate_cause: n === 3 ? "User-Request" : null,
+      }));
     const outcomes = await Promise.all([1, 2, 3, 4, 5].map((n) => accept(w.network, batch(n), T + 27 * 60 * MINUTE)));
     expect(outcomes.map((o) => o.accepted)).toEqual([3, 3, 3, 3, 3]);
     for (const g of guests) {
       const { authorized_at } = await rowOf(g.id);
-      expect(await figures(g.id)).toMatchObject({ upload: 50, download: 99, ended_at: Number(authorized_at) + 180_000, terminate_cause: "User-Request" });
+      expect(await figures(g.id)).toMatchObject({
+        upload: 50,
+        download: 99,
+        ended_at: Number(authorized_at) + 180_000,
+        terminate_cause: "User-Request",
+      });
     }
     const kept = await rollupSnapshot(w.org.id);
     await rebuildRollups(w.org.id);
@@ -153,7 +197,11 @@ describe("accounting records", () => {
     await accept(w.network, { status: "stop", token: earlier.token }, T + 5 * MINUTE);
     const newest = await guest(w, { clientMac, at: T + 10 * MINUTE });
     await guest(w, { clientMac, at: T + 20 * MINUTE, authorize: false }); // a later portal visit, never authorized
-    const data = await accept(w.network, { status: "interim", client_mac: "AA-BB-CC-00-11-22", ap_mac: "aabb.cc00.9999", input_octets: 77, output_octets: 88 }, T + 25 * MINUTE);
+    const data = await accept(
+      w.network,
+      { status: "interim", client_mac: "AA-BB-CC-00-11-22", ap_mac: "aabb.cc00.9999", input_octets: 77, output_octets: 88 },
+      T + 25 * MINUTE,
+    );
     expect(data).toMatchObject({ accepted: 1, unknown: 0 });
     expect(await figures(newest.id)).toMatchObject({ upload: 77, download: 88, accounted_at: T + 25 * MINUTE });
     expect(await figures(earlier.id)).toMatchObject({ upload: 0, download: 0 });
@@ -223,9 +271,13 @@ describe("accounting records", () => {
     const w = await world();
     const g = await guest(w);
     const records = Array.from({ length: MAX_RECORDS + 1 }, () => ({ status: "interim", token: g.token, input_octets: 1 }));
-    expect(await recordAccounting(w.network, records, T + MINUTE)).toEqual({ ok: false, message: expect.stringMatching(/at most 1000 records/) });
+    expect(await recordAccounting(w.network, records, T + MINUTE)).toEqual({
+      ok: false,
+      message: expect.stringMatching(/at most 1000 records/),
+    });
     expect(await recordAccounting(w.network, { records }, T + MINUTE)).toMatchObject({ ok: false });
-    for (const body of [undefined, null, "stop", 42, { records: "all" }]) expect(await recordAccounting(w.network, body, T + MINUTE)).toMatchObject({ ok: false });
+    for (const body of [undefined, null, "stop", 42, { records: "all" }])
+      expect(await recordAccounting(w.network, body, T + MINUTE)).toMatchObject({ ok: false });
     expect(await figures(g.id)).toMatchObject({ upload: 0, accounted_at: null });
     expect(await accept(w.network, records.slice(0, MAX_RECORDS), T + MINUTE)).toMatchObject({ accepted: MAX_RECORDS });
     expect(await accept(w.network, [], T + MINUTE)).toEqual({ accepted: 0, unknown: 0, invalid: 0, errors: [] });
@@ -254,15 +306,27 @@ describe("accounting records", () => {
       T + MINUTE,
     );
     expect(data).toMatchObject({ accepted: 1, unknown: 3 });
-    for (const id of [theirGuest.id, theirOther.id, siblingGuest.id]) expect(await figures(id)).toEqual({ upload: 0, download: 0, accounted_at: null, ended_at: null, terminate_cause: null });
+    for (const id of [theirGuest.id, theirOther.id, siblingGuest.id])
+      expect(await figures(id)).toEqual({ upload: 0, download: 0, accounted_at: null, ended_at: null, terminate_cause: null });
     expect(await figures(myGuest.id)).toMatchObject({ upload: 5, download: 6 });
   });
 
   it("keeps the roll-ups right: usage and dwell of the analytics service equal the connection rows", async () => {
     const w = await world();
     const guests = [await guest(w), await guest(w), await guest(w, { at: T + 70 * MINUTE })];
-    await accept(w.network, guests.map((g, i) => ({ status: "interim", token: g.token, input_octets: 100 * (i + 1), output_octets: 1_000 * (i + 1) })), T + 80 * MINUTE);
-    await accept(w.network, [{ status: "stop", token: guests[0]!.token, input_octets: 150, output_octets: 1_500, session_time: 1_800 }, { status: "stop", token: guests[2]!.token, session_time: 300 }], T + 90 * MINUTE);
+    await accept(
+      w.network,
+      guests.map((g, i) => ({ status: "interim", token: g.token, input_octets: 100 * (i + 1), output_octets: 1_000 * (i + 1) })),
+      T + 80 * MINUTE,
+    );
+    await accept(
+      w.network,
+      [
+        { status: "stop", token: guests[0]!.token, input_octets: 150, output_octets: 1_500, session_time: 1_800 },
+        { status: "stop", token: guests[2]!.token, session_time: 300 },
+      ],
+      T + 90 * MINUTE,
+    );
     await accept(w.network, { status: "interim", token: guests[1]!.token, input_octets: 250, output_octets: 2_500 }, T + 95 * MINUTE);
 
     const rows = await db.selectFrom("connections").selectAll().where("organization_id", "=", w.org.id).execute();
@@ -276,7 +340,10 @@ describe("accounting records", () => {
       dwellTime: sum((r) => (r.ended_at === null ? 0 : (Number(r.ended_at) - Number(r.authorized_at)) / 1000)),
     });
     expect(sum((r) => Number(r.upload))).toBe(150 + 250 + 300);
-    const hours = await usageSeries({ organizationId: w.org.id, range: { startMs: day, endMs: day + 24 * 60 * MINUTE, offsetMs: 0 } }, "hour");
+    const hours = await usageSeries(
+      { organizationId: w.org.id, range: { startMs: day, endMs: day + 24 * 60 * MINUTE, offsetMs: 0 } },
+      "hour",
+    );
     expect(hours.map((h) => [h.time, h.upload, h.download])).toEqual([
       [Date.UTC(2026, 10, 20, 9), 150 + 250, 1_500 + 2_500],
       [Date.UTC(2026, 10, 20, 10), 300, 3_000],
@@ -299,14 +366,28 @@ describe("POST /hotspot/accounting over HTTP", () => {
   });
 
   const post = (secret: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(`${server.origin}/hotspot/accounting`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${secret}`, ...headers }, body });
+    fetch(`${server.origin}/hotspot/accounting`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${secret}`, ...headers },
+      body,
+    });
 
   it("applies a batch sent with the network's gateway secret and answers the counts", async () => {
     const w = await world();
     const g = await guest(w);
-    const res = await post(w.secret, JSON.stringify({ records: [{ status: "interim", token: g.token, input_octets: 10, output_octets: 20 }, { status: "interim", token: g.token, input_octets: "x" }] }));
+    const res = await post(
+      w.secret,
+      JSON.stringify({
+        records: [
+          { status: "interim", token: g.token, input_octets: 10, output_octets: 20 },
+          { status: "interim", token: g.token, input_octets: "x" },
+        ],
+      }),
+    );
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: { accepted: 1, unknown: 0, invalid: 1, errors: [{ index: 1, message: expect.stringMatching(/^input_octets: /) }] } });
+    expect(await res.json()).toEqual({
+      data: { accepted: 1, unknown: 0, invalid: 1, errors: [{ index: 1, message: expect.stringMatching(/^input_octets: /) }] },
+    });
     expect(await figures(g.id)).toMatchObject({ upload: 10, download: 20 });
   });
 
@@ -323,7 +404,7 @@ describe("POST /hotspot/accounting over HTTP", () => {
     const foreign = await post(other.secret, record);
     expect(foreign.status).toBe(200);
     expect((await foreign.json()).data).toMatchObject({ accepted: 0, unknown: 1 });
-    const garbage = await send("{\"status\": \"stop\", ");
+    const garbage = await send('{"status": "stop", ');
     expect(garbage.status).toBe(400);
     expect(await garbage.json()).toEqual({ error: { message: "The request body could not be read." } });
     expect((await send(JSON.stringify([{ status: "stop", token: g.token, terminate_cause: "a\u0000b" }]))).status).toBe(400);

@@ -25,7 +25,13 @@ afterAll(async () => {
   await unifi?.close();
 });
 
-const SIGNUP = { mode: "SIGNUP", first_name: "Amina", last_name: "Otieno", email_address: "Amina@Example.com", phone_number: "0712 345 678" };
+const SIGNUP = {
+  mode: "SIGNUP",
+  first_name: "Amina",
+  last_name: "Otieno",
+  email_address: "Amina@Example.com",
+  phone_number: "0712 345 678",
+};
 
 async function world(fields = {}) {
   const { org } = await makeOrg(`Portal ${Math.random()}`);
@@ -42,10 +48,17 @@ async function merakiGuest(clientMac = randomMac()) {
 const insertKnown = (orgId: number, contact: { email_address?: string; phone_number?: string }) =>
   db
     .insertInto("customers")
-    .values({ organization_id: orgId, identity: contact.email_address ?? contact.phone_number ?? "guest", created_at: Date.now(), updated_at: Date.now(), ...contact })
+    .values({
+      organization_id: orgId,
+      identity: contact.email_address ?? contact.phone_number ?? "guest",
+      created_at: Date.now(),
+      updated_at: Date.now(),
+      ...contact,
+    })
     .returning(["id", "email_address", "phone_number"])
     .executeTakeFirstOrThrow();
-const connectionOf = (token: string) => db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
+const connectionOf = (token: string) =>
+  db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
 
 describe("gateway entry", () => {
   it("records the visit, the access point seen, the device and its customer, and sends the guest to /connect with a token kept hashed", async () => {
@@ -55,7 +68,15 @@ describe("gateway entry", () => {
     expect(entry.status).toBe(302);
     expect(entry.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const connection = await connectionOf(entry.token!);
-    expect(connection).toMatchObject({ organization_id: org.id, venue_id: venue.id, access_point_id: ap.id, access_point_mac: ap.mac_address, authorized_at: null, gateway: "meraki", client_ip: "10.0.0.23" });
+    expect(connection).toMatchObject({
+      organization_id: org.id,
+      venue_id: venue.id,
+      access_point_id: ap.id,
+      access_point_mac: ap.mac_address,
+      authorized_at: null,
+      gateway: "meraki",
+      client_ip: "10.0.0.23",
+    });
     expect(connection.token).not.toContain(entry.token!);
     const device = await db.selectFrom("devices").selectAll().where("id", "=", connection.device_id!).executeTakeFirstOrThrow();
     expect(device.mac_address).toBe("aa:bb:cc:dd:ee:01");
@@ -68,7 +89,11 @@ describe("gateway entry", () => {
     const { venue } = await world();
     const entry = await enter(server.origin, `/hotspot/meraki/${venue.portal_key}?${merakiQuery("02:00:00:99:99:99")}`);
     expect(entry.status).toBe(302);
-    expect(await connectionOf(entry.token!)).toMatchObject({ venue_id: venue.id, access_point_id: null, access_point_mac: "02:00:00:99:99:99" });
+    expect(await connectionOf(entry.token!)).toMatchObject({
+      venue_id: venue.id,
+      access_point_id: null,
+      access_point_mac: "02:00:00:99:99:99",
+    });
   });
 
   it("never attributes a guest to another organisation's access point with the same MAC", async () => {
@@ -91,10 +116,18 @@ describe("gateway entry", () => {
       [`/hotspot/meraki/not-a-real-key-at-all-xx?${merakiQuery(ap.mac_address)}`, 404, "not set up in Mlango"],
       [`/hotspot/meraki/${key}?${merakiQuery(ap.mac_address, "not-a-mac")}`, 400, "client_mac"],
       [`/hotspot/meraki/${key}?client_mac=02:00:00:00:00:01`, 400, "base_grant_url"],
-      [`/hotspot/meraki/${key}?${merakiQuery(ap.mac_address, randomMac(), { base_grant_url: "javascript:alert(1)" })}`, 400, "base_grant_url"],
+      [
+        `/hotspot/meraki/${key}?${merakiQuery(ap.mac_address, randomMac(), { base_grant_url: "javascript:alert(1)" })}`,
+        400,
+        "base_grant_url",
+      ],
       [`/hotspot/meraki/${key}?${merakiQuery("zz:zz", randomMac())}`, 400, "node_mac"],
       [`/hotspot/opennds/${key}?fas=%%%garbage`, 400, "fas"],
-      [`/hotspot/opennds/${key}?fas=${fas("clientip=1.2.3.4, clientmac=02:00:00:00:00:02, hid=abc, gatewayaddress=evil.example/path")}`, 400, "gatewayaddress"],
+      [
+        `/hotspot/opennds/${key}?fas=${fas("clientip=1.2.3.4, clientmac=02:00:00:00:00:02, hid=abc, gatewayaddress=evil.example/path")}`,
+        400,
+        "gatewayaddress",
+      ],
       [`/hotspot/unifi/${key}/guest/s/default/?id=nonsense`, 400, "id"],
       [`/hotspot/unifi/${key}/somewhere/?id=02:00:00:00:00:03`, 400, "site"],
       [`/hotspot/mlango/${key}?client_mac=02:00:00:00:00:04&grant_url=http://gw/&ts=1&signature=${"0".repeat(64)}`, 400, "signature"],
@@ -140,21 +173,31 @@ describe("connect page", () => {
 
   it("answers many guests' pages at once each with its own network, and unknown tokens with a 404 (lookups gathered into one statement)", async () => {
     const guests = await Promise.all(Array.from({ length: 6 }, () => merakiGuest()));
-    const asks = [...guests, ...guests].flatMap((g, i) => [{ token: g.token, venue: g.venue.name }, { token: `unknown${i}${"x".repeat(30)}`, venue: null }]);
-    const pages = await Promise.all(asks.map(async (ask) => {
-      const response = await fetch(`${server.origin}/connect?token=${ask.token}`);
-      return { ask, status: response.status, page: await response.text() };
-    }));
+    const asks = [...guests, ...guests].flatMap((g, i) => [
+      { token: g.token, venue: g.venue.name },
+      { token: `unknown${i}${"x".repeat(30)}`, venue: null },
+    ]);
+    const pages = await Promise.all(
+      asks.map(async (ask) => {
+        const response = await fetch(`${server.origin}/connect?token=${ask.token}`);
+        return { ask, status: response.status, page: await response.text() };
+      }),
+    );
     for (const { ask, status, page } of pages) {
       expect(status).toBe(ask.venue ? 200 : 404);
       if (ask.venue) expect(page).toContain(`<p class="venue">${ask.venue}</p>`);
-      for (const other of guests.filter((g) => g.venue.name !== ask.venue)) expect(page).not.toContain(`<p class="venue">${other.venue.name}</p>`);
+      for (const other of guests.filter((g) => g.venue.name !== ask.venue))
+        expect(page).not.toContain(`<p class="venue">${other.venue.name}</p>`);
     }
   });
 
   it("gives each of the tokens looked up in one moment its own view (one statement on PostgreSQL)", async () => {
     const [a, b, c] = await Promise.all([merakiGuest(), merakiGuest(), merakiGuest()]);
-    await db.updateTable("connections").set({ authorized_at: Date.now(), authorization_mode: "CLICK_THROUGH" }).where("token", "=", hashToken(b!.token)).execute();
+    await db
+      .updateTable("connections")
+      .set({ authorized_at: Date.now(), authorization_mode: "CLICK_THROUGH" })
+      .where("token", "=", hashToken(b!.token))
+      .execute();
     const tokens = [a!.token, "unknown-token-of-nobody-at-all", b!.token, a!.token, c!.token, "bad token"];
     const views = await Promise.all(tokens.map((token) => loadGuestView(token)));
     expect(views.map((v) => (v ? [v.network.name, v.state] : null))).toEqual([
@@ -190,10 +233,22 @@ describe("connect page", () => {
     expect(connection.authorization_mode).toBe("SIGNUP");
     expect(Number(connection.session_expires_at) - Number(connection.authorized_at)).toBe(3600_000);
     const customer = await db.selectFrom("customers").selectAll().where("id", "=", connection.customer_id!).executeTakeFirstOrThrow();
-    expect(customer).toMatchObject({ organization_id: org.id, first_name: "Amina", last_name: "Otieno", email_address: "amina@example.com", phone_number: "+254712345678", identity: "+254712345678" });
+    expect(customer).toMatchObject({
+      organization_id: org.id,
+      first_name: "Amina",
+      last_name: "Otieno",
+      email_address: "amina@example.com",
+      phone_number: "+254712345678",
+      identity: "+254712345678",
+    });
     expect(customer.terms_accepted_at).not.toBeNull();
     expect(customer.marketing_opt_in_at).not.toBeNull();
-    const consents = await db.selectFrom("customer_consents").select(["kind", "granted", "wording_version", "connection_id"]).where("customer_id", "=", customer.id).orderBy("kind").execute();
+    const consents = await db
+      .selectFrom("customer_consents")
+      .select(["kind", "granted", "wording_version", "connection_id"])
+      .where("customer_id", "=", customer.id)
+      .orderBy("kind")
+      .execute();
     expect(consents).toEqual([
       { kind: "marketing", granted: 1, wording_version: "2026-11-25", connection_id: connection.id },
       { kind: "terms", granted: 1, wording_version: "2026-11-25", connection_id: connection.id },
@@ -210,7 +265,12 @@ describe("connect page", () => {
     const customer = await db.selectFrom("customers").selectAll().where("id", "=", connection.customer_id!).executeTakeFirstOrThrow();
     expect(customer.marketing_opt_in_at).toBeNull();
     expect(customer.terms_accepted_at).toBe(connection.authorized_at);
-    const consents = await db.selectFrom("customer_consents").select(["kind", "granted"]).where("connection_id", "=", connection.id).orderBy("kind").execute();
+    const consents = await db
+      .selectFrom("customer_consents")
+      .select(["kind", "granted"])
+      .where("connection_id", "=", connection.id)
+      .orderBy("kind")
+      .execute();
     expect(consents).toEqual([
       { kind: "marketing", granted: 0 },
       { kind: "terms", granted: 1 },
@@ -223,7 +283,15 @@ describe("connect page", () => {
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([303, 409, 409, 409]);
     // The refused requests' consents went with their rolled-back transactions: one record of each kind.
-    const kinds = (await db.selectFrom("customer_consents").select("kind").where("connection_id", "=", (await connectionOf(token)).id).execute()).map((c) => c.kind).sort();
+    const kinds = (
+      await db
+        .selectFrom("customer_consents")
+        .select("kind")
+        .where("connection_id", "=", (await connectionOf(token)).id)
+        .execute()
+    )
+      .map((c) => c.kind)
+      .sort();
     expect(kinds).toEqual(["marketing", "terms"]);
     const refused = answers.find((a) => a.status === 409)!;
     const page = await refused.text();
@@ -242,13 +310,23 @@ describe("connect page", () => {
     const entry = await enter(server.origin, `/hotspot/meraki/${first.venue.portal_key}?${merakiQuery(first.ap.mac_address)}`);
     const page = await (await fetch(`${server.origin}/connect?token=${entry.token}`)).text();
     expect(page).toContain("Email address");
-    const answer = await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP, email_address: "amina.work@example.com", phone_number: "+254 712 345 678" });
+    const answer = await postForm(server.origin, "/connect", {
+      token: entry.token!,
+      ...SIGNUP,
+      email_address: "amina.work@example.com",
+      phone_number: "+254 712 345 678",
+    });
     expect(answer.status).toBe(303);
     const second = await connectionOf(entry.token!);
     expect(second.customer_id).toBe(known);
     const device = await db.selectFrom("devices").select("customer_id").where("id", "=", second.device_id!).executeTakeFirstOrThrow();
     expect(device.customer_id).toBe(known);
-    const named = await db.selectFrom("customers").select("id").where("organization_id", "=", first.org.id).where("phone_number", "=", "+254712345678").execute();
+    const named = await db
+      .selectFrom("customers")
+      .select("id")
+      .where("organization_id", "=", first.org.id)
+      .where("phone_number", "=", "+254712345678")
+      .execute();
     expect(named).toHaveLength(1);
   });
 
@@ -256,8 +334,15 @@ describe("connect page", () => {
     const first = await merakiGuest();
     // Two customers the organisation knows: the older by an e-mail address, the newer by a phone number.
     const byEmail = await insertKnown(first.org.id, { email_address: `older.${Date.now()}@example.com` });
-    const byPhone = await insertKnown(first.org.id, { phone_number: `+25471${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}` });
-    const answer = await postForm(server.origin, "/connect", { token: first.token, ...SIGNUP, email_address: byEmail.email_address!, phone_number: byPhone.phone_number! });
+    const byPhone = await insertKnown(first.org.id, {
+      phone_number: `+25471${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`,
+    });
+    const answer = await postForm(server.origin, "/connect", {
+      token: first.token,
+      ...SIGNUP,
+      email_address: byEmail.email_address!,
+      phone_number: byPhone.phone_number!,
+    });
     expect(answer.status).toBe(303);
     const connection = await connectionOf(first.token);
     expect(connection.customer_id).toBe(Math.min(byEmail.id, byPhone.id));
@@ -268,7 +353,10 @@ describe("connect page", () => {
   it("gives a returning guest with a complete record one Connect button", async () => {
     const first = await merakiGuest();
     await postForm(server.origin, "/connect", { token: first.token, ...SIGNUP });
-    const entry = await enter(server.origin, `/hotspot/meraki/${first.venue.portal_key}?${merakiQuery(first.ap.mac_address, first.clientMac)}`);
+    const entry = await enter(
+      server.origin,
+      `/hotspot/meraki/${first.venue.portal_key}?${merakiQuery(first.ap.mac_address, first.clientMac)}`,
+    );
     const page = await (await fetch(`${server.origin}/connect?token=${entry.token}`)).text();
     expect(page).not.toContain('name="email_address"');
     expect(page).toContain('value="CLICK_THROUGH"');
@@ -286,13 +374,21 @@ describe("connect page", () => {
     const connection = await connectionOf(entry.token!);
     expect(connection.authorization_mode).toBe("CLICK_THROUGH");
     // "By connecting you accept the terms…": the terms are recorded, marketing is not asked.
-    const consents = await db.selectFrom("customer_consents").select(["kind", "granted"]).where("connection_id", "=", connection.id).execute();
+    const consents = await db
+      .selectFrom("customer_consents")
+      .select(["kind", "granted"])
+      .where("connection_id", "=", connection.id)
+      .execute();
     expect(consents).toEqual([{ kind: "terms", granted: 1 }]);
   });
 
   it("refuses expired and unknown tokens and blocked devices with readable pages", async () => {
     const expired = await merakiGuest();
-    await db.updateTable("connections").set({ token_expires_at: Date.now() - 1 }).where("token", "=", hashToken(expired.token)).execute();
+    await db
+      .updateTable("connections")
+      .set({ token_expires_at: Date.now() - 1 })
+      .where("token", "=", hashToken(expired.token))
+      .execute();
     const expiredPage = await fetch(`${server.origin}/connect?token=${expired.token}`);
     expect(expiredPage.status).toBe(410);
     expect(await expiredPage.text()).toContain("This connection link has expired.");
@@ -318,12 +414,16 @@ describe("connect page", () => {
     const guest = await merakiGuest();
     await db.updateTable("access_points").set({ success_url: "https://ap.example/welcome" }).where("id", "=", guest.ap.id).execute();
     await db.updateTable("venues").set({ success_url: "https://venue.example/hello" }).where("id", "=", guest.venue.id).execute();
-    const grant = async (token: string) => new URL((await postForm(server.origin, "/connect", { token, ...SIGNUP })).headers.get("location")!).searchParams.get("continue_url");
+    const grant = async (token: string) =>
+      new URL((await postForm(server.origin, "/connect", { token, ...SIGNUP })).headers.get("location")!).searchParams.get("continue_url");
     expect(await grant(guest.token)).toBe("https://ap.example/welcome");
     const second = await enter(server.origin, `/hotspot/meraki/${guest.venue.portal_key}?${merakiQuery("02:00:00:00:00:aa")}`);
     expect(await grant(second.token!)).toBe("https://venue.example/hello");
     await db.updateTable("venues").set({ success_url: null }).where("id", "=", guest.venue.id).execute();
-    const third = await enter(server.origin, `/hotspot/meraki/${guest.venue.portal_key}?${merakiQuery("02:00:00:00:00:aa", randomMac(), { user_continue_url: "" })}`);
+    const third = await enter(
+      server.origin,
+      `/hotspot/meraki/${guest.venue.portal_key}?${merakiQuery("02:00:00:00:00:aa", randomMac(), { user_continue_url: "" })}`,
+    );
     const online = await grant(third.token!);
     expect(online).toMatch(/\/connect\/online\?token=/);
     const onlinePage = await fetch(online!.replace(/^https?:\/\/[^/]+/, server.origin));
@@ -348,7 +448,12 @@ describe("other makes", () => {
   });
 
   it("UniFi: authorizes the guest at the controller, and undoes the authorization when the controller fails", async () => {
-    const { venue, ap } = await world({ unifi_url: unifi.url, unifi_username: "admin", unifi_password: encryptSecret("unifi-fake-password"), session_minutes: 90 });
+    const { venue, ap } = await world({
+      unifi_url: unifi.url,
+      unifi_username: "admin",
+      unifi_password: encryptSecret("unifi-fake-password"),
+      session_minutes: 90,
+    });
     const clientMac = randomMac();
     const path = `/hotspot/unifi/${venue.portal_key}/guest/s/default/?ap=${ap.mac_address}&id=${clientMac}&t=1700000000&url=http%3A%2F%2Fexample.com%2F&ssid=Guest`;
     const entry = await enter(server.origin, path);
@@ -361,12 +466,26 @@ describe("other makes", () => {
     unifi.failing = true;
     try {
       const second = await enter(server.origin, path.replace(clientMac, randomMac()));
-      const failed = await postForm(server.origin, "/connect", { token: second.token!, ...SIGNUP, phone_number: "0722000111", email_address: "b@example.com" });
+      const failed = await postForm(server.origin, "/connect", {
+        token: second.token!,
+        ...SIGNUP,
+        phone_number: "0722000111",
+        email_address: "b@example.com",
+      });
       expect(failed.status).toBe(502);
       expect(await failed.text()).toContain("The network could not let you through just now.");
       expect((await connectionOf(second.token!)).authorized_at).toBeNull();
       unifi.failing = false;
-      expect((await postForm(server.origin, "/connect", { token: second.token!, ...SIGNUP, phone_number: "0722000111", email_address: "b@example.com" })).status).toBe(303);
+      expect(
+        (
+          await postForm(server.origin, "/connect", {
+            token: second.token!,
+            ...SIGNUP,
+            phone_number: "0722000111",
+            email_address: "b@example.com",
+          })
+        ).status,
+      ).toBe(303);
     } finally {
       unifi.failing = false;
     }
@@ -375,7 +494,14 @@ describe("other makes", () => {
   it("Mlango: takes only signed entries and signs the grant", async () => {
     const { venue, ap, secret } = await world();
     const sign = (message: string) => crypto.createHmac("sha256", secret).update(message).digest("hex");
-    const values = { ap_mac: ap.mac_address, client_mac: randomMac(), client_ip: "10.1.1.9", grant_url: "http://127.0.0.1:9/grant", continue_url: "", ts: String(Math.floor(Date.now() / 1000)) };
+    const values = {
+      ap_mac: ap.mac_address,
+      client_mac: randomMac(),
+      client_ip: "10.1.1.9",
+      grant_url: "http://127.0.0.1:9/grant",
+      continue_url: "",
+      ts: String(Math.floor(Date.now() / 1000)),
+    };
     const message = [values.ap_mac, values.client_mac, values.client_ip, values.grant_url, values.continue_url, values.ts].join("\n");
     const query = (signature: string, v = values) => new URLSearchParams({ ...v, signature }).toString();
     expect((await enter(server.origin, `/hotspot/mlango/${venue.portal_key}?${query(sign(message + "x"))}`)).status).toBe(400);
@@ -402,7 +528,12 @@ describe("/splash JSON calls and the Captive Portal API", () => {
 
   it("POST /splash/connect/auto answers the error, then redirect_to", async () => {
     const { token } = await merakiGuest();
-    const post = (body: unknown) => fetch(`${server.origin}/splash/connect/auto`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${server.origin}/splash/connect/auto`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const invalid = await post({ token, mode: "SIGNUP" });
     expect(invalid.status).toBe(422);
     expect((await invalid.json()).error).toBe("Email address is required.");
@@ -413,9 +544,17 @@ describe("/splash JSON calls and the Captive Portal API", () => {
     const again = await post({ token, ...SIGNUP });
     expect(again.status).toBe(409);
     expect((await again.json()).error).toBe("Connection has already been authorized. Reconnect to WiFi for a new connection session");
-    const broken = await fetch(`${server.origin}/splash/connect/auto`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{nope" });
+    const broken = await fetch(`${server.origin}/splash/connect/auto`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{nope",
+    });
     expect(broken.status).toBe(400);
-    const huge = await fetch(`${server.origin}/splash/connect/auto`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, first_name: "a".repeat(100_000) }) });
+    const huge = await fetch(`${server.origin}/splash/connect/auto`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token, first_name: "a".repeat(100_000) }),
+    });
     expect(huge.status).toBe(413);
   });
 
@@ -458,7 +597,11 @@ describe("failures", () => {
 describe("devices seen before", () => {
   it("keeps a known device's customer and facts", async () => {
     const { org, venue, ap } = await world();
-    const device = await db.insertInto("devices").values(buildDevice(org.id, { mac_address: "02:de:ad:be:ef:01" })).returning("id").executeTakeFirstOrThrow();
+    const device = await db
+      .insertInto("devices")
+      .values(buildDevice(org.id, { mac_address: "02:de:ad:be:ef:01" }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const entry = await enter(server.origin, `/hotspot/meraki/${venue.portal_key}?${merakiQuery(ap.mac_address, "02:DE:AD:BE:EF:01")}`);
     const connection = await connectionOf(entry.token!);
     expect(connection.device_id).toBe(device.id);

@@ -40,7 +40,14 @@ async function online(w: World, at = T, fields: Partial<NewConnection> = {}) {
   const row = await db
     .insertInto("connections")
     .values({
-      ...buildConnection(w.org.id, { venue_id: w.venue.id, access_point_id: w.ap.id, created_at: at - 1000, authorized_at: at, authorization_mode: "CLICK_THROUGH", token: hashToken(token) }),
+      ...buildConnection(w.org.id, {
+        venue_id: w.venue.id,
+        access_point_id: w.ap.id,
+        created_at: at - 1000,
+        authorized_at: at,
+        authorization_mode: "CLICK_THROUGH",
+        token: hashToken(token),
+      }),
       gateway: "mlango",
       gateway_context: JSON.stringify({ network_id: String(w.venue.id) }),
       session_expires_at: at + SESSION,
@@ -56,7 +63,8 @@ const ending = async (id: number) => {
   return { ended_at: r.ended_at === null ? null : Number(r.ended_at), terminate_cause: r.terminate_cause };
 };
 
-const interim = (w: World, token: string, now: number) => recordAccounting(w.network, { status: "interim", token, input_octets: 1, output_octets: 1 }, now);
+const interim = (w: World, token: string, now: number) =>
+  recordAccounting(w.network, { status: "interim", token, input_octets: 1, output_octets: 1 }, now);
 
 describe("ending idle and expired connections", () => {
   it("ends a guest whose gateway went quiet at the last record, once the idle time has passed", async () => {
@@ -117,38 +125,69 @@ describe("ending idle and expired connections", () => {
 });
 
 describe("several instances at once", () => {
-  it(`ends more than ${END_BATCH} connections in batches, each once, from two processes and two calls here at the same time`, { timeout: 120_000 }, async () => {
-    const w = await world();
-    const count = 2 * END_BATCH + 500;
-    const rows = Array.from({ length: count }, (_, i) => {
-      const authorized_at = T + i * 1000;
-      const quiet = i % 2 === 0; // half went quiet, half (no accounting) ran out of session
-      return {
-        ...buildConnection(w.org.id, { venue_id: w.venue.id, created_at: authorized_at - 1000, authorized_at, authorization_mode: "CLICK_THROUGH" }),
-        gateway: quiet ? ("mlango" as const) : ("meraki" as const),
-        session_expires_at: authorized_at + SESSION,
-        accounted_at: quiet ? authorized_at + 5 * MINUTE : null,
-      };
-    });
-    for (let i = 0; i < rows.length; i += 500) await db.insertInto("connections").values(rows.slice(i, i + 500)).execute();
+  it(
+    `ends more than ${END_BATCH} connections in batches, each once, from two processes and two calls here at the same time`,
+    { timeout: 120_000 },
+    async () => {
+      const w = await world();
+      const count = 2 * END_BATCH + 500;
+      const rows = Array.from({ length: count }, (_, i) => {
+        const authorized_at = T + i * 1000;
+        const quiet = i % 2 === 0; // half went quiet, half (no accounting) ran out of session
+        return {
+          ...buildConnection(w.org.id, {
+            venue_id: w.venue.id,
+            created_at: authorized_at - 1000,
+            authorized_at,
+            authorization_mode: "CLICK_THROUGH",
+          }),
+          gateway: quiet ? ("mlango" as const) : ("meraki" as const),
+          session_expires_at: authorized_at + SESSION,
+          accounted_at: quiet ? authorized_at + 5 * MINUTE : null,
+        };
+      });
+      for (let i = 0; i < rows.length; i += 500)
+        await db
+          .insertInto("connections")
+          .values(rows.slice(i, i + 500))
+          .execute();
 
-    // The other process is the CLI command (`portal:end-idle`); this process joins in as soon as it has begun.
-    const other = run(path.resolve("node_modules/.bin/tsx"), ["--tsconfig", "tsconfig.json", "app/db/cli.ts", "portal:end-idle"], { env: process.env });
-    const endedSoFar = async () => Number((await db.selectFrom("connections").select((eb) => eb.fn.countAll<number>().as("n")).where("ended_at", "is not", null).executeTakeFirstOrThrow()).n);
-    for (let waited = 0; waited < 30_000 && (await endedSoFar()) === 0; waited += 5) await new Promise((r) => setTimeout(r, 5));
-    const here = await Promise.all([endIdleConnections(Date.now()), endIdleConnections(Date.now())]);
-    const { stdout } = await other;
-    const [, idle, expired] = /(\d+) idle, (\d+) past their session/.exec(stdout)!.map(Number);
+      // The other process is the CLI command (`portal:end-idle`); this process joins in as soon as it has begun.
+      const other = run(path.resolve("node_modules/.bin/tsx"), ["--tsconfig", "tsconfig.json", "app/db/cli.ts", "portal:end-idle"], {
+        env: process.env,
+      });
+      const endedSoFar = async () =>
+        Number(
+          (
+            await db
+              .selectFrom("connections")
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .where("ended_at", "is not", null)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      for (let waited = 0; waited < 30_000 && (await endedSoFar()) === 0; waited += 5) await new Promise((r) => setTimeout(r, 5));
+      const here = await Promise.all([endIdleConnections(Date.now()), endIdleConnections(Date.now())]);
+      const { stdout } = await other;
+      const [, idle, expired] = /(\d+) idle, (\d+) past their session/.exec(stdout)!.map(Number);
 
-    const total = (key: "idle" | "expired") => here.reduce((sum, h) => sum + h[key], 0);
-    expect({ idle: idle! + total("idle"), expired: expired! + total("expired") }).toEqual({ idle: count / 2, expired: count / 2 });
-    const ended = await db.selectFrom("connections").select(["authorized_at", "ended_at", "terminate_cause"]).where("organization_id", "=", w.org.id).orderBy("id").execute();
-    ended.forEach((r, i) => {
-      const at = Number(r.authorized_at);
-      expect({ ended_at: Number(r.ended_at), cause: r.terminate_cause }).toEqual(i % 2 === 0 ? { ended_at: at + 5 * MINUTE, cause: "Idle-Timeout" } : { ended_at: at + SESSION, cause: "Session-Timeout" });
-    });
-    const kept = await rollupSnapshot(w.org.id);
-    await rebuildRollups(w.org.id);
-    expect(await rollupSnapshot(w.org.id)).toEqual(kept);
-  });
+      const total = (key: "idle" | "expired") => here.reduce((sum, h) => sum + h[key], 0);
+      expect({ idle: idle! + total("idle"), expired: expired! + total("expired") }).toEqual({ idle: count / 2, expired: count / 2 });
+      const ended = await db
+        .selectFrom("connections")
+        .select(["authorized_at", "ended_at", "terminate_cause"])
+        .where("organization_id", "=", w.org.id)
+        .orderBy("id")
+        .execute();
+      ended.forEach((r, i) => {
+        const at = Number(r.authorized_at);
+        expect({ ended_at: Number(r.ended_at), cause: r.terminate_cause }).toEqual(
+          i % 2 === 0 ? { ended_at: at + 5 * MINUTE, cause: "Idle-Timeout" } : { ended_at: at + SESSION, cause: "Session-Timeout" },
+        );
+      });
+      const kept = await rollupSnapshot(w.org.id);
+      await rebuildRollups(w.org.id);
+      expect(await rollupSnapshot(w.org.id)).toEqual(kept);
+    },
+  );
 });

@@ -42,12 +42,18 @@ type World = Awaited<ReturnType<typeof world>>;
 /** The query each make's gateway sends (and the path after the portal key). */
 function entryOf(make: "meraki" | "opennds" | "unifi" | "mlango", w: World, clientMac: string): { rest: string; query: URLSearchParams } {
   if (make === "meraki") return { rest: "", query: new URLSearchParams(merakiQuery(w.ap.mac_address, clientMac)) };
-  if (make === "unifi") return { rest: "guest/s/default/", query: new URLSearchParams({ id: clientMac, ap: w.ap.mac_address, ssid: "Guest" }) };
+  if (make === "unifi")
+    return { rest: "guest/s/default/", query: new URLSearchParams({ id: clientMac, ap: w.ap.mac_address, ssid: "Guest" }) };
   if (make === "opennds") {
     const fas = `clientip=10.0.0.5, clientmac=${clientMac}, gatewayname=Cafe, hid=abc123, gatewayaddress=127.0.0.1:2050, gatewaymac=${w.ap.mac_address}`;
     return { rest: "", query: new URLSearchParams({ fas: Buffer.from(fas).toString("base64") }) };
   }
-  const values = { ap_mac: w.ap.mac_address, client_mac: clientMac, grant_url: "http://127.0.0.1:2050/mlango/grant", ts: String(Math.floor(Date.now() / 1000)) };
+  const values = {
+    ap_mac: w.ap.mac_address,
+    client_mac: clientMac,
+    grant_url: "http://127.0.0.1:2050/mlango/grant",
+    ts: String(Math.floor(Date.now() / 1000)),
+  };
   return { rest: "", query: new URLSearchParams({ ...values, signature: hmac(w.secret, entryMessage(values)) }) };
 }
 
@@ -94,11 +100,21 @@ describe("closing a UniFi guest", () => {
     } finally {
       unifi.failing = false;
     }
-    const failed = await db.selectFrom("jobs").select(["status", "attempts", "last_error", "run_at"]).where("type", "=", "gateway.revoke").executeTakeFirstOrThrow();
-    expect(failed).toMatchObject({ status: "queued", attempts: 1, last_error: expect.stringMatching(/UniFi controller refused the sign-in/) });
+    const failed = await db
+      .selectFrom("jobs")
+      .select(["status", "attempts", "last_error", "run_at"])
+      .where("type", "=", "gateway.revoke")
+      .executeTakeFirstOrThrow();
+    expect(failed).toMatchObject({
+      status: "queued",
+      attempts: 1,
+      last_error: expect.stringMatching(/UniFi controller refused the sign-in/),
+    });
     expect(unifi.authorized.has(`default|${g.clientMac}`)).toBe(true);
     await runJob((await claimJob(Number(failed.run_at)))!, JOB_TYPES);
-    expect(await db.selectFrom("jobs").select("status").where("type", "=", "gateway.revoke").executeTakeFirstOrThrow()).toEqual({ status: "done" });
+    expect(await db.selectFrom("jobs").select("status").where("type", "=", "gateway.revoke").executeTakeFirstOrThrow()).toEqual({
+      status: "done",
+    });
     expect(unifi.authorized.has(`default|${g.clientMac}`)).toBe(false);
   });
 });
@@ -115,23 +131,41 @@ describe("closing a guest of Mlango's own make", () => {
     await closeConnection(other.ctx, theirs.id);
 
     const poll = (key: string, secret: string, after?: number) =>
-      fetch(`${server.origin}/hotspot/mlango/${key}/revocations${after === undefined ? "" : `?after=${after}`}`, { headers: { Authorization: `Bearer ${secret}` } });
+      fetch(`${server.origin}/hotspot/mlango/${key}/revocations${after === undefined ? "" : `?after=${after}`}`, {
+        headers: { Authorization: `Bearer ${secret}` },
+      });
     const res = await poll(w.venue.portal_key, w.secret);
     expect(res.status).toBe(200);
     const { data } = await res.json();
-    expect(data).toEqual({ revocations: [{ id: expect.any(Number), client_mac: g.clientMac, connection_id: g.id, created_at: expect.any(Number) }], next_after: data.revocations[0].id });
-    expect((await (await poll(w.venue.portal_key, w.secret, data.next_after)).json()).data).toEqual({ revocations: [], next_after: data.next_after });
+    expect(data).toEqual({
+      revocations: [{ id: expect.any(Number), client_mac: g.clientMac, connection_id: g.id, created_at: expect.any(Number) }],
+      next_after: data.revocations[0].id,
+    });
+    expect((await (await poll(w.venue.portal_key, w.secret, data.next_after)).json()).data).toEqual({
+      revocations: [],
+      next_after: data.next_after,
+    });
     // Another network's secret, or none, reads nothing of this network.
     expect((await poll(w.venue.portal_key, other.secret)).status).toBe(401);
     expect((await fetch(`${server.origin}/hotspot/mlango/${w.venue.portal_key}/revocations`)).status).toBe(401);
-    expect((await (await poll(other.venue.portal_key, other.secret)).json()).data.revocations.map((r: { connection_id: number }) => r.connection_id)).toEqual([theirs.id]);
+    expect(
+      (await (await poll(other.venue.portal_key, other.secret)).json()).data.revocations.map(
+        (r: { connection_id: number }) => r.connection_id,
+      ),
+    ).toEqual([theirs.id]);
   });
 
   it("hands the list out 500 at a time, oldest first", async () => {
     const w = await world();
     const network = (await networkById(w.venue.id))!;
     const { id } = await insertConnection(w.org.id, { venue_id: w.venue.id });
-    const rows = Array.from({ length: 501 }, (_, i) => ({ organization_id: w.org.id, venue_id: w.venue.id, connection_id: id, client_mac: randomMac(), created_at: Date.now() + i }));
+    const rows = Array.from({ length: 501 }, (_, i) => ({
+      organization_id: w.org.id,
+      venue_id: w.venue.id,
+      connection_id: id,
+      client_mac: randomMac(),
+      created_at: Date.now() + i,
+    }));
     await db.insertInto("gateway_revocations").values(rows).execute();
     const first = await revocationsSince(network, 0);
     expect(first.revocations).toHaveLength(500);
@@ -150,7 +184,9 @@ describe("closing where the gateway cannot be told", () => {
     const outcome = await closeConnection(w.ctx, g.id);
     const name = make === "meraki" ? "Meraki" : "openNDS";
     expect(outcome.message).toMatch(
-      new RegExp(`^${CLOSE_MESSAGES.closed} This ${name} network cannot be told from Mlango: the guest stays online there until the session ends( on ${ends.slice(0, 10)})? at ${ends.slice(11, 16)} UTC\\.$`),
+      new RegExp(
+        `^${CLOSE_MESSAGES.closed} This ${name} network cannot be told from Mlango: the guest stays online there until the session ends( on ${ends.slice(0, 10)})? at ${ends.slice(11, 16)} UTC\\.$`,
+      ),
     );
     expect(outcome.gateway).toMatchObject({ make, revocation: "none" });
     expect(await db.selectFrom("jobs").select("id").execute()).toEqual([]);
@@ -160,8 +196,17 @@ describe("closing where the gateway cannot be told", () => {
   it("shows the note in the console's toast, and only the usual message for a connection no gateway handed over", async () => {
     const w = await world();
     const g = await onlineGuest("meraki", w);
-    const res = await callRoute(closeRoute.action, { userId: w.owner.id, orgId: w.org.id, path: `/${w.org.id}/connections/${g.id}/close`, params: { connectionId: String(g.id) }, form: { confirmed: "yes" } });
-    expect(await toastOf(res)).toEqual({ type: "success", message: expect.stringMatching(/^Connection closed successfully\. This Meraki network cannot be told from Mlango: /) });
+    const res = await callRoute(closeRoute.action, {
+      userId: w.owner.id,
+      orgId: w.org.id,
+      path: `/${w.org.id}/connections/${g.id}/close`,
+      params: { connectionId: String(g.id) },
+      form: { confirmed: "yes" },
+    });
+    expect(await toastOf(res)).toEqual({
+      type: "success",
+      message: expect.stringMatching(/^Connection closed successfully\. This Meraki network cannot be told from Mlango: /),
+    });
     const plain = await insertConnection(w.org.id, { venue_id: w.venue.id, authorized_at: Date.now() - 60_000 });
     expect(await closeConnection(w.ctx, plain.id)).toEqual({ ok: true, message: CLOSE_MESSAGES.closed });
   });

@@ -66,7 +66,19 @@ async function setup() {
 function storedVenue(id: number) {
   return db
     .selectFrom("venues")
-    .select(["portal_key", "gateway_secret", "gateway_secret_hash", "opennds_faskey", "unifi_url", "unifi_username", "unifi_password", "session_minutes", "guest_signup", "terms_url", "privacy_url"])
+    .select([
+      "portal_key",
+      "gateway_secret",
+      "gateway_secret_hash",
+      "opennds_faskey",
+      "unifi_url",
+      "unifi_username",
+      "unifi_password",
+      "session_minutes",
+      "guest_signup",
+      "terms_url",
+      "privacy_url",
+    ])
     .where("id", "=", id)
     .executeTakeFirstOrThrow();
 }
@@ -104,7 +116,15 @@ describe("guest portal settings page", () => {
       privacy_url: FULL.privacy_url,
     });
     expect(text).not.toContain("evil.example");
-    for (const secret of [SECRET, FASKEY, PASSWORD, stored.gateway_secret!, stored.gateway_secret_hash!, stored.opennds_faskey!, stored.unifi_password!]) {
+    for (const secret of [
+      SECRET,
+      FASKEY,
+      PASSWORD,
+      stored.gateway_secret!,
+      stored.gateway_secret_hash!,
+      stored.opennds_faskey!,
+      stored.unifi_password!,
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
@@ -123,7 +143,12 @@ describe("guest portal settings page", () => {
     expect(decryptSecret(first.opennds_faskey!)).toBe(FASKEY);
     expect(first.unifi_password).not.toBe(PASSWORD);
     expect(decryptSecret(first.unifi_password!)).toBe(PASSWORD);
-    expect(first).toMatchObject({ unifi_url: FULL.unifi_url, unifi_username: "mlango", terms_url: FULL.terms_url, privacy_url: FULL.privacy_url });
+    expect(first).toMatchObject({
+      unifi_url: FULL.unifi_url,
+      unifi_username: "mlango",
+      terms_url: FULL.terms_url,
+      privacy_url: FULL.privacy_url,
+    });
     expect(Number(first.session_minutes)).toBe(90);
     expect(Number(first.guest_signup)).toBe(0);
     // The accounting endpoint finds the network by this secret.
@@ -159,7 +184,13 @@ describe("guest portal settings page", () => {
     );
     expect(cleared.status).toBe(302);
     const third = await storedVenue(venue.id);
-    expect(third).toMatchObject({ opennds_faskey: null, unifi_url: null, unifi_username: null, unifi_password: null, gateway_secret: first.gateway_secret });
+    expect(third).toMatchObject({
+      opennds_faskey: null,
+      unifi_url: null,
+      unifi_username: null,
+      unifi_password: null,
+      gateway_secret: first.gateway_secret,
+    });
   });
 
   it("refuses invalid settings with a message per field, changes nothing and sends no typed secret back", async () => {
@@ -206,15 +237,25 @@ describe("guest portal settings page", () => {
     expect((await errorOf({ gateway_secret: "a".repeat(257) })).gateway_secret).toEqual([MSG.secretLength]);
     expect((await errorOf({ gateway_secret: "spaces are not allowed in it at all" })).gateway_secret).toEqual([MSG.secretCharacters]);
     expect((await errorOf({ session_minutes: "" })).session_minutes).toEqual([MSG.sessionRequired]);
-    for (const minutes of ["abc", "1.5", "43201", "-5"]) expect((await errorOf({ session_minutes: minutes })).session_minutes).toEqual([MSG.sessionInvalid]);
+    for (const minutes of ["abc", "1.5", "43201", "-5"])
+      expect((await errorOf({ session_minutes: minutes })).session_minutes).toEqual([MSG.sessionInvalid]);
     expect((await errorOf({ opennds_faskey: FASKEY, clear_opennds_faskey: "on" })).opennds_faskey).toEqual([MSG.faskeyAndClear]);
     expect((await errorOf({ unifi_password: PASSWORD, clear_unifi: "on" })).unifi_password).toEqual([MSG.unifiPasswordAndClear]);
     // A controller Mlango cannot sign in to is refused: address, username and password go together.
-    expect(await errorOf({ unifi_url: FULL.unifi_url })).toEqual({ unifi_username: [MSG.unifiUsernameMissing], unifi_password: [MSG.unifiPasswordMissing] });
+    expect(await errorOf({ unifi_url: FULL.unifi_url })).toEqual({
+      unifi_username: [MSG.unifiUsernameMissing],
+      unifi_password: [MSG.unifiPasswordMissing],
+    });
     expect(await errorOf({ unifi_username: "mlango", unifi_password: PASSWORD })).toEqual({ unifi_url: [MSG.unifiUrlMissing] });
 
     const stored = await storedVenue(venue.id);
-    expect(stored).toMatchObject({ gateway_secret: null, gateway_secret_hash: null, opennds_faskey: null, unifi_url: null, unifi_password: null });
+    expect(stored).toMatchObject({
+      gateway_secret: null,
+      gateway_secret_hash: null,
+      opennds_faskey: null,
+      unifi_url: null,
+      unifi_password: null,
+    });
     expect(Number(stored.session_minutes)).toBe(60);
   });
 
@@ -257,7 +298,9 @@ describe("guest portal settings page", () => {
       expect((await callRoute(settings.loader, userId, at, atParams)).status).toBe(404);
       expect((await callRoute(settings.action, userId, at, atParams, gatewayForm({ gateway_secret: SECRET }))).status).toBe(404);
       expect((await callRoute(settings.action, userId, at, atParams, gatewayForm({ session_minutes: "x" }))).status).toBe(404);
-      expect((await callRoute(settings.action, userId, at, atParams, { intent: "regenerate-portal-key", confirmed: "yes" })).status).toBe(404);
+      expect((await callRoute(settings.action, userId, at, atParams, { intent: "regenerate-portal-key", confirmed: "yes" })).status).toBe(
+        404,
+      );
     }
     expect(await storedVenue(venue.id)).toEqual(before);
     expect((await storedVenue(foreign.id)).gateway_secret).toBeNull();
@@ -268,7 +311,9 @@ describe("guest portal settings page", () => {
     const before = await storedVenue(venue.id);
     const asked = await callRoute(settings.action, owner.id, path, params, { intent: "regenerate-portal-key" });
     expect(asked.status).toBe(200);
-    expect(await asked.json()).toEqual({ confirm: { message: regenerateQuestion("Garden City"), intent: "regenerate-portal-key", fields: {} } });
+    expect(await asked.json()).toEqual({
+      confirm: { message: regenerateQuestion("Garden City"), intent: "regenerate-portal-key", fields: {} },
+    });
     expect(regenerateQuestion("Garden City")).toContain("stop working");
     expect((await storedVenue(venue.id)).portal_key).toBe(before.portal_key);
 
@@ -342,18 +387,33 @@ describe("guest portal settings API", () => {
   it("updates only the fields sent (JSON or form data) with the form's rules, answering 422 per field", async () => {
     const { org, owner, venue } = await setup();
     const token = await issueToken(owner.id, "api");
-    const put = await callApi(gatewayApi, venue.id, { token, org: org.id, method: "PUT", json: { gateway_secret: SECRET, session_minutes: 30, guest_signup: false } });
+    const put = await callApi(gatewayApi, venue.id, {
+      token,
+      org: org.id,
+      method: "PUT",
+      json: { gateway_secret: SECRET, session_minutes: 30, guest_signup: false },
+    });
     expect(put.status).toBe(200);
     const body: Json = await put.json();
     expect(body.data.message).toBe("Guest portal settings updated.");
-    expect(body.data.gateway).toMatchObject({ gateway_secret_set: true, session_minutes: 30, guest_signup: false, opennds_faskey_set: false });
+    expect(body.data.gateway).toMatchObject({
+      gateway_secret_set: true,
+      session_minutes: 30,
+      guest_signup: false,
+      opennds_faskey_set: false,
+    });
     expect(JSON.stringify(body)).not.toContain(SECRET);
     const first = await storedVenue(venue.id);
     expect(decryptSecret(first.gateway_secret!)).toBe(SECRET);
     expect(first.gateway_secret_hash).toBe(hashToken(SECRET));
 
     // Form data; the fields left out keep their values, the secret included.
-    const form = await callApi(gatewayApi, venue.id, { token, org: org.id, method: "PUT", form: { opennds_faskey: FASKEY, terms_url: "https://example.com/terms" } });
+    const form = await callApi(gatewayApi, venue.id, {
+      token,
+      org: org.id,
+      method: "PUT",
+      form: { opennds_faskey: FASKEY, terms_url: "https://example.com/terms" },
+    });
     expect(form.status).toBe(200);
     const second = await storedVenue(venue.id);
     expect(second).toMatchObject({ gateway_secret: first.gateway_secret, terms_url: "https://example.com/terms" });
@@ -361,14 +421,25 @@ describe("guest portal settings API", () => {
     expect(decryptSecret(second.opennds_faskey!)).toBe(FASKEY);
 
     // An empty string clears a plain field and keeps a secret; a clear flag removes a secret.
-    await callApi(gatewayApi, venue.id, { token, org: org.id, method: "PUT", json: { terms_url: "", gateway_secret: "", clear_opennds_faskey: true } });
+    await callApi(gatewayApi, venue.id, {
+      token,
+      org: org.id,
+      method: "PUT",
+      json: { terms_url: "", gateway_secret: "", clear_opennds_faskey: true },
+    });
     expect(await storedVenue(venue.id)).toMatchObject({ terms_url: null, gateway_secret: first.gateway_secret, opennds_faskey: null });
 
     const invalid = await callApi(gatewayApi, venue.id, {
       token,
       org: org.id,
       method: "PUT",
-      json: { gateway_secret: "too-short", session_minutes: 0, unifi_url: "javascript:alert(1)", guest_signup: "maybe", privacy_url: { nested: true } },
+      json: {
+        gateway_secret: "too-short",
+        session_minutes: 0,
+        unifi_url: "javascript:alert(1)",
+        guest_signup: "maybe",
+        privacy_url: { nested: true },
+      },
     });
     expect(invalid.status).toBe(422);
     expect(await invalid.json()).toEqual({
@@ -380,8 +451,15 @@ describe("guest portal settings API", () => {
         privacy_url: ["This field must be text, a number or true/false."],
       },
     });
-    const incomplete = await callApi(gatewayApi, venue.id, { token, org: org.id, method: "PUT", json: { unifi_url: "https://unifi.example.com" } });
-    expect(await incomplete.json()).toEqual({ errors: { unifi_username: [MSG.unifiUsernameMissing], unifi_password: [MSG.unifiPasswordMissing] } });
+    const incomplete = await callApi(gatewayApi, venue.id, {
+      token,
+      org: org.id,
+      method: "PUT",
+      json: { unifi_url: "https://unifi.example.com" },
+    });
+    expect(await incomplete.json()).toEqual({
+      errors: { unifi_username: [MSG.unifiUsernameMissing], unifi_password: [MSG.unifiPasswordMissing] },
+    });
     const other = await insertVenue(org.id);
     const taken = await callApi(gatewayApi, other.id, { token, org: org.id, method: "PUT", json: { gateway_secret: SECRET } });
     expect(taken.status).toBe(422);
@@ -393,7 +471,12 @@ describe("guest portal settings API", () => {
     const { org, owner, venue } = await setup();
     const before = await storedVenue(venue.id);
     const { user } = await makeMember(org.id, "custom", ["view_networks"]);
-    const refused = await callApi(gatewayApi, venue.id, { token: await issueToken(user.id, "api"), org: org.id, method: "PUT", json: { gateway_secret: SECRET } });
+    const refused = await callApi(gatewayApi, venue.id, {
+      token: await issueToken(user.id, "api"),
+      org: org.id,
+      method: "PUT",
+      json: { gateway_secret: SECRET },
+    });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ error: { message: refusalMessage("edit_networks") } });
     expect((await callApi(gatewayApi, venue.id, { org: org.id })).status).toBe(401);
@@ -405,7 +488,9 @@ describe("guest portal settings API", () => {
       const read = await callApi(gatewayApi, id, { token: ownerToken, org: org.id });
       expect(read.status).toBe(404);
       expect(await read.json()).toEqual({ error: { message: "Network not found." } });
-      expect((await callApi(gatewayApi, id, { token: ownerToken, org: org.id, method: "PUT", json: { gateway_secret: SECRET } })).status).toBe(404);
+      expect(
+        (await callApi(gatewayApi, id, { token: ownerToken, org: org.id, method: "PUT", json: { gateway_secret: SECRET } })).status,
+      ).toBe(404);
     }
     // Naming the other organisation, which this user is no member of, is a 404 too.
     expect((await callApi(gatewayApi, foreign.id, { token: ownerToken, org: stranger.org.id })).status).toBe(404);
@@ -454,7 +539,9 @@ describe("over HTTP (the built server)", () => {
     expect(before.status).toBe(302);
     expect(before.headers.get("Location")).toMatch(/^\/connect\?token=/);
 
-    expect((await callRoute(settings.action, owner.id, path, params, { intent: "regenerate-portal-key", confirmed: "yes" })).status).toBe(302);
+    expect((await callRoute(settings.action, owner.id, path, params, { intent: "regenerate-portal-key", confirmed: "yes" })).status).toBe(
+      302,
+    );
     const gone = await enter(oldUrl);
     expect(gone.status).toBe(404);
     expect(await gone.text()).toContain("not set up in Mlango");
@@ -477,7 +564,9 @@ describe("over HTTP (the built server)", () => {
   it("marks a connection through an access point the operator never added as unregistered", async () => {
     const { org, owner, venue } = await setup();
     await insertConnection(org.id, { venueId: venue.id }, { access_point_mac: "de:ad:be:ef:00:01", access_point_id: null });
-    const html = await (await fetch(`${server.origin}/${org.id}/connections`, { headers: { Cookie: await sessionCookie(owner.id) } })).text();
+    const html = await (
+      await fetch(`${server.origin}/${org.id}/connections`, { headers: { Cookie: await sessionCookie(owner.id) } })
+    ).text();
     expect(html).toMatch(/de:ad:be:ef:00:01<\/span>(<!-- -->)? <span[^>]*>unregistered<\/span>/);
   });
 });

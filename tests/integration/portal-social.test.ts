@@ -15,7 +15,11 @@ import { contextOf, insertVenue } from "../fixtures/records";
 
 const PROVIDERS: OAuthProviderName[] = ["fb", "google", "twitter", "linkedin", "ajira"];
 const client = (p: OAuthProviderName) => ({ clientId: `mlango-${p}`, clientSecret: `secret-${p}-9f3c1e7a` });
-const AJIRA_URLS = { authorize_url: "https://id.ajira.example/authorize", token_url: "https://id.ajira.example/token", userinfo_url: "https://id.ajira.example/userinfo" };
+const AJIRA_URLS = {
+  authorize_url: "https://id.ajira.example/authorize",
+  token_url: "https://id.ajira.example/token",
+  userinfo_url: "https://id.ajira.example/userinfo",
+};
 const NO_URLS = { authorize_url: null, token_url: null, userinfo_url: null };
 const GRANT_URL = "https://n143.network-auth.com/splash/abc/grant";
 // PUBLIC_URL of the tests (vitest.config.ts): redirect URIs and the same-origin check use it.
@@ -76,7 +80,8 @@ async function login(provider: string, token: string): Promise<URL> {
 async function consent(authorize: URL, decision: "allow" | "deny"): Promise<URL> {
   const html = await (await fetch(authorize)).text();
   const form = new URLSearchParams();
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form.set(name!, value!.replaceAll("&amp;", "&"));
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g))
+    form.set(name!, value!.replaceAll("&amp;", "&"));
   form.set("decision", decision);
   const res = await fetch(new URL(authorize.pathname, authorize.origin), { method: "POST", body: form, redirect: "manual" });
   expect(res.status).toBe(302);
@@ -94,7 +99,15 @@ async function connectionOf(token: string) {
   return db
     .selectFrom("connections")
     .innerJoin("customers", "customers.id", "connections.customer_id")
-    .select(["connections.authorized_at", "connections.authorization_mode", "customers.first_name", "customers.last_name", "customers.email_address", "customers.facebook", "customers.twitter"])
+    .select([
+      "connections.authorized_at",
+      "connections.authorization_mode",
+      "customers.first_name",
+      "customers.last_name",
+      "customers.email_address",
+      "customers.facebook",
+      "customers.twitter",
+    ])
     .where("connections.token", "=", hashToken(token))
     .executeTakeFirstOrThrow();
 }
@@ -138,7 +151,12 @@ describe("signing in with a provider", () => {
 
     const row = await connectionOf(token);
     expect(row.authorized_at).not.toBeNull();
-    expect(row).toMatchObject({ authorization_mode: "google", first_name: "Amina", last_name: "Otieno", email_address: "amina.otieno@example.com" });
+    expect(row).toMatchObject({
+      authorization_mode: "google",
+      first_name: "Amina",
+      last_name: "Otieno",
+      email_address: "amina.otieno@example.com",
+    });
 
     // The code and state are spent: the same callback again is the already-authorized page.
     const again = await get(`${callback.pathname}${callback.search}`);
@@ -155,7 +173,13 @@ describe("signing in with a provider", () => {
     const res = await get(`${callback.pathname}${callback.search}`);
     expect(res.status).toBe(303);
     const row = await connectionOf(token);
-    expect(row).toMatchObject({ authorization_mode: "twitter", first_name: "Amina", last_name: "Otieno", email_address: null, twitter: "@amina_otieno" });
+    expect(row).toMatchObject({
+      authorization_mode: "twitter",
+      first_name: "Amina",
+      last_name: "Otieno",
+      email_address: null,
+      twitter: "@amina_otieno",
+    });
   });
 
   it("signs guests in with Facebook (the id kept), LinkedIn and Ajira Digital", async () => {
@@ -166,7 +190,12 @@ describe("signing in with a provider", () => {
       expect(res.status).toBe(303);
       expect(new URL(res.headers.get("location")!).origin).toBe(new URL(GRANT_URL).origin);
       const row = await connectionOf(token);
-      expect(row).toMatchObject({ authorization_mode: provider, first_name: "Amina", last_name: "Otieno", email_address: "amina.otieno@example.com" });
+      expect(row).toMatchObject({
+        authorization_mode: provider,
+        first_name: "Amina",
+        last_name: "Otieno",
+        email_address: "amina.otieno@example.com",
+      });
       if (provider === "fb") expect(row.facebook).toBe("fake-1001");
     }
   });
@@ -276,13 +305,23 @@ describe("the console's guest sign-in page", () => {
       body: new URLSearchParams(fields),
     });
   const stored = (orgId: number, provider: OAuthProviderName) =>
-    db.selectFrom("oauth_providers").select(["client_id", "client_secret", "settings"]).where("organization_id", "=", orgId).where("provider", "=", provider).executeTakeFirst();
+    db
+      .selectFrom("oauth_providers")
+      .select(["client_id", "client_secret", "settings"])
+      .where("organization_id", "=", orgId)
+      .where("provider", "=", provider)
+      .executeTakeFirst();
 
   it("stores the client secret encrypted, keeps it when the field is left empty and never shows it", async () => {
     const { org, owner } = await makeOrg(`Console ${Math.random()}`);
     const cookie = await sessionCookie(owner.id, org.id);
     const secret = "GOCSPX-very-secret-value-42";
-    const saved = await post(org.id, cookie, { intent: "save", provider: "google", client_id: "1234.apps.googleusercontent.com", client_secret: secret });
+    const saved = await post(org.id, cookie, {
+      intent: "save",
+      provider: "google",
+      client_id: "1234.apps.googleusercontent.com",
+      client_secret: secret,
+    });
     expect(saved.status).toBe(302);
     const row = await stored(org.id, "google");
     expect(row!.client_secret).not.toContain(secret);
@@ -297,13 +336,21 @@ describe("the console's guest sign-in page", () => {
     expect(html).not.toContain(secret);
     expect(html).not.toContain(row!.client_secret);
 
-    expect((await post(org.id, cookie, { intent: "save", provider: "google", client_id: "5678.apps.googleusercontent.com", client_secret: "" })).status).toBe(302);
+    expect(
+      (await post(org.id, cookie, { intent: "save", provider: "google", client_id: "5678.apps.googleusercontent.com", client_secret: "" }))
+        .status,
+    ).toBe(302);
     const kept = await stored(org.id, "google");
     expect(kept!.client_id).toBe("5678.apps.googleusercontent.com");
     expect(decryptSecret(kept!.client_secret)).toBe(secret);
 
     // A refused form does not echo the typed secret either.
-    const refused = await post(org.id, cookie, { intent: "save", provider: "google", client_id: "", client_secret: "typed-but-refused-secret" });
+    const refused = await post(org.id, cookie, {
+      intent: "save",
+      provider: "google",
+      client_id: "",
+      client_secret: "typed-but-refused-secret",
+    });
     expect(refused.status).toBe(400);
     const refusedHtml = await refused.text();
     expect(refusedHtml).toContain("Client ID field is required.");
@@ -316,12 +363,21 @@ describe("the console's guest sign-in page", () => {
     const noSecret = await post(org.id, cookie, { intent: "save", provider: "linkedin", client_id: "li-client" });
     expect(noSecret.status).toBe(400);
     expect(await noSecret.text()).toContain("Client secret field is required.");
-    const plainHttp = await post(org.id, cookie, { intent: "save", provider: "ajira", client_id: "aj", client_secret: "s", ...AJIRA_URLS, token_url: "http://id.ajira.example/token" });
+    const plainHttp = await post(org.id, cookie, {
+      intent: "save",
+      provider: "ajira",
+      client_id: "aj",
+      client_secret: "s",
+      ...AJIRA_URLS,
+      token_url: "http://id.ajira.example/token",
+    });
     expect(plainHttp.status).toBe(400);
     expect(await plainHttp.text()).toContain("Enter a full address starting with https://.");
     expect(await stored(org.id, "linkedin")).toBeUndefined();
     expect(await stored(org.id, "ajira")).toBeUndefined();
-    expect((await post(org.id, cookie, { intent: "save", provider: "ajira", client_id: "aj", client_secret: "s", ...AJIRA_URLS })).status).toBe(302);
+    expect(
+      (await post(org.id, cookie, { intent: "save", provider: "ajira", client_id: "aj", client_secret: "s", ...AJIRA_URLS })).status,
+    ).toBe(302);
     expect(JSON.parse((await stored(org.id, "ajira"))!.settings!)).toEqual(AJIRA_URLS);
   });
 

@@ -9,10 +9,13 @@ describe("statements marked PREPARED", () => {
   it("answer as before and, on PostgreSQL, are prepared once on the connection under a name of ours", async () => {
     const { org } = await makeOrg("Prepared Café");
     await db.transaction().execute(async (trx) => {
-      const marked = () => trx.selectFrom("organizations").select("name").where("id", "=", org.id).modifyEnd(PREPARED).executeTakeFirstOrThrow();
+      const marked = () =>
+        trx.selectFrom("organizations").select("name").where("id", "=", org.id).modifyEnd(PREPARED).executeTakeFirstOrThrow();
       expect((await marked()).name).toBe("Prepared Café");
       expect((await marked()).name).toBe("Prepared Café");
-      expect((await trx.selectFrom("organizations").select("id").where("name", "=", "Prepared Café").executeTakeFirstOrThrow()).id).toBe(org.id);
+      expect((await trx.selectFrom("organizations").select("id").where("name", "=", "Prepared Café").executeTakeFirstOrThrow()).id).toBe(
+        org.id,
+      );
       if (dialect() !== "postgres") return;
       const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(trx);
       const ours = rows.filter((r) => r.statement.includes('from "organizations"'));
@@ -29,7 +32,13 @@ describe("statements marked PREPARED", () => {
     try {
       await sql`insert into ${sql.table(table)} values (1, 7)`.execute(db);
       // One at a time, so the pool hands the same idle connection back and its prepared statement is met again.
-      const read = () => db.selectFrom(sql.table(table).as("t") as never).select(sql<string | number>`v`.as("v")).where(sql<boolean>`id = ${1}`).modifyEnd(PREPARED).executeTakeFirstOrThrow();
+      const read = () =>
+        db
+          .selectFrom(sql.table(table).as("t") as never)
+          .select(sql<string | number>`v`.as("v"))
+          .where(sql<boolean>`id = ${1}`)
+          .modifyEnd(PREPARED)
+          .executeTakeFirstOrThrow();
       expect((await read()).v).toBe(7);
       expect((await read()).v).toBe(7);
       await sql`alter table ${sql.table(table)} alter column v type text`.execute(db);

@@ -11,7 +11,9 @@ import { makeMember, makeOrg, makeRequest, makeUser, run, sessionCookie } from "
 type RouteFunction = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => Promise<unknown>;
 
 function call(fn: RouteFunction, cookie: string, orgId: number, path: string, form?: Record<string, string>) {
-  return run(() => fn({ request: makeRequest(`/${orgId}/profile${path}`, { form, cookie }), params: { orgId: String(orgId) }, context: {} }));
+  return run(() =>
+    fn({ request: makeRequest(`/${orgId}/profile${path}`, { form, cookie }), params: { orgId: String(orgId) }, context: {} }),
+  );
 }
 
 async function tokenOf(cookie: string): Promise<string> {
@@ -19,7 +21,11 @@ async function tokenOf(cookie: string): Promise<string> {
 }
 
 const userRow = (id: number) =>
-  db.selectFrom("users").select(["first_name", "middle_name", "last_name", "email", "phone_number"]).where("id", "=", id).executeTakeFirstOrThrow();
+  db
+    .selectFrom("users")
+    .select(["first_name", "middle_name", "last_name", "email", "phone_number"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 
 /** An organisation and its owner, with the owner's full user record. */
 async function orgOwnedBy() {
@@ -46,7 +52,13 @@ describe("profile (/{orgId}/profile)", () => {
       user: { name: "Baraka Mwangi", email: user.email, phoneNumber: "+254733111222" },
     });
     const form = await (await call(account.loader, await sessionCookie(user.id), org.id, "")).json();
-    expect(form.user).toEqual({ first_name: "Baraka", middle_name: "", last_name: "Mwangi", email: user.email, phone_number: "+254733111222" });
+    expect(form.user).toEqual({
+      first_name: "Baraka",
+      middle_name: "",
+      last_name: "Mwangi",
+      email: user.email,
+      phone_number: "+254733111222",
+    });
   });
 
   it("answers 404 under an organisation the user does not belong to, and sends a visitor to login", async () => {
@@ -84,7 +96,11 @@ describe("account details form", () => {
 
   it("refuses an invalid email and phone number", async () => {
     const { org, owner } = await orgOwnedBy();
-    const res = await call(account.action, await sessionCookie(owner.id), org.id, "", { ...validProfile, email: "nope", phone_number: "12" });
+    const res = await call(account.action, await sessionCookie(owner.id), org.id, "", {
+      ...validProfile,
+      email: "nope",
+      phone_number: "12",
+    });
     const { error } = await res.json();
     expect(error.email).toEqual(["Please enter a valid email address."]);
     expect(error.phone_number[0]).toMatch(/valid phone number/);

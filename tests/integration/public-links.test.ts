@@ -34,8 +34,14 @@ describe("links in mails use PUBLIC_URL, whatever host the request names", () =>
   it("password reset link from the forgot page", async () => {
     const email = `forged-${randomUUID()}@example.com`;
     await makeUser({ email });
-    await run(() => forgot.action({ request: forgedRequest("/password/forgot", { form: { login_id: email } }), params: {}, context: { clientAddress: "192.0.2.1" } }));
-    const mails = (await mailsTo(email));
+    await run(() =>
+      forgot.action({
+        request: forgedRequest("/password/forgot", { form: { login_id: email } }),
+        params: {},
+        context: { clientAddress: "192.0.2.1" },
+      }),
+    );
+    const mails = await mailsTo(email);
     expect(mails).toHaveLength(1);
     expectOurLink(mails[0].link);
   });
@@ -43,7 +49,13 @@ describe("links in mails use PUBLIC_URL, whatever host the request names", () =>
   it("password reset link from the API", async () => {
     const email = `forged-api-${randomUUID()}@example.com`;
     await makeUser({ email });
-    const res = await run(() => apiForgot.action({ request: forgedRequest("/account/api/v1/auth/password/forgot", { json: { login_id: email } }), params: {}, context: {} }));
+    const res = await run(() =>
+      apiForgot.action({
+        request: forgedRequest("/account/api/v1/auth/password/forgot", { json: { login_id: email } }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(res.status).toBe(200);
     expectOurLink((await mailsTo(email))[0]?.link);
   });
@@ -52,7 +64,10 @@ describe("links in mails use PUBLIC_URL, whatever host the request names", () =>
     const { org, owner } = await makeOrg(`Forged ${randomUUID()}`);
     const role = await insertRole(org.id, "r");
     const email = `invitee-${randomUUID()}@example.com`;
-    const request = forgedRequest(`/${org.id}/organization/invite`, { form: { email, role_id: String(role.id) }, cookie: await sessionCookie(owner.id) });
+    const request = forgedRequest(`/${org.id}/organization/invite`, {
+      form: { email, role_id: String(role.id) },
+      cookie: await sessionCookie(owner.id),
+    });
     const res = await run(() => invite.action({ request, params: { orgId: String(org.id) }, context: {} }));
     expect(res.status).toBe(302);
     expectOurLink((await mailsTo(email))[0]?.link);

@@ -21,7 +21,9 @@ let server: Server;
 let origin: string;
 beforeAll(async () => {
   server = await new Promise((resolve) => {
-    const s = express().use(portalRouter()).listen(0, "127.0.0.1", () => resolve(s));
+    const s = express()
+      .use(portalRouter())
+      .listen(0, "127.0.0.1", () => resolve(s));
   });
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -34,7 +36,8 @@ async function world() {
 }
 type World = Awaited<ReturnType<typeof world>>;
 
-const add = (w: World, form: Record<string, string>, userId = w.owner.id) => callRoute(radiusPage.action, { userId, orgId: w.org.id, path: w.path, params: w.params, form: { intent: "add", ...form } });
+const add = (w: World, form: Record<string, string>, userId = w.owner.id) =>
+  callRoute(radiusPage.action, { userId, orgId: w.org.id, path: w.path, params: w.params, form: { intent: "add", ...form } });
 
 describe("the RADIUS gateways page", () => {
   it("adds a gateway and shows its secret once; the list never carries it; FreeRADIUS's lookup gets it back", async () => {
@@ -53,7 +56,15 @@ describe("the RADIUS gateways page", () => {
     expect(JSON.stringify(page)).not.toContain(stored.secret);
 
     // A new secret replaces the old one.
-    const rotated = await (await callRoute(radiusPage.action, { userId: w.owner.id, orgId: w.org.id, path: w.path, params: w.params, form: { intent: "rotate", id: String(stored.id), name: "Lobby router" } })).json();
+    const rotated = await (
+      await callRoute(radiusPage.action, {
+        userId: w.owner.id,
+        orgId: w.org.id,
+        path: w.path,
+        params: w.params,
+        form: { intent: "rotate", id: String(stored.id), name: "Lobby router" },
+      })
+    ).json();
     expect(rotated.secret.value).not.toBe(body.secret.value);
     expect((await radiusClientByAddress("41.90.12.7"))!.secret).toBe(rotated.secret.value);
   });
@@ -78,7 +89,9 @@ describe("the RADIUS gateways page", () => {
     const reader = await makeMember(w.org.id, "r");
     const refused = await add(w, { name: "A", make: "mikrotik", ip_address: "10.9.9.9" }, reader.user.id);
     expect(refused.status).toBe(403);
-    expect((await callRoute(radiusPage.loader, { userId: reader.user.id, orgId: w.org.id, path: w.path, params: w.params })).status).toBe(200);
+    expect((await callRoute(radiusPage.loader, { userId: reader.user.id, orgId: w.org.id, path: w.path, params: w.params })).status).toBe(
+      200,
+    );
     const other = await world();
     const foreign = await callRoute(radiusPage.loader, { userId: other.owner.id, orgId: other.org.id, path: w.path, params: w.params });
     expect(foreign.status).toBe(404);
@@ -91,9 +104,23 @@ describe("the RADIUS gateways page", () => {
     const w = await world();
     await add(w, { name: "A", make: "mikrotik", ip_address: "10.8.8.8" });
     const [client] = (await listRadiusClients(await contextOf(w.owner.id, w.org.id), w.venue.id)).clients;
-    const ask = await (await callRoute(radiusPage.action, { userId: w.owner.id, orgId: w.org.id, path: w.path, params: w.params, form: { intent: "remove", id: String(client!.id) } })).json();
+    const ask = await (
+      await callRoute(radiusPage.action, {
+        userId: w.owner.id,
+        orgId: w.org.id,
+        path: w.path,
+        params: w.params,
+        form: { intent: "remove", id: String(client!.id) },
+      })
+    ).json();
     expect(ask.confirm.message).toBe(RADIUS_CLIENT_MESSAGES.removeQuestion);
-    const done = await callRoute(radiusPage.action, { userId: w.owner.id, orgId: w.org.id, path: w.path, params: w.params, form: { intent: "remove", id: String(client!.id), confirmed: "yes" } });
+    const done = await callRoute(radiusPage.action, {
+      userId: w.owner.id,
+      orgId: w.org.id,
+      path: w.path,
+      params: w.params,
+      form: { intent: "remove", id: String(client!.id), confirmed: "yes" },
+    });
     expect(done.status).toBe(302);
     expect(await radiusClientByAddress("10.8.8.8")).toBeNull();
   });
@@ -101,12 +128,23 @@ describe("the RADIUS gateways page", () => {
 
 describe("the RADIUS makes over HTTP", () => {
   const post = (path: string, form: Record<string, string>) =>
-    fetch(`${origin}${path}`, { method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() });
+    fetch(`${origin}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(form).toString(),
+    });
 
   it("a MikroTik login.html posts to the entry; the connect token's grant page is refused before authorization and for a wrong token", async () => {
     const w = await world();
     const mac = randomMac();
-    const entry = await post(`/hotspot/mikrotik/${w.venue.portal_key}`, { mac, ip: "10.5.50.9", "link-login-only": "http://10.5.50.1/login", "link-orig": "", identity: w.ap.mac_address });
+    const entry = await post(`/hotspot/mikrotik/${w.venue.portal_key}`, {
+      mac,
+      ip: "10.5.50.9",
+      "link-login-only": "http://10.5.50.1/login",
+      "link-orig": "",
+      identity: w.ap.mac_address,
+    });
     expect(entry.status).toBe(303);
     const token = entry.headers.get("location")!.replace("/connect?token=", "");
     const loginPath = `/hotspot/mikrotik/${w.venue.portal_key}/login?token=${token}`;
@@ -127,7 +165,9 @@ describe("the RADIUS makes over HTTP", () => {
   it("a bad entry is a readable 400, an unknown network a 404, and the login.html download names the network's entry", async () => {
     const w = await world();
     expect((await post(`/hotspot/mikrotik/${w.venue.portal_key}`, { mac: "nope" })).status).toBe(400);
-    expect((await post(`/hotspot/mikrotik/${"k".repeat(24)}`, { mac: randomMac(), "link-login-only": "http://10.5.50.1/login" })).status).toBe(404);
+    expect(
+      (await post(`/hotspot/mikrotik/${"k".repeat(24)}`, { mac: randomMac(), "link-login-only": "http://10.5.50.1/login" })).status,
+    ).toBe(404);
     const download = await fetch(`${origin}/hotspot/mikrotik/${w.venue.portal_key}/login.html`);
     expect(download.headers.get("content-disposition")).toContain("login.html");
     expect(await download.text()).toContain(`action="http://localhost/hotspot/mikrotik/${w.venue.portal_key}"`);
@@ -136,8 +176,16 @@ describe("the RADIUS makes over HTTP", () => {
   it("a Cisco controller's redirect and a Ruckus controller's both lead to the connect page and their grant forms", async () => {
     const w = await world();
     for (const [make, query, action] of [
-      ["cisco", { switch_url: "https://1.1.1.1/login.html", client_mac: randomMac(), ap_mac: w.ap.mac_address, wlan: "Guest" }, "https://1.1.1.1/login.html"],
-      ["ruckus", { sip: "192.168.0.10", client_mac: randomMac(), mac: w.ap.mac_address, uip: "10.0.0.9" }, "http://192.168.0.10:9997/login"],
+      [
+        "cisco",
+        { switch_url: "https://1.1.1.1/login.html", client_mac: randomMac(), ap_mac: w.ap.mac_address, wlan: "Guest" },
+        "https://1.1.1.1/login.html",
+      ],
+      [
+        "ruckus",
+        { sip: "192.168.0.10", client_mac: randomMac(), mac: w.ap.mac_address, uip: "10.0.0.9" },
+        "http://192.168.0.10:9997/login",
+      ],
     ] as const) {
       const entry = await fetch(`${origin}/hotspot/${make}/${w.venue.portal_key}?${new URLSearchParams(query)}`, { redirect: "manual" });
       expect(entry.status, make).toBe(302);
@@ -156,23 +204,96 @@ describe("a plan's new speed", () => {
     const w = await world();
     const ctx = await contextOf(w.owner.id, w.org.id);
     const now = Date.now();
-    const policyId = (await createPolicy(ctx, bandwidthPolicySchema.parse({ name: "Basic", max_upload: "1", max_upload_unit: "Mbps", max_download: "2", max_download_unit: "Mbps" }))).id;
-    const created = await createPlan(ctx, servicePlanSchema(false).parse({ name: "Daily", price: "50", bandwidth_policy_id: String(policyId) }), false);
+    const policyId = (
+      await createPolicy(
+        ctx,
+        bandwidthPolicySchema.parse({
+          name: "Basic",
+          max_upload: "1",
+          max_upload_unit: "Mbps",
+          max_download: "2",
+          max_download_unit: "Mbps",
+        }),
+      )
+    ).id;
+    const created = await createPlan(
+      ctx,
+      servicePlanSchema(false).parse({ name: "Daily", price: "50", bandwidth_policy_id: String(policyId) }),
+      false,
+    );
     if (!created.ok) throw new Error(JSON.stringify(created.errors));
     const plan = { id: created.id };
     const sub = await db
       .insertInto("subscriptions")
-      .values({ organization_id: w.org.id, customer_id: null, device_id: null, service_plan_id: plan.id, plan_name: "Daily", price_cents: 5000, source: "mpesa", status: "Active", started_on: now, expires_on: now + 86_400_000, time_limit_minutes: null, usage_limit_bytes: null, simultaneous_connections: 1, max_upload_kbps: 1000, max_download_kbps: 2000, created_at: now, updated_at: now })
+      .values({
+        organization_id: w.org.id,
+        customer_id: null,
+        device_id: null,
+        service_plan_id: plan.id,
+        plan_name: "Daily",
+        price_cents: 5000,
+        source: "mpesa",
+        status: "Active",
+        started_on: now,
+        expires_on: now + 86_400_000,
+        time_limit_minutes: null,
+        usage_limit_bytes: null,
+        simultaneous_connections: 1,
+        max_upload_kbps: 1000,
+        max_download_kbps: 2000,
+        created_at: now,
+        updated_at: now,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const nas = await db.insertInto("radius_clients").values({ organization_id: w.org.id, venue_id: w.venue.id, name: "R", make: "mikrotik", ip_address: `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, secret: "x", coa_port: 3799, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
+    const nas = await db
+      .insertInto("radius_clients")
+      .values({
+        organization_id: w.org.id,
+        venue_id: w.venue.id,
+        name: "R",
+        make: "mikrotik",
+        ip_address: `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+        secret: "x",
+        coa_port: 3799,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const connection = await db
       .insertInto("connections")
-      .values({ organization_id: w.org.id, venue_id: w.venue.id, authorized_at: now, session_expires_at: now + 3_600_000, subscription_id: sub.id, radius_client_id: nas.id, created_at: now, upload: 0, download: 0 } as never)
+      .values({
+        organization_id: w.org.id,
+        venue_id: w.venue.id,
+        authorized_at: now,
+        session_expires_at: now + 3_600_000,
+        subscription_id: sub.id,
+        radius_client_id: nas.id,
+        created_at: now,
+        upload: 0,
+        download: 0,
+      } as never)
       .returning("id")
       .executeTakeFirstOrThrow();
-    await updatePolicy(ctx, policyId, bandwidthPolicySchema.parse({ name: "Basic", max_upload: "3", max_upload_unit: "Mbps", max_download: "6", max_download_unit: "Mbps" }));
-    expect(await db.selectFrom("subscriptions").select(["max_upload_kbps", "max_download_kbps"]).where("id", "=", sub.id).executeTakeFirstOrThrow()).toEqual({ max_upload_kbps: 3000, max_download_kbps: 6000 });
+    await updatePolicy(
+      ctx,
+      policyId,
+      bandwidthPolicySchema.parse({
+        name: "Basic",
+        max_upload: "3",
+        max_upload_unit: "Mbps",
+        max_download: "6",
+        max_download_unit: "Mbps",
+      }),
+    );
+    expect(
+      await db
+        .selectFrom("subscriptions")
+        .select(["max_upload_kbps", "max_download_kbps"])
+        .where("id", "=", sub.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ max_upload_kbps: 3000, max_download_kbps: 6000 });
     const jobs = await db.selectFrom("jobs").select(["type", "payload"]).where("type", "=", "radius.coa").execute();
     expect(jobs.map((j) => JSON.parse(j.payload))).toContainEqual({ connectionId: Number(connection.id) });
   });

@@ -17,7 +17,14 @@ import { chapResponse, radiusPassword, radiusUsername } from "~/services/radius/
 import { makeOrg } from "../fixtures";
 import { makeNetwork, randomMac } from "../fixtures/portal";
 import { contextOf } from "../fixtures/records";
-import { hasFreeRadius, RADIUS_API_SECRET, randomSessionId, registerMikrotik, startRadiusWorld, type RadiusWorld } from "../fixtures/radius";
+import {
+  hasFreeRadius,
+  RADIUS_API_SECRET,
+  randomSessionId,
+  registerMikrotik,
+  startRadiusWorld,
+  type RadiusWorld,
+} from "../fixtures/radius";
 
 let world: RadiusWorld;
 beforeAll(async () => {
@@ -38,20 +45,34 @@ async function network(fields: Parameters<typeof makeNetwork>[1] = {}) {
 }
 type Net = Awaited<ReturnType<typeof network>>;
 
-const decode = (value: string) => value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const decode = (value: string) =>
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /** The grant page's form: where it posts and what. */
 async function loginForm(path: string) {
   const response = await fetch(`${world.origin}${path}`);
   const page = await response.text();
   const action = decode(/<form id="login" method="post" action="([^"]*)"/.exec(page)?.[1] ?? "");
-  const fields = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [m[1]!, decode(m[2]!)]));
+  const fields = Object.fromEntries(
+    [...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [m[1]!, decode(m[2]!)]),
+  );
   return { status: response.status, csp: response.headers.get("content-security-policy"), action, fields, page };
 }
 
 /** A phone on the MikroTik: entry, connect page (click-through), and the grant page's form. */
 async function guest(n: Net, { chap = false, mac = randomMac() } = {}) {
-  const query = new URLSearchParams({ mac, ip: "10.5.50.23", "link-login-only": n.nas.router.loginUrl, "link-orig": "http://example.com/", identity: n.ap.mac_address });
+  const query = new URLSearchParams({
+    mac,
+    ip: "10.5.50.23",
+    "link-login-only": n.nas.router.loginUrl,
+    "link-orig": "http://example.com/",
+    identity: n.ap.mac_address,
+  });
   if (chap) {
     query.set("chap-id", n.nas.router.chap.idText);
     query.set("chap-challenge", n.nas.router.chap.challengeText);
@@ -174,7 +195,9 @@ describe.skipIf(!hasFreeRadius)("RADIUS logins through FreeRADIUS", () => {
     const n = await network();
     const blocked = await guest(n);
     await db.updateTable("devices").set({ blocked_at: Date.now() }).where("mac_address", "=", blocked.mac).execute();
-    expect((await n.nas.router.login(blocked.username, blocked.password, blocked.mac))?.attributes["Reply-Message"]).toBe(CONNECT_MESSAGES.blocked);
+    expect((await n.nas.router.login(blocked.username, blocked.password, blocked.mac))?.attributes["Reply-Message"]).toBe(
+      CONNECT_MESSAGES.blocked,
+    );
 
     const ended = await guest(n);
     await db.updateTable("connections").set({ ended_at: Date.now(), terminate_cause: "User-Request" }).where("id", "=", ended.id).execute();
@@ -196,12 +219,16 @@ describe.skipIf(!hasFreeRadius)("RADIUS accounting", () => {
     const session = { username: g.username, mac: g.mac, sessionId: randomSessionId() };
     expect((await n.nas.router.account("Start", session))?.code).toBe("Accounting-Response");
     const upload = 5 * 2 ** 32 + 10;
-    expect((await n.nas.router.account("Interim-Update", session, { input: upload, output: 7000, time: 60 }))?.code).toBe("Accounting-Response");
+    expect((await n.nas.router.account("Interim-Update", session, { input: upload, output: 7000, time: 60 }))?.code).toBe(
+      "Accounting-Response",
+    );
     let row = await connection(g.id);
     expect(Number(row.upload)).toBe(upload);
     expect(Number(row.download)).toBe(7000);
     expect(row.ended_at).toBeNull();
-    expect((await n.nas.router.account("Stop", session, { input: upload + 5, output: 9000, time: 120, cause: "User-Request" }))?.code).toBe("Accounting-Response");
+    expect((await n.nas.router.account("Stop", session, { input: upload + 5, output: 9000, time: 120, cause: "User-Request" }))?.code).toBe(
+      "Accounting-Response",
+    );
     row = await connection(g.id);
     expect(Number(row.download)).toBe(9000);
     expect(row.terminate_cause).toBe("User-Request");
@@ -232,7 +259,11 @@ describe.skipIf(!hasFreeRadius)("RADIUS accounting", () => {
     await n.nas.router.account("Interim-Update", session, { input: 400_000, output: 700_000, time: 30 });
     expect((await connection(g.id)).ended_at).not.toBeNull();
     await runDueJobs();
-    expect(n.nas.router.messages.at(-1)).toMatchObject({ code: "Disconnect-Request", answer: "Disconnect-ACK", attributes: { "User-Name": g.username } });
+    expect(n.nas.router.messages.at(-1)).toMatchObject({
+      code: "Disconnect-Request",
+      answer: "Disconnect-ACK",
+      attributes: { "User-Name": g.username },
+    });
     expect(n.nas.router.sessions.has(g.username)).toBe(false);
     const kept = await db.selectFrom("radius_messages").selectAll().where("connection_id", "=", g.id).execute();
     expect(kept).toMatchObject([{ kind: "Disconnect", outcome: "ACK", radius_client_id: n.nas.id }]);
@@ -244,7 +275,9 @@ describe.skipIf(!hasFreeRadius)("RADIUS accounting", () => {
     const n = await network();
     const session = { username: "mlg999999999", mac: randomMac(), sessionId: randomSessionId() };
     expect((await n.nas.router.account("Interim-Update", session, { input: 5, output: 5 }))?.code).toBe("Accounting-Response");
-    expect((await n.nas.router.account("Interim-Update", { ...session, username: "not-ours" }, { input: 5 }))?.code).toBe("Accounting-Response");
+    expect((await n.nas.router.account("Interim-Update", { ...session, username: "not-ours" }, { input: 5 }))?.code).toBe(
+      "Accounting-Response",
+    );
   });
 });
 
@@ -255,7 +288,10 @@ describe.skipIf(!hasFreeRadius)("Disconnect and CoA from the console", () => {
     await n.nas.router.login(g.username, g.password, g.mac);
     await nasKept(g.id);
     const outcome = await closeConnection(n.ctx, g.id);
-    expect(outcome).toMatchObject({ ok: true, gateway: { make: "mikrotik", revocation: "controller", note: "The MikroTik router is being told to disconnect the guest." } });
+    expect(outcome).toMatchObject({
+      ok: true,
+      gateway: { make: "mikrotik", revocation: "controller", note: "The MikroTik router is being told to disconnect the guest." },
+    });
     expect(await runDueJobs()).toBeGreaterThanOrEqual(1);
     expect(n.nas.router.messages).toMatchObject([{ code: "Disconnect-Request", answer: "Disconnect-ACK" }]);
     expect(n.nas.router.messages[0]!.attributes["Calling-Station-Id"]).toBe(g.mac.toUpperCase().replace(/:/g, "-"));
@@ -271,7 +307,11 @@ describe.skipIf(!hasFreeRadius)("Disconnect and CoA from the console", () => {
     await runDueJobs();
     const kept = await db.selectFrom("radius_messages").select(["outcome"]).where("connection_id", "=", g.id).execute();
     expect(kept).toEqual([{ outcome: "timeout" }]);
-    const job = await db.selectFrom("jobs").select(["attempts", "status"]).where("dedupe_key", "=", `gateway.revoke:${g.id}`).executeTakeFirstOrThrow();
+    const job = await db
+      .selectFrom("jobs")
+      .select(["attempts", "status"])
+      .where("dedupe_key", "=", `gateway.revoke:${g.id}`)
+      .executeTakeFirstOrThrow();
     expect(job.status).not.toBe("done");
   });
 
@@ -282,7 +322,10 @@ describe.skipIf(!hasFreeRadius)("Disconnect and CoA from the console", () => {
     await nasKept(g.id);
     expect(await changeSpeed(g.id, { upKbps: 256, downKbps: 1024 })).toEqual({ outcome: "ACK" });
     expect(n.nas.router.messages.at(-1)).toMatchObject({ code: "CoA-Request", answer: "CoA-ACK" });
-    expect(n.nas.router.messages.at(-1)!.attributes["Vendor-Specific"]).toMatchObject({ "Mikrotik-Rate-Limit": "256k/1024k", "WISPr-Bandwidth-Max-Down": 1_024_000 });
+    expect(n.nas.router.messages.at(-1)!.attributes["Vendor-Specific"]).toMatchObject({
+      "Mikrotik-Rate-Limit": "256k/1024k",
+      "WISPr-Bandwidth-Max-Down": 1_024_000,
+    });
   });
 });
 
@@ -312,20 +355,33 @@ describe.skipIf(!hasFreeRadius)("who may talk to Mlango's RADIUS", () => {
   it("the HTTP calls need FreeRADIUS's secret and answer garbage with a 4xx", async () => {
     const n = await network();
     const body = JSON.stringify({ "User-Name": { type: "string", value: ["mlg1"] } });
-    const post = (path: string, init: RequestInit = {}) => fetch(`${world.origin}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body, ...init });
+    const post = (path: string, init: RequestInit = {}) =>
+      fetch(`${world.origin}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body, ...init });
     expect((await post(`/radius/authorize?nas=nas-${n.nas.id}`)).status).toBe(401);
     expect((await post(`/radius/client?ip=${n.nas.address}`)).status).toBe(401);
-    const auth = { Authorization: `Basic ${Buffer.from(`freeradius:${RADIUS_API_SECRET}`).toString("base64")}`, "Content-Type": "application/json" };
+    const auth = {
+      Authorization: `Basic ${Buffer.from(`freeradius:${RADIUS_API_SECRET}`).toString("base64")}`,
+      "Content-Type": "application/json",
+    };
     const secretLeak = await post(`/radius/client?ip=${n.nas.address}`, { headers: auth });
     expect(secretLeak.status).toBe(200);
     expect((await post(`/radius/client?ip=127.254.254.254`, { headers: auth })).status).toBe(404);
-    for (const bad of ["[1,2]", '{"User-Name": "x"}', '{"User-Name":{"value":[{"a":1}]}}', "{not json", JSON.stringify({ "User-Name": { value: ["a\u0000b"] } })]) {
+    for (const bad of [
+      "[1,2]",
+      '{"User-Name": "x"}',
+      '{"User-Name":{"value":[{"a":1}]}}',
+      "{not json",
+      JSON.stringify({ "User-Name": { value: ["a\u0000b"] } }),
+    ]) {
       const response = await post(`/radius/authorize?nas=nas-${n.nas.id}`, { headers: auth, body: bad });
       expect(response.status, bad).toBeGreaterThanOrEqual(400);
       expect(response.status, bad).toBeLessThan(500);
     }
     expect((await post(`/radius/authorize?nas=nas-x`, { headers: auth })).status).toBe(400);
-    const huge = await post(`/radius/accounting?nas=nas-${n.nas.id}`, { headers: auth, body: JSON.stringify({ x: { value: ["a".repeat(100_000)] } }) });
+    const huge = await post(`/radius/accounting?nas=nas-${n.nas.id}`, {
+      headers: auth,
+      body: JSON.stringify({ x: { value: ["a".repeat(100_000)] } }),
+    });
     expect(huge.status).toBe(413);
     // FreeRADIUS is still answering after all that.
     const g = await guest(n);

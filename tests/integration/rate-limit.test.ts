@@ -73,9 +73,7 @@ describe("login rate limit", () => {
   });
 
   it("counts concurrent attempts exactly (one atomic statement per hit)", async () => {
-    const results = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => limitLogin("burst@example.com", `198.51.100.${100 + i}`)),
-    );
+    const results = await Promise.all(Array.from({ length: 25 }, (_, i) => limitLogin("burst@example.com", `198.51.100.${100 + i}`)));
     expect(results.filter((r) => r === null)).toHaveLength(LIMITS.loginPerId.max);
   });
 
@@ -90,7 +88,8 @@ describe("login rate limit", () => {
 
   it("forgets the login id's failures after a successful sign-in", async () => {
     await makeUser({ email: "forgetful@example.com", password: "right-pass" });
-    for (let i = 0; i < LIMITS.loginPerId.max - 1; i++) await postLogin({ login_id: "forgetful@example.com", password: "x" }, "198.51.100.3");
+    for (let i = 0; i < LIMITS.loginPerId.max - 1; i++)
+      await postLogin({ login_id: "forgetful@example.com", password: "x" }, "198.51.100.3");
     expect((await postLogin({ login_id: "forgetful@example.com", password: "right-pass" }, "198.51.100.3")).status).toBe(302);
     expect((await postLogin({ login_id: "forgetful@example.com", password: "x" }, "198.51.100.3")).status).toBe(401);
   });
@@ -121,7 +120,7 @@ describe("forgot-password rate limit", () => {
     const res = await postForgot(email, "203.0.113.8");
     expect(res.status).toBe(429);
     expect(await formError(res)).toMatch(TOO_MANY);
-    expect((await mailsTo(email))).toHaveLength(LIMITS.forgotPerId.max);
+    expect(await mailsTo(email)).toHaveLength(LIMITS.forgotPerId.max);
   });
 
   it("limits one address across many login ids", async () => {

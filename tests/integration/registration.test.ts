@@ -25,10 +25,18 @@ let phoneCounter = 0;
 const newPhone = () => `0711${String(++phoneCounter).padStart(6, "0")}`;
 
 function postRegister(form: Record<string, string>, address = "192.0.2.77", cookie?: string) {
-  return run(async () => register.action({ request: makeRequest("/register", { form, cookie }), params: {}, context: { clientAddress: address } }));
+  return run(async () =>
+    register.action({ request: makeRequest("/register", { form, cookie }), params: {}, context: { clientAddress: address } }),
+  );
 }
 
-const person = (email: string, phone = newPhone()) => ({ first_name: "Amina", last_name: "Otieno", email, phone_number: phone, password: "attacker-pass-1" });
+const person = (email: string, phone = newPhone()) => ({
+  first_name: "Amina",
+  last_name: "Otieno",
+  email,
+  phone_number: phone,
+  password: "attacker-pass-1",
+});
 
 async function answerOf(res: Response) {
   return { status: res.status, body: await res.text() };
@@ -37,7 +45,13 @@ async function answerOf(res: Response) {
 const linkTokenOf = (link: string | undefined) => link!.split("/register/verify/")[1];
 
 function confirm(token: string, password: string, cookie?: string) {
-  return run(async () => verify.action({ request: makeRequest(`/register/verify/${token}`, { form: { password }, cookie }), params: { token }, context: { clientAddress: "192.0.2.88" } }));
+  return run(async () =>
+    verify.action({
+      request: makeRequest(`/register/verify/${token}`, { form: { password }, cookie }),
+      params: { token },
+      context: { clientAddress: "192.0.2.88" },
+    }),
+  );
 }
 
 const signedInUserIdOf = async (res: Response) => {
@@ -49,7 +63,23 @@ const signedInUserIdOf = async (res: Response) => {
 async function pendingInvitation(orgId: number, email: string) {
   const role = await insertRole(orgId, "r_w");
   const res = await run(async () =>
-    invite.action({ request: makeRequest(`/${orgId}/organization/invite`, { form: { email, role_id: String(role.id) }, cookie: await sessionCookie((await db.selectFrom("administrators").select("user_id").where("organization_id", "=", orgId).where("is_owner", "=", 1).executeTakeFirstOrThrow()).user_id!) }), params: { orgId: String(orgId) }, context: {} }),
+    invite.action({
+      request: makeRequest(`/${orgId}/organization/invite`, {
+        form: { email, role_id: String(role.id) },
+        cookie: await sessionCookie(
+          (
+            await db
+              .selectFrom("administrators")
+              .select("user_id")
+              .where("organization_id", "=", orgId)
+              .where("is_owner", "=", 1)
+              .executeTakeFirstOrThrow()
+          ).user_id!,
+        ),
+      }),
+      params: { orgId: String(orgId) },
+      context: {},
+    }),
   );
   expect(res.status).toBe(302);
   const mails = await mailsTo(email);
@@ -65,24 +95,50 @@ describe("invitation hijack", () => {
     // The attacker signs up with the invited address. They cannot read its mail, so the account
     // stays unconfirmed: it cannot sign in, and the invitation is not theirs.
     expect((await postRegister(person(invited))).status).toBe(200);
-    const attacker = await db.selectFrom("users").select(["id", "email_verified_at"]).where("email", "=", invited).executeTakeFirstOrThrow();
+    const attacker = await db
+      .selectFrom("users")
+      .select(["id", "email_verified_at"])
+      .where("email", "=", invited)
+      .executeTakeFirstOrThrow();
     expect(attacker.email_verified_at).toBeNull();
-    const invitation = await db.selectFrom("administrators").select(["user_id", "status"]).where("invited_email_address", "=", invited).executeTakeFirstOrThrow();
+    const invitation = await db
+      .selectFrom("administrators")
+      .select(["user_id", "status"])
+      .where("invited_email_address", "=", invited)
+      .executeTakeFirstOrThrow();
     expect(invitation).toEqual({ user_id: null, status: "Pending" });
-    const signIn = await run(async () => login.action({ request: makeRequest("/login", { form: { login_id: invited, password: "attacker-pass-1" } }), params: {}, context: { clientAddress: "192.0.2.99" } }));
+    const signIn = await run(async () =>
+      login.action({
+        request: makeRequest("/login", { form: { login_id: invited, password: "attacker-pass-1" } }),
+        params: {},
+        context: { clientAddress: "192.0.2.99" },
+      }),
+    );
     expect(signIn.status).toBe(403);
 
     // Even with a session made for the account, the organisations list shows nothing to accept,
     // accepting by id is refused, and the organisation stays closed.
     const cookie = await sessionCookie(attacker.id);
-    const list = await (await run(async () => organizations.loader({ request: makeRequest("/organizations", { cookie }), params: {}, context: {} }))).text();
+    const list = await (
+      await run(async () => organizations.loader({ request: makeRequest("/organizations", { cookie }), params: {}, context: {} }))
+    ).text();
     expect(list).not.toContain(org.name);
-    const accept = await run(async () => organizations.action({ request: makeRequest("/organizations", { cookie, form: { intent: "accept", organization_id: String(org.id) } }), params: {}, context: {} }));
+    const accept = await run(async () =>
+      organizations.action({
+        request: makeRequest("/organizations", { cookie, form: { intent: "accept", organization_id: String(org.id) } }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(accept.status).toBe(404);
     const token = await issueToken(attacker.id, "api");
     const apiAccept = await run(async () =>
       apiAdministrators.action({
-        request: new Request("http://localhost/account/api/v1/administrators", { method: "PUT", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ status: "Accepted", organization_id: org.id }) }),
+        request: new Request("http://localhost/account/api/v1/administrators", {
+          method: "PUT",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ status: "Accepted", organization_id: org.id }),
+        }),
         params: {},
         context: {},
       }),
@@ -99,12 +155,31 @@ describe("invitation hijack", () => {
     // An invitation row naming this user for another address (how the old sign-up attached them).
     await db
       .insertInto("administrators")
-      .values({ organization_id: org.id, user_id: user.id, role_id: null, invited_email_address: uniqueEmail("other"), status: "Pending", is_owner: 0, invite_token_hash: null, invited_by_user_id: null, created_at: now, updated_at: now })
+      .values({
+        organization_id: org.id,
+        user_id: user.id,
+        role_id: null,
+        invited_email_address: uniqueEmail("other"),
+        status: "Pending",
+        is_owner: 0,
+        invite_token_hash: null,
+        invited_by_user_id: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const cookie = await sessionCookie(user.id);
-    const accept = await run(async () => organizations.action({ request: makeRequest("/organizations", { cookie, form: { intent: "accept", organization_id: String(org.id) } }), params: {}, context: {} }));
+    const accept = await run(async () =>
+      organizations.action({
+        request: makeRequest("/organizations", { cookie, form: { intent: "accept", organization_id: String(org.id) } }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(accept.status).toBe(403);
-    expect((await db.selectFrom("administrators").select("status").where("user_id", "=", user.id).executeTakeFirstOrThrow()).status).toBe("Pending");
+    expect((await db.selectFrom("administrators").select("status").where("user_id", "=", user.id).executeTakeFirstOrThrow()).status).toBe(
+      "Pending",
+    );
   });
 
   it("lets the real invitee confirm the address and accept, and the token link still works", async () => {
@@ -117,9 +192,18 @@ describe("invitation hijack", () => {
     expect(confirmed.status).toBe(302);
     const user = await db.selectFrom("users").select(["id", "email_verified_at"]).where("email", "=", invited).executeTakeFirstOrThrow();
     expect(user.email_verified_at).not.toBeNull();
-    expect((await db.selectFrom("administrators").select("user_id").where("invited_email_address", "=", invited).executeTakeFirstOrThrow()).user_id).toBe(user.id);
+    expect(
+      (await db.selectFrom("administrators").select("user_id").where("invited_email_address", "=", invited).executeTakeFirstOrThrow())
+        .user_id,
+    ).toBe(user.id);
     const cookie = await sessionCookie(user.id);
-    const accept = await run(async () => organizations.action({ request: makeRequest("/organizations", { cookie, form: { intent: "accept", organization_id: String(org.id) } }), params: {}, context: {} }));
+    const accept = await run(async () =>
+      organizations.action({
+        request: makeRequest("/organizations", { cookie, form: { intent: "accept", organization_id: String(org.id) } }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(accept.status).toBe(302);
     expect((await run(() => requireOrg(makeRequest(`/${org.id}`, { cookie }), { orgId: String(org.id) }))).status).toBe(200);
   });
@@ -131,7 +215,10 @@ describe("sign-up", () => {
     const takenEmail = await answerOf(await postRegister(person(existing.email)));
     const takenPhone = await answerOf(await postRegister(person(uniqueEmail("phone"), "0722555666")));
     const fresh = await answerOf(await postRegister(person(uniqueEmail("fresh"))));
-    const shape = (a: { status: number; body: string }) => ({ status: a.status, body: a.body.replace(/We have sent a link to [^.]+@example\.com\./, "…") });
+    const shape = (a: { status: number; body: string }) => ({
+      status: a.status,
+      body: a.body.replace(/We have sent a link to [^.]+@example\.com\./, "…"),
+    });
     expect(shape(takenEmail)).toEqual(shape(fresh));
     expect(shape(takenPhone)).toEqual(shape(fresh));
     expect(fresh.status).toBe(200);
@@ -141,11 +228,15 @@ describe("sign-up", () => {
 
   it("creates the account unconfirmed with normalised fields, and signs in once the link is opened with the password", async () => {
     const email = uniqueEmail("Wanjiru");
-    const cookie = (await postRegister({ ...person(email.toUpperCase(), "0722 123 456"), redirectTo: "/organizations" })).headers.get("Set-Cookie")!.split(";")[0];
+    const cookie = (await postRegister({ ...person(email.toUpperCase(), "0722 123 456"), redirectTo: "/organizations" })).headers
+      .get("Set-Cookie")!
+      .split(";")[0];
     const row = await db.selectFrom("users").select(["id", "email", "phone_number", "email_verified_at"]).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ email: email.toLowerCase(), phone_number: "+254722123456", email_verified_at: null });
     const token = linkTokenOf((await mailsTo(email))[0].link);
-    const page = await (await run(async () => verify.loader({ request: makeRequest(`/register/verify/${token}`), params: { token }, context: {} }))).json();
+    const page = await (
+      await run(async () => verify.loader({ request: makeRequest(`/register/verify/${token}`), params: { token }, context: {} }))
+    ).json();
     expect(page).toEqual({ email: email.toLowerCase(), linkError: null });
     expect((await db.selectFrom("users").select("email_verified_at").executeTakeFirstOrThrow()).email_verified_at).toBeNull(); // opening changes nothing
 
@@ -179,7 +270,13 @@ describe("sign-up", () => {
 describe("changing the account e-mail", () => {
   async function submitProfile(userId: number, orgId: number, fields: Record<string, string>) {
     const form = { first_name: "Test", last_name: "User", phone_number: newPhone(), ...fields };
-    return run(async () => profile.action({ request: makeRequest(`/${orgId}/profile`, { form, cookie: await sessionCookie(userId) }), params: { orgId: String(orgId) }, context: {} }));
+    return run(async () =>
+      profile.action({
+        request: makeRequest(`/${orgId}/profile`, { form, cookie: await sessionCookie(userId) }),
+        params: { orgId: String(orgId) },
+        context: {},
+      }),
+    );
   }
 
   it("needs the current password, and keeps the old address until the new one is confirmed", async () => {
@@ -208,7 +305,13 @@ describe("changing the account e-mail", () => {
 describe("unconfirmed accounts", () => {
   it("cannot sign in, even with the right password, and get a new link", async () => {
     const user = await makeUser({ email: uniqueEmail("unconfirmed"), password: "right-pass", verified: false });
-    const res = await run(async () => login.action({ request: makeRequest("/login", { form: { login_id: user.email, password: "right-pass" } }), params: {}, context: { clientAddress: "192.0.2.60" } }));
+    const res = await run(async () =>
+      login.action({
+        request: makeRequest("/login", { form: { login_id: user.email, password: "right-pass" } }),
+        params: {},
+        context: { clientAddress: "192.0.2.60" },
+      }),
+    );
     expect(res.status).toBe(403);
     expect(res.headers.get("Set-Cookie")).toBeNull();
     expect((await mailsTo(user.email)).at(-1)?.link).toContain("/register/verify/");

@@ -29,7 +29,14 @@ afterEach(() => vi.restoreAllMocks());
 
 type RouteFunction = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => Promise<unknown>;
 
-async function post(fn: RouteFunction, userId: number, orgId: number, path: string, form: Record<string, string>, params: Record<string, string> = {}) {
+async function post(
+  fn: RouteFunction,
+  userId: number,
+  orgId: number,
+  path: string,
+  form: Record<string, string>,
+  params: Record<string, string> = {},
+) {
   const request = makeRequest(`/${orgId}/reports/${path}`, { cookie: await sessionCookie(userId), form });
   return run(() => fn({ request, params: { orgId: String(orgId), ...params }, context: {} }));
 }
@@ -43,8 +50,10 @@ async function toastOf(res: Response) {
   return session.get("toast");
 }
 
-const subscriptionRows = () => db.selectFrom("report_subscriptions").select(["id", "user_id", "organization_id", "report", "send_at"]).orderBy("id").execute();
-const deliveryRows = () => db.selectFrom("report_deliveries").select(["subscription_id", "day", "status", "attempts", "next_attempt_at", "last_error"]).execute();
+const subscriptionRows = () =>
+  db.selectFrom("report_subscriptions").select(["id", "user_id", "organization_id", "report", "send_at"]).orderBy("id").execute();
+const deliveryRows = () =>
+  db.selectFrom("report_deliveries").select(["subscription_id", "day", "status", "attempts", "next_attempt_at", "last_error"]).execute();
 
 /** Today 18:30 UTC: the 18:00 reports of today are due. */
 const T = TODAY_START + 18.5 * 3_600_000;
@@ -53,14 +62,22 @@ const TODAY = todayIso(TODAY_START);
 describe("subscribing from a report page", () => {
   it("subscribes at the chosen hour, shows it, moves it, and unsubscribes", async () => {
     const { org, owner } = await makeOrg();
-    const res = await post(overviewPage.action as RouteFunction, owner.id, org.id, "overview?start=2026-01-01", { intent: "subscribe", report: "overview", sendTime: "24" });
+    const res = await post(overviewPage.action as RouteFunction, owner.id, org.id, "overview?start=2026-01-01", {
+      intent: "subscribe",
+      report: "overview",
+      sendTime: "24",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${org.id}/reports/overview?start=2026-01-01`);
     expect((await toastOf(res))?.message).toBe("You will receive the Overview report by email every day at 24:00 Hours (UTC).");
     expect(await subscriptionRows()).toMatchObject([{ user_id: owner.id, organization_id: org.id, report: "overview", send_at: 24 }]);
 
     const page = await run(() =>
-      overviewPage.loader({ request: makeRequest(`/${org.id}/reports/overview`, { cookie: "" }), params: { orgId: String(org.id) }, context: {} }),
+      overviewPage.loader({
+        request: makeRequest(`/${org.id}/reports/overview`, { cookie: "" }),
+        params: { orgId: String(org.id) },
+        context: {},
+      }),
     );
     expect(page.status).toBe(302); // not signed in
     const ctx = await ctxOf(owner.id, org.id);
@@ -72,7 +89,11 @@ describe("subscribing from a report page", () => {
     let moved: Response;
     try {
       env.SMTP_URL = undefined;
-      moved = await post(overviewPage.action as RouteFunction, owner.id, org.id, "overview", { intent: "subscribe", report: "overview", sendTime: "7" });
+      moved = await post(overviewPage.action as RouteFunction, owner.id, org.id, "overview", {
+        intent: "subscribe",
+        report: "overview",
+        sendTime: "7",
+      });
     } finally {
       env.SMTP_URL = smtp.url;
     }
@@ -84,7 +105,10 @@ describe("subscribing from a report page", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.send_at).toBe(7);
 
-    const gone = await post(overviewPage.action as RouteFunction, owner.id, org.id, "overview", { intent: "unsubscribe", id: String(rows[0]!.id) });
+    const gone = await post(overviewPage.action as RouteFunction, owner.id, org.id, "overview", {
+      intent: "unsubscribe",
+      id: String(rows[0]!.id),
+    });
     expect(gone.status).toBe(302);
     expect((await toastOf(gone))?.message).toBe("You will no longer receive the Overview report by email.");
     expect(await subscriptionRows()).toEqual([]);
@@ -93,14 +117,35 @@ describe("subscribing from a report page", () => {
   it("refuses an hour outside 01–24 with a message and saves nothing", async () => {
     const { org, owner } = await makeOrg();
     for (const sendTime of ["0", "25", "-3", "1.5", "abc", ""]) {
-      const res = await post(visitorPage.action as RouteFunction, owner.id, org.id, "new_visitors", { intent: "subscribe", report: "new_visitors", sendTime }, { report: "new_visitors" });
+      const res = await post(
+        visitorPage.action as RouteFunction,
+        owner.id,
+        org.id,
+        "new_visitors",
+        { intent: "subscribe", report: "new_visitors", sendTime },
+        { report: "new_visitors" },
+      );
       expect(res.status).toBe(400);
       const body = await res.json();
       expect(body.error.sendTime).toEqual(["Choose an hour between 01 and 24."]);
     }
-    const wrongReport = await post(visitorPage.action as RouteFunction, owner.id, org.id, "new_visitors", { intent: "subscribe", report: "overview", sendTime: "5" }, { report: "new_visitors" });
+    const wrongReport = await post(
+      visitorPage.action as RouteFunction,
+      owner.id,
+      org.id,
+      "new_visitors",
+      { intent: "subscribe", report: "overview", sendTime: "5" },
+      { report: "new_visitors" },
+    );
     expect(wrongReport.status).toBe(400);
-    const unknown = await post(visitorPage.action as RouteFunction, owner.id, org.id, "new_visitors", { intent: "launch" }, { report: "new_visitors" });
+    const unknown = await post(
+      visitorPage.action as RouteFunction,
+      owner.id,
+      org.id,
+      "new_visitors",
+      { intent: "launch" },
+      { report: "new_visitors" },
+    );
     expect(unknown.status).toBe(400);
     expect(await subscriptionRows()).toEqual([]);
   });
@@ -125,7 +170,11 @@ describe("subscribing from a report page", () => {
     }
     expect(await subscriptionRows()).toHaveLength(4);
     // A foreign organisation's page refuses before anything else.
-    const foreign = await post(overviewPage.action as RouteFunction, owner.id, strangerOrg.id, "overview", { intent: "subscribe", report: "overview", sendTime: "5" });
+    const foreign = await post(overviewPage.action as RouteFunction, owner.id, strangerOrg.id, "overview", {
+      intent: "subscribe",
+      report: "overview",
+      sendTime: "5",
+    });
     expect(foreign.status).toBe(404);
   });
 });
@@ -189,9 +238,16 @@ describe("the report scheduler", () => {
       await other.db.selectFrom("report_deliveries").select("id").execute();
       const first = await Promise.all([claimDelivery(db, item, T), claimDelivery(other.db, item, T), claimDelivery(db, item, T)]);
       expect(first.filter(Boolean)).toHaveLength(1);
-      await db.updateTable("report_deliveries").set({ status: "failed", claim_token: null, next_attempt_at: T + 60_000 }).execute();
+      await db
+        .updateTable("report_deliveries")
+        .set({ status: "failed", claim_token: null, next_attempt_at: T + 60_000 })
+        .execute();
       expect(await claimDelivery(db, item, T + 59_999)).toBeNull(); // still backing off
-      const retry = await Promise.all([claimDelivery(other.db, item, T + 60_000), claimDelivery(db, item, T + 60_000), claimDelivery(other.db, item, T + 60_000)]);
+      const retry = await Promise.all([
+        claimDelivery(other.db, item, T + 60_000),
+        claimDelivery(db, item, T + 60_000),
+        claimDelivery(other.db, item, T + 60_000),
+      ]);
       expect(retry.filter(Boolean)).toMatchObject([{ attempts: 2 }]);
     } finally {
       await other.db.destroy();
@@ -202,7 +258,11 @@ describe("the report scheduler", () => {
   it("sends a Nairobi organization's report at 18:00 Nairobi time (15:00 UTC), with the figures of its own day", async () => {
     const HOUR = 3_600_000;
     const { org, owner } = await makeOrg("Kahawa Nairobi");
-    await db.updateTable("organizations").set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * HOUR }).where("id", "=", org.id).execute();
+    await db
+      .updateTable("organizations")
+      .set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * HOUR })
+      .where("id", "=", org.id)
+      .execute();
     const venue = await insertVenue(org.id, "Java House");
     const guest = await insertCustomer(org.id, "Wanjiru", { phone: "+254711000009" });
     // 22:30 UTC yesterday is 01:30 today in Nairobi; 20:30 UTC yesterday is 23:30 yesterday there.
@@ -254,7 +314,18 @@ describe("the report scheduler", () => {
     const [sub] = await subscriptionRows();
     await db
       .insertInto("report_deliveries")
-      .values({ subscription_id: sub!.id, day: TODAY, status: "sending", attempts: 1, claim_token: "dead", claimed_at: T, next_attempt_at: null, last_error: null, sent_at: null, created_at: T })
+      .values({
+        subscription_id: sub!.id,
+        day: TODAY,
+        status: "sending",
+        attempts: 1,
+        claim_token: "dead",
+        claimed_at: T,
+        next_attempt_at: null,
+        last_error: null,
+        sent_at: null,
+        created_at: T,
+      })
       .execute();
     expect(await runDueReports(T + 60_000)).toEqual({ sent: 0, failed: 0 });
     expect(await runDueReports(T + CLAIM_LEASE_MS + 1)).toEqual({ sent: 1, failed: 0 });
@@ -263,7 +334,12 @@ describe("the report scheduler", () => {
 
   it("sends nothing to someone who is no longer a member", async () => {
     const { org, owner } = await subscribed("overview");
-    await db.updateTable("administrators").set({ status: "Declined" }).where("organization_id", "=", org.id).where("user_id", "=", owner.id).execute();
+    await db
+      .updateTable("administrators")
+      .set({ status: "Declined" })
+      .where("organization_id", "=", org.id)
+      .where("user_id", "=", owner.id)
+      .execute();
     expect(await runDueReports(T)).toEqual({ sent: 0, failed: 0 });
     expect(smtp.received).toHaveLength(0);
   });
@@ -278,7 +354,14 @@ describe("the report e-mail", () => {
     const { org } = await makeOrg();
     await seedVisitorStory(org.id);
     const twoDaysAgo = todayIso(TODAY_START - 2 * DAY_MS);
-    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme <Cafe>", report: "overview", day: twoDaysAgo, personalData: true, clock: UTC_CLOCK });
+    const mail = await buildReportEmail({
+      organizationId: org.id,
+      organizationName: "Acme <Cafe>",
+      report: "overview",
+      day: twoDaysAgo,
+      personalData: true,
+      clock: UTC_CLOCK,
+    });
     // Two days ago: Alice and Bob got online at Java House (sms and voucher).
     expect(mail.text).toMatch(/^Footfall +2 +2$/m);
     expect(mail.text).toMatch(/^New customers +1 +1$/m);
@@ -286,7 +369,7 @@ describe("the report e-mail", () => {
     expect(mail.text).toMatch(/^Dwell time +01:10:00 +01:10:00$/m);
     expect(mail.text).toMatch(/^sms +1 +1 +1 +1 +1$/m);
     expect(mail.html).toContain("Acme &lt;Cafe&gt;");
-    expect(mail.html).toContain("<td style=\"border:1px solid #cbd5e1;padding:4px 8px;text-align:left\">voucher</td>");
+    expect(mail.html).toContain('<td style="border:1px solid #cbd5e1;padding:4px 8px;text-align:left">voucher</td>');
     const csv = String(mail.attachments![0]!.content);
     expect(mail.attachments![0]!.filename).toBe("overview.csv");
     expect(csv).toContain("Footfall,2,2");
@@ -297,7 +380,14 @@ describe("the report e-mail", () => {
     const { org } = await makeOrg();
     await seedVisitorStory(org.id);
     const yesterday = todayIso(TODAY_START - DAY_MS);
-    const mail = await buildReportEmail({ organizationId: org.id, organizationName: "Acme", report: "footfall", day: yesterday, personalData: true, clock: UTC_CLOCK });
+    const mail = await buildReportEmail({
+      organizationId: org.id,
+      organizationName: "Acme",
+      report: "footfall",
+      day: yesterday,
+      personalData: true,
+      clock: UTC_CLOCK,
+    });
     const label = `${yesterday.split("-").reverse().join("/")} 10:00`;
     expect(mail.text).toMatch(/^Footfall +3$/m);
     expect(String(mail.attachments![0]!.content).trim().split("\n")).toEqual(["Hour (UTC),Footfall", `${label},3`]);

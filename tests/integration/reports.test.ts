@@ -85,7 +85,11 @@ describe("visitor lists", () => {
 
     // Her record gone, Carol leaves the list; Dave's visit moved into the window joins it.
     await db.deleteFrom("connections").where("customer_id", "=", s.carol).execute();
-    await db.updateTable("connections").set({ created_at: at(1), authorized_at: null }).where("customer_id", "=", s.dave).execute();
+    await db
+      .updateTable("connections")
+      .set({ created_at: at(1), authorized_at: null })
+      .where("customer_id", "=", s.dave)
+      .execute();
     expect(await all()).toEqual({ names: ["Eve Test", "Dave Test", "Bob Test", "Alice Test"], total: 4 });
     expect(await all([s.v2])).toEqual({ names: ["Eve Test", "Bob Test"], total: 2 });
     expect(await all([s.v1, s.v2])).toEqual({ names: ["Eve Test", "Dave Test", "Bob Test", "Alice Test"], total: 4 });
@@ -96,7 +100,12 @@ describe("visitor lists", () => {
     const s = await seedVisitorStory(org.id);
     const { rows } = await listVisitors(scopeOf(org.id), "all_visitors", { offset: 0, pageSize: 10, search: "" });
     const byId = new Map(rows.map((r) => [r.id, r]));
-    expect(byId.get(s.bob)).toMatchObject({ connectionsCount: 2, devicesCount: 2, phone_number: "+254711000002", email_address: "bob@example.com" });
+    expect(byId.get(s.bob)).toMatchObject({
+      connectionsCount: 2,
+      devicesCount: 2,
+      phone_number: "+254711000002",
+      email_address: "bob@example.com",
+    });
     expect(byId.get(s.carol)).toMatchObject({ connectionsCount: 0, devicesCount: 1 });
     expect(byId.get(s.alice)).toMatchObject({ connectionsCount: 1 });
     const atV1 = await listVisitors(scopeOf(org.id, [s.v1]), "unique_visitors", { offset: 0, pageSize: 10, search: "" });
@@ -111,7 +120,9 @@ describe("visitor lists", () => {
       const page = { offset: 0, pageSize: 5, search: "" };
       expect((await listVisitors(scopeOf(org.id, venueIds), "new_visitors", page)).total).toBe(totals.newCustomers);
       expect((await listVisitors(scopeOf(org.id, venueIds), "repeat_visitors", page)).total).toBe(totals.repeatCustomers);
-      expect((await listVisitors(scopeOf(org.id, venueIds), "unique_visitors", page)).total).toBe(totals.newCustomers + totals.repeatCustomers);
+      expect((await listVisitors(scopeOf(org.id, venueIds), "unique_visitors", page)).total).toBe(
+        totals.newCustomers + totals.repeatCustomers,
+      );
     }
   });
 
@@ -123,7 +134,9 @@ describe("visitor lists", () => {
       await insertVisit(org.id, { customerId: c.id, venueId: venue.id, daysAgo: 1 });
     }
     const range = `start=${daysAgo(2)}&end=${daysAgo(0)}`;
-    const res = await get(visitorPage.loader as RouteFunction, owner.id, org.id, `unique_visitors?${range}&per_page=5&page=3`, { report: "unique_visitors" });
+    const res = await get(visitorPage.loader as RouteFunction, owner.id, org.id, `unique_visitors?${range}&per_page=5&page=3`, {
+      report: "unique_visitors",
+    });
     const data = await res.json();
     expect(data.total).toBe(12);
     expect(data.rows).toHaveLength(2);
@@ -131,15 +144,21 @@ describe("visitor lists", () => {
     expect(data.rows.map((r: { name: string }) => r.name)).toEqual(["Guest02 Test", "Guest01 Test"]);
 
     const search = async (term: string) =>
-      (await (await get(visitorPage.loader as RouteFunction, owner.id, org.id, `unique_visitors?${range}&search=${encodeURIComponent(term)}`, { report: "unique_visitors" })).json()).rows.map(
-        (r: { name: string }) => r.name,
-      );
+      (
+        await (
+          await get(visitorPage.loader as RouteFunction, owner.id, org.id, `unique_visitors?${range}&search=${encodeURIComponent(term)}`, {
+            report: "unique_visitors",
+          })
+        ).json()
+      ).rows.map((r: { name: string }) => r.name);
     expect(await search("guest07")).toEqual(["Guest07 Test"]);
     expect(await search("722000011")).toEqual(["Guest11 Test"]);
     expect(await search("guest12@example")).toEqual(["Guest12 Test"]);
     expect(await search("100%_")).toEqual([]);
     // Page numbers past the end are clamped to an empty page, never an error.
-    const far = await get(visitorPage.loader as RouteFunction, owner.id, org.id, `unique_visitors?${range}&page=999999999`, { report: "unique_visitors" });
+    const far = await get(visitorPage.loader as RouteFunction, owner.id, org.id, `unique_visitors?${range}&page=999999999`, {
+      report: "unique_visitors",
+    });
     expect(far.status).toBe(200);
   });
 });
@@ -185,8 +204,22 @@ describe("overview", () => {
     const periods = reportPeriods(range);
     const modes = await connectionModes(scopeOf(org.id));
     expect(modes).toEqual([
-      { mode: "sms", connections: 3, daily: 1, weekly: Math.round(3 / periods.weeks), monthly: Math.round(3 / periods.months), annual: Math.round(3 / periods.years) },
-      { mode: "voucher", connections: 1, daily: 0, weekly: Math.round(1 / periods.weeks), monthly: Math.round(1 / periods.months), annual: Math.round(1 / periods.years) },
+      {
+        mode: "sms",
+        connections: 3,
+        daily: 1,
+        weekly: Math.round(3 / periods.weeks),
+        monthly: Math.round(3 / periods.months),
+        annual: Math.round(3 / periods.years),
+      },
+      {
+        mode: "voucher",
+        connections: 1,
+        daily: 0,
+        weekly: Math.round(1 / periods.weeks),
+        monthly: Math.round(1 / periods.months),
+        annual: Math.round(1 / periods.years),
+      },
     ]);
   });
 
@@ -232,12 +265,18 @@ describe("report pages", () => {
     const { org, owner } = await makeOrg();
     const other = await makeOrg("Rival");
     const foreignVenue = await insertVenue(other.org.id, "Rival venue");
-    expect((await get(visitorPage.loader as RouteFunction, owner.id, org.id, "weekly_visitors", { report: "weekly_visitors" })).status).toBe(404);
+    expect(
+      (await get(visitorPage.loader as RouteFunction, owner.id, org.id, "weekly_visitors", { report: "weekly_visitors" })).status,
+    ).toBe(404);
     expect((await get(overviewPage.loader as RouteFunction, owner.id, other.org.id, "overview")).status).toBe(404);
     expect((await get(newVisitorsCsv.loader as RouteFunction, owner.id, other.org.id, "new_visitors.csv")).status).toBe(404);
     expect((await get(overviewPage.loader as RouteFunction, owner.id, org.id, `overview?venue_id=${foreignVenue.id}`)).status).toBe(404);
-    expect((await get(visitorPage.loader as RouteFunction, owner.id, org.id, "new_visitors?venue_id=abc", { report: "new_visitors" })).status).toBe(404);
-    const noSession = await run(() => overviewPage.loader({ request: makeRequest(`/${org.id}/reports/overview`), params: { orgId: String(org.id) }, context: {} }));
+    expect(
+      (await get(visitorPage.loader as RouteFunction, owner.id, org.id, "new_visitors?venue_id=abc", { report: "new_visitors" })).status,
+    ).toBe(404);
+    const noSession = await run(() =>
+      overviewPage.loader({ request: makeRequest(`/${org.id}/reports/overview`), params: { orgId: String(org.id) }, context: {} }),
+    );
     expect(noSession.status).toBe(302);
   });
 
@@ -257,9 +296,13 @@ describe("report pages", () => {
     ]);
 
     const token = await issueToken(owner.id, "api");
-    const request = makeRequest(`/${org.id}/reports/repeat_visitors.csv?${range}&venue_id=${s.v1}`, { headers: { Authorization: `Bearer ${token}` } });
+    const request = makeRequest(`/${org.id}/reports/repeat_visitors.csv?${range}&venue_id=${s.v1}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     const scripted = await run(() => repeatVisitorsCsv.loader({ request, params: { orgId: String(org.id) }, context: {} }));
-    expect((await scripted.text()).trim().split("\n").slice(1)).toEqual(["1,Alice Test,+254711000001,+254711000001,alice@example.com,,,,1,1"]);
+    expect((await scripted.text()).trim().split("\n").slice(1)).toEqual([
+      "1,Alice Test,+254711000001,+254711000001,alice@example.com,,,,1,1",
+    ]);
     const stranger = await makeUser();
     const refused = await run(() =>
       repeatVisitorsCsv.loader({

@@ -23,11 +23,18 @@ const args = (path: string, cookie: string, orgId: string, extra: Record<string,
 
 /** A network with an access point, two customers with a device each, and connections (one online). */
 async function seedActivity(orgId: number, now = Date.now()) {
-  const venue = await db.insertInto("venues").values(buildVenue(orgId, { name: "Lobby" })).returning("id").executeTakeFirstOrThrow();
+  const venue = await db
+    .insertInto("venues")
+    .values(buildVenue(orgId, { name: "Lobby" }))
+    .returning("id")
+    .executeTakeFirstOrThrow();
   await db.insertInto("access_points").values(buildAccessPoint(orgId, venue.id)).execute();
   for (let n = 0; n < 2; n++) {
     const customer = await db.insertInto("customers").values(buildCustomer(orgId)).returning("id").executeTakeFirstOrThrow();
-    await db.insertInto("devices").values(buildDevice(orgId, { customer_id: customer.id })).execute();
+    await db
+      .insertInto("devices")
+      .values(buildDevice(orgId, { customer_id: customer.id }))
+      .execute();
   }
   const at = (fields: Parameters<typeof buildConnection>[1]) => buildConnection(orgId, { venue_id: venue.id, ...fields });
   await db
@@ -154,7 +161,11 @@ describe("pages not built yet (/{orgId}/*)", () => {
     const { org, owner } = await makeOrg();
     const res = await splat(org.id, "ads", owner.id);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ org: { id: org.id, name: org.name, clock: { timeZone: "UTC", offsetMs: 0 } }, label: "Dashboard", section: "Ads" });
+    expect(await res.json()).toEqual({
+      org: { id: org.id, name: org.name, clock: { timeZone: "UTC", offsetMs: 0 } },
+      label: "Dashboard",
+      section: "Ads",
+    });
     expect(await (await splat(org.id, "ads/banners/7", owner.id)).json()).toMatchObject({ label: "Dashboard", section: "Ads" });
     expect(await (await splat(org.id, "reports/footfall", owner.id)).json()).toMatchObject({ label: "Footfall", section: "Reports" });
     expect(await (await splat(org.id, "prepaid/mpesa-transactions", owner.id)).json()).toMatchObject({

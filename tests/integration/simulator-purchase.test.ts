@@ -53,7 +53,16 @@ async function world(sells: boolean) {
     ]) {
       const created = await createPlan(
         ctx,
-        servicePlanSchema(false).parse({ name, price, plan_kind: "Limited", limit_type: "Time", time_limit, time_limit_unit, validity: "1", validity_units: "Days" }),
+        servicePlanSchema(false).parse({
+          name,
+          price,
+          plan_kind: "Limited",
+          limit_type: "Time",
+          time_limit,
+          time_limit_unit,
+          validity: "1",
+          validity_units: "Days",
+        }),
       );
       if (!created.ok) throw new Error(JSON.stringify(created.errors));
       plans[name!] = created.id;
@@ -105,7 +114,11 @@ describe("the simulator's buyers", () => {
     expect(result.ok).toBe(false);
     expect(result.failedStep).toBe("payment → grant");
     expect(result.message).toContain(STK_RESULT_MESSAGES[1032]);
-    const connection = await db.selectFrom("connections").select("authorized_at").where("organization_id", "=", w.orgId).executeTakeFirstOrThrow();
+    const connection = await db
+      .selectFrom("connections")
+      .select("authorized_at")
+      .where("organization_id", "=", w.orgId)
+      .executeTakeFirstOrThrow();
     expect(connection.authorized_at).toBeNull();
   });
 

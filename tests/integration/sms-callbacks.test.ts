@@ -38,8 +38,14 @@ const inboundPath = (key: string) => `/marketing/sms/${key}/inbound`;
 async function world() {
   const { org, owner } = await makeOrg(`SMS ${Math.random()}`);
   const ctx = await contextOf(owner.id, org.id);
-  expect(await saveSmsSettings(ctx, smsSettingsSchema.parse({ username: DEMO_AT_CREDENTIALS.username, api_key: DEMO_AT_CREDENTIALS.apiKey }))).toBe("saved");
-  const { callback_key } = await db.selectFrom("sms_settings").select("callback_key").where("organization_id", "=", org.id).executeTakeFirstOrThrow();
+  expect(
+    await saveSmsSettings(ctx, smsSettingsSchema.parse({ username: DEMO_AT_CREDENTIALS.username, api_key: DEMO_AT_CREDENTIALS.apiKey })),
+  ).toBe("saved");
+  const { callback_key } = await db
+    .selectFrom("sms_settings")
+    .select("callback_key")
+    .where("organization_id", "=", org.id)
+    .executeTakeFirstOrThrow();
   const now = Date.now();
   const broadcast = await db
     .insertInto("broadcasts")
@@ -48,7 +54,16 @@ async function world() {
     .executeTakeFirstOrThrow();
   const schedule = await db
     .insertInto("broadcast_schedules")
-    .values({ organization_id: org.id, broadcast_id: broadcast.id, channel: "SMS", dispatch_at: now, status: "Sending", started_at: now, created_at: now, updated_at: now })
+    .values({
+      organization_id: org.id,
+      broadcast_id: broadcast.id,
+      channel: "SMS",
+      dispatch_at: now,
+      status: "Sending",
+      started_at: now,
+      created_at: now,
+      updated_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return { org, key: callback_key, scheduleId: schedule.id };
@@ -83,7 +98,12 @@ async function sentSms(w: World, fields: { status?: "queued" | "sent"; messageId
   return { id: row.id, phone, messageId: messageId!, customerId: customer.id };
 }
 
-const deliveryOf = (id: number) => db.selectFrom("broadcast_deliveries").select(["status", "error", "delivered_at", "updated_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+const deliveryOf = (id: number) =>
+  db
+    .selectFrom("broadcast_deliveries")
+    .select(["status", "error", "delivered_at", "updated_at"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 const report = (key: string, fields: Record<string, string>) => postForm(origin, deliveryPath(key), fields);
 const loggedEvents = (spy: { mock: { calls: unknown[][] } }) =>
   spy.mock.calls.map((args) => {
@@ -99,7 +119,13 @@ describe("delivery reports", () => {
     const w = await world();
     const sms = await sentSms(w);
     const before = Date.now();
-    const res = await report(w.key, { id: sms.messageId, status: "Success", phoneNumber: sms.phone, networkCode: "63902", retryCount: "0" });
+    const res = await report(w.key, {
+      id: sms.messageId,
+      status: "Success",
+      phoneNumber: sms.phone,
+      networkCode: "63902",
+      retryCount: "0",
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
     const row = await deliveryOf(sms.id);
@@ -111,7 +137,9 @@ describe("delivery reports", () => {
     const w = await world();
     const failed = await sentSms(w);
     const rejected = await sentSms(w);
-    expect((await report(w.key, { id: failed.messageId, status: "Failed", phoneNumber: failed.phone, failureReason: "DeliveryFailure" })).status).toBe(200);
+    expect(
+      (await report(w.key, { id: failed.messageId, status: "Failed", phoneNumber: failed.phone, failureReason: "DeliveryFailure" })).status,
+    ).toBe(200);
     expect((await report(w.key, { id: rejected.messageId, status: "Rejected", phoneNumber: rejected.phone })).status).toBe(200);
     expect(await deliveryOf(failed.id)).toMatchObject({ status: "failed", error: "DeliveryFailure", delivered_at: null });
     expect(await deliveryOf(rejected.id)).toMatchObject({ status: "failed", error: "Rejected" });
@@ -128,7 +156,11 @@ describe("delivery reports", () => {
     await report(w.key, { id: sms.messageId, status: "Success", phoneNumber: sms.phone });
     const delivered = await deliveryOf(sms.id);
     // Late ones: a repeat, an intermediate and a failure never take a delivered message back.
-    const late: Record<string, string>[] = [{ status: "Success" }, { status: "Buffered" }, { status: "Failed", failureReason: "DeliveryFailure" }];
+    const late: Record<string, string>[] = [
+      { status: "Success" },
+      { status: "Buffered" },
+      { status: "Failed", failureReason: "DeliveryFailure" },
+    ];
     for (const fields of late) {
       expect((await report(w.key, { id: sms.messageId, phoneNumber: sms.phone, ...fields })).status).toBe(200);
     }
@@ -178,7 +210,8 @@ describe("delivery reports", () => {
     const w = await world();
     const sms = await sentSms(w);
     const url = `${origin}${deliveryPath(w.key)}`;
-    const post = (body: string, type = "application/x-www-form-urlencoded") => fetch(url, { method: "POST", headers: { "Content-Type": type }, body });
+    const post = (body: string, type = "application/x-www-form-urlencoded") =>
+      fetch(url, { method: "POST", headers: { "Content-Type": type }, body });
     const cases: Array<[Promise<Response>, number]> = [
       [report(w.key, { status: "Success" }), 400],
       [report(w.key, { id: sms.messageId }), 400],
@@ -190,7 +223,14 @@ describe("delivery reports", () => {
       [post(JSON.stringify({ id: sms.messageId, status: "Success\u0000" }), "application/json"), 400],
       [post("hello", "text/plain"), 400],
       [post(`id=${sms.messageId}&status=Success&pad=${"a".repeat(20_000)}`), 413],
-      [fetch(`${origin}/marketing/sms/${w.key}%00/delivery`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `id=${sms.messageId}&status=Success` }), 400],
+      [
+        fetch(`${origin}/marketing/sms/${w.key}%00/delivery`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: `id=${sms.messageId}&status=Success`,
+        }),
+        400,
+      ],
     ];
     for (const [pending, status] of cases) {
       const res = await pending;
@@ -199,14 +239,18 @@ describe("delivery reports", () => {
     }
     expect(await deliveryOf(sms.id)).toMatchObject({ status: "sent" });
     // JSON reports are read as well as forms.
-    expect((await post(JSON.stringify({ id: sms.messageId, status: "Success", phoneNumber: sms.phone }), "application/json")).status).toBe(200);
+    expect((await post(JSON.stringify({ id: sms.messageId, status: "Success", phoneNumber: sms.phone }), "application/json")).status).toBe(
+      200,
+    );
     expect(await deliveryOf(sms.id)).toMatchObject({ status: "delivered" });
   });
 });
 
 describe("inbound messages", () => {
-  const consentsOf = (customerId: number) => db.selectFrom("customer_consents").select(["kind", "granted", "wording_version"]).where("customer_id", "=", customerId).execute();
-  const customerOf = (id: number) => db.selectFrom("customers").select(["marketing_opt_in_at", "marketing_opted_out_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const consentsOf = (customerId: number) =>
+    db.selectFrom("customer_consents").select(["kind", "granted", "wording_version"]).where("customer_id", "=", customerId).execute();
+  const customerOf = (id: number) =>
+    db.selectFrom("customers").select(["marketing_opt_in_at", "marketing_opted_out_at"]).where("id", "=", id).executeTakeFirstOrThrow();
 
   it("opts out every customer of that organisation with the sender's number, and no one elsewhere", async () => {
     const w = await world();
@@ -219,14 +263,22 @@ describe("inbound messages", () => {
     const elsewhere = await insertCustomer(other.org.id, { phone_number: phone, ...optedIn });
 
     // As Africa's Talking sends it: the number without "+", a lower-case word with more after it.
-    const res = await postForm(origin, inboundPath(w.key), { from: phone.slice(1), to: "12345", text: "stop please", date: "2026-11-25 10:00:00", id: "abc", linkId: "def" });
+    const res = await postForm(origin, inboundPath(w.key), {
+      from: phone.slice(1),
+      to: "12345",
+      text: "stop please",
+      date: "2026-11-25 10:00:00",
+      id: "abc",
+      linkId: "def",
+    });
     expect(res.status).toBe(200);
     for (const c of [a, b]) {
       expect((await customerOf(c.id)).marketing_opt_in_at).toBeNull();
       expect((await customerOf(c.id)).marketing_opted_out_at).not.toBeNull();
       expect(await consentsOf(c.id)).toEqual([{ kind: "marketing", granted: 0, wording_version: "sms-stop" }]);
     }
-    for (const c of [neighbour, elsewhere]) expect(await customerOf(c.id)).toMatchObject({ marketing_opt_in_at: optedIn.marketing_opt_in_at, marketing_opted_out_at: null });
+    for (const c of [neighbour, elsewhere])
+      expect(await customerOf(c.id)).toMatchObject({ marketing_opt_in_at: optedIn.marketing_opt_in_at, marketing_opted_out_at: null });
 
     // A repeat (the provider sending it again, or the customer) records nothing more.
     await postForm(origin, inboundPath(w.key), { from: phone, text: "STOP" });
@@ -245,7 +297,8 @@ describe("inbound messages", () => {
     const w = await world();
     const phone = nextPhone();
     const c = await insertCustomer(w.org.id, { phone_number: phone, marketing_opt_in_at: Date.now() });
-    for (const text of ["Please don't stop", "STOPPED", "stop-gap", ""]) expect((await postForm(origin, inboundPath(w.key), { from: phone, text })).status).toBe(200);
+    for (const text of ["Please don't stop", "STOPPED", "stop-gap", ""])
+      expect((await postForm(origin, inboundPath(w.key), { from: phone, text })).status).toBe(200);
     expect((await postForm(origin, inboundPath(w.key), { from: "not a number", text: "STOP" })).status).toBe(200);
     expect((await customerOf(c.id)).marketing_opt_in_at).not.toBeNull();
 
@@ -274,9 +327,16 @@ describe("with the fake Africa's Talking", () => {
       expect(sender).toMatchObject({ from: null, messagesPerSecond: 10 });
       const results = await sender.provider.send({ to: [delivered.phone, failed.phone], text: "20% off this weekend", from: sender.from });
       // What the dispatch does with the answer: the message ids on the rows.
-      for (const [sms, result] of [[delivered, results[0]], [failed, results[1]]] as const) {
+      for (const [sms, result] of [
+        [delivered, results[0]],
+        [failed, results[1]],
+      ] as const) {
         expect(result.status).toBe("sent");
-        await db.updateTable("broadcast_deliveries").set({ status: "sent", provider_message_id: result.messageId }).where("id", "=", sms.id).execute();
+        await db
+          .updateTable("broadcast_deliveries")
+          .set({ status: "sent", provider_message_id: result.messageId })
+          .where("id", "=", sms.id)
+          .execute();
       }
       await fake.idle();
       expect(fake.reportsSent.map((r) => r.status)).toEqual([200, 200]);
@@ -284,7 +344,9 @@ describe("with the fake Africa's Talking", () => {
       expect(await deliveryOf(failed.id)).toMatchObject({ status: "failed", error: "DeliveryFailure" });
 
       expect(await fake.simulateInbound({ from: delivered.phone, text: "STOP" })).toMatchObject({ status: 200 });
-      expect(await db.selectFrom("customers").select("marketing_opted_out_at").where("id", "=", delivered.customerId).executeTakeFirstOrThrow()).not.toMatchObject({ marketing_opted_out_at: null });
+      expect(
+        await db.selectFrom("customers").select("marketing_opted_out_at").where("id", "=", delivered.customerId).executeTakeFirstOrThrow(),
+      ).not.toMatchObject({ marketing_opted_out_at: null });
     } finally {
       await fake.close();
     }

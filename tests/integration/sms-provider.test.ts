@@ -7,7 +7,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getEnv } from "~/env.server";
-import { africasTalking, africasTalkingBaseUrl, AFRICASTALKING_URLS, parseDeliveryReport, SmsProviderError } from "~/services/marketing/sms/africastalking.server";
+import {
+  africasTalking,
+  africasTalkingBaseUrl,
+  AFRICASTALKING_URLS,
+  parseDeliveryReport,
+  SmsProviderError,
+} from "~/services/marketing/sms/africastalking.server";
 import { createFakeAfricasTalking, DEMO_AT_CREDENTIALS, type FakeAfricasTalking } from "../../scripts/fakes/africastalking";
 
 let fake: FakeAfricasTalking;
@@ -53,7 +59,10 @@ async function answering(status: number, body: string, type = "application/json"
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 async function thrown(promise: Promise<unknown>): Promise<SmsProviderError> {
@@ -70,14 +79,34 @@ describe("sending", () => {
     const before = fake.requests.length;
     const results = await provider().send({ to: ["+254712000001", "+254733000002"], text: "Karibu tena! 20% off today.", from: "MLANGO" });
     expect(results).toEqual([
-      { to: "+254712000001", status: "sent", messageId: expect.stringMatching(/^ATXid_/), cost: "KES 0.8000", error: null, retryable: false },
-      { to: "+254733000002", status: "sent", messageId: expect.stringMatching(/^ATXid_/), cost: "KES 0.8000", error: null, retryable: false },
+      {
+        to: "+254712000001",
+        status: "sent",
+        messageId: expect.stringMatching(/^ATXid_/),
+        cost: "KES 0.8000",
+        error: null,
+        retryable: false,
+      },
+      {
+        to: "+254733000002",
+        status: "sent",
+        messageId: expect.stringMatching(/^ATXid_/),
+        cost: "KES 0.8000",
+        error: null,
+        retryable: false,
+      },
     ]);
     expect(fake.requests.length - before).toBe(1);
     expect(fake.requests.at(-1)).toMatchObject({
       status: 201,
       recipients: 2,
-      form: { username: DEMO_AT_CREDENTIALS.username, to: "+254712000001,+254733000002", message: "Karibu tena! 20% off today.", from: "MLANGO", bulkSMSMode: "1" },
+      form: {
+        username: DEMO_AT_CREDENTIALS.username,
+        to: "+254712000001,+254733000002",
+        message: "Karibu tena! 20% off today.",
+        from: "MLANGO",
+        bulkSMSMode: "1",
+      },
     });
     expect(fake.sent.slice(-2).map((m) => [m.number, m.messageId])).toEqual(results.map((r) => [r.to, r.messageId]));
   });
@@ -91,14 +120,20 @@ describe("sending", () => {
     });
     expect(atCommit).toBe(0);
     expect(fake.requests.length - before).toBe(1);
-    expect(fake.requests.at(-1)).toMatchObject({ status: 201, recipients: 2, form: { to: "+254712000011,+254733000012", message: "Held", bulkSMSMode: "1" } });
+    expect(fake.requests.at(-1)).toMatchObject({
+      status: 201,
+      recipients: 2,
+      form: { to: "+254712000011,+254733000012", message: "Held", bulkSMSMode: "1" },
+    });
     expect(results.map((r) => r.status)).toEqual(["sent", "sent"]);
   });
 
   it("drops the request unfinished when the commit fails: the provider acts on nothing", async () => {
     const before = fake.requests.length;
     const sent = fake.sent.length;
-    await expect(provider().send({ to: ["+254712000013"], text: "Never", from: null }, () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");
+    await expect(
+      provider().send({ to: ["+254712000013"], text: "Never", from: null }, () => Promise.reject(new Error("database gone"))),
+    ).rejects.toThrow("database gone");
     await new Promise((r) => setTimeout(r, 200));
     expect(fake.requests.length).toBe(before);
     expect(fake.sent.length).toBe(sent);
@@ -114,7 +149,14 @@ describe("sending", () => {
 
   it("fails a bad number for good and still sends to the others", async () => {
     const results = await provider().send({ to: ["0712", "+254712000004"], text: "Hi", from: null });
-    expect(results[0]).toEqual({ to: "0712", status: "failed", messageId: null, cost: null, error: "InvalidPhoneNumber (403)", retryable: false });
+    expect(results[0]).toEqual({
+      to: "0712",
+      status: "failed",
+      messageId: null,
+      cost: null,
+      error: "InvalidPhoneNumber (403)",
+      retryable: false,
+    });
     expect(results[1]).toMatchObject({ to: "+254712000004", status: "sent" });
   });
 
@@ -123,7 +165,11 @@ describe("sending", () => {
     fake.statusCodeFor.set("+254712000006", 500);
     fake.statusCodeFor.set("+254712000007", 406);
     fake.statusCodeFor.set("+254712000008", 102);
-    const results = await provider().send({ to: ["+254712000005", "+254712000006", "+254712000007", "+254712000008"], text: "Hi", from: null });
+    const results = await provider().send({
+      to: ["+254712000005", "+254712000006", "+254712000007", "+254712000008"],
+      text: "Hi",
+      from: null,
+    });
     expect(results.map((r) => [r.status, r.error, r.retryable])).toEqual([
       ["failed", "InsufficientBalance (405)", true],
       ["failed", "InternalServerError (500)", true],
@@ -137,8 +183,17 @@ describe("sending", () => {
     const results = await provider().send({ to: ["+254712000009", "+254712000010"], text: "Hi", from: null });
     await fake.idle();
     const byId = new Map(received.map((r) => [r.id, r]));
-    expect(byId.get(results[0].messageId!)).toMatchObject({ contentType: "application/x-www-form-urlencoded", status: "Success", phoneNumber: "+254712000009", networkCode: "63902" });
-    expect(byId.get(results[1].messageId!)).toMatchObject({ status: "Failed", phoneNumber: "+254712000010", failureReason: "DeliveryFailure" });
+    expect(byId.get(results[0].messageId!)).toMatchObject({
+      contentType: "application/x-www-form-urlencoded",
+      status: "Success",
+      phoneNumber: "+254712000009",
+      networkCode: "63902",
+    });
+    expect(byId.get(results[1].messageId!)).toMatchObject({
+      status: "Failed",
+      phoneNumber: "+254712000010",
+      failureReason: "DeliveryFailure",
+    });
     expect(byId.get(results[0].messageId!)).not.toHaveProperty("failureReason");
   });
 });
@@ -148,7 +203,12 @@ describe("whole-request failures", () => {
     const sent = fake.sent.length;
     for (const wrong of [provider({ apiKey: "not-the-key" }), provider({ username: "someone-else" })]) {
       const error = await thrown(wrong.send({ to: ["+254712000011"], text: "Hi", from: null }));
-      expect(error).toMatchObject({ kind: "auth", retryable: false, httpStatus: 401, message: "Africa's Talking refused the username or API key." });
+      expect(error).toMatchObject({
+        kind: "auth",
+        retryable: false,
+        httpStatus: 401,
+        message: "Africa's Talking refused the username or API key.",
+      });
       expect(error.message).not.toContain("not-the-key");
     }
     expect(fake.sent.length).toBe(sent);
@@ -171,14 +231,31 @@ describe("whole-request failures", () => {
   it("throws a retryable error for a server error, and a final one for another refusal or an answer of another shape", async () => {
     const cases = [
       { status: 503, body: "Service Unavailable", type: "text/plain", expected: { kind: "server", retryable: true, httpStatus: 503 } },
-      { status: 400, body: "Invalid senderId", type: "text/plain", expected: { kind: "rejected", retryable: false, httpStatus: 400, message: "Africa's Talking refused the request (HTTP 400): Invalid senderId" } },
-      { status: 201, body: JSON.stringify({ SMSMessageData: { Message: "??" } }), type: "application/json", expected: { kind: "unexpected", retryable: false } },
+      {
+        status: 400,
+        body: "Invalid senderId",
+        type: "text/plain",
+        expected: {
+          kind: "rejected",
+          retryable: false,
+          httpStatus: 400,
+          message: "Africa's Talking refused the request (HTTP 400): Invalid senderId",
+        },
+      },
+      {
+        status: 201,
+        body: JSON.stringify({ SMSMessageData: { Message: "??" } }),
+        type: "application/json",
+        expected: { kind: "unexpected", retryable: false },
+      },
       { status: 201, body: "<html>proxy</html>", type: "text/html", expected: { kind: "unexpected", retryable: false } },
     ];
     for (const c of cases) {
       const server = await answering(c.status, c.body, c.type);
       try {
-        expect(await thrown(provider({ baseUrl: server.url }).send({ to: ["+254712000015"], text: "Hi", from: null }))).toMatchObject(c.expected);
+        expect(await thrown(provider({ baseUrl: server.url }).send({ to: ["+254712000015"], text: "Hi", from: null }))).toMatchObject(
+          c.expected,
+        );
       } finally {
         await server.close();
       }
@@ -186,7 +263,12 @@ describe("whole-request failures", () => {
   });
 
   it("fails a number the answer leaves out, for good (it may have been sent)", async () => {
-    const body = { SMSMessageData: { Message: "Sent to 1/2", Recipients: [{ statusCode: 101, number: "+254712000016", status: "Success", cost: "KES 0.8000", messageId: "ATXid_1" }] } };
+    const body = {
+      SMSMessageData: {
+        Message: "Sent to 1/2",
+        Recipients: [{ statusCode: 101, number: "+254712000016", status: "Success", cost: "KES 0.8000", messageId: "ATXid_1" }],
+      },
+    };
     const server = await answering(201, JSON.stringify(body));
     try {
       const results = await provider({ baseUrl: server.url }).send({ to: ["+254712000016", "+254712000017"], text: "Hi", from: null });
@@ -207,7 +289,10 @@ describe("whole-request failures", () => {
     const gone = await createFakeAfricasTalking();
     const goneUrl = gone.url;
     await gone.close();
-    expect(await thrown(provider({ baseUrl: goneUrl }).send({ to: ["+254712000019"], text: "Hi", from: null }))).toMatchObject({ kind: "unreachable", retryable: true });
+    expect(await thrown(provider({ baseUrl: goneUrl }).send({ to: ["+254712000019"], text: "Hi", from: null }))).toMatchObject({
+      kind: "unreachable",
+      retryable: true,
+    });
   });
 });
 
@@ -230,20 +315,45 @@ describe("where it sends", () => {
 
 describe("reading delivery reports", () => {
   it.each([
-    [{ id: "ATXid_1", status: "Success", phoneNumber: "+254712000001", networkCode: "63902" }, { messageId: "ATXid_1", outcome: "delivered", phoneNumber: "+254712000001", failureReason: null }],
-    [{ id: "ATXid_2", status: "Failed", phoneNumber: "0712000002", failureReason: "DeliveryFailure" }, { messageId: "ATXid_2", outcome: "failed", phoneNumber: "+254712000002", failureReason: "DeliveryFailure" }],
-    [{ id: "ATXid_3", status: "Rejected", phoneNumber: "+254712000003" }, { messageId: "ATXid_3", outcome: "failed", phoneNumber: "+254712000003", failureReason: "Rejected" }],
-    [{ id: "ATXid_4", status: "Buffered", phoneNumber: "+254712000004", failureReason: "ignored" }, { messageId: "ATXid_4", outcome: "pending", phoneNumber: "+254712000004", failureReason: null }],
-    [{ id: "ATXid_5", status: "Sent" }, { messageId: "ATXid_5", outcome: "pending", phoneNumber: null, failureReason: null }],
-    [{ id: "ATXid_6", status: "Success", phoneNumber: "not a number" }, { messageId: "ATXid_6", outcome: "delivered", phoneNumber: null, failureReason: null }],
+    [
+      { id: "ATXid_1", status: "Success", phoneNumber: "+254712000001", networkCode: "63902" },
+      { messageId: "ATXid_1", outcome: "delivered", phoneNumber: "+254712000001", failureReason: null },
+    ],
+    [
+      { id: "ATXid_2", status: "Failed", phoneNumber: "0712000002", failureReason: "DeliveryFailure" },
+      { messageId: "ATXid_2", outcome: "failed", phoneNumber: "+254712000002", failureReason: "DeliveryFailure" },
+    ],
+    [
+      { id: "ATXid_3", status: "Rejected", phoneNumber: "+254712000003" },
+      { messageId: "ATXid_3", outcome: "failed", phoneNumber: "+254712000003", failureReason: "Rejected" },
+    ],
+    [
+      { id: "ATXid_4", status: "Buffered", phoneNumber: "+254712000004", failureReason: "ignored" },
+      { messageId: "ATXid_4", outcome: "pending", phoneNumber: "+254712000004", failureReason: null },
+    ],
+    [
+      { id: "ATXid_5", status: "Sent" },
+      { messageId: "ATXid_5", outcome: "pending", phoneNumber: null, failureReason: null },
+    ],
+    [
+      { id: "ATXid_6", status: "Success", phoneNumber: "not a number" },
+      { messageId: "ATXid_6", outcome: "delivered", phoneNumber: null, failureReason: null },
+    ],
   ])("reads %o", (body, expected) => {
     expect(parseDeliveryReport(body)).toEqual(expected);
   });
 
-  it.each([[null], [[]], ["id=1"], [{}], [{ id: "ATXid_1" }], [{ status: "Success" }], [{ id: "", status: "Success" }], [{ id: ["a"], status: "Success" }], [{ id: "x".repeat(101), status: "Success" }]])(
-    "refuses %o",
-    (body) => {
-      expect(parseDeliveryReport(body)).toBeNull();
-    },
-  );
+  it.each([
+    [null],
+    [[]],
+    ["id=1"],
+    [{}],
+    [{ id: "ATXid_1" }],
+    [{ status: "Success" }],
+    [{ id: "", status: "Success" }],
+    [{ id: ["a"], status: "Success" }],
+    [{ id: "x".repeat(101), status: "Success" }],
+  ])("refuses %o", (body) => {
+    expect(parseDeliveryReport(body)).toBeNull();
+  });
 });

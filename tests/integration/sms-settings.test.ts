@@ -29,7 +29,8 @@ afterAll(async () => {
 
 const pagePath = (orgId: number) => `/${orgId}/organization/sms`;
 const page = (userId: number, orgId: number) => callRoute(smsPage.loader as never, { userId, orgId, path: pagePath(orgId) });
-const post = (userId: number, orgId: number, form: Record<string, string>) => callRoute(smsPage.action as never, { userId, orgId, path: pagePath(orgId), form });
+const post = (userId: number, orgId: number, form: Record<string, string>) =>
+  callRoute(smsPage.action as never, { userId, orgId, path: pagePath(orgId), form });
 const raw = (orgId: number) => db.selectFrom("sms_settings").selectAll().where("organization_id", "=", orgId).executeTakeFirst();
 
 async function world() {
@@ -64,7 +65,14 @@ describe("saving the settings", () => {
     const text = await res.text();
     for (const hidden of [API_KEY, row.api_key]) expect(text).not.toContain(hidden);
     const data = JSON.parse(text);
-    expect(data.settings).toEqual({ provider: "africastalking", username: USERNAME, apiKeySet: true, senderId: "ACME", messagesPerSecond: 25, updatedAt: expect.any(Number) });
+    expect(data.settings).toEqual({
+      provider: "africastalking",
+      username: USERNAME,
+      apiKeySet: true,
+      senderId: "ACME",
+      messagesPerSecond: 25,
+      updatedAt: expect.any(Number),
+    });
     expect(data.callbackUrls).toEqual({
       delivery: `http://localhost/marketing/sms/${row.callback_key}/delivery`,
       inbound: `http://localhost/marketing/sms/${row.callback_key}/inbound`,
@@ -79,7 +87,13 @@ describe("saving the settings", () => {
     const res = await post(owner.id, orgId, { intent: "save", username: "sandbox", api_key: "", sender_id: "", messages_per_second: "" });
     expect(res.status).toBe(302);
     const after = (await raw(orgId))!;
-    expect(after).toMatchObject({ username: "sandbox", sender_id: null, messages_per_second: 10, callback_key: before.callback_key, api_key: before.api_key });
+    expect(after).toMatchObject({
+      username: "sandbox",
+      sender_id: null,
+      messages_per_second: 10,
+      callback_key: before.callback_key,
+      api_key: before.api_key,
+    });
 
     await post(owner.id, orgId, { ...FORM, api_key: "a-new-key" });
     expect(decryptSecret((await raw(orgId))!.api_key)).toBe("a-new-key");
@@ -154,7 +168,10 @@ describe("who may see and change them", () => {
     expect(JSON.parse(text)).toMatchObject({ canEdit: false, callbackUrls: null, settings: { username: USERNAME, apiKeySet: true } });
     for (const hidden of [API_KEY, row.api_key, row.callback_key]) expect(text).not.toContain(hidden);
 
-    const forms: Record<string, string>[] = [{ ...FORM, username: "hijacked" }, { intent: "remove", confirmed: "yes" }];
+    const forms: Record<string, string>[] = [
+      { ...FORM, username: "hijacked" },
+      { intent: "remove", confirmed: "yes" },
+    ];
     for (const form of forms) {
       expect((await post(viewer.user.id, orgId, form)).status).toBe(403);
       expect((await post(otherOwner.id, orgId, form)).status).toBe(404);
@@ -164,7 +181,9 @@ describe("who may see and change them", () => {
     expect((await raw(orgId))!.username).toBe(USERNAME);
 
     const viewerCtx = await contextOf(viewer.user.id, orgId);
-    await expect(saveSmsSettings(viewerCtx, { username: "x", api_key: "y", sender_id: null, messages_per_second: 1 })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      saveSmsSettings(viewerCtx, { username: "x", api_key: "y", sender_id: null, messages_per_second: 1 }),
+    ).rejects.toMatchObject({ status: 403 });
     expect(await getSmsSettings(await contextOf(owner.id, orgId))).not.toBeNull();
   });
 });
@@ -221,7 +240,11 @@ describe("the sender for the dispatch", () => {
     const { orgId: broken } = await configured();
     // As if stored under another SECRETS_KEY: a well-formed ciphertext whose tag fails.
     const [v, iv, , body] = encryptSecret(API_KEY).split(".");
-    await db.updateTable("sms_settings").set({ api_key: [v, iv, "A".repeat(22), body].join(".") }).where("organization_id", "=", broken).execute();
+    await db
+      .updateTable("sms_settings")
+      .set({ api_key: [v, iv, "A".repeat(22), body].join(".") })
+      .where("organization_id", "=", broken)
+      .execute();
     await expect(smsSenderFor(broken)).rejects.toThrow("The saved Africa's Talking API key cannot be read");
   });
 });

@@ -36,12 +36,17 @@ async function networkPage(w: Awaited<ReturnType<typeof world>>, html: string, s
   return id;
 }
 
-const guestToken = async (w: Awaited<ReturnType<typeof world>>) => (await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address)}`)).token!;
+const guestToken = async (w: Awaited<ReturnType<typeof world>>) =>
+  (await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address)}`)).token!;
 
 describe("the connect page inside a splash page", () => {
   it("wraps the form in the network's published page, scripts sandboxed away from our origin, and the form still connects", async () => {
     const w = await world();
-    await networkPage(w, `<header><h1>Karibu {{ config.venue_name }}</h1></header>{{ connect_form }}<footer>Asante</footer>`, "document.body.dataset.ran = '1';");
+    await networkPage(
+      w,
+      `<header><h1>Karibu {{ config.venue_name }}</h1></header>{{ connect_form }}<footer>Asante</footer>`,
+      "document.body.dataset.ran = '1';",
+    );
     const token = await guestToken(w);
     const page = await fetch(`${server.origin}/connect?token=${token}`);
     expect(page.status).toBe(200);
@@ -52,11 +57,20 @@ describe("the connect page inside a splash page", () => {
     expect(csp).toContain("connect-src 'none'");
     expect(page.headers.get("set-cookie")).toBeNull();
     const body = await page.text();
-    expect(body).toMatch(/<header><h1>Karibu <\/h1><\/header><div class="mlango-form">.*<form method="post" action="\/connect".*<\/div><footer>Asante<\/footer><script>document\.body\.dataset\.ran = '1';<\/script><\/body><\/html>$/s);
+    expect(body).toMatch(
+      /<header><h1>Karibu <\/h1><\/header><div class="mlango-form">.*<form method="post" action="\/connect".*<\/div><footer>Asante<\/footer><script>document\.body\.dataset\.ran = '1';<\/script><\/body><\/html>$/s,
+    );
     expect(body).toContain(`<link rel="stylesheet" href="${styleHref("bootstrap4.css")}">`);
     expect(body.match(/<h1/g)).toHaveLength(1);
 
-    const connected = await postForm(server.origin, "/connect", { token, mode: "SIGNUP", first_name: "Wanjiru", last_name: "Kamau", email_address: "wanjiru@example.com", phone_number: "0712 000 222" });
+    const connected = await postForm(server.origin, "/connect", {
+      token,
+      mode: "SIGNUP",
+      first_name: "Wanjiru",
+      last_name: "Kamau",
+      email_address: "wanjiru@example.com",
+      phone_number: "0712 000 222",
+    });
     expect(connected.status).toBe(303);
     expect(connected.headers.get("location")).toContain("continue_url=");
   });
@@ -69,7 +83,14 @@ describe("the connect page inside a splash page", () => {
     expect(await builtIn.text()).toContain('<div class="card">');
 
     await networkPage(w, "<h1>Our page</h1>{{ connect_form }}");
-    const refused = await postForm(server.origin, "/connect", { token, mode: "SIGNUP", first_name: "A", last_name: "B", email_address: "", phone_number: "07" });
+    const refused = await postForm(server.origin, "/connect", {
+      token,
+      mode: "SIGNUP",
+      first_name: "A",
+      last_name: "B",
+      email_address: "",
+      phone_number: "07",
+    });
     expect(refused.status).toBe(422);
     expect(refused.headers.get("content-security-policy")).toBe(SPLASH_CSP);
     const body = await refused.text();
@@ -104,7 +125,12 @@ describe("files for splash pages", () => {
     expect(image.headers.get("x-content-type-options")).toBe("nosniff");
     expect(image.headers.get("cache-control")).toContain("immutable");
     expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
-    for (const other of [path.replace(/\.png$/, ".jpeg"), `/assets/layouts/${w.venue.id}/plan-0123456789abcdef.png`, `/assets/splash/${w.org.id}/..%2f..%2f..%2fpackage.json`, "/assets/"]) {
+    for (const other of [
+      path.replace(/\.png$/, ".jpeg"),
+      `/assets/layouts/${w.venue.id}/plan-0123456789abcdef.png`,
+      `/assets/splash/${w.org.id}/..%2f..%2f..%2fpackage.json`,
+      "/assets/",
+    ]) {
       expect((await fetch(`${server.origin}${other}`)).status).toBe(404);
     }
   });
@@ -121,7 +147,8 @@ describe("files for splash pages", () => {
     expect(body).toContain("<h1>Public face</h1>");
     expect(body).toContain("Preview: guests connect to the Wi-Fi with this form.");
     const { id: draft } = await createPage(w.ctx, { name: "Draft", css_template: "tailwind.css", description: null });
-    const draftKey = (await db.selectFrom("splash_pages").select("public_key").where("id", "=", draft).executeTakeFirstOrThrow()).public_key;
+    const draftKey = (await db.selectFrom("splash_pages").select("public_key").where("id", "=", draft).executeTakeFirstOrThrow())
+      .public_key;
     expect((await fetch(`${server.origin}/splash/pages/${draftKey}`)).status).toBe(404);
     expect((await fetch(`${server.origin}/splash/pages/not-a-key`)).status).toBe(404);
   });

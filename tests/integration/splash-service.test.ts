@@ -5,8 +5,26 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import type { OrgContext } from "~/services/guard.server";
 import { updateGatewaySettings } from "~/services/portal/settings.server";
-import { copyTemplate, createPage, deletePage, getPage, publishPage, saveCode, setPageType, updateConfig, updatePageDetails } from "~/services/splash/pages.server";
-import { addDisplaySetting, deviceNumbers, factorHolds, frameForGuest, listDisplaySettings, mostSpecific, removeDisplaySetting } from "~/services/splash/rules.server";
+import {
+  copyTemplate,
+  createPage,
+  deletePage,
+  getPage,
+  publishPage,
+  saveCode,
+  setPageType,
+  updateConfig,
+  updatePageDetails,
+} from "~/services/splash/pages.server";
+import {
+  addDisplaySetting,
+  deviceNumbers,
+  factorHolds,
+  frameForGuest,
+  listDisplaySettings,
+  mostSpecific,
+  removeDisplaySetting,
+} from "~/services/splash/rules.server";
 import { makeOrg, run } from "../fixtures";
 import { contextOf, insertAccessPoint, insertConnection, insertDevice, insertVenue } from "../fixtures/records";
 
@@ -43,7 +61,7 @@ async function history(orgId: number, deviceId: number, daysAgo: number[]) {
 
 const shown = async (w: Awaited<ReturnType<typeof world>>, accessPointId = w.ap.id) => {
   const frame = await frameForGuest({ organizationId: w.org.id, accessPointId, deviceId: w.device.id, networkPageId: null });
-  return frame ? /<h1>([^<]*)<\/h1>/.exec(frame.before)?.[1] ?? "?" : "built-in";
+  return frame ? (/<h1>([^<]*)<\/h1>/.exec(frame.before)?.[1] ?? "?") : "built-in";
 };
 
 describe("a rule's factor", () => {
@@ -64,7 +82,13 @@ describe("a rule's factor", () => {
   });
 
   it("picks On before After, then the larger count, then the newest", () => {
-    const rule = (id: number, factor: "After" | "On", factor_count: number, created_at: number) => ({ id, factor, factor_count, factor_type: "Session" as const, created_at });
+    const rule = (id: number, factor: "After" | "On", factor_count: number, created_at: number) => ({
+      id,
+      factor,
+      factor_count,
+      factor_type: "Session" as const,
+      created_at,
+    });
     expect(mostSpecific([rule(1, "After", 1, 5), rule(2, "On", 4, 1)], 4, 1)?.id).toBe(2);
     expect(mostSpecific([rule(1, "After", 1, 5), rule(2, "After", 3, 1)], 4, 1)?.id).toBe(2);
     expect(mostSpecific([rule(1, "After", 3, 5), rule(2, "After", 3, 9)], 4, 1)?.id).toBe(2);
@@ -96,7 +120,12 @@ describe("the page a guest gets", () => {
     expect(await shown(w)).toBe("Welcome"); // session 1: On 1 Session
     await history(w.org.id, w.device.id, [2]);
     expect(await shown(w)).toBe("built-in"); // session 2: neither On 1 nor After 2
-    const withNetworkPage = await frameForGuest({ organizationId: w.org.id, accessPointId: w.ap.id, deviceId: w.device.id, networkPageId: network });
+    const withNetworkPage = await frameForGuest({
+      organizationId: w.org.id,
+      accessPointId: w.ap.id,
+      deviceId: w.device.id,
+      networkPageId: network,
+    });
     expect(withNetworkPage?.before).toContain("<h1>Network</h1>");
     await history(w.org.id, w.device.id, [1]);
     expect(await shown(w)).toBe("Regulars"); // session 3: After 2 Sessions
@@ -154,15 +183,22 @@ describe("options", () => {
     const w = await world();
     const { id } = await createPage(w.ctx, { name: "Options", css_template: "tailwind.css", description: null });
     await setPageType(w.ctx, id, 2);
-    await saveCode(w.ctx, id, { html: `<h1 class="text-xl" title="{{ config.venue_name }}">{{config.welcome_text}}</h1>{{ connect_form }}` });
+    await saveCode(w.ctx, id, {
+      html: `<h1 class="text-xl" title="{{ config.venue_name }}">{{config.welcome_text}}</h1>{{ connect_form }}`,
+    });
     const { configs } = await getPage(w.ctx, id);
-    expect(configs.map((c) => [c.name, c.title])).toEqual([["venue_name", "Venue name"], ["welcome_text", "Welcome text"]]);
+    expect(configs.map((c) => [c.name, c.title])).toEqual([
+      ["venue_name", "Venue name"],
+      ["welcome_text", "Welcome text"],
+    ]);
     const hostile = `"><script>alert(document.cookie)</script><img src=x onerror=alert(1)>&amp;`;
     await updateConfig(w.ctx, configs[0]!.id, hostile);
     await updateConfig(w.ctx, configs[1]!.id, "<b>Karibu</b>");
     await publishPage(w.ctx, id);
     const frame = (await frameForGuest({ organizationId: w.org.id, accessPointId: null, deviceId: null, networkPageId: id }))!;
-    expect(frame.before).toContain(`title="&quot;&gt;&lt;script&gt;alert(document.cookie)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;&amp;amp;"`);
+    expect(frame.before).toContain(
+      `title="&quot;&gt;&lt;script&gt;alert(document.cookie)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;&amp;amp;"`,
+    );
     expect(frame.before).toContain(">&lt;b&gt;Karibu&lt;/b&gt;</h1>");
     expect(frame.before).not.toContain("<script>");
     // Tailwind pages carry the CSS of the classes they use.
@@ -195,7 +231,14 @@ describe("tenancy and permissions", () => {
     const page = await publishedPage(theirs.ctx, "Theirs");
     await saveCode(theirs.ctx, page, { html: "{{ config.secret }}{{ connect_form }}" });
     const config = (await getPage(theirs.ctx, page)).configs[0]!;
-    const rule = await addDisplaySetting(theirs.ctx, page, { factor: "After", factor_count: 1, factor_type: "Day", start_date: null, end_date: null, access_points: [theirs.ap.id] });
+    const rule = await addDisplaySetting(theirs.ctx, page, {
+      factor: "After",
+      factor_count: 1,
+      factor_type: "Day",
+      start_date: null,
+      end_date: null,
+      access_points: [theirs.ap.id],
+    });
     expect(rule.ok).toBe(true);
     for (const attempt of [
       () => getPage(mine.ctx, page),
@@ -210,7 +253,16 @@ describe("tenancy and permissions", () => {
     }
     // Their access point cannot be named in my rule.
     const myPage = await publishedPage(mine.ctx, "Mine");
-    expect(await addDisplaySetting(mine.ctx, myPage, { factor: "After", factor_count: 1, factor_type: "Day", start_date: null, end_date: null, access_points: [theirs.ap.id] })).toMatchObject({ ok: false });
+    expect(
+      await addDisplaySetting(mine.ctx, myPage, {
+        factor: "After",
+        factor_count: 1,
+        factor_type: "Day",
+        start_date: null,
+        end_date: null,
+        access_points: [theirs.ap.id],
+      }),
+    ).toMatchObject({ ok: false });
     expect((await getPage(theirs.ctx, page)).html).toBe("{{ config.secret }}{{ connect_form }}");
   });
 
@@ -218,7 +270,14 @@ describe("tenancy and permissions", () => {
     const w = await world();
     const id = await publishedPage(w.ctx, "Doomed");
     await db.updateTable("venues").set({ splash_page_id: id }).where("id", "=", w.venue.id).execute();
-    await addDisplaySetting(w.ctx, id, { factor: "After", factor_count: 1, factor_type: "Day", start_date: null, end_date: null, access_points: [w.ap.id, w.otherAp.id] });
+    await addDisplaySetting(w.ctx, id, {
+      factor: "After",
+      factor_count: 1,
+      factor_type: "Day",
+      start_date: null,
+      end_date: null,
+      access_points: [w.ap.id, w.otherAp.id],
+    });
     expect(await deletePage(w.ctx, id)).toEqual({ name: "Doomed", rulesRemoved: 1, networksReset: 1 });
     const venue = await db.selectFrom("venues").select("splash_page_id").where("id", "=", w.venue.id).executeTakeFirstOrThrow();
     expect(venue.splash_page_id).toBeNull();
@@ -231,7 +290,10 @@ describe("tenancy and permissions", () => {
     const their = await publishedPage(theirs.ctx, "Theirs");
     const { id: draft } = await createPage(mine.ctx, { name: "Draft", css_template: "tailwind.css", description: null });
     for (const id of [their, draft]) {
-      expect(await updateGatewaySettings(mine.ctx, mine.venue.id, { splash_page_id: id })).toMatchObject({ ok: false, errors: { splash_page_id: [expect.any(String)] } });
+      expect(await updateGatewaySettings(mine.ctx, mine.venue.id, { splash_page_id: id })).toMatchObject({
+        ok: false,
+        errors: { splash_page_id: [expect.any(String)] },
+      });
     }
     const own = await publishedPage(mine.ctx, "Own");
     expect(await updateGatewaySettings(mine.ctx, mine.venue.id, { splash_page_id: own })).toEqual({ ok: true });

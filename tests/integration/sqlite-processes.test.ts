@@ -13,7 +13,11 @@ import { setRolePermissions } from "~/services/roles.server";
 import { makeOrg } from "../fixtures";
 
 function otherProcess(args: string[]) {
-  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--tsconfig", "tsconfig.json", "tests/fixtures/sqlite-other-process.ts", ...args], { env: process.env });
+  const child = spawn(
+    path.resolve("node_modules/.bin/tsx"),
+    ["--tsconfig", "tsconfig.json", "tests/fixtures/sqlite-other-process.ts", ...args],
+    { env: process.env },
+  );
   let out = "";
   const lines: ((line: string) => void)[] = [];
   child.stdout.on("data", (chunk: Buffer) => {
@@ -23,14 +27,22 @@ function otherProcess(args: string[]) {
   child.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
   return {
     printed: (wanted: string) => new Promise<void>((resolve) => lines.push((line) => line === wanted && resolve())),
-    done: new Promise<string>((resolve, reject) => child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${out}`))))),
+    done: new Promise<string>((resolve, reject) =>
+      child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${out}`)))),
+    ),
   };
 }
 
 async function ownerContext() {
   const { org, owner } = await makeOrg();
   const role = await insertRole(org.id, "custom", ["view_networks"]);
-  const ctx = { user: owner, org: { id: org.id, name: org.name }, permissions: new Set(ALL_PERMISSIONS), isOwner: true, roleName: null } as unknown as OrgContext;
+  const ctx = {
+    user: owner,
+    org: { id: org.id, name: org.name },
+    permissions: new Set(ALL_PERMISSIONS),
+    isOwner: true,
+    roleName: null,
+  } as unknown as OrgContext;
   return { ctx, role };
 }
 
@@ -76,7 +88,12 @@ describe("two processes on one database", () => {
     await other.done;
     expect(Date.now() - started).toBeGreaterThan(1000); // it did wait for the other process
     expect(worstLagMs).toBeLessThan(100);
-    const kept = await db.selectFrom("role_permissions").innerJoin("permissions", "permissions.id", "role_permissions.permission_id").select("identifier").where("role_id", "=", role.id).execute();
+    const kept = await db
+      .selectFrom("role_permissions")
+      .innerJoin("permissions", "permissions.id", "role_permissions.permission_id")
+      .select("identifier")
+      .where("role_id", "=", role.id)
+      .execute();
     expect(kept.map((r) => r.identifier)).toEqual(["view_clients"]);
   }, 30_000);
 });

@@ -91,7 +91,11 @@ describe("listSubscriptions", () => {
       source: "mpesa",
     });
     expect(page.rows[1]).toMatchObject({ customer: null, status: "Active" });
-    expect(page.rows[2]).toMatchObject({ customer: { id: baraka.id, name: "Baraka Mwangi" }, status: "Exhausted", servicePlan: { price: 300 } });
+    expect(page.rows[2]).toMatchObject({
+      customer: { id: baraka.id, name: "Baraka Mwangi" },
+      status: "Exhausted",
+      servicePlan: { price: 300 },
+    });
     expect(page.rows[3]).toMatchObject({ status: "Expired", started_on: BASE, expires_on: BASE + HOUR, usage_limit: null });
     // Paging keeps the order, and ties on created_at fall back to the id.
     const second = await listSubscriptions(ctx, list("", 2, 2));
@@ -163,7 +167,11 @@ describe("listSubscriptions", () => {
 describe("the Subscriptions page", () => {
   it("answers the page with paging and search for view_subscriptions, and refuses without it", async () => {
     const { org, owner, ids } = await world();
-    const res = await callRoute(subscriptionsPage.loader, { userId: owner.id, orgId: org.id, path: `/${org.id}/subscriptions?per_page=5&search=daily` });
+    const res = await callRoute(subscriptionsPage.loader, {
+      userId: owner.id,
+      orgId: org.id,
+      path: `/${org.id}/subscriptions?per_page=5&search=daily`,
+    });
     expect(res.status).toBe(200);
     const data = await res.json();
     expect(data.personalData).toBe(true);
@@ -171,12 +179,18 @@ describe("the Subscriptions page", () => {
     expect(data.page.rows.map((r: { id: number }) => r.id)).toEqual([ids.active, ids.deviceOnly, ids.expired]);
 
     const viewer = await makeMember(org.id, "custom", ["view_subscriptions"]);
-    const hidden = await (await callRoute(subscriptionsPage.loader, { userId: viewer.user.id, orgId: org.id, path: `/${org.id}/subscriptions` })).json();
+    const hidden = await (
+      await callRoute(subscriptionsPage.loader, { userId: viewer.user.id, orgId: org.id, path: `/${org.id}/subscriptions` })
+    ).json();
     expect(hidden.personalData).toBe(false);
     expect(hidden.page.rows[0].customer).toMatchObject({ name: null, phone_number: null });
 
     const outsider = await makeMember(org.id, "custom", ["view_clients"]);
-    const refused = await callRoute(subscriptionsPage.loader, { userId: outsider.user.id, orgId: org.id, path: `/${org.id}/subscriptions` });
+    const refused = await callRoute(subscriptionsPage.loader, {
+      userId: outsider.user.id,
+      orgId: org.id,
+      path: `/${org.id}/subscriptions`,
+    });
     expect(refused.status).toBe(403);
   });
 
@@ -208,7 +222,9 @@ describe("subscriptions in the data API", () => {
     const caller = { token: await issueToken(owner.id, "api"), org: org.id };
     const all = await gqlData(server, caller, QUERY, {});
     expect(all.subscriptionsCount).toBe(4);
-    expect(all.subscriptions.map((s: { id: string }) => s.id)).toEqual([ids.active, ids.deviceOnly, ids.exhausted, ids.expired].map(String));
+    expect(all.subscriptions.map((s: { id: string }) => s.id)).toEqual(
+      [ids.active, ids.deviceOnly, ids.exhausted, ids.expired].map(String),
+    );
     expect(all.subscriptions[0]).toEqual({
       id: String(ids.active),
       customer: { id: String(achieng.id), identity: "+254712000111", name: "Achieng Odhiambo", phone_number: "+254712000111" },
@@ -223,12 +239,18 @@ describe("subscriptions in the data API", () => {
     });
     expect(all.subscriptions[3].status).toBe("Expired");
     const searched = await gqlData(server, caller, QUERY, { search: "weekly", limit: 1, offset: 0 });
-    expect(searched).toEqual({ subscriptions: [expect.objectContaining({ id: String(ids.exhausted), status: "Exhausted" })], subscriptionsCount: 1 });
+    expect(searched).toEqual({
+      subscriptions: [expect.objectContaining({ id: String(ids.exhausted), status: "Exhausted" })],
+      subscriptionsCount: 1,
+    });
 
     const viewer = await makeMember(org.id, "custom", ["view_subscriptions"]);
     const hidden = await gqlData(server, { token: await issueToken(viewer.user.id, "api"), org: org.id }, QUERY, {});
     expect(hidden.subscriptions[0].customer).toEqual({ id: String(achieng.id), identity: null, name: null, phone_number: null });
-    expect((await gqlData(server, { token: await issueToken(viewer.user.id, "api"), org: org.id }, QUERY, { search: "achieng" })).subscriptionsCount).toBe(0);
+    expect(
+      (await gqlData(server, { token: await issueToken(viewer.user.id, "api"), org: org.id }, QUERY, { search: "achieng" }))
+        .subscriptionsCount,
+    ).toBe(0);
 
     const outsider = await makeMember(org.id, "custom", ["view_clients"]);
     const refused = await gql(server, { token: await issueToken(outsider.user.id, "api"), org: org.id }, `{ subscriptions { id } }`);

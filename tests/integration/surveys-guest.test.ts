@@ -19,13 +19,31 @@ afterAll(async () => {
 
 const DAY = 86_400_000;
 const dayOffset = (n: number) => todayIso(Date.now() + n * DAY);
-const SIGNUP = { mode: "SIGNUP", first_name: "Amina", last_name: "Otieno", email_address: "amina@example.com", phone_number: "0712 345 678" };
+const SIGNUP = {
+  mode: "SIGNUP",
+  first_name: "Amina",
+  last_name: "Otieno",
+  email_address: "amina@example.com",
+  phone_number: "0712 345 678",
+};
 
-async function makeSurvey(orgId: number, { start = dayOffset(-1), end = dayOffset(1), venues = [] as number[], title = "Visit survey" } = {}) {
+async function makeSurvey(
+  orgId: number,
+  { start = dayOffset(-1), end = dayOffset(1), venues = [] as number[], title = "Visit survey" } = {},
+) {
   const now = Date.now();
   const survey = await db
     .insertInto("surveys")
-    .values({ organization_id: orgId, title, description: "Two minutes", start_date: start, end_date: end, created_by_user_id: null, created_at: now, updated_at: now })
+    .values({
+      organization_id: orgId,
+      title,
+      description: "Two minutes",
+      start_date: start,
+      end_date: end,
+      created_by_user_id: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const questions = [
@@ -38,7 +56,16 @@ async function makeSurvey(orgId: number, { start = dayOffset(-1), end = dayOffse
   for (const [i, q] of questions.entries()) {
     const row = await db
       .insertInto("survey_questions")
-      .values({ survey_id: survey.id, position: i, question_text: q.question_text, question_type: q.question_type, options: JSON.stringify(q.options), removed_at: null, created_at: now, updated_at: now })
+      .values({
+        survey_id: survey.id,
+        position: i,
+        question_text: q.question_text,
+        question_type: q.question_type,
+        options: JSON.stringify(q.options),
+        removed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     ids.push(Number(row.id));
@@ -57,7 +84,8 @@ async function onlineGuest(portalKey: string, apMac: string, clientMac = randomM
 }
 
 const onlinePage = async (token: string) => (await fetch(`${server.origin}/connect/online?token=${token}`)).text();
-const connectionOf = (token: string) => db.selectFrom("connections").select(["id", "customer_id"]).where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
+const connectionOf = (token: string) =>
+  db.selectFrom("connections").select(["id", "customer_id"]).where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
 
 async function world() {
   const { org } = await makeOrg(`Guest surveys ${Math.random().toString(36).slice(2, 8)}`);
@@ -76,17 +104,33 @@ describe("guests answer surveys", () => {
     expect(page).toContain("Rate the Wi-Fi");
     expect(page).not.toContain("<script");
     const [rating, multiple, checkbox, text] = survey.q;
-    const body = new URLSearchParams({ token, survey_id: String(survey.id), intent: "answer", [`q${rating}`]: "4", [`q${multiple}`]: "Work", [`q${text}`]: "Great <b>coffee</b>" });
+    const body = new URLSearchParams({
+      token,
+      survey_id: String(survey.id),
+      intent: "answer",
+      [`q${rating}`]: "4",
+      [`q${multiple}`]: "Work",
+      [`q${text}`]: "Great <b>coffee</b>",
+    });
     body.append(`q${checkbox}`, "Cake");
     body.append(`q${checkbox}`, "Soup");
-    const answered = await fetch(`${server.origin}/connect/survey`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "null" }, body });
+    const answered = await fetch(`${server.origin}/connect/survey`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "null" },
+      body,
+    });
     expect(answered.status).toBe(200);
     const thanks = await answered.text();
     expect(thanks).toContain("Thank you for your answers!");
     expect(thanks).not.toContain("<b>coffee</b>");
     expect(answered.headers.get("set-cookie")).toBeNull();
     const connection = await connectionOf(token);
-    const stored = await db.selectFrom("survey_responses").select(["question_id", "answer", "customer_id", "connection_id"]).where("survey_id", "=", survey.id).orderBy("id").execute();
+    const stored = await db
+      .selectFrom("survey_responses")
+      .select(["question_id", "answer", "customer_id", "connection_id"])
+      .where("survey_id", "=", survey.id)
+      .orderBy("id")
+      .execute();
     expect(stored.map((r) => [r.question_id, r.answer])).toEqual([
       [rating, "4"],
       [multiple, "Work"],
@@ -94,10 +138,16 @@ describe("guests answer surveys", () => {
       [checkbox, "Soup"],
       [text, "Great <b>coffee</b>"],
     ]);
-    expect(new Set(stored.map((r) => `${r.customer_id}/${Number(r.connection_id)}`))).toEqual(new Set([`${connection.customer_id}/${connection.id}`]));
+    expect(new Set(stored.map((r) => `${r.customer_id}/${Number(r.connection_id)}`))).toEqual(
+      new Set([`${connection.customer_id}/${connection.id}`]),
+    );
     // Once per customer: not offered again, and a second post is refused.
     expect(await onlinePage(token)).not.toContain('action="/connect/survey"');
-    const again = await fetch(`${server.origin}/connect/survey`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+    const again = await fetch(`${server.origin}/connect/survey`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body,
+    });
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("You have already answered this survey");
     expect(await db.selectFrom("survey_responses").select("id").where("survey_id", "=", survey.id).execute()).toHaveLength(5);
@@ -143,8 +193,12 @@ describe("guests answer surveys", () => {
       body: `token=${token}&survey_id=${active.id}&intent=answer&q${active.q[1]}=Coffee&q${active.q[1]}=Work`,
     });
     expect(twoChoices.status).toBe(422);
-    expect(await db.selectFrom("survey_responses").select("id").where("organization_id", "in", [org.id, stranger.org.id]).execute()).toEqual([]);
-    expect(await db.selectFrom("survey_participations").select("id").where("organization_id", "in", [org.id, stranger.org.id]).execute()).toEqual([]);
+    expect(
+      await db.selectFrom("survey_responses").select("id").where("organization_id", "in", [org.id, stranger.org.id]).execute(),
+    ).toEqual([]);
+    expect(
+      await db.selectFrom("survey_participations").select("id").where("organization_id", "in", [org.id, stranger.org.id]).execute(),
+    ).toEqual([]);
   });
 
   it("lets a guest skip; the survey is then not offered to that customer again, but still to others", async () => {
@@ -154,12 +208,19 @@ describe("guests answer surveys", () => {
     const token = await onlineGuest(venue.portal_key, ap.mac_address, clientMac);
     const skipped = await postForm(server.origin, "/connect/survey", { token, survey_id: String(survey.id), intent: "skip" });
     expect(skipped.status).toBe(200);
-    expect(await db.selectFrom("survey_participations").select("status").where("survey_id", "=", survey.id).execute()).toEqual([{ status: "skipped" }]);
+    expect(await db.selectFrom("survey_participations").select("status").where("survey_id", "=", survey.id).execute()).toEqual([
+      { status: "skipped" },
+    ]);
     // The same device (same customer) comes back: nothing offered.
     const back = await onlineGuest(venue.portal_key, ap.mac_address, clientMac);
     expect(await onlinePage(back)).not.toContain('action="/connect/survey"');
     // Someone else (another device, other details) is another customer.
-    const someoneElse = await onlineGuest(venue.portal_key, ap.mac_address, randomMac(), { ...SIGNUP, first_name: "Baraka", email_address: "baraka@example.com", phone_number: "0722 000 111" });
+    const someoneElse = await onlineGuest(venue.portal_key, ap.mac_address, randomMac(), {
+      ...SIGNUP,
+      first_name: "Baraka",
+      email_address: "baraka@example.com",
+      phone_number: "0722 000 111",
+    });
     expect(await onlinePage(someoneElse)).toContain("Visit survey");
   });
 });

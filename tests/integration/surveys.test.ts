@@ -47,26 +47,60 @@ async function owner() {
 }
 
 async function createViaPage(orgId: number, cookie: string, fields: Record<string, string | string[]> = {}) {
-  const response = await run(() => createRoute.action({ request: makeRequest(`/${orgId}/surveys/create`, { cookie, form: surveyForm(fields) }), params: { orgId: String(orgId) }, context: {} }));
+  const response = await run(() =>
+    createRoute.action({
+      request: makeRequest(`/${orgId}/surveys/create`, { cookie, form: surveyForm(fields) }),
+      params: { orgId: String(orgId) },
+      context: {},
+    }),
+  );
   const row = await db.selectFrom("surveys").select(["id"]).where("organization_id", "=", orgId).orderBy("id", "desc").executeTakeFirst();
   return { response, id: row ? Number(row.id) : null };
 }
 
 const questionsOf = (surveyId: number) =>
-  db.selectFrom("survey_questions").select(["id", "question_text", "question_type", "options", "removed_at"]).where("survey_id", "=", surveyId).orderBy("position").execute();
+  db
+    .selectFrom("survey_questions")
+    .select(["id", "question_text", "question_type", "options", "removed_at"])
+    .where("survey_id", "=", surveyId)
+    .orderBy("position")
+    .execute();
 
 /** A guest's answers inserted directly (the guest path is tested in surveys-guest.test.ts). */
 async function answers(orgId: number, surveyId: number, count: number, { at = Date.now(), customer = true } = {}) {
   const qs = await questionsOf(surveyId);
   const c = customer
-    ? await db.insertInto("customers").values(buildCustomer(orgId, { first_name: "Amina", last_name: "Otieno", email_address: "amina@example.com", phone_number: "+254712345678" })).returning("id").executeTakeFirstOrThrow()
+    ? await db
+        .insertInto("customers")
+        .values(
+          buildCustomer(orgId, {
+            first_name: "Amina",
+            last_name: "Otieno",
+            email_address: "amina@example.com",
+            phone_number: "+254712345678",
+          }),
+        )
+        .returning("id")
+        .executeTakeFirstOrThrow()
     : null;
   const rows = Array.from({ length: count }, (_, i) => {
     const q = qs[i % qs.length]!;
     const answer = q.question_type === "rating" ? String((i % 5) + 1) : q.question_type === "multiple" ? "Coffee" : `answer ${i}`;
-    return { organization_id: orgId, survey_id: surveyId, question_id: Number(q.id), customer_id: c ? Number(c.id) : null, connection_id: null, answer, created_at: at - i * 1000 };
+    return {
+      organization_id: orgId,
+      survey_id: surveyId,
+      question_id: Number(q.id),
+      customer_id: c ? Number(c.id) : null,
+      connection_id: null,
+      answer,
+      created_at: at - i * 1000,
+    };
   });
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto("survey_responses").values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto("survey_responses")
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
 
 describe("rules", () => {
@@ -77,7 +111,9 @@ describe("rules", () => {
   });
 
   it("refuses a start after the end and a survey without questions with the spec's messages", () => {
-    const bad = parseWithZod(new URLSearchParams({ title: "T", start_date: "2026-11-30", end_date: "2026-11-01" }) as unknown as FormData, { schema: surveySchema });
+    const bad = parseWithZod(new URLSearchParams({ title: "T", start_date: "2026-11-30", end_date: "2026-11-01" }) as unknown as FormData, {
+      schema: surveySchema,
+    });
     expect(bad.status).toBe("error");
     const errors = bad.reply().error;
     expect(errors?.start_date).toEqual([SURVEY_MESSAGES.datesOrder]);
@@ -87,7 +123,14 @@ describe("rules", () => {
   it("keeps options only for option types; parses options as JSON or comma separated", () => {
     expect(parseOptions('["a, b", "c"]')).toEqual(["a, b", "c"]);
     expect(parseOptions(" Yes , No,,yes ")).toEqual(["Yes", "No"]);
-    const form = new URLSearchParams({ title: "T", start_date: "2026-11-01", end_date: "2026-11-02", "questions[0].question_text": "Q", "questions[0].question_type": "text", "questions[0].options": "a, b" });
+    const form = new URLSearchParams({
+      title: "T",
+      start_date: "2026-11-01",
+      end_date: "2026-11-02",
+      "questions[0].question_text": "Q",
+      "questions[0].question_type": "text",
+      "questions[0].options": "a, b",
+    });
     const ok = parseWithZod(form as unknown as FormData, { schema: surveySchema });
     expect(ok.status).toBe("success");
     if (ok.status === "success") expect(ok.value.questions[0]!.options).toEqual([]);
@@ -107,7 +150,11 @@ describe("rules", () => {
 describe("console pages", () => {
   it("creates a survey with its questions and networks, then lists it with its derived status", async () => {
     const { org, cookie } = await owner();
-    const venue = await db.insertInto("venues").values(buildVenue(org.id, { name: "Lobby" })).returning("id").executeTakeFirstOrThrow();
+    const venue = await db
+      .insertInto("venues")
+      .values(buildVenue(org.id, { name: "Lobby" }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const { response, id } = await createViaPage(org.id, cookie, { venues: String(venue.id) });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/${org.id}/surveys`);
@@ -117,17 +164,35 @@ describe("console pages", () => {
       ["What brought you here?", "multiple", ["Coffee", "Work", "Friends"]],
       ["Anything else?", "text", []],
     ]);
-    expect(await db.selectFrom("survey_venues").select("venue_id").where("survey_id", "=", id!).execute()).toEqual([{ venue_id: venue.id }]);
+    expect(await db.selectFrom("survey_venues").select("venue_id").where("survey_id", "=", id!).execute()).toEqual([
+      { venue_id: venue.id },
+    ]);
     await createViaPage(org.id, cookie, { title: "Next month", start_date: dayOffset(30), end_date: dayOffset(40) });
     await createViaPage(org.id, cookie, { title: "Last year", start_date: dayOffset(-400), end_date: dayOffset(-300) });
-    const list = await (await run(() => listRoute.loader({ request: makeRequest(`/${org.id}/surveys?per_page=250`, { cookie }), params: { orgId: String(org.id) }, context: {} }))).json();
+    const list = await (
+      await run(() =>
+        listRoute.loader({
+          request: makeRequest(`/${org.id}/surveys?per_page=250`, { cookie }),
+          params: { orgId: String(org.id) },
+          context: {},
+        }),
+      )
+    ).json();
     expect(list.list.pageSize).toBe(100);
     expect(list.surveys.map((s: { title: string; status: string }) => [s.title, s.status])).toEqual([
       ["Last year", "Expired"],
       ["Next month", "Upcoming"],
       ["Guest satisfaction", "Active"],
     ]);
-    const searched = await (await run(() => listRoute.loader({ request: makeRequest(`/${org.id}/surveys?search=month`, { cookie }), params: { orgId: String(org.id) }, context: {} }))).json();
+    const searched = await (
+      await run(() =>
+        listRoute.loader({
+          request: makeRequest(`/${org.id}/surveys?search=month`, { cookie }),
+          params: { orgId: String(org.id) },
+          context: {},
+        }),
+      )
+    ).json();
     expect(searched.surveys.map((s: { title: string }) => s.title)).toEqual(["Next month"]);
   });
 
@@ -135,7 +200,13 @@ describe("console pages", () => {
     const { org, cookie } = await owner();
     const form = surveyForm({ start_date: dayOffset(3), end_date: dayOffset(1) });
     for (const k of Object.keys(form)) if (k.startsWith("questions")) delete form[k];
-    const response = await run(() => createRoute.action({ request: makeRequest(`/${org.id}/surveys/create`, { cookie, form }), params: { orgId: String(org.id) }, context: {} }));
+    const response = await run(() =>
+      createRoute.action({
+        request: makeRequest(`/${org.id}/surveys/create`, { cookie, form }),
+        params: { orgId: String(org.id) },
+        context: {},
+      }),
+    );
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.error.start_date).toEqual([SURVEY_MESSAGES.datesOrder]);
@@ -146,16 +217,39 @@ describe("console pages", () => {
   it("adds and removes questions with list intents (no JavaScript) without saving", async () => {
     const { org, cookie } = await owner();
     const add = await run(() =>
-      createRoute.action({ request: makeRequest(`/${org.id}/surveys/create`, { cookie, form: { ...surveyForm(), __intent__: JSON.stringify({ type: "insert", payload: { name: "questions", defaultValue: { question_text: "", question_type: "text", options: "" } } }) } }), params: { orgId: String(org.id) }, context: {} }),
+      createRoute.action({
+        request: makeRequest(`/${org.id}/surveys/create`, {
+          cookie,
+          form: {
+            ...surveyForm(),
+            __intent__: JSON.stringify({
+              type: "insert",
+              payload: { name: "questions", defaultValue: { question_text: "", question_type: "text", options: "" } },
+            }),
+          },
+        }),
+        params: { orgId: String(org.id) },
+        context: {},
+      }),
     );
     expect(add.status).toBe(200);
     const added = await add.json();
     expect(added.initialValue.questions).toHaveLength(4);
     const remove = await run(() =>
-      createRoute.action({ request: makeRequest(`/${org.id}/surveys/create`, { cookie, form: { ...surveyForm(), __intent__: JSON.stringify({ type: "remove", payload: { name: "questions", index: 0 } }) } }), params: { orgId: String(org.id) }, context: {} }),
+      createRoute.action({
+        request: makeRequest(`/${org.id}/surveys/create`, {
+          cookie,
+          form: { ...surveyForm(), __intent__: JSON.stringify({ type: "remove", payload: { name: "questions", index: 0 } }) },
+        }),
+        params: { orgId: String(org.id) },
+        context: {},
+      }),
     );
     const removed = await remove.json();
-    expect(removed.initialValue.questions.map((q: { question_text: string }) => q.question_text)).toEqual(["What brought you here?", "Anything else?"]);
+    expect(removed.initialValue.questions.map((q: { question_text: string }) => q.question_text)).toEqual([
+      "What brought you here?",
+      "Anything else?",
+    ]);
     expect(await db.selectFrom("surveys").select("id").where("organization_id", "=", org.id).execute()).toEqual([]);
   });
 
@@ -190,13 +284,23 @@ describe("console pages", () => {
     expect(response.headers.get("Location")).toBe(`/${org.id}/survey/${id}`);
     const after = await questionsOf(id!);
     const live = after.filter((q) => q.removed_at === null);
-    expect(live.map((q) => [Number(q.id) === Number(q3!.id) || Number(q.id) === Number(q1!.id) ? "kept" : "new", q.question_text])).toEqual([
-      ["kept", "Anything else at all?"],
-      ["kept", "Rate the Wi-Fi"],
-      ["new", "Pick a drink"],
-    ]);
+    expect(live.map((q) => [Number(q.id) === Number(q3!.id) || Number(q.id) === Number(q1!.id) ? "kept" : "new", q.question_text])).toEqual(
+      [
+        ["kept", "Anything else at all?"],
+        ["kept", "Rate the Wi-Fi"],
+        ["new", "Pick a drink"],
+      ],
+    );
     expect(after.filter((q) => q.removed_at !== null).map((q) => q.question_text)).toEqual(["What brought you here?"]);
-    const view = await (await run(() => detailRoute.loader({ request: makeRequest(`/${org.id}/survey/${id}`, { cookie }), params: { orgId: String(org.id), id: String(id) }, context: {} }))).json();
+    const view = await (
+      await run(() =>
+        detailRoute.loader({
+          request: makeRequest(`/${org.id}/survey/${id}`, { cookie }),
+          params: { orgId: String(org.id), id: String(id) },
+          context: {},
+        }),
+      )
+    ).json();
     expect(view.survey.title).toBe("Renamed");
     expect(view.survey.questions.map((q: { options: string[] }) => q.options)).toEqual([[], [], ["Tea", "Coffee"]]);
   });
@@ -205,9 +309,21 @@ describe("console pages", () => {
     const { org, cookie } = await owner();
     const { id } = await createViaPage(org.id, cookie);
     await answers(org.id, id!, 3);
-    const ask = await run(() => listRoute.action({ request: makeRequest(`/${org.id}/surveys`, { cookie, form: { intent: "delete", id: String(id) } }), params: { orgId: String(org.id) }, context: {} }));
+    const ask = await run(() =>
+      listRoute.action({
+        request: makeRequest(`/${org.id}/surveys`, { cookie, form: { intent: "delete", id: String(id) } }),
+        params: { orgId: String(org.id) },
+        context: {},
+      }),
+    );
     expect((await ask.json()).confirm.message).toBe("Are you sure you want to delete this survey?");
-    const done = await run(() => listRoute.action({ request: makeRequest(`/${org.id}/surveys`, { cookie, form: { intent: "delete", id: String(id), confirmed: "yes" } }), params: { orgId: String(org.id) }, context: {} }));
+    const done = await run(() =>
+      listRoute.action({
+        request: makeRequest(`/${org.id}/surveys`, { cookie, form: { intent: "delete", id: String(id), confirmed: "yes" } }),
+        params: { orgId: String(org.id) },
+        context: {},
+      }),
+    );
     expect(done.status).toBe(302);
     expect(await db.selectFrom("surveys").select("id").where("id", "=", id!).execute()).toEqual([]);
     expect(await db.selectFrom("survey_responses").select("id").where("survey_id", "=", id!).execute()).toEqual([]);
@@ -218,13 +334,74 @@ describe("console pages", () => {
     const b = await owner();
     const { id } = await createViaPage(a.org.id, a.cookie);
     const params = { orgId: String(b.org.id), id: String(id) };
-    expect((await run(() => detailRoute.loader({ request: makeRequest(`/${b.org.id}/survey/${id}`, { cookie: b.cookie }), params, context: {} }))).status).toBe(404);
-    expect((await run(() => detailRoute.action({ request: makeRequest(`/${b.org.id}/survey/${id}`, { cookie: b.cookie, form: surveyForm() }), params, context: {} }))).status).toBe(404);
-    expect((await run(() => listRoute.action({ request: makeRequest(`/${b.org.id}/surveys`, { cookie: b.cookie, form: { intent: "delete", id: String(id), confirmed: "yes" } }), params, context: {} }))).status).toBe(404);
-    expect((await run(() => reportRoute.loader({ request: makeRequest(`/${b.org.id}/surveys/report?survey_id=${id}`, { cookie: b.cookie }), params, context: {} }))).status).toBe(404);
-    expect((await run(() => csvRoute.loader({ request: makeRequest(`/${b.org.id}/surveys/surveys.csv?survey_id=${id}`, { cookie: b.cookie }), params, context: {} }))).status).toBe(404);
-    expect((await run(() => detailRoute.loader({ request: makeRequest(`/${a.org.id}/survey/99999999999`, { cookie: a.cookie }), params: { orgId: String(a.org.id), id: "99999999999" }, context: {} }))).status).toBe(404);
-    expect(await db.selectFrom("surveys").select("title").where("id", "=", id!).executeTakeFirst()).toEqual({ title: "Guest satisfaction" });
+    expect(
+      (
+        await run(() =>
+          detailRoute.loader({ request: makeRequest(`/${b.org.id}/survey/${id}`, { cookie: b.cookie }), params, context: {} }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await run(() =>
+          detailRoute.action({
+            request: makeRequest(`/${b.org.id}/survey/${id}`, { cookie: b.cookie, form: surveyForm() }),
+            params,
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await run(() =>
+          listRoute.action({
+            request: makeRequest(`/${b.org.id}/surveys`, {
+              cookie: b.cookie,
+              form: { intent: "delete", id: String(id), confirmed: "yes" },
+            }),
+            params,
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await run(() =>
+          reportRoute.loader({
+            request: makeRequest(`/${b.org.id}/surveys/report?survey_id=${id}`, { cookie: b.cookie }),
+            params,
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await run(() =>
+          csvRoute.loader({
+            request: makeRequest(`/${b.org.id}/surveys/surveys.csv?survey_id=${id}`, { cookie: b.cookie }),
+            params,
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await run(() =>
+          detailRoute.loader({
+            request: makeRequest(`/${a.org.id}/survey/99999999999`, { cookie: a.cookie }),
+            params: { orgId: String(a.org.id), id: "99999999999" },
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(await db.selectFrom("surveys").select("title").where("id", "=", id!).executeTakeFirst()).toEqual({
+      title: "Guest satisfaction",
+    });
   });
 
   it("needs view_surveys to read and edit_surveys to change", async () => {
@@ -235,19 +412,81 @@ describe("console pages", () => {
     const vc = await sessionCookie(viewer.user.id, org.id);
     const nc = await sessionCookie(nobody.user.id, org.id);
     const p = { orgId: String(org.id) };
-    expect((await run(() => listRoute.loader({ request: makeRequest(`/${org.id}/surveys`, { cookie: nc }), params: p, context: {} }))).status).toBe(403);
-    expect((await run(() => listRoute.loader({ request: makeRequest(`/${org.id}/surveys`, { cookie: vc }), params: p, context: {} }))).status).toBe(200);
-    expect((await run(() => createRoute.loader({ request: makeRequest(`/${org.id}/surveys/create`, { cookie: vc }), params: p, context: {} }))).status).toBe(403);
-    expect((await run(() => createRoute.action({ request: makeRequest(`/${org.id}/surveys/create`, { cookie: vc, form: surveyForm() }), params: p, context: {} }))).status).toBe(403);
-    expect((await run(() => listRoute.action({ request: makeRequest(`/${org.id}/surveys`, { cookie: vc, form: { intent: "delete", id: String(id), confirmed: "yes" } }), params: p, context: {} }))).status).toBe(403);
-    expect((await run(() => detailRoute.loader({ request: makeRequest(`/${org.id}/survey/${id}?edit`, { cookie: vc }), params: { ...p, id: String(id) }, context: {} }))).status).toBe(403);
-    expect((await run(() => reportRoute.loader({ request: makeRequest(`/${org.id}/surveys/report`, { cookie: nc }), params: p, context: {} }))).status).toBe(403);
-    expect((await run(() => csvRoute.loader({ request: makeRequest(`/${org.id}/surveys/surveys.csv?survey_id=${id}`, { cookie: nc }), params: p, context: {} }))).status).toBe(403);
+    expect(
+      (await run(() => listRoute.loader({ request: makeRequest(`/${org.id}/surveys`, { cookie: nc }), params: p, context: {} }))).status,
+    ).toBe(403);
+    expect(
+      (await run(() => listRoute.loader({ request: makeRequest(`/${org.id}/surveys`, { cookie: vc }), params: p, context: {} }))).status,
+    ).toBe(200);
+    expect(
+      (await run(() => createRoute.loader({ request: makeRequest(`/${org.id}/surveys/create`, { cookie: vc }), params: p, context: {} })))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await run(() =>
+          createRoute.action({
+            request: makeRequest(`/${org.id}/surveys/create`, { cookie: vc, form: surveyForm() }),
+            params: p,
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await run(() =>
+          listRoute.action({
+            request: makeRequest(`/${org.id}/surveys`, { cookie: vc, form: { intent: "delete", id: String(id), confirmed: "yes" } }),
+            params: p,
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await run(() =>
+          detailRoute.loader({
+            request: makeRequest(`/${org.id}/survey/${id}?edit`, { cookie: vc }),
+            params: { ...p, id: String(id) },
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (await run(() => reportRoute.loader({ request: makeRequest(`/${org.id}/surveys/report`, { cookie: nc }), params: p, context: {} })))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await run(() =>
+          csvRoute.loader({
+            request: makeRequest(`/${org.id}/surveys/surveys.csv?survey_id=${id}`, { cookie: nc }),
+            params: p,
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(403);
     // The r role holds every view_* permission: view_surveys, not edit_surveys.
     const reader = await makeMember(org.id, "r");
     const rc = await sessionCookie(reader.user.id, org.id);
-    expect((await run(() => listRoute.loader({ request: makeRequest(`/${org.id}/surveys`, { cookie: rc }), params: p, context: {} }))).status).toBe(200);
-    expect((await run(() => createRoute.action({ request: makeRequest(`/${org.id}/surveys/create`, { cookie: rc, form: surveyForm() }), params: p, context: {} }))).status).toBe(403);
+    expect(
+      (await run(() => listRoute.loader({ request: makeRequest(`/${org.id}/surveys`, { cookie: rc }), params: p, context: {} }))).status,
+    ).toBe(200);
+    expect(
+      (
+        await run(() =>
+          createRoute.action({
+            request: makeRequest(`/${org.id}/surveys/create`, { cookie: rc, form: surveyForm() }),
+            params: p,
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -256,19 +495,42 @@ describe("report and exports", () => {
     const { org, cookie } = await owner();
     const { id } = await createViaPage(org.id, cookie);
     const p = { orgId: String(org.id) };
-    const none = await (await run(() => reportRoute.loader({ request: makeRequest(`/${org.id}/surveys/report`, { cookie }), params: p, context: {} }))).json();
+    const none = await (
+      await run(() => reportRoute.loader({ request: makeRequest(`/${org.id}/surveys/report`, { cookie }), params: p, context: {} }))
+    ).json();
     expect(none.prompt).toBe("Please select a survey");
     expect(none.surveys.map((s: { id: number }) => s.id)).toEqual([id]);
     const t0 = Date.now() - 60_000;
     await answers(org.id, id!, 45, { at: t0 });
-    const first = await (await run(() => reportRoute.loader({ request: makeRequest(`/${org.id}/surveys/report?survey_id=${id}`, { cookie }), params: p, context: {} }))).json();
+    const first = await (
+      await run(() =>
+        reportRoute.loader({ request: makeRequest(`/${org.id}/surveys/report?survey_id=${id}`, { cookie }), params: p, context: {} }),
+      )
+    ).json();
     expect(first.page.pagination).toEqual({ total: 45, per_page: 20, current_page: 1, last_page: 3 });
-    expect(first.page.rows[0]).toMatchObject({ surveyquestion: "How was the Wi-Fi?", surveyresponse: "1", firstname: "Amina", lastname: "Otieno", email: "amina@example.com", phonenumber: "+254712345678" });
-    const last = await (await run(() => reportRoute.loader({ request: makeRequest(`/${org.id}/surveys/report?survey_id=${id}&page=3`, { cookie }), params: p, context: {} }))).json();
+    expect(first.page.rows[0]).toMatchObject({
+      surveyquestion: "How was the Wi-Fi?",
+      surveyresponse: "1",
+      firstname: "Amina",
+      lastname: "Otieno",
+      email: "amina@example.com",
+      phonenumber: "+254712345678",
+    });
+    const last = await (
+      await run(() =>
+        reportRoute.loader({
+          request: makeRequest(`/${org.id}/surveys/report?survey_id=${id}&page=3`, { cookie }),
+          params: p,
+          context: {},
+        }),
+      )
+    ).json();
     expect(last.page.rows).toHaveLength(5);
     // The last page read from the oldest end is still newest first, continuing page 2.
     // Rows 40–44 (i = 40 … 44 cycle rating, multiple, text): newest first.
-    expect(last.page.rows.map((r: { surveyresponse: string }) => r.surveyresponse)).toEqual(["Coffee", "answer 41", "3", "Coffee", "answer 44"].map((x, k) => ((40 + k) % 3 === 0 ? String(((40 + k) % 5) + 1) : x)));
+    expect(last.page.rows.map((r: { surveyresponse: string }) => r.surveyresponse)).toEqual(
+      ["Coffee", "answer 41", "3", "Coffee", "answer 44"].map((x, k) => ((40 + k) % 3 === 0 ? String(((40 + k) % 5) + 1) : x)),
+    );
     const times = last.page.rows.map((r: { created_at: number }) => r.created_at);
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(times[times.length - 1]).toBe(t0 - 44_000);
@@ -283,7 +545,17 @@ describe("report and exports", () => {
       { label: "Work", count: 0 },
       { label: "Friends", count: 0 },
     ]);
-    const outside = await (await run(() => reportRoute.loader({ request: makeRequest(`/${org.id}/surveys/report?survey_id=${id}&start_date=${dayOffset(-30)}&end_date=${dayOffset(-20)}`, { cookie }), params: p, context: {} }))).json();
+    const outside = await (
+      await run(() =>
+        reportRoute.loader({
+          request: makeRequest(`/${org.id}/surveys/report?survey_id=${id}&start_date=${dayOffset(-30)}&end_date=${dayOffset(-20)}`, {
+            cookie,
+          }),
+          params: p,
+          context: {},
+        }),
+      )
+    ).json();
     expect(outside.page.pagination.total).toBe(0);
   });
 
@@ -293,7 +565,15 @@ describe("report and exports", () => {
     await answers(org.id, id!, 2);
     const viewer = await makeMember(org.id, "custom", ["view_surveys"]);
     const vc = await sessionCookie(viewer.user.id, org.id);
-    const data = await (await run(() => reportRoute.loader({ request: makeRequest(`/${org.id}/surveys/report?survey_id=${id}`, { cookie: vc }), params: { orgId: String(org.id) }, context: {} }))).json();
+    const data = await (
+      await run(() =>
+        reportRoute.loader({
+          request: makeRequest(`/${org.id}/surveys/report?survey_id=${id}`, { cookie: vc }),
+          params: { orgId: String(org.id) },
+          context: {},
+        }),
+      )
+    ).json();
     expect(data.page.rows[0]).toMatchObject({ firstname: null, lastname: null, email: null, phonenumber: null });
   });
 
@@ -301,16 +581,41 @@ describe("report and exports", () => {
     const { org, user, cookie } = await owner();
     const { id } = await createViaPage(org.id, cookie);
     const p = { orgId: String(org.id) };
-    const empty = await run(() => csvRoute.loader({ request: makeRequest(`/${org.id}/surveys/surveys.csv?survey_id=${id}`, { cookie }), params: p, context: {} }));
+    const empty = await run(() =>
+      csvRoute.loader({ request: makeRequest(`/${org.id}/surveys/surveys.csv?survey_id=${id}`, { cookie }), params: p, context: {} }),
+    );
     expect(empty.status).toBe(302);
     const token = await issueToken(user.id, "api");
-    const emptyApi = await run(() => csvRoute.loader({ request: makeRequest(`/${org.id}/surveys/surveys.csv?survey_id=${id}`, { headers: { Authorization: `Bearer ${token}` } }), params: p, context: {} }));
+    const emptyApi = await run(() =>
+      csvRoute.loader({
+        request: makeRequest(`/${org.id}/surveys/surveys.csv?survey_id=${id}`, { headers: { Authorization: `Bearer ${token}` } }),
+        params: p,
+        context: {},
+      }),
+    );
     expect(emptyApi.status).toBe(404);
     expect((await emptyApi.json()).message).toBe("No surveys to export.");
     await answers(org.id, id!, 4500);
     const [textQ] = (await questionsOf(id!)).filter((q) => q.question_type === "text");
-    await db.insertInto("survey_responses").values({ organization_id: org.id, survey_id: id!, question_id: Number(textQ!.id), customer_id: null, connection_id: null, answer: '=HYPERLINK("x")', created_at: Date.now() }).execute();
-    const response = await run(() => csvRoute.loader({ request: makeRequest(`/${org.id}/surveys/surveys.csv?survey_id=${id}`, { headers: { Authorization: `Bearer ${token}` } }), params: p, context: {} }));
+    await db
+      .insertInto("survey_responses")
+      .values({
+        organization_id: org.id,
+        survey_id: id!,
+        question_id: Number(textQ!.id),
+        customer_id: null,
+        connection_id: null,
+        answer: '=HYPERLINK("x")',
+        created_at: Date.now(),
+      })
+      .execute();
+    const response = await run(() =>
+      csvRoute.loader({
+        request: makeRequest(`/${org.id}/surveys/surveys.csv?survey_id=${id}`, { headers: { Authorization: `Bearer ${token}` } }),
+        params: p,
+        context: {},
+      }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Disposition")).toContain('filename="surveys.csv"');
     const lines = (await response.text()).trim().split("\n");
@@ -326,7 +631,13 @@ describe("report and exports", () => {
     await answers(org.id, id!, 25);
     const token = await issueToken(user.id, "api");
     const p = { orgId: String(org.id) };
-    const response = await run(() => xlsxRoute.loader({ request: makeRequest(`/${org.id}/surveys/report.xlsx?survey_id=${id}&page=2`, { headers: { Authorization: `Bearer ${token}` } }), params: p, context: {} }));
+    const response = await run(() =>
+      xlsxRoute.loader({
+        request: makeRequest(`/${org.id}/surveys/report.xlsx?survey_id=${id}&page=2`, { headers: { Authorization: `Bearer ${token}` } }),
+        params: p,
+        context: {},
+      }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Disposition")).toContain('filename="survey-responses-page-2.xlsx"');
     const workbook = new ExcelJS.Workbook();
@@ -335,10 +646,22 @@ describe("report and exports", () => {
     expect(sheet.getRow(1).values).toEqual([undefined, "#", "Question", "Response", "First Name", "Last Name", "Email", "Phone Number"]);
     expect(sheet.rowCount).toBe(6);
     expect(sheet.getRow(2).getCell(1).value).toBe(21);
-    const past = await run(() => xlsxRoute.loader({ request: makeRequest(`/${org.id}/surveys/report.xlsx?survey_id=${id}&page=3`, { headers: { Authorization: `Bearer ${token}` } }), params: p, context: {} }));
+    const past = await run(() =>
+      xlsxRoute.loader({
+        request: makeRequest(`/${org.id}/surveys/report.xlsx?survey_id=${id}&page=3`, { headers: { Authorization: `Bearer ${token}` } }),
+        params: p,
+        context: {},
+      }),
+    );
     expect(past.status).toBe(404);
     expect((await past.json()).message).toBe("No data found on this page to export.");
-    const browser = await run(() => xlsxRoute.loader({ request: makeRequest(`/${org.id}/surveys/report.xlsx?survey_id=${id}&page=3`, { cookie }), params: p, context: {} }));
+    const browser = await run(() =>
+      xlsxRoute.loader({
+        request: makeRequest(`/${org.id}/surveys/report.xlsx?survey_id=${id}&page=3`, { cookie }),
+        params: p,
+        context: {},
+      }),
+    );
     expect(browser.status).toBe(302);
   });
 });
@@ -351,7 +674,11 @@ describe("REST (spec 3 §7)", () => {
     return { ...o, token, headers };
   }
   const jsonRequest = (path: string, method: string, headers: Record<string, string>, body?: unknown) =>
-    new Request(`http://localhost${path}`, { method, headers: { ...headers, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    new Request(`http://localhost${path}`, {
+      method,
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const BODY = {
     title: "API survey",
     description: null,
@@ -365,63 +692,182 @@ describe("REST (spec 3 §7)", () => {
 
   it("creates, reads, lists, edits and deletes with the pages' schema and messages", async () => {
     const c = await apiCaller();
-    const created = await run(() => apiList.action({ request: jsonRequest("/api/v1/survey", "POST", c.headers, BODY), params: {}, context: {} }));
+    const created = await run(() =>
+      apiList.action({ request: jsonRequest("/api/v1/survey", "POST", c.headers, BODY), params: {}, context: {} }),
+    );
     expect(created.status).toBe(201);
     const body = await created.json();
     expect(body.message).toBe("Survey created successfully!");
-    expect(body.data).toMatchObject({ title: "API survey", status: "Active", questions: [{ question_text: "Rate us", options: [] }, { question_type: "checkbox", options: ["A, with comma", "B"] }] });
+    expect(body.data).toMatchObject({
+      title: "API survey",
+      status: "Active",
+      questions: [
+        { question_text: "Rate us", options: [] },
+        { question_type: "checkbox", options: ["A, with comma", "B"] },
+      ],
+    });
     const id = body.data.id;
-    const list = await (await run(() => apiList.loader({ request: new Request(`http://localhost/api/v1/survey?limit=5&offset=0&search=API`, { headers: c.headers }), params: {}, context: {} }))).json();
+    const list = await (
+      await run(() =>
+        apiList.loader({
+          request: new Request(`http://localhost/api/v1/survey?limit=5&offset=0&search=API`, { headers: c.headers }),
+          params: {},
+          context: {},
+        }),
+      )
+    ).json();
     expect(list.total).toBe(1);
     expect(list.data[0].id).toBe(id);
-    const one = await (await run(() => apiOne.loader({ request: new Request(`http://localhost/api/v1/survey/${id}`, { headers: c.headers }), params: { id: String(id) }, context: {} }))).json();
+    const one = await (
+      await run(() =>
+        apiOne.loader({
+          request: new Request(`http://localhost/api/v1/survey/${id}`, { headers: c.headers }),
+          params: { id: String(id) },
+          context: {},
+        }),
+      )
+    ).json();
     expect(one.data.questions).toHaveLength(2);
-    const bad = await run(() => apiOne.action({ request: jsonRequest(`/api/v1/survey/${id}`, "PUT", c.headers, { ...BODY, start_date: dayOffset(5), questions: [] }), params: { id: String(id) }, context: {} }));
+    const bad = await run(() =>
+      apiOne.action({
+        request: jsonRequest(`/api/v1/survey/${id}`, "PUT", c.headers, { ...BODY, start_date: dayOffset(5), questions: [] }),
+        params: { id: String(id) },
+        context: {},
+      }),
+    );
     expect(bad.status).toBe(422);
-    expect((await bad.json()).errors).toEqual({ start_date: [SURVEY_MESSAGES.datesOrder], questions: [SURVEY_MESSAGES.atLeastOneQuestion] });
+    expect((await bad.json()).errors).toEqual({
+      start_date: [SURVEY_MESSAGES.datesOrder],
+      questions: [SURVEY_MESSAGES.atLeastOneQuestion],
+    });
     const put = await run(() =>
-      apiOne.action({ request: jsonRequest(`/api/v1/survey/${id}`, "PUT", c.headers, { ...BODY, title: "Edited", questions: [{ id: one.data.questions[0].id, question_text: "Rate us again", question_type: "rating" }] }), params: { id: String(id) }, context: {} }),
+      apiOne.action({
+        request: jsonRequest(`/api/v1/survey/${id}`, "PUT", c.headers, {
+          ...BODY,
+          title: "Edited",
+          questions: [{ id: one.data.questions[0].id, question_text: "Rate us again", question_type: "rating" }],
+        }),
+        params: { id: String(id) },
+        context: {},
+      }),
     );
     expect(put.status).toBe(200);
     const edited = await put.json();
     expect(edited.message).toBe("Survey Edited successfully!");
-    expect(edited.data.questions).toEqual([{ id: one.data.questions[0].id, question_text: "Rate us again", question_type: "rating", options: [] }]);
-    const del = await run(() => apiOne.action({ request: new Request(`http://localhost/api/v1/survey/${id}`, { method: "DELETE", headers: c.headers }), params: { id: String(id) }, context: {} }));
+    expect(edited.data.questions).toEqual([
+      { id: one.data.questions[0].id, question_text: "Rate us again", question_type: "rating", options: [] },
+    ]);
+    const del = await run(() =>
+      apiOne.action({
+        request: new Request(`http://localhost/api/v1/survey/${id}`, { method: "DELETE", headers: c.headers }),
+        params: { id: String(id) },
+        context: {},
+      }),
+    );
     expect(del.status).toBe(200);
-    expect((await run(() => apiOne.loader({ request: new Request(`http://localhost/api/v1/survey/${id}`, { headers: c.headers }), params: { id: String(id) }, context: {} }))).status).toBe(404);
+    expect(
+      (
+        await run(() =>
+          apiOne.loader({
+            request: new Request(`http://localhost/api/v1/survey/${id}`, { headers: c.headers }),
+            params: { id: String(id) },
+            context: {},
+          }),
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it("answers responses with pagination, and refuses what it should", async () => {
     const c = await apiCaller();
     const { id } = await createViaPage(c.org.id, c.cookie);
     await answers(c.org.id, id!, 30);
-    const page = await run(() => apiResponses.action({ request: jsonRequest("/api/v1/survey/responses", "POST", c.headers, { survey_id: id, page: 2, per_page: 20, start_date: dayOffset(-1), end_date: today() }), params: {}, context: {} }));
+    const page = await run(() =>
+      apiResponses.action({
+        request: jsonRequest("/api/v1/survey/responses", "POST", c.headers, {
+          survey_id: id,
+          page: 2,
+          per_page: 20,
+          start_date: dayOffset(-1),
+          end_date: today(),
+        }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(page.status).toBe(200);
     const body = await page.json();
     expect(body.pagination).toEqual({ total: 30, per_page: 20, current_page: 2, last_page: 2 });
     expect(body.responses).toHaveLength(10);
-    expect(Object.keys(body.responses[0])).toEqual(expect.arrayContaining(["surveyquestion", "surveyresponse", "firstname", "lastname", "email", "phonenumber"]));
-    const noSurvey = await run(() => apiResponses.action({ request: jsonRequest("/api/v1/survey/responses", "POST", c.headers, { page: 1 }), params: {}, context: {} }));
+    expect(Object.keys(body.responses[0])).toEqual(
+      expect.arrayContaining(["surveyquestion", "surveyresponse", "firstname", "lastname", "email", "phonenumber"]),
+    );
+    const noSurvey = await run(() =>
+      apiResponses.action({ request: jsonRequest("/api/v1/survey/responses", "POST", c.headers, { page: 1 }), params: {}, context: {} }),
+    );
     expect(noSurvey.status).toBe(422);
     expect((await noSurvey.json()).errors.survey_id).toEqual(["Please select a survey"]);
     // Another organisation's survey, a missing token, the wrong permission, NUL in JSON.
     const other = await apiCaller();
-    const foreign = await run(() => apiResponses.action({ request: jsonRequest("/api/v1/survey/responses", "POST", other.headers, { survey_id: id }), params: {}, context: {} }));
+    const foreign = await run(() =>
+      apiResponses.action({
+        request: jsonRequest("/api/v1/survey/responses", "POST", other.headers, { survey_id: id }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(foreign.status).toBe(404);
     expect((await foreign.json()).error.message).toBe("Survey not found.");
-    const foreignPut = await run(() => apiOne.action({ request: jsonRequest(`/api/v1/survey/${id}`, "PUT", other.headers, BODY), params: { id: String(id) }, context: {} }));
+    const foreignPut = await run(() =>
+      apiOne.action({ request: jsonRequest(`/api/v1/survey/${id}`, "PUT", other.headers, BODY), params: { id: String(id) }, context: {} }),
+    );
     expect(foreignPut.status).toBe(404);
-    const anonymous = await run(() => apiList.loader({ request: new Request("http://localhost/api/v1/survey", { headers: { "X-Organization-Id": String(c.org.id) } }), params: {}, context: {} }));
+    const anonymous = await run(() =>
+      apiList.loader({
+        request: new Request("http://localhost/api/v1/survey", { headers: { "X-Organization-Id": String(c.org.id) } }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(anonymous.status).toBe(401);
     const viewer = await makeMember(c.org.id, "custom", ["view_surveys"]);
     const vh = { Authorization: `Bearer ${await issueToken(viewer.user.id, "api")}`, "X-Organization-Id": String(c.org.id) };
-    expect((await run(() => apiList.action({ request: jsonRequest("/api/v1/survey", "POST", vh, BODY), params: {}, context: {} }))).status).toBe(403);
-    expect((await run(() => apiList.loader({ request: new Request("http://localhost/api/v1/survey", { headers: vh }), params: {}, context: {} }))).status).toBe(200);
-    const nul = await run(() => apiList.action({ request: jsonRequest("/api/v1/survey", "POST", c.headers, { ...BODY, title: "a\u0000b" }), params: {}, context: {} }));
+    expect(
+      (await run(() => apiList.action({ request: jsonRequest("/api/v1/survey", "POST", vh, BODY), params: {}, context: {} }))).status,
+    ).toBe(403);
+    expect(
+      (
+        await run(() =>
+          apiList.loader({ request: new Request("http://localhost/api/v1/survey", { headers: vh }), params: {}, context: {} }),
+        )
+      ).status,
+    ).toBe(200);
+    const nul = await run(() =>
+      apiList.action({
+        request: jsonRequest("/api/v1/survey", "POST", c.headers, { ...BODY, title: "a\u0000b" }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(nul.status).toBe(400);
-    const nested = await run(() => apiList.action({ request: jsonRequest("/api/v1/survey", "POST", c.headers, { ...BODY, questions: [{ question_text: { x: 1 }, question_type: "text" }] }), params: {}, context: {} }));
+    const nested = await run(() =>
+      apiList.action({
+        request: jsonRequest("/api/v1/survey", "POST", c.headers, {
+          ...BODY,
+          questions: [{ question_text: { x: 1 }, question_type: "text" }],
+        }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(nested.status).toBe(422);
-    const badType = await run(() => apiList.action({ request: jsonRequest("/api/v1/survey", "POST", c.headers, { ...BODY, questions: [{ question_text: "Q", question_type: "essay" }] }), params: {}, context: {} }));
+    const badType = await run(() =>
+      apiList.action({
+        request: jsonRequest("/api/v1/survey", "POST", c.headers, { ...BODY, questions: [{ question_text: "Q", question_type: "essay" }] }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(badType.status).toBe(422);
     expect(await db.selectFrom("surveys").select("id").where("organization_id", "=", c.org.id).execute()).toHaveLength(1);
   });

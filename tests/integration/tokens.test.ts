@@ -11,7 +11,8 @@ import { hashToken } from "~/services/crypto.server";
 import { commitSession, sessionStorage } from "~/services/session.server";
 import { makeOrg, makeRequest, makeUser, run, sessionCookie } from "../fixtures";
 
-const bearer = (token: string, method = "GET") => new Request("http://localhost/account/api/v1/organizations", { method, headers: { Authorization: `Bearer ${token}` } });
+const bearer = (token: string, method = "GET") =>
+  new Request("http://localhost/account/api/v1/organizations", { method, headers: { Authorization: `Bearer ${token}` } });
 const listOrganizations = (token: string) => run(() => organizations.loader({ request: bearer(token), params: {}, context: {} }));
 
 async function cookieWith(token: string) {
@@ -32,7 +33,9 @@ describe("API tokens and browser sessions", () => {
   it("does not sign in a browser whose cookie carries an API token", async () => {
     const { org, owner } = await makeOrg();
     const cookie = await cookieWith(await issueToken(owner.id, "api"));
-    const res = await run(() => tokensPage.loader({ request: makeRequest(`/${org.id}/profile/tokens`, { cookie }), params: { orgId: String(org.id) }, context: {} }));
+    const res = await run(() =>
+      tokensPage.loader({ request: makeRequest(`/${org.id}/profile/tokens`, { cookie }), params: { orgId: String(org.id) }, context: {} }),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toMatch(/^\/login/);
   });
@@ -40,14 +43,20 @@ describe("API tokens and browser sessions", () => {
   it("refuses an expired token", async () => {
     const user = await makeUser();
     const token = await issueToken(user.id, "api");
-    await db.updateTable("api_tokens").set({ expires_at: Date.now() - 1 }).where("token_hash", "=", hashToken(token)).execute();
+    await db
+      .updateTable("api_tokens")
+      .set({ expires_at: Date.now() - 1 })
+      .where("token_hash", "=", hashToken(token))
+      .execute();
     expect((await listOrganizations(token)).status).toBe(401);
   });
 
   it("records when a token was last used, at most once every few minutes", async () => {
     const user = await makeUser();
     const token = await issueToken(user.id, "api");
-    const lastUsed = async () => (await db.selectFrom("api_tokens").select("last_used_at").where("token_hash", "=", hashToken(token)).executeTakeFirstOrThrow()).last_used_at;
+    const lastUsed = async () =>
+      (await db.selectFrom("api_tokens").select("last_used_at").where("token_hash", "=", hashToken(token)).executeTakeFirstOrThrow())
+        .last_used_at;
     expect(await lastUsed()).toBeNull();
     await listOrganizations(token);
     const first = Number(await lastUsed());
@@ -60,7 +69,10 @@ describe("API tokens and browser sessions", () => {
     const user = await makeUser();
     const token = await issueToken(user.id, "api");
     const other = await issueToken(user.id, "api");
-    const request = new Request("http://localhost/account/api/v1/auth/token", { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+    const request = new Request("http://localhost/account/api/v1/auth/token", {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${token}` },
+    });
     const res = await run(() => apiToken.action({ request, params: {}, context: {} }));
     expect(res.status).toBe(200);
     expect((await listOrganizations(token)).status).toBe(401);
@@ -74,14 +86,27 @@ describe("API tokens and browser sessions", () => {
     const theirs = await issueToken(stranger.id, "api");
     const cookie = await sessionCookie(owner.id);
     const params = { orgId: String(org.id) };
-    const page = await (await run(() => tokensPage.loader({ request: makeRequest(`/${org.id}/profile/tokens`, { cookie }), params, context: {} }))).json();
+    const page = await (
+      await run(() => tokensPage.loader({ request: makeRequest(`/${org.id}/profile/tokens`, { cookie }), params, context: {} }))
+    ).json();
     expect(page.tokens).toHaveLength(1); // the browser session itself is not listed
-    const strangerTokenId = (await db.selectFrom("api_tokens").select("id").where("token_hash", "=", hashToken(theirs)).executeTakeFirstOrThrow()).id;
-    const revoke = (id: number) => run(() => tokensPage.action({ request: makeRequest(`/${org.id}/profile/tokens`, { cookie, form: { intent: "revoke", id: String(id) } }), params, context: {} }));
+    const strangerTokenId = (
+      await db.selectFrom("api_tokens").select("id").where("token_hash", "=", hashToken(theirs)).executeTakeFirstOrThrow()
+    ).id;
+    const revoke = (id: number) =>
+      run(() =>
+        tokensPage.action({
+          request: makeRequest(`/${org.id}/profile/tokens`, { cookie, form: { intent: "revoke", id: String(id) } }),
+          params,
+          context: {},
+        }),
+      );
     expect((await revoke(strangerTokenId)).status).toBe(404);
     expect((await listOrganizations(theirs)).status).toBe(200);
     expect((await revoke(page.tokens[0].id)).status).toBe(302);
-    const after = await (await run(() => tokensPage.loader({ request: makeRequest(`/${org.id}/profile/tokens`, { cookie }), params, context: {} }))).json();
+    const after = await (
+      await run(() => tokensPage.loader({ request: makeRequest(`/${org.id}/profile/tokens`, { cookie }), params, context: {} }))
+    ).json();
     expect(after.tokens).toEqual([]);
   });
 });
@@ -91,7 +116,14 @@ describe("password hashes", () => {
     const user = await makeUser({ email: `old-hash-${crypto.randomUUID()}@example.com` });
     const salt = crypto.randomBytes(16);
     // N=2^10: lower than the test runs' 2^12 (and than OWASP's 2^17 everywhere else).
-    const oldHash = ["scrypt", 1024, 8, 1, salt.toString("base64"), crypto.scryptSync("legacy-pass", salt, 64, { N: 1024, r: 8, p: 1 }).toString("base64")].join("$");
+    const oldHash = [
+      "scrypt",
+      1024,
+      8,
+      1,
+      salt.toString("base64"),
+      crypto.scryptSync("legacy-pass", salt, 64, { N: 1024, r: 8, p: 1 }).toString("base64"),
+    ].join("$");
     await db.updateTable("users").set({ password_hash: oldHash }).where("id", "=", user.id).execute();
     expect(await verifyLogin(user.email, "legacy-pass")).toMatchObject({ id: user.id });
     const stored = (await db.selectFrom("users").select("password_hash").where("id", "=", user.id).executeTakeFirstOrThrow()).password_hash;

@@ -29,11 +29,17 @@ async function customer(orgId: number, email: string) {
   return db.insertInto("customers").values(row).returning("id").executeTakeFirstOrThrow();
 }
 
-const consent = (id: number) => db.selectFrom("customers").select(["marketing_opt_in_at", "marketing_opted_out_at"]).where("id", "=", id).executeTakeFirstOrThrow();
-const consentRows = (id: number) => db.selectFrom("customer_consents").select(["kind", "granted", "wording_version"]).where("customer_id", "=", id).execute();
+const consent = (id: number) =>
+  db.selectFrom("customers").select(["marketing_opt_in_at", "marketing_opted_out_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+const consentRows = (id: number) =>
+  db.selectFrom("customer_consents").select(["kind", "granted", "wording_version"]).where("customer_id", "=", id).execute();
 const page = (token: string, init?: RequestInit) => fetch(`${base}/unsubscribe/${token}`, { redirect: "manual", ...init });
 const oneClick = (token: string) =>
-  page(token, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://mail.example.net" }, body: "List-Unsubscribe=One-Click" });
+  page(token, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://mail.example.net" },
+    body: "List-Unsubscribe=One-Click",
+  });
 
 describe("unsubscribe link", () => {
   it("asks first on GET (a guest page: sandboxed, no cookie), writes nothing", async () => {
@@ -43,7 +49,9 @@ describe("unsubscribe link", () => {
     expect(res.status).toBe(200);
     const body = await res.text();
     expect(body).toContain("Stop messages from Java House?");
-    expect(body).toMatch(/<form method="post" action="\/unsubscribe\/v1\.[^"]+"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe<\/button>/);
+    expect(body).toMatch(
+      /<form method="post" action="\/unsubscribe\/v1\.[^"]+"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe<\/button>/,
+    );
     expect(body).not.toContain("<script");
     expect(res.headers.get("content-security-policy")).toContain("sandbox");
     expect(res.headers.get("set-cookie")).toBeNull();
@@ -66,9 +74,52 @@ describe("unsubscribe link", () => {
     expect(await (await page(unsubscribeToken(org.id, leaving.id))).text()).toContain(UNSUBSCRIBE_MESSAGES.already("Java House"));
 
     const now = Date.now();
-    const group = await db.insertInto("customer_groups").values({ organization_id: org.id, name: "All", description: null, filters: JSON.stringify(EMPTY_FILTERS), created_by_user_id: null, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
-    const broadcast = await db.insertInto("broadcasts").values({ organization_id: org.id, title: "News", description: null, sms: null, email_html: null, email_text: "Hello", email_design: null, created_by_user_id: null, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
-    const schedule = await db.insertInto("broadcast_schedules").values({ organization_id: org.id, broadcast_id: broadcast.id, channel: "EMAIL", dispatch_at: now, status: "Scheduled", started_at: null, finished_at: null, error: null, created_by_user_id: null, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
+    const group = await db
+      .insertInto("customer_groups")
+      .values({
+        organization_id: org.id,
+        name: "All",
+        description: null,
+        filters: JSON.stringify(EMPTY_FILTERS),
+        created_by_user_id: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const broadcast = await db
+      .insertInto("broadcasts")
+      .values({
+        organization_id: org.id,
+        title: "News",
+        description: null,
+        sms: null,
+        email_html: null,
+        email_text: "Hello",
+        email_design: null,
+        created_by_user_id: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const schedule = await db
+      .insertInto("broadcast_schedules")
+      .values({
+        organization_id: org.id,
+        broadcast_id: broadcast.id,
+        channel: "EMAIL",
+        dispatch_at: now,
+        status: "Scheduled",
+        started_at: null,
+        finished_at: null,
+        error: null,
+        created_by_user_id: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     await db.insertInto("broadcast_schedule_groups").values({ schedule_id: schedule.id, group_id: group.id, group_name: "All" }).execute();
     await scheduleDispatch(schedule.id, now);
     await runDueJobs();

@@ -48,7 +48,11 @@ describe("networks list", () => {
     const now = Date.now();
     // Alpha: 3 authorized (2 distinct customers, one still online), 1 portal visit never authorized.
     await insertConnection(org.id, { venueId: alpha.id, ap: ap1 }, { customer_id: c1, ended_at: now - 10_000 });
-    await insertConnection(org.id, { venueId: alpha.id, ap: ap1 }, { customer_id: c1, created_at: now - 400 * 24 * HOUR, authorized_at: now - 400 * 24 * HOUR, ended_at: now - 399 * 24 * HOUR });
+    await insertConnection(
+      org.id,
+      { venueId: alpha.id, ap: ap1 },
+      { customer_id: c1, created_at: now - 400 * 24 * HOUR, authorized_at: now - 400 * 24 * HOUR, ended_at: now - 399 * 24 * HOUR },
+    );
     await insertConnection(org.id, { venueId: alpha.id, ap: ap1 }, { customer_id: c2 });
     await insertConnection(org.id, { venueId: alpha.id, ap: ap1 }, { customer_id: c2, authorized_at: null });
     // Zulu: one online.
@@ -133,15 +137,21 @@ describe("new network", () => {
 
   it("creates the network with normalised email and phone and lands on its profile with a toast", async () => {
     const { org, owner } = await makeOrg();
-    const res = await callRoute(createRoute.action, owner.id, `/${org.id}/venue/create`, { orgId: String(org.id) }, {
-      name: " Java House ",
-      address: "Kenyatta Avenue",
-      email: "Info@Java.example",
-      phone_number: "0712 345 678",
-      custom_splash_url: "https://java.example/welcome",
-      success_url: "http://java.example/thanks",
-      more_info: "Ground floor",
-    });
+    const res = await callRoute(
+      createRoute.action,
+      owner.id,
+      `/${org.id}/venue/create`,
+      { orgId: String(org.id) },
+      {
+        name: " Java House ",
+        address: "Kenyatta Avenue",
+        email: "Info@Java.example",
+        phone_number: "0712 345 678",
+        custom_splash_url: "https://java.example/welcome",
+        success_url: "http://java.example/thanks",
+        more_info: "Ground floor",
+      },
+    );
     expect(res.status).toBe(302);
     const row = await db.selectFrom("venues").selectAll().executeTakeFirstOrThrow();
     expect(res.headers.get("Location")).toBe(`/${org.id}/venues/${row.id}/overview`);
@@ -170,7 +180,9 @@ describe("network profile and settings", () => {
       for (const fn of [profileLayout.loader, profileIndex.loader, settings.loader, apsTab.loader]) {
         expect((await callRoute(fn, owner.id, path, params)).status).toBe(404);
       }
-      expect((await callRoute(settings.action, owner.id, path, params, { intent: "update", name: "Hijack", address: "X" })).status).toBe(404);
+      expect((await callRoute(settings.action, owner.id, path, params, { intent: "update", name: "Hijack", address: "X" })).status).toBe(
+        404,
+      );
       expect((await callRoute(settings.action, owner.id, path, params, { intent: "update" })).status).toBe(404);
       expect((await callRoute(settings.action, owner.id, path, params, { intent: "delete", confirmed: "yes" })).status).toBe(404);
     }
@@ -189,7 +201,9 @@ describe("network profile and settings", () => {
     expect(body.range.end).toBe(new Date().toISOString().slice(0, 10));
 
     const { user } = await makeMember(org.id, "r");
-    expect((await (await callRoute(profileLayout.loader, user.id, `/${org.id}/venues/${venue.id}`, params)).json()).canCreateAp).toBe(false);
+    expect((await (await callRoute(profileLayout.loader, user.id, `/${org.id}/venues/${venue.id}`, params)).json()).canCreateAp).toBe(
+      false,
+    );
     const index = await callRoute(profileIndex.loader, user.id, `/${org.id}/venues/${venue.id}?start=2026-01-01`, params);
     expect(index.headers.get("Location")).toBe(`/${org.id}/venues/${venue.id}/overview?start=2026-01-01`);
   });
@@ -210,7 +224,12 @@ describe("network profile and settings", () => {
     expect(invalid.status).toBe(400);
     expect((await invalid.json()).error).toMatchObject({ name: [VENUE_MESSAGES.nameRequired], address: [VENUE_MESSAGES.addressRequired] });
 
-    const ok = await callRoute(settings.action, owner.id, path, params, { intent: "update", name: "New Name", address: "Ngong Road", email: "" });
+    const ok = await callRoute(settings.action, owner.id, path, params, {
+      intent: "update",
+      name: "New Name",
+      address: "Ngong Road",
+      email: "",
+    });
     expect(ok.headers.get("Location")).toBe(path);
     expect(await toastOf(ok)).toEqual({ type: "success", message: "Network updated." });
     const row = await db.selectFrom("venues").select(["name", "address", "email"]).where("id", "=", venue.id).executeTakeFirstOrThrow();
@@ -227,16 +246,29 @@ describe("network profile and settings", () => {
     const customer = await insertCustomer(org.id);
     const old = Date.now() - 10 * 24 * HOUR;
     await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: customer });
-    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: customer, created_at: old, authorized_at: old, ended_at: old + HOUR });
+    await insertConnection(
+      org.id,
+      { venueId: venue.id, ap },
+      { customer_id: customer, created_at: old, authorized_at: old, ended_at: old + HOUR },
+    );
     const params = { orgId: String(org.id), venueId: String(venue.id) };
 
     const today: Json = await (await callRoute(apsTab.loader, owner.id, `/${org.id}/venues/${venue.id}/access-points`, params)).json();
     expect(today.accessPoints.map((a: Json) => a.name)).toEqual(["A Bar", "B Lobby"]);
-    expect(today.accessPoints[1]).toMatchObject({ make: "Meraki", mac_address: ap.mac_address, serial_number: "Q2-1", customersCount: 1, connectionsCount: 1, onlineConnectionsCount: 1 });
+    expect(today.accessPoints[1]).toMatchObject({
+      make: "Meraki",
+      mac_address: ap.mac_address,
+      serial_number: "Q2-1",
+      customersCount: 1,
+      connectionsCount: 1,
+      onlineConnectionsCount: 1,
+    });
     expect(today.accessPoints[0]).toMatchObject({ customersCount: 0, connectionsCount: 0, onlineConnectionsCount: 0 });
 
     const start = new Date(old).toISOString().slice(0, 10);
-    const month: Json = await (await callRoute(apsTab.loader, owner.id, `/${org.id}/venues/${venue.id}/access-points?start=${start}`, params)).json();
+    const month: Json = await (
+      await callRoute(apsTab.loader, owner.id, `/${org.id}/venues/${venue.id}/access-points?start=${start}`, params)
+    ).json();
     expect(month.accessPoints[1]).toMatchObject({ customersCount: 1, connectionsCount: 2, onlineConnectionsCount: 1 });
   });
 });
@@ -270,19 +302,33 @@ describe("deleting a network", () => {
     const params = { orgId: String(org.id), venueId: String(venue.id) };
 
     const { user } = await makeMember(org.id, "custom", ["view_networks", "create_networks", "delete_ap"]);
-    const refused = await callRoute(settings.action, user.id, `/${org.id}/venues/${venue.id}/settings`, params, { intent: "delete", confirmed: "yes" });
+    const refused = await callRoute(settings.action, user.id, `/${org.id}/venues/${venue.id}/settings`, params, {
+      intent: "delete",
+      confirmed: "yes",
+    });
     expect(refused.status).toBe(403);
     expect((await refused.json()).message).toBe(refusalMessage("edit_networks"));
 
-    const res = await callRoute(settings.action, owner.id, `/${org.id}/venues/${venue.id}/settings`, params, { intent: "delete", confirmed: "yes" });
+    const res = await callRoute(settings.action, owner.id, `/${org.id}/venues/${venue.id}/settings`, params, {
+      intent: "delete",
+      confirmed: "yes",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${org.id}/venues`);
     expect(await toastOf(res)).toEqual({ type: "info", message: "Network Westgate deleted. Its access point was deleted too." });
     expect(await db.selectFrom("venues").select("id").where("id", "=", venue.id).executeTakeFirst()).toBeUndefined();
     expect(await db.selectFrom("access_points").select("id").where("id", "=", ap.id).executeTakeFirst()).toBeUndefined();
-    const row = await db.selectFrom("connections").select(["venue_id", "access_point_id", "access_point_mac"]).where("id", "=", connection).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("connections")
+      .select(["venue_id", "access_point_id", "access_point_mac"])
+      .where("id", "=", connection)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ venue_id: null, access_point_id: null, access_point_mac: ap.mac_address });
-    const untouched = await db.selectFrom("connections").select(["venue_id", "access_point_id"]).where("id", "=", other).executeTakeFirstOrThrow();
+    const untouched = await db
+      .selectFrom("connections")
+      .select(["venue_id", "access_point_id"])
+      .where("id", "=", other)
+      .executeTakeFirstOrThrow();
     expect(untouched).toEqual({ venue_id: kept.id, access_point_id: keptAp.id });
   });
 });
@@ -297,7 +343,11 @@ describe("network overview and record tabs", () => {
     const [c1, c2] = [await insertCustomer(org.id), await insertCustomer(org.id)];
     const dayStart = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
     const at = Math.max(dayStart, Date.now() - 2 * HOUR);
-    await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c1, created_at: at, authorized_at: at, ended_at: at + 600_000 });
+    await insertConnection(
+      org.id,
+      { venueId: venue.id, ap },
+      { customer_id: c1, created_at: at, authorized_at: at, ended_at: at + 600_000 },
+    );
     await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c2, created_at: at, authorized_at: at, ended_at: null });
     await insertConnection(org.id, { venueId: venue.id, ap }, { customer_id: c2, created_at: at, authorized_at: null });
     await insertConnection(org.id, { venueId: other.id }, { customer_id: c1, created_at: at, authorized_at: at });

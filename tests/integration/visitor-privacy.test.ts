@@ -38,7 +38,9 @@ describe("visitor lists need view_clients", () => {
       expect(data.rows).toEqual([]);
       expect(data.total).toBeGreaterThan(0);
       // A search would tell whether a given phone number or name visited.
-      const searched = await (await get(visitorPage.loader as never, user.id, org.id, `${report}?${range()}&search=Alice`, { report })).json();
+      const searched = await (
+        await get(visitorPage.loader as never, user.id, org.id, `${report}?${range()}&search=Alice`, { report })
+      ).json();
       expect(searched.total).toBe(data.total);
     }
   });
@@ -58,7 +60,9 @@ describe("visitor lists need view_clients", () => {
     const { org } = await makeOrg();
     await seedVisitorStory(org.id);
     const { user } = await makeMember(org.id, "custom", ["view_clients"]);
-    const data = await (await get(visitorPage.loader as never, user.id, org.id, `unique_visitors?${range()}`, { report: "unique_visitors" })).json();
+    const data = await (
+      await get(visitorPage.loader as never, user.id, org.id, `unique_visitors?${range()}`, { report: "unique_visitors" })
+    ).json();
     expect(data.rows.map((r: { name: string }) => r.name)).toContain("Alice Test");
     const csv = await get(uniqueVisitorsCsv.loader, user.id, org.id, `unique_visitors.csv?${range()}`);
     expect(csv.status).toBe(200);

@@ -33,24 +33,50 @@ async function world(group: Record<string, string> = {}, venue: Parameters<typeo
   const { org, owner } = await makeOrg(`Vouchers ${Math.random()}`);
   const ctx = await contextOf(owner.id, org.id);
   const network = await makeNetwork(org.id, { guest_signup: 0, ...venue });
-  const plan = await createPlan(ctx, servicePlanSchema(false).parse({ name: "Two hours", price: "50", plan_kind: "Limited", limit_type: "Time", time_limit: "2", time_limit_unit: "Hrs", validity: "1", validity_units: "Days" }));
+  const plan = await createPlan(
+    ctx,
+    servicePlanSchema(false).parse({
+      name: "Two hours",
+      price: "50",
+      plan_kind: "Limited",
+      limit_type: "Time",
+      time_limit: "2",
+      time_limit_unit: "Hrs",
+      validity: "1",
+      validity_units: "Days",
+    }),
+  );
   if (!plan.ok) throw new Error("plan");
-  const input = voucherGroupSchema(today(), true).parse({ name: "Till 1", face_value: "50", valid_till: today(), service_plan_id: String(plan.id), codes_count: "3", ...group });
+  const input = voucherGroupSchema(today(), true).parse({
+    name: "Till 1",
+    face_value: "50",
+    valid_till: today(),
+    service_plan_id: String(plan.id),
+    codes_count: "3",
+    ...group,
+  });
   const generated = await generateVouchers(ctx, input);
   if (!generated.ok) throw new Error("vouchers");
-  const codes = (await db.selectFrom("vouchers").select("code").where("voucher_group_id", "=", generated.id).orderBy("id").execute()).map((r) => r.code);
+  const codes = (await db.selectFrom("vouchers").select("code").where("voucher_group_id", "=", generated.id).orderBy("id").execute()).map(
+    (r) => r.code,
+  );
   return { org, ctx, ...network, plan, groupId: generated.id, codes };
 }
 
-const visit = async (w: Awaited<ReturnType<typeof world>>) => (await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, randomMac())}`)).token!;
+const visit = async (w: Awaited<ReturnType<typeof world>>) =>
+  (await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, randomMac())}`)).token!;
 const redeem = (token: string, code: string) => postForm(server.origin, "/connect", { token, mode: "VOUCHER", voucher_code: code });
-const connectionOf = (token: string) => db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
+const connectionOf = (token: string) =>
+  db.selectFrom("connections").selectAll().where("token", "=", hashToken(token)).executeTakeFirstOrThrow();
 
 describe("vouchers on the connect page", () => {
   it("keeps a redeemed voucher's plan on the device when the gateway refuses the grant: the guest continues it", async () => {
     const w = await world({}, { unifi_url: unifi.url, unifi_username: "admin", unifi_password: encryptSecret("unifi-fake-password") });
     const clientMac = randomMac();
-    const entry = await enter(server.origin, `/hotspot/unifi/${w.venue.portal_key}/guest/s/default/?ap=${w.ap.mac_address}&id=${clientMac}&t=1700000000&url=http%3A%2F%2Fexample.com%2F&ssid=Guest`);
+    const entry = await enter(
+      server.origin,
+      `/hotspot/unifi/${w.venue.portal_key}/guest/s/default/?ap=${w.ap.mac_address}&id=${clientMac}&t=1700000000&url=http%3A%2F%2Fexample.com%2F&ssid=Guest`,
+    );
     unifi.failing = true;
     try {
       expect((await redeem(entry.token!, w.codes[0]!)).status).toBe(502);
@@ -83,8 +109,18 @@ describe("vouchers on the connect page", () => {
     expect(new URL(granted.headers.get("location")!).searchParams.get("duration")).toBe("7200");
     const connection = await connectionOf(token);
     expect(connection.authorization_mode).toBe("VOUCHER");
-    const subscription = await db.selectFrom("subscriptions").selectAll().where("id", "=", Number(connection.subscription_id)).executeTakeFirstOrThrow();
-    expect(subscription).toMatchObject({ source: "voucher", status: "Active", plan_name: "Two hours", price_cents: 5000, time_limit_minutes: 120 });
+    const subscription = await db
+      .selectFrom("subscriptions")
+      .selectAll()
+      .where("id", "=", Number(connection.subscription_id))
+      .executeTakeFirstOrThrow();
+    expect(subscription).toMatchObject({
+      source: "voucher",
+      status: "Active",
+      plan_name: "Two hours",
+      price_cents: 5000,
+      time_limit_minutes: 120,
+    });
     const group = await db.selectFrom("voucher_groups").select("redeemed_entries").where("id", "=", w.groupId).executeTakeFirstOrThrow();
     expect(group.redeemed_entries).toBe(1);
 
@@ -121,7 +157,10 @@ describe("vouchers on the connect page", () => {
     expect(answers.map((r) => r.status).sort()).toEqual([303, 409]);
     await db.updateTable("voucher_groups").set({ uses_per_code: 3 }).where("id", "=", w.groupId).execute();
     for (let i = 0; i < 2; i++) expect((await redeem(await visit(w), w.codes[1]!)).status).toBe(303);
-    expect((await db.selectFrom("voucher_groups").select("redeemed_entries").where("id", "=", w.groupId).executeTakeFirstOrThrow()).redeemed_entries).toBe(3);
+    expect(
+      (await db.selectFrom("voucher_groups").select("redeemed_entries").where("id", "=", w.groupId).executeTakeFirstOrThrow())
+        .redeemed_entries,
+    ).toBe(3);
   });
 
   it("is another organisation's code unknown here; generating needs edit_vouchers", async () => {
@@ -131,9 +170,19 @@ describe("vouchers on the connect page", () => {
     expect(refused.status).toBe(422);
     const viewer = await makeMember(mine.org.id, "custom", ["view_vouchers"]);
     const ctx = await contextOf(viewer.user.id, mine.org.id);
-    const input = voucherGroupSchema(today(), true).parse({ name: "x", face_value: "1", valid_till: today(), service_plan_id: String(mine.plan.ok ? mine.plan.id : 0) });
+    const input = voucherGroupSchema(today(), true).parse({
+      name: "x",
+      face_value: "1",
+      valid_till: today(),
+      service_plan_id: String(mine.plan.ok ? mine.plan.id : 0),
+    });
     expect((await run(() => generateVouchers(ctx, input))).status).toBe(403);
-    const foreignPlan = voucherGroupSchema(today(), true).parse({ name: "x", face_value: "1", valid_till: today(), service_plan_id: String(theirs.plan.ok ? theirs.plan.id : 0) });
+    const foreignPlan = voucherGroupSchema(today(), true).parse({
+      name: "x",
+      face_value: "1",
+      valid_till: today(),
+      service_plan_id: String(theirs.plan.ok ? theirs.plan.id : 0),
+    });
     expect(await generateVouchers(mine.ctx, foreignPlan)).toMatchObject({ ok: false, errors: { service_plan_id: [expect.any(String)] } });
   });
 });

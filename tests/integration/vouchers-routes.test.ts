@@ -56,7 +56,12 @@ async function makePlan(userId: number, orgId: number, name = "Hour Pass") {
     validity_units: "Days",
   });
   expect(res.status).toBe(302);
-  const row = await db.selectFrom("service_plans").select("id").where("organization_id", "=", orgId).where("name", "=", name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("service_plans")
+    .select("id")
+    .where("organization_id", "=", orgId)
+    .where("name", "=", name)
+    .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
@@ -83,7 +88,11 @@ const redeem = (orgId: number, code: string) => db.transaction().execute((trx) =
 
 // --- the REST API ------------------------------------------------------------------------------
 
-function call(route: Route, path: string, options: { method?: string; token?: string; org?: number; json?: unknown; params?: Record<string, string | number> } = {}) {
+function call(
+  route: Route,
+  path: string,
+  options: { method?: string; token?: string; org?: number; json?: unknown; params?: Record<string, string | number> } = {},
+) {
   const method = options.method ?? (options.json !== undefined ? "POST" : "GET");
   const headers = new Headers();
   if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
@@ -127,7 +136,14 @@ describe("generating vouchers (vouchers/generate, create mode)", () => {
     expect(noValidity.error).toEqual({ valid_till: ["Voucher validity is required."] });
 
     const wrong: Json = await (
-      await post({ name: "Lobby", face_value: "fifty", valid_till: "2020-01-01", service_plan_id: String(planId), codes_count: String(MAX_CODES + 1), uses_per_code: "0" })
+      await post({
+        name: "Lobby",
+        face_value: "fifty",
+        valid_till: "2020-01-01",
+        service_plan_id: String(planId),
+        codes_count: String(MAX_CODES + 1),
+        uses_per_code: "0",
+      })
     ).json();
     expect(wrong.error).toMatchObject({
       face_value: [VOUCHER_MESSAGES.value],
@@ -135,7 +151,9 @@ describe("generating vouchers (vouchers/generate, create mode)", () => {
       codes_count: [VOUCHER_MESSAGES.count],
       uses_per_code: [VOUCHER_MESSAGES.uses],
     });
-    const impossible: Json = await (await post({ name: "Lobby", face_value: "50", valid_till: "2030-02-30", service_plan_id: String(planId) })).json();
+    const impossible: Json = await (
+      await post({ name: "Lobby", face_value: "50", valid_till: "2030-02-30", service_plan_id: String(planId) })
+    ).json();
     expect(impossible.error.valid_till[0]).toBe(VOUCHER_MESSAGES.validity);
     expect(await db.selectFrom("voucher_groups").select("id").execute()).toEqual([]);
   });
@@ -198,7 +216,12 @@ describe("generating vouchers (vouchers/generate, create mode)", () => {
     const { owner, orgId } = await world();
     const other = await world("Other");
     const theirs = await makePlan(other.owner.id, other.orgId, "Theirs");
-    const res = await as(owner.id, orgId).post(generate.action, "vouchers/generate", { name: "Sneaky", face_value: "50", valid_till: daysFromNow(1), service_plan_id: String(theirs) });
+    const res = await as(owner.id, orgId).post(generate.action, "vouchers/generate", {
+      name: "Sneaky",
+      face_value: "50",
+      valid_till: daysFromNow(1),
+      service_plan_id: String(theirs),
+    });
     expect(res.status).toBe(400);
     const body: Json = await res.json();
     expect(body.error.service_plan_id).toEqual([VOUCHER_MESSAGES.plan]);
@@ -217,7 +240,14 @@ describe("updating a voucher group (vouchers/generate?id=, update mode)", () => 
 
     const page: Json = await (await as(owner.id, orgId).get(generate.loader, `vouchers/generate?id=${id}`)).json();
     expect(page.group).toEqual({ id, name: "Lobby Day Pass" });
-    expect(page.values).toEqual({ name: "Lobby Day Pass", face_value: "49.50", valid_till: daysFromNow(30), description: "Lobby", service_plan_id: String(planId), uses_per_code: "1" });
+    expect(page.values).toEqual({
+      name: "Lobby Day Pass",
+      face_value: "49.50",
+      valid_till: daysFromNow(30),
+      description: "Lobby",
+      service_plan_id: String(planId),
+      uses_per_code: "1",
+    });
 
     const res = await as(owner.id, orgId).post(generate.action, `vouchers/generate?id=${id}`, {
       name: "Closed early",
@@ -231,12 +261,29 @@ describe("updating a voucher group (vouchers/generate?id=, update mode)", () => 
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${orgId}/vouchers/${id}`);
     expect(await toastOf(res)).toEqual({ type: "success", message: "Voucher group updated." });
-    expect(await groupRow(id)).toMatchObject({ name: "Closed early", face_value_cents: 10_000, valid_till: "2020-01-31", description: null, service_plan_id: otherPlan, uses_per_code: 2, codes_count: 10 });
+    expect(await groupRow(id)).toMatchObject({
+      name: "Closed early",
+      face_value_cents: 10_000,
+      valid_till: "2020-01-31",
+      description: null,
+      service_plan_id: otherPlan,
+      uses_per_code: 2,
+      codes_count: 10,
+    });
     expect(await codesOf(id)).toEqual(before);
 
-    const invalid = await as(owner.id, orgId).post(generate.action, `vouchers/generate?id=${id}`, { name: "", face_value: "", valid_till: "", service_plan_id: String(planId) });
+    const invalid = await as(owner.id, orgId).post(generate.action, `vouchers/generate?id=${id}`, {
+      name: "",
+      face_value: "",
+      valid_till: "",
+      service_plan_id: String(planId),
+    });
     expect(invalid.status).toBe(400);
-    expect(((await invalid.json()) as Json).error).toEqual({ name: ["Name field is required."], face_value: ["Voucher value is required."], valid_till: ["Voucher validity is required."] });
+    expect(((await invalid.json()) as Json).error).toEqual({
+      name: ["Name field is required."],
+      face_value: ["Voucher value is required."],
+      valid_till: ["Voucher validity is required."],
+    });
     expect(await groupRow(id)).toMatchObject({ name: "Closed early" });
   });
 
@@ -245,7 +292,12 @@ describe("updating a voucher group (vouchers/generate?id=, update mode)", () => 
     const planId = await makePlan(owner.id, orgId);
     for (const bad of ["abc", "0", "-3", "99999999999", "424242"]) {
       expect((await as(owner.id, orgId).get(generate.loader, `vouchers/generate?id=${bad}`)).status).toBe(404);
-      const post = await as(owner.id, orgId).post(generate.action, `vouchers/generate?id=${bad}`, { name: "X", face_value: "5", valid_till: daysFromNow(1), service_plan_id: String(planId) });
+      const post = await as(owner.id, orgId).post(generate.action, `vouchers/generate?id=${bad}`, {
+        name: "X",
+        face_value: "5",
+        valid_till: daysFromNow(1),
+        service_plan_id: String(planId),
+      });
       expect(post.status).toBe(404);
     }
     expect(await db.selectFrom("voucher_groups").select("id").execute()).toEqual([]);
@@ -257,15 +309,33 @@ describe("the list, the detail, the print sheet and the CSV", () => {
     const { owner, orgId } = await world();
     const planId = await makePlan(owner.id, orgId);
     await generated(owner.id, orgId, planId, { name: "Old promo", face_value: "20", codes_count: "2" });
-    await db.updateTable("voucher_groups").set({ valid_till: "2020-01-01", created_at: Date.now() - 60_000 }).where("name", "=", "Old promo").execute();
-    const id = await generated(owner.id, orgId, planId, { name: "Lobby Day Pass", face_value: "1500", description: "At the till", codes_count: "3" });
+    await db
+      .updateTable("voucher_groups")
+      .set({ valid_till: "2020-01-01", created_at: Date.now() - 60_000 })
+      .where("name", "=", "Old promo")
+      .execute();
+    const id = await generated(owner.id, orgId, planId, {
+      name: "Lobby Day Pass",
+      face_value: "1500",
+      description: "At the till",
+      codes_count: "3",
+    });
     const [code] = await codesOf(id);
     expect((await redeem(orgId, code.code)).ok).toBe(true);
 
     const body: Json = await (await as(owner.id, orgId).get(vouchersList.loader, "vouchers")).json();
     expect(body).toMatchObject({ total: 2, canGenerate: true, orgId });
     expect(body.groups.map((g: Json) => g.name)).toEqual(["Lobby Day Pass", "Old promo"]);
-    expect(body.groups[0]).toMatchObject({ id, value: "1,500", valid_till: daysFromNow(30), expired: false, redeemed_entries: 1, description: "At the till", plan: "Hour Pass", codes_count: 3 });
+    expect(body.groups[0]).toMatchObject({
+      id,
+      value: "1,500",
+      valid_till: daysFromNow(30),
+      expired: false,
+      redeemed_entries: 1,
+      description: "At the till",
+      plan: "Hour Pass",
+      codes_count: 3,
+    });
     expect(body.groups[1]).toMatchObject({ value: "20", valid_till: "2020-01-01", expired: true, redeemed_entries: 0, description: null });
 
     const searched: Json = await (await as(owner.id, orgId).get(vouchersList.loader, "vouchers?search=promo&per_page=5")).json();
@@ -284,7 +354,15 @@ describe("the list, the detail, the print sheet and the CSV", () => {
 
     const params = { groupId: String(id) };
     const page: Json = await (await as(owner.id, orgId).get(groupDetail.loader, `vouchers/${id}?per_page=25`, params)).json();
-    expect(page.group).toMatchObject({ id, name: "Lobby Day Pass", value: "50", plan: "Hour Pass", codes_count: 30, uses_per_code: 1, redeemed_entries: 1 });
+    expect(page.group).toMatchObject({
+      id,
+      name: "Lobby Day Pass",
+      value: "50",
+      plan: "Hour Pass",
+      codes_count: 30,
+      uses_per_code: 1,
+      redeemed_entries: 1,
+    });
     expect(page.canEdit).toBe(true);
     expect(page.codes).toHaveLength(25);
     expect(page.codes[0]).toMatchObject({ code: `${codes[0].code.slice(0, 5)}-${codes[0].code.slice(5)}`, uses: 1, used_up: true });
@@ -314,7 +392,9 @@ describe("the list, the detail, the print sheet and the CSV", () => {
       usedUp: 1,
     });
     expect(page.codes).toEqual(codes.slice(0, 3).map((c) => `${c.code.slice(0, 5)}-${c.code.slice(5)}`));
-    expect((await as(owner.id, orgId).get(printPage.loader, `vouchers/${id + 1000}/print`, { groupId: String(id + 1000) })).status).toBe(404);
+    expect((await as(owner.id, orgId).get(printPage.loader, `vouchers/${id + 1000}/print`, { groupId: String(id + 1000) })).status).toBe(
+      404,
+    );
   });
 
   it("downloads the codes as CSV: UTF-8 BOM, header, one row per code, the file named after the group", async () => {
@@ -336,7 +416,9 @@ describe("the list, the detail, the print sheet and the CSV", () => {
     expect(lines[0]).toBe("code,uses,first_redeemed_at");
     expect(lines).toHaveLength(2501);
     expect(lines[1]).toBe(`${codes[0].code.slice(0, 5)}-${codes[0].code.slice(5)},0,`);
-    expect(lines[2]).toMatch(new RegExp(`^${codes[1].code.slice(0, 5)}-${codes[1].code.slice(5)},2,\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$`));
+    expect(lines[2]).toMatch(
+      new RegExp(`^${codes[1].code.slice(0, 5)}-${codes[1].code.slice(5)},2,\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$`),
+    );
     expect(lines[2500].split(",")[0].replace("-", "")).toBe(codes[2499].code);
     for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^[${CODE_ALPHABET}]{5}-[${CODE_ALPHABET}]{5},[0-2],`));
 
@@ -357,7 +439,16 @@ describe("the REST API (POST/PUT/GET /account/api/v1/vouchers)", () => {
     const { orgId, planId, token } = await api();
     const res = await call(vouchersApi, "vouchers", {
       token,
-      json: { name: "API batch", face_value: 50, valid_till: daysFromNow(7), description: "Sold at the bar", organization_id: orgId, service_plan_id: planId, codes_count: 25, uses_per_code: 1 },
+      json: {
+        name: "API batch",
+        face_value: 50,
+        valid_till: daysFromNow(7),
+        description: "Sold at the bar",
+        organization_id: orgId,
+        service_plan_id: planId,
+        codes_count: 25,
+        uses_per_code: 1,
+      },
     });
     expect(res.status).toBe(201);
     const body: Json = await res.json();
@@ -381,9 +472,18 @@ describe("the REST API (POST/PUT/GET /account/api/v1/vouchers)", () => {
     for (const c of codes) expect(c.code).toMatch(CODE);
 
     // The organisation may come in the header instead; the defaults are the form's.
-    const viaHeader = await call(vouchersApi, "vouchers", { token, org: orgId, json: { name: "Defaults", face_value: "20", valid_till: today(), service_plan_id: planId } });
+    const viaHeader = await call(vouchersApi, "vouchers", {
+      token,
+      org: orgId,
+      json: { name: "Defaults", face_value: "20", valid_till: today(), service_plan_id: planId },
+    });
     expect(viaHeader.status).toBe(201);
-    expect(((await viaHeader.json()) as Json).data.voucher).toMatchObject({ codes_count: 10, uses_per_code: 1, face_value: 20, description: null });
+    expect(((await viaHeader.json()) as Json).data.voucher).toMatchObject({
+      codes_count: 10,
+      uses_per_code: 1,
+      face_value: 20,
+      description: null,
+    });
   });
 
   it("422s carry the field messages (spec 3 §8)", async () => {
@@ -395,10 +495,20 @@ describe("the REST API (POST/PUT/GET /account/api/v1/vouchers)", () => {
       face_value: ["Voucher value is required."],
       valid_till: ["Voucher validity is required."],
     });
-    const bad = await call(vouchersApi, "vouchers", { token, json: { organization_id: orgId, name: "X", face_value: -5, valid_till: "yesterday", service_plan_id: 999999, codes_count: 20000 } });
+    const bad = await call(vouchersApi, "vouchers", {
+      token,
+      json: { organization_id: orgId, name: "X", face_value: -5, valid_till: "yesterday", service_plan_id: 999999, codes_count: 20000 },
+    });
     expect(bad.status).toBe(422);
-    expect(((await bad.json()) as Json).errors).toMatchObject({ face_value: [VOUCHER_MESSAGES.value], valid_till: [VOUCHER_MESSAGES.validity], codes_count: [VOUCHER_MESSAGES.count] });
-    const unknownPlan = await call(vouchersApi, "vouchers", { token, json: { organization_id: orgId, name: "X", face_value: 5, valid_till: today(), service_plan_id: 999999 } });
+    expect(((await bad.json()) as Json).errors).toMatchObject({
+      face_value: [VOUCHER_MESSAGES.value],
+      valid_till: [VOUCHER_MESSAGES.validity],
+      codes_count: [VOUCHER_MESSAGES.count],
+    });
+    const unknownPlan = await call(vouchersApi, "vouchers", {
+      token,
+      json: { organization_id: orgId, name: "X", face_value: 5, valid_till: today(), service_plan_id: 999999 },
+    });
     expect(unknownPlan.status).toBe(422);
     expect(((await unknownPlan.json()) as Json).errors).toEqual({ service_plan_id: [VOUCHER_MESSAGES.plan] });
     const noOrg = await call(vouchersApi, "vouchers", { token, json: { name: "X" } });
@@ -409,7 +519,17 @@ describe("the REST API (POST/PUT/GET /account/api/v1/vouchers)", () => {
   it("PUT updates a group with the same body (codes_count ignored); GET lists and shows it with its codes", async () => {
     const { orgId, planId, token } = await api();
     const created: Json = await (
-      await call(vouchersApi, "vouchers", { token, json: { name: "Batch", face_value: 50, valid_till: daysFromNow(7), organization_id: orgId, service_plan_id: planId, codes_count: 3 } })
+      await call(vouchersApi, "vouchers", {
+        token,
+        json: {
+          name: "Batch",
+          face_value: 50,
+          valid_till: daysFromNow(7),
+          organization_id: orgId,
+          service_plan_id: planId,
+          codes_count: 3,
+        },
+      })
     ).json();
     const id = created.data.voucher.id as number;
     const before = await codesOf(id);
@@ -418,17 +538,43 @@ describe("the REST API (POST/PUT/GET /account/api/v1/vouchers)", () => {
       method: "PUT",
       token,
       params: { id },
-      json: { name: "Batch (renamed)", face_value: 75.5, valid_till: daysFromNow(14), description: "Renamed", organization_id: orgId, service_plan_id: planId, codes_count: 500, uses_per_code: 2 },
+      json: {
+        name: "Batch (renamed)",
+        face_value: 75.5,
+        valid_till: daysFromNow(14),
+        description: "Renamed",
+        organization_id: orgId,
+        service_plan_id: planId,
+        codes_count: 500,
+        uses_per_code: 2,
+      },
     });
     expect(put.status).toBe(200);
     const putBody: Json = await put.json();
     expect(putBody.data.data.message).toBe("Voucher group updated.");
-    expect(putBody.data.voucher).toMatchObject({ id, name: "Batch (renamed)", face_value: 75.5, valid_till: daysFromNow(14), description: "Renamed", codes_count: 3, uses_per_code: 2 });
+    expect(putBody.data.voucher).toMatchObject({
+      id,
+      name: "Batch (renamed)",
+      face_value: 75.5,
+      valid_till: daysFromNow(14),
+      description: "Renamed",
+      codes_count: 3,
+      uses_per_code: 2,
+    });
     expect(await codesOf(id)).toEqual(before);
 
-    const invalid = await call(voucherApi, `vouchers/${id}`, { method: "PUT", token, params: { id }, json: { organization_id: orgId, name: "", face_value: "", valid_till: "", service_plan_id: planId } });
+    const invalid = await call(voucherApi, `vouchers/${id}`, {
+      method: "PUT",
+      token,
+      params: { id },
+      json: { organization_id: orgId, name: "", face_value: "", valid_till: "", service_plan_id: planId },
+    });
     expect(invalid.status).toBe(422);
-    expect(((await invalid.json()) as Json).errors).toEqual({ name: ["Name field is required."], face_value: ["Voucher value is required."], valid_till: ["Voucher validity is required."] });
+    expect(((await invalid.json()) as Json).errors).toEqual({
+      name: ["Name field is required."],
+      face_value: ["Voucher value is required."],
+      valid_till: ["Voucher validity is required."],
+    });
 
     const list: Json = await (await call(vouchersApi, `vouchers?organization_id=${orgId}&search=renamed`, { token })).json();
     expect(list.data.meta).toEqual({ page: 1, per_page: 10, total: 1 });
@@ -438,7 +584,9 @@ describe("the REST API (POST/PUT/GET /account/api/v1/vouchers)", () => {
 
     const one: Json = await (await call(voucherApi, `vouchers/${id}`, { token, org: orgId, params: { id } })).json();
     expect(one.data.voucher).toMatchObject({ id, name: "Batch (renamed)", codes_count: 3 });
-    expect(one.data.voucher.codes).toEqual(before.map((c) => ({ code: `${c.code.slice(0, 5)}-${c.code.slice(5)}`, uses: 0, first_redeemed_at: null })));
+    expect(one.data.voucher.codes).toEqual(
+      before.map((c) => ({ code: `${c.code.slice(0, 5)}-${c.code.slice(5)}`, uses: 0, first_redeemed_at: null })),
+    );
   });
 
   it("refuses without a token (401), without the permissions (403), and another organisation's ids (404)", async () => {
@@ -458,7 +606,9 @@ describe("the REST API (POST/PUT/GET /account/api/v1/vouchers)", () => {
 
     const created: Json = await (await call(vouchersApi, "vouchers", { token, json: body })).json();
     const id = created.data.voucher.id as number;
-    expect((await call(voucherApi, `vouchers/${id}`, { method: "PUT", token: viewer, params: { id }, json: { ...body, name: "Mine" } })).status).toBe(403);
+    expect(
+      (await call(voucherApi, `vouchers/${id}`, { method: "PUT", token: viewer, params: { id }, json: { ...body, name: "Mine" } })).status,
+    ).toBe(403);
     expect((await call(voucherApi, `vouchers/${id}`, { token: stranger, org: orgId, params: { id } })).status).toBe(403);
 
     const other = await world("Other API");
@@ -470,7 +620,16 @@ describe("the REST API (POST/PUT/GET /account/api/v1/vouchers)", () => {
     const put = await call(voucherApi, `vouchers/${id}`, { method: "PUT", token: otherToken, params: { id }, json: otherBody });
     expect(put.status).toBe(404);
     expect(((await put.json()) as Json).error.message).toBe("Voucher group not found.");
-    expect((await call(voucherApi, `vouchers/${id}`, { method: "PUT", token: otherToken, params: { id }, json: { organization_id: other.orgId } })).status).toBe(404);
+    expect(
+      (
+        await call(voucherApi, `vouchers/${id}`, {
+          method: "PUT",
+          token: otherToken,
+          params: { id },
+          json: { organization_id: other.orgId },
+        })
+      ).status,
+    ).toBe(404);
     // My token naming their organisation: 404.
     expect((await call(vouchersApi, "vouchers", { token, json: otherBody })).status).toBe(404);
     expect((await call(voucherApi, "vouchers/abc", { token, org: orgId, params: { id: "abc" } })).status).toBe(404);
@@ -538,7 +697,12 @@ describe("permissions and tenancy", () => {
     expect((await me.get(printPage.loader, `vouchers/${id}/print`, params)).status).toBe(404);
     expect((await me.get(codesCsv.loader, `vouchers/${id}/codes.csv`, params)).status).toBe(404);
     expect((await me.get(generate.loader, `vouchers/generate?id=${id}`)).status).toBe(404);
-    const post = await me.post(generate.action, `vouchers/generate?id=${id}`, { name: "Mine now", face_value: "1", valid_till: daysFromNow(1), service_plan_id: String(myPlan) });
+    const post = await me.post(generate.action, `vouchers/generate?id=${id}`, {
+      name: "Mine now",
+      face_value: "1",
+      valid_till: daysFromNow(1),
+      service_plan_id: String(myPlan),
+    });
     expect(post.status).toBe(404);
     expect((await me.post(generate.action, `vouchers/generate?id=${id}`, { name: "" })).status).toBe(404);
     expect(await groupRow(id)).toMatchObject({ name: "Their batch", organization_id: theirs.orgId });
@@ -547,7 +711,11 @@ describe("permissions and tenancy", () => {
     const [code] = await codesOf(id);
     expect(await redeem(mine.orgId, code.code)).toMatchObject({ ok: false, status: 422 });
     // Their organisation's id in the URL is a 404 for me.
-    const foreignOrg = await callRoute(vouchersList.loader, { userId: mine.owner.id, orgId: theirs.orgId, path: `/${theirs.orgId}/vouchers` });
+    const foreignOrg = await callRoute(vouchersList.loader, {
+      userId: mine.owner.id,
+      orgId: theirs.orgId,
+      path: `/${theirs.orgId}/vouchers`,
+    });
     expect(foreignOrg.status).toBe(404);
   });
 });
@@ -564,10 +732,49 @@ describe("over HTTP (the built server, no JavaScript)", () => {
       const get = (path: string) => fetch(`${server.origin}/${orgId}/${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
 
       const screens: [string, string[]][] = [
-        ["vouchers", ["Vouchers", "Name", "Value (Kes)", "Expiry date", "Redeemed entries", "Description", "Generate Vouchers", "Lobby Day Pass", "Records per page"]],
-        ["vouchers/generate", ["Generate vouchers", 'name="name"', 'name="face_value"', 'type="date"', 'name="valid_till"', 'name="description"', 'name="service_plan_id"', "Hour Pass (Kes 50)", 'name="codes_count"', 'value="10"', 'name="uses_per_code"', "Generate"]],
+        [
+          "vouchers",
+          [
+            "Vouchers",
+            "Name",
+            "Value (Kes)",
+            "Expiry date",
+            "Redeemed entries",
+            "Description",
+            "Generate Vouchers",
+            "Lobby Day Pass",
+            "Records per page",
+          ],
+        ],
+        [
+          "vouchers/generate",
+          [
+            "Generate vouchers",
+            'name="name"',
+            'name="face_value"',
+            'type="date"',
+            'name="valid_till"',
+            'name="description"',
+            'name="service_plan_id"',
+            "Hour Pass (Kes 50)",
+            'name="codes_count"',
+            'value="10"',
+            'name="uses_per_code"',
+            "Generate",
+          ],
+        ],
         [`vouchers/generate?id=${id}`, ["Update Lobby Day Pass", 'value="Lobby Day Pass"', "Update"]],
-        [`vouchers/${id}`, ["Lobby Day Pass", "Print codes", `/${orgId}/vouchers/${id}/print`, "Download CSV", `/${orgId}/vouchers/${id}/codes.csv`, "First redeemed at"]],
+        [
+          `vouchers/${id}`,
+          [
+            "Lobby Day Pass",
+            "Print codes",
+            `/${orgId}/vouchers/${id}/print`,
+            "Download CSV",
+            `/${orgId}/vouchers/${id}/codes.csv`,
+            "First redeemed at",
+          ],
+        ],
       ];
       for (const [path, texts] of screens) {
         const res = await get(path);

@@ -62,7 +62,10 @@ async function emptyAllTables() {
     return;
   }
   const sqlite = rawSqlite()!;
-  const all = sqlite.prepare("select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string; sql: string }[];
+  const all = sqlite.prepare("select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as {
+    name: string;
+    sql: string;
+  }[];
   // Full-text (FTS5) tables are emptied with their own command; their shadow tables are theirs.
   const virtual = all.filter((t) => /^create virtual table/i.test(t.sql)).map((t) => t.name);
   const shadow = (name: string) => virtual.some((v) => name.startsWith(`${v}_`));
@@ -76,7 +79,9 @@ async function emptyAllTables() {
 }
 
 async function postgresEmptyingStatement() {
-  const { rows: tables } = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(db);
+  const { rows: tables } = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(
+    db,
+  );
   const emptied = tables.map((t) => t.name).filter((t) => !KEEP.has(t));
   const { rows: sequences } = await sql<{ name: string }>`
     select s.relname as name from pg_class s
@@ -86,7 +91,9 @@ async function postgresEmptyingStatement() {
   const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
   return [
     ...emptied.map((t) => `delete from ${quote(t)}`),
-    sequences.length ? `select setval(s, 1, false) from unnest(array[${sequences.map((s) => `'${quote(s.name)}'::regclass`).join(", ")}]) s` : "",
+    sequences.length
+      ? `select setval(s, 1, false) from unnest(array[${sequences.map((s) => `'${quote(s.name)}'::regclass`).join(", ")}]) s`
+      : "",
   ]
     .filter(Boolean)
     .join(";\n");

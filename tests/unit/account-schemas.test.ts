@@ -14,7 +14,13 @@ describe("account schemas", () => {
   });
 
   it("refuses an email typed into the phone field", () => {
-    const result = registerSchema.safeParse({ first_name: "A", last_name: "B", email: "a@b.co", phone_number: "a@b.co", password: "12345678" });
+    const result = registerSchema.safeParse({
+      first_name: "A",
+      last_name: "B",
+      email: "a@b.co",
+      phone_number: "a@b.co",
+      password: "12345678",
+    });
     expect(result.success).toBe(false);
     expect(result.error?.flatten().fieldErrors.phone_number).toEqual([MESSAGES.phoneInvalid]);
   });

@@ -2,7 +2,16 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { BarChart, bucketLabel, EMPTY_CHART_MESSAGE, HeatmapChart, LineChart, PieChart, weekdayHourRows } from "~/components/charts";
 
-const guests = [{ id: "Guests", points: [{ x: "01-11", y: 3 }, { x: "02-11", y: 7 }, { x: "03-11", y: 0 }] }];
+const guests = [
+  {
+    id: "Guests",
+    points: [
+      { x: "01-11", y: 3 },
+      { x: "02-11", y: 7 },
+      { x: "03-11", y: 0 },
+    ],
+  },
+];
 
 describe("server-rendered charts", () => {
   it("draws a line chart as SVG with its title and a data table of the figures", () => {
@@ -24,7 +33,14 @@ describe("server-rendered charts", () => {
 
   it("draws grouped bars for several series with a column per series in the table", () => {
     const html = renderToString(
-      <BarChart title="Bandwidth" yLegend="GB" series={[{ id: "Upload", points: [{ x: "a", y: 1.5 }] }, { id: "Download", points: [{ x: "a", y: 2.25 }] }]} />,
+      <BarChart
+        title="Bandwidth"
+        yLegend="GB"
+        series={[
+          { id: "Upload", points: [{ x: "a", y: 1.5 }] },
+          { id: "Download", points: [{ x: "a", y: 2.25 }] },
+        ]}
+      />,
     );
     expect(html).toContain("Upload (GB)");
     expect(html).toContain("Download (GB)");
@@ -40,7 +56,11 @@ describe("server-rendered charts", () => {
   });
 
   it("draws pies and doughnuts with the share of each slice, leaving out zero slices", () => {
-    const slices = [{ label: "Android", value: 3 }, { label: "iOS", value: 1 }, { label: "Other", value: 0 }];
+    const slices = [
+      { label: "Android", value: 3 },
+      { label: "iOS", value: 1 },
+      { label: "Other", value: 0 },
+    ];
     const pie = renderToString(<PieChart title="Operating systems" slices={slices} />);
     const doughnut = renderToString(<PieChart title="Operating systems" slices={slices} doughnut />);
     for (const html of [pie, doughnut]) {
@@ -54,7 +74,15 @@ describe("server-rendered charts", () => {
   });
 
   it("names every slice with its figure and share in a legend under the pie, and prints no numbers on the slices", () => {
-    const html = renderToString(<PieChart title="Authorization modes" slices={[{ label: "Click-through", value: 1234 }, { label: "M-Pesa", value: 766 }]} />);
+    const html = renderToString(
+      <PieChart
+        title="Authorization modes"
+        slices={[
+          { label: "Click-through", value: 1234 },
+          { label: "M-Pesa", value: 766 },
+        ]}
+      />,
+    );
     const legend = html.slice(html.indexOf("</svg>"), html.indexOf("<details"));
     expect(legend).toMatch(/Click-through<\/span>.*1,234.*61\.7%/);
     expect(legend).toMatch(/M-Pesa<\/span>.*766.*38\.3%/);
@@ -72,7 +100,11 @@ describe("server-rendered charts", () => {
   });
 
   it("draws the weekday × hour heatmap from sparse analytics cells", () => {
-    const rows = weekdayHourRows([{ weekday: 0, hour: 9, footfall: 4 }, { weekday: 6, hour: 23, footfall: 2 }, { weekday: 0, hour: 9, footfall: 1 }]);
+    const rows = weekdayHourRows([
+      { weekday: 0, hour: 9, footfall: 4 },
+      { weekday: 6, hour: 23, footfall: 2 },
+      { weekday: 0, hour: 9, footfall: 1 },
+    ]);
     expect(rows).toHaveLength(7);
     expect(rows[0].id).toBe("Mon");
     expect(rows[0].cells[9]).toEqual({ x: "09", value: 5 });

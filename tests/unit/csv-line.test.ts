@@ -7,7 +7,10 @@ describe("a CSV file's start", () => {
     const header = csvHeader(["#", "Network"]);
     expect([...Buffer.from(header, "utf8").subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(header.slice(1)).toBe("#,Network\n");
-    const file = csvFile([["#", "Network"], [1, "Kahawa Corner Café"]]);
+    const file = csvFile([
+      ["#", "Network"],
+      [1, "Kahawa Corner Café"],
+    ]);
     expect(Buffer.from(file, "utf8").toString("latin1").startsWith("\xef\xbb\xbf#,Network\n")).toBe(true);
     expect(file).toBe("\uFEFF#,Network\n1,Kahawa Corner Café\n");
   });
@@ -19,7 +22,9 @@ describe("csvLine", () => {
   });
 
   it("quotes cells with commas, quotes or line breaks and doubles their quotes", () => {
-    expect(csvLine(['Java House, Westlands', 'The "Hub"', "two\nlines", "cr\r"])).toBe('"Java House, Westlands","The ""Hub""","two\nlines","cr\r"\n');
+    expect(csvLine(["Java House, Westlands", 'The "Hub"', "two\nlines", "cr\r"])).toBe(
+      '"Java House, Westlands","The ""Hub""","two\nlines","cr\r"\n',
+    );
   });
 });
 

@@ -20,7 +20,10 @@ import { SANDBOX_PASSKEY, SANDBOX_SHORTCODE, startFakeDaraja, type FakeDaraja } 
 
 let daraja: FakeDaraja;
 beforeAll(async () => {
-  daraja = await startFakeDaraja({ credentials: { "client-key": "client-secret" }, shortCodes: { [SANDBOX_SHORTCODE]: SANDBOX_PASSKEY, "600100": "till-passkey" } });
+  daraja = await startFakeDaraja({
+    credentials: { "client-key": "client-secret" },
+    shortCodes: { [SANDBOX_SHORTCODE]: SANDBOX_PASSKEY, "600100": "till-passkey" },
+  });
 });
 afterAll(() => daraja.close());
 afterEach(async () => {
@@ -77,7 +80,11 @@ describe("helpers", () => {
   });
 
   it("explains each result code in plain words", () => {
-    expect(Object.keys(STK_RESULT_MESSAGES).map(Number).sort((a, b) => a - b)).toEqual([0, 1, 17, 1019, 1032, 1037, 2001]);
+    expect(
+      Object.keys(STK_RESULT_MESSAGES)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([0, 1, 17, 1019, 1032, 1037, 2001]);
     expect(stkResultMessage(0)).toMatch(/received/i);
     expect(stkResultMessage(1)).toMatch(/balance/i);
     expect(stkResultMessage("1032")).toMatch(/cancelled/i);
@@ -115,9 +122,16 @@ describe("the client against the fake", () => {
   });
 
   it("pays a till with CustomerBuyGoodsOnline and the till number as PartyB", async () => {
-    const client = darajaClient(config({ shortCode: "600100", passkey: "till-passkey", type: "till", partyB: "5123456" }), { tokens: memoryTokenStore() });
+    const client = darajaClient(config({ shortCode: "600100", passkey: "till-passkey", type: "till", partyB: "5123456" }), {
+      tokens: memoryTokenStore(),
+    });
     await client.stkPush({ ...purchase, phone: "0112345678" });
-    expect(daraja.stkRequests.at(-1)!.body).toMatchObject({ BusinessShortCode: "600100", TransactionType: "CustomerBuyGoodsOnline", PartyB: "5123456", PhoneNumber: "254112345678" });
+    expect(daraja.stkRequests.at(-1)!.body).toMatchObject({
+      BusinessShortCode: "600100",
+      TransactionType: "CustomerBuyGoodsOnline",
+      PartyB: "5123456",
+      PhoneNumber: "254112345678",
+    });
   });
 
   it("refuses bad input before calling Daraja", async () => {
@@ -163,7 +177,9 @@ describe("the client against the fake", () => {
     const client = darajaClient(config(), { tokens });
     await client.stkPush(purchase);
     // Someone else (another system with the same key) takes a token: ours is now invalid.
-    await fetch(`${daraja.url}/oauth/v1/generate?grant_type=client_credentials`, { headers: { Authorization: `Basic ${Buffer.from("client-key:client-secret").toString("base64")}` } });
+    await fetch(`${daraja.url}/oauth/v1/generate?grant_type=client_credentials`, {
+      headers: { Authorization: `Basic ${Buffer.from("client-key:client-secret").toString("base64")}` },
+    });
     const before = daraja.tokenRequests.length;
     await expect(client.stkPush(purchase)).resolves.toMatchObject({ checkoutRequestId: expect.stringMatching(/^ws_CO_/) });
     expect(daraja.tokenRequests.length - before).toBe(1);
@@ -189,7 +205,9 @@ describe("the client against the fake", () => {
     const closed = await startFakeDaraja();
     const url = closed.url;
     await closed.close();
-    const unreachable = await darajaClient(config({ baseUrl: url }), { tokens: memoryTokenStore() }).accessToken().catch((e: unknown) => e);
+    const unreachable = await darajaClient(config({ baseUrl: url }), { tokens: memoryTokenStore() })
+      .accessToken()
+      .catch((e: unknown) => e);
     expect(unreachable).toMatchObject({ kind: "network" });
     expect(describeDarajaError(unreachable)).toMatch(/Could not reach M-Pesa/);
   });
@@ -213,8 +231,15 @@ describe("the client against the fake", () => {
 
   it("registers C2B URLs", async () => {
     const client = darajaClient(config(), { tokens: memoryTokenStore() });
-    await expect(client.registerC2bUrls({ confirmationUrl: "http://127.0.0.1:9/c", validationUrl: "http://127.0.0.1:9/v" })).resolves.toEqual({ responseDescription: "Success" });
-    expect(daraja.c2bRegistrations.get(SANDBOX_SHORTCODE)).toMatchObject({ responseType: "Completed", confirmationUrl: "http://127.0.0.1:9/c" });
-    await expect(client.registerC2bUrls({ confirmationUrl: "nope", validationUrl: "http://127.0.0.1:9/v" })).rejects.toMatchObject({ kind: "invalid_input" });
+    await expect(
+      client.registerC2bUrls({ confirmationUrl: "http://127.0.0.1:9/c", validationUrl: "http://127.0.0.1:9/v" }),
+    ).resolves.toEqual({ responseDescription: "Success" });
+    expect(daraja.c2bRegistrations.get(SANDBOX_SHORTCODE)).toMatchObject({
+      responseType: "Completed",
+      confirmationUrl: "http://127.0.0.1:9/c",
+    });
+    await expect(client.registerC2bUrls({ confirmationUrl: "nope", validationUrl: "http://127.0.0.1:9/v" })).rejects.toMatchObject({
+      kind: "invalid_input",
+    });
   });
 });

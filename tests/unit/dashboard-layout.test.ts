@@ -49,12 +49,20 @@ describe("dashboard layout JSON", () => {
   it("round-trips a layout through JSON and fills the default width of 'width-full'", () => {
     const layout = ok(setDashlet(ok(addRow(emptyLayout(), "half_half")), "c2", "footfall"));
     expect(parseLayout(serializeLayout(layout))).toEqual({ status: "ok", layout });
-    const stored = JSON.stringify({ content: [{ id: 1, type: "row", content: [{ id: "c", type: "col", content: [{ id: "d", type: "dashlet", dashlet: "footfall" }] }] }] });
+    const stored = JSON.stringify({
+      content: [{ id: 1, type: "row", content: [{ id: "c", type: "col", content: [{ id: "d", type: "dashlet", dashlet: "footfall" }] }] }],
+    });
     const parsed = parseLayout(stored);
     expect(parsed.status).toBe("ok");
     expect(parsed.layout.content[0].id).toBe("1");
     expect(parsed.layout.content[0].content[0].width).toBe("width-full");
-    expect(parsed.layout.content[0].content[0].content[0]).toEqual({ id: "d", type: "dashlet", dashlet: "footfall", width: "width-full", content: [] });
+    expect(parsed.layout.content[0].content[0].content[0]).toEqual({
+      id: "d",
+      type: "dashlet",
+      dashlet: "footfall",
+      width: "width-full",
+      content: [],
+    });
   });
 
   it("keeps an emptied dashboard empty (the page then opens edit mode)", () => {
@@ -64,11 +72,45 @@ describe("dashboard layout JSON", () => {
   it.each([
     ["broken JSON", "{content:"],
     ["not an object", "[1,2]"],
-    ["an unknown dashlet", JSON.stringify({ content: [{ id: "r", type: "row", content: [{ id: "c", type: "col", width: "width-full", content: [{ id: "d", type: "dashlet", dashlet: "<script>" }] }] }] })],
-    ["widths that are no layout", JSON.stringify({ content: [{ id: "r", type: "row", content: [{ id: "c", type: "col", width: "width-1-2", content: [] }] }] })],
-    ["a hostile id", JSON.stringify({ content: [{ id: "r\"><img>", type: "row", content: [{ id: "c", type: "col", content: [] }] }] })],
+    [
+      "an unknown dashlet",
+      JSON.stringify({
+        content: [
+          {
+            id: "r",
+            type: "row",
+            content: [{ id: "c", type: "col", width: "width-full", content: [{ id: "d", type: "dashlet", dashlet: "<script>" }] }],
+          },
+        ],
+      }),
+    ],
+    [
+      "widths that are no layout",
+      JSON.stringify({ content: [{ id: "r", type: "row", content: [{ id: "c", type: "col", width: "width-1-2", content: [] }] }] }),
+    ],
+    ["a hostile id", JSON.stringify({ content: [{ id: 'r"><img>', type: "row", content: [{ id: "c", type: "col", content: [] }] }] })],
     ["duplicate ids", JSON.stringify({ content: [{ id: "r", type: "row", content: [{ id: "r", type: "col", content: [] }] }] })],
-    ["two dashlets in one cell", JSON.stringify({ content: [{ id: "r", type: "row", content: [{ id: "c", type: "col", content: [{ id: "a", type: "dashlet", dashlet: "footfall" }, { id: "b", type: "dashlet", dashlet: "dwell_time" }] }] }] })],
+    [
+      "two dashlets in one cell",
+      JSON.stringify({
+        content: [
+          {
+            id: "r",
+            type: "row",
+            content: [
+              {
+                id: "c",
+                type: "col",
+                content: [
+                  { id: "a", type: "dashlet", dashlet: "footfall" },
+                  { id: "b", type: "dashlet", dashlet: "dwell_time" },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    ],
     ["a huge text", JSON.stringify({ content: [], pad: "x".repeat(40_000) })],
   ])("rejects %s and falls back to the default layout", (_name, text) => {
     const parsed = parseLayout(text);

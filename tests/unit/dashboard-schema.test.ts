@@ -14,8 +14,12 @@ const form = (entries: Record<string, string>) => {
 describe("dashboard edit form", () => {
   it("reads each intent", () => {
     expect(parseWithZod(form({ intent: "add-row", layout: "three_thirds" }), { schema: dashboardEditSchema }).status).toBe("success");
-    expect(parseWithZod(form({ intent: "set-dashlet", col: "c3", dashlet: "footfall" }), { schema: dashboardEditSchema }).status).toBe("success");
-    expect(parseWithZod(form({ intent: "move-row", row: "r1", direction: "down" }), { schema: dashboardEditSchema }).status).toBe("success");
+    expect(parseWithZod(form({ intent: "set-dashlet", col: "c3", dashlet: "footfall" }), { schema: dashboardEditSchema }).status).toBe(
+      "success",
+    );
+    expect(parseWithZod(form({ intent: "move-row", row: "r1", direction: "down" }), { schema: dashboardEditSchema }).status).toBe(
+      "success",
+    );
   });
 
   it("answers a missing layout or dashlet with the form's message", () => {

@@ -68,7 +68,9 @@ afterEach(async () => {
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}`;
 
 async function token(key = KEY, secret = SECRET): Promise<string> {
-  const res = await fetch(`${daraja.url}/oauth/v1/generate?grant_type=client_credentials`, { headers: { Authorization: basic(key, secret) } });
+  const res = await fetch(`${daraja.url}/oauth/v1/generate?grant_type=client_credentials`, {
+    headers: { Authorization: basic(key, secret) },
+  });
   expect(res.status).toBe(200);
   const body = (await res.json()) as { access_token: string; expires_in: string };
   expect(body.expires_in).toBe("3599");
@@ -113,7 +115,9 @@ async function push(accessToken: string, overrides: Record<string, unknown> = {}
 describe("OAuth", () => {
   it("gives a token for valid Basic credentials and refuses others like Daraja", async () => {
     expect((await token()).length).toBeGreaterThan(10);
-    const wrong = await fetch(`${daraja.url}/oauth/v1/generate?grant_type=client_credentials`, { headers: { Authorization: basic(KEY, "nope") } });
+    const wrong = await fetch(`${daraja.url}/oauth/v1/generate?grant_type=client_credentials`, {
+      headers: { Authorization: basic(KEY, "nope") },
+    });
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toMatchObject({ errorCode: "400.008.01", errorMessage: "Invalid Authentication passed" });
     const grant = await fetch(`${daraja.url}/oauth/v1/generate?grant_type=password`, { headers: { Authorization: basic(KEY, SECRET) } });
@@ -146,7 +150,13 @@ describe("STK push", () => {
     expect(body.CheckoutRequestID).toMatch(/^ws_CO_/);
     expect(body.CustomerMessage).toBeTruthy();
     const recorded = daraja.stkRequests.at(-1)!;
-    expect(recorded).toMatchObject({ checkoutRequestId: body.CheckoutRequestID, amount: 20, phone: "254708374149", shortCode: SANDBOX_SHORTCODE, accountReference: "PLAN1H" });
+    expect(recorded).toMatchObject({
+      checkoutRequestId: body.CheckoutRequestID,
+      amount: 20,
+      phone: "254708374149",
+      shortCode: SANDBOX_SHORTCODE,
+      accountReference: "PLAN1H",
+    });
   });
 
   it("checks the password against the shortcode's passkey and the timestamp's format and time", async () => {
@@ -184,7 +194,13 @@ describe("STK push", () => {
   });
 
   it("accepts 2541… numbers, till payments and amounts as numeric strings", async () => {
-    const { status } = await push(await token(), { PartyA: "254112345678", PhoneNumber: "254112345678", TransactionType: "CustomerBuyGoodsOnline", PartyB: "5123456", Amount: "50" });
+    const { status } = await push(await token(), {
+      PartyA: "254112345678",
+      PhoneNumber: "254112345678",
+      TransactionType: "CustomerBuyGoodsOnline",
+      PartyB: "5123456",
+      Amount: "50",
+    });
     expect(status).toBe(200);
   });
 
@@ -272,7 +288,9 @@ describe("callbacks", () => {
     expect(receiver.received).toHaveLength(0);
     await daraja.idle();
     expect(Date.now() - started).toBeGreaterThanOrEqual(75);
-    const codes = receiver.received.map((r) => (r.body as { Body: { stkCallback: { ResultCode: number } } }).Body.stkCallback.ResultCode).sort();
+    const codes = receiver.received
+      .map((r) => (r.body as { Body: { stkCallback: { ResultCode: number } } }).Body.stkCallback.ResultCode)
+      .sort();
     expect(codes).toEqual([0, 1032]);
   });
 
@@ -301,7 +319,8 @@ describe("callbacks", () => {
 });
 
 describe("STK query", () => {
-  const query = (accessToken: string, checkoutRequestId: string) => post("/mpesa/stkpushquery/v1/query", accessToken, { ...passwordFields(), CheckoutRequestID: checkoutRequestId });
+  const query = (accessToken: string, checkoutRequestId: string) =>
+    post("/mpesa/stkpushquery/v1/query", accessToken, { ...passwordFields(), CheckoutRequestID: checkoutRequestId });
 
   it("answers 'being processed' while pending, then the result with a string ResultCode", async () => {
     daraja.callbackDelayMs = 100;
@@ -331,7 +350,10 @@ describe("STK query", () => {
     const done = (await (await query(accessToken, body.CheckoutRequestID)).json()) as Record<string, string>;
     expect(done.ResultCode).toBe("0");
     expect((await query(accessToken, "ws_CO_unknown")).status).toBe(400);
-    const wrong = await post("/mpesa/stkpushquery/v1/query", accessToken, { ...passwordFields(nairobiTimestamp(), "bad"), CheckoutRequestID: body.CheckoutRequestID });
+    const wrong = await post("/mpesa/stkpushquery/v1/query", accessToken, {
+      ...passwordFields(nairobiTimestamp(), "bad"),
+      CheckoutRequestID: body.CheckoutRequestID,
+    });
     expect(wrong.status).toBe(500);
     expect(await wrong.json()).toMatchObject({ errorMessage: "Wrong credentials" });
   });
@@ -340,7 +362,12 @@ describe("STK query", () => {
 describe("C2B", () => {
   it("registers URLs and posts a confirmation to the ConfirmationURL", async () => {
     const accessToken = await token();
-    const bad = await post("/mpesa/c2b/v1/registerurl", accessToken, { ShortCode: "600000", ResponseType: "Maybe", ConfirmationURL: `${receiver.url}/c`, ValidationURL: `${receiver.url}/v` });
+    const bad = await post("/mpesa/c2b/v1/registerurl", accessToken, {
+      ShortCode: "600000",
+      ResponseType: "Maybe",
+      ConfirmationURL: `${receiver.url}/c`,
+      ValidationURL: `${receiver.url}/v`,
+    });
     expect(bad.status).toBe(400);
     const res = await post("/mpesa/c2b/v1/registerurl", accessToken, {
       ShortCode: "600000",
@@ -365,8 +392,16 @@ describe("C2B", () => {
       FirstName: "John",
     });
     expect(sent.payload.TransTime).toMatch(/^\d{14}$/);
-    const again = await daraja.simulateC2B({ shortCode: "600000", amount: 50, msisdn: "254708374149", billRefNumber: "VCH7K2P", transId: sent.payload.TransID });
+    const again = await daraja.simulateC2B({
+      shortCode: "600000",
+      amount: 50,
+      msisdn: "254708374149",
+      billRefNumber: "VCH7K2P",
+      transId: sent.payload.TransID,
+    });
     expect(again.payload.TransID).toBe(sent.payload.TransID);
-    await expect(daraja.simulateC2B({ shortCode: "123456", amount: 1, msisdn: "254708374149", billRefNumber: "x" })).rejects.toThrow(/No C2B URLs/);
+    await expect(daraja.simulateC2B({ shortCode: "123456", amount: 1, msisdn: "254708374149", billRefNumber: "x" })).rejects.toThrow(
+      /No C2B URLs/,
+    );
   });
 });

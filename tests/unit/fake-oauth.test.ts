@@ -68,7 +68,11 @@ describe("fake OAuth provider", () => {
     const first = await consent("google", authorizeQuery(verifier), "allow");
     expect(first.origin + first.pathname).toBe(REDIRECT);
     expect(first.searchParams.get("state")).toBe("st-42");
-    const wrong = await exchange("google", { code: first.searchParams.get("code") ?? "", code_verifier: "wrong" }, { Authorization: basic });
+    const wrong = await exchange(
+      "google",
+      { code: first.searchParams.get("code") ?? "", code_verifier: "wrong" },
+      { Authorization: basic },
+    );
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toEqual({ error: "invalid_grant" });
 

@@ -9,7 +9,10 @@ const zero = (time: number) => ({ time, footfall: 0 });
 describe("chart series with every bucket", () => {
   it("fills today's hours up to the current one, keeping the hours with data", () => {
     const now = day + 9 * HOUR + 20 * 60_000; // 09:20
-    const points = [{ time: day + 2 * HOUR, footfall: 4 }, { time: day + 9 * HOUR, footfall: 1 }];
+    const points = [
+      { time: day + 2 * HOUR, footfall: 4 },
+      { time: day + 9 * HOUR, footfall: 1 },
+    ];
     const filled = fillBuckets(points, { startMs: day, endMs: day + DAY }, "hour", zero, now);
     expect(filled.map((p) => p.time)).toEqual(Array.from({ length: 10 }, (_, h) => day + h * HOUR));
     expect(filled[2]).toEqual({ time: day + 2 * HOUR, footfall: 4 });

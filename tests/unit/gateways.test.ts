@@ -49,7 +49,11 @@ function request(context: Record<string, string>, extra: Partial<GrantRequest> =
 describe("grantLimits", () => {
   it("keeps whole numbers, null for no limit, and reads numbers that come back as text", () => {
     expect(grantLimits(undefined)).toEqual({ upKbps: null, downKbps: null, bytes: null });
-    expect(grantLimits({ upKbps: 512.7, downKbps: null, bytes: "1048576" as unknown as number })).toEqual({ upKbps: 512, downKbps: null, bytes: MB });
+    expect(grantLimits({ upKbps: 512.7, downKbps: null, bytes: "1048576" as unknown as number })).toEqual({
+      upKbps: 512,
+      downKbps: null,
+      bytes: MB,
+    });
     expect(grantLimits({ upKbps: 0, downKbps: Number.NaN, bytes: -5 })).toEqual({ upKbps: 1, downKbps: null, bytes: 0 });
   });
 });
@@ -73,12 +77,31 @@ describe("UniFi", () => {
   it("sends up and down in kbit/s and the data left in MB rounded up, with the minutes", async () => {
     const clientMac = "02:00:00:00:01:01";
     expect(await unifi.grant(request({ site: "default" }, { clientMac, limits: LIMITS }))).toBe("http://example.com/welcome");
-    expect(controller.commands.at(-1)).toEqual({ site: "default", cmd: "authorize-guest", mac: clientMac, minutes: 30, up: 512, down: 2000, bytes: 5121, ap_mac: "02:00:00:00:00:aa" });
+    expect(controller.commands.at(-1)).toEqual({
+      site: "default",
+      cmd: "authorize-guest",
+      mac: clientMac,
+      minutes: 30,
+      up: 512,
+      down: 2000,
+      bytes: 5121,
+      ap_mac: "02:00:00:00:00:aa",
+    });
   });
 
   it("sends only the limits that are set, and never 0 MB (the controller's 'no limit')", async () => {
-    await unifi.grant(request({ site: "default" }, { clientMac: "02:00:00:00:01:02", limits: { upKbps: null, downKbps: 1000, bytes: 10 } }));
-    expect(controller.commands.at(-1)).toEqual({ site: "default", cmd: "authorize-guest", mac: "02:00:00:00:01:02", minutes: 30, down: 1000, bytes: 1, ap_mac: "02:00:00:00:00:aa" });
+    await unifi.grant(
+      request({ site: "default" }, { clientMac: "02:00:00:00:01:02", limits: { upKbps: null, downKbps: 1000, bytes: 10 } }),
+    );
+    expect(controller.commands.at(-1)).toEqual({
+      site: "default",
+      cmd: "authorize-guest",
+      mac: "02:00:00:00:01:02",
+      minutes: 30,
+      down: 1000,
+      bytes: 1,
+      ap_mac: "02:00:00:00:00:aa",
+    });
     await unifi.grant(request({ site: "default" }, { clientMac: "02:00:00:00:01:03", apMac: null, seconds: 61 }));
     expect(controller.commands.at(-1)).toEqual({ site: "default", cmd: "authorize-guest", mac: "02:00:00:00:01:03", minutes: 2 });
   });
@@ -131,7 +154,12 @@ describe("Mlango's make", () => {
     // A v2 message read as v1 (the limits folded into the token, no limit parameters left) has the
     // same text: only the check of each value's form stops it.
     const [, token, duration, expires, up, down, bytes] = grantMessageOf(q).split("\n");
-    const folded = new URLSearchParams({ token: [GRANT_V2, token, duration, expires, up].join("\n"), duration: down!, expires: bytes!, signature: q.get("signature")! });
+    const folded = new URLSearchParams({
+      token: [GRANT_V2, token, duration, expires, up].join("\n"),
+      duration: down!,
+      expires: bytes!,
+      signature: q.get("signature")!,
+    });
     expect(grantMessageOf(folded)).toBe(grantMessageOf(q));
     expect(Number(bytes)).toBeGreaterThan(Date.now() / 1000);
     expect(grantIsValid(SECRET, folded)).toBe(false);

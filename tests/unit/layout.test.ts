@@ -129,9 +129,12 @@ describe("layout forms", () => {
   };
 
   it("reads typed floor positions, empty pairs as unplaced, and refuses half pairs and out-of-canvas values", () => {
-    const ok = parseWithZod(form({ "positions[0].id": "4", "positions[0].layout_x": "12.5", "positions[0].layout_y": "700", "positions[1].id": "5" }), {
-      schema: floorPositionsSchema,
-    });
+    const ok = parseWithZod(
+      form({ "positions[0].id": "4", "positions[0].layout_x": "12.5", "positions[0].layout_y": "700", "positions[1].id": "5" }),
+      {
+        schema: floorPositionsSchema,
+      },
+    );
     expect(ok.status === "success" && ok.value.positions).toEqual([{ id: 4, layout_x: 12.5, layout_y: 700 }, { id: 5 }]);
     const half = parseWithZod(form({ "positions[0].id": "4", "positions[0].layout_x": "12" }), { schema: floorPositionsSchema });
     expect(half.status === "error" && half.error?.["positions[0].layout_y"]).toEqual([LAYOUT_MESSAGES.layoutPair]);

@@ -70,14 +70,25 @@ describe("visibleMenu", () => {
   it("shows Survey and Ads by their view_ and edit_ permissions", () => {
     expect(labels(visibleMenu(["view_surveys"]))).toEqual(expect.arrayContaining(["Survey/Survey List", "Survey/Survey Analytics"]));
     expect(labels(visibleMenu(["view_surveys"]))).not.toContain("Survey/Create Survey");
-    expect(labels(visibleMenu(["edit_surveys"]))).toEqual(["Dashboard", "Survey", "Survey/Create Survey", "Reports", "Reports/Overview", "Reports/First Timers", "Reports/Repeat Customers", "Reports/All Visitors"]);
+    expect(labels(visibleMenu(["edit_surveys"]))).toEqual([
+      "Dashboard",
+      "Survey",
+      "Survey/Create Survey",
+      "Reports",
+      "Reports/Overview",
+      "Reports/First Timers",
+      "Reports/Repeat Customers",
+      "Reports/All Visitors",
+    ]);
     expect(labels(visibleMenu(["view_ads"]))).toEqual(expect.arrayContaining(["Ads/Dashboard", "Ads/Campaign List", "Ads/Analytics"]));
     expect(labels(visibleMenu(["view_ads"]))).not.toContain("Ads/Create Campaign");
   });
 
   it("hides the create items from a read-only role", () => {
     const menu = paths(visibleMenu(VIEW_PERMISSIONS));
-    expect(menu).toEqual(expect.arrayContaining(["venues", "splash_pages", "connections", "customers", "groups", "broadcasts", "organization"]));
+    expect(menu).toEqual(
+      expect.arrayContaining(["venues", "splash_pages", "connections", "customers", "groups", "broadcasts", "organization"]),
+    );
     expect(menu).not.toContain("groups/new");
     expect(menu).not.toContain("broadcasts/create");
   });
@@ -132,7 +143,10 @@ describe("findMenuItem", () => {
 
   it("collects the section's check and the item's own", () => {
     const match = findMenuItem("broadcasts/create")!;
-    expect(match.checks).toEqual([["view_broadcasts", "create_broadcasts"], ["create_broadcasts", "create_groups"]]);
+    expect(match.checks).toEqual([
+      ["view_broadcasts", "create_broadcasts"],
+      ["create_broadcasts", "create_groups"],
+    ]);
     expect(mayOpen(match, ["create_broadcasts"])).toBe(true);
     expect(mayOpen(match, ["view_broadcasts"])).toBe(false);
     expect(mayOpen(findMenuItem("ads/analytics")!, ["view_ads"])).toBe(true);

@@ -12,13 +12,20 @@ import {
 
 describe("user info → customer details", () => {
   it("reads Facebook's /me, keeping the id", () => {
-    expect(facebookDetails({ id: "10001", name: "Amina Otieno", email: "Amina@Example.com", first_name: "Amina", last_name: "Otieno" })).toEqual({
+    expect(
+      facebookDetails({ id: "10001", name: "Amina Otieno", email: "Amina@Example.com", first_name: "Amina", last_name: "Otieno" }),
+    ).toEqual({
       first_name: "Amina",
       last_name: "Otieno",
       email_address: "amina@example.com",
       facebook: "10001",
     });
-    expect(facebookDetails({ id: 42, name: "Baraka Mwangi" })).toEqual({ first_name: "Baraka", last_name: "Mwangi", email_address: null, facebook: "42" });
+    expect(facebookDetails({ id: 42, name: "Baraka Mwangi" })).toEqual({
+      first_name: "Baraka",
+      last_name: "Mwangi",
+      email_address: null,
+      facebook: "42",
+    });
     expect(facebookDetails({ name: "No Id" })).toBeNull();
   });
 
@@ -33,12 +40,18 @@ describe("user info → customer details", () => {
   });
 
   it("reads OpenID Connect userinfo, refusing an e-mail the provider says is unverified", () => {
-    expect(openIdDetails({ sub: "s1", given_name: "Amina", family_name: "Otieno", email: "amina@example.com", email_verified: true })).toEqual({
+    expect(
+      openIdDetails({ sub: "s1", given_name: "Amina", family_name: "Otieno", email: "amina@example.com", email_verified: true }),
+    ).toEqual({
       first_name: "Amina",
       last_name: "Otieno",
       email_address: "amina@example.com",
     });
-    expect(openIdDetails({ sub: "s1", name: "Kip", email: "kip@example.com", email_verified: false })).toEqual({ first_name: "Kip", last_name: null, email_address: null });
+    expect(openIdDetails({ sub: "s1", name: "Kip", email: "kip@example.com", email_verified: false })).toEqual({
+      first_name: "Kip",
+      last_name: null,
+      email_address: null,
+    });
     expect(openIdDetails({ sub: "s1", email: "not an address" })?.email_address).toBeNull();
     expect(openIdDetails({ given_name: "No Sub" })).toBeNull();
     expect(openIdDetails("nonsense")).toBeNull();
@@ -68,7 +81,11 @@ describe("provider endpoints", () => {
 
   it("takes Ajira Digital's endpoints from its settings, https only", () => {
     const urls = { authorize_url: "https://a.example/auth", token_url: "https://a.example/token", userinfo_url: "https://a.example/me" };
-    expect(endpointsFor("ajira", urls)).toEqual({ authorizeUrl: urls.authorize_url, tokenUrl: urls.token_url, userinfoUrl: urls.userinfo_url });
+    expect(endpointsFor("ajira", urls)).toEqual({
+      authorizeUrl: urls.authorize_url,
+      tokenUrl: urls.token_url,
+      userinfoUrl: urls.userinfo_url,
+    });
     expect(endpointsFor("ajira", { ...urls, token_url: "http://a.example/token" })).toBeNull();
     expect(endpointsFor("ajira", {})).toBeNull();
   });

@@ -71,6 +71,8 @@ describe("visitor CSV rows", () => {
       7,
     );
     // The writer (csvCell) neutralises every text cell; phone numbers in E.164 stay as they are.
-    expect(csvLine(row)).toBe(`7,"'=HYPERLINK(""http://evil.example"",""x"")",+254712345678,+254712345678,guest@example.com,'@guest,,'-1+1,2,3\n`);
+    expect(csvLine(row)).toBe(
+      `7,"'=HYPERLINK(""http://evil.example"",""x"")",+254712345678,+254712345678,guest@example.com,'@guest,,'-1+1,2,3\n`,
+    );
   });
 });

@@ -21,7 +21,9 @@ function analyzedFile(): string {
   const file = path.join(dir, "mlango.db");
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
-  sqlite.exec("create table guests (id integer primary key, token text not null unique, venue integer not null); create index guests_venue on guests (venue)");
+  sqlite.exec(
+    "create table guests (id integer primary key, token text not null unique, venue integer not null); create index guests_venue on guests (venue)",
+  );
   const insert = sqlite.prepare("insert into guests (token, venue) values (?, ?)");
   sqlite.transaction(() => {
     for (let i = 0; i < 2_000; i++) insert.run(`token-${i}`, i % 7);

@@ -37,7 +37,16 @@ const MAKE_OPTIONS = AP_MAKES.map((m) => ({ value: m, label: m }));
  * The access point form (create and edit). Positions are typed numbers, so an access point can be
  * placed without JavaScript: lat/lng on the network map, layout X/Y in pixels of the floor plan.
  */
-export function AccessPointForm({ lastResult, defaultValue, venues, readOnly = false, submitLabel, pendingText, intent, backTo }: AccessPointFormProps) {
+export function AccessPointForm({
+  lastResult,
+  defaultValue,
+  venues,
+  readOnly = false,
+  submitLabel,
+  pendingText,
+  intent,
+  backTo,
+}: AccessPointFormProps) {
   const [form, fields] = useForm({
     id: "access-point",
     lastResult,
@@ -52,7 +61,12 @@ export function AccessPointForm({ lastResult, defaultValue, venues, readOnly = f
   const { key: descriptionKey, ...descriptionProps } = getTextareaProps(fields.description);
   const descriptionErrorId = fields.description.errors?.length ? `${fields.description.id}-error` : undefined;
   const number = (field: typeof fields.lat, label: string, hint?: string) => (
-    <Field label={label} inputProps={{ ...getInputProps(field, { type: "text" }), inputMode: "decimal", readOnly }} errors={field.errors} hint={hint} />
+    <Field
+      label={label}
+      inputProps={{ ...getInputProps(field, { type: "text" }), inputMode: "decimal", readOnly }}
+      errors={field.errors}
+      hint={hint}
+    />
   );
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-2xl">
@@ -67,10 +81,20 @@ export function AccessPointForm({ lastResult, defaultValue, venues, readOnly = f
       />
       <Field
         label="Mac address"
-        inputProps={{ ...getInputProps(fields.mac_address, { type: "text" }), readOnly, placeholder: "aa:bb:cc:dd:ee:ff", autoCapitalize: "off", spellCheck: false }}
+        inputProps={{
+          ...getInputProps(fields.mac_address, { type: "text" }),
+          readOnly,
+          placeholder: "aa:bb:cc:dd:ee:ff",
+          autoCapitalize: "off",
+          spellCheck: false,
+        }}
         errors={fields.mac_address.errors}
       />
-      <Field label="Serial number" inputProps={{ ...getInputProps(fields.serial_number, { type: "text" }), readOnly }} errors={fields.serial_number.errors} />
+      <Field
+        label="Serial number"
+        inputProps={{ ...getInputProps(fields.serial_number, { type: "text" }), readOnly }}
+        errors={fields.serial_number.errors}
+      />
       <SelectField
         label="Network"
         selectProps={{ ...getSelectProps(fields.venue_id), disabled: readOnly }}

@@ -14,7 +14,15 @@ const ITEMS = [
  * the settings page, whose action deletes (and, without JavaScript, asks there). The tabs of
  * customer data (connections, devices, clients) need view_clients.
  */
-export function AccessPointMenu({ base, deleteQuestion, canViewClients }: { base: string; deleteQuestion: string | null; canViewClients: boolean }) {
+export function AccessPointMenu({
+  base,
+  deleteQuestion,
+  canViewClients,
+}: {
+  base: string;
+  deleteQuestion: string | null;
+  canViewClients: boolean;
+}) {
   return (
     <nav aria-label="Access point" className="card p-2">
       <ul className="space-y-1">

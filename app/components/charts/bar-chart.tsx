@@ -6,7 +6,16 @@ import { isEmptySeries, seriesTable, xLabels } from "./series";
 const defaultFormat = (n: number) => String(n);
 
 /** Grouped bars of one or more series over time or categories (footfall per day, dwell hours …), drawn on the server. */
-export function BarChart({ title, series, yLegend, xLegend, width = 640, height = 280, format = defaultFormat, actions }: TimeSeriesChartProps) {
+export function BarChart({
+  title,
+  series,
+  yLegend,
+  xLegend,
+  width = 640,
+  height = 280,
+  format = defaultFormat,
+  actions,
+}: TimeSeriesChartProps) {
   const labels = xLabels(series);
   const keys = series.map((s) => s.id);
   const rows = labels.map((x) => {
@@ -24,7 +33,10 @@ export function BarChart({ title, series, yLegend, xLegend, width = 640, height 
       width={width}
       height={height}
       actions={actions}
-      table={{ headers: [xLegend ?? "Time", ...series.map((s) => (yLegend ? `${s.id} (${yLegend})` : s.id))], rows: seriesTable(series, format) }}
+      table={{
+        headers: [xLegend ?? "Time", ...series.map((s) => (yLegend ? `${s.id} (${yLegend})` : s.id))],
+        rows: seriesTable(series, format),
+      }}
     >
       <Bar
         width={width}
@@ -46,7 +58,17 @@ export function BarChart({ title, series, yLegend, xLegend, width = 640, height 
         theme={chartTheme}
         legends={
           legend
-            ? [{ dataFrom: "keys", anchor: "top-left", direction: "row", translateY: -26, itemWidth: Math.min(110, Math.floor((width - 60) / series.length)), itemHeight: 16, symbolSize: 10 }]
+            ? [
+                {
+                  dataFrom: "keys",
+                  anchor: "top-left",
+                  direction: "row",
+                  translateY: -26,
+                  itemWidth: Math.min(110, Math.floor((width - 60) / series.length)),
+                  itemHeight: 16,
+                  symbolSize: 10,
+                },
+              ]
             : []
         }
       />

@@ -46,9 +46,7 @@ export function ChartFrame({
         {actions}
       </figcaption>
       {empty ? (
-        <p className="mt-3 rounded border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">
-          {EMPTY_CHART_MESSAGE}
-        </p>
+        <p className="mt-3 rounded border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">{EMPTY_CHART_MESSAGE}</p>
       ) : (
         <>
           {/* A fixed-size drawing scrolls sideways in a narrow cell rather than being cut off. */}

@@ -34,7 +34,11 @@ export function HeatmapChart({
       width={width}
       height={height}
       actions={actions}
-      table={{ caption: `${title} (${valueLabel})`, headers: ["", ...columns], rows: rows.map((r) => [r.id, ...r.cells.map((c) => c.value)]) }}
+      table={{
+        caption: `${title} (${valueLabel})`,
+        headers: ["", ...columns],
+        rows: rows.map((r) => [r.id, ...r.cells.map((c) => c.value)]),
+      }}
     >
       <HeatMap
         width={width}

@@ -18,7 +18,16 @@ export interface TimeSeriesChartProps {
 const defaultFormat = (n: number) => String(n);
 
 /** A line chart of one or more series over time (guests, bandwidth in GB, dwell hours …), drawn on the server. */
-export function LineChart({ title, series, yLegend, xLegend, width = 640, height = 280, format = defaultFormat, actions }: TimeSeriesChartProps) {
+export function LineChart({
+  title,
+  series,
+  yLegend,
+  xLegend,
+  width = 640,
+  height = 280,
+  format = defaultFormat,
+  actions,
+}: TimeSeriesChartProps) {
   const labels = xLabels(series);
   const legend = series.length > 1;
   // A grid line and a tick per labelled point only: a year of days would otherwise draw 365 of each.
@@ -30,7 +39,10 @@ export function LineChart({ title, series, yLegend, xLegend, width = 640, height
       width={width}
       height={height}
       actions={actions}
-      table={{ headers: [xLegend ?? "Time", ...series.map((s) => (yLegend ? `${s.id} (${yLegend})` : s.id))], rows: seriesTable(series, format) }}
+      table={{
+        headers: [xLegend ?? "Time", ...series.map((s) => (yLegend ? `${s.id} (${yLegend})` : s.id))],
+        rows: seriesTable(series, format),
+      }}
     >
       <Line
         width={width}
@@ -52,7 +64,16 @@ export function LineChart({ title, series, yLegend, xLegend, width = 640, height
         theme={chartTheme}
         legends={
           legend
-            ? [{ anchor: "top-left", direction: "row", translateY: -26, itemWidth: Math.min(110, Math.floor((width - 60) / series.length)), itemHeight: 16, symbolSize: 10 }]
+            ? [
+                {
+                  anchor: "top-left",
+                  direction: "row",
+                  translateY: -26,
+                  itemWidth: Math.min(110, Math.floor((width - 60) / series.length)),
+                  itemHeight: 16,
+                  symbolSize: 10,
+                },
+              ]
             : []
         }
       />

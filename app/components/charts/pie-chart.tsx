@@ -44,7 +44,11 @@ export function PieChart({
         <ul className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2">
           {drawn.map((s, i) => (
             <li key={`${i}:${s.label}`} className="flex min-w-0 items-baseline gap-2">
-              <span aria-hidden="true" className="inline-block h-3 w-3 shrink-0 translate-y-0.5 rounded-sm" style={{ backgroundColor: color(i) }} />
+              <span
+                aria-hidden="true"
+                className="inline-block h-3 w-3 shrink-0 translate-y-0.5 rounded-sm"
+                style={{ backgroundColor: color(i) }}
+              />
               <span className="min-w-0 truncate text-slate-700" title={s.label}>
                 {s.label}
               </span>

@@ -67,7 +67,15 @@ export function ConnectionsTable({
           {!compact && exportHref ? <ExportButton href={exportHref} empty={page.total === 0} /> : null}
         </div>
       </div>
-      {compact ? null : <ListControls pageSize={params.pageSize} search={params.search} pageSizes={pageSizes} prefix={prefix} searchLabel="Search connections" />}
+      {compact ? null : (
+        <ListControls
+          pageSize={params.pageSize}
+          search={params.search}
+          pageSizes={pageSizes}
+          prefix={prefix}
+          searchLabel="Search connections"
+        />
+      )}
       <DataTable
         rows={page.rows}
         rowKey={(row) => row.id}
@@ -95,12 +103,19 @@ export function ConnectionsTable({
           { header: "Consumption", numeric: true, cell: (row) => formatBytes(row.usage) },
           {
             header: "Status",
-            cell: (row) => <span className={row.online ? "font-medium text-green-700" : "text-slate-500"}>{row.online ? "Online" : "Offline"}</span>,
+            cell: (row) => (
+              <span className={row.online ? "font-medium text-green-700" : "text-slate-500"}>{row.online ? "Online" : "Offline"}</span>
+            ),
           },
         ]}
         actions={(row) =>
           row.online && canClose ? (
-            <ConfirmButton intent="close" action={`/${orgId}/connections/${row.id}/close`} fields={{ redirectTo: here }} message={closeQuestion(row)}>
+            <ConfirmButton
+              intent="close"
+              action={`/${orgId}/connections/${row.id}/close`}
+              fields={{ redirectTo: here }}
+              message={closeQuestion(row)}
+            >
               Close
             </ConfirmButton>
           ) : null
@@ -125,7 +140,17 @@ function AccessPointCell({ accessPoint }: { accessPoint: ConnectionRow["accessPo
   );
 }
 
-function RangeText({ params, shown, total, capped }: { params: Pick<ListParams, "offset">; shown: number; total: number; capped: boolean }) {
+function RangeText({
+  params,
+  shown,
+  total,
+  capped,
+}: {
+  params: Pick<ListParams, "offset">;
+  shown: number;
+  total: number;
+  capped: boolean;
+}) {
   if (shown === 0) return null;
   const of = capped ? `more than ${formatCount(total)}` : formatCount(total);
   return (

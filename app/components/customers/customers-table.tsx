@@ -28,7 +28,13 @@ export function CustomersTable({ title = "Customers", page, params, hideControls
         {title}
       </h2>
       {hideControls ? null : (
-        <ListControls pageSize={params.pageSize} search={params.search} pageSizes={PAGE_SIZES} prefix={prefix} searchLabel="Search customers" />
+        <ListControls
+          pageSize={params.pageSize}
+          search={params.search}
+          pageSizes={PAGE_SIZES}
+          prefix={prefix}
+          searchLabel="Search customers"
+        />
       )}
       <DataTable
         rows={page.rows}

@@ -1,7 +1,15 @@
 import { Dashlet } from "~/components/dashlets/registry";
 import { COL_SPAN } from "~/components/dashlets/sizes";
 import type { DashletDataMap, DashletEnv } from "~/components/dashlets/types";
-import { DASHLET_KEYS, DASHLETS, ROW_LAYOUT_KEYS, ROW_LAYOUTS, rowLayoutOf, type DashboardLayout, type RowNode } from "~/lib/dashboard-layout";
+import {
+  DASHLET_KEYS,
+  DASHLETS,
+  ROW_LAYOUT_KEYS,
+  ROW_LAYOUTS,
+  rowLayoutOf,
+  type DashboardLayout,
+  type RowNode,
+} from "~/lib/dashboard-layout";
 import { EditForm } from "./edit-form";
 
 /** The dashboard's rows of columns of dashlets; in edit mode with the controls of spec 1 §4. */
@@ -61,11 +69,26 @@ function RowToolbar({ row, index, count }: { row: RowNode; index: number; count:
       <span className="font-medium text-slate-600">
         Row {index + 1} · {ROW_LAYOUTS[rowLayoutOf(row) ?? "full"].label}
       </span>
-      {index > 0 ? <EditForm intent="move-row" fields={{ row: row.id, direction: "up" }} label={<span aria-label={`Move ${label} up`}>Move up</span>} /> : null}
-      {index < count - 1 ? (
-        <EditForm intent="move-row" fields={{ row: row.id, direction: "down" }} label={<span aria-label={`Move ${label} down`}>Move down</span>} />
+      {index > 0 ? (
+        <EditForm
+          intent="move-row"
+          fields={{ row: row.id, direction: "up" }}
+          label={<span aria-label={`Move ${label} up`}>Move up</span>}
+        />
       ) : null}
-      <EditForm intent="remove-row" fields={{ row: row.id }} label={<span aria-label={`Remove ${label}`}>Remove row</span>} buttonClassName="btn-secondary text-red-700" />
+      {index < count - 1 ? (
+        <EditForm
+          intent="move-row"
+          fields={{ row: row.id, direction: "down" }}
+          label={<span aria-label={`Move ${label} down`}>Move down</span>}
+        />
+      ) : null}
+      <EditForm
+        intent="remove-row"
+        fields={{ row: row.id }}
+        label={<span aria-label={`Remove ${label}`}>Remove row</span>}
+        buttonClassName="btn-secondary text-red-700"
+      />
     </div>
   );
 }
@@ -74,7 +97,12 @@ function RowToolbar({ row, index, count }: { row: RowNode; index: number; count:
 function PickDashlet({ colId }: { colId: string }) {
   const id = `dashlet-${colId}`;
   return (
-    <EditForm intent="set-dashlet" fields={{ col: colId }} label="Add dashlet" className="flex flex-wrap items-end gap-2 rounded-lg border-2 border-dashed border-slate-300 bg-white p-4">
+    <EditForm
+      intent="set-dashlet"
+      fields={{ col: colId }}
+      label="Add dashlet"
+      className="flex flex-wrap items-end gap-2 rounded-lg border-2 border-dashed border-slate-300 bg-white p-4"
+    >
       <label htmlFor={id} className="flex w-full flex-col gap-1 text-sm">
         <span className="text-slate-600">Dashlet for this cell</span>
         <select id={id} name="dashlet" className="input" required defaultValue="">
@@ -102,7 +130,10 @@ function AddRowPlaceholder() {
         <fieldset className="flex flex-wrap gap-3">
           <legend className="sr-only">Row layout</legend>
           {ROW_LAYOUT_KEYS.map((key, i) => (
-            <label key={key} className="flex cursor-pointer flex-col items-center gap-1 rounded border border-slate-200 bg-white p-2 text-xs has-[:checked]:border-indigo-500 has-[:checked]:ring-1 has-[:checked]:ring-indigo-500">
+            <label
+              key={key}
+              className="flex cursor-pointer flex-col items-center gap-1 rounded border border-slate-200 bg-white p-2 text-xs has-[:checked]:border-indigo-500 has-[:checked]:ring-1 has-[:checked]:ring-indigo-500"
+            >
               <LayoutPreview widths={ROW_LAYOUTS[key].widths} />
               <span className="flex items-center gap-1">
                 <input type="radio" name="layout" value={key} defaultChecked={i === 0} required />
@@ -116,7 +147,14 @@ function AddRowPlaceholder() {
   );
 }
 
-const PREVIEW_SPAN: Record<string, number> = { "width-full": 12, "width-3-4": 9, "width-2-3": 8, "width-1-2": 6, "width-1-3": 4, "width-1-4": 3 };
+const PREVIEW_SPAN: Record<string, number> = {
+  "width-full": 12,
+  "width-3-4": 9,
+  "width-2-3": 8,
+  "width-1-2": 6,
+  "width-1-3": 4,
+  "width-1-4": 3,
+};
 
 function LayoutPreview({ widths }: { widths: readonly string[] }) {
   return (

@@ -31,7 +31,11 @@ export function AccessPointStatusDashlet({ data }: DashletProps<"access_point_st
                     ) : null}
                   </span>
                 </span>
-                <span className={ap.online ? "rounded bg-emerald-50 px-2 py-0.5 text-emerald-700" : "rounded bg-slate-100 px-2 py-0.5 text-slate-600"}>
+                <span
+                  className={
+                    ap.online ? "rounded bg-emerald-50 px-2 py-0.5 text-emerald-700" : "rounded bg-slate-100 px-2 py-0.5 text-slate-600"
+                  }
+                >
                   {ap.online ? "Online" : "Offline"}
                 </span>
               </li>

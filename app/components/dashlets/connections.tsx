@@ -4,7 +4,17 @@ import type { ConnectionsDashletData, DashletEnv, DashletProps } from "./types";
 
 const PAGE_SIZES = [5] as const;
 
-function ConnectionsDashlet({ title, data, env, prefix }: { title: string; data: ConnectionsDashletData; env: DashletEnv; prefix: string }) {
+function ConnectionsDashlet({
+  title,
+  data,
+  env,
+  prefix,
+}: {
+  title: string;
+  data: ConnectionsDashletData;
+  env: DashletEnv;
+  prefix: string;
+}) {
   if (!data.allowed) {
     return (
       <DashletCard title={title}>
@@ -14,7 +24,15 @@ function ConnectionsDashlet({ title, data, env, prefix }: { title: string; data:
   }
   return (
     <section className="card min-w-0 p-4">
-      <ConnectionsTable title={title} page={data.page} params={data.params} canClose={env.canCloseConnections} compact prefix={prefix} pageSizes={PAGE_SIZES} />
+      <ConnectionsTable
+        title={title}
+        page={data.page}
+        params={data.params}
+        canClose={env.canCloseConnections}
+        compact
+        prefix={prefix}
+        pageSizes={PAGE_SIZES}
+      />
     </section>
   );
 }

@@ -30,7 +30,11 @@ export function IndoorHeatmapDashlet({ data, env }: DashletProps<"indoor_heatmap
                 to={tabHref(v.id)}
                 preventScrollReset
                 aria-current={v.id === data.venue?.id ? "page" : undefined}
-                className={v.id === data.venue?.id ? "-mb-px border-b-2 border-indigo-600 px-3 py-1.5 font-medium text-indigo-700" : "px-3 py-1.5 text-slate-600 hover:text-slate-900"}
+                className={
+                  v.id === data.venue?.id
+                    ? "-mb-px border-b-2 border-indigo-600 px-3 py-1.5 font-medium text-indigo-700"
+                    : "px-3 py-1.5 text-slate-600 hover:text-slate-900"
+                }
               >
                 {v.name}
               </Link>
@@ -38,7 +42,12 @@ export function IndoorHeatmapDashlet({ data, env }: DashletProps<"indoor_heatmap
           </nav>
           <FloorPlan venue={data.venue} width={chartWidth(env.width)} />
           <div className="mt-4">
-            <HeatmapChart title={`Traffic by weekday and hour (${formatOffset(offsetMs)}), ${data.venue.name}`} rows={weekdayHourRows(data.venue.traffic)} width={chartWidth(env.width)} height={220} />
+            <HeatmapChart
+              title={`Traffic by weekday and hour (${formatOffset(offsetMs)}), ${data.venue.name}`}
+              rows={weekdayHourRows(data.venue.traffic)}
+              width={chartWidth(env.width)}
+              height={220}
+            />
           </div>
         </>
       )}
@@ -62,8 +71,17 @@ function FloorPlan({ venue, width }: { venue: NonNullable<IndoorHeatmapData["ven
         </p>
       ) : (
         <div className="mt-2 overflow-x-auto">
-          <svg viewBox={`0 0 ${CANVAS_WIDTH} ${CANVAS_HEIGHT}`} width={width} height={height} role="img" aria-labelledby={titleId} className="rounded border border-slate-200 bg-slate-50">
-            {venue.imageUrl ? <image href={venue.imageUrl} x={0} y={0} width={CANVAS_WIDTH} height={CANVAS_HEIGHT} preserveAspectRatio="xMidYMid meet" /> : null}
+          <svg
+            viewBox={`0 0 ${CANVAS_WIDTH} ${CANVAS_HEIGHT}`}
+            width={width}
+            height={height}
+            role="img"
+            aria-labelledby={titleId}
+            className="rounded border border-slate-200 bg-slate-50"
+          >
+            {venue.imageUrl ? (
+              <image href={venue.imageUrl} x={0} y={0} width={CANVAS_WIDTH} height={CANVAS_HEIGHT} preserveAspectRatio="xMidYMid meet" />
+            ) : null}
             {placed.map((ap) => {
               const share = ap.footfall / max;
               return (
@@ -84,16 +102,26 @@ function FloorPlan({ venue, width }: { venue: NonNullable<IndoorHeatmapData["ven
         <table className="mt-2 min-w-full text-left text-xs">
           <thead>
             <tr>
-              <th scope="col" className="px-2 py-1">Access point</th>
-              <th scope="col" className="px-2 py-1">Footfall</th>
-              <th scope="col" className="px-2 py-1">Connections</th>
-              <th scope="col" className="px-2 py-1">On the plan</th>
+              <th scope="col" className="px-2 py-1">
+                Access point
+              </th>
+              <th scope="col" className="px-2 py-1">
+                Footfall
+              </th>
+              <th scope="col" className="px-2 py-1">
+                Connections
+              </th>
+              <th scope="col" className="px-2 py-1">
+                On the plan
+              </th>
             </tr>
           </thead>
           <tbody>
             {venue.accessPoints.map((ap) => (
               <tr key={ap.id} className="odd:bg-slate-50">
-                <th scope="row" className="px-2 py-1 font-normal">{ap.name}</th>
+                <th scope="row" className="px-2 py-1 font-normal">
+                  {ap.name}
+                </th>
                 <td className="px-2 py-1">{formatCount(ap.footfall)}</td>
                 <td className="px-2 py-1">{formatCount(ap.connections)}</td>
                 <td className="px-2 py-1">{ap.x !== null && ap.y !== null ? "Yes" : "No"}</td>

@@ -31,7 +31,15 @@ function SharePie({
 const deviceSlices = (rows: readonly DeviceUsage[]) => rows.map((r) => ({ label: r.key, value: r.connections }));
 
 export function AuthModePieDashlet({ data, env }: DashletProps<"auth_mode_pie">) {
-  return <SharePie title="Authorization modes" file="auth_mode_summary.csv" doughnut={false} env={env} slices={data.map((r) => ({ label: authModeLabel(r.mode), value: r.connections }))} />;
+  return (
+    <SharePie
+      title="Authorization modes"
+      file="auth_mode_summary.csv"
+      doughnut={false}
+      env={env}
+      slices={data.map((r) => ({ label: authModeLabel(r.mode), value: r.connections }))}
+    />
+  );
 }
 
 export function DeviceTypePieDashlet({ data, env }: DashletProps<"device_type_pie">) {

@@ -26,7 +26,12 @@ export function DwellTimeDashlet({ data, env }: DashletProps<"dwell_time">) {
         height={240}
         yLegend="Hours"
         format={(n) => n.toFixed(2)}
-        series={[{ id: "Dwell time", points: data.points.map((p) => ({ x: bucketLabel(p.time, data.bucket, offsetMs), y: toHours(p.dwellTime) })) }]}
+        series={[
+          {
+            id: "Dwell time",
+            points: data.points.map((p) => ({ x: bucketLabel(p.time, data.bucket, offsetMs), y: toHours(p.dwellTime) })),
+          },
+        ]}
       />
     </DashletCard>
   );
@@ -88,7 +93,13 @@ export function CampaignSummaryDashlet({ data, env }: DashletProps<"campaign_sum
           <dd className="inline font-medium text-slate-900">{clickThroughRate(totals.clicks, totals.impressions)}%</dd>
         </div>
       </dl>
-      <LineChart title={`Campaign summary per hour (${formatOffset(offsetMs)})`} width={chartWidth(env.width)} height={240} yLegend="Count" series={series} />
+      <LineChart
+        title={`Campaign summary per hour (${formatOffset(offsetMs)})`}
+        width={chartWidth(env.width)}
+        height={240}
+        yLegend="Count"
+        series={series}
+      />
     </DashletCard>
   );
 }

@@ -27,7 +27,11 @@ export interface OverviewCounts {
 /** A page of connections for the ConnectionsTable, or the reason it is not shown. */
 export type ConnectionsDashletData =
   | { allowed: false }
-  | { allowed: true; page: { rows: ConnectionRow[]; total: number; capped?: boolean }; params: { page: number; pageSize: number; offset: number; search: string } };
+  | {
+      allowed: true;
+      page: { rows: ConnectionRow[]; total: number; capped?: boolean };
+      params: { page: number; pageSize: number; offset: number; search: string };
+    };
 
 export interface AccessPointStatusRow {
   id: number;

@@ -10,7 +10,13 @@ export function TopNetworksTable({ rows }: { rows: readonly VenueUsage[] }) {
   return (
     <UsageTable
       label="Venue"
-      rows={rows.map((r) => ({ key: r.venueId, name: r.venueName, footfall: r.footfall, connections: r.connections, bandwidth: r.bandwidth }))}
+      rows={rows.map((r) => ({
+        key: r.venueId,
+        name: r.venueName,
+        footfall: r.footfall,
+        connections: r.connections,
+        bandwidth: r.bandwidth,
+      }))}
     />
   );
 }
@@ -20,23 +26,45 @@ export function TopAccessPointsTable({ rows }: { rows: readonly AccessPointUsage
   return (
     <UsageTable
       label="AP name"
-      rows={rows.map((r) => ({ key: r.accessPointId ?? r.accessPointMac ?? r.apName, name: r.venueName ? `${r.apName} — ${r.venueName}` : r.apName, footfall: r.footfall, connections: r.connections, bandwidth: r.bandwidth }))}
+      rows={rows.map((r) => ({
+        key: r.accessPointId ?? r.accessPointMac ?? r.apName,
+        name: r.venueName ? `${r.apName} — ${r.venueName}` : r.apName,
+        footfall: r.footfall,
+        connections: r.connections,
+        bandwidth: r.bandwidth,
+      }))}
     />
   );
 }
 
-function UsageTable({ label, rows }: { label: string; rows: { key: string | number; name: string; footfall: number; connections: number; bandwidth: number }[] }) {
+function UsageTable({
+  label,
+  rows,
+}: {
+  label: string;
+  rows: { key: string | number; name: string; footfall: number; connections: number; bandwidth: number }[];
+}) {
   if (rows.length === 0) return <p className="text-sm text-slate-500">No data for this period.</p>;
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full text-left text-sm">
         <thead className="border-b border-slate-200 text-slate-600">
           <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">#</th>
-            <th scope="col" className="py-2 pr-3 font-medium">{label}</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Footfall</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Connections</th>
-            <th scope="col" className="py-2 text-right font-medium">Bandwidth</th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              #
+            </th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              {label}
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Footfall
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Connections
+            </th>
+            <th scope="col" className="py-2 text-right font-medium">
+              Bandwidth
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -36,7 +36,13 @@ export function DevicesTable({ title = "Devices", page, params, canBlock, hideCu
       <h2 id={`${prefix || "devices"}-title`} className="mb-3 text-lg font-semibold">
         {title}
       </h2>
-      <ListControls pageSize={params.pageSize} search={params.search} pageSizes={DEVICE_PAGE_SIZES} prefix={prefix} searchLabel="Search devices by name or MAC" />
+      <ListControls
+        pageSize={params.pageSize}
+        search={params.search}
+        pageSizes={DEVICE_PAGE_SIZES}
+        prefix={prefix}
+        searchLabel="Search devices by name or MAC"
+      />
       <DataTable
         rows={page.rows}
         rowKey={(device) => device.id}
@@ -67,7 +73,9 @@ export function DevicesTable({ title = "Devices", page, params, canBlock, hideCu
               device.blocked ? (
                 <span className="font-medium text-red-700">Blocked</span>
               ) : (
-                <span className={device.online ? "font-medium text-green-700" : "text-slate-500"}>{device.online ? "Online" : "Offline"}</span>
+                <span className={device.online ? "font-medium text-green-700" : "text-slate-500"}>
+                  {device.online ? "Online" : "Offline"}
+                </span>
               ),
           },
         ]}
@@ -81,7 +89,12 @@ export function DevicesTable({ title = "Devices", page, params, canBlock, hideCu
                 </button>
               </Form>
             ) : (
-              <ConfirmButton intent="block" action={`/${orgId}/devices/${device.id}/block`} fields={{ redirectTo: here }} message={blockQuestion(device)}>
+              <ConfirmButton
+                intent="block"
+                action={`/${orgId}/devices/${device.id}/block`}
+                fields={{ redirectTo: here }}
+                message={blockQuestion(device)}
+              >
                 Block
               </ConfirmButton>
             )

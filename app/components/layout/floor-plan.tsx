@@ -94,7 +94,10 @@ function Marker({
 
   const toCanvas = (event: PointerEvent) => {
     const rect = canvas.current!.getBoundingClientRect();
-    return clampToCanvas(((event.clientX - rect.left) / rect.width) * CANVAS_WIDTH, ((event.clientY - rect.top) / rect.height) * CANVAS_HEIGHT);
+    return clampToCanvas(
+      ((event.clientX - rect.left) / rect.width) * CANVAS_WIDTH,
+      ((event.clientY - rect.top) / rect.height) * CANVAS_HEIGHT,
+    );
   };
 
   const handlers = editable
@@ -118,7 +121,12 @@ function Marker({
         },
         onKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
           const step = event.shiftKey ? 50 : 10;
-          const moves: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+          const moves: Record<string, [number, number]> = {
+            ArrowLeft: [-step, 0],
+            ArrowRight: [step, 0],
+            ArrowUp: [0, -step],
+            ArrowDown: [0, step],
+          };
           const move = moves[event.key];
           if (!move) return;
           event.preventDefault();

@@ -43,8 +43,16 @@ export function VenueMapForm({
       <Form method="post" {...getFormProps(form)} className="max-w-3xl">
         <FormErrors errors={form.errors} />
         <div className="grid gap-x-4 sm:grid-cols-3">
-          <Field label="Centre latitude" inputProps={{ ...getInputProps(fields.lat, { type: "number" }), step: "any" }} errors={fields.lat.errors} />
-          <Field label="Centre longitude" inputProps={{ ...getInputProps(fields.lng, { type: "number" }), step: "any" }} errors={fields.lng.errors} />
+          <Field
+            label="Centre latitude"
+            inputProps={{ ...getInputProps(fields.lat, { type: "number" }), step: "any" }}
+            errors={fields.lat.errors}
+          />
+          <Field
+            label="Centre longitude"
+            inputProps={{ ...getInputProps(fields.lng, { type: "number" }), step: "any" }}
+            errors={fields.lng.errors}
+          />
           <Field
             label="Zoom"
             inputProps={{ ...getInputProps(fields.map_zoom, { type: "number" }), step: "any" }}
@@ -71,7 +79,15 @@ export function VenueMapForm({
 }
 
 /** The zones below the map: each with a Remove button, and a form that adds one by its corner. */
-export function ZonesSection({ zones, canEdit, lastResult }: { zones: { id: number; polygon: Polygon; createdAt: number }[]; canEdit: boolean; lastResult: Result }) {
+export function ZonesSection({
+  zones,
+  canEdit,
+  lastResult,
+}: {
+  zones: { id: number; polygon: Polygon; createdAt: number }[];
+  canEdit: boolean;
+  lastResult: Result;
+}) {
   const [form, fields] = useForm({
     id: "add-zone",
     lastResult,
@@ -105,7 +121,12 @@ export function ZonesSection({ zones, canEdit, lastResult }: { zones: { id: numb
           actions={
             canEdit
               ? (zone, i) => (
-                  <ConfirmButton intent="remove-zone" message={`Remove zone ${i + 1} from the map?`} fields={{ zone_id: zone.id }} className="btn-secondary">
+                  <ConfirmButton
+                    intent="remove-zone"
+                    message={`Remove zone ${i + 1} from the map?`}
+                    fields={{ zone_id: zone.id }}
+                    className="btn-secondary"
+                  >
                     Remove
                   </ConfirmButton>
                 )
@@ -118,8 +139,16 @@ export function ZonesSection({ zones, canEdit, lastResult }: { zones: { id: numb
           <FormErrors errors={form.errors} />
           <p className="mb-2 text-sm text-slate-600">A zone is a square of {ZONE_SIZE}° whose south-west corner you give.</p>
           <div className="grid gap-x-4 sm:grid-cols-2">
-            <Field label="Zone latitude" inputProps={{ ...getInputProps(fields.lat, { type: "number" }), step: "any" }} errors={fields.lat.errors} />
-            <Field label="Zone longitude" inputProps={{ ...getInputProps(fields.lng, { type: "number" }), step: "any" }} errors={fields.lng.errors} />
+            <Field
+              label="Zone latitude"
+              inputProps={{ ...getInputProps(fields.lat, { type: "number" }), step: "any" }}
+              errors={fields.lat.errors}
+            />
+            <Field
+              label="Zone longitude"
+              inputProps={{ ...getInputProps(fields.lng, { type: "number" }), step: "any" }}
+              errors={fields.lng.errors}
+            />
           </div>
           <SubmitButton name="intent" value="add-zone" pendingText="Adding…">
             Add zone

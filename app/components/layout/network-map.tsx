@@ -158,7 +158,14 @@ export function NetworkMap({
     if (!map) return;
     const c = map.getCenter();
     layout.submit(
-      { intent: "update-layout", fetcher: "1", layout_polygon: JSON.stringify(draft), lat: String(c.lat), lng: String(c.lng), map_zoom: String(Math.round(map.getZoom() * 100) / 100) },
+      {
+        intent: "update-layout",
+        fetcher: "1",
+        layout_polygon: JSON.stringify(draft),
+        lat: String(c.lat),
+        lng: String(c.lng),
+        map_zoom: String(Math.round(map.getZoom() * 100) / 100),
+      },
       { method: "post" },
     );
   };
@@ -195,7 +202,8 @@ export function NetworkMap({
             {layout.state !== "idle" ? "Saving…" : "Update Layout"}
           </button>
           <p className="text-xs text-slate-500">
-            Drag the purple polygon&apos;s corners, then Update Layout to save it with the map&apos;s centre and zoom. Click the map to add a zone.
+            Drag the purple polygon&apos;s corners, then Update Layout to save it with the map&apos;s centre and zoom. Click the map to add
+            a zone.
           </p>
         </div>
       ) : null}

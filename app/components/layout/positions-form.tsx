@@ -43,7 +43,10 @@ export function PositionsForm({
     id,
     lastResult,
     defaultValue: {
-      positions: rows.map((r) => ({ id: String(r.id), ...Object.fromEntries(columns.map((c) => [c.name, r.values[c.name]?.toString() ?? ""])) })),
+      positions: rows.map((r) => ({
+        id: String(r.id),
+        ...Object.fromEntries(columns.map((c) => [c.name, r.values[c.name]?.toString() ?? ""])),
+      })),
     },
     constraint: getZodConstraint(schema),
     shouldValidate: "onSubmit",

@@ -89,7 +89,9 @@ export default function EmailDesigner(props: EmailDesignerProps) {
             showUrlInput: false,
           },
           // updateStyleManager off: the preset's style controls draw Font Awesome icons, which are not loaded.
-          plugins: [(ed: Editor) => newsletter(ed, { blocks: BLOCKS, updateStyleManager: false, textCleanCanvas: "Clear the whole design?" })],
+          plugins: [
+            (ed: Editor) => newsletter(ed, { blocks: BLOCKS, updateStyleManager: false, textCleanCanvas: "Clear the whole design?" }),
+          ],
         };
         editor = grapesjs.init(config);
         const ed = editor;
@@ -126,7 +128,12 @@ export default function EmailDesigner(props: EmailDesignerProps) {
   return (
     <div className="space-y-2">
       <EditorAlerts loadError={loadError} uploadError={uploadError} onDismissUpload={() => setUploadError(null)} />
-      <div ref={hostRef} aria-label="E-mail designer" aria-busy={!ready} className="h-[75vh] min-h-[28rem] overflow-hidden rounded border border-slate-300 [&>div]:h-full">
+      <div
+        ref={hostRef}
+        aria-label="E-mail designer"
+        aria-busy={!ready}
+        className="h-[75vh] min-h-[28rem] overflow-hidden rounded border border-slate-300 [&>div]:h-full"
+      >
         {ready || loadError ? null : <p className="p-4 text-sm text-slate-600">Loading the designer…</p>}
       </div>
       {props.canEdit ? (

@@ -70,7 +70,15 @@ export function TextareaField({ label, field, readOnly = false }: { label: React
       <label htmlFor={field.id} className="label">
         {label}
       </label>
-      <textarea key={key} {...rest} rows={3} readOnly={readOnly} className="input" aria-invalid={errorId ? true : undefined} aria-describedby={errorId} />
+      <textarea
+        key={key}
+        {...rest}
+        rows={3}
+        readOnly={readOnly}
+        className="input"
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+      />
       <ErrorList id={errorId} errors={field.errors} />
     </div>
   );

@@ -67,9 +67,13 @@ export function PlanDetail({ data, actionData, here }: { data: PlanDetailData; a
           ))}
         </dl>
         {plan.free ? (
-          <p className="mb-4 text-sm text-slate-600">Guests get the free plan by signing up or clicking through on the connect page, within the limits below.</p>
+          <p className="mb-4 text-sm text-slate-600">
+            Guests get the free plan by signing up or clicking through on the connect page, within the limits below.
+          </p>
         ) : null}
-        {canEdit ? null : <p className="mb-4 text-sm text-slate-600">You can view this plan; changing it needs the Edit service plans permission.</p>}
+        {canEdit ? null : (
+          <p className="mb-4 text-sm text-slate-600">You can view this plan; changing it needs the Edit service plans permission.</p>
+        )}
         <PlanForm
           key={plan.updated_at}
           lastResult={lastResult}
@@ -86,7 +90,8 @@ export function PlanDetail({ data, actionData, here }: { data: PlanDetailData; a
         <section className="card border-red-200">
           <h2 className="text-lg font-semibold text-red-800">{plan.free ? "Delete the free plan" : "Delete plan"}</h2>
           <p className="mb-4 mt-1 text-sm text-slate-600">
-            {plan.free ? "Guests can no longer take free internet until a new free plan is made." : "Guests can no longer buy this plan."} This cannot be undone.
+            {plan.free ? "Guests can no longer take free internet until a new free plan is made." : "Guests can no longer buy this plan."}{" "}
+            This cannot be undone.
           </p>
           <ConfirmButton intent="delete" message={deleteQuestion}>
             Delete

@@ -39,7 +39,17 @@ interface PlanFormProps {
  * The service plan form (new, detail, the free plan). Without JavaScript every field shows and the
  * limit fields are ignored for Unlimited plans (the hint says so); with it, they hide while Unlimited.
  */
-export function PlanForm({ lastResult, defaultValue, free, policies, readOnly = false, submitLabel, pendingText, intent, cancelTo }: PlanFormProps) {
+export function PlanForm({
+  lastResult,
+  defaultValue,
+  free,
+  policies,
+  readOnly = false,
+  submitLabel,
+  pendingText,
+  intent,
+  cancelTo,
+}: PlanFormProps) {
   const schema = useMemo(() => servicePlanSchema(free), [free]);
   // The code is optional and upper-cased by the schema: no native `required` or upper-case pattern.
   const constraint = useMemo(() => ({ ...getZodConstraint(schema), code: { required: false, maxLength: 20 } }), [schema]);

@@ -6,7 +6,12 @@ import { BANDWIDTH_UNITS, bandwidthPolicySchema } from "~/lib/schemas/plans";
 import { AmountField, TextareaField } from "./amount-field";
 
 /** The spec's defaults (spec 3 §9): 1 Mbps upload and download. */
-export const NEW_POLICY_VALUES: Record<string, string> = { max_upload: "1", max_upload_unit: "Mbps", max_download: "1", max_download_unit: "Mbps" };
+export const NEW_POLICY_VALUES: Record<string, string> = {
+  max_upload: "1",
+  max_upload_unit: "Mbps",
+  max_download: "1",
+  max_download_unit: "Mbps",
+};
 
 interface PolicyFormProps {
   lastResult?: SubmissionResult<string[]> | null;
@@ -34,7 +39,14 @@ export function PolicyForm({ lastResult, defaultValue, readOnly = false, submitL
     <Form method="post" {...getFormProps(form)} className="max-w-xl">
       <FormErrors errors={form.errors} />
       <Field label="Name" inputProps={{ ...getInputProps(fields.name, { type: "text" }), readOnly }} errors={fields.name.errors} />
-      <AmountField label="Max upload" amount={fields.max_upload} unit={fields.max_upload_unit} units={BANDWIDTH_UNITS} unitLabel="Max upload unit" readOnly={readOnly} />
+      <AmountField
+        label="Max upload"
+        amount={fields.max_upload}
+        unit={fields.max_upload_unit}
+        units={BANDWIDTH_UNITS}
+        unitLabel="Max upload unit"
+        readOnly={readOnly}
+      />
       <AmountField
         label="Max download"
         amount={fields.max_download}

@@ -55,12 +55,17 @@ export function VoucherForm({ lastResult, defaultValue, today, creating, plans, 
       <SelectField
         label="Service plan"
         selectProps={getSelectProps(fields.service_plan_id)}
-        options={plans.map((p) => ({ value: String(p.id), label: p.free ? `${p.name} (free plan)` : `${p.name} (${priceText(p.price_cents)})` }))}
+        options={plans.map((p) => ({
+          value: String(p.id),
+          label: p.free ? `${p.name} (free plan)` : `${p.name} (${priceText(p.price_cents)})`,
+        }))}
         placeholder="Choose the plan the codes give"
         errors={fields.service_plan_id.errors}
       />
       {plans.length === 0 ? (
-        <p className="-mt-2 mb-4 text-sm text-slate-600">This organization has no service plans yet: create one first, then generate vouchers for it.</p>
+        <p className="-mt-2 mb-4 text-sm text-slate-600">
+          This organization has no service plans yet: create one first, then generate vouchers for it.
+        </p>
       ) : null}
       {creating ? (
         <Field

@@ -72,7 +72,8 @@ function VenueFilter({ header }: { header: ReportPageHeader }) {
 /** Title, period (dd/mm/yyyy), date range picker, venue filter and subscribe bell of a report page. */
 export function ReportHeader({ header, actionData }: { header: ReportPageHeader; actionData?: unknown }) {
   // The bell's action answers with conform's result (a bad hour) or a plain refusal message.
-  const lastResult = actionData && typeof actionData === "object" && "status" in actionData ? (actionData as SubmissionResult<string[]>) : null;
+  const lastResult =
+    actionData && typeof actionData === "object" && "status" in actionData ? (actionData as SubmissionResult<string[]>) : null;
   const message = (actionData as { message?: unknown } | null | undefined)?.message;
   return (
     <header className="mb-4 space-y-3">

@@ -47,7 +47,9 @@ export function VisitorsTable({
     return (
       <section className="card" aria-label="Visitors">
         {count}
-        <p className="mt-2 text-sm text-slate-500">Visitors' names and contacts are shown to members whose role has the View clients permission.</p>
+        <p className="mt-2 text-sm text-slate-500">
+          Visitors' names and contacts are shown to members whose role has the View clients permission.
+        </p>
       </section>
     );
   }

@@ -33,7 +33,10 @@ export function ShellHeader({ org, user, organizations, canCreate, search = "" }
         />
       </Form>
       {/* On a phone the name takes what is left of the first row (basis 0, so it never pushes the buttons down). */}
-      <span className="min-w-0 flex-1 truncate text-right font-medium text-slate-700 sm:max-w-xs sm:flex-none sm:text-left" title={org.name}>
+      <span
+        className="min-w-0 flex-1 truncate text-right font-medium text-slate-700 sm:max-w-xs sm:flex-none sm:text-left"
+        title={org.name}
+      >
         {org.name}
       </span>
       <Link to="/logout" aria-label="Log out" title="Log out" className="rounded-md p-2 text-slate-500 hover:bg-slate-100">

@@ -28,14 +28,20 @@ interface OrganizationFormProps {
 }
 
 /** The organisation form (create and edit): name, address, phone number, email, description, time zone. */
-export function OrganizationForm({ lastResult, defaultValue, timeZones, guessTimeZone = false, readOnly = false, submitLabel, pendingText, intent }: OrganizationFormProps) {
-
+export function OrganizationForm({
+  lastResult,
+  defaultValue,
+  timeZones,
+  guessTimeZone = false,
+  readOnly = false,
+  submitLabel,
+  pendingText,
+  intent,
+}: OrganizationFormProps) {
   const [form, fields] = useForm({
     id: "organization",
     lastResult,
-    defaultValue: defaultValue
-      ? Object.fromEntries(Object.entries(defaultValue).map(([k, v]) => [k, v ?? ""]))
-      : undefined,
+    defaultValue: defaultValue ? Object.fromEntries(Object.entries(defaultValue).map(([k, v]) => [k, v ?? ""])) : undefined,
     constraint: getZodConstraint(organizationSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",

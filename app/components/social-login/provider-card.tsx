@@ -70,7 +70,11 @@ function ProviderForm({ view, lastResult }: { view: ProviderView; lastResult?: S
       <Form method="post" {...getFormProps(form)}>
         <FormErrors errors={form.errors} />
         <input type="hidden" name={fields.provider.name} value={view.provider} />
-        <Field label="Client ID" inputProps={{ ...getInputProps(fields.client_id, { type: "text" }), autoComplete: "off" }} errors={fields.client_id.errors} />
+        <Field
+          label="Client ID"
+          inputProps={{ ...getInputProps(fields.client_id, { type: "text" }), autoComplete: "off" }}
+          errors={fields.client_id.errors}
+        />
         <Field
           label="Client secret"
           inputProps={{ ...getInputProps(fields.client_secret, { type: "password" }), autoComplete: "new-password" }}
@@ -84,7 +88,11 @@ function ProviderForm({ view, lastResult }: { view: ProviderView; lastResult?: S
               inputProps={{ ...getInputProps(fields.authorize_url, { type: "url" }), placeholder: "https://…" }}
               errors={fields.authorize_url.errors}
             />
-            <Field label="Token URL" inputProps={{ ...getInputProps(fields.token_url, { type: "url" }), placeholder: "https://…" }} errors={fields.token_url.errors} />
+            <Field
+              label="Token URL"
+              inputProps={{ ...getInputProps(fields.token_url, { type: "url" }), placeholder: "https://…" }}
+              errors={fields.token_url.errors}
+            />
             <Field
               label="User info URL"
               inputProps={{ ...getInputProps(fields.userinfo_url, { type: "url" }), placeholder: "https://…" }}

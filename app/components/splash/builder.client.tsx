@@ -164,7 +164,10 @@ export default function SplashBuilder(props: SplashBuilderProps) {
     let cancelled = false;
     let editor: Editor | null = null;
     const host = canvasRef.current!;
-    const panes = Object.fromEntries(Object.entries(paneRefs).map(([k, ref]) => [k, ref.current!])) as Record<keyof typeof paneRefs, HTMLDivElement>;
+    const panes = Object.fromEntries(Object.entries(paneRefs).map(([k, ref]) => [k, ref.current!])) as Record<
+      keyof typeof paneRefs,
+      HTMLDivElement
+    >;
     const mount = document.createElement("div");
     mount.style.height = "100%";
     host.appendChild(mount);
@@ -248,7 +251,8 @@ export default function SplashBuilder(props: SplashBuilderProps) {
     setOutlines(!outlines);
   };
 
-  const button = "rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-50";
+  const button =
+    "rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-50";
   const pressed = "aria-pressed:border-blue-600 aria-pressed:bg-blue-50 aria-pressed:text-blue-800";
   return (
     <div className="space-y-2">
@@ -256,7 +260,14 @@ export default function SplashBuilder(props: SplashBuilderProps) {
       <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Builder">
         <div className="flex gap-1" role="group" aria-label="Device">
           {DEVICES.map((d) => (
-            <button key={d.id} type="button" className={`${button} ${pressed}`} aria-pressed={device === d.id} disabled={!ready} onClick={() => chooseDevice(d.id)}>
+            <button
+              key={d.id}
+              type="button"
+              className={`${button} ${pressed}`}
+              aria-pressed={device === d.id}
+              disabled={!ready}
+              onClick={() => chooseDevice(d.id)}
+            >
               {d.name}
             </button>
           ))}
@@ -306,13 +317,31 @@ export default function SplashBuilder(props: SplashBuilderProps) {
             ))}
           </div>
           <div className="min-h-0 flex-1 overflow-y-auto">
-            <div role="tabpanel" id={`${uid}-pane-blocks`} aria-labelledby={`${uid}-tab-blocks`} hidden={pane !== "blocks"} ref={paneRefs.blocks} />
+            <div
+              role="tabpanel"
+              id={`${uid}-pane-blocks`}
+              aria-labelledby={`${uid}-tab-blocks`}
+              hidden={pane !== "blocks"}
+              ref={paneRefs.blocks}
+            />
             <div role="tabpanel" id={`${uid}-pane-styles`} aria-labelledby={`${uid}-tab-styles`} hidden={pane !== "styles"}>
               <div ref={paneRefs.selectors} />
               <div ref={paneRefs.styles} />
             </div>
-            <div role="tabpanel" id={`${uid}-pane-settings`} aria-labelledby={`${uid}-tab-settings`} hidden={pane !== "settings"} ref={paneRefs.settings} />
-            <div role="tabpanel" id={`${uid}-pane-layers`} aria-labelledby={`${uid}-tab-layers`} hidden={pane !== "layers"} ref={paneRefs.layers} />
+            <div
+              role="tabpanel"
+              id={`${uid}-pane-settings`}
+              aria-labelledby={`${uid}-tab-settings`}
+              hidden={pane !== "settings"}
+              ref={paneRefs.settings}
+            />
+            <div
+              role="tabpanel"
+              id={`${uid}-pane-layers`}
+              aria-labelledby={`${uid}-tab-layers`}
+              hidden={pane !== "layers"}
+              ref={paneRefs.layers}
+            />
           </div>
         </div>
       </div>

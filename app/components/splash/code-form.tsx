@@ -60,7 +60,9 @@ export function CodeForm({ field, language, label, value, canEdit, action }: Cod
       ) : (
         <p className="sr-only" role="status" />
       )}
-      {canEdit ? null : <p className="text-sm text-slate-600">You can read this code; changing it needs the Edit splash pages permission.</p>}
+      {canEdit ? null : (
+        <p className="text-sm text-slate-600">You can read this code; changing it needs the Edit splash pages permission.</p>
+      )}
       <ClientOnly fallback={textarea}>
         {() => (
           <Suspense fallback={textarea}>

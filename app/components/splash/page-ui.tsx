@@ -23,9 +23,24 @@ export function StatusBadge({ status }: { status: SplashStatus }) {
  * allow-same-origin (the preview answer carries the same sandbox as its CSP): the operator's
  * HTML can neither run scripts nor act with the console's origin.
  */
-export function PagePreview({ src, name, width = 1024, height = 768, scale = 0.25 }: { src: string; name: string; width?: number; height?: number; scale?: number }) {
+export function PagePreview({
+  src,
+  name,
+  width = 1024,
+  height = 768,
+  scale = 0.25,
+}: {
+  src: string;
+  name: string;
+  width?: number;
+  height?: number;
+  scale?: number;
+}) {
   return (
-    <div className="relative overflow-hidden rounded border border-slate-200 bg-white" style={{ width: width * scale, height: height * scale, maxWidth: "100%" }}>
+    <div
+      className="relative overflow-hidden rounded border border-slate-200 bg-white"
+      style={{ width: width * scale, height: height * scale, maxWidth: "100%" }}
+    >
       <iframe
         src={src}
         title={`Preview of ${name}`}
@@ -116,7 +131,11 @@ export function SplashPageForm({
   const [form, fields] = useForm({
     id: "splash-page",
     lastResult,
-    defaultValue: { name: defaultValue?.name ?? "", css_template: defaultValue?.css_template ?? "tailwind.css", description: defaultValue?.description ?? "" },
+    defaultValue: {
+      name: defaultValue?.name ?? "",
+      css_template: defaultValue?.css_template ?? "tailwind.css",
+      description: defaultValue?.description ?? "",
+    },
     constraint: getZodConstraint(splashPageSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",

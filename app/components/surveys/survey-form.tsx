@@ -1,7 +1,15 @@
 // The survey form of surveys/create and of survey/{id} in edit mode: title, description, dates, the
 // networks it runs on, and its questions. Questions are added and removed with conform's list intents
 // (the buttons post the form), so the editor works without JavaScript.
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import type { ButtonHTMLAttributes } from "react";
@@ -75,7 +83,12 @@ export function SurveyForm({
         {questions.length === 0 ? <p className="mb-2 text-sm text-slate-500">No questions yet.</p> : null}
         <ol className="space-y-3">
           {questions.map((question, index) => (
-            <QuestionRow key={question.key} question={question} index={index} remove={form.remove.getButtonProps({ name: fields.questions.name, index })} />
+            <QuestionRow
+              key={question.key}
+              question={question}
+              index={index}
+              remove={form.remove.getButtonProps({ name: fields.questions.name, index })}
+            />
           ))}
         </ol>
         <button {...form.insert.getButtonProps({ name: fields.questions.name, defaultValue: NEW_QUESTION })} className="btn-secondary mt-2">
@@ -95,7 +108,15 @@ export function SurveyForm({
   );
 }
 
-function QuestionRow({ question, index, remove }: { question: FieldMetadata<QuestionFields>; index: number; remove: ButtonHTMLAttributes<HTMLButtonElement> }) {
+function QuestionRow({
+  question,
+  index,
+  remove,
+}: {
+  question: FieldMetadata<QuestionFields>;
+  index: number;
+  remove: ButtonHTMLAttributes<HTMLButtonElement>;
+}) {
   const f = question.getFieldset();
   const n = index + 1;
   return (

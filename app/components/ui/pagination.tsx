@@ -72,12 +72,7 @@ export function ListControls({
       ))}
       <label className="flex items-center gap-2">
         Records per page
-        <select
-          name={`${prefix}per_page`}
-          defaultValue={pageSize}
-          className="input w-auto"
-          onChange={(e) => submit(e.currentTarget.form)}
-        >
+        <select name={`${prefix}per_page`} defaultValue={pageSize} className="input w-auto" onChange={(e) => submit(e.currentTarget.form)}>
           {pageSizes.map((s) => (
             <option key={s} value={s}>
               {s}

@@ -36,7 +36,8 @@ export function GatewaySettings({ settings, canEdit, lastResult, regenerateQuest
         Guest portal
       </h2>
       <p className="mb-4 mt-1 text-sm text-slate-600">
-        Point this network&apos;s gateways at the URL of their make. The portal key in these URLs identifies the network: give it to your gateways only.
+        Point this network&apos;s gateways at the URL of their make. The portal key in these URLs identifies the network: give it to your
+        gateways only.
       </p>
       <GatewayUrls gateways={settings.gateways} />
       {canEdit ? (
@@ -126,8 +127,16 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
       {settings.opennds_faskey_set ? <ClearCheckbox field={fields.clear_opennds_faskey} label="Remove the faskey" /> : null}
 
       <h3 className="mb-2 mt-6 font-medium">UniFi controller</h3>
-      <Field label="Controller URL" inputProps={{ ...getInputProps(fields.unifi_url, { type: "url" }), placeholder: "https://unifi.example.com:8443" }} errors={fields.unifi_url.errors} />
-      <Field label="Controller username" inputProps={{ ...getInputProps(fields.unifi_username, { type: "text" }), autoComplete: "off" }} errors={fields.unifi_username.errors} />
+      <Field
+        label="Controller URL"
+        inputProps={{ ...getInputProps(fields.unifi_url, { type: "url" }), placeholder: "https://unifi.example.com:8443" }}
+        errors={fields.unifi_url.errors}
+      />
+      <Field
+        label="Controller username"
+        inputProps={{ ...getInputProps(fields.unifi_username, { type: "text" }), autoComplete: "off" }}
+        errors={fields.unifi_username.errors}
+      />
       <Field
         label="Controller password"
         inputProps={secret(fields.unifi_password)}
@@ -143,7 +152,12 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
         errors={fields.session_minutes.errors}
         hint="How long a guest stays online after connecting, 1 to 43200 (30 days)."
       />
-      <SelectField label="Connect page" selectProps={getSelectProps(fields.guest_signup)} options={GUEST_SIGNUP_OPTIONS} errors={fields.guest_signup.errors} />
+      <SelectField
+        label="Connect page"
+        selectProps={getSelectProps(fields.guest_signup)}
+        options={GUEST_SIGNUP_OPTIONS}
+        errors={fields.guest_signup.errors}
+      />
       <SelectField
         label="Splash page"
         selectProps={getSelectProps(fields.splash_page_id)}
@@ -151,7 +165,9 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
         options={settings.splash_pages.map((p) => ({ value: String(p.id), label: p.name }))}
         errors={fields.splash_page_id.errors}
       />
-      <p className="-mt-3 mb-4 text-sm text-slate-600">Guests see this published page around the connect form, unless a splash page&apos;s display rule picks another.</p>
+      <p className="-mt-3 mb-4 text-sm text-slate-600">
+        Guests see this published page around the connect form, unless a splash page&apos;s display rule picks another.
+      </p>
       <Field
         label="Terms URL"
         inputProps={{ ...getInputProps(fields.terms_url, { type: "url" }), placeholder: "https://example.com/terms" }}

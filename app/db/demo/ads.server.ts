@@ -57,12 +57,22 @@ export function demoBannerPng(width = 320, height = 50): Buffer {
 export async function createDemoAds(ctx: OrgContext, now: number): Promise<number> {
   const campaignId = await createCampaign(
     ctx,
-    campaignSchema.parse({ campaignname: "Home Fibre launch", clientname: "Safaricom", revenue: "25000", activate_time: toDateTimeInput(now - 30 * DAY) }),
+    campaignSchema.parse({
+      campaignname: "Home Fibre launch",
+      clientname: "Safaricom",
+      revenue: "25000",
+      activate_time: toDateTimeInput(now - 30 * DAY),
+    }),
     now,
   );
   const banner = await createBanner(
     ctx,
-    bannerSchema.parse({ campaign_id: String(campaignId), description: "Home Fibre: fast internet at home", click_url: "https://www.safaricom.co.ke/", active: "on" }),
+    bannerSchema.parse({
+      campaign_id: String(campaignId),
+      description: "Home Fibre: fast internet at home",
+      click_url: "https://www.safaricom.co.ke/",
+      active: "on",
+    }),
     { bytes: demoBannerPng(), extension: "png" },
     now,
   );
@@ -80,10 +90,16 @@ export async function createDemoAds(ctx: OrgContext, now: number): Promise<numbe
     const at = Number(v.created_at);
     const base = { organization_id: ctx.org.id, campaign_id: campaignId, banner_id: banner.id, connection_id: Number(v.id) };
     const impression = { ...base, kind: "i" as const, minute: minuteOf(at), created_at: at };
-    return i % 25 === 0 ? [impression, { ...base, kind: "c" as const, minute: minuteOf(at + 20_000), created_at: at + 20_000 }] : [impression];
+    return i % 25 === 0
+      ? [impression, { ...base, kind: "c" as const, minute: minuteOf(at + 20_000), created_at: at + 20_000 }]
+      : [impression];
   });
   for (let i = 0; i < events.length; i += 500) {
-    await db.insertInto("ad_events").values(events.slice(i, i + 500)).onConflict((oc) => oc.doNothing()).execute();
+    await db
+      .insertInto("ad_events")
+      .values(events.slice(i, i + 500))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
   await rollUpAds(now);
   return visits.length;

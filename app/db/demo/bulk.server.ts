@@ -37,7 +37,10 @@ function insertSqlite(table: Table, batches: Iterable<Row[]>, { returnIds, onBat
   const ids: number[] = [];
   // For this connection only and restored below: every id the generator uses comes from a row
   // it has just inserted, so checking foreign keys would only cost time (a fifth of the load).
-  const settings = { foreign_keys: sqlite.pragma("foreign_keys", { simple: true }), cache_size: sqlite.pragma("cache_size", { simple: true }) };
+  const settings = {
+    foreign_keys: sqlite.pragma("foreign_keys", { simple: true }),
+    cache_size: sqlite.pragma("cache_size", { simple: true }),
+  };
   sqlite.pragma("foreign_keys = OFF");
   sqlite.pragma(`cache_size = -${SQLITE_LOAD_CACHE_KIB}`);
   let statement: ReturnType<typeof sqlite.prepare> | undefined;
@@ -48,7 +51,11 @@ function insertSqlite(table: Table, batches: Iterable<Row[]>, { returnIds, onBat
       if (!batch.length) continue;
       // Named parameters, so the statement binds the builder's row objects as they are.
       statement ??= sqlite.prepare(
-        `insert into "${table}" (${Object.keys(batch[0]).map((c) => `"${c}"`).join(", ")}) values (${Object.keys(batch[0]).map((c) => `@${c}`).join(", ")})`,
+        `insert into "${table}" (${Object.keys(batch[0])
+          .map((c) => `"${c}"`)
+          .join(", ")}) values (${Object.keys(batch[0])
+          .map((c) => `@${c}`)
+          .join(", ")})`,
       );
       if (inTransaction === 0) sqlite.exec("begin");
       for (const row of batch) {
@@ -134,6 +141,8 @@ async function insertPostgresBatch(trx: Transaction<DB>, table: Table, batch: Ro
     await sql`insert into ${sql.table(table)} (${columns}) select ${columns} from ${source} order by r.ordinality`.execute(trx);
     return [];
   }
-  const result = await sql<{ id: number }>`insert into ${sql.table(table)} (${columns}) select ${columns} from ${source} order by r.ordinality returning id`.execute(trx);
+  const result = await sql<{
+    id: number;
+  }>`insert into ${sql.table(table)} (${columns}) select ${columns} from ${source} order by r.ordinality returning id`.execute(trx);
   return result.rows.map((r) => r.id);
 }

@@ -27,21 +27,39 @@ export async function createDemoMarketing(ctx: OrgContext, now: number): Promise
     .where(sql<boolean>`id % 2 = 0`)
     .execute();
 
-  await saveSmsSettings(ctx, smsSettingsSchema.parse({ username: DEMO_AT_CREDENTIALS.username, api_key: DEMO_AT_CREDENTIALS.apiKey, sender_id: "MLANGO", messages_per_second: "10" }), now);
+  await saveSmsSettings(
+    ctx,
+    smsSettingsSchema.parse({
+      username: DEMO_AT_CREDENTIALS.username,
+      api_key: DEMO_AT_CREDENTIALS.apiKey,
+      sender_id: "MLANGO",
+      messages_per_second: "10",
+    }),
+    now,
+  );
   // The first demo organisation of a database takes the fixed key; any other keeps its random one.
   await db
     .updateTable("sms_settings")
     .set({ callback_key: DEMO_SMS_CALLBACK_KEY })
     .where("organization_id", "=", orgId)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("sms_settings as taken").select("taken.id").where("taken.callback_key", "=", DEMO_SMS_CALLBACK_KEY))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom("sms_settings as taken").select("taken.id").where("taken.callback_key", "=", DEMO_SMS_CALLBACK_KEY))),
+    )
     .execute();
 
   const regulars = await createGroup(ctx, groupSchema.parse({ name: "Regulars", description: "Ten connections or more" }));
   await updateGroupFilters(ctx, regulars, groupFiltersSchema.parse({ connections: 10 }));
   const gmail = await createGroup(ctx, groupSchema.parse({ name: "Gmail users", description: "Reachable at a Gmail address" }));
-  await updateGroupFilters(ctx, gmail, groupFiltersSchema.parse({ profile: [{ field: "emailAddress", equation: "endsWith", value: "@gmail.com" }] }));
+  await updateGroupFilters(
+    ctx,
+    gmail,
+    groupFiltersSchema.parse({ profile: [{ field: "emailAddress", equation: "endsWith", value: "@gmail.com" }] }),
+  );
 
-  const { id } = await createBroadcast(ctx, broadcastSchema.parse({ title: "Happy hour at the café", description: "Weekday offer, 16:00–18:00" }));
+  const { id } = await createBroadcast(
+    ctx,
+    broadcastSchema.parse({ title: "Happy hour at the café", description: "Weekday offer, 16:00–18:00" }),
+  );
   await updateBroadcastEmail(
     ctx,
     id,
@@ -50,5 +68,11 @@ export async function createDemoMarketing(ctx: OrgContext, now: number): Promise
       email_text: "Happy hour: half-price coffee on weekdays from 16:00 to 18:00, and an hour of Wi-Fi on us.",
     }),
   );
-  await updateBroadcastSms(ctx, id, broadcastSmsSchema.parse({ sms: "Happy hour: half-price coffee weekdays 16:00-18:00, plus an hour of Wi-Fi on us. Reply STOP to opt out." }));
+  await updateBroadcastSms(
+    ctx,
+    id,
+    broadcastSmsSchema.parse({
+      sms: "Happy hour: half-price coffee weekdays 16:00-18:00, plus an hour of Wi-Fi on us. Reply STOP to opt out.",
+    }),
+  );
 }

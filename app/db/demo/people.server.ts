@@ -54,7 +54,11 @@ export function planPopulation(random: Random, customers: number, devices: numbe
   return { deviceCreated, deviceOwner, customerCreated, knownBefore };
 }
 
-const CONTACT = weighted([["phone", 55], ["phone+email", 20], ["email", 25]] as const);
+const CONTACT = weighted([
+  ["phone", 55],
+  ["phone+email", 20],
+  ["email", 25],
+] as const);
 
 /** Kenyan mobile numbers +2547XXXXXXXX, unique per customer index. */
 function phoneFor(index: number, salt: number): string {
@@ -114,7 +118,12 @@ export function* deviceBatches(
   for (let d = 0; d < population.deviceCreated.length; d++) {
     const profile = DEVICE_PROFILES(random);
     const brand = profile.brands(random);
-    const name = profile.os === "macOS" ? random.pick(MAC_MODELS) : profile.os === "iOS" ? random.pick(MODELS.Apple) : `${brand} ${random.pick(MODELS[brand])}`;
+    const name =
+      profile.os === "macOS"
+        ? random.pick(MAC_MODELS)
+        : profile.os === "iOS"
+          ? random.pick(MODELS.Apple)
+          : `${brand} ${random.pick(MODELS[brand])}`;
     // Phones use randomised (locally administered) addresses; laptops their maker's.
     // The low three bytes are a bijection of the index, so addresses are unique.
     const first = profile.isMobile ? (random.int(0, 255) & 0xfc) | 0x02 : random.int(0, 255) & 0xfc;

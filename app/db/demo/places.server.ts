@@ -35,7 +35,12 @@ export function venueProfiles(count: number): VenueProfile[] {
   });
 }
 
-export function venueRows(organizationId: number, profiles: VenueProfile[], random: Random, windowStart: number): Insertable<VenuesTable>[] {
+export function venueRows(
+  organizationId: number,
+  profiles: VenueProfile[],
+  random: Random,
+  windowStart: number,
+): Insertable<VenuesTable>[] {
   return profiles.map((p) => {
     // Venues predate the traffic history.
     const createdAt = windowStart - random.int(30, 400) * DAY;

@@ -13,21 +13,66 @@ import { generateVouchers } from "~/services/prepaid/vouchers.server";
 import { DEMO_MPESA_FORM } from "../../../scripts/fakes/daraja";
 
 export async function createDemoPrepaid(ctx: OrgContext, now: number): Promise<void> {
-  const policy = await createPolicy(ctx, bandwidthPolicySchema.parse({ name: "Standard 2 Mbps", max_upload: "1", max_download: "2", description: "Everyday browsing" }));
+  const policy = await createPolicy(
+    ctx,
+    bandwidthPolicySchema.parse({ name: "Standard 2 Mbps", max_upload: "1", max_download: "2", description: "Everyday browsing" }),
+  );
   const plan = async (fields: Record<string, string>, free = false) => {
     const outcome = await createPlan(ctx, servicePlanSchema(free).parse({ bandwidth_policy_id: String(policy.id), ...fields }), free);
     if (!outcome.ok) throw new Error(`demo plan ${fields.name}: ${JSON.stringify(outcome.errors)}`);
     return outcome.id;
   };
-  const hour = await plan({ name: "One hour", code: "HOUR", price: "20", plan_kind: "Limited", limit_type: "Time", time_limit: "1", time_limit_unit: "Hrs", validity: "1", validity_units: "Days" });
-  await plan({ name: "Day pass", code: "DAY", price: "50", plan_kind: "Limited", limit_type: "Both", time_limit: "12", time_limit_unit: "Hrs", usage_limit: "2", usage_limit_unit: "GBs", validity: "1", validity_units: "Days" });
-  await plan({ name: "Free 30 minutes", plan_kind: "Limited", limit_type: "Both", time_limit: "30", time_limit_unit: "Mins", usage_limit: "200", usage_limit_unit: "MBs", validity: "1", validity_units: "Days", free_every: "day" }, true);
+  const hour = await plan({
+    name: "One hour",
+    code: "HOUR",
+    price: "20",
+    plan_kind: "Limited",
+    limit_type: "Time",
+    time_limit: "1",
+    time_limit_unit: "Hrs",
+    validity: "1",
+    validity_units: "Days",
+  });
+  await plan({
+    name: "Day pass",
+    code: "DAY",
+    price: "50",
+    plan_kind: "Limited",
+    limit_type: "Both",
+    time_limit: "12",
+    time_limit_unit: "Hrs",
+    usage_limit: "2",
+    usage_limit_unit: "GBs",
+    validity: "1",
+    validity_units: "Days",
+  });
+  await plan(
+    {
+      name: "Free 30 minutes",
+      plan_kind: "Limited",
+      limit_type: "Both",
+      time_limit: "30",
+      time_limit_unit: "Mins",
+      usage_limit: "200",
+      usage_limit_unit: "MBs",
+      validity: "1",
+      validity_units: "Days",
+      free_every: "day",
+    },
+    true,
+  );
   const today = new Date(now).toISOString().slice(0, 10);
   const validTill = new Date(now + 90 * 86_400_000).toISOString().slice(0, 10);
-  await generateVouchers(ctx, voucherGroupSchema(today, true).parse({ name: "Front desk hour", face_value: "20", valid_till: validTill, service_plan_id: String(hour), codes_count: "50", description: "Sold at the café till" }));
-  await saveMpesaSettings(
+  await generateVouchers(
     ctx,
-    mpesaSettingsSchema.parse(DEMO_MPESA_FORM),
-    now,
+    voucherGroupSchema(today, true).parse({
+      name: "Front desk hour",
+      face_value: "20",
+      valid_till: validTill,
+      service_plan_id: String(hour),
+      codes_count: "50",
+      description: "Sold at the café till",
+    }),
   );
+  await saveMpesaSettings(ctx, mpesaSettingsSchema.parse(DEMO_MPESA_FORM), now);
 }

@@ -8,9 +8,23 @@ import { addDisplaySetting } from "~/services/splash/rules.server";
 import { db } from "../db.server";
 
 /** Answers the owner's context it used, for the demo's other operator-made parts. */
-export async function createDemoSplashPages(organization: OrgContext["org"], ownerId: number, venueIds: readonly number[]): Promise<OrgContext> {
-  const owner = await db.selectFrom("users").select(["id", "first_name", "middle_name", "last_name", "email", "phone_number"]).where("id", "=", ownerId).executeTakeFirstOrThrow();
-  const ctx: OrgContext = { user: owner, org: organization, permissions: new Set(ALL_PERMISSIONS), isOwner: true, roleName: "Administrator" };
+export async function createDemoSplashPages(
+  organization: OrgContext["org"],
+  ownerId: number,
+  venueIds: readonly number[],
+): Promise<OrgContext> {
+  const owner = await db
+    .selectFrom("users")
+    .select(["id", "first_name", "middle_name", "last_name", "email", "phone_number"])
+    .where("id", "=", ownerId)
+    .executeTakeFirstOrThrow();
+  const ctx: OrgContext = {
+    user: owner,
+    org: organization,
+    permissions: new Set(ALL_PERMISSIONS),
+    isOwner: true,
+    roleName: "Administrator",
+  };
   const page = async (templateId: string, name: string, description: string, publish: boolean) => {
     const { id } = await createPage(ctx, { name, css_template: "tailwind.css", description });
     await copyTemplate(ctx, id, templateId);
@@ -26,7 +40,14 @@ export async function createDemoSplashPages(organization: OrgContext["org"], own
   if (third !== undefined) {
     const aps = await db.selectFrom("access_points").select("id").where("venue_id", "=", third).execute();
     if (aps.length) {
-      await addDisplaySetting(ctx, cafe, { access_points: aps.map((a) => a.id), factor: "On", factor_count: 1, factor_type: "Session", start_date: null, end_date: null });
+      await addDisplaySetting(ctx, cafe, {
+        access_points: aps.map((a) => a.id),
+        factor: "On",
+        factor_count: 1,
+        factor_type: "Session",
+        start_date: null,
+        end_date: null,
+      });
     }
   }
   return ctx;

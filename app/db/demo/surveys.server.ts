@@ -28,7 +28,12 @@ export async function createDemoSurveys(ctx: OrgContext, now: number): Promise<n
     now,
   );
   if (!created.ok) throw new Error(`demo survey not created: ${JSON.stringify(created.errors)}`);
-  const questions = await db.selectFrom("survey_questions").select(["id", "question_type"]).where("survey_id", "=", created.id).orderBy("position").execute();
+  const questions = await db
+    .selectFrom("survey_questions")
+    .select(["id", "question_type"])
+    .where("survey_id", "=", created.id)
+    .orderBy("position")
+    .execute();
   // The last authorized connection of up to 120 customers in the survey's weeks.
   const guests = await db
     .selectFrom("connections")
@@ -44,13 +49,34 @@ export async function createDemoSurveys(ctx: OrgContext, now: number): Promise<n
     const at = Number(g.at);
     await db
       .insertInto("survey_participations")
-      .values({ organization_id: ctx.org.id, survey_id: created.id, customer_id: g.customer_id!, connection_id: Number(g.connection_id), status: i % 10 === 9 ? "skipped" : "answered", created_at: at })
+      .values({
+        organization_id: ctx.org.id,
+        survey_id: created.id,
+        customer_id: g.customer_id!,
+        connection_id: Number(g.connection_id),
+        status: i % 10 === 9 ? "skipped" : "answered",
+        created_at: at,
+      })
       .execute();
     if (i % 10 === 9) continue;
-    const answers = [String([5, 4, 4, 3, 5, 2, 4][i % 7]), options[(i * 3) % options.length]!, ...(i % 3 === 0 ? [COMMENTS[i % COMMENTS.length]!] : [])];
+    const answers = [
+      String([5, 4, 4, 3, 5, 2, 4][i % 7]),
+      options[(i * 3) % options.length]!,
+      ...(i % 3 === 0 ? [COMMENTS[i % COMMENTS.length]!] : []),
+    ];
     await db
       .insertInto("survey_responses")
-      .values(answers.map((answer, k) => ({ organization_id: ctx.org.id, survey_id: created.id, question_id: Number(questions[k]!.id), customer_id: g.customer_id, connection_id: Number(g.connection_id), answer, created_at: at })))
+      .values(
+        answers.map((answer, k) => ({
+          organization_id: ctx.org.id,
+          survey_id: created.id,
+          question_id: Number(questions[k]!.id),
+          customer_id: g.customer_id,
+          connection_id: Number(g.connection_id),
+          answer,
+          created_at: at,
+        })),
+      )
       .execute();
   }
   return guests.length;

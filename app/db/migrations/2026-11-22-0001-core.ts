@@ -195,7 +195,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("window_started_at", "bigint", (c) => c.notNull())
     .addColumn("hits", "integer", (c) => c.notNull())
     .execute();
-
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -57,7 +57,9 @@ async function sqliteTrigrams(db: Kysely<any>): Promise<void> {
     const fts = `${table}_search`;
     const remove = `insert into ${fts} (${fts}, rowid, search_text) values ('delete', old.id, old.search_text);`;
     const add = `insert into ${fts} (rowid, search_text) values (new.id, new.search_text);`;
-    await sql.raw(`create virtual table ${fts} using fts5(search_text, content='${table}', content_rowid='id', tokenize='trigram')`).execute(db);
+    await sql
+      .raw(`create virtual table ${fts} using fts5(search_text, content='${table}', content_rowid='id', tokenize='trigram')`)
+      .execute(db);
     await sql.raw(`create trigger ${fts}_insert after insert on ${table} begin ${add} end`).execute(db);
     await sql.raw(`create trigger ${fts}_delete after delete on ${table} begin ${remove} end`).execute(db);
     await sql.raw(`create trigger ${fts}_update after update of ${WATCHED[table]} on ${table} begin ${remove} ${add} end`).execute(db);

@@ -8,7 +8,15 @@ import { UTC_BUCKETS } from "./_analytics-sql";
 // no presence chains (migration 0034 adds them), no customer totals (0035).
 const TRIGGERS = analyticsTriggers(UTC_BUCKETS, { presence: false });
 // The tables this migration makes (later migrations add to the shared list).
-const ROLLUP_TABLES = ["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_visit_days", "customer_gaps", "customer_first_days"];
+const ROLLUP_TABLES = [
+  "usage_hourly",
+  "usage_daily",
+  "usage_daily_ap",
+  "dimension_daily",
+  "customer_visit_days",
+  "customer_gaps",
+  "customer_first_days",
+];
 
 // Analytics roll-ups kept current by triggers (docs/decisions/0009-analytics-rollups.md).
 // Tables are clustered by their primary key on SQLite (WITHOUT ROWID); the key starts with what
@@ -117,13 +125,17 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addPrimaryKeyConstraint("customer_first_days_pk", ["organization_id", "venue_key", "org_first_day", "venue_first_day"]),
   ).execute();
 
-  await db.schema.createTable("analytics_paused").addColumn("organization_id", "integer", (c) => c.primaryKey()).execute();
+  await db.schema
+    .createTable("analytics_paused")
+    .addColumn("organization_id", "integer", (c) => c.primaryKey())
+    .execute();
 
   await switchTriggers(db, [], TRIGGERS);
 
   // Connections that exist already (an upgraded database): roll them up once.
   await sql.raw(`insert into analytics_paused (organization_id) select id from organizations`).execute(db);
-  for (const statement of rollupRebuildStatements(null, UTC_BUCKETS, { presence: false, totals: false })) await sql.raw(statement).execute(db);
+  for (const statement of rollupRebuildStatements(null, UTC_BUCKETS, { presence: false, totals: false }))
+    await sql.raw(statement).execute(db);
   await sql.raw(`delete from analytics_paused`).execute(db);
 }
 

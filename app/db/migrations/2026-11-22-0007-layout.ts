@@ -15,8 +15,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   // markers placed at zoom 19. SQLite's real is already 8 bytes.
   if (isPostgres(db)) {
     for (const table of ["venues", "access_points"]) {
-      await db.schema.alterTable(table).alterColumn("lat", (c) => c.setDataType("double precision")).execute();
-      await db.schema.alterTable(table).alterColumn("lng", (c) => c.setDataType("double precision")).execute();
+      await db.schema
+        .alterTable(table)
+        .alterColumn("lat", (c) => c.setDataType("double precision"))
+        .execute();
+      await db.schema
+        .alterTable(table)
+        .alterColumn("lng", (c) => c.setDataType("double precision"))
+        .execute();
     }
   }
 }
@@ -25,8 +31,14 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable("venue_zones").ifExists().execute();
   if (isPostgres(db)) {
     for (const table of ["venues", "access_points"]) {
-      await db.schema.alterTable(table).alterColumn("lat", (c) => c.setDataType("real")).execute();
-      await db.schema.alterTable(table).alterColumn("lng", (c) => c.setDataType("real")).execute();
+      await db.schema
+        .alterTable(table)
+        .alterColumn("lat", (c) => c.setDataType("real"))
+        .execute();
+      await db.schema
+        .alterTable(table)
+        .alterColumn("lng", (c) => c.setDataType("real"))
+        .execute();
     }
   }
 }

@@ -5,7 +5,10 @@ import { cascade, withId } from "./_dialect";
 // link mailed to it. Accounts made before this signed up under the old rules and count as verified.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("users").addColumn("email_verified_at", "bigint").execute();
-  await db.updateTable("users").set({ email_verified_at: sql`created_at` }).execute();
+  await db
+    .updateTable("users")
+    .set({ email_verified_at: sql`created_at` })
+    .execute();
 
   // One row per mailed link: sign-up (the account's own address) or an e-mail change (a new one).
   await withId(db, db.schema.createTable("email_verifications"))

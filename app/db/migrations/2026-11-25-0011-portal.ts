@@ -31,10 +31,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("session_minutes", "integer", (c) => c.notNull().defaultTo(60))
     .execute();
   // 1: guests without name, e-mail and phone fill in the sign-up form; 0: one Connect button.
-  await db.schema.alterTable("venues").addColumn("guest_signup", "integer", (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable("venues")
+    .addColumn("guest_signup", "integer", (c) => c.notNull().defaultTo(1))
+    .execute();
   const venues = await db.selectFrom("venues").select("id").execute();
   for (const venue of venues) {
-    await db.updateTable("venues").set({ portal_key: crypto.randomBytes(18).toString("base64url") }).where("id", "=", venue.id).execute();
+    await db
+      .updateTable("venues")
+      .set({ portal_key: crypto.randomBytes(18).toString("base64url") })
+      .where("id", "=", venue.id)
+      .execute();
   }
   await db.schema.createIndex("venues_portal_key").on("venues").column("portal_key").unique().execute();
   await db.schema.createIndex("venues_gateway_secret_hash").on("venues").column("gateway_secret_hash").unique().execute();
@@ -105,7 +112,15 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("customers").dropColumn("marketing_opt_in_at").execute();
   await db.schema.alterTable("customers").dropColumn("terms_accepted_at").execute();
   await db.schema.dropIndex("connections_open_sessions").ifExists().execute();
-  for (const column of ["token_expires_at", "client_ip", "gateway", "gateway_context", "session_expires_at", "accounted_at", "terminate_cause"]) {
+  for (const column of [
+    "token_expires_at",
+    "client_ip",
+    "gateway",
+    "gateway_context",
+    "session_expires_at",
+    "accounted_at",
+    "terminate_cause",
+  ]) {
     await db.schema.alterTable("connections").dropColumn(column).execute();
   }
   await db.schema.dropIndex("venues_gateway_secret_hash").ifExists().execute();

@@ -50,7 +50,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("factor_type", "text", (c) => c.notNull()) // Session | Day
     .addColumn("created_at", "bigint", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("splash_display_settings_org").on("splash_display_settings").columns(["organization_id", "splash_page_id"]).execute();
+  await db.schema
+    .createIndex("splash_display_settings_org")
+    .on("splash_display_settings")
+    .columns(["organization_id", "splash_page_id"])
+    .execute();
   await db.schema
     .createTable("splash_display_setting_access_points")
     .addColumn("display_setting_id", "integer", (c) => cascade(c.notNull().references("splash_display_settings.id")))
@@ -90,7 +94,13 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex("connections_device_sessions").ifExists().execute();
   await db.schema.alterTable("venues").dropColumn("splash_page_id").execute();
-  for (const table of ["splash_assets", "splash_display_setting_access_points", "splash_display_settings", "splash_page_configs", "splash_pages"]) {
+  for (const table of [
+    "splash_assets",
+    "splash_display_setting_access_points",
+    "splash_display_settings",
+    "splash_page_configs",
+    "splash_pages",
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

@@ -6,7 +6,11 @@ import type { Kysely } from "kysely";
 // plan can be answered through the customers' own index instead of testing every subscription;
 // and a term naming one plan reads that plan's subscriptions newest first from it, however rare.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex("subscriptions_org_plan").on("subscriptions").columns(["organization_id", "plan_name", "created_at"]).execute();
+  await db.schema
+    .createIndex("subscriptions_org_plan")
+    .on("subscriptions")
+    .columns(["organization_id", "plan_name", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -32,7 +32,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("mpesa_transactions_pending").on("mpesa_transactions").columns(["status", "next_check_at"]).execute();
   await db.schema.createIndex("mpesa_transactions_connection").on("mpesa_transactions").column("connection_id").execute();
   // One pending purchase per connection: "Pay" pressed twice at once must not push (and charge) twice.
-  await db.schema.createIndex("mpesa_transactions_one_pending").on("mpesa_transactions").column("connection_id").unique().where(sql.ref("status"), "=", sql.lit(0)).execute();
+  await db.schema
+    .createIndex("mpesa_transactions_one_pending")
+    .on("mpesa_transactions")
+    .column("connection_id")
+    .unique()
+    .where(sql.ref("status"), "=", sql.lit(0))
+    .execute();
 
   await db.schema.alterTable("subscriptions").addColumn("max_upload_kbps", "integer").execute();
   await db.schema.alterTable("subscriptions").addColumn("max_download_kbps", "integer").execute();

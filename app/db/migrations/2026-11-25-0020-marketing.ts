@@ -69,7 +69,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn("delivered_at", "bigint"),
   ).execute();
   // Exactly once: a second worker, or the same one after a crash, finds the row and does not send again.
-  await db.schema.createIndex("broadcast_deliveries_once").on("broadcast_deliveries").columns(["schedule_id", "customer_id", "channel"]).unique().execute();
+  await db.schema
+    .createIndex("broadcast_deliveries_once")
+    .on("broadcast_deliveries")
+    .columns(["schedule_id", "customer_id", "channel"])
+    .unique()
+    .execute();
   await db.schema.createIndex("broadcast_deliveries_status").on("broadcast_deliveries").columns(["schedule_id", "status"]).execute();
   await db.schema.createIndex("broadcast_deliveries_provider_id").on("broadcast_deliveries").columns(["provider_message_id"]).execute();
 
@@ -91,7 +96,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("customers").dropColumn("marketing_opted_out_at").execute();
-  for (const table of ["sms_settings", "broadcast_deliveries", "broadcast_schedule_groups", "broadcast_schedules", "broadcasts", "customer_groups"]) {
+  for (const table of [
+    "sms_settings",
+    "broadcast_deliveries",
+    "broadcast_schedule_groups",
+    "broadcast_schedules",
+    "broadcasts",
+    "customer_groups",
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

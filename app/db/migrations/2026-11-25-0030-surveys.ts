@@ -47,7 +47,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "bigint", (c) => c.notNull())
     .execute();
   // Once per customer: a second answer (another tab, a replayed form) is refused by this index.
-  await db.schema.createIndex("survey_participations_once").on("survey_participations").columns(["survey_id", "customer_id"]).unique().execute();
+  await db.schema
+    .createIndex("survey_participations_once")
+    .on("survey_participations")
+    .columns(["survey_id", "customer_id"])
+    .unique()
+    .execute();
   await db.schema.createIndex("survey_participations_customer").on("survey_participations").columns(["customer_id"]).execute();
 
   await withId(db, db.schema.createTable("survey_responses"), true)
@@ -82,10 +87,16 @@ export async function up(db: Kysely<any>): Promise<void> {
       case when (select q.question_type from survey_questions q where q.id = NEW.question_id) = 'text' then '' else NEW.answer end, 1)
     on conflict (survey_id, day, question_id, answer) do update set responses = survey_answer_days.responses + excluded.responses`;
   if (isPostgres(db)) {
-    await sql`${sql.raw(`create or replace function survey_answer_days_count() returns trigger language plpgsql as $$ begin ${count}; return null; end $$`)}`.execute(db);
-    await sql`${sql.raw("create trigger survey_answer_days_count after insert on survey_responses for each row execute function survey_answer_days_count()")}`.execute(db);
+    await sql`${sql.raw(`create or replace function survey_answer_days_count() returns trigger language plpgsql as $$ begin ${count}; return null; end $$`)}`.execute(
+      db,
+    );
+    await sql`${sql.raw("create trigger survey_answer_days_count after insert on survey_responses for each row execute function survey_answer_days_count()")}`.execute(
+      db,
+    );
   } else {
-    await sql`${sql.raw(`create trigger survey_answer_days_count after insert on survey_responses for each row begin ${count}; end`)}`.execute(db);
+    await sql`${sql.raw(`create trigger survey_answer_days_count after insert on survey_responses for each row begin ${count}; end`)}`.execute(
+      db,
+    );
   }
   await db.schema.createIndex("survey_responses_customer").on("survey_responses").columns(["customer_id"]).execute();
 }

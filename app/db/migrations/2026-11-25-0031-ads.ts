@@ -56,7 +56,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "bigint", (c) => c.notNull())
     .execute();
   // Dedupe (insert or ignore) and the "first impression of this banner on this connection" lookup.
-  await db.schema.createIndex("ad_events_once").on("ad_events").columns(["connection_id", "banner_id", "kind", "minute"]).unique().execute();
+  await db.schema
+    .createIndex("ad_events_once")
+    .on("ad_events")
+    .columns(["connection_id", "banner_id", "kind", "minute"])
+    .unique()
+    .execute();
   // The roll-up and the not-yet-rolled tail read by time.
   await db.schema.createIndex("ad_events_minute").on("ad_events").columns(["minute"]).execute();
   await db.schema.createIndex("ad_events_banner").on("ad_events").columns(["banner_id"]).execute();

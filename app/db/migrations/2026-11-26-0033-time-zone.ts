@@ -6,8 +6,14 @@ import { analyticsTriggers, switchTriggers } from "./_analytics-triggers";
 // offset from UTC, which the analytics triggers now bucket hours and days by. Existing
 // organisations keep UTC (offset 0), so their roll-up rows are already right and nothing is rebuilt.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("organizations").addColumn("time_zone", "text", (c) => c.notNull().defaultTo("UTC")).execute();
-  await db.schema.alterTable("organizations").addColumn("utc_offset_ms", "bigint", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("organizations")
+    .addColumn("time_zone", "text", (c) => c.notNull().defaultTo("UTC"))
+    .execute();
+  await db.schema
+    .alterTable("organizations")
+    .addColumn("utc_offset_ms", "bigint", (c) => c.notNull().defaultTo(0))
+    .execute();
   await switchTriggers(db, analyticsTriggers(UTC_BUCKETS), analyticsTriggers(LOCAL_BUCKETS));
 }
 

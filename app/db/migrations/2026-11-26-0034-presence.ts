@@ -48,7 +48,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Existing connections, once, with every organisation paused so the chain triggers stay quiet.
   // Organisations paused already (a bulk load under way, a deleted organisation) stay paused.
   const paused = (await db.selectFrom("analytics_paused").select("organization_id").execute()).map((r) => Number(r.organization_id));
-  await sql`insert into analytics_paused (organization_id) select id from organizations where true on conflict (organization_id) do nothing`.execute(db);
+  await sql`insert into analytics_paused (organization_id) select id from organizations where true on conflict (organization_id) do nothing`.execute(
+    db,
+  );
   for (const statement of presenceRebuildStatements(null, LOCAL_BUCKETS)) await sql.raw(statement).execute(db);
   let resume = db.deleteFrom("analytics_paused");
   if (paused.length) resume = resume.where("organization_id", "not in", paused);

@@ -9,11 +9,19 @@ import { ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, LOCAL_BUCKETS, modeL
  * leaves out the presence chains, for migrations older than 0034 (their databases have no such
  * tables); `totals: false` customer_totals, for those older than 0035.
  */
-export function rollupRebuildStatements(organizationId: number | null, b: Buckets = LOCAL_BUCKETS, { presence = true, totals = true } = {}): string[] {
+export function rollupRebuildStatements(
+  organizationId: number | null,
+  b: Buckets = LOCAL_BUCKETS,
+  { presence = true, totals = true } = {},
+): string[] {
   if (organizationId !== null && !Number.isSafeInteger(organizationId)) throw new Error(`Not an organization id: ${organizationId}`);
   const of = (alias?: string) => (organizationId === null ? "true" : `${alias ? `${alias}.` : ""}organization_id = ${organizationId}`);
   const sums = "footfall, connections, upload, download, dwell_ms";
-  const sumsOf = (columns: string) => columns.split(", ").map((c) => `sum(${c})`).join(", ");
+  const sumsOf = (columns: string) =>
+    columns
+      .split(", ")
+      .map((c) => `sum(${c})`)
+      .join(", ");
   /** The every-venue rows, summed from the per-venue rows just written. */
   const allVenues = (table: string, key: string, columns: string) =>
     `insert into ${table} (organization_id, venue_id, ${key}, ${columns})
@@ -25,15 +33,22 @@ export function rollupRebuildStatements(organizationId: number | null, b: Bucket
   const connections = "connections c join organizations zo on zo.id = c.organization_id";
   const dwell = `case when c.authorized_at is not null and c.ended_at > c.authorized_at then c.ended_at - c.authorized_at else 0 end`;
   const figures = `count(*), count(c.authorized_at), coalesce(sum(c.upload), 0), coalesce(sum(c.download), 0), coalesce(sum(${dwell}), 0)`;
-  const device = (d: "is_mobile" | "os" | "brand" | "browser") => `case when d.id is null then 'Unknown' else coalesce(${deviceLabel(d, "d")}, 'Unknown') end`;
+  const device = (d: "is_mobile" | "os" | "brand" | "browser") =>
+    `case when d.id is null then 'Unknown' else coalesce(${deviceLabel(d, "d")}, 'Unknown') end`;
   const visits = (key: string, venueCondition: string, groupVenue: string) =>
     `select c.organization_id, c.customer_id, ${key} as venue_key, ${day("c")} as day_start, count(*) as n from ${connections}
      where ${of("c")} and c.authorized_at is not null and c.customer_id is not null${venueCondition}
      group by c.organization_id, c.customer_id${groupVenue}, ${day("c")}`;
   return [
-    ...["usage_hourly", "usage_daily", "usage_daily_ap", "dimension_daily", "customer_gaps", "customer_first_days", "customer_visit_days"].map(
-      (t) => `delete from ${t} where ${of()}`,
-    ),
+    ...[
+      "usage_hourly",
+      "usage_daily",
+      "usage_daily_ap",
+      "dimension_daily",
+      "customer_gaps",
+      "customer_first_days",
+      "customer_visit_days",
+    ].map((t) => `delete from ${t} where ${of()}`),
     `insert into usage_hourly (organization_id, venue_id, hour_start, ${sums})
      select c.organization_id, coalesce(c.venue_id, 0), ${hour}, ${figures}
      from ${connections} where ${of("c")}

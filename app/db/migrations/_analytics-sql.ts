@@ -29,7 +29,9 @@ export interface Buckets {
 
 const offsetOf = (alias: string) => `(select zo.utc_offset_ms from organizations zo where zo.id = ${alias}.organization_id)`;
 const startOf = (alias: string, size: number, offset: string | null) =>
-  offset === null ? `(${alias}.created_at - ${alias}.created_at % ${size})` : `(${alias}.created_at - (${alias}.created_at + ${offset}) % ${size})`;
+  offset === null
+    ? `(${alias}.created_at - ${alias}.created_at % ${size})`
+    : `(${alias}.created_at - (${alias}.created_at + ${offset}) % ${size})`;
 
 export const UTC_BUCKETS: Buckets = { day: (a) => startOf(a, DAY, null), hour: (a) => startOf(a, HOUR, null) };
 export const LOCAL_BUCKETS: Buckets = {
@@ -46,7 +48,8 @@ export const add = (table: string, columns: string[]) => columns.map((c) => `${c
 /** The venue rows a connection counts in: its own (0 once deleted) and every venue's (ALL_VENUES). */
 export const venueLevels = (r: Row) => `(select coalesce(${r}.venue_id, 0) as venue_id union all select ${ALL_VENUES})`;
 
-export const DIMENSIONS = "(select 'mode' as dimension union all select 'is_mobile' union all select 'os' union all select 'brand' union all select 'browser')";
+export const DIMENSIONS =
+  "(select 'mode' as dimension union all select 'is_mobile' union all select 'os' union all select 'brand' union all select 'browser')";
 
 /** The label of a device property, as the raw queries compute it (analytics-shape.server.ts). */
 export function deviceLabel(dimension: "is_mobile" | "os" | "brand" | "browser", device: string): string {

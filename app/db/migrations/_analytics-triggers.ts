@@ -26,7 +26,19 @@
 // organisation stays paused, so its cascade does no roll-up work.
 import { sql, type Kysely } from "kysely";
 import { isPostgres } from "./_dialect";
-import { add, ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, dwellMs, isAuthorized, LOCAL_BUCKETS, modeLabel, type Row, venueLevels } from "./_analytics-sql";
+import {
+  add,
+  ALL_VENUES,
+  type Buckets,
+  deviceLabel,
+  DIMENSIONS,
+  dwellMs,
+  isAuthorized,
+  LOCAL_BUCKETS,
+  modeLabel,
+  type Row,
+  venueLevels,
+} from "./_analytics-sql";
 import { presence, PRESENCE_DAYS, PRESENCE_TABLES } from "./_analytics-presence";
 import { chainLinks, firstChanges, organizationFirstDay, VISIT_DAYS, visit } from "./_analytics-visits";
 
@@ -93,9 +105,11 @@ const authorizationChanged = "(OLD.authorized_at IS NULL) <> (NEW.authorized_at 
 const customerLock = (r: Row) => `if ${r}.customer_id is not null then perform pg_advisory_xact_lock(4, ${r}.customer_id); end if`;
 
 /** The day of the visit, its customer or its authorization changed (not just its venue). */
-const organizationVisitMoved = (b: Buckets) => `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${b.day("OLD")} <> ${b.day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id OR ${authorizationChanged}`;
+const organizationVisitMoved = (b: Buckets) =>
+  `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${b.day("OLD")} <> ${b.day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id OR ${authorizationChanged}`;
 /** The same for a presence day, which does not depend on authorization. */
-const organizationPresenceMoved = (b: Buckets) => `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${b.day("OLD")} <> ${b.day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id`;
+const organizationPresenceMoved = (b: Buckets) =>
+  `OLD.organization_id IS DISTINCT FROM NEW.organization_id OR ${b.day("OLD")} <> ${b.day("NEW")} OR OLD.customer_id IS DISTINCT FROM NEW.customer_id`;
 
 /**
  * Deleting a venue or an access point sets its connections' reference to NULL, one row at a time.
@@ -106,7 +120,9 @@ function onlyDetached(watched: string[]): string {
   const gone = (column: string, table: string) =>
     `(OLD.${column} IS NOT DISTINCT FROM NEW.${column} OR (NEW.${column} IS NULL AND NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.id = OLD.${column})))`;
   return watched
-    .map((c) => (c === "venue_id" ? gone(c, "venues") : c === "access_point_id" ? gone(c, "access_points") : `OLD.${c} IS NOT DISTINCT FROM NEW.${c}`))
+    .map((c) =>
+      c === "venue_id" ? gone(c, "venues") : c === "access_point_id" ? gone(c, "access_points") : `OLD.${c} IS NOT DISTINCT FROM NEW.${c}`,
+    )
     .join(" AND ");
 }
 
@@ -438,7 +454,12 @@ export const analyticsTriggers = (b: Buckets, o: TriggerOptions = {}): Trigger[]
       ...moveRows("usage_hourly", ["organization_id", "venue_id", "hour_start"], USAGE_SUMS, "venue_id"),
       ...moveRows("usage_daily", ["organization_id", "venue_id", "day_start"], USAGE_SUMS, "venue_id"),
       ...moveRows("usage_daily_ap", ["organization_id", "day_start", "venue_id", "access_point_id"], USAGE_SUMS, "venue_id"),
-      ...moveRows("dimension_daily", ["organization_id", "dimension", "venue_id", "day_start", "value"], ["footfall", "connections"], "venue_id"),
+      ...moveRows(
+        "dimension_daily",
+        ["organization_id", "dimension", "venue_id", "day_start", "value"],
+        ["footfall", "connections"],
+        "venue_id",
+      ),
       "delete from customer_visit_days where organization_id = OLD.organization_id and venue_key = OLD.id",
       "delete from customer_gaps where organization_id = OLD.organization_id and venue_key = OLD.id",
       "delete from customer_first_days where organization_id = OLD.organization_id and venue_key = OLD.id",

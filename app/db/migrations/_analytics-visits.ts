@@ -36,12 +36,9 @@ export function visit(b: Buckets, r: Row, sign: 1 | -1, scope: "organization" | 
 export function chainDay(c: DayChain, b: Buckets, r: Row, sign: 1 | -1, scope: "organization" | "venue", onlyIf?: string): string[] {
   const day = (row: Row) => b.day(row);
   const key = scope === "organization" ? "0" : `${r}.venue_id`;
-  const applies = [
-    c.holds?.(r),
-    `${r}.customer_id is not null`,
-    scope === "venue" && `${r}.venue_id is not null`,
-    onlyIf && `(${onlyIf})`,
-  ].filter(Boolean).join(" and ");
+  const applies = [c.holds?.(r), `${r}.customer_id is not null`, scope === "venue" && `${r}.venue_id is not null`, onlyIf && `(${onlyIf})`]
+    .filter(Boolean)
+    .join(" and ");
   const same = `organization_id = ${r}.organization_id and customer_id = ${r}.customer_id and venue_key = ${key} and day_start = ${day(r)}`;
   if (sign === 1) {
     const firstDay = c.orgFirstDay

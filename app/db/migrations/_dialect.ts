@@ -14,9 +14,7 @@ export function withId<T extends string>(db: Kysely<any>, table: CreateTableBuil
 
 /** created_at and updated_at as epoch milliseconds. */
 export function withTimestamps<T extends string>(table: CreateTableBuilder<T, any>) {
-  return table
-    .addColumn("created_at", "bigint", (c) => c.notNull())
-    .addColumn("updated_at", "bigint", (c) => c.notNull());
+  return table.addColumn("created_at", "bigint", (c) => c.notNull()).addColumn("updated_at", "bigint", (c) => c.notNull());
 }
 
 export const cascade = (c: ColumnDefinitionBuilder) => c.onDelete("cascade");

@@ -28,7 +28,11 @@ export function parseRecordId(raw: unknown): number | null {
 
 /** A required text field: conform turns an empty field into undefined, so the message goes on both. */
 function requiredText(message: string, max: number) {
-  return z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max, ACCESS_CONTROL_MESSAGES.tooLong);
+  return z
+    .string({ required_error: message, invalid_type_error: message })
+    .trim()
+    .min(1, message)
+    .max(max, ACCESS_CONTROL_MESSAGES.tooLong);
 }
 
 /** A hidden id field: null when missing or malformed (a 404 in the service). */

@@ -34,7 +34,10 @@ function requiredText(message: string, max: number) {
 
 /** Passwords are never trimmed: spaces are characters like any other. */
 function requiredPassword(message: string) {
-  return z.string({ required_error: message, invalid_type_error: message }).min(1, message).max(PASSWORD_MAX_LENGTH, MESSAGES.passwordTooLong);
+  return z
+    .string({ required_error: message, invalid_type_error: message })
+    .min(1, message)
+    .max(PASSWORD_MAX_LENGTH, MESSAGES.passwordTooLong);
 }
 
 const newPassword = requiredPassword(MESSAGES.passwordRequired).refine((p) => p.length >= PASSWORD_MIN_LENGTH, MESSAGES.passwordTooShort);

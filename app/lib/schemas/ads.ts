@@ -167,7 +167,10 @@ export const clickUrl = z
 
 /** The banner upload's text fields (the image travels in `file`). */
 export const bannerSchema = z.object({
-  campaign_id: z.string({ required_error: ADS_MESSAGES.campaignRequired }).regex(/^\d{1,9}$/, ADS_MESSAGES.campaignRequired).transform(Number),
+  campaign_id: z
+    .string({ required_error: ADS_MESSAGES.campaignRequired })
+    .regex(/^\d{1,9}$/, ADS_MESSAGES.campaignRequired)
+    .transform(Number),
   description: optionalText(300),
   click_url: clickUrl,
   active: z

@@ -73,7 +73,8 @@ export const broadcastSmsSchema = z.object({
     .refine(noNul, BROADCAST_MESSAGES.nul)
     .superRefine((v, ctx) => {
       const { segments } = smsCount(v);
-      if (segments > SMS_MAX_SEGMENTS) ctx.addIssue({ code: z.ZodIssueCode.custom, message: BROADCAST_MESSAGES.smsTooLong(segments, SMS_MAX_SEGMENTS) });
+      if (segments > SMS_MAX_SEGMENTS)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: BROADCAST_MESSAGES.smsTooLong(segments, SMS_MAX_SEGMENTS) });
     })
     .transform((v) => (v.trim() ? v : null)),
 });
@@ -99,7 +100,15 @@ export function parseDispatchAt(raw: string): number | null {
   const m = DATE_TIME.exec(raw.trim());
   if (!m) return null;
   const [year, month, day, hour, minute, second = "0", fraction = "0"] = m.slice(1, 8);
-  const ms = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), Number(fraction.padEnd(3, "0")));
+  const ms = Date.UTC(
+    Number(year),
+    Number(month) - 1,
+    Number(day),
+    Number(hour),
+    Number(minute),
+    Number(second),
+    Number(fraction.padEnd(3, "0")),
+  );
   const d = new Date(ms);
   const real =
     d.getUTCFullYear() === Number(year) &&
@@ -121,10 +130,17 @@ export const scheduleSchema = z
   .object({
     channel: z.enum(["BOTH", "SMS", "EMAIL"], { errorMap: () => ({ message: BROADCAST_MESSAGES.channel }) }).default("BOTH"),
     groups: z
-      .array(z.coerce.number({ invalid_type_error: BROADCAST_MESSAGES.groupsRequired }).int().positive().max(2 ** 31 - 1), {
-        required_error: BROADCAST_MESSAGES.groupsRequired,
-        invalid_type_error: BROADCAST_MESSAGES.groupsRequired,
-      })
+      .array(
+        z.coerce
+          .number({ invalid_type_error: BROADCAST_MESSAGES.groupsRequired })
+          .int()
+          .positive()
+          .max(2 ** 31 - 1),
+        {
+          required_error: BROADCAST_MESSAGES.groupsRequired,
+          invalid_type_error: BROADCAST_MESSAGES.groupsRequired,
+        },
+      )
       .min(1, BROADCAST_MESSAGES.groupsRequired)
       .max(SCHEDULE_MAX_GROUPS, BROADCAST_MESSAGES.tooManyGroups(SCHEDULE_MAX_GROUPS))
       .transform((ids) => [...new Set(ids)]),

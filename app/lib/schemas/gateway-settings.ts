@@ -49,7 +49,11 @@ const checkbox = z
 
 const fields = z.object({
   gateway_secret: writeOnlySecret(
-    z.string().min(24, GATEWAY_SETTINGS_MESSAGES.secretLength).max(256, GATEWAY_SETTINGS_MESSAGES.secretLength).regex(SECRET_CHARACTERS, GATEWAY_SETTINGS_MESSAGES.secretCharacters),
+    z
+      .string()
+      .min(24, GATEWAY_SETTINGS_MESSAGES.secretLength)
+      .max(256, GATEWAY_SETTINGS_MESSAGES.secretLength)
+      .regex(SECRET_CHARACTERS, GATEWAY_SETTINGS_MESSAGES.secretCharacters),
   ),
   opennds_faskey: writeOnlySecret(z.string().regex(FASKEY, GATEWAY_SETTINGS_MESSAGES.faskeyInvalid)),
   clear_opennds_faskey: checkbox,
@@ -69,7 +73,10 @@ const fields = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= SESSION_MINUTES_MAX, GATEWAY_SETTINGS_MESSAGES.sessionInvalid),
   guest_signup: z
-    .string({ required_error: GATEWAY_SETTINGS_MESSAGES.guestSignupInvalid, invalid_type_error: GATEWAY_SETTINGS_MESSAGES.guestSignupInvalid })
+    .string({
+      required_error: GATEWAY_SETTINGS_MESSAGES.guestSignupInvalid,
+      invalid_type_error: GATEWAY_SETTINGS_MESSAGES.guestSignupInvalid,
+    })
     .transform((v, ctx) => {
       const answer = v.trim().toLowerCase();
       if (TRUE.includes(answer)) return true;
@@ -118,6 +125,8 @@ export const gatewaySettingsSchema = fields.superRefine(noSecretWithItsClear);
  * values (an empty string clears a field, as the form does).
  */
 export function gatewaySettingsChangesSchema(sent: (field: string) => boolean): z.ZodType<GatewaySettingsChanges, z.ZodTypeDef, unknown> {
-  const mask = Object.fromEntries(GATEWAY_SETTINGS_FIELDS.filter(sent).map((f) => [f, true])) as Partial<Record<GatewaySettingsField, true>>;
+  const mask = Object.fromEntries(GATEWAY_SETTINGS_FIELDS.filter(sent).map((f) => [f, true])) as Partial<
+    Record<GatewaySettingsField, true>
+  >;
   return fields.pick(mask).superRefine(noSecretWithItsClear);
 }

@@ -14,7 +14,18 @@ import { z } from "zod";
 //   after the first joins the ones before it with its `condition`; AND binds tighter than OR, as in SQL:
 //   a AND b OR c AND d = (a AND b) OR (c AND d). The first rule's condition is ignored.
 
-export const FILTER_FIELDS = ["name", "firstName", "middleName", "lastName", "phoneNumber", "emailAddress", "facebook", "twitter", "days", "connections"] as const;
+export const FILTER_FIELDS = [
+  "name",
+  "firstName",
+  "middleName",
+  "lastName",
+  "phoneNumber",
+  "emailAddress",
+  "facebook",
+  "twitter",
+  "days",
+  "connections",
+] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
 export const FILTER_FIELD_LABELS: Record<FilterField, string> = {
   name: "Name",
@@ -29,7 +40,18 @@ export const FILTER_FIELD_LABELS: Record<FilterField, string> = {
   connections: "Total connections",
 };
 
-export const FILTER_EQUATIONS = ["eq", "moreThan", "lessThan", "neq", "empty", "notEmpty", "startsWith", "endsWith", "like", "notLike"] as const;
+export const FILTER_EQUATIONS = [
+  "eq",
+  "moreThan",
+  "lessThan",
+  "neq",
+  "empty",
+  "notEmpty",
+  "startsWith",
+  "endsWith",
+  "like",
+  "notLike",
+] as const;
 export type FilterEquation = (typeof FILTER_EQUATIONS)[number];
 export const FILTER_EQUATION_LABELS: Record<FilterEquation, string> = {
   eq: "equals",
@@ -58,11 +80,40 @@ export const groupFiltersSchema = z.object({
   byDate: z.enum(["YES", "NO"]).default("NO"),
   connections: z.coerce.number().int().min(0).max(1_000_000).default(0),
   days: z.coerce.number().int().min(0).max(100_000).default(0),
-  dateRange: z.object({ startDate: z.string().regex(DAY), endDate: z.string().regex(DAY) }).nullable().default(null),
-  venues: z.array(z.coerce.number().int().positive().max(2 ** 31 - 1)).max(500).default([]),
-  accessPoints: z.array(z.coerce.number().int().positive().max(2 ** 31 - 1)).max(2000).default([]),
+  dateRange: z
+    .object({ startDate: z.string().regex(DAY), endDate: z.string().regex(DAY) })
+    .nullable()
+    .default(null),
+  venues: z
+    .array(
+      z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 31 - 1),
+    )
+    .max(500)
+    .default([]),
+  accessPoints: z
+    .array(
+      z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 31 - 1),
+    )
+    .max(2000)
+    .default([]),
   profile: z.array(profileRuleSchema).max(50).default([]),
 });
 export type GroupFilters = z.infer<typeof groupFiltersSchema>;
 
-export const EMPTY_FILTERS: GroupFilters = { byDate: "NO", connections: 0, days: 0, dateRange: null, venues: [], accessPoints: [], profile: [] };
+export const EMPTY_FILTERS: GroupFilters = {
+  byDate: "NO",
+  connections: 0,
+  days: 0,
+  dateRange: null,
+  venues: [],
+  accessPoints: [],
+  profile: [],
+};

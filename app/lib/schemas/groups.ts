@@ -50,7 +50,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A number rule's value: a whole number of at most nine digits. */
 export const WHOLE_NUMBER = /^\d{1,9}$/;
 
-const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+const isDay = (v: string) =>
+  DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
 
 /**
  * What the filter form (and updateCustomerGroupFilters) refuses beyond the structure itself, each with
@@ -66,7 +67,8 @@ export function filterIssues(filters: GroupFilters, today: string): { path: (str
         if (!isDay(range[key])) issues.push({ path: ["dateRange", key], message: GROUP_MESSAGES.dateFormat });
         else if (range[key] > today) issues.push({ path: ["dateRange", key], message: GROUP_MESSAGES.dateAfterToday });
       }
-      if (issues.length === 0 && range.startDate > range.endDate) issues.push({ path: ["dateRange", "startDate"], message: GROUP_MESSAGES.datesOrder });
+      if (issues.length === 0 && range.startDate > range.endDate)
+        issues.push({ path: ["dateRange", "startDate"], message: GROUP_MESSAGES.datesOrder });
     }
   }
   filters.profile.forEach((rule, i) => {
@@ -98,11 +100,24 @@ export function checkedFiltersSchema(today: string) {
 const list = (max: number) =>
   z.preprocess(
     (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
-    z.array(z.coerce.number().int().positive().max(2 ** 31 - 1)).max(max),
+    z
+      .array(
+        z.coerce
+          .number()
+          .int()
+          .positive()
+          .max(2 ** 31 - 1),
+      )
+      .max(max),
   );
 
 const minimum = (max: number) =>
-  z.coerce.number({ invalid_type_error: GROUP_MESSAGES.minimum }).int(GROUP_MESSAGES.minimum).min(0, GROUP_MESSAGES.minimum).max(max, GROUP_MESSAGES.minimum).default(0);
+  z.coerce
+    .number({ invalid_type_error: GROUP_MESSAGES.minimum })
+    .int(GROUP_MESSAGES.minimum)
+    .min(0, GROUP_MESSAGES.minimum)
+    .max(max, GROUP_MESSAGES.minimum)
+    .default(0);
 
 /**
  * The Filters section's form: the fields are named as the structure (byDate, dateRange.startDate,
@@ -130,14 +145,12 @@ export function groupFiltersFormSchema(today: string) {
         .max(50)
         .default([]),
     })
-    .transform(
-      (form): GroupFilters => ({
-        ...form,
-        dateRange: form.byDate === "YES" ? form.dateRange : null,
-        venues: [...new Set(form.venues)],
-        accessPoints: [...new Set(form.accessPoints)],
-      }),
-    )
+    .transform((form): GroupFilters => ({
+      ...form,
+      dateRange: form.byDate === "YES" ? form.dateRange : null,
+      venues: [...new Set(form.venues)],
+      accessPoints: [...new Set(form.accessPoints)],
+    }))
     .superRefine((filters, ctx) => {
       for (const issue of filterIssues(filters, today)) ctx.addIssue({ code: z.ZodIssueCode.custom, ...issue });
     });

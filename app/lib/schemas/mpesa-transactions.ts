@@ -74,7 +74,10 @@ export function mpesaWindowOfUrl(searchParams: URLSearchParams, offsetMs: number
   return mpesaWindow(searchParams.get("start"), searchParams.get("end"), now, offsetMs);
 }
 
-const optionalText = z.string({ invalid_type_error: MPESA_TRANSACTIONS_MESSAGES.date }).max(40, MPESA_TRANSACTIONS_MESSAGES.date).optional();
+const optionalText = z
+  .string({ invalid_type_error: MPESA_TRANSACTIONS_MESSAGES.date })
+  .max(40, MPESA_TRANSACTIONS_MESSAGES.date)
+  .optional();
 
 /**
  * POST /api/v1/getmpesatransactions {organization_id, start_date, end_date, page} (spec 3 §7).
@@ -96,7 +99,11 @@ export function mpesaTransactionsQuerySchema(now = Date.now()) {
     .transform((value, ctx) => {
       const window = mpesaWindow(value.start_date, value.end_date, now);
       if (!window.ok) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [window.field === "start" ? "start_date" : "end_date"], message: window.message });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [window.field === "start" ? "start_date" : "end_date"],
+          message: window.message,
+        });
         return z.NEVER;
       }
       return { range: window.range, page: value.page ?? 1 };

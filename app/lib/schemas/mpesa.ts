@@ -21,11 +21,7 @@ export const MPESA_MESSAGES = {
 } as const;
 
 const required = (message: string, max = 200) =>
-  z
-    .string({ required_error: message, invalid_type_error: message })
-    .trim()
-    .min(1, message)
-    .max(max, MPESA_MESSAGES.tooLong);
+  z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max, MPESA_MESSAGES.tooLong);
 
 /** Write-only: empty keeps the stored value (null). */
 const secret = z
@@ -55,7 +51,8 @@ export const mpesaSettingsSchema = z
       .refine((v) => v === null || shortCodeNumber.test(v), MPESA_MESSAGES.numberInvalid),
   })
   .superRefine((value, ctx) => {
-    if (value.type === "till" && value.party_b === null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["party_b"], message: MPESA_MESSAGES.tillRequired });
+    if (value.type === "till" && value.party_b === null)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["party_b"], message: MPESA_MESSAGES.tillRequired });
   });
 
 export type MpesaSettingsInput = z.infer<typeof mpesaSettingsSchema>;

@@ -79,7 +79,12 @@ export function servicePlanSchema(free: boolean) {
         .trim()
         .optional()
         .transform((v) => (v ? v.toUpperCase() : null))
-        .pipe(z.string().regex(/^[A-Z0-9-]{1,20}$/, PLAN_MESSAGES.code).nullable()),
+        .pipe(
+          z
+            .string()
+            .regex(/^[A-Z0-9-]{1,20}$/, PLAN_MESSAGES.code)
+            .nullable(),
+        ),
       description: optionalText(500),
       bandwidth_policy_id: z
         .string()
@@ -124,8 +129,10 @@ export function servicePlanSchema(free: boolean) {
     })
     .superRefine((plan, ctx) => {
       if (plan.plan_kind === "Limited") {
-        if (plan.limit_type !== "Data" && plan.time_limit === null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["time_limit"], message: PLAN_MESSAGES.timeLimit });
-        if (plan.limit_type !== "Time" && plan.usage_limit === null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["usage_limit"], message: PLAN_MESSAGES.usageLimit });
+        if (plan.limit_type !== "Data" && plan.time_limit === null)
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["time_limit"], message: PLAN_MESSAGES.timeLimit });
+        if (plan.limit_type !== "Time" && plan.usage_limit === null)
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["usage_limit"], message: PLAN_MESSAGES.usageLimit });
       }
     });
 }

@@ -74,6 +74,12 @@ export function checkSignup(
   if (!input.last_name && !existing.last_name) errors.last_name = [SIGNUP_MESSAGES.lastNameRequired];
   return {
     errors,
-    details: { first_name: input.first_name, middle_name: input.middle_name, last_name: input.last_name, email_address: email, phone_number: phone },
+    details: {
+      first_name: input.first_name,
+      middle_name: input.middle_name,
+      last_name: input.last_name,
+      email_address: email,
+      phone_number: phone,
+    },
   };
 }

@@ -27,7 +27,8 @@ export const RADIUS_CLIENT_MESSAGES = {
   nameTooLong: "The name must be at most 100 characters.",
   addressRequired: "Address field is required.",
   addressInvalid: "Enter the gateway's IPv4 or IPv6 address, such as 41.90.12.7.",
-  addressTaken: "A RADIUS gateway with this address is already registered. FreeRADIUS tells gateways apart by their address: each needs its own.",
+  addressTaken:
+    "A RADIUS gateway with this address is already registered. FreeRADIUS tells gateways apart by their address: each needs its own.",
   makeInvalid: "Choose the gateway's make: MikroTik, Cisco WLC or Ruckus.",
   portInvalid: "Enter the port the gateway takes Disconnect and CoA messages on, from 1 to 65535 (usually 3799).",
   added: "RADIUS gateway added. Copy its secret now: it is not shown again.",
@@ -37,7 +38,11 @@ export const RADIUS_CLIENT_MESSAGES = {
 } as const;
 
 export const radiusClientSchema = z.object({
-  name: z.string({ required_error: RADIUS_CLIENT_MESSAGES.nameRequired }).trim().min(1, RADIUS_CLIENT_MESSAGES.nameRequired).max(100, RADIUS_CLIENT_MESSAGES.nameTooLong),
+  name: z
+    .string({ required_error: RADIUS_CLIENT_MESSAGES.nameRequired })
+    .trim()
+    .min(1, RADIUS_CLIENT_MESSAGES.nameRequired)
+    .max(100, RADIUS_CLIENT_MESSAGES.nameTooLong),
   ip_address: z
     .string({ required_error: RADIUS_CLIENT_MESSAGES.addressRequired })
     .trim()
@@ -46,7 +51,12 @@ export const radiusClientSchema = z.object({
     .refine(isIpAddress, RADIUS_CLIENT_MESSAGES.addressInvalid)
     .transform((v) => v.toLowerCase()),
   make: z.enum(["mikrotik", "cisco", "ruckus"], { errorMap: () => ({ message: RADIUS_CLIENT_MESSAGES.makeInvalid }) }),
-  coa_port: z.coerce.number({ invalid_type_error: RADIUS_CLIENT_MESSAGES.portInvalid }).int(RADIUS_CLIENT_MESSAGES.portInvalid).min(1, RADIUS_CLIENT_MESSAGES.portInvalid).max(65535, RADIUS_CLIENT_MESSAGES.portInvalid).default(3799),
+  coa_port: z.coerce
+    .number({ invalid_type_error: RADIUS_CLIENT_MESSAGES.portInvalid })
+    .int(RADIUS_CLIENT_MESSAGES.portInvalid)
+    .min(1, RADIUS_CLIENT_MESSAGES.portInvalid)
+    .max(65535, RADIUS_CLIENT_MESSAGES.portInvalid)
+    .default(3799),
 });
 
 export type RadiusClientInput = z.infer<typeof radiusClientSchema>;

@@ -11,7 +11,8 @@ export const SMS_SETTINGS_MESSAGES = {
   usernameInvalid: "Enter the username of your Africa's Talking app (letters, digits, dots, dashes and underscores), or sandbox.",
   apiKeyRequired: "API key field is required.",
   apiKeyInvalid: "Enter the API key exactly as Africa's Talking shows it, without spaces.",
-  senderIdInvalid: "Enter the sender ID Africa's Talking approved for you: at most 11 letters, digits or spaces, or leave it empty to use their default.",
+  senderIdInvalid:
+    "Enter the sender ID Africa's Talking approved for you: at most 11 letters, digits or spaces, or leave it empty to use their default.",
   rateInvalid: `Enter a whole number of messages per second from ${SMS_MESSAGES_PER_SECOND.min} to ${SMS_MESSAGES_PER_SECOND.max}.`,
   tooLong: "This value is too long.",
 } as const;

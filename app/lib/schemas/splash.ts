@@ -26,9 +26,20 @@ export const SPLASH_MESSAGES = {
 } as const;
 
 /** The largest page parts we keep: a generous hand-written page, a builder project with its components. */
-export const SPLASH_LIMITS = { html: 256 * 1024, css: 256 * 1024, custom_scripts: 64 * 1024, project_data: 1536 * 1024, configValue: 2000 } as const;
+export const SPLASH_LIMITS = {
+  html: 256 * 1024,
+  css: 256 * 1024,
+  custom_scripts: 64 * 1024,
+  project_data: 1536 * 1024,
+  configValue: 2000,
+} as const;
 
-const code = (max: number) => z.string().max(max, SPLASH_MESSAGES.tooLong).optional().transform((v) => v ?? "");
+const code = (max: number) =>
+  z
+    .string()
+    .max(max, SPLASH_MESSAGES.tooLong)
+    .optional()
+    .transform((v) => v ?? "");
 
 /** Create and Details: Page name, Styling template, Description. */
 export const splashPageSchema = z.object({
@@ -71,7 +82,11 @@ export type SplashBuilderInput = z.infer<typeof splashBuilderSchema>;
 
 /** PUT splash_pages/configs/{id}: the option's current value (empty: back to the initial value). */
 export const splashConfigSchema = z.object({
-  custom_value: z.string().max(SPLASH_LIMITS.configValue, SPLASH_MESSAGES.tooLong).optional().transform((v) => v ?? ""),
+  custom_value: z
+    .string()
+    .max(SPLASH_LIMITS.configValue, SPLASH_MESSAGES.tooLong)
+    .optional()
+    .transform((v) => v ?? ""),
 });
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -94,9 +109,16 @@ export const displaySettingSchema = z
   .object({
     splash_page_id: z.coerce.number().int().positive().optional(),
     access_points: z
-      .array(z.coerce.number({ invalid_type_error: SPLASH_MESSAGES.unknownAccessPoint }).int().positive().max(2 ** 31 - 1), {
-        required_error: SPLASH_MESSAGES.accessPoints,
-      })
+      .array(
+        z.coerce
+          .number({ invalid_type_error: SPLASH_MESSAGES.unknownAccessPoint })
+          .int()
+          .positive()
+          .max(2 ** 31 - 1),
+        {
+          required_error: SPLASH_MESSAGES.accessPoints,
+        },
+      )
       .min(1, SPLASH_MESSAGES.accessPoints)
       .max(500)
       .transform((ids) => [...new Set(ids)]),
@@ -112,7 +134,8 @@ export const displaySettingSchema = z
     factor_type: z.enum(["Session", "Day"], { errorMap: () => ({ message: SPLASH_MESSAGES.factorType }) }).default("Day"),
   })
   .superRefine((v, ctx) => {
-    if (v.start_date && v.end_date && v.end_date < v.start_date) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["end_date"], message: SPLASH_MESSAGES.dateOrder });
+    if (v.start_date && v.end_date && v.end_date < v.start_date)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["end_date"], message: SPLASH_MESSAGES.dateOrder });
   });
 export type DisplaySettingInput = z.infer<typeof displaySettingSchema>;
 

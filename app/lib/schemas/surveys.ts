@@ -77,7 +77,8 @@ export function surveyStatus(survey: { start_date: string; end_date: string }, t
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-export const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+export const isDay = (v: string) =>
+  DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
 
 const day = (required: string) =>
   z
@@ -119,7 +120,15 @@ export function parseOptions(text: string | null | undefined): string[] {
 /** Options as the form shows them. */
 export const optionsText = (options: readonly string[]) => options.join(", ");
 
-const idField = z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().positive().max(2 ** 31 - 1).optional());
+const idField = z.preprocess(
+  (v) => (v === "" || v === null ? undefined : v),
+  z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .optional(),
+);
 
 const questionSchema = z
   .object({
@@ -131,18 +140,29 @@ const questionSchema = z
   })
   .transform((q, ctx) => {
     // Spec 3 §5: only the option types keep options; the others have none.
-    if (!OPTION_TYPES.includes(q.question_type)) return { id: q.id, question_text: q.question_text, question_type: q.question_type, options: [] as string[] };
+    if (!OPTION_TYPES.includes(q.question_type))
+      return { id: q.id, question_text: q.question_text, question_type: q.question_type, options: [] as string[] };
     const options = parseOptions(q.options);
     if (options.length < 2) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["options"], message: SURVEY_MESSAGES.optionsRequired });
-    if (options.length > MAX_OPTIONS) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["options"], message: SURVEY_MESSAGES.tooManyOptions });
-    if (options.some((o) => o.length > 200)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["options"], message: SURVEY_MESSAGES.optionTooLong });
+    if (options.length > MAX_OPTIONS)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["options"], message: SURVEY_MESSAGES.tooManyOptions });
+    if (options.some((o) => o.length > 200))
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["options"], message: SURVEY_MESSAGES.optionTooLong });
     return { id: q.id, question_text: q.question_text, question_type: q.question_type, options };
   });
 
 /** A multi-select posts one value as a string and none as nothing: always an array. */
 const venueIds = z.preprocess(
   (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
-  z.array(z.coerce.number().int().positive().max(2 ** 31 - 1)).max(1000),
+  z
+    .array(
+      z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 31 - 1),
+    )
+    .max(1000),
 );
 
 /**
@@ -161,8 +181,10 @@ export const surveySchema = z
     questions: z.array(questionSchema).max(MAX_QUESTIONS, SURVEY_MESSAGES.tooManyQuestions).default([]),
   })
   .superRefine((survey, ctx) => {
-    if (survey.start_date > survey.end_date) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["start_date"], message: SURVEY_MESSAGES.datesOrder });
-    if (survey.questions.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["questions"], message: SURVEY_MESSAGES.atLeastOneQuestion });
+    if (survey.start_date > survey.end_date)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["start_date"], message: SURVEY_MESSAGES.datesOrder });
+    if (survey.questions.length === 0)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["questions"], message: SURVEY_MESSAGES.atLeastOneQuestion });
   })
   .transform((s) => ({ ...s, venues: [...new Set(s.venues)] }));
 export type SurveyInput = z.output<typeof surveySchema>;
@@ -186,12 +208,16 @@ export const responsesQuerySchema = z
         .max(2 ** 31 - 1, SURVEY_MESSAGES.selectSurvey),
     ),
     page: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(1_000_000).catch(1).default(1)),
-    per_page: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(100).catch(RESPONSES_PER_PAGE).default(RESPONSES_PER_PAGE)),
+    per_page: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.coerce.number().int().min(1).max(100).catch(RESPONSES_PER_PAGE).default(RESPONSES_PER_PAGE),
+    ),
     start_date: z.preprocess((v) => (v === "" ? undefined : v), day(SURVEY_MESSAGES.dateFormat).optional()),
     end_date: z.preprocess((v) => (v === "" ? undefined : v), day(SURVEY_MESSAGES.dateFormat).optional()),
   })
   .superRefine((q, ctx) => {
-    if (q.start_date && q.end_date && q.start_date > q.end_date) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["start_date"], message: SURVEY_MESSAGES.datesOrder });
+    if (q.start_date && q.end_date && q.start_date > q.end_date)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["start_date"], message: SURVEY_MESSAGES.datesOrder });
   });
 export type ResponsesQuery = z.output<typeof responsesQuerySchema>;
 

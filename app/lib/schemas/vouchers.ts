@@ -34,14 +34,31 @@ export function voucherGroupSchema(today: string, creating: boolean) {
       .string({ required_error: VOUCHER_MESSAGES.validityRequired, invalid_type_error: VOUCHER_MESSAGES.validityRequired })
       .trim()
       .min(1, VOUCHER_MESSAGES.validityRequired)
-      .refine((v) => DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v, VOUCHER_MESSAGES.validity)
+      .refine(
+        (v) => DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v,
+        VOUCHER_MESSAGES.validity,
+      )
       .refine((v) => !creating || v >= today, VOUCHER_MESSAGES.validity),
     description: optionalText(500),
-    service_plan_id: z.coerce.number({ required_error: VOUCHER_MESSAGES.plan, invalid_type_error: VOUCHER_MESSAGES.plan }).int(VOUCHER_MESSAGES.plan).positive(VOUCHER_MESSAGES.plan).max(2 ** 31 - 1, VOUCHER_MESSAGES.plan),
+    service_plan_id: z.coerce
+      .number({ required_error: VOUCHER_MESSAGES.plan, invalid_type_error: VOUCHER_MESSAGES.plan })
+      .int(VOUCHER_MESSAGES.plan)
+      .positive(VOUCHER_MESSAGES.plan)
+      .max(2 ** 31 - 1, VOUCHER_MESSAGES.plan),
     codes_count: creating
-      ? z.coerce.number({ invalid_type_error: VOUCHER_MESSAGES.count }).int(VOUCHER_MESSAGES.count).min(1, VOUCHER_MESSAGES.count).max(MAX_CODES, VOUCHER_MESSAGES.count).default(10)
+      ? z.coerce
+          .number({ invalid_type_error: VOUCHER_MESSAGES.count })
+          .int(VOUCHER_MESSAGES.count)
+          .min(1, VOUCHER_MESSAGES.count)
+          .max(MAX_CODES, VOUCHER_MESSAGES.count)
+          .default(10)
       : z.any().transform(() => undefined),
-    uses_per_code: z.coerce.number({ invalid_type_error: VOUCHER_MESSAGES.uses }).int(VOUCHER_MESSAGES.uses).min(1, VOUCHER_MESSAGES.uses).max(1000, VOUCHER_MESSAGES.uses).default(1),
+    uses_per_code: z.coerce
+      .number({ invalid_type_error: VOUCHER_MESSAGES.uses })
+      .int(VOUCHER_MESSAGES.uses)
+      .min(1, VOUCHER_MESSAGES.uses)
+      .max(1000, VOUCHER_MESSAGES.uses)
+      .default(1),
   });
 }
 export type VoucherGroupInput = z.infer<ReturnType<typeof voucherGroupSchema>>;

@@ -23,8 +23,15 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params);
   const url = new URL(request.url);
-  const [stored, filters, venues] = await Promise.all([getDashboardLayout(ctx.user.id), parseDashboardFilters(ctx, url), listOrganizationVenues(ctx)]);
-  const [summary, dashlets] = await Promise.all([aggregateUsage(filters.scope), loadDashlets(dashletsIn(stored.layout), { ctx, filters, url })]);
+  const [stored, filters, venues] = await Promise.all([
+    getDashboardLayout(ctx.user.id),
+    parseDashboardFilters(ctx, url),
+    listOrganizationVenues(ctx),
+  ]);
+  const [summary, dashlets] = await Promise.all([
+    aggregateUsage(filters.scope),
+    loadDashlets(dashletsIn(stored.layout), { ctx, filters, url }),
+  ]);
   return json({
     org: ctx.org,
     range: filters.range,
@@ -54,7 +61,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     outcome = await editDashboard(ctx.user.id, submission.value);
   } catch (error) {
-    console.error(JSON.stringify({ at: new Date().toISOString(), event: "dashboard_save_failed", user: ctx.user.id, error: String(error) }));
+    console.error(
+      JSON.stringify({ at: new Date().toISOString(), event: "dashboard_save_failed", user: ctx.user.id, error: String(error) }),
+    );
     return json<EditActionData>({ ok: false, error: DASHBOARD_MESSAGES.saveFailed }, { status: 500 });
   }
   if (!outcome.ok) return json<EditActionData>({ ok: false, error: outcome.error }, { status: 409 });
@@ -110,7 +119,12 @@ export default function OrganizationHome() {
         layout={data.layout}
         data={data.dashlets as Partial<DashletDataMap>}
         editing={editing}
-        env={{ orgId: org.id, range: { start: range.start, end: range.end }, filterQuery: data.filterQuery, canCloseConnections: data.canCloseConnections }}
+        env={{
+          orgId: org.id,
+          range: { start: range.start, end: range.end },
+          filterQuery: data.filterQuery,
+          canCloseConnections: data.canCloseConnections,
+        }}
       />
     </div>
   );

@@ -24,7 +24,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       return new Response(DASHBOARD_MESSAGES.noData, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     }
     const page = file === "top_networks.csv" ? "/top_networks" : file === "top_access_points.csv" ? "/top_access_points" : "";
-    return redirectWithToast(request, `/${ctx.org.id}${page}?${filterQuery(filters)}`, { type: "error", message: DASHBOARD_MESSAGES.noData });
+    return redirectWithToast(request, `/${ctx.org.id}${page}?${filterQuery(filters)}`, {
+      type: "error",
+      message: DASHBOARD_MESSAGES.noData,
+    });
   }
   return new Response(toCsv(table), {
     headers: {

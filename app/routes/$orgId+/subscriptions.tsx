@@ -84,7 +84,9 @@ export default function Subscriptions() {
           { header: "Usage", nowrap: true, cell: (row) => usageText(row) },
           {
             header: "Status",
-            cell: (row) => <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[row.status]}`}>{row.status}</span>,
+            cell: (row) => (
+              <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[row.status]}`}>{row.status}</span>
+            ),
           },
         ]}
       />
@@ -107,7 +109,17 @@ function CustomerCell({ orgId, customer }: { orgId: number; customer: Subscripti
   );
 }
 
-function RangeText({ params, shown, total, capped }: { params: Pick<ListParams, "offset">; shown: number; total: number; capped: boolean }) {
+function RangeText({
+  params,
+  shown,
+  total,
+  capped,
+}: {
+  params: Pick<ListParams, "offset">;
+  shown: number;
+  total: number;
+  capped: boolean;
+}) {
   if (shown === 0) return null;
   const of = capped ? `more than ${formatCount(total)}` : formatCount(total);
   return (

@@ -9,7 +9,9 @@ import { filterQuery, parseDashboardFilters } from "~/services/dashboard.server"
 import { requireOrg } from "~/services/guard.server";
 import { listOrganizationVenues } from "~/services/organizations.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Top access points · ${data.org.name} · Mlango` : "Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Top access points · ${data.org.name} · Mlango` : "Mlango" },
+];
 
 // Top access points by bandwidth over the date range and chosen networks (spec 1 §2, §9: 5 by default).
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -20,7 +22,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const rows = await accessPointUsage(filters.scope, limit);
   const query = new URLSearchParams(filterQuery(filters));
   if (limit !== TOP_LIMITS[0]) query.set("limit", String(limit));
-  return json({ org: ctx.org, range: filters.range, venues, selected: filters.venueIds, limit, rows, exportHref: exportHref(ctx.org.id, "top_access_points.csv", query.toString()) });
+  return json({
+    org: ctx.org,
+    range: filters.range,
+    venues,
+    selected: filters.venueIds,
+    limit,
+    rows,
+    exportHref: exportHref(ctx.org.id, "top_access_points.csv", query.toString()),
+  });
 }
 
 export default function TopAccessPointsPage() {

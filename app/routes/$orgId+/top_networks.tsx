@@ -20,7 +20,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const rows = await venueUsage(filters.scope, limit);
   const query = new URLSearchParams(filterQuery(filters));
   if (limit !== TOP_LIMITS[0]) query.set("limit", String(limit));
-  return json({ org: ctx.org, range: filters.range, venues, selected: filters.venueIds, limit, rows, exportHref: exportHref(ctx.org.id, "top_networks.csv", query.toString()) });
+  return json({
+    org: ctx.org,
+    range: filters.range,
+    venues,
+    selected: filters.venueIds,
+    limit,
+    rows,
+    exportHref: exportHref(ctx.org.id, "top_networks.csv", query.toString()),
+  });
 }
 
 export default function TopNetworksPage() {

@@ -10,7 +10,9 @@ import { requireOrg } from "~/services/guard.server";
 import { planOffer } from "~/services/prepaid/plans.server";
 import { voucherCodes } from "~/services/prepaid/vouchers.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Print ${data.group.name} · Vouchers · Mlango` : "Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Print ${data.group.name} · Vouchers · Mlango` : "Mlango" },
+];
 
 // vouchers/{id}/print: the group's codes as a sheet of tear-off cards for the till (issue [prepaid]
 // §4), outside the console's shell so the page itself is what prints, with or without JavaScript.
@@ -24,7 +26,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({
     orgId: ctx.org.id,
     organization: ctx.org.name,
-    group: { id: Number(group.id), name: group.name, value: priceText(Number(group.face_value_cents)), valid_till: group.valid_till, uses_per_code: usesPerCode },
+    group: {
+      id: Number(group.id),
+      name: group.name,
+      value: priceText(Number(group.face_value_cents)),
+      valid_till: group.valid_till,
+      uses_per_code: usesPerCode,
+    },
     plan: plan ? { name: plan.name, gives: planGives(plan) } : null,
     codes: printable.map((c) => displayCode(c.code)),
     usedUp: codes.length - printable.length,
@@ -35,7 +43,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 function planGives(plan: NonNullable<Awaited<ReturnType<typeof planOffer>>>): string {
   const time = limitText(plan.time_limit, plan.time_limit_unit);
   const data = limitText(plan.usage_limit, plan.usage_limit_unit);
-  return [time === "Unlimited" ? "Unlimited time" : `${time} of time`, data === "Unlimited" ? "unlimited data" : `${data} of data`, `lasts ${plan.validity} ${plan.validity_units}`].join(" · ");
+  return [
+    time === "Unlimited" ? "Unlimited time" : `${time} of time`,
+    data === "Unlimited" ? "unlimited data" : `${data} of data`,
+    `lasts ${plan.validity} ${plan.validity_units}`,
+  ].join(" · ");
 }
 
 const PRINT_CSS = `
@@ -62,10 +74,18 @@ export default function PrintVouchers() {
             {group.name}: {formatCount(codes.length)} code{codes.length === 1 ? "" : "s"} to print
           </h1>
           <p className="text-sm text-slate-600">
-            {hydrated ? "Print the sheet, then cut along the dashed lines." : "Use your browser's Print command (Ctrl+P or ⌘P) to print this sheet, then cut along the dashed lines."}
-            {usedUp > 0 ? ` ${formatCount(usedUp)} code${usedUp === 1 ? " that is" : "s that are"} used up ${usedUp === 1 ? "is" : "are"} left out.` : ""}
+            {hydrated
+              ? "Print the sheet, then cut along the dashed lines."
+              : "Use your browser's Print command (Ctrl+P or ⌘P) to print this sheet, then cut along the dashed lines."}
+            {usedUp > 0
+              ? ` ${formatCount(usedUp)} code${usedUp === 1 ? " that is" : "s that are"} used up ${usedUp === 1 ? "is" : "are"} left out.`
+              : ""}
           </p>
-          {plan ? null : <p className="text-sm text-red-800">The plan of this group was deleted: these codes give no internet until the group gets another plan.</p>}
+          {plan ? null : (
+            <p className="text-sm text-red-800">
+              The plan of this group was deleted: these codes give no internet until the group gets another plan.
+            </p>
+          )}
         </div>
         <div className="flex gap-2">
           {hydrated ? (

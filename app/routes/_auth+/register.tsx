@@ -23,12 +23,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { redirectTo, ...input } = submission.value;
   const limited = await limitRegister(input.email, clientAddress(request, context));
-  if (limited) return json(submission.reply({ formErrors: [limited.message], hideFields: ["password"] }), { status: 429, headers: retryAfterHeaders(limited) });
+  if (limited)
+    return json(submission.reply({ formErrors: [limited.message], hideFields: ["password"] }), {
+      status: 429,
+      headers: retryAfterHeaders(limited),
+    });
   try {
     // The same answer whether or not the address or phone number has an account (decision 0013).
     await register(input);
   } catch (error) {
-    console.error(JSON.stringify({ at: new Date().toISOString(), event: "register_failed", error: error instanceof Error ? error.message : String(error) }));
+    console.error(
+      JSON.stringify({
+        at: new Date().toISOString(),
+        event: "register_failed",
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
     return json(submission.reply({ formErrors: [MESSAGES.registerFailed], hideFields: ["password"] }), { status: 500 });
   }
   // Where to go once the mailed link is opened (in this browser).

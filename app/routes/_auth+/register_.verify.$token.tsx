@@ -26,12 +26,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema });
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const verification = await findVerification(params.token ?? "");
-  if (!verification) return json(submission.reply({ formErrors: [VERIFY_MESSAGES.linkInvalid], hideFields: ["password"] }), { status: 400 });
+  if (!verification)
+    return json(submission.reply({ formErrors: [VERIFY_MESSAGES.linkInvalid], hideFields: ["password"] }), { status: 400 });
   // Guessing the password here counts against the same limits as signing in.
   const address = clientAddress(request, context);
   const limitKey = `verify:${verification.userId}`;
   const limited = await limitLogin(limitKey, address);
-  if (limited) return json(submission.reply({ formErrors: [limited.message], hideFields: ["password"] }), { status: 429, headers: retryAfterHeaders(limited) });
+  if (limited)
+    return json(submission.reply({ formErrors: [limited.message], hideFields: ["password"] }), {
+      status: 429,
+      headers: retryAfterHeaders(limited),
+    });
   if (!(await checkPassword(verification.userId, submission.value.password))) {
     return json(submission.reply({ fieldErrors: { password: [PASSWORD_WRONG] }, hideFields: ["password"] }), { status: 400 });
   }
@@ -68,7 +73,11 @@ export default function VerifyEmailPage() {
       </p>
       <Form method="post" {...getFormProps(form)}>
         <FormErrors errors={form.errors} />
-        <Field label="Password" inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }} errors={fields.password.errors} />
+        <Field
+          label="Password"
+          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+          errors={fields.password.errors}
+        />
         <SubmitButton className="btn-primary mt-2 w-full" pendingText="Confirming…">
           Confirm
         </SubmitButton>

@@ -83,7 +83,11 @@ export function settingJson(s: DisplaySetting) {
  * body, else X-Organization-Id (422 without either, 404 for one the user is not a member of).
  * readScopedBody of the venues routes, with a size of its own.
  */
-export async function readSplashBody(request: Request, maxBytes?: number, ...anyOf: Permission[]): Promise<{ ctx: OrgContext; body: ApiBody }> {
+export async function readSplashBody(
+  request: Request,
+  maxBytes?: number,
+  ...anyOf: Permission[]
+): Promise<{ ctx: OrgContext; body: ApiBody }> {
   await requireApiUser(request);
   const body = await readApiBody(request, maxBytes);
   if (body.typeErrors.organization_id) throw apiValidationFailed({ organization_id: body.typeErrors.organization_id });

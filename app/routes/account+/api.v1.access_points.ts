@@ -1,7 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { parseListParams, PAGE_SIZES } from "~/lib/pagination";
 import { accessPointSchema } from "~/lib/schemas/access-points";
-import { accessPointCounts, createAccessPoint, findVenueForAccessPoint, getAccessPoint, listAccessPoints } from "~/services/access-points.server";
+import {
+  accessPointCounts,
+  createAccessPoint,
+  findVenueForAccessPoint,
+  getAccessPoint,
+  listAccessPoints,
+} from "~/services/access-points.server";
 import { apiData, apiValidationFailed, dispatch, parseApiBody, withNotFoundMessage, type ApiMethods } from "~/services/api.server";
 import { requirePermission } from "~/services/guard.server";
 import { accessPointJson, readScopedBody, requireQueryOrg } from "./__venues.server";

@@ -54,7 +54,7 @@ const methods: ApiMethods = {
         im_admin: a.isOwner,
         // No user yet: 'Pending registration'.
         user: a.userId === null ? null : { id: a.userId, name: a.name, email: a.email, phone_number: a.phoneNumber },
-      }))
+      })),
     );
   },
 
@@ -72,7 +72,14 @@ const methods: ApiMethods = {
       return apiError(502, result.formErrors?.[0] ?? "The invitation could not be sent.");
     }
     // The message keeps its contract; mail_delivery says honestly whether it went out by SMTP or stays in the outbox folder.
-    return apiData({ message: `Invitation sent to ${input.email}.`, organization: { id: ctx.org.id, name: ctx.org.name }, mail_delivery: mailGoesOut() ? "smtp" : "outbox" }, 201);
+    return apiData(
+      {
+        message: `Invitation sent to ${input.email}.`,
+        organization: { id: ctx.org.id, name: ctx.org.name },
+        mail_delivery: mailGoesOut() ? "smtp" : "outbox",
+      },
+      201,
+    );
   },
 
   async PUT({ request }) {

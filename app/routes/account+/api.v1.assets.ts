@@ -2,7 +2,17 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { parseId } from "~/lib/ids";
 import { MAX_IMAGE_BYTES, SPLASH_IMAGE_TYPES, UPLOAD_MESSAGES } from "~/lib/image-type";
 import { hasAny } from "~/lib/permissions";
-import { apiData, apiError, apiValidationFailed, dispatch, isoTime, requireApiOrg, requireApiUser, withNotFoundMessage, type ApiMethods } from "~/services/api.server";
+import {
+  apiData,
+  apiError,
+  apiValidationFailed,
+  dispatch,
+  isoTime,
+  requireApiOrg,
+  requireApiUser,
+  withNotFoundMessage,
+  type ApiMethods,
+} from "~/services/api.server";
 import { publicOrigin } from "~/services/email.server";
 import { requirePermission, type OrgContext } from "~/services/guard.server";
 import { listFloorPlans, saveLayoutImage } from "~/services/layout.server";
@@ -36,7 +46,8 @@ function asFloorPlan(upload: UploadResult): UploadResult {
 
 /** The splash image's limit of an upload read with the floor plans' larger one. */
 function asSplashImage(upload: UploadResult): UploadResult {
-  if (upload.ok && upload.image.bytes.byteLength > MAX_ASSET_BYTES) return { ok: false, message: UPLOAD_MESSAGES.tooLarge, fields: upload.fields };
+  if (upload.ok && upload.image.bytes.byteLength > MAX_ASSET_BYTES)
+    return { ok: false, message: UPLOAD_MESSAGES.tooLarge, fields: upload.fields };
   return upload;
 }
 
@@ -58,12 +69,24 @@ const methods: ApiMethods = {
     // With the header, membership (and one of the two upload permissions) is settled before the
     // upload is read; which one applies is known from `name`, read with the file.
     const header = request.headers.get("X-Organization-Id");
-    let ctx: OrgContext | null = header ? await requireApiOrg(request, header, "organization_id", "edit_network_layout", "edit_splash_pages") : null;
+    let ctx: OrgContext | null = header
+      ? await requireApiOrg(request, header, "organization_id", "edit_network_layout", "edit_splash_pages")
+      : null;
     // Read once, with the wider of the two rules (10 MB; GIF accepted); each kind narrows it below.
-    const upload = await readImageUpload(request, "file", { maxBytes: MAX_IMAGE_BYTES, accept: SPLASH_IMAGE_TYPES, wrongType: ASSET_MESSAGES.wrongType });
+    const upload = await readImageUpload(request, "file", {
+      maxBytes: MAX_IMAGE_BYTES,
+      accept: SPLASH_IMAGE_TYPES,
+      wrongType: ASSET_MESSAGES.wrongType,
+    });
     if (!ctx) {
       const raw = upload.fields.get("organization_id");
-      ctx = await requireApiOrg(request, typeof raw === "string" && raw.trim() ? raw : null, "organization_id", "edit_network_layout", "edit_splash_pages");
+      ctx = await requireApiOrg(
+        request,
+        typeof raw === "string" && raw.trim() ? raw : null,
+        "organization_id",
+        "edit_network_layout",
+        "edit_splash_pages",
+      );
     }
     const rawName = upload.fields.get("name");
     const name = typeof rawName === "string" ? rawName.trim() : "";

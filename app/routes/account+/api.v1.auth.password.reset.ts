@@ -18,7 +18,7 @@ const schema = resetPasswordSchema.and(
       .trim()
       .min(1, RESET_TOKEN_REQUIRED)
       .max(200, "This value is too long."),
-  })
+  }),
 );
 
 const methods: ApiMethods = {

@@ -23,7 +23,13 @@ const methods: ApiMethods = {
     try {
       await register(input);
     } catch (error) {
-      console.error(JSON.stringify({ at: new Date().toISOString(), event: "register_failed", error: error instanceof Error ? error.message : String(error) }));
+      console.error(
+        JSON.stringify({
+          at: new Date().toISOString(),
+          event: "register_failed",
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
       return apiError(500, MESSAGES.registerFailed);
     }
     return apiData({ message: registrationSentMessage(input.email) }, 201);

@@ -31,12 +31,18 @@ import { requireQueryOrg } from "./__venues.server";
 
 const DETAIL_FIELDS = ["name", "css_template", "description"] as const;
 const CODE_FIELDS = ["html", "css", "custom_scripts"] as const;
-const NOTHING_TO_SAVE = "Send the page's details (name, css_template, description), its type, or its code (html, css, custom_scripts, project_data).";
+const NOTHING_TO_SAVE =
+  "Send the page's details (name, css_template, description), its type, or its code (html, css, custom_scripts, project_data).";
 
 type Checked<S extends ZodTypeAny> = { ok: true; value: z.output<S> } | { ok: false; errors: Record<string, string[]> };
 
 /** The named fields of the body, checked with a page's schema; `defaults` fill fields left out. */
-function check<S extends ZodTypeAny>(body: ApiBody, schema: S, fields: readonly string[], defaults: Record<string, string> = {}): Checked<S> {
+function check<S extends ZodTypeAny>(
+  body: ApiBody,
+  schema: S,
+  fields: readonly string[],
+  defaults: Record<string, string> = {},
+): Checked<S> {
   const form = new FormData();
   const typeErrors: Record<string, string[]> = {};
   for (const field of fields) {
@@ -95,14 +101,22 @@ const methods: ApiMethods = {
     const ctx = await requireQueryOrg(request);
     const deleted = await deletePage(ctx, parseId(params.id));
     const rules =
-      deleted.rulesRemoved === 0 ? "" : deleted.rulesRemoved === 1 ? " Its display rule was removed." : ` Its ${deleted.rulesRemoved} display rules were removed.`;
+      deleted.rulesRemoved === 0
+        ? ""
+        : deleted.rulesRemoved === 1
+          ? " Its display rule was removed."
+          : ` Its ${deleted.rulesRemoved} display rules were removed.`;
     const networks =
       deleted.networksReset === 0
         ? ""
         : deleted.networksReset === 1
           ? " The network that used it shows the built-in page now."
           : ` The ${deleted.networksReset} networks that used it show the built-in page now.`;
-    return apiData({ message: `Splash page ${deleted.name} deleted.${rules}${networks}`, rules_removed: deleted.rulesRemoved, networks_reset: deleted.networksReset });
+    return apiData({
+      message: `Splash page ${deleted.name} deleted.${rules}${networks}`,
+      rules_removed: deleted.rulesRemoved,
+      networks_reset: deleted.networksReset,
+    });
   },
 };
 

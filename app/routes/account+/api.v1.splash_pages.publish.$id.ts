@@ -17,7 +17,9 @@ const methods: ApiMethods = {
     const ctx = await requireQueryOrg(request);
     const published = await publishPage(ctx, parseId(params.id));
     if (!published.ok) return apiValidationFailed({ type: [published.message] });
-    const page = hasAny(ctx.permissions, "view_splash_pages", "create_splash_pages", "edit_splash_pages") ? await getPage(ctx, published.page.id) : published.page;
+    const page = hasAny(ctx.permissions, "view_splash_pages", "create_splash_pages", "edit_splash_pages")
+      ? await getPage(ctx, published.page.id)
+      : published.page;
     return apiData({ message: published.message, page: pageJson(ctx.org.id, page) });
   },
 };

@@ -31,7 +31,10 @@ const methods: ApiMethods = {
     const venue = await withNotFoundMessage(getVenueHeader(ctx, parseId(params.id)), NOT_FOUND);
     // The permission is checked before the body, so a refused caller learns nothing from 422s.
     requirePermission(ctx, "edit_networks");
-    const input = parseApiBody(body, gatewaySettingsChangesSchema((field) => body.form.has(field)));
+    const input = parseApiBody(
+      body,
+      gatewaySettingsChangesSchema((field) => body.form.has(field)),
+    );
     const result = await updateGatewaySettings(ctx, venue.id, input);
     if (!result.ok) throw apiValidationFailed(result.errors);
     return apiData({ message: "Guest portal settings updated.", gateway: await getGatewaySettings(ctx, venue.id) });

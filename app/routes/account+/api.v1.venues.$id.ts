@@ -66,7 +66,10 @@ const methods: ApiMethods = {
     requirePermission(ctx, "edit_networks");
     const venue = await withNotFoundMessage(venueAnswer(ctx, parseId(params.id)), NOT_FOUND);
     const deleted = await deleteVenue(ctx, venue.id);
-    const aps = deleted.accessPoints === 0 ? "" : ` ${deleted.accessPoints === 1 ? "Its access point was" : `Its ${deleted.accessPoints} access points were`} deleted too.`;
+    const aps =
+      deleted.accessPoints === 0
+        ? ""
+        : ` ${deleted.accessPoints === 1 ? "Its access point was" : `Its ${deleted.accessPoints} access points were`} deleted too.`;
     return apiData({ message: `Network ${deleted.name} deleted.${aps}`, venue });
   },
 };

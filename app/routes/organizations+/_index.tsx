@@ -140,7 +140,11 @@ export default function Organizations() {
                   </Form>
                 ) : null}
                 {m.actions.delete ? (
-                  <ConfirmButton intent="delete" message={`Are you sure you want to delete ${m.name}?`} fields={{ organization_id: m.organizationId }}>
+                  <ConfirmButton
+                    intent="delete"
+                    message={`Are you sure you want to delete ${m.name}?`}
+                    fields={{ organization_id: m.organizationId }}
+                  >
                     Delete
                   </ConfirmButton>
                 ) : null}

@@ -40,7 +40,17 @@ export interface CampaignRow {
   createdAt: number;
 }
 
-const CAMPAIGN_COLUMNS = ["id", "name", "client_name", "revenue_cents", "activate_at", "expire_at", "paused", "all_networks", "created_at"] as const;
+const CAMPAIGN_COLUMNS = [
+  "id",
+  "name",
+  "client_name",
+  "revenue_cents",
+  "activate_at",
+  "expire_at",
+  "paused",
+  "all_networks",
+  "created_at",
+] as const;
 
 type CampaignDbRow = {
   id: number;
@@ -80,7 +90,11 @@ function toCampaign(r: CampaignDbRow, venueIds: number[], banners: number, now: 
 async function checkVenues(ctx: OrgContext, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   const found = await db.selectFrom("venues").select("id").where("organization_id", "=", ctx.org.id).where("id", "in", ids).execute();
-  if (found.length !== ids.length) throw new Response(JSON.stringify({ message: ADS_MESSAGES.foreignVenue }), { status: 422, headers: { "Content-Type": "application/json" } });
+  if (found.length !== ids.length)
+    throw new Response(JSON.stringify({ message: ADS_MESSAGES.foreignVenue }), {
+      status: 422,
+      headers: { "Content-Type": "application/json" },
+    });
 }
 
 /** Whether every id is one of the organisation's networks (the create action answers with the field's error). */
@@ -96,27 +110,34 @@ export async function venuesBelong(ctx: OrgContext, ids: number[]): Promise<bool
 export async function createCampaign(ctx: OrgContext, input: CampaignInput, now = Date.now()): Promise<number> {
   requirePermission(ctx, "edit_ads");
   await checkVenues(ctx, input.venue_ids);
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto("ad_campaigns")
-      .values({
-        organization_id: ctx.org.id,
-        name: input.campaignname,
-        client_name: input.clientname,
-        revenue_cents: input.revenue,
-        activate_at: input.activate_time,
-        expire_at: input.expire_time,
-        paused: input.pause,
-        all_networks: input.venue_ids.length ? 0 : 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const id = Number(row.id);
-    if (input.venue_ids.length) await trx.insertInto("ad_campaign_networks").values(input.venue_ids.map((venue_id) => ({ campaign_id: id, venue_id }))).execute();
-    return id;
-  }).finally(forgetCandidates);
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const row = await trx
+        .insertInto("ad_campaigns")
+        .values({
+          organization_id: ctx.org.id,
+          name: input.campaignname,
+          client_name: input.clientname,
+          revenue_cents: input.revenue,
+          activate_at: input.activate_time,
+          expire_at: input.expire_time,
+          paused: input.pause,
+          all_networks: input.venue_ids.length ? 0 : 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const id = Number(row.id);
+      if (input.venue_ids.length)
+        await trx
+          .insertInto("ad_campaign_networks")
+          .values(input.venue_ids.map((venue_id) => ({ campaign_id: id, venue_id })))
+          .execute();
+      return id;
+    })
+    .finally(forgetCandidates);
 }
 
 async function campaignExtras(ids: number[]): Promise<{ venues: Map<number, number[]>; banners: Map<number, number> }> {
@@ -125,7 +146,12 @@ async function campaignExtras(ids: number[]): Promise<{ venues: Map<number, numb
   if (ids.length === 0) return { venues, banners };
   const [nets, counts] = await Promise.all([
     db.selectFrom("ad_campaign_networks").select(["campaign_id", "venue_id"]).where("campaign_id", "in", ids).execute(),
-    db.selectFrom("ad_banners").select(["campaign_id", (eb) => eb.fn.countAll<number>().as("n")]).where("campaign_id", "in", ids).groupBy("campaign_id").execute(),
+    db
+      .selectFrom("ad_banners")
+      .select(["campaign_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("campaign_id", "in", ids)
+      .groupBy("campaign_id")
+      .execute(),
   ]);
   for (const n of nets) venues.set(Number(n.campaign_id), [...(venues.get(Number(n.campaign_id)) ?? []), Number(n.venue_id)]);
   for (const c of counts) banners.set(Number(c.campaign_id), Number(c.n));
@@ -133,29 +159,54 @@ async function campaignExtras(ids: number[]): Promise<{ venues: Map<number, numb
 }
 
 /** A page of the organisation's campaigns, newest first, searched by name or client. */
-export async function listCampaigns(ctx: OrgContext, params: { offset: number; pageSize: number; search?: string | null }, now = Date.now()) {
+export async function listCampaigns(
+  ctx: OrgContext,
+  params: { offset: number; pageSize: number; search?: string | null },
+  now = Date.now(),
+) {
   requirePermission(ctx, "view_ads", "edit_ads");
   let query = db.selectFrom("ad_campaigns").where("organization_id", "=", ctx.org.id);
-  if (params.search) query = query.where((eb) => eb.or([containsText("name", params.search!), containsText("client_name", params.search!)]));
+  if (params.search)
+    query = query.where((eb) => eb.or([containsText("name", params.search!), containsText("client_name", params.search!)]));
   const [rows, total] = await Promise.all([
-    query.select([...CAMPAIGN_COLUMNS]).orderBy("created_at", "desc").orderBy("id", "desc").limit(params.pageSize).offset(params.offset).execute(),
+    query
+      .select([...CAMPAIGN_COLUMNS])
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   const extras = await campaignExtras(rows.map((r) => Number(r.id)));
-  return { rows: rows.map((r) => toCampaign(r, extras.venues.get(Number(r.id)) ?? [], extras.banners.get(Number(r.id)) ?? 0, now)), total: Number(total.n) };
+  return {
+    rows: rows.map((r) => toCampaign(r, extras.venues.get(Number(r.id)) ?? [], extras.banners.get(Number(r.id)) ?? 0, now)),
+    total: Number(total.n),
+  };
 }
 
 /** Every campaign's id and name (the banner form's choice, the analytics tables). */
 export async function campaignOptions(ctx: OrgContext): Promise<{ id: number; name: string }[]> {
   requirePermission(ctx, "view_ads", "edit_ads");
-  const rows = await db.selectFrom("ad_campaigns").select(["id", "name"]).where("organization_id", "=", ctx.org.id).orderBy("name").limit(1000).execute();
+  const rows = await db
+    .selectFrom("ad_campaigns")
+    .select(["id", "name"])
+    .where("organization_id", "=", ctx.org.id)
+    .orderBy("name")
+    .limit(1000)
+    .execute();
   return rows.map((r) => ({ id: Number(r.id), name: r.name }));
 }
 
 export async function getCampaign(ctx: OrgContext, campaignId: number | null, now = Date.now()): Promise<CampaignRow> {
   requirePermission(ctx, "view_ads", "edit_ads");
   if (campaignId === null) notFound(ADS_MESSAGES.campaignNotFound);
-  const row = await db.selectFrom("ad_campaigns").select([...CAMPAIGN_COLUMNS]).where("organization_id", "=", ctx.org.id).where("id", "=", campaignId).executeTakeFirst();
+  const row = await db
+    .selectFrom("ad_campaigns")
+    .select([...CAMPAIGN_COLUMNS])
+    .where("organization_id", "=", ctx.org.id)
+    .where("id", "=", campaignId)
+    .executeTakeFirst();
   if (!row) notFound(ADS_MESSAGES.campaignNotFound);
   const extras = await campaignExtras([campaignId]);
   return toCampaign(row, extras.venues.get(campaignId) ?? [], extras.banners.get(campaignId) ?? 0, now);
@@ -178,12 +229,25 @@ export async function setCampaignPaused(ctx: OrgContext, campaignId: number | nu
 /** campaigns.csv: every campaign of the organisation, newest first; null when there is none ("No data to export."). */
 export async function campaignsCsv(ctx: OrgContext, now = Date.now()): Promise<string | null> {
   requirePermission(ctx, "view_ads", "edit_ads");
-  const header = csvHeader(["#", "Campaign ID", "Campaign Name", "Client Name", "Revenue (Ksh)", "Activate Time (UTC)", "Expire Time (UTC)", "Pause", "Status"]);
+  const header = csvHeader([
+    "#",
+    "Campaign ID",
+    "Campaign Name",
+    "Client Name",
+    "Revenue (Ksh)",
+    "Activate Time (UTC)",
+    "Expire Time (UTC)",
+    "Pause",
+    "Status",
+  ]);
   const lines: string[] = [];
   let before: { created_at: number; id: number } | null = null;
   // Keyset batches: an organisation's campaigns are few, but the export never loads a table at once.
   for (;;) {
-    let q = db.selectFrom("ad_campaigns").select([...CAMPAIGN_COLUMNS]).where("organization_id", "=", ctx.org.id);
+    let q = db
+      .selectFrom("ad_campaigns")
+      .select([...CAMPAIGN_COLUMNS])
+      .where("organization_id", "=", ctx.org.id);
     if (before) {
       const b = before;
       q = q.where((eb) => eb.or([eb("created_at", "<", b.created_at), eb.and([eb("created_at", "=", b.created_at), eb("id", "<", b.id)])]));
@@ -234,7 +298,10 @@ export const bannerImagePath = (key: string) => `/assets/${key}`;
 /** The organisation's banners, of one campaign or all, newest first. */
 export async function listBanners(ctx: OrgContext, campaignId: number | null, params: { offset: number; pageSize: number }) {
   requirePermission(ctx, "view_ads", "edit_ads");
-  let query = db.selectFrom("ad_banners").innerJoin("ad_campaigns", "ad_campaigns.id", "ad_banners.campaign_id").where("ad_banners.organization_id", "=", ctx.org.id);
+  let query = db
+    .selectFrom("ad_banners")
+    .innerJoin("ad_campaigns", "ad_campaigns.id", "ad_banners.campaign_id")
+    .where("ad_banners.organization_id", "=", ctx.org.id);
   if (campaignId !== null) query = query.where("ad_banners.campaign_id", "=", campaignId);
   const [rows, total] = await Promise.all([
     query
@@ -259,20 +326,18 @@ export async function listBanners(ctx: OrgContext, campaignId: number | null, pa
   ]);
   return {
     total: Number(total.n),
-    rows: rows.map(
-      (r): BannerRow => ({
-        id: Number(r.id),
-        campaignId: Number(r.campaign_id),
-        campaignName: r.campaign_name,
-        description: r.description,
-        width: Number(r.width),
-        height: Number(r.height),
-        active: Number(r.active) === 1,
-        clickUrl: r.click_url,
-        imagePath: bannerImagePath(r.asset_key),
-        createdAt: Number(r.created_at),
-      }),
-    ),
+    rows: rows.map((r): BannerRow => ({
+      id: Number(r.id),
+      campaignId: Number(r.campaign_id),
+      campaignName: r.campaign_name,
+      description: r.description,
+      width: Number(r.width),
+      height: Number(r.height),
+      active: Number(r.active) === 1,
+      clickUrl: r.click_url,
+      imagePath: bannerImagePath(r.asset_key),
+      createdAt: Number(r.created_at),
+    })),
   };
 }
 
@@ -284,9 +349,19 @@ export function readBannerUpload(request: Request) {
 export type BannerOutcome = { ok: true; id: number } | { ok: false; field: "file" | "campaign_id"; message: string };
 
 /** Stores the image and the banner of the organisation's campaign; width and height come from the image. */
-export async function createBanner(ctx: OrgContext, input: BannerInput, image: { bytes: Uint8Array; extension: string }, now = Date.now()): Promise<BannerOutcome> {
+export async function createBanner(
+  ctx: OrgContext,
+  input: BannerInput,
+  image: { bytes: Uint8Array; extension: string },
+  now = Date.now(),
+): Promise<BannerOutcome> {
   requirePermission(ctx, "edit_ads");
-  const campaign = await db.selectFrom("ad_campaigns").select("id").where("organization_id", "=", ctx.org.id).where("id", "=", input.campaign_id).executeTakeFirst();
+  const campaign = await db
+    .selectFrom("ad_campaigns")
+    .select("id")
+    .where("organization_id", "=", ctx.org.id)
+    .where("id", "=", input.campaign_id)
+    .executeTakeFirst();
   if (!campaign) return { ok: false, field: "campaign_id", message: ADS_MESSAGES.campaignNotFound };
   let size: { width?: number; height?: number };
   try {

@@ -62,7 +62,10 @@ export async function rollUpAds(now = Date.now()): Promise<{ from: number; to: n
     let from: number;
     if (rolledUntil > 0) from = Math.min(rolledUntil, to) - ROLLUP_LOOKBACK_MS;
     else {
-      const first = await trx.selectFrom("ad_events").select((eb) => eb.fn.min("minute").as("m")).executeTakeFirst();
+      const first = await trx
+        .selectFrom("ad_events")
+        .select((eb) => eb.fn.min("minute").as("m"))
+        .executeTakeFirst();
       if (first?.m === null || first?.m === undefined) {
         await saveState(trx, to);
         return { from: to, to, rows: 0 };
@@ -71,7 +74,10 @@ export async function rollUpAds(now = Date.now()): Promise<{ from: number; to: n
     }
     if (from >= to) return { from, to, rows: 0 };
     await trx.deleteFrom("ad_hourly").where("hour", ">=", from).where("hour", "<", to).execute();
-    const inserted = await sql`insert into ad_hourly (organization_id, campaign_id, banner_id, hour, impressions, clicks, conversions) ${aggregateSql(from / 60_000, to / 60_000, null)}`.execute(trx);
+    const inserted =
+      await sql`insert into ad_hourly (organization_id, campaign_id, banner_id, hour, impressions, clicks, conversions) ${aggregateSql(from / 60_000, to / 60_000, null)}`.execute(
+        trx,
+      );
     await saveState(trx, Math.max(rolledUntil, to));
     return { from, to, rows: Number(inserted.numAffectedRows ?? 0) };
   });
@@ -172,8 +178,21 @@ export async function adsReport(ctx: OrgContext, window: { startMs: number; endM
   const [rows, hours, campaigns, banners] = await Promise.all([
     figureRows(ctx.org.id, window.startMs, window.endMs, "banner"),
     hourlyFigures(ctx.org.id, window.startMs, window.endMs),
-    db.selectFrom("ad_campaigns").select(["id", "name", "client_name"]).where("organization_id", "=", ctx.org.id).orderBy("created_at", "desc").orderBy("id", "desc").limit(1000).execute(),
-    db.selectFrom("ad_banners").select(["id", "campaign_id", "description"]).where("organization_id", "=", ctx.org.id).orderBy("id").limit(5000).execute(),
+    db
+      .selectFrom("ad_campaigns")
+      .select(["id", "name", "client_name"])
+      .where("organization_id", "=", ctx.org.id)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1000)
+      .execute(),
+    db
+      .selectFrom("ad_banners")
+      .select(["id", "campaign_id", "description"])
+      .where("organization_id", "=", ctx.org.id)
+      .orderBy("id")
+      .limit(5000)
+      .execute(),
   ]);
   const byBanner = new Map(rows.map((r) => [r.banner_id, r]));
   const totals = zero();
@@ -190,10 +209,22 @@ export async function adsReport(ctx: OrgContext, window: { startMs: number; endM
   }
   return {
     totals,
-    campaigns: campaigns.map((c) => ({ campaignId: Number(c.id), name: c.name, clientName: c.client_name, ...(campaignTotals.get(Number(c.id)) ?? zero()) })),
+    campaigns: campaigns.map((c) => ({
+      campaignId: Number(c.id),
+      name: c.name,
+      clientName: c.client_name,
+      ...(campaignTotals.get(Number(c.id)) ?? zero()),
+    })),
     banners: banners.map((b) => {
       const r = byBanner.get(Number(b.id));
-      return { bannerId: Number(b.id), campaignId: Number(b.campaign_id), description: b.description, impressions: r?.impressions ?? 0, clicks: r?.clicks ?? 0, conversions: r?.conversions ?? 0 };
+      return {
+        bannerId: Number(b.id),
+        campaignId: Number(b.campaign_id),
+        description: b.description,
+        impressions: r?.impressions ?? 0,
+        clicks: r?.clicks ?? 0,
+        conversions: r?.conversions ?? 0,
+      };
     }),
     hours,
   };
@@ -203,6 +234,9 @@ export async function adsReport(ctx: OrgContext, window: { startMs: number; endM
 export async function campaignSummary(ctx: OrgContext, window: { startMs: number; endMs: number }) {
   if (!ctx.permissions.has("view_ads") && !ctx.permissions.has("edit_ads")) return { allowed: false as const };
   const hours = await hourlyFigures(ctx.org.id, window.startMs, window.endMs);
-  const totals = hours.reduce((t, h) => ({ impressions: t.impressions + h.impressions, clicks: t.clicks + h.clicks, conversions: t.conversions + h.conversions }), zero());
+  const totals = hours.reduce(
+    (t, h) => ({ impressions: t.impressions + h.impressions, clicks: t.clicks + h.clicks, conversions: t.conversions + h.conversions }),
+    zero(),
+  );
   return { allowed: true as const, totals, hours };
 }

@@ -10,7 +10,10 @@ import { recordClick } from "./serving.server";
 
 type SendPage = (res: express.Response, status: number, page: string) => void;
 
-export function mountAdsRoutes(router: express.Router, { sendPage, messagePage }: { sendPage: SendPage; messagePage: (title: string, messages: string[]) => string }): void {
+export function mountAdsRoutes(
+  router: express.Router,
+  { sendPage, messagePage }: { sendPage: SendPage; messagePage: (title: string, messages: string[]) => string },
+): void {
   router.get("/ads/click/:bannerId", async (req, res) => {
     const bannerId = parseId(req.params.bannerId);
     const token = typeof req.query.token === "string" ? req.query.token : null;

@@ -30,14 +30,27 @@ const candidatesQuery = () =>
   db
     .selectFrom("ad_banners")
     .innerJoin("ad_campaigns", "ad_campaigns.id", "ad_banners.campaign_id")
-    .select(["ad_banners.id", "ad_banners.campaign_id", "ad_banners.asset_key", "ad_banners.description", "ad_banners.width", "ad_banners.height"])
+    .select([
+      "ad_banners.id",
+      "ad_banners.campaign_id",
+      "ad_banners.asset_key",
+      "ad_banners.description",
+      "ad_banners.width",
+      "ad_banners.height",
+    ])
     .where("ad_campaigns.organization_id", "=", 0)
     .where("ad_banners.active", "=", sql.lit(1))
     .where("ad_campaigns.paused", "=", sql.lit(0))
     .where((eb) =>
       eb.or([
         eb("ad_campaigns.all_networks", "=", sql.lit(1)),
-        eb.exists(eb.selectFrom("ad_campaign_networks as n").select(sql.lit(1).as("x")).whereRef("n.campaign_id", "=", "ad_campaigns.id").where("n.venue_id", "=", 0)),
+        eb.exists(
+          eb
+            .selectFrom("ad_campaign_networks as n")
+            .select(sql.lit(1).as("x"))
+            .whereRef("n.campaign_id", "=", "ad_campaigns.id")
+            .where("n.venue_id", "=", 0),
+        ),
       ]),
     )
     .where("ad_campaigns.activate_at", "<=", 0)
@@ -78,11 +91,24 @@ export const minuteOf = (ms: number) => Math.floor(ms / 60_000);
  * banner, kind, minute) keeps one row a minute: reloads, double clicks and bots on the same
  * connection within the minute count once.
  */
-export async function logAdEvent(banner: { id: number; campaignId: number; organizationId: number }, connectionId: number, kind: "i" | "c", now = Date.now()): Promise<void> {
+export async function logAdEvent(
+  banner: { id: number; campaignId: number; organizationId: number },
+  connectionId: number,
+  kind: "i" | "c",
+  now = Date.now(),
+): Promise<void> {
   const insert = (executor: typeof db) =>
     executor
       .insertInto("ad_events")
-      .values({ organization_id: banner.organizationId, campaign_id: banner.campaignId, banner_id: banner.id, connection_id: connectionId, kind, minute: minuteOf(now), created_at: now })
+      .values({
+        organization_id: banner.organizationId,
+        campaign_id: banner.campaignId,
+        banner_id: banner.id,
+        connection_id: connectionId,
+        kind,
+        minute: minuteOf(now),
+        created_at: now,
+      })
       .onConflict((oc) => oc.doNothing())
       .execute();
   if (dialect() !== "postgres") {
@@ -103,7 +129,14 @@ const pendingWrites = new Set<Promise<void>>();
 function logInBackground(banner: ServedBanner, connectionId: number, now: number): void {
   const write = logAdEvent(banner, connectionId, "i", now)
     .catch((error: unknown) => {
-      console.error(JSON.stringify({ at: new Date().toISOString(), event: "ad_impression_failed", organization: banner.organizationId, error: String(error) }));
+      console.error(
+        JSON.stringify({
+          at: new Date().toISOString(),
+          event: "ad_impression_failed",
+          organization: banner.organizationId,
+          error: String(error),
+        }),
+      );
     })
     .finally(() => pendingWrites.delete(write));
   pendingWrites.add(write);
@@ -126,15 +159,23 @@ export function bannerHtml(banner: ServedBanner, token: string): Html {
  * The banner for a guest's connect page, with its impression logged; "" when none applies. A failure
  * here must not cost the guest the page: it is logged and the page goes out without a banner.
  */
-export async function bannerForGuest(view: Pick<GuestView, "organizationId" | "connectionId" | "network">, token: string, now = Date.now()): Promise<Html | ""> {
+export async function bannerForGuest(
+  view: Pick<GuestView, "organizationId" | "connectionId" | "network">,
+  token: string,
+  now = Date.now(),
+): Promise<Html | ""> {
   try {
-    const candidates = await cachedCandidates(`${view.organizationId}:${view.network.id}`, now, () => candidateBanners(view.organizationId, view.network.id, now));
+    const candidates = await cachedCandidates(`${view.organizationId}:${view.network.id}`, now, () =>
+      candidateBanners(view.organizationId, view.network.id, now),
+    );
     const banner = pickBanner(candidates, view.connectionId);
     if (!banner) return "";
     logInBackground(banner, view.connectionId, now);
     return bannerHtml(banner, token);
   } catch (error) {
-    console.error(JSON.stringify({ at: new Date().toISOString(), event: "ad_serving_failed", organization: view.organizationId, error: String(error) }));
+    console.error(
+      JSON.stringify({ at: new Date().toISOString(), event: "ad_serving_failed", organization: view.organizationId, error: String(error) }),
+    );
     return "";
   }
 }
@@ -152,9 +193,18 @@ export async function recordClick(bannerId: number, token: string | null, now = 
     .executeTakeFirst();
   if (!banner) return null;
   if (token && /^[A-Za-z0-9_-]{16,128}$/.test(token)) {
-    const connection = await db.selectFrom("connections").select(["id", "organization_id"]).where("token", "=", hashToken(token)).executeTakeFirst();
+    const connection = await db
+      .selectFrom("connections")
+      .select(["id", "organization_id"])
+      .where("token", "=", hashToken(token))
+      .executeTakeFirst();
     if (connection && Number(connection.organization_id) === Number(banner.organization_id)) {
-      await logAdEvent({ id: Number(banner.id), campaignId: Number(banner.campaign_id), organizationId: Number(banner.organization_id) }, Number(connection.id), "c", now);
+      await logAdEvent(
+        { id: Number(banner.id), campaignId: Number(banner.campaign_id), organizationId: Number(banner.organization_id) },
+        Number(connection.id),
+        "c",
+        now,
+      );
     }
   }
   return banner.click_url;

@@ -30,7 +30,8 @@ export function createContext(request: Request, user: AuthUser): GraphQLContext 
     user,
     org(id) {
       const fromHeader = header === null || header.trim() === "" ? null : header.trim();
-      if (fromHeader === null && (id === null || id === undefined)) throw graphqlError("BAD_USER_INPUT", GRAPHQL_MESSAGES.organizationRequired);
+      if (fromHeader === null && (id === null || id === undefined))
+        throw graphqlError("BAD_USER_INPUT", GRAPHQL_MESSAGES.organizationRequired);
       const wanted = parseId(fromHeader ?? id);
       if (wanted === null || (fromHeader !== null && id !== null && id !== undefined && parseId(id) !== wanted)) {
         throw graphqlError("NOT_FOUND", GRAPHQL_MESSAGES.organizationNotFound);

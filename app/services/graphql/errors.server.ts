@@ -5,7 +5,8 @@
 // module (vitest would otherwise load index.mjs for our code and errors would fail instanceof checks).
 import { GraphQLError } from "graphql/index.js";
 
-export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "RATE_LIMITED" | "COST_LIMIT" | "INTERNAL_SERVER_ERROR";
+export type ErrorCode =
+  "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "RATE_LIMITED" | "COST_LIMIT" | "INTERNAL_SERVER_ERROR";
 
 const CODE_OF_STATUS: Record<number, ErrorCode> = {
   400: "BAD_USER_INPUT",

@@ -47,7 +47,8 @@ const authenticate: Plugin = {
   async onRequest({ request, endResponse }) {
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("Authorization") ?? "")?.[1];
     const user = token ? await userForToken(token, "api") : null;
-    if (!token || !user) return endResponse(errorResponse(401, "UNAUTHENTICATED", GRAPHQL_MESSAGES.unauthenticated, { "WWW-Authenticate": "Bearer" }));
+    if (!token || !user)
+      return endResponse(errorResponse(401, "UNAUTHENTICATED", GRAPHQL_MESSAGES.unauthenticated, { "WWW-Authenticate": "Bearer" }));
     const limited = await limitGraphqlToken(token);
     if (limited) {
       const seconds = Math.ceil(limited.retryAfterMs / 1000);
@@ -113,7 +114,14 @@ export const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
       const original = error instanceof GraphQLError ? error.originalError : error;
       if (original && !(original instanceof GraphQLError)) {
         const path = error instanceof GraphQLError ? error.path : undefined;
-        console.error(JSON.stringify({ at: new Date().toISOString(), event: "graphql_error", path, error: original instanceof Error ? original.stack : String(original) }));
+        console.error(
+          JSON.stringify({
+            at: new Date().toISOString(),
+            event: "graphql_error",
+            path,
+            error: original instanceof Error ? original.stack : String(original),
+          }),
+        );
       }
       return maskError(error, message, false);
     },

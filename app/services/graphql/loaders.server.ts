@@ -5,7 +5,13 @@
 import DataLoader from "dataloader";
 import type { DateRange } from "~/lib/date-range";
 import type { Permission } from "~/lib/permissions";
-import { accessPointCounts, accessPointDeviceCounts, accessPointsByIds, accessPointsOfVenues, type AccessPointCounts } from "../access-points.server";
+import {
+  accessPointCounts,
+  accessPointDeviceCounts,
+  accessPointsByIds,
+  accessPointsOfVenues,
+  type AccessPointCounts,
+} from "../access-points.server";
 import { customerCountsByIds, customersByIds } from "../customers.server";
 import { accessPointStatuses } from "../dashlets.server";
 import { deviceStats, devicesByIds } from "../devices.server";

@@ -22,7 +22,21 @@ import * as vouchers from "./resolvers/vouchers.server";
 import * as groups from "./resolvers/groups.server";
 import * as broadcasts from "./resolvers/broadcasts.server";
 
-const AREAS = [account, analytics, organization, networks, clients, accessControl, reports, splash, prepaid, subscriptions, vouchers, groups, broadcasts];
+const AREAS = [
+  account,
+  analytics,
+  organization,
+  networks,
+  clients,
+  accessControl,
+  reports,
+  splash,
+  prepaid,
+  subscriptions,
+  vouchers,
+  groups,
+  broadcasts,
+];
 
 const root = /* GraphQL */ `
   "Every query needs Authorization: Bearer <api token>; organization data needs X-Organization-Id too."

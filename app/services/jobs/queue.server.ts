@@ -42,7 +42,12 @@ export function onEnqueue(listener: Listener): () => void {
 }
 
 /** Stores a job; answers its id, or null when `dedupeKey` already names one. */
-export async function enqueue(type: string, payload: unknown, options: EnqueueOptions = {}, database: Kysely<DB> = defaultDb): Promise<number | null> {
+export async function enqueue(
+  type: string,
+  payload: unknown,
+  options: EnqueueOptions = {},
+  database: Kysely<DB> = defaultDb,
+): Promise<number | null> {
   const now = Date.now();
   const row = await database
     .insertInto("jobs")
@@ -91,7 +96,14 @@ export async function claimJob(now = Date.now(), leaseMs = DEFAULT_LEASE_MS, dat
     .returning(["id", "type", "payload", "attempts", "max_attempts"])
     .executeTakeFirst();
   if (!row) return null;
-  return { id: Number(row.id), type: row.type, payload: JSON.parse(row.payload), attempts: row.attempts, maxAttempts: row.max_attempts, token };
+  return {
+    id: Number(row.id),
+    type: row.type,
+    payload: JSON.parse(row.payload),
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    token,
+  };
 }
 
 /** Marks a claimed job done; false when the lease was lost (another worker has it now). */
@@ -154,7 +166,16 @@ export async function listJobs(filter: { status?: JobStatus; limit?: number } = 
     .limit(filter.limit ?? 50);
   if (filter.status) query = query.where("status", "=", filter.status);
   const rows = await query.execute();
-  return rows.map((r) => ({ id: Number(r.id), type: r.type, status: r.status, attempts: r.attempts, maxAttempts: r.max_attempts, runAt: Number(r.run_at), lastError: r.last_error, createdAt: Number(r.created_at) }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    type: r.type,
+    status: r.status,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    runAt: Number(r.run_at),
+    lastError: r.last_error,
+    createdAt: Number(r.created_at),
+  }));
 }
 
 /** Puts a dead letter back in the queue with a fresh set of attempts (`jobs:retry ID`). */

@@ -57,7 +57,12 @@ export async function runJob(job: ClaimedJob, jobTypes: Record<string, JobType>)
     log("job_done", { id: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started });
   } catch (error) {
     const status = await failJob(job, error);
-    log(status === "failed" ? "job_dead" : "job_retry", { id: job.id, type: job.type, attempt: job.attempts, error: error instanceof Error ? error.message : String(error) });
+    log(status === "failed" ? "job_dead" : "job_retry", {
+      id: job.id,
+      type: job.type,
+      attempt: job.attempts,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 

@@ -36,7 +36,10 @@ export const BROADCAST_RESULT_MESSAGES = {
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["queued", "sent", "delivered", "failed", "bounced", "opted_out"];
 
 const broadcasts = (ctx: OrgContext) =>
-  db.selectFrom("broadcasts").leftJoin("users", "users.id", "broadcasts.created_by_user_id").where("broadcasts.organization_id", "=", ctx.org.id);
+  db
+    .selectFrom("broadcasts")
+    .leftJoin("users", "users.id", "broadcasts.created_by_user_id")
+    .where("broadcasts.organization_id", "=", ctx.org.id);
 
 const LIST_COLUMNS = [
   "broadcasts.id",
@@ -70,7 +73,10 @@ function summary(r: {
     title: r.title,
     description: r.description,
     created_at: Number(r.created_at),
-    owner: r.created_by_user_id === null ? null : { id: Number(r.created_by_user_id), first_name: r.owner_first_name ?? "", last_name: r.owner_last_name ?? "" },
+    owner:
+      r.created_by_user_id === null
+        ? null
+        : { id: Number(r.created_by_user_id), first_name: r.owner_first_name ?? "", last_name: r.owner_last_name ?? "" },
   };
 }
 
@@ -80,7 +86,13 @@ export async function listBroadcasts(ctx: OrgContext, params: { offset: number; 
   let query = broadcasts(ctx);
   if (params.search) query = query.where(containsText("broadcasts.title", params.search));
   const [rows, total] = await Promise.all([
-    query.select([...LIST_COLUMNS]).orderBy("broadcasts.created_at", "desc").orderBy("broadcasts.id", "desc").limit(params.pageSize).offset(params.offset).execute(),
+    query
+      .select([...LIST_COLUMNS])
+      .orderBy("broadcasts.created_at", "desc")
+      .orderBy("broadcasts.id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map(summary), total: Number(total.n) };
@@ -99,11 +111,25 @@ export async function getBroadcast(ctx: OrgContext, id: number | null): Promise<
   requirePermission(ctx, ...VIEW_BROADCASTS);
   if (id === null) notFound(BROADCAST_RESULT_MESSAGES.notFound);
   const row = await broadcasts(ctx)
-    .select([...LIST_COLUMNS, "broadcasts.sms", "broadcasts.email_html", "broadcasts.email_text", "broadcasts.email_design", "broadcasts.updated_at"])
+    .select([
+      ...LIST_COLUMNS,
+      "broadcasts.sms",
+      "broadcasts.email_html",
+      "broadcasts.email_text",
+      "broadcasts.email_design",
+      "broadcasts.updated_at",
+    ])
     .where("broadcasts.id", "=", id)
     .executeTakeFirst();
   if (!row) notFound(BROADCAST_RESULT_MESSAGES.notFound);
-  return { ...summary(row), sms: row.sms, email_html: row.email_html, email_text: row.email_text, email_design: row.email_design, updated_at: Number(row.updated_at) };
+  return {
+    ...summary(row),
+    sms: row.sms,
+    email_html: row.email_html,
+    email_text: row.email_text,
+    email_design: row.email_design,
+    updated_at: Number(row.updated_at),
+  };
 }
 
 /** broadcasts/create (createBroadcast): a title (the e-mail's subject) and a description; the content comes next. */
@@ -130,7 +156,11 @@ export async function createBroadcast(ctx: OrgContext, input: BroadcastInput): P
 }
 
 /** Writes some of a broadcast's fields after finding it in the organisation (404 otherwise). */
-async function update(ctx: OrgContext, id: number | null, values: Pick<Updateable<BroadcastsTable>, "title" | "description" | "sms" | "email_html" | "email_text" | "email_design">) {
+async function update(
+  ctx: OrgContext,
+  id: number | null,
+  values: Pick<Updateable<BroadcastsTable>, "title" | "description" | "sms" | "email_html" | "email_text" | "email_design">,
+) {
   requirePermission(ctx, ...EDIT_BROADCASTS);
   const broadcast = await getBroadcast(ctx, id);
   await db
@@ -152,7 +182,11 @@ export async function updateBroadcastSettings(ctx: OrgContext, id: number | null
  * of the designer that made this HTML; saving HTML without one clears it, as it no longer describes
  * the HTML. `email_text` undefined keeps the stored plain text (the data API's input may leave it out).
  */
-export async function updateBroadcastEmail(ctx: OrgContext, id: number | null, input: Omit<BroadcastEmailInput, "email_text"> & { email_text?: string | null }) {
+export async function updateBroadcastEmail(
+  ctx: OrgContext,
+  id: number | null,
+  input: Omit<BroadcastEmailInput, "email_text"> & { email_text?: string | null },
+) {
   const values: Parameters<typeof update>[2] = { email_html: input.email_html, email_design: input.email_design };
   if (input.email_text !== undefined) values.email_text = input.email_text;
   return { id: await update(ctx, id, values), message: BROADCAST_RESULT_MESSAGES.emailSaved };
@@ -187,7 +221,12 @@ export async function deleteBroadcast(ctx: OrgContext, id: number | null): Promi
 /** delete_groups alone is enough to delete (the spec's check), without a view permission. */
 async function getBroadcastForDelete(ctx: OrgContext, id: number | null) {
   if (id === null) notFound(BROADCAST_RESULT_MESSAGES.notFound);
-  const row = await db.selectFrom("broadcasts").select(["id", "title"]).where("id", "=", id).where("organization_id", "=", ctx.org.id).executeTakeFirst();
+  const row = await db
+    .selectFrom("broadcasts")
+    .select(["id", "title"])
+    .where("id", "=", id)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
   return row ?? notFound(BROADCAST_RESULT_MESSAGES.notFound);
 }
 
@@ -241,7 +280,10 @@ export async function broadcastDeliveries(ctx: OrgContext, broadcastId: number |
       .limit(page.pageSize)
       .offset(page.offset)
       .execute(),
-    deliveries.select(["broadcast_deliveries.status", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("broadcast_deliveries.status").execute(),
+    deliveries
+      .select(["broadcast_deliveries.status", (eb) => eb.fn.countAll<number>().as("n")])
+      .groupBy("broadcast_deliveries.status")
+      .execute(),
   ]);
   const totals = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
   for (const c of counts) totals[c.status] = Number(c.n);
@@ -250,25 +292,24 @@ export async function broadcastDeliveries(ctx: OrgContext, broadcastId: number |
     broadcast,
     total,
     totals,
-    rows: rows.map(
-      (r): DeliveryRow => ({
-        id: Number(r.id),
-        schedule_id: Number(r.schedule_id),
-        channel: r.channel,
-        status: r.status,
-        customer: personal
-          ? {
-              id: Number(r.customer_id),
-              // The record outlives the customer: a deleted customer is shown by the address used.
-              name: r.identity === null ? r.address : customerName({ first_name: r.first_name, last_name: r.last_name, identity: r.identity }),
-              address: r.address,
-            }
-          : null,
-        error: r.error,
-        sent_at: r.sent_at === null ? null : Number(r.sent_at),
-        delivered_at: r.delivered_at === null ? null : Number(r.delivered_at),
-        updated_at: Number(r.updated_at),
-      }),
-    ),
+    rows: rows.map((r): DeliveryRow => ({
+      id: Number(r.id),
+      schedule_id: Number(r.schedule_id),
+      channel: r.channel,
+      status: r.status,
+      customer: personal
+        ? {
+            id: Number(r.customer_id),
+            // The record outlives the customer: a deleted customer is shown by the address used.
+            name:
+              r.identity === null ? r.address : customerName({ first_name: r.first_name, last_name: r.last_name, identity: r.identity }),
+            address: r.address,
+          }
+        : null,
+      error: r.error,
+      sent_at: r.sent_at === null ? null : Number(r.sent_at),
+      delivered_at: r.delivered_at === null ? null : Number(r.delivered_at),
+      updated_at: Number(r.updated_at),
+    })),
   };
 }

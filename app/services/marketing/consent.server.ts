@@ -8,7 +8,13 @@ import type { DB } from "~/db/schema";
 export type OptOutVia = "email-unsubscribe" | "sms-stop";
 
 /** Opts one customer of the organisation out of marketing; answers false when there is no such customer. */
-export async function optOut(organizationId: number, customerId: number, via: OptOutVia, now = Date.now(), database: Kysely<DB> = defaultDb): Promise<boolean> {
+export async function optOut(
+  organizationId: number,
+  customerId: number,
+  via: OptOutVia,
+  now = Date.now(),
+  database: Kysely<DB> = defaultDb,
+): Promise<boolean> {
   return database.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable("customers")
@@ -19,7 +25,16 @@ export async function optOut(organizationId: number, customerId: number, via: Op
     if (Number(updated.numUpdatedRows) === 0) return false;
     await trx
       .insertInto("customer_consents")
-      .values({ organization_id: organizationId, customer_id: customerId, connection_id: null, venue_id: null, kind: "marketing", granted: 0, wording_version: via, created_at: now })
+      .values({
+        organization_id: organizationId,
+        customer_id: customerId,
+        connection_id: null,
+        venue_id: null,
+        kind: "marketing",
+        granted: 0,
+        wording_version: via,
+        created_at: now,
+      })
       .execute();
     return true;
   });

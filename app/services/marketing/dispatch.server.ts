@@ -37,7 +37,15 @@ export async function runDispatchJob({ scheduleId }: { scheduleId: number }, now
   const schedule = await db
     .selectFrom("broadcast_schedules")
     .innerJoin("broadcasts", "broadcasts.id", "broadcast_schedules.broadcast_id")
-    .select(["broadcast_schedules.organization_id", "broadcast_schedules.channel", "broadcast_schedules.status", "broadcast_schedules.dispatch_at", "broadcasts.sms", "broadcasts.email_html", "broadcasts.email_text"])
+    .select([
+      "broadcast_schedules.organization_id",
+      "broadcast_schedules.channel",
+      "broadcast_schedules.status",
+      "broadcast_schedules.dispatch_at",
+      "broadcasts.sms",
+      "broadcasts.email_html",
+      "broadcasts.email_text",
+    ])
     .where("broadcast_schedules.id", "=", scheduleId)
     .executeTakeFirst();
   // Deleted, cancelled, finished, or moved later (its own job will come).
@@ -90,7 +98,12 @@ async function smsProblem(organizationId: number, text: string | null): Promise<
 }
 
 async function failSchedule(scheduleId: number, error: string, now: number): Promise<void> {
-  await db.updateTable("broadcast_schedules").set({ status: "Failed", error, finished_at: now, updated_at: now }).where("id", "=", scheduleId).where("status", "=", "Sending").execute();
+  await db
+    .updateTable("broadcast_schedules")
+    .set({ status: "Failed", error, finished_at: now, updated_at: now })
+    .where("id", "=", scheduleId)
+    .where("status", "=", "Sending")
+    .execute();
 }
 
 /**
@@ -99,7 +112,13 @@ async function failSchedule(scheduleId: number, error: string, now: number): Pro
  * index makes each customer one row however many groups hold them, and makes a second run (another
  * worker, or this job again after a crash) add nothing.
  */
-async function materialise(scheduleId: number, organizationId: number, channel: DeliveryChannel, groups: GroupFilters[], now: number): Promise<void> {
+async function materialise(
+  scheduleId: number,
+  organizationId: number,
+  channel: DeliveryChannel,
+  groups: GroupFilters[],
+  now: number,
+): Promise<void> {
   if (groups.length === 0) return;
   const address = channel === "EMAIL" ? "customers.email_address" : "customers.phone_number";
   const recipients = db

@@ -55,7 +55,10 @@ const nobody = sql<SqlBool>`1 = 0`;
  * it reads the organisation's offset from UTC itself).
  */
 export function groupMemberIds(executor: Kysely<DB>, organizationId: number, filters: GroupFilters, today = new Date()) {
-  return executor.selectFrom("customers").select("customers.id").where(memberCondition(organizationId, filters, today, { offset: offsetOf(organizationId) }));
+  return executor
+    .selectFrom("customers")
+    .select("customers.id")
+    .where(memberCondition(organizationId, filters, today, { offset: offsetOf(organizationId) }));
 }
 
 /**
@@ -69,7 +72,12 @@ async function offsetMsOf(executor: Kysely<DB>, organizationId: number): Promise
 }
 
 /** How many customers the group has now. */
-export async function countGroupMembers(executor: Kysely<DB>, organizationId: number, filters: GroupFilters, today = new Date()): Promise<number> {
+export async function countGroupMembers(
+  executor: Kysely<DB>,
+  organizationId: number,
+  filters: GroupFilters,
+  today = new Date(),
+): Promise<number> {
   const offset = await offsetMsOf(executor, organizationId);
   const row = await executor
     .selectFrom("customers")

@@ -70,7 +70,8 @@ function toRecord(r: Row): GroupRecord {
     description: r.description,
     filtersJson: r.filters,
     filters: parseStoredFilters(r.filters),
-    createdBy: r.user_id === null ? null : { id: Number(r.user_id), first_name: r.user_first_name ?? "", last_name: r.user_last_name ?? "" },
+    createdBy:
+      r.user_id === null ? null : { id: Number(r.user_id), first_name: r.user_first_name ?? "", last_name: r.user_last_name ?? "" },
     createdAt: Number(r.created_at),
     lastCount: r.customers_count === null || r.counted_at === null ? null : { count: Number(r.customers_count), at: Number(r.counted_at) },
   };
@@ -80,12 +81,21 @@ function toRecord(r: Row): GroupRecord {
 export const ownerName = (g: GroupRecord) => (g.createdBy ? `${g.createdBy.first_name} ${g.createdBy.last_name}`.trim() : "—");
 
 /** groups: newest first, searched by name. */
-export async function listGroups(ctx: OrgContext, params: { offset: number; pageSize: number; search?: string | null }): Promise<{ rows: GroupRecord[]; total: number }> {
+export async function listGroups(
+  ctx: OrgContext,
+  params: { offset: number; pageSize: number; search?: string | null },
+): Promise<{ rows: GroupRecord[]; total: number }> {
   requirePermission(ctx, "view_groups");
   let query = groups(ctx);
   if (params.search) query = query.where(containsText("customer_groups.name", params.search));
   const [rows, total] = await Promise.all([
-    query.select([...COLUMNS]).orderBy("customer_groups.created_at", "desc").orderBy("customer_groups.id", "desc").limit(params.pageSize).offset(params.offset).execute(),
+    query
+      .select([...COLUMNS])
+      .orderBy("customer_groups.created_at", "desc")
+      .orderBy("customer_groups.id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map(toRecord), total: Number(total.n) };
@@ -97,7 +107,9 @@ export async function listGroups(ctx: OrgContext, params: { offset: number; page
  */
 export async function withCounts(ctx: OrgContext, rows: GroupRecord[], now = Date.now()) {
   const counts = await Promise.all(
-    rows.map(async (g) => (g.lastCount && now - g.lastCount.at < COUNT_FRESH_MS ? g.lastCount : { count: await membersCount(ctx, g), at: now })),
+    rows.map(async (g) =>
+      g.lastCount && now - g.lastCount.at < COUNT_FRESH_MS ? g.lastCount : { count: await membersCount(ctx, g), at: now },
+    ),
   );
   return rows.map((g, i) => ({ ...g, customersCount: counts[i]!.count, countedAt: counts[i]!.at }));
 }
@@ -110,7 +122,10 @@ export async function getGroup(ctx: OrgContext, groupId: number | null): Promise
 /** The organisation's group, whatever the caller may do with it (the changes check their own permission first). */
 export async function findGroup(ctx: OrgContext, groupId: number | null): Promise<GroupRecord> {
   if (groupId === null) notFound(GROUP_MESSAGES.notFound);
-  const row = await groups(ctx).select([...COLUMNS]).where("customer_groups.id", "=", groupId).executeTakeFirst();
+  const row = await groups(ctx)
+    .select([...COLUMNS])
+    .where("customer_groups.id", "=", groupId)
+    .executeTakeFirst();
   return row ? toRecord(row) : notFound(GROUP_MESSAGES.notFound);
 }
 
@@ -130,7 +145,11 @@ export async function membersCount(ctx: OrgContext, group: GroupRecord, now = Da
 }
 
 /** A page of the group's customers, newest first; names and contacts need view_clients. */
-export async function groupMembers(ctx: OrgContext, group: GroupRecord, page: { offset: number; pageSize: number }): Promise<CustomerRow[]> {
+export async function groupMembers(
+  ctx: OrgContext,
+  group: GroupRecord,
+  page: { offset: number; pageSize: number },
+): Promise<CustomerRow[]> {
   requirePermission(ctx, PERSONAL_DATA_PERMISSION);
   if (!group.filters) return [];
   return (await groupMembersPage(db, ctx.org.id, group.filters, page)).map(toCustomerRow);
@@ -171,7 +190,11 @@ export async function updateGroup(ctx: OrgContext, groupId: number | null, input
  * Saves the filters (already checked by the form's schema); venues and access points must be the
  * organisation's. Answers the field errors, or null when saved.
  */
-export async function updateGroupFilters(ctx: OrgContext, groupId: number | null, filters: GroupFilters): Promise<Record<string, string[]> | null> {
+export async function updateGroupFilters(
+  ctx: OrgContext,
+  groupId: number | null,
+  filters: GroupFilters,
+): Promise<Record<string, string[]> | null> {
   requirePermission(ctx, "create_groups");
   const group = await findGroup(ctx, groupId);
   const errors: Record<string, string[]> = {};
@@ -207,8 +230,22 @@ export async function deleteGroup(ctx: OrgContext, groupId: number | null): Prom
 /** The venues and access points the Filters form offers. */
 export async function filterChoices(ctx: OrgContext) {
   const [venues, accessPoints] = await Promise.all([
-    db.selectFrom("venues").select(["id", "name"]).where("organization_id", "=", ctx.org.id).orderBy("name").orderBy("id").limit(500).execute(),
-    db.selectFrom("access_points").select(["id", "name", "venue_id"]).where("organization_id", "=", ctx.org.id).orderBy("name").orderBy("id").limit(2000).execute(),
+    db
+      .selectFrom("venues")
+      .select(["id", "name"])
+      .where("organization_id", "=", ctx.org.id)
+      .orderBy("name")
+      .orderBy("id")
+      .limit(500)
+      .execute(),
+    db
+      .selectFrom("access_points")
+      .select(["id", "name", "venue_id"])
+      .where("organization_id", "=", ctx.org.id)
+      .orderBy("name")
+      .orderBy("id")
+      .limit(2000)
+      .execute(),
   ]);
   return {
     venues: venues.map((v) => ({ id: Number(v.id), name: v.name })),

@@ -37,12 +37,20 @@ export const SCHEDULE_MESSAGES = {
   notFound: "Schedule not found.",
   cancelled: "The schedule is cancelled: nothing will be sent.",
   notCancellable: (status: ScheduleStatus) =>
-    status === "Cancelled" ? "This schedule is already cancelled." : `This schedule is ${status.toLowerCase()}: only a schedule that has not started can be cancelled.`,
+    status === "Cancelled"
+      ? "This schedule is already cancelled."
+      : `This schedule is ${status.toLowerCase()}: only a schedule that has not started can be cancelled.`,
 } as const;
 
 /** The organisation's customer groups for the schedule form (id and name, by name). */
 export async function groupChoices(ctx: OrgContext): Promise<{ id: number; name: string }[]> {
-  const rows = await db.selectFrom("customer_groups").select(["id", "name"]).where("organization_id", "=", ctx.org.id).orderBy("name").orderBy("id").execute();
+  const rows = await db
+    .selectFrom("customer_groups")
+    .select(["id", "name"])
+    .where("organization_id", "=", ctx.org.id)
+    .orderBy("name")
+    .orderBy("id")
+    .execute();
   return rows.map((r) => ({ id: Number(r.id), name: r.name }));
 }
 
@@ -63,7 +71,12 @@ export type ScheduleOutcome = { ok: true; id: number; message: string } | { ok: 
  * ahead and for content missing for the channel; a group that is not the organisation's is a 404.
  * A time in the current minute counts as now (a date-time field has no seconds).
  */
-export async function createSchedule(ctx: OrgContext, broadcastId: number | null, input: ScheduleInput, now = Date.now()): Promise<ScheduleOutcome> {
+export async function createSchedule(
+  ctx: OrgContext,
+  broadcastId: number | null,
+  input: ScheduleInput,
+  now = Date.now(),
+): Promise<ScheduleOutcome> {
   requirePermission(ctx, SCHEDULE_PERMISSION);
   const broadcast = await getBroadcast(ctx, broadcastId);
   let dispatchAt = now;
@@ -109,7 +122,10 @@ export async function createSchedule(ctx: OrgContext, broadcastId: number | null
   });
   // After the commit: the job must find the schedule when it runs (at once, for "now").
   await scheduleDispatch(id, dispatchAt);
-  const message = input.dispatchAt === "now" ? SCHEDULE_MESSAGES.scheduledNow : SCHEDULE_MESSAGES.scheduled(new Date(dispatchAt).toISOString().slice(0, 16).replace("T", " "));
+  const message =
+    input.dispatchAt === "now"
+      ? SCHEDULE_MESSAGES.scheduledNow
+      : SCHEDULE_MESSAGES.scheduled(new Date(dispatchAt).toISOString().slice(0, 16).replace("T", " "));
   return { ok: true, id, message };
 }
 
@@ -130,7 +146,10 @@ export interface ScheduleRow {
 export async function listSchedules(ctx: OrgContext, broadcastId: number | null, page: { offset: number; pageSize: number }) {
   requirePermission(ctx, ...VIEW_BROADCASTS);
   const broadcast = await getBroadcast(ctx, broadcastId);
-  const schedules = db.selectFrom("broadcast_schedules").where("broadcast_id", "=", broadcast.id).where("broadcast_schedules.organization_id", "=", ctx.org.id);
+  const schedules = db
+    .selectFrom("broadcast_schedules")
+    .where("broadcast_id", "=", broadcast.id)
+    .where("broadcast_schedules.organization_id", "=", ctx.org.id);
   const [rows, total] = await Promise.all([
     schedules
       .leftJoin("users", "users.id", "broadcast_schedules.created_by_user_id")
@@ -156,7 +175,12 @@ export async function listSchedules(ctx: OrgContext, broadcastId: number | null,
   ]);
   const ids = rows.map((r) => Number(r.id));
   const groupRows = ids.length
-    ? await db.selectFrom("broadcast_schedule_groups").select(["schedule_id", "group_id", "group_name"]).where(inIds("schedule_id", ids)).orderBy("group_name").execute()
+    ? await db
+        .selectFrom("broadcast_schedule_groups")
+        .select(["schedule_id", "group_id", "group_name"])
+        .where(inIds("schedule_id", ids))
+        .orderBy("group_name")
+        .execute()
     : [];
   const groupsOf = new Map<number, { id: number | null; name: string }[]>();
   for (const g of groupRows) {
@@ -167,20 +191,21 @@ export async function listSchedules(ctx: OrgContext, broadcastId: number | null,
   return {
     broadcast,
     total: Number(total.n),
-    rows: rows.map(
-      (r): ScheduleRow => ({
-        id: Number(r.id),
-        channel: r.channel,
-        groups: groupsOf.get(Number(r.id)) ?? [],
-        createdBy: r.created_by_user_id === null ? null : { id: Number(r.created_by_user_id), first_name: r.first_name ?? "", last_name: r.last_name ?? "" },
-        created_at: Number(r.created_at),
-        dispatch_at: Number(r.dispatch_at),
-        status: r.status,
-        started_at: r.started_at === null ? null : Number(r.started_at),
-        finished_at: r.finished_at === null ? null : Number(r.finished_at),
-        error: r.error,
-      }),
-    ),
+    rows: rows.map((r): ScheduleRow => ({
+      id: Number(r.id),
+      channel: r.channel,
+      groups: groupsOf.get(Number(r.id)) ?? [],
+      createdBy:
+        r.created_by_user_id === null
+          ? null
+          : { id: Number(r.created_by_user_id), first_name: r.first_name ?? "", last_name: r.last_name ?? "" },
+      created_at: Number(r.created_at),
+      dispatch_at: Number(r.dispatch_at),
+      status: r.status,
+      started_at: r.started_at === null ? null : Number(r.started_at),
+      finished_at: r.finished_at === null ? null : Number(r.finished_at),
+      error: r.error,
+    })),
   };
 }
 

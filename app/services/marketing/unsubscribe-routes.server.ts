@@ -26,7 +26,8 @@ const STYLE = `body{margin:0;font:16px/1.45 system-ui,sans-serif;color:#0f172a;b
 button{display:block;width:100%;padding:.75rem;font:inherit;font-weight:600;border:0;border-radius:.5rem;background:#4f46e5;color:#fff}`;
 
 function page(title: string, body: Html): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${new Html(STYLE)}</style></head><body><main><div class="card"><h1>${title}</h1>${body}</div></main></body></html>`.text;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${new Html(STYLE)}</style></head><body><main><div class="card"><h1>${title}</h1>${body}</div></main></body></html>`
+    .text;
 }
 
 function questionPage(organization: string, action: string): string {

@@ -55,7 +55,9 @@ const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const mac = z
   .string()
   .max(32)
-  .transform((value, ctx) => normaliseMac(value) ?? (ctx.addIssue({ code: z.ZodIssueCode.custom, message: "is not a MAC address" }), z.NEVER));
+  .transform(
+    (value, ctx) => normaliseMac(value) ?? (ctx.addIssue({ code: z.ZodIssueCode.custom, message: "is not a MAC address" }), z.NEVER),
+  );
 
 const recordSchema = z
   .object({
@@ -75,7 +77,8 @@ const recordSchema = z
 function parseRecord(value: unknown): { record: AccountingRecord } | { message: string } {
   if (hasNul(value)) return { message: "contains a NUL character" };
   const parsed = recordSchema.safeParse(value);
-  if (!parsed.success) return { message: parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ") };
+  if (!parsed.success)
+    return { message: parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ") };
   const r = parsed.data;
   return {
     record: {
@@ -110,7 +113,13 @@ export async function recordAccounting(network: PortalNetwork, body: unknown, no
     if ("record" in parsed) records.push({ index, record: parsed.record });
     else errors.push({ index, message: parsed.message });
   });
-  const unknown = (await applyAccounting(network, records.map((r) => r.record), now)).map((i) => records[i]!);
+  const unknown = (
+    await applyAccounting(
+      network,
+      records.map((r) => r.record),
+      now,
+    )
+  ).map((i) => records[i]!);
   if (unknown.length) {
     console.log(
       JSON.stringify({
@@ -122,7 +131,11 @@ export async function recordAccounting(network: PortalNetwork, body: unknown, no
         records: unknown.slice(0, SAMPLE).map(({ index, record }) => ({
           index,
           status: record.status,
-          ...("token" in record.session ? { by: "token" } : "clientMac" in record.session ? { by: "mac", client_mac: record.session.clientMac } : { by: "connection", connection: record.session.connectionId }),
+          ...("token" in record.session
+            ? { by: "token" }
+            : "clientMac" in record.session
+              ? { by: "mac", client_mac: record.session.clientMac }
+              : { by: "connection", connection: record.session.connectionId }),
         })),
       }),
     );
@@ -259,7 +272,11 @@ function applyRecord(session: Session, record: AccountingRecord, now: number): v
 }
 
 const changed = (a: Session, b: Session) =>
-  a.upload !== b.upload || a.download !== b.download || a.ended_at !== b.ended_at || a.accounted_at !== b.accounted_at || a.terminate_cause !== b.terminate_cause;
+  a.upload !== b.upload ||
+  a.download !== b.download ||
+  a.ended_at !== b.ended_at ||
+  a.accounted_at !== b.accounted_at ||
+  a.terminate_cause !== b.terminate_cause;
 
 /**
  * Writes the sessions' new figures in one statement. The values are re-checked against the row as
@@ -271,7 +288,10 @@ async function writeSessions(trx: Kysely<DB>, sessions: Session[]): Promise<void
   const int = (v: number | null) => (pg ? sql`${v}::int8` : sql`${v}`);
   const text = (v: string | null) => (pg ? sql`${v}::text` : sql`${v}`);
   const max = pg ? sql.raw("greatest") : sql.raw("max");
-  const rows = sessions.map((s) => sql`(${int(s.id)}, ${int(s.upload)}, ${int(s.download)}, ${int(s.accounted_at)}, ${int(s.ended_at)}, ${text(s.terminate_cause)})`);
+  const rows = sessions.map(
+    (s) =>
+      sql`(${int(s.id)}, ${int(s.upload)}, ${int(s.download)}, ${int(s.accounted_at)}, ${int(s.ended_at)}, ${text(s.terminate_cause)})`,
+  );
   await sql`
     with v (id, upload, download, accounted_at, ended_at, terminate_cause) as (values ${sql.join(rows)})
     update connections set
@@ -295,7 +315,8 @@ export async function applyAccounting(network: PortalNetwork, records: Accountin
   if (records.length === 0) return [];
   return retryDeadlocks(() =>
     db.transaction().execute(async (trx) => {
-      if (dialect() === "postgres") await sql`select pg_advisory_xact_lock(${ORGANIZATION_ACCOUNTING_LOCK}, ${network.organizationId})`.execute(trx);
+      if (dialect() === "postgres")
+        await sql`select pg_advisory_xact_lock(${ORGANIZATION_ACCOUNTING_LOCK}, ${network.organizationId})`.execute(trx);
       const sessionOf = await findSessions(trx, network, records);
       const unknown: number[] = [];
       const before = new Map<number, Session>();
@@ -312,7 +333,11 @@ export async function applyAccounting(network: PortalNetwork, records: Accountin
       const dirty = [...after.values()].filter((s) => changed(s, before.get(s.id)!));
       if (dirty.length) {
         await writeSessions(trx, dirty);
-        await enforceDataLimits(trx, dirty.flatMap((s) => (s.subscription_id === null ? [] : [s.subscription_id])), now);
+        await enforceDataLimits(
+          trx,
+          dirty.flatMap((s) => (s.subscription_id === null ? [] : [s.subscription_id])),
+          now,
+        );
       }
       return unknown;
     }),
@@ -364,12 +389,7 @@ async function endInBatches(condition: Condition, ending: { ended_at: RawBuilder
     // not waited for: the next run takes them if they are still due.
     if (dialect() === "postgres") batch = batch.forUpdate().skipLocked();
     const result = await retryDeadlocks(() =>
-      db
-        .updateTable("connections")
-        .set(ending)
-        .where("id", "in", batch)
-        .where(open)
-        .executeTakeFirst(),
+      db.updateTable("connections").set(ending).where("id", "in", batch).where(open).executeTakeFirst(),
     );
     const ended = Number(result.numUpdatedRows);
     total += ended;

@@ -1,7 +1,16 @@
 // The connect page's logic (issue [portal] §2–3): what a token's guest is offered, and authorizing
 // the connection exactly once, then letting the guest through at the gateway.
 import DataLoader from "dataloader";
-import { sql, type CompiledQuery, type ExpressionBuilder, type Insertable, type QueryCreator, type RawBuilder, type Updateable, type UpdateResult } from "kysely";
+import {
+  sql,
+  type CompiledQuery,
+  type ExpressionBuilder,
+  type Insertable,
+  type QueryCreator,
+  type RawBuilder,
+  type Updateable,
+  type UpdateResult,
+} from "kysely";
 import { db, dialect, executePrepared, PREPARED } from "~/db/db.server";
 import { retryDeadlocks } from "~/db/sql.server";
 import type { DB, FreeEvery, OAuthProviderName } from "~/db/schema";
@@ -44,7 +53,13 @@ export interface GuestView {
   organizationId: number;
   authorizedAt: number | null;
   network: { id: number; name: string; termsUrl: string | null; privacyUrl: string | null; guestSignup: boolean; organizationName: string };
-  customer: { firstName: string | null; middleName: string | null; lastName: string | null; emailAddress: string | null; phoneNumber: string | null };
+  customer: {
+    firstName: string | null;
+    middleName: string | null;
+    lastName: string | null;
+    emailAddress: string | null;
+    phoneNumber: string | null;
+  };
   /** The record lacks a name, e-mail or phone and the network asks for them. */
   needsSignup: boolean;
   providers: OAuthProviderName[];
@@ -87,7 +102,9 @@ const viewQuery = () =>
       ),
     )
     // A literal, not a parameter: the statement is prepared once with the token as its only parameter.
-    .leftJoin("service_plans as free_plan", (join) => join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)))
+    .leftJoin("service_plans as free_plan", (join) =>
+      join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)),
+    )
     .select([
       "free_plan.id as free_plan_id",
       "free_plan.time_limit_minutes as free_plan_time_limit_minutes",
@@ -118,12 +135,16 @@ const viewQuery = () =>
       sql<number>`(select count(*) from (select 1 from splash_display_setting_access_points where splash_display_setting_access_points.access_point_id = connections.access_point_id limit 1) r)`.as(
         "display_rules",
       ),
-      sql<number>`(select count(*) from (select 1 from voucher_groups where voucher_groups.organization_id = connections.organization_id limit 1) v)`.as("voucher_groups"),
+      sql<number>`(select count(*) from (select 1 from voucher_groups where voucher_groups.organization_id = connections.organization_id limit 1) v)`.as(
+        "voucher_groups",
+      ),
       sql<number>`(select count(*) from mpesa_settings where mpesa_settings.organization_id = connections.organization_id)`.as("mpesa"),
       "held.plan_name as held_plan_name",
       "held.expires_on as held_expires_on",
       // One round trip: the organisation's configured social providers, comma separated.
-      sql<string | null>`(select ${sql.raw(dialect() === "postgres" ? "string_agg(provider, ',')" : "group_concat(provider, ',')")} from oauth_providers where oauth_providers.organization_id = connections.organization_id)`.as(
+      sql<
+        string | null
+      >`(select ${sql.raw(dialect() === "postgres" ? "string_agg(provider, ',')" : "group_concat(provider, ',')")} from oauth_providers where oauth_providers.organization_id = connections.organization_id)`.as(
         "providers",
       ),
     ]);
@@ -157,7 +178,9 @@ async function viewRow(tokenHash: string): Promise<ViewRow | undefined> {
  */
 const viewBatches = new DataLoader<string, ViewRow | null>(
   async (tokenHashes) => {
-    compiledViews ??= viewQuery().where(sql<boolean>`connections.token = any(${sql.val([])}::text[])`).compile();
+    compiledViews ??= viewQuery()
+      .where(sql<boolean>`connections.token = any(${sql.val([])}::text[])`)
+      .compile();
     const rows = await executePrepared<ViewRow>("guest_connect_views", compiledViews, [tokenHashes]);
     const byToken = new Map(rows.map((row) => [row.token, row]));
     return tokenHashes.map((hash) => byToken.get(hash) ?? null);
@@ -169,20 +192,37 @@ const viewBatches = new DataLoader<string, ViewRow | null>(
  * What the token's guest is offered. `plans: false` leaves plansForSale empty (one query fewer) for
  * the callers that never show the connect form: the waiting page, the online page, the APIs.
  */
-export async function loadGuestView(token: string | null | undefined, { plans = true }: { plans?: boolean } = {}, now = Date.now()): Promise<GuestView | null> {
+export async function loadGuestView(
+  token: string | null | undefined,
+  { plans = true }: { plans?: boolean } = {},
+  now = Date.now(),
+): Promise<GuestView | null> {
   if (!plausibleToken(token)) return null;
   const row = await viewRow(hashToken(token));
   if (!row) return null;
   const authorizedAt = row.authorized_at === null ? null : Number(row.authorized_at);
   const state: GuestState =
-    authorizedAt !== null ? "authorized" : row.blocked_at !== null ? "blocked" : Number(row.token_expires_at ?? 0) <= now ? "expired" : "form";
+    authorizedAt !== null
+      ? "authorized"
+      : row.blocked_at !== null
+        ? "blocked"
+        : Number(row.token_expires_at ?? 0) <= now
+          ? "expired"
+          : "form";
   const guestSignup = Number(row.guest_signup) === 1;
   return {
     state,
     connectionId: Number(row.id),
     organizationId: row.organization_id,
     authorizedAt,
-    network: { id: row.venue_id, name: row.venue_name, termsUrl: row.terms_url, privacyUrl: row.privacy_url, guestSignup, organizationName: row.organization_name },
+    network: {
+      id: row.venue_id,
+      name: row.venue_name,
+      termsUrl: row.terms_url,
+      privacyUrl: row.privacy_url,
+      guestSignup,
+      organizationName: row.organization_name,
+    },
     customer: {
       firstName: row.first_name ?? null,
       middleName: row.middle_name ?? null,
@@ -204,7 +244,13 @@ export async function loadGuestView(token: string | null | undefined, { plans = 
     vouchers: Number(row.voucher_groups) > 0,
     held: row.held_plan_name === null ? null : { planName: row.held_plan_name, expiresOn: Number(row.held_expires_on) },
     plansForSale: plans && Number(row.mpesa) > 0 && state === "form" ? await plansForSale(row.organization_id) : [],
-    place: { organizationId: row.organization_id, hasRules: Number(row.display_rules) > 0, accessPointId: row.access_point_id, deviceId: row.device_id === null ? null : Number(row.device_id), networkPageId: row.splash_page_id },
+    place: {
+      organizationId: row.organization_id,
+      hasRules: Number(row.display_rules) > 0,
+      accessPointId: row.access_point_id,
+      deviceId: row.device_id === null ? null : Number(row.device_id),
+      networkPageId: row.splash_page_id,
+    },
   };
 }
 
@@ -291,7 +337,15 @@ export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()
     return { ok: true, redirect };
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
-    console.error(JSON.stringify({ at: new Date().toISOString(), event: "gateway_grant_failed", gateway: adapter.make, connection: claimed.id, error: error.message }));
+    console.error(
+      JSON.stringify({
+        at: new Date().toISOString(),
+        event: "gateway_grant_failed",
+        gateway: adapter.make,
+        connection: claimed.id,
+        error: error.message,
+      }),
+    );
     await db.transaction().execute(async (trx) => {
       const undone = await trx
         .updateTable("connections")
@@ -318,7 +372,9 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     .leftJoin("access_points", "access_points.id", "connections.access_point_id")
     .leftJoin("devices", "devices.id", "connections.device_id")
     // The organisation's free plan, if it has one (at most one: service_plans_one_free).
-    .leftJoin("service_plans as free_plan", (join) => join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)))
+    .leftJoin("service_plans as free_plan", (join) =>
+      join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)),
+    )
     .leftJoin("bandwidth_policies as free_policy", "free_policy.id", "free_plan.bandwidth_policy_id")
     .select([
       "free_policy.max_upload_kbps as free_max_upload_kbps",
@@ -354,7 +410,9 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     // An M-Pesa grant names its subscription: what useSubscription would read comes with the rest.
     .$if(request.mode === "MPESA" && request.subscriptionId !== undefined, (qb) =>
       qb
-        .leftJoin("subscriptions as held", (join) => join.on("held.id", "=", request.subscriptionId!).onRef("held.organization_id", "=", "connections.organization_id"))
+        .leftJoin("subscriptions as held", (join) =>
+          join.on("held.id", "=", request.subscriptionId!).onRef("held.organization_id", "=", "connections.organization_id"),
+        )
         .select(heldSubscriptionColumns(sql<number>`coalesce(connections.device_id, -1)`, now)),
     )
     .where("connections.token", "=", hashToken(request.token))
@@ -375,11 +433,19 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   let detailsToKeep: CustomerChange | null = null;
   if (request.details) {
     const known = [row.known_by_phone, row.known_by_email].filter((id): id is number => id !== null).map(Number);
-    ({ customerId, change: detailsToKeep } = await keepDetails(trx, { orgId, customerId, deviceId: row.device_id, knownId: known.length ? Math.min(...known) : null }, request, now));
+    ({ customerId, change: detailsToKeep } = await keepDetails(
+      trx,
+      { orgId, customerId, deviceId: row.device_id, knownId: known.length ? Math.min(...known) : null },
+      request,
+      now,
+    ));
   }
 
   // Written with the connection's authorization, at the end (one statement on PostgreSQL).
-  const consent = customerId === null ? null : consentWrites({ orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, detailsToKeep);
+  const consent =
+    customerId === null
+      ? null
+      : consentWrites({ orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, detailsToKeep);
 
   // With a free plan the guest is online under it (once per device in its period), for its time;
   // without one, for the network's session length.
@@ -390,17 +456,33 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   const deviceId = row.device_id === null ? null : Number(row.device_id);
   if (request.mode === "MPESA" || request.mode === "SUBSCRIPTION") {
     // A paid plan (the payment just made, or a plan held on this device) — never the free plan.
-    const held = request.mode === "MPESA" ? (request.subscriptionId ?? null) : ((await heldSubscription(trx, orgId, { deviceId }, now))?.id ?? null);
+    const held =
+      request.mode === "MPESA" ? (request.subscriptionId ?? null) : ((await heldSubscription(trx, orgId, { deviceId }, now))?.id ?? null);
     if (held === null) return refuse(409, HELD_MESSAGES.none);
-    const used = request.mode === "MPESA" ? weighHeldSubscription(row as HeldSubscriptionRow, now) : await useSubscription(trx, orgId, held, deviceId, now);
+    const used =
+      request.mode === "MPESA"
+        ? weighHeldSubscription(row as HeldSubscriptionRow, now)
+        : await useSubscription(trx, orgId, held, deviceId, now);
     if (!used.ok) return refuse(used.status, used.message);
     ({ subscriptionId, seconds, limits } = used);
     // A plan bought before the guest was known belongs to the customer the payment's phone made.
-    if (customerId !== null && used.customerId === null) await trx.updateTable("subscriptions").set({ customer_id: customerId }).where("id", "=", held).where("customer_id", "is", null).execute();
+    if (customerId !== null && used.customerId === null)
+      await trx
+        .updateTable("subscriptions")
+        .set({ customer_id: customerId })
+        .where("id", "=", held)
+        .where("customer_id", "is", null)
+        .execute();
   } else if (request.mode === "VOUCHER") {
     const redeemed = await redeemVoucher(trx, orgId, request.voucherCode, now);
     if (!redeemed.ok) return refuse(redeemed.status, redeemed.message);
-    ({ subscriptionId, seconds, limits } = await startSubscription(trx, redeemed.plan, { organizationId: orgId, customerId, deviceId }, "voucher", now));
+    ({ subscriptionId, seconds, limits } = await startSubscription(
+      trx,
+      redeemed.plan,
+      { organizationId: orgId, customerId, deviceId },
+      "voucher",
+      now,
+    ));
   } else if (row.free_plan_id !== null) {
     const free = await takeFreePlan(
       trx,
@@ -425,7 +507,13 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   const authorized = await authorizeConnection(
     trx,
     Number(row.id),
-    { authorized_at: now, authorization_mode: request.mode, customer_id: customerId, session_expires_at: now + seconds * 1000, subscription_id: subscriptionId },
+    {
+      authorized_at: now,
+      authorization_mode: request.mode,
+      customer_id: customerId,
+      session_expires_at: now + seconds * 1000,
+      subscription_id: subscriptionId,
+    },
     consent,
   );
   // A racing request authorized it first (PostgreSQL re-checks the condition after the row lock);
@@ -448,7 +536,11 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
 }
 
 /** The first customer of the connection's organisation with this phone number or e-mail address (none without one). */
-function knownCustomer(eb: ExpressionBuilder<DB, "connections">, column: "phone_number" | "email_address", value: string | null | undefined) {
+function knownCustomer(
+  eb: ExpressionBuilder<DB, "connections">,
+  column: "phone_number" | "email_address",
+  value: string | null | undefined,
+) {
   if (!value) return sql<number | null>`null`;
   return eb
     .selectFrom("customers as known")
@@ -477,10 +569,20 @@ async function keepDetails(
   const details = request.details!;
   if (knownId !== null && knownId !== customerId) {
     customerId = knownId;
-    if (deviceId !== null) await trx.updateTable("devices").set({ customer_id: customerId, updated_at: now }).where("id", "=", deviceId).execute();
+    if (deviceId !== null)
+      await trx.updateTable("devices").set({ customer_id: customerId, updated_at: now }).where("id", "=", deviceId).execute();
   }
   if (customerId === null) {
-    const created = await trx.insertInto("customers").values({ organization_id: orgId, identity: details.phone_number ?? details.email_address ?? "guest", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
+    const created = await trx
+      .insertInto("customers")
+      .values({
+        organization_id: orgId,
+        identity: details.phone_number ?? details.email_address ?? "guest",
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     customerId = created.id;
   }
   const update: CustomerChange = { updated_at: now };
@@ -543,20 +645,34 @@ function consentWrites(
  * one round trip while the connection's roll-up triggers hold their rows (the tables written beside
  * it have no triggers that would read each other's change).
  */
-async function authorizeConnection(trx: Trx, connectionId: number, set: Updateable<DB["connections"]>, consent: ConsentWrites | null): Promise<boolean> {
-  const authorize = (qc: QueryCreator<DB>) => qc.updateTable("connections").set(set).where("id", "=", connectionId).where("authorized_at", "is", null);
+async function authorizeConnection(
+  trx: Trx,
+  connectionId: number,
+  set: Updateable<DB["connections"]>,
+  consent: ConsentWrites | null,
+): Promise<boolean> {
+  const authorize = (qc: QueryCreator<DB>) =>
+    qc.updateTable("connections").set(set).where("id", "=", connectionId).where("authorized_at", "is", null);
   const updated = (done: UpdateResult) => Number(done.numUpdatedRows) === 1;
   if (!consent) return updated(await authorize(trx).modifyEnd(PREPARED).executeTakeFirst());
   const keep = (qc: QueryCreator<DB>) => {
-    const q = qc.updateTable("customers").set(consent.change).where("id", "=", consent.customerId).where("organization_id", "=", consent.orgId);
+    const q = qc
+      .updateTable("customers")
+      .set(consent.change)
+      .where("id", "=", consent.customerId)
+      .where("organization_id", "=", consent.orgId);
     return consent.onlyIfUnset ? q.where("terms_accepted_at", "is", null) : q;
   };
   const changesCustomer = Object.keys(consent.change).length > 0;
   if (dialect() === "postgres") {
     // The CTEs add names the statement does not read: each creator stands for a plain one.
     let creator: QueryCreator<DB> = trx;
-    if (consent.rows.length > 0) creator = creator.with("consented", (qc) => qc.insertInto("customer_consents").values(consent.rows).returning("id")) as unknown as QueryCreator<DB>;
-    if (changesCustomer) creator = creator.with("kept", (qc) => keep(qc as unknown as QueryCreator<DB>).returning("id")) as unknown as QueryCreator<DB>;
+    if (consent.rows.length > 0)
+      creator = creator.with("consented", (qc) =>
+        qc.insertInto("customer_consents").values(consent.rows).returning("id"),
+      ) as unknown as QueryCreator<DB>;
+    if (changesCustomer)
+      creator = creator.with("kept", (qc) => keep(qc as unknown as QueryCreator<DB>).returning("id")) as unknown as QueryCreator<DB>;
     return updated(await authorize(creator).executeTakeFirst());
   }
   if (consent.rows.length > 0) await trx.insertInto("customer_consents").values(consent.rows).execute();

@@ -142,7 +142,7 @@ export async function enterFromGateway(input: {
         .modifyEnd(PREPARED)
         .executeTakeFirstOrThrow();
       return Number(connection.id);
-    })
+    }),
   );
   return { ok: true, token, connectionId };
 }

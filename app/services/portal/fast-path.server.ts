@@ -40,7 +40,11 @@ export async function answerFastGuestRequest(req: IncomingMessage, res: ServerRe
   const path = fastPath(req) ?? CONNECT;
   let answer: WaitingAnswer;
   try {
-    answer = queryRefusal(url) ?? (path === WAITING ? await waitingAnswerFor(param(url, "token"), param(url, "payment")) : await connectPageForToken(param(url, "token")));
+    answer =
+      queryRefusal(url) ??
+      (path === WAITING
+        ? await waitingAnswerFor(param(url, "token"), param(url, "payment"))
+        : await connectPageForToken(param(url, "token")));
   } catch (error) {
     logPortalError(path, error);
     answer = tryAgainPage();
@@ -71,14 +75,26 @@ function redirect(res: ServerResponse, location: string): void {
 
 /** negotiator 0.6.4 takes the server's preference second, as compression calls it; its types predate that. */
 const negotiated = (req: IncomingMessage) =>
-  (new Negotiator(req) as unknown as { encoding(available: string[], preferred: string[]): string | undefined }).encoding(ENCODINGS, PREFERRED);
+  (new Negotiator(req) as unknown as { encoding(available: string[], preferred: string[]): string | undefined }).encoding(
+    ENCODINGS,
+    PREFERRED,
+  );
 
 function send(req: IncomingMessage, res: ServerResponse, page: GuestPage, extra: Record<string, string>): void {
   const body = Buffer.from(page.html);
-  const headers: Record<string, string | number> = { ...guestHeaderValues(page.csp), ...extra, "Content-Type": "text/html; charset=utf-8", Vary: "Accept-Encoding" };
+  const headers: Record<string, string | number> = {
+    ...guestHeaderValues(page.csp),
+    ...extra,
+    "Content-Type": "text/html; charset=utf-8",
+    Vary: "Accept-Encoding",
+  };
   const encoding = body.length >= COMPRESS_FROM_BYTES && req.headers["accept-encoding"] ? negotiated(req) : "identity";
   const whole = (bytes: Buffer, contentEncoding?: string) => {
-    res.writeHead(page.status, { ...headers, ...(contentEncoding ? { "Content-Encoding": contentEncoding } : {}), "Content-Length": bytes.length });
+    res.writeHead(page.status, {
+      ...headers,
+      ...(contentEncoding ? { "Content-Encoding": contentEncoding } : {}),
+      "Content-Length": bytes.length,
+    });
     res.end(bytes);
   };
   if (!encoding || encoding === "identity") return whole(body);

@@ -10,7 +10,15 @@ import { darajaPhone } from "../prepaid/daraja.server";
 import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase } from "../prepaid/mpesa.server";
 import { heldSubscription } from "../prepaid/subscriptions.server";
 import { authorizeGuest, loadGuestView, type GuestView } from "./connect.server";
-import { messagePage, paymentFailedPage, refusalPage, refusalStatus, WAIT_REFRESH_SECONDS, waitingPage, type FormState } from "./pages.server";
+import {
+  messagePage,
+  paymentFailedPage,
+  refusalPage,
+  refusalStatus,
+  WAIT_REFRESH_SECONDS,
+  waitingPage,
+  type FormState,
+} from "./pages.server";
 import { GUEST_CSP, type GuestPage } from "./router.server";
 
 type SendPage = (res: express.Response, status: number, page: string, csp?: string) => void;
@@ -49,20 +57,33 @@ export function waitingAnswerFor(token: string | null, payment: string | null): 
 async function waitingAnswer(token: string, paymentId: number): Promise<WaitingAnswer> {
   const page = (status: number, html: string, refresh?: string): WaitingAnswer => ({ status, html, csp: GUEST_CSP, refresh });
   const purchase = await purchaseStatus(token, paymentId);
-  if (!purchase) return page(404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
+  if (!purchase)
+    return page(404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
   if (purchase.state === "pending") {
     // Reloads without JavaScript: a header, as the guest CSP's sandbox refuses a meta refresh.
-    return page(200, waitingPage(purchase.networkName, token, paymentId, purchase), `${WAIT_REFRESH_SECONDS};url=/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`);
+    return page(
+      200,
+      waitingPage(purchase.networkName, token, paymentId, purchase),
+      `${WAIT_REFRESH_SECONDS};url=/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`,
+    );
   }
   if (purchase.state === "failed") return page(200, paymentFailedPage(purchase.networkName, token, purchase.message));
   // Paid: this connection goes online under the plan (a second poll finds it online already).
   const online = { redirect: `/connect/online?token=${encodeURIComponent(token)}` };
   if (purchase.authorized) return online;
-  const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: purchase.subscriptionId, details: { phone_number: `+${purchase.phone}` } });
+  const outcome = await authorizeGuest({
+    token,
+    mode: "MPESA",
+    subscriptionId: purchase.subscriptionId,
+    details: { phone_number: `+${purchase.phone}` },
+  });
   if (outcome.ok) return { redirect: outcome.redirect };
   const again = await loadGuestView(token, { plans: false });
   if (again?.state === "authorized") return online;
-  return page(outcome.status, messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], purchase.networkName));
+  return page(
+    outcome.status,
+    messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], purchase.networkName),
+  );
 }
 
 export function mountMpesaRoutes(
@@ -92,7 +113,9 @@ export function mountMpesaRoutes(
 
     const started = await startPurchase({ token, planId, phone, beforePush });
     if (started.ok) return redirect(res, `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${started.paymentId}`);
-    const state: FormState = started.field ? { values, errors: { [started.field]: [started.message] } } : { values, message: started.message };
+    const state: FormState = started.field
+      ? { values, errors: { [started.field]: [started.message] } }
+      : { values, message: started.message };
     // The form again, with the plans for sale this time.
     const again = await loadGuestView(token);
     if (!again || again.state !== "form") return sendPage(res, refusalStatus(again), refusalPage(again));
@@ -118,7 +141,8 @@ export function mountMpesaRoutes(
   // Daraja's bodies are small JSON; a NUL anywhere is not Daraja (PostgreSQL text cannot hold one).
   const json: express.RequestHandler[] = [
     express.json({ limit: CALLBACK_LIMIT }),
-    (req, res, next) => (JSON.stringify(req.body ?? null).includes("\\u0000") ? res.status(400).json({ ResultCode: 1, ResultDesc: "Bad request." }) : next()),
+    (req, res, next) =>
+      JSON.stringify(req.body ?? null).includes("\\u0000") ? res.status(400).json({ ResultCode: 1, ResultDesc: "Bad request." }) : next(),
   ];
   router.post("/hotspot/mpesa/:callbackKey", ...json, async (req, res) => {
     const answer = await paidGuestsFirst.run(() => applyStkCallback(req.params.callbackKey!, req.body));

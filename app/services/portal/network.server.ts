@@ -53,7 +53,10 @@ function toNetwork(row: NetworkRow): PortalNetwork {
     portalKey: row.portal_key,
     gatewaySecret: readSecret(row.gateway_secret),
     openndsFaskey: readSecret(row.opennds_faskey),
-    unifi: row.unifi_url && row.unifi_username && unifiPassword ? { url: row.unifi_url, username: row.unifi_username, password: unifiPassword } : null,
+    unifi:
+      row.unifi_url && row.unifi_username && unifiPassword
+        ? { url: row.unifi_url, username: row.unifi_username, password: unifiPassword }
+        : null,
     successUrl: row.success_url,
     sessionMinutes: Number(row.session_minutes),
     guestSignup: Number(row.guest_signup) === 1,

@@ -27,7 +27,8 @@ button,.btn{display:block;width:100%;margin-top:1rem;padding:.75rem;font:inherit
 .alert p{margin:.2rem 0}.ok{background:#f0fdf4;border-color:#bbf7d0;color:#166534}.or{text-align:center;color:#64748b;font-size:.85rem;margin:1rem 0 0}small{color:#64748b}a{color:#4338ca}.plan{background:#eef2ff;border-radius:.5rem;padding:.5rem .75rem;margin:0 0 .75rem;font-size:.9rem}`;
 
 function layout(title: string, body: Html): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${new Html(STYLE)}</style></head><body><main>${body}</main></body></html>`.text;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${new Html(STYLE)}</style></head><body><main>${body}</main></body></html>`
+    .text;
 }
 
 function alert(messages: string[], tone: "error" | "ok" = "error"): Html {
@@ -49,9 +50,11 @@ export function refusalStatus(view: GuestView | null): number {
 
 /** What the guest sees when the token's connection cannot be authorized (any more). */
 export function refusalPage(view: GuestView | null, message?: string): string {
-  if (view?.state === "authorized") return messagePage("Get connected to WiFi", [CONNECT_MESSAGES.alreadyAuthorized, CONNECT_MESSAGES.reconnect], view.network.name);
+  if (view?.state === "authorized")
+    return messagePage("Get connected to WiFi", [CONNECT_MESSAGES.alreadyAuthorized, CONNECT_MESSAGES.reconnect], view.network.name);
   if (view?.state === "blocked") return messagePage("Get connected to WiFi", [CONNECT_MESSAGES.blocked], view.network.name);
-  if (view?.state === "expired") return messagePage("Get connected to WiFi", [CONNECT_MESSAGES.expired, CONNECT_MESSAGES.reconnect], view.network.name);
+  if (view?.state === "expired")
+    return messagePage("Get connected to WiFi", [CONNECT_MESSAGES.expired, CONNECT_MESSAGES.reconnect], view.network.name);
   return messagePage("Get connected to WiFi", [message ?? CONNECT_MESSAGES.unknown, CONNECT_MESSAGES.reconnect], view?.network.name);
 }
 
@@ -61,7 +64,13 @@ export interface FormState {
   message?: string;
 }
 
-function field(name: string, label: string, type: string, state: FormState, extra: { autocomplete: string; value?: string; hint?: string; inputmode?: string }): Html {
+function field(
+  name: string,
+  label: string,
+  type: string,
+  state: FormState,
+  extra: { autocomplete: string; value?: string; hint?: string; inputmode?: string },
+): Html {
   const errors = state.errors?.[name];
   const raw = state.values?.[name];
   const value = typeof raw === "string" ? raw : (extra.value ?? "");
@@ -79,7 +88,13 @@ function termsLabel(view: GuestView): Html {
  * The connect page: the sign-up form, or one Connect button, and the configured social buttons;
  * inside the operator's splash page when `frame` is given, else on the built-in page.
  */
-export function connectPage(view: GuestView, token: string, state: FormState = {}, frame: SplashFrame | null = null, ad: Html | "" = ""): string {
+export function connectPage(
+  view: GuestView,
+  token: string,
+  state: FormState = {},
+  frame: SplashFrame | null = null,
+  ad: Html | "" = "",
+): string {
   // Inside an operator's page the page has its own h1; the form's title is a second-level heading.
   if (frame) return frame.before + connectCard(view, token, state, "h2", ad).text + frame.after;
   return layout("Get connected to WiFi", html`<div class="card">${connectCard(view, token, state, "h1", ad)}</div>`);
@@ -98,7 +113,8 @@ export function previewCard(): string {
   return connectCard(view, "preview", { message: "Preview: guests connect to the Wi-Fi with this form." }, "h2").text;
 }
 
-const minutesText = (m: number) => (m % 1440 === 0 ? `${m / 1440} day${m === 1440 ? "" : "s"}` : m % 60 === 0 ? `${m / 60} hour${m === 60 ? "" : "s"}` : `${m} minutes`);
+const minutesText = (m: number) =>
+  m % 1440 === 0 ? `${m / 1440} day${m === 1440 ? "" : "s"}` : m % 60 === 0 ? `${m / 60} hour${m === 60 ? "" : "s"}` : `${m} minutes`;
 const EVERY_TEXT = { day: "once a day", week: "once a week", validity: "again when it has ended" } as const;
 
 /** "Free Wi-Fi: 30 minutes, up to 500 MB, once a day." */
@@ -173,7 +189,12 @@ function mpesaForm(view: GuestView, token: string, state: FormState): Html {
  * until the payment ends — by a `Refresh` header (mpesa-routes.server.ts), which works without
  * JavaScript; a meta refresh would not run under the guest pages' CSP sandbox (no allow-scripts).
  */
-export function waitingPage(networkName: string, token: string, paymentId: number, purchase: { planName: string; amount: number; phone: string }): string {
+export function waitingPage(
+  networkName: string,
+  token: string,
+  paymentId: number,
+  purchase: { planName: string; amount: number; phone: string },
+): string {
   const self = `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`;
   const phone = purchase.phone.startsWith("254") ? `0${purchase.phone.slice(3)}` : purchase.phone;
   return layout(

@@ -29,7 +29,15 @@ export interface ClosedConnection {
   sessionExpiresAt: number | null;
 }
 
-const MAKE_NAMES: Record<GatewayMake, string> = { meraki: "Meraki", opennds: "openNDS", unifi: "UniFi", mlango: "Mlango", mikrotik: "MikroTik", cisco: "Cisco", ruckus: "Ruckus" };
+const MAKE_NAMES: Record<GatewayMake, string> = {
+  meraki: "Meraki",
+  opennds: "openNDS",
+  unifi: "UniFi",
+  mlango: "Mlango",
+  mikrotik: "MikroTik",
+  cisco: "Cisco",
+  ruckus: "Ruckus",
+};
 
 const contextOf = (gatewayContext: string | null) => JSON.parse(gatewayContext ?? "{}") as Record<string, string>;
 
@@ -60,7 +68,11 @@ export async function revokeAtGateway(trx: Kysely<DB>, connection: ClosedConnect
   if (reachable && adapter.revocation === "controller") {
     await enqueue(REVOKE_JOB, { connectionId: connection.id }, { dedupeKey: `${REVOKE_JOB}:${connection.id}` }, trx);
     const teller = adapter.make === "mikrotik" ? "router" : "controller";
-    return { make: adapter.make, revocation: "controller", note: `The ${MAKE_NAMES[adapter.make]} ${teller} is being told to disconnect the guest.` };
+    return {
+      make: adapter.make,
+      revocation: "controller",
+      note: `The ${MAKE_NAMES[adapter.make]} ${teller} is being told to disconnect the guest.`,
+    };
   }
   if (reachable && adapter.revocation === "poll" && (await listRevocation(trx, connection, networkId!, now))) {
     return { make: adapter.make, revocation: "poll", note: "The gateway will disconnect the guest when it next checks (within a minute)." };
@@ -99,7 +111,14 @@ export async function runRevokeJob(payload: { connectionId: number }, now = Date
   const row = await db
     .selectFrom("connections")
     .leftJoin("devices", "devices.id", "connections.device_id")
-    .select(["connections.id", "connections.venue_id", "connections.gateway", "connections.gateway_context", "connections.session_expires_at", "devices.mac_address"])
+    .select([
+      "connections.id",
+      "connections.venue_id",
+      "connections.gateway",
+      "connections.gateway_context",
+      "connections.session_expires_at",
+      "devices.mac_address",
+    ])
     .where("connections.id", "=", payload.connectionId)
     .executeTakeFirst();
   const adapter = row?.gateway ? gatewayFor(row.gateway) : null;
@@ -129,6 +148,11 @@ export async function revocationsSince(network: PortalNetwork, after: number): P
     .orderBy("id")
     .limit(REVOCATIONS_PAGE)
     .execute();
-  const revocations = rows.map((r) => ({ id: Number(r.id), client_mac: r.client_mac, connection_id: Number(r.connection_id), created_at: Number(r.created_at) }));
+  const revocations = rows.map((r) => ({
+    id: Number(r.id),
+    client_mac: r.client_mac,
+    connection_id: Number(r.connection_id),
+    created_at: Number(r.created_at),
+  }));
   return { revocations, next_after: revocations.at(-1)?.id ?? after };
 }

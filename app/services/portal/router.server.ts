@@ -30,7 +30,8 @@ import { mountRadiusRoutes } from "../radius/routes.server";
 import { mountUnsubscribeRoutes } from "../marketing/unsubscribe-routes.server";
 import { hasNul } from "~/lib/nul";
 
-export const GUEST_CSP = "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+export const GUEST_CSP =
+  "sandbox allow-forms allow-top-navigation; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 /**
  * An operator's splash page may run its own scripts, still in the sandbox without allow-same-origin
  * (no cookies, no storage, no reading our responses) and with no network access of its own.
@@ -88,8 +89,10 @@ export async function connectPageForToken(token: string | null): Promise<GuestPa
 /** Query strings of gateway redirects are small; a huge or NUL-laden one is refused before any work. */
 export function queryRefusal(url: string): GuestPage | null {
   const query = url.split("?")[1] ?? "";
-  if (query.length > 8192) return { status: 414, html: messagePage("Request too long", ["The address of this page is too long."]), csp: GUEST_CSP };
-  if (/%00/i.test(url)) return { status: 400, html: messagePage("Bad request", ["The request contains a character that is not allowed."]), csp: GUEST_CSP };
+  if (query.length > 8192)
+    return { status: 414, html: messagePage("Request too long", ["The address of this page is too long."]), csp: GUEST_CSP };
+  if (/%00/i.test(url))
+    return { status: 400, html: messagePage("Bad request", ["The request contains a character that is not allowed."]), csp: GUEST_CSP };
   return null;
 }
 
@@ -101,7 +104,14 @@ function saneQuery(req: Request, res: Response, next: NextFunction) {
 
 /** A failure on our side (the database, a bug), logged; the guest sees a readable 503 and can try again. */
 export function logPortalError(path: string, error: unknown): void {
-  console.error(JSON.stringify({ at: new Date().toISOString(), event: "portal_error", path: path.split("/").slice(0, 3).join("/"), error: error instanceof Error ? error.stack : String(error) }));
+  console.error(
+    JSON.stringify({
+      at: new Date().toISOString(),
+      event: "portal_error",
+      path: path.split("/").slice(0, 3).join("/"),
+      error: error instanceof Error ? error.stack : String(error),
+    }),
+  );
 }
 
 export const TRY_AGAIN = "Something went wrong on our side. Please try again in a moment.";
@@ -116,13 +126,22 @@ function rejectNulBody(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-const form = [express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 50 }), express.json({ limit: FORM_LIMIT }), rejectNulBody];
+const form = [
+  express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 50 }),
+  express.json({ limit: FORM_LIMIT }),
+  rejectNulBody,
+];
 
 /** The sign-up or click-through a form or JSON body asks for, as an authorization request (or field errors). */
-async function connectRequest(body: unknown): Promise<{ request: AuthorizeRequest; token: string } | { errors: Record<string, string[]>; token: string; values: Record<string, unknown> }> {
+async function connectRequest(
+  body: unknown,
+): Promise<
+  { request: AuthorizeRequest; token: string } | { errors: Record<string, string[]>; token: string; values: Record<string, unknown> }
+> {
   const parsed = signupSchema.safeParse(body ?? {});
   const values = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
-  if (!parsed.success) return { errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])), token: "", values };
+  if (!parsed.success)
+    return { errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])), token: "", values };
   const input = parsed.data;
   // "Continue with my plan": the device's own subscription is looked up when it is authorized.
   if (input.mode === "SUBSCRIPTION") return { request: { token: input.token, mode: "SUBSCRIPTION" }, token: input.token };
@@ -134,12 +153,17 @@ async function connectRequest(body: unknown): Promise<{ request: AuthorizeReques
   const view = await loadGuestView(input.token, { plans: false });
   if (!view || view.state !== "form") return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
   if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
-  const { errors, details } = checkSignup(
-    input,
-    { first_name: view.customer.firstName, last_name: view.customer.lastName, email_address: view.customer.emailAddress, phone_number: view.customer.phoneNumber },
-  );
+  const { errors, details } = checkSignup(input, {
+    first_name: view.customer.firstName,
+    last_name: view.customer.lastName,
+    email_address: view.customer.emailAddress,
+    phone_number: view.customer.phoneNumber,
+  });
   if (Object.keys(errors).length) return { errors, token: input.token, values };
-  return { request: { token: input.token, mode: "SIGNUP", details, consent: { terms: true, marketing: input.marketing_opt_in } }, token: input.token };
+  return {
+    request: { token: input.token, mode: "SIGNUP", details, consent: { terms: true, marketing: input.marketing_opt_in } },
+    token: input.token,
+  };
 }
 
 /**
@@ -161,12 +185,14 @@ function catchingRouter(): express.Router {
       : handler;
   for (const method of ["get", "post"] as const) {
     const register = router[method].bind(router) as (...args: unknown[]) => express.Router;
-    (router as unknown as Record<string, unknown>)[method] = (path: unknown, ...handlers: unknown[]) => register(path, ...handlers.flat().map(wrap));
+    (router as unknown as Record<string, unknown>)[method] = (path: unknown, ...handlers: unknown[]) =>
+      register(path, ...handlers.flat().map(wrap));
   }
   return router;
 }
 
-const JSON_PATHS = /^\/(radius\/|hotspot\/accounting|hotspot\/mpesa\/|marketing\/sms\/|hotspot\/mlango\/[^/]+\/revocations|splash\/connect\/auto|splash\/connection\/|captive\/[^/]+$)/;
+const JSON_PATHS =
+  /^\/(radius\/|hotspot\/accounting|hotspot\/mpesa\/|marketing\/sms\/|hotspot\/mlango\/[^/]+\/revocations|splash\/connect\/auto|splash\/connection\/|captive\/[^/]+$)/;
 
 export function portalRouter(): express.Router {
   const router = catchingRouter();
@@ -177,7 +203,11 @@ export function portalRouter(): express.Router {
   router.post("/hotspot/accounting", express.json({ limit: ACCOUNTING_LIMIT }), rejectNulBody, async (req, res) => {
     const secret = bearerToken(req.headers.authorization);
     const network = secret ? await networkByGatewaySecret(secret) : null;
-    if (!network) return res.status(401).set("WWW-Authenticate", "Bearer").json({ error: { message: "Send the network's gateway secret as a bearer token." } });
+    if (!network)
+      return res
+        .status(401)
+        .set("WWW-Authenticate", "Bearer")
+        .json({ error: { message: "Send the network's gateway secret as a bearer token." } });
     const outcome = await recordAccounting(network, req.body);
     res.status(outcome.ok ? 200 : 422).json(outcome.ok ? { data: outcome.data } : { error: { message: outcome.message } });
   });
@@ -186,9 +216,15 @@ export function portalRouter(): express.Router {
   router.get("/hotspot/mlango/:portalKey/revocations", saneQuery, async (req, res) => {
     const secret = bearerToken(req.headers.authorization);
     const network = secret ? await networkByGatewaySecret(secret) : null;
-    if (!network || network.portalKey !== req.params.portalKey) return res.status(401).set("WWW-Authenticate", "Bearer").json({ error: { message: "Send the network's gateway secret as a bearer token." } });
+    if (!network || network.portalKey !== req.params.portalKey)
+      return res
+        .status(401)
+        .set("WWW-Authenticate", "Bearer")
+        .json({ error: { message: "Send the network's gateway secret as a bearer token." } });
     const after = Number(req.query.after ?? 0);
-    res.set("Cache-Control", "no-store").json({ data: await revocationsSince(network, Number.isSafeInteger(after) && after > 0 ? after : 0) });
+    res
+      .set("Cache-Control", "no-store")
+      .json({ data: await revocationsSince(network, Number.isSafeInteger(after) && after > 0 ? after : 0) });
   });
 
   // A gateway hands a guest over: /hotspot/{make}/{portalKey}[/…] (UniFi appends /guest/s/{site}/).
@@ -226,7 +262,10 @@ export function portalRouter(): express.Router {
     }
     const view = await loadGuestView(asked.token);
     if (view?.state === "form") {
-      const voucher = asked.request.mode === "VOUCHER" ? { values: { voucher_code: asked.request.voucherCode ?? "" }, errors: { voucher_code: [outcome.message] } } : { message: outcome.message };
+      const voucher =
+        asked.request.mode === "VOUCHER"
+          ? { values: { voucher_code: asked.request.voucherCode ?? "" }, errors: { voucher_code: [outcome.message] } }
+          : { message: outcome.message };
       return sendConnectPage(res, outcome.status, view, asked.token, voucher);
     }
     sendPage(res, outcome.status, refusalPage(view, outcome.message));
@@ -277,11 +316,18 @@ export function portalRouter(): express.Router {
   router.get("/captive/:portalKey", saneQuery, async (req, res) => {
     const network = await networkByPortalKey(req.params.portalKey!);
     res.set({ "Cache-Control": "private, no-store" });
-    if (!network) return res.status(404).type("application/captive+json").send(JSON.stringify({ captive: true }));
+    if (!network)
+      return res
+        .status(404)
+        .type("application/captive+json")
+        .send(JSON.stringify({ captive: true }));
     const token = typeof req.query.token === "string" && plausibleToken(req.query.token) ? req.query.token : null;
     const view = token ? await loadGuestView(token, { plans: false }) : null;
     const status = view && view.network.id === network.id ? await captiveStatus(view.connectionId) : null;
-    const body: Record<string, unknown> = { captive: !status?.online, "venue-info-url": `${publicOrigin()}/captive/${network.portalKey}/venue` };
+    const body: Record<string, unknown> = {
+      captive: !status?.online,
+      "venue-info-url": `${publicOrigin()}/captive/${network.portalKey}/venue`,
+    };
     if (token && view?.state === "form") body["user-portal-url"] = `${publicOrigin()}/connect?token=${token}`;
     if (status?.online) {
       body["seconds-remaining"] = Math.max(0, Math.floor((status.sessionExpiresAt - Date.now()) / 1000));

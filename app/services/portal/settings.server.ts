@@ -164,7 +164,12 @@ function unifiErrors(current: { unifi_url: string | null; unifi_username: string
 
 /** The hash finds the network of an accounting request, so two networks cannot share a secret. */
 async function secretTaken(venueId: number, hash: string): Promise<boolean> {
-  const other = await db.selectFrom("venues").select("id").where("gateway_secret_hash", "=", hash).where("id", "<>", venueId).executeTakeFirst();
+  const other = await db
+    .selectFrom("venues")
+    .select("id")
+    .where("gateway_secret_hash", "=", hash)
+    .where("id", "<>", venueId)
+    .executeTakeFirst();
   return other !== undefined;
 }
 
@@ -172,7 +177,11 @@ async function secretTaken(venueId: number, hash: string): Promise<boolean> {
  * PUT venues/{id}/gateway (edit_networks). Secrets: empty or absent keeps the stored one, a value
  * replaces it (encrypted), the clear flags remove them. Field errors come back, not thrown.
  */
-export async function updateGatewaySettings(ctx: OrgContext, venueId: number | null, input: GatewaySettingsChanges): Promise<GatewayUpdateResult> {
+export async function updateGatewaySettings(
+  ctx: OrgContext,
+  venueId: number | null,
+  input: GatewaySettingsChanges,
+): Promise<GatewayUpdateResult> {
   requirePermission(ctx, "edit_networks");
   const current = await settingsRow(ctx, venueId);
   const set = columnChanges(input);

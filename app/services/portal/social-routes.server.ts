@@ -24,12 +24,23 @@ function redirect(res: express.Response, status: number, location: string): void
   res.redirect(status, location);
 }
 
-const failedMessage = (provider: OAuthProviderName) => `Sign-in with ${PROVIDER_LABELS[provider]} did not work. Try again or use another way to connect.`;
-const cancelledMessage = (provider: OAuthProviderName) => `Sign-in with ${PROVIDER_LABELS[provider]} was cancelled. Try again or use another way to connect.`;
+const failedMessage = (provider: OAuthProviderName) =>
+  `Sign-in with ${PROVIDER_LABELS[provider]} did not work. Try again or use another way to connect.`;
+const cancelledMessage = (provider: OAuthProviderName) =>
+  `Sign-in with ${PROVIDER_LABELS[provider]} was cancelled. Try again or use another way to connect.`;
 
 function logFailure(provider: OAuthProviderName, view: GuestView, step: string, error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
-  console.error(JSON.stringify({ at: new Date().toISOString(), event: "social_signin_failed", provider, organization: view.organizationId, step, error: message }));
+  console.error(
+    JSON.stringify({
+      at: new Date().toISOString(),
+      event: "social_signin_failed",
+      provider,
+      organization: view.organizationId,
+      step,
+      error: message,
+    }),
+  );
 }
 
 export function mountSocialRoutes(

@@ -84,7 +84,13 @@ const CATALOGUE: Record<OAuthProviderName, ProviderSpec> = {
     clientAuth: "body",
     details: openIdDetails,
   },
-  ajira: { endpoints: null, standInUserinfo: "/userinfo", scopes: ["openid", "profile", "email"], clientAuth: "basic", details: openIdDetails },
+  ajira: {
+    endpoints: null,
+    standInUserinfo: "/userinfo",
+    scopes: ["openid", "profile", "email"],
+    clientAuth: "basic",
+    details: openIdDetails,
+  },
 };
 
 /** A provider named in a path; the spec's /splash/facebook/login is Facebook too. */
@@ -142,7 +148,12 @@ export async function listSocialProviders(ctx: OrgContext): Promise<SocialProvid
     .select(["provider", "client_id", "settings", "updated_at"])
     .where("organization_id", "=", ctx.org.id)
     .execute();
-  return rows.map((r) => ({ provider: r.provider, clientId: r.client_id, settings: parseSettings(r.settings), updatedAt: Number(r.updated_at) }));
+  return rows.map((r) => ({
+    provider: r.provider,
+    clientId: r.client_id,
+    settings: parseSettings(r.settings),
+    updatedAt: Number(r.updated_at),
+  }));
 }
 
 /**
@@ -164,8 +175,20 @@ export async function saveSocialProvider(ctx: OrgContext, input: SocialLoginInpu
   const secret = encryptSecret(input.client_secret);
   await db
     .insertInto("oauth_providers")
-    .values({ organization_id: ctx.org.id, provider: input.provider, client_id: input.client_id, client_secret: secret, settings, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(["organization_id", "provider"]).doUpdateSet({ client_id: input.client_id, client_secret: secret, settings, updated_at: now }))
+    .values({
+      organization_id: ctx.org.id,
+      provider: input.provider,
+      client_id: input.client_id,
+      client_secret: secret,
+      settings,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["organization_id", "provider"])
+        .doUpdateSet({ client_id: input.client_id, client_secret: secret, settings, updated_at: now }),
+    )
     .execute();
   return "saved";
 }
@@ -189,7 +212,11 @@ export interface SocialClient {
  * (which has a connect token, not a console context). null when it is not configured; throws when
  * it cannot be used (Ajira without valid endpoints, a secret made under another SECRETS_KEY).
  */
-export async function loadSocialClient(organizationId: number, provider: OAuthProviderName, standIn?: string): Promise<SocialClient | null> {
+export async function loadSocialClient(
+  organizationId: number,
+  provider: OAuthProviderName,
+  standIn?: string,
+): Promise<SocialClient | null> {
   const row = await db
     .selectFrom("oauth_providers")
     .select(["client_id", "client_secret", "settings"])
@@ -233,7 +260,13 @@ export function authorizationUrl(client: SocialClient, token: string, now = Date
   const verifier = generateCodeVerifier();
   const state = sealState({ token, provider: client.provider, verifier }, now);
   const oauth = new OAuth2Client(client.clientId, client.clientSecret, redirectUri(client.provider));
-  return oauth.createAuthorizationURLWithPKCE(client.endpoints.authorizeUrl, state, CodeChallengeMethod.S256, verifier, CATALOGUE[client.provider].scopes).href;
+  return oauth.createAuthorizationURLWithPKCE(
+    client.endpoints.authorizeUrl,
+    state,
+    CodeChallengeMethod.S256,
+    verifier,
+    CATALOGUE[client.provider].scopes,
+  ).href;
 }
 
 /** A guest waits on the provider's answers: both calls together get this long. */
@@ -243,7 +276,10 @@ const PROVIDER_TIMEOUT_MS = 5_000;
 export async function guestDetails(client: SocialClient, code: string, verifier: string): Promise<SocialDetails> {
   const signal = AbortSignal.timeout(PROVIDER_TIMEOUT_MS);
   const accessToken = await exchangeCode(client, code, verifier, signal);
-  const info = await fetchJson(client.endpoints.userinfoUrl, { headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" }, signal });
+  const info = await fetchJson(client.endpoints.userinfoUrl, {
+    headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" },
+    signal,
+  });
   const details = CATALOGUE[client.provider].details(info);
   if (!details) throw new Error(`${client.provider} user info has no id`);
   return details;
@@ -252,7 +288,12 @@ export async function guestDetails(client: SocialClient, code: string, verifier:
 // Not arctic's validateAuthorizationCode: it always sends HTTP Basic (Facebook and LinkedIn want
 // the credentials in the form) and takes no AbortSignal (a hung provider must not hold the guest).
 async function exchangeCode(client: SocialClient, code: string, verifier: string, signal: AbortSignal): Promise<string> {
-  const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri(client.provider), code_verifier: verifier });
+  const body = new URLSearchParams({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: redirectUri(client.provider),
+    code_verifier: verifier,
+  });
   const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" };
   if (CATALOGUE[client.provider].clientAuth === "basic") {
     headers.Authorization = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}`;
@@ -293,7 +334,8 @@ export function splitName(name: unknown): { first_name: string | null; last_name
   return { first_name: clean(parts[0]), last_name: clean(parts.slice(1).join(" ")) };
 }
 
-const asRecord = (value: unknown): Record<string, unknown> => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" ? (value as Record<string, unknown>) : {};
 const idOf = (value: unknown): string | null => (typeof value === "number" ? String(value) : clean(value, 64));
 
 /** Graph API /me: id, name, email, first_name, last_name. */

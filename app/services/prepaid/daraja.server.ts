@@ -196,7 +196,8 @@ export function databaseTokenStore(options: DatabaseTokenStoreOptions = {}): Tok
   const pollMs = options.pollMs ?? 50;
   const waitMs = options.waitMs ?? 20_000;
   const known = new Map<string, { token: string; tokenHash: string; expiresAt: number }>();
-  const remember = (keyHash: string, token: string, expiresAt: number) => known.set(keyHash, { token, tokenHash: sha256(token), expiresAt });
+  const remember = (keyHash: string, token: string, expiresAt: number) =>
+    known.set(keyHash, { token, tokenHash: sha256(token), expiresAt });
   return {
     async get(cacheKey, fetchToken, { force = false, rejected } = {}) {
       const keyHash = sha256(cacheKey);
@@ -207,12 +208,24 @@ export function databaseTokenStore(options: DatabaseTokenStoreOptions = {}): Tok
       const leaseId = crypto.randomUUID();
       for (;;) {
         const t = now();
-        const row = await db.selectFrom("daraja_tokens").select(["token", "token_hash", "expires_at", "lease_until"]).where("key_hash", "=", keyHash).executeTakeFirst();
+        const row = await db
+          .selectFrom("daraja_tokens")
+          .select(["token", "token_hash", "expires_at", "lease_until"])
+          .where("key_hash", "=", keyHash)
+          .executeTakeFirst();
         if (!row) {
           // The credential's first use: its row, then look again (a write only this once, not per call).
           await db
             .insertInto("daraja_tokens")
-            .values({ key_hash: keyHash, token: null, token_hash: null, expires_at: 0, lease_until: 0, lease_id: null, updated_at: started })
+            .values({
+              key_hash: keyHash,
+              token: null,
+              token_hash: null,
+              expires_at: 0,
+              lease_until: 0,
+              lease_id: null,
+              updated_at: started,
+            })
             .onConflict((oc) => oc.column("key_hash").doNothing())
             .execute();
           continue;
@@ -242,12 +255,24 @@ export function databaseTokenStore(options: DatabaseTokenStoreOptions = {}): Tok
             try {
               issued = await fetchToken();
             } catch (error) {
-              await db.updateTable("daraja_tokens").set({ lease_until: 0, lease_id: null }).where("key_hash", "=", keyHash).where("lease_id", "=", leaseId).execute();
+              await db
+                .updateTable("daraja_tokens")
+                .set({ lease_until: 0, lease_id: null })
+                .where("key_hash", "=", keyHash)
+                .where("lease_id", "=", leaseId)
+                .execute();
               throw error;
             }
             await db
               .updateTable("daraja_tokens")
-              .set({ token: encryptSecret(issued.token), token_hash: sha256(issued.token), expires_at: issued.expiresAt, lease_until: 0, lease_id: null, updated_at: now() })
+              .set({
+                token: encryptSecret(issued.token),
+                token_hash: sha256(issued.token),
+                expires_at: issued.expiresAt,
+                lease_until: 0,
+                lease_id: null,
+                updated_at: now(),
+              })
               .where("key_hash", "=", keyHash)
               .where("lease_id", "=", leaseId)
               .execute();
@@ -256,7 +281,8 @@ export function databaseTokenStore(options: DatabaseTokenStoreOptions = {}): Tok
           }
           continue; // someone else refreshed or claimed in between: look again at once
         }
-        if (now() - started > waitMs) throw new DarajaError("network", "Timed out waiting for the M-Pesa token another instance is fetching.");
+        if (now() - started > waitMs)
+          throw new DarajaError("network", "Timed out waiting for the M-Pesa token another instance is fetching.");
         await sleep(pollMs);
       }
     },
@@ -303,8 +329,7 @@ export interface StkPushAccepted {
 }
 
 export type StkQueryResult =
-  | { status: "pending" }
-  | { status: "done"; resultCode: number; resultDesc: string; merchantRequestId: string; checkoutRequestId: string };
+  { status: "pending" } | { status: "done"; resultCode: number; resultDesc: string; merchantRequestId: string; checkoutRequestId: string };
 
 export interface RegisterC2bInput {
   confirmationUrl: string;
@@ -329,7 +354,8 @@ interface Answer {
   body: Record<string, unknown> | null;
 }
 
-const text = (value: unknown): string | undefined => (typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined;
 
 function isHttpUrl(value: string): boolean {
   return URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
@@ -364,21 +390,29 @@ export function darajaClient(config: DarajaConfig, options: DarajaClientOptions 
   function refused(answer: Answer, kind: DarajaErrorKind = "rejected"): DarajaError {
     const errorCode = text(answer.body?.errorCode);
     const errorMessage = text(answer.body?.errorMessage);
-    return new DarajaError(kind, `Daraja answered ${answer.status}${errorCode ? ` ${errorCode}` : ""}${errorMessage ? `: ${errorMessage}` : ""}`, {
-      status: answer.status,
-      errorCode,
-      errorMessage,
-      requestId: text(answer.body?.requestId),
-    });
+    return new DarajaError(
+      kind,
+      `Daraja answered ${answer.status}${errorCode ? ` ${errorCode}` : ""}${errorMessage ? `: ${errorMessage}` : ""}`,
+      {
+        status: answer.status,
+        errorCode,
+        errorMessage,
+        requestId: text(answer.body?.requestId),
+      },
+    );
   }
 
   async function fetchToken(): Promise<IssuedToken> {
     const basic = Buffer.from(`${config.consumerKey}:${config.consumerSecret}`, "utf8").toString("base64");
     const askedAt = now();
-    const answer = await request("/oauth/v1/generate?grant_type=client_credentials", { method: "GET", headers: { Authorization: `Basic ${basic}` } });
+    const answer = await request("/oauth/v1/generate?grant_type=client_credentials", {
+      method: "GET",
+      headers: { Authorization: `Basic ${basic}` },
+    });
     const token = text(answer.body?.access_token);
     const expiresIn = Number(text(answer.body?.expires_in));
-    if (answer.status === 200 && token && Number.isFinite(expiresIn) && expiresIn > 0) return { token, expiresAt: askedAt + expiresIn * 1000 };
+    if (answer.status === 200 && token && Number.isFinite(expiresIn) && expiresIn > 0)
+      return { token, expiresAt: askedAt + expiresIn * 1000 };
     if (answer.status === 400 || answer.status === 401) throw refused(answer, "auth");
     throw refused(answer, answer.status === 200 ? "unexpected" : "rejected");
   }
@@ -400,7 +434,11 @@ export function darajaClient(config: DarajaConfig, options: DarajaClientOptions 
 
   function passwordFields() {
     const timestamp = darajaTimestamp(now());
-    return { BusinessShortCode: config.shortCode, Password: stkPassword(config.shortCode, config.passkey, timestamp), Timestamp: timestamp };
+    return {
+      BusinessShortCode: config.shortCode,
+      Password: stkPassword(config.shortCode, config.passkey, timestamp),
+      Timestamp: timestamp,
+    };
   }
 
   const wrongCredentials = (answer: Answer) => /wrong credentials/i.test(text(answer.body?.errorMessage) ?? "");
@@ -411,7 +449,8 @@ export function darajaClient(config: DarajaConfig, options: DarajaClientOptions 
     accessToken: ({ force = false } = {}) => tokens.get(cacheKey, fetchToken, { force }),
 
     async stkPush(input) {
-      if (!Number.isInteger(input.amount) || input.amount < 1) throw new DarajaError("invalid_input", "The amount must be a whole number of shillings, at least 1.");
+      if (!Number.isInteger(input.amount) || input.amount < 1)
+        throw new DarajaError("invalid_input", "The amount must be a whole number of shillings, at least 1.");
       const phone = darajaPhone(input.phone);
       if (phone === null) throw new DarajaError("invalid_input", "Enter a Safaricom number such as 0712 345 678.");
       const accountReference = input.accountReference.trim();
@@ -465,14 +504,16 @@ export function darajaClient(config: DarajaConfig, options: DarajaClientOptions 
     },
 
     async registerC2bUrls(input) {
-      if (!isHttpUrl(input.confirmationUrl) || !isHttpUrl(input.validationUrl)) throw new DarajaError("invalid_input", "The C2B URLs must be http(s) addresses.");
+      if (!isHttpUrl(input.confirmationUrl) || !isHttpUrl(input.validationUrl))
+        throw new DarajaError("invalid_input", "The C2B URLs must be http(s) addresses.");
       const answer = await post("/mpesa/c2b/v1/registerurl", {
         ShortCode: input.shortCode ?? config.shortCode,
         ResponseType: input.responseType ?? "Completed",
         ConfirmationURL: input.confirmationUrl,
         ValidationURL: input.validationUrl,
       });
-      if (answer.status === 200 && text(answer.body?.ResponseCode) === "0") return { responseDescription: text(answer.body?.ResponseDescription) ?? "" };
+      if (answer.status === 200 && text(answer.body?.ResponseCode) === "0")
+        return { responseDescription: text(answer.body?.ResponseDescription) ?? "" };
       throw refused(answer, answer.status === 200 ? "unexpected" : "rejected");
     },
   };

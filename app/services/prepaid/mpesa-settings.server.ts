@@ -84,7 +84,10 @@ export async function saveMpesaSettings(ctx: OrgContext, input: MpesaSettingsInp
   const updated = await db.updateTable("mpesa_settings").set(fields).where("organization_id", "=", ctx.org.id).executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 1) return "saved";
 
-  const missing = [...(input.consumer_secret === null ? (["consumer_secret"] as const) : []), ...(input.passkey === null ? (["passkey"] as const) : [])];
+  const missing = [
+    ...(input.consumer_secret === null ? (["consumer_secret"] as const) : []),
+    ...(input.passkey === null ? (["passkey"] as const) : []),
+  ];
   if (missing.length > 0) return { missing };
   await db
     .insertInto("mpesa_settings")
@@ -152,13 +155,19 @@ export interface ConnectionTest {
  * replaces the shared one, so the instances carry on with it). Owner only. Does not test the
  * passkey: only a payment request does, and that would prompt a phone.
  */
-export async function testMpesaConnection(ctx: OrgContext, options: DarajaClientOptions & { standIn?: string } = {}): Promise<ConnectionTest> {
+export async function testMpesaConnection(
+  ctx: OrgContext,
+  options: DarajaClientOptions & { standIn?: string } = {},
+): Promise<ConnectionTest> {
   requireOwner(ctx);
   let client: DarajaClient | null;
   try {
     client = await loadDarajaClient(ctx.org.id, options);
   } catch {
-    return { ok: false, message: "The saved consumer secret or passkey cannot be read (the server's SECRETS_KEY changed). Enter them again." };
+    return {
+      ok: false,
+      message: "The saved consumer secret or passkey cannot be read (the server's SECRETS_KEY changed). Enter them again.",
+    };
   }
   if (!client) return { ok: false, message: "Save your M-Pesa settings first." };
   try {

@@ -56,7 +56,10 @@ type Builder = ExpressionBuilder<DB, "mpesa_transactions">;
  */
 function inWindow(orgId: number, window: MpesaWindow, after: Cursor | null = null) {
   return (eb: Builder): Expression<SqlBool> => {
-    const and: Expression<SqlBool>[] = [eb("mpesa_transactions.organization_id", "=", orgId), eb("mpesa_transactions.created_at", ">=", window.startMs)];
+    const and: Expression<SqlBool>[] = [
+      eb("mpesa_transactions.organization_id", "=", orgId),
+      eb("mpesa_transactions.created_at", ">=", window.startMs),
+    ];
     if (after) {
       and.push(
         sql<SqlBool>`(${sql.ref("mpesa_transactions.created_at")} <= ${after.createdAt} and (${sql.ref("mpesa_transactions.created_at")} < ${after.createdAt} or ${sql.ref("mpesa_transactions.id")} < ${after.id}))`,
@@ -92,12 +95,22 @@ export async function listMpesaTransactions(ctx: OrgContext, window: MpesaWindow
     params,
     COUNT_CAP,
     async (after, limit) => {
-      const matching = db.selectFrom("mpesa_transactions").select(sql<number>`1`.as("one")).where(inWindow(orgId, window, after)).limit(limit);
-      const row = await db.selectFrom(matching.as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const matching = db
+        .selectFrom("mpesa_transactions")
+        .select(sql<number>`1`.as("one"))
+        .where(inWindow(orgId, window, after))
+        .limit(limit);
+      const row = await db
+        .selectFrom(matching.as("matching"))
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   );
-  const rows = await transactionsByIds(ctx, ids.map((r) => Number(r.id)));
+  const rows = await transactionsByIds(
+    ctx,
+    ids.map((r) => Number(r.id)),
+  );
   return { rows, page, perPage, ...counted, lastPage: pageCount(counted.total, perPage) };
 }
 
@@ -111,7 +124,15 @@ const COLUMNS = [
   "mpesa_transactions.created_at",
 ] as const;
 
-type StoredRow = { id: number; transaction_id: string | null; phone_number: string; amount: number; short_code: string; status: number; created_at: number };
+type StoredRow = {
+  id: number;
+  transaction_id: string | null;
+  phone_number: string;
+  amount: number;
+  short_code: string;
+  status: number;
+  created_at: number;
+};
 
 function rowOf(r: StoredRow, personal: boolean): MpesaTransactionRow {
   return {
@@ -183,7 +204,11 @@ async function* csvBatches(ctx: OrgContext, window: MpesaWindow, batchSize: numb
  * permission is checked and the first batch read before the response starts, so a refusal or a
  * failing database is an answer of its own rather than a download cut short.
  */
-export async function mpesaTransactionsCsvStream(ctx: OrgContext, window: MpesaWindow, batchSize = CSV_BATCH): Promise<ReadableStream<Uint8Array>> {
+export async function mpesaTransactionsCsvStream(
+  ctx: OrgContext,
+  window: MpesaWindow,
+  batchSize = CSV_BATCH,
+): Promise<ReadableStream<Uint8Array>> {
   requirePermission(ctx, MPESA_TRANSACTIONS_PERMISSION);
   const batches = csvBatches(ctx, window, batchSize);
   const first = await batches.next();

@@ -44,11 +44,13 @@ export const MPESA_MESSAGES = {
   phone: "Enter a Safaricom number such as 0712 345 678.",
   notSetUp: "M-Pesa payments are not available on this network.",
   unavailable: "M-Pesa could not start the payment just now. Please try again in a moment, or use a voucher.",
-  timeout: "We did not hear back from M-Pesa in time. If you were charged, reconnect to the Wi-Fi: your plan will be waiting for you. Otherwise, try again.",
+  timeout:
+    "We did not hear back from M-Pesa in time. If you were charged, reconnect to the Wi-Fi: your plan will be waiting for you. Otherwise, try again.",
   unknown: "This payment link is not valid.",
 } as const;
 
-export type PurchaseOutcome = { ok: true; paymentId: number } | { ok: false; status: number; field?: "phone_number" | "plan_id"; message: string };
+export type PurchaseOutcome =
+  { ok: true; paymentId: number } | { ok: false; status: number; field?: "phone_number" | "plan_id"; message: string };
 
 export interface PurchaseInput {
   token: string;
@@ -58,7 +60,8 @@ export interface PurchaseInput {
   beforePush?: () => void;
 }
 
-const log = (event: string, fields: Record<string, unknown>) => console.error(JSON.stringify({ at: new Date().toISOString(), event, ...fields }));
+const log = (event: string, fields: Record<string, unknown>) =>
+  console.error(JSON.stringify({ at: new Date().toISOString(), event, ...fields }));
 
 /**
  * Starts buying a plan for the token's connection: checks the plan and the phone, writes the
@@ -115,7 +118,8 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
     .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!row) return { ok: false, status: 404, message: MPESA_MESSAGES.notSetUp };
-  if (row.authorized_at !== null || Number(row.token_expires_at ?? 0) <= now) return { ok: false, status: 409, message: MPESA_MESSAGES.unknown };
+  if (row.authorized_at !== null || Number(row.token_expires_at ?? 0) <= now)
+    return { ok: false, status: 409, message: MPESA_MESSAGES.unknown };
   const orgId = row.organization_id;
   if (row.plan_id === null) return { ok: false, status: 422, field: "plan_id", message: MPESA_MESSAGES.notSold };
   const planName = row.plan_name!;
@@ -178,7 +182,11 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
     }
     return db.transaction().execute(async (trx) => {
       const inserted = await trx.insertInto("subscriptions").values(subscription).returning("id").executeTakeFirstOrThrow();
-      const paid = await trx.insertInto("mpesa_transactions").values({ ...payment, subscription_id: inserted.id }).returning("id").executeTakeFirstOrThrow();
+      const paid = await trx
+        .insertInto("mpesa_transactions")
+        .values({ ...payment, subscription_id: inserted.id })
+        .returning("id")
+        .executeTakeFirstOrThrow();
       return Number(paid.id);
     });
   };
@@ -188,7 +196,12 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
   } catch (error) {
     // Pressed twice at once: the other press's purchase (index mpesa_transactions_one_pending) is this one.
     if (!isUniqueViolation(error)) throw error;
-    const other = await db.selectFrom("mpesa_transactions").select("id").where("connection_id", "=", Number(row.id)).where("status", "=", PENDING).executeTakeFirst();
+    const other = await db
+      .selectFrom("mpesa_transactions")
+      .select("id")
+      .where("connection_id", "=", Number(row.id))
+      .where("status", "=", PENDING)
+      .executeTakeFirst();
     if (!other) throw error;
     return { ok: true, paymentId: Number(other.id) };
   }
@@ -210,9 +223,14 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
       .execute();
     return { ok: true, paymentId };
   } catch (error) {
-    log("mpesa_stk_push_failed", { organization: orgId, payment: paymentId, error: error instanceof DarajaError ? `${error.kind}: ${error.message}` : String(error) });
+    log("mpesa_stk_push_failed", {
+      organization: orgId,
+      payment: paymentId,
+      error: error instanceof DarajaError ? `${error.kind}: ${error.message}` : String(error),
+    });
     await settle(paymentId, { resultCode: null, resultDesc: "The STK push was not accepted." }, Date.now());
-    if (error instanceof DarajaError && error.kind === "invalid_input") return { ok: false, status: 422, field: "phone_number", message: error.message };
+    if (error instanceof DarajaError && error.kind === "invalid_input")
+      return { ok: false, status: 422, field: "phone_number", message: error.message };
     if (!(error instanceof DarajaError)) throw error;
     return { ok: false, status: 503, message: MPESA_MESSAGES.unavailable };
   }
@@ -220,7 +238,11 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
 
 /** AccountReference (at most 12 characters): the plan's name, as the guest sees it in the prompt. */
 function accountReference(planName: string): string {
-  const cleaned = planName.replace(/[^A-Za-z0-9 ]/g, "").trim().slice(0, 12).trim();
+  const cleaned = planName
+    .replace(/[^A-Za-z0-9 ]/g, "")
+    .trim()
+    .slice(0, 12)
+    .trim();
   return cleaned || "WiFi";
 }
 
@@ -260,7 +282,10 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
           status: "Active" as const,
           started_on: now,
           // Validity from the moment it was paid; a day when the plan was deleted while the guest paid.
-          expires_on: sql<number>`coalesce((${eb.selectFrom("service_plans").select(sql<number>`cast(${now} as bigint) + validity_minutes * 60000`.as("e")).whereRef("service_plans.id", "=", "subscriptions.service_plan_id")}), cast(${now + 86_400_000} as bigint))`,
+          expires_on: sql<number>`coalesce((${eb
+            .selectFrom("service_plans")
+            .select(sql<number>`cast(${now} as bigint) + validity_minutes * 60000`.as("e"))
+            .whereRef("service_plans.id", "=", "subscriptions.service_plan_id")}), cast(${now + 86_400_000} as bigint))`,
           updated_at: now,
         }
       : { status: "Cancelled" as const, updated_at: now };
@@ -291,7 +316,12 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
       const updated = await settlePayment(trx).executeTakeFirst();
       if (!updated) return false;
       if (updated.subscription_id !== null) {
-        await trx.updateTable("subscriptions").set(subscriptionChange).where("id", "=", updated.subscription_id).where("status", "=", "Pending").execute();
+        await trx
+          .updateTable("subscriptions")
+          .set(subscriptionChange)
+          .where("id", "=", updated.subscription_id)
+          .where("status", "=", "Pending")
+          .execute();
       }
       return true;
     }),
@@ -325,9 +355,16 @@ const UNKNOWN_CALLBACK_KEY: CallbackAnswer = { status: 404, body: { ResultCode: 
 export async function applyStkCallback(callbackKey: string, body: unknown, now = Date.now()): Promise<CallbackAnswer> {
   const callback = (body as { Body?: { stkCallback?: Record<string, unknown> } } | null)?.Body?.stkCallback;
   const checkoutRequestId = typeof callback?.CheckoutRequestID === "string" ? callback.CheckoutRequestID.slice(0, 100) : null;
-  const resultCode = typeof callback?.ResultCode === "number" ? callback.ResultCode : typeof callback?.ResultCode === "string" && /^\d+$/.test(callback.ResultCode) ? Number(callback.ResultCode) : null;
+  const resultCode =
+    typeof callback?.ResultCode === "number"
+      ? callback.ResultCode
+      : typeof callback?.ResultCode === "string" && /^\d+$/.test(callback.ResultCode)
+        ? Number(callback.ResultCode)
+        : null;
   if (!checkoutRequestId || resultCode === null) {
-    return (await organizationByCallbackKey(callbackKey)) ? { status: 400, body: { ResultCode: 1, ResultDesc: "Not an STK callback." } } : UNKNOWN_CALLBACK_KEY;
+    return (await organizationByCallbackKey(callbackKey))
+      ? { status: 400, body: { ResultCode: 1, ResultDesc: "Not an STK callback." } }
+      : UNKNOWN_CALLBACK_KEY;
   }
   if (!CALLBACK_KEY.test(callbackKey)) return UNKNOWN_CALLBACK_KEY;
 
@@ -337,9 +374,17 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
     db
       .selectFrom("mpesa_settings")
       .leftJoin("mpesa_transactions", (join) =>
-        join.onRef("mpesa_transactions.organization_id", "=", "mpesa_settings.organization_id").on("mpesa_transactions.checkout_request_id", "=", checkoutRequestId),
+        join
+          .onRef("mpesa_transactions.organization_id", "=", "mpesa_settings.organization_id")
+          .on("mpesa_transactions.checkout_request_id", "=", checkoutRequestId),
       )
-      .select(["mpesa_settings.organization_id", "mpesa_transactions.id", "mpesa_transactions.status", "mpesa_transactions.amount", "mpesa_transactions.phone_number"])
+      .select([
+        "mpesa_settings.organization_id",
+        "mpesa_transactions.id",
+        "mpesa_transactions.status",
+        "mpesa_transactions.amount",
+        "mpesa_transactions.phone_number",
+      ])
       .where("mpesa_settings.callback_key", "=", callbackKey)
       .modifyEnd(PREPARED)
       .executeTakeFirst();
@@ -379,7 +424,11 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
 
 async function organizationByCallbackKey(callbackKey: string): Promise<{ organizationId: number; shortCode: string } | null> {
   if (!CALLBACK_KEY.test(callbackKey)) return null;
-  const row = await db.selectFrom("mpesa_settings").select(["organization_id", "party_b"]).where("callback_key", "=", callbackKey).executeTakeFirst();
+  const row = await db
+    .selectFrom("mpesa_settings")
+    .select(["organization_id", "party_b"])
+    .where("callback_key", "=", callbackKey)
+    .executeTakeFirst();
   return row ? { organizationId: row.organization_id, shortCode: row.party_b } : null;
 }
 
@@ -394,7 +443,8 @@ export async function recordC2bConfirmation(callbackKey: string, body: unknown, 
   const transId = typeof b.TransID === "string" && RECEIPT.test(b.TransID) ? b.TransID : null;
   const amount = Number(b.TransAmount);
   const msisdn = typeof b.MSISDN === "string" || typeof b.MSISDN === "number" ? String(b.MSISDN).slice(0, 64) : "";
-  if (!transId || !Number.isFinite(amount) || amount <= 0) return { status: 400, body: { ResultCode: 1, ResultDesc: "Not a C2B confirmation." } };
+  if (!transId || !Number.isFinite(amount) || amount <= 0)
+    return { status: 400, body: { ResultCode: 1, ResultDesc: "Not a C2B confirmation." } };
   await db
     .insertInto("mpesa_transactions")
     .values({
@@ -403,7 +453,10 @@ export async function recordC2bConfirmation(callbackKey: string, body: unknown, 
       status: COMPLETED,
       phone_number: msisdn,
       amount: Math.round(amount),
-      short_code: typeof b.BusinessShortCode === "string" || typeof b.BusinessShortCode === "number" ? String(b.BusinessShortCode).slice(0, 20) : settings.shortCode,
+      short_code:
+        typeof b.BusinessShortCode === "string" || typeof b.BusinessShortCode === "number"
+          ? String(b.BusinessShortCode).slice(0, 20)
+          : settings.shortCode,
       account_reference: typeof b.BillRefNumber === "string" ? b.BillRefNumber.slice(0, 64) : null,
       transaction_id: transId,
       result_code: 0,
@@ -442,7 +495,11 @@ interface PendingPayment {
 }
 
 /** Asks Daraja how a claimed purchase ended and applies it; gives up on it after PAYMENT_TIMEOUT_MS. */
-async function checkPayment(payment: PendingPayment, query: (orgId: number, checkoutId: string) => Promise<StkQueryResult | null>, now: number): Promise<void> {
+async function checkPayment(
+  payment: PendingPayment,
+  query: (orgId: number, checkoutId: string) => Promise<StkQueryResult | null>,
+  now: number,
+): Promise<void> {
   const overdue = now - Number(payment.created_at) > PAYMENT_TIMEOUT_MS;
   let result: StkQueryResult | null = null;
   if (payment.checkout_request_id !== null) {
@@ -540,12 +597,28 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
   let row = await find();
   if (!row) return null;
   if (row.status === PENDING && Number(row.next_check_at ?? 0) <= now && (await claimCheck(Number(row.id), now))) {
-    await checkPayment({ id: Number(row.id), organization_id: row.organization_id, checkout_request_id: row.checkout_request_id, created_at: Number(row.created_at) }, darajaQuery(), now);
+    await checkPayment(
+      {
+        id: Number(row.id),
+        organization_id: row.organization_id,
+        checkout_request_id: row.checkout_request_id,
+        created_at: Number(row.created_at),
+      },
+      darajaQuery(),
+      now,
+    );
     row = (await find())!;
   }
   const page = { networkName: row.network_name, authorized: row.authorized_at !== null };
-  if (row.status === COMPLETED && row.subscription_id !== null) return { state: "paid", subscriptionId: row.subscription_id, phone: row.phone_number, ...page };
-  if (row.status === PENDING) return { state: "pending", planName: row.plan_name ?? "", amount: Number(row.amount), phone: row.phone_number, ...page };
-  const message = row.result_code === null ? MPESA_MESSAGES.unavailable : row.result_code === TIMED_OUT ? MPESA_MESSAGES.timeout : stkResultMessage(row.result_code);
+  if (row.status === COMPLETED && row.subscription_id !== null)
+    return { state: "paid", subscriptionId: row.subscription_id, phone: row.phone_number, ...page };
+  if (row.status === PENDING)
+    return { state: "pending", planName: row.plan_name ?? "", amount: Number(row.amount), phone: row.phone_number, ...page };
+  const message =
+    row.result_code === null
+      ? MPESA_MESSAGES.unavailable
+      : row.result_code === TIMED_OUT
+        ? MPESA_MESSAGES.timeout
+        : stkResultMessage(row.result_code);
   return { state: "failed", message, ...page };
 }

@@ -85,9 +85,18 @@ export type ServicePlan = ReturnType<typeof shape>;
 export async function listPlans(ctx: OrgContext, params: { offset: number; pageSize: number; search?: string | null }) {
   requirePermission(ctx, "view_service_plan");
   let query = base(ctx);
-  if (params.search) query = query.where((eb) => eb.or([containsText("service_plans.name", params.search!), containsText("service_plans.code", params.search!)]));
+  if (params.search)
+    query = query.where((eb) =>
+      eb.or([containsText("service_plans.name", params.search!), containsText("service_plans.code", params.search!)]),
+    );
   const [rows, total] = await Promise.all([
-    query.select([...COLUMNS]).orderBy("service_plans.created_at", "desc").orderBy("service_plans.id", "desc").limit(params.pageSize).offset(params.offset).execute(),
+    query
+      .select([...COLUMNS])
+      .orderBy("service_plans.created_at", "desc")
+      .orderBy("service_plans.id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map(shape), total: Number(total.n) };
@@ -101,14 +110,20 @@ export async function getPlan(ctx: OrgContext, planId: number | null): Promise<S
 /** The organisation's plan, or 404; the caller has checked the permission of what it does with it. */
 async function findPlan(ctx: OrgContext, planId: number | null): Promise<ServicePlan> {
   if (planId === null) notFound(PLAN_RESULT_MESSAGES.notFound);
-  const row = await base(ctx).select([...COLUMNS]).where("service_plans.id", "=", planId).executeTakeFirst();
+  const row = await base(ctx)
+    .select([...COLUMNS])
+    .where("service_plans.id", "=", planId)
+    .executeTakeFirst();
   return row ? shape(row) : notFound(PLAN_RESULT_MESSAGES.notFound);
 }
 
 /** freePlan: the organisation's free plan, or null. */
 export async function getFreePlan(ctx: OrgContext): Promise<ServicePlan | null> {
   requirePermission(ctx, "view_service_plan");
-  const row = await base(ctx).select([...COLUMNS]).where("service_plans.free_internet", "=", 1).executeTakeFirst();
+  const row = await base(ctx)
+    .select([...COLUMNS])
+    .where("service_plans.free_internet", "=", 1)
+    .executeTakeFirst();
   return row ? shape(row) : null;
 }
 
@@ -143,7 +158,12 @@ function columns(input: ServicePlanInput, free: boolean) {
 
 async function policyErrors(ctx: OrgContext, policyId: number | null): Promise<Record<string, string[]>> {
   if (policyId === null) return {};
-  const found = await db.selectFrom("bandwidth_policies").select("id").where("id", "=", policyId).where("organization_id", "=", ctx.org.id).executeTakeFirst();
+  const found = await db
+    .selectFrom("bandwidth_policies")
+    .select("id")
+    .where("id", "=", policyId)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
   return found ? {} : { bandwidth_policy_id: [PLAN_MESSAGES.unknownPolicy] };
 }
 
@@ -156,7 +176,14 @@ export async function createPlan(ctx: OrgContext, input: ServicePlanInput, free 
   try {
     const row = await db
       .insertInto("service_plans")
-      .values({ organization_id: ctx.org.id, ...columns(input, free), code: input.code ?? newCode(), free_internet: free ? 1 : 0, created_at: now, updated_at: now })
+      .values({
+        organization_id: ctx.org.id,
+        ...columns(input, free),
+        code: input.code ?? newCode(),
+        free_internet: free ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     return { ok: true, id: Number(row.id), message: PLAN_RESULT_MESSAGES.created };
@@ -242,6 +269,9 @@ export async function planChoices(ctx: OrgContext): Promise<{ id: number; name: 
  */
 export async function planOffer(ctx: OrgContext, planId: number | null) {
   if (planId === null) return null;
-  const plan = await base(ctx).select([...COLUMNS]).where("service_plans.id", "=", planId).executeTakeFirst();
+  const plan = await base(ctx)
+    .select([...COLUMNS])
+    .where("service_plans.id", "=", planId)
+    .executeTakeFirst();
   return plan ? shape(plan) : null;
 }

@@ -8,7 +8,19 @@ import { containsText, inIds, isForeignKeyViolation } from "~/db/sql.server";
 import { KBPS, type BandwidthPolicyInput } from "~/lib/schemas/plans";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
 
-const COLUMNS = ["id", "name", "max_upload", "max_upload_unit", "max_download", "max_download_unit", "max_upload_kbps", "max_download_kbps", "description", "created_at", "updated_at"] as const;
+const COLUMNS = [
+  "id",
+  "name",
+  "max_upload",
+  "max_upload_unit",
+  "max_download",
+  "max_download_unit",
+  "max_upload_kbps",
+  "max_download_kbps",
+  "description",
+  "created_at",
+  "updated_at",
+] as const;
 
 export const POLICY_MESSAGES = {
   created: "Bandwidth policy created.",
@@ -38,7 +50,13 @@ export async function listPolicies(ctx: OrgContext, params: { offset: number; pa
   let query = db.selectFrom("bandwidth_policies").where("organization_id", "=", ctx.org.id);
   if (params.search) query = query.where(containsText("name", params.search));
   const [rows, total] = await Promise.all([
-    query.select([...COLUMNS]).orderBy("created_at", "desc").orderBy("id", "desc").limit(params.pageSize).offset(params.offset).execute(),
+    query
+      .select([...COLUMNS])
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
@@ -51,13 +69,24 @@ export async function listPolicies(ctx: OrgContext, params: { offset: number; pa
  */
 export async function policiesByIds(ctx: OrgContext, ids: readonly number[]) {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom("bandwidth_policies").select([...COLUMNS]).where("organization_id", "=", ctx.org.id).where(inIds("id", ids)).execute();
+  const rows = await db
+    .selectFrom("bandwidth_policies")
+    .select([...COLUMNS])
+    .where("organization_id", "=", ctx.org.id)
+    .where(inIds("id", ids))
+    .execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
 /** All of the organisation's policies by name (the plan form's select). */
 export async function policyChoices(ctx: OrgContext) {
-  return db.selectFrom("bandwidth_policies").select(["id", "name"]).where("organization_id", "=", ctx.org.id).orderBy("name").limit(500).execute();
+  return db
+    .selectFrom("bandwidth_policies")
+    .select(["id", "name"])
+    .where("organization_id", "=", ctx.org.id)
+    .orderBy("name")
+    .limit(500)
+    .execute();
 }
 
 export async function getPolicy(ctx: OrgContext, policyId: number | null) {
@@ -68,7 +97,12 @@ export async function getPolicy(ctx: OrgContext, policyId: number | null) {
 /** The organisation's policy, or 404; the caller has checked the permission of what it does with it. */
 async function findPolicy(ctx: OrgContext, policyId: number | null) {
   if (policyId === null) notFound(POLICY_MESSAGES.notFound);
-  const row = await db.selectFrom("bandwidth_policies").select([...COLUMNS]).where("id", "=", policyId).where("organization_id", "=", ctx.org.id).executeTakeFirst();
+  const row = await db
+    .selectFrom("bandwidth_policies")
+    .select([...COLUMNS])
+    .where("id", "=", policyId)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
   return row ?? notFound(POLICY_MESSAGES.notFound);
 }
 
@@ -92,8 +126,16 @@ export async function updatePolicy(ctx: OrgContext, policyId: number | null, inp
     .where("id", "=", policy.id)
     .where("organization_id", "=", ctx.org.id)
     .execute();
-  const plans = await db.selectFrom("service_plans").select("id").where("organization_id", "=", ctx.org.id).where("bandwidth_policy_id", "=", policy.id).execute();
-  await pushPlanSpeeds(ctx.org.id, plans.map((p) => p.id));
+  const plans = await db
+    .selectFrom("service_plans")
+    .select("id")
+    .where("organization_id", "=", ctx.org.id)
+    .where("bandwidth_policy_id", "=", policy.id)
+    .execute();
+  await pushPlanSpeeds(
+    ctx.org.id,
+    plans.map((p) => p.id),
+  );
   return { id: policy.id, message: POLICY_MESSAGES.updated };
 }
 
@@ -102,8 +144,21 @@ export async function deletePolicy(ctx: OrgContext, policyId: number | null): Pr
   requirePermission(ctx, "delete_bandwidth_policy");
   const policy = await findPolicy(ctx, policyId); // delete_bandwidth_policy alone may delete (getPolicy would want view_ or edit_)
   const inUse = async () => {
-    const plans = await db.selectFrom("service_plans").select("name").where("bandwidth_policy_id", "=", policy.id).orderBy("name").execute();
-    return plans.length > 0 ? { ok: false, message: POLICY_MESSAGES.inUse(policy.name, plans.map((p) => p.name)) } : null;
+    const plans = await db
+      .selectFrom("service_plans")
+      .select("name")
+      .where("bandwidth_policy_id", "=", policy.id)
+      .orderBy("name")
+      .execute();
+    return plans.length > 0
+      ? {
+          ok: false,
+          message: POLICY_MESSAGES.inUse(
+            policy.name,
+            plans.map((p) => p.name),
+          ),
+        }
+      : null;
   };
   const refusal = await inUse();
   if (refusal) return refusal;

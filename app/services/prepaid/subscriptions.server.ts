@@ -59,7 +59,10 @@ export async function takeFreePlan(
     .where("source", "=", "free")
     .limit(1);
   taken = at.deviceId !== null ? taken.where("device_id", "=", at.deviceId) : taken.where("customer_id", "=", at.customerId);
-  taken = every === "validity" ? taken.where("expires_on", ">", now).where("status", "=", "Active") : taken.where("started_on", ">=", since(every, now));
+  taken =
+    every === "validity"
+      ? taken.where("expires_on", ">", now).where("status", "=", "Active")
+      : taken.where("started_on", ">=", since(every, now));
   if (at.deviceId === null && at.customerId === null) taken = taken.where(sql<boolean>`1 = 0`);
   if (await taken.executeTakeFirst()) return { ok: false, message: FREE_PLAN_MESSAGES[every] };
 
@@ -131,12 +134,19 @@ export async function startSubscription(
 
 export const HELD_MESSAGES = {
   none: "There is no plan running on this device. Choose a plan or use a voucher.",
-  full: (n: number) => `Your plan is already in use on ${n} device${n === 1 ? "" : "s"}, as many as it allows at once. Disconnect one of them, then try again.`,
+  full: (n: number) =>
+    `Your plan is already in use on ${n} device${n === 1 ? "" : "s"}, as many as it allows at once. Disconnect one of them, then try again.`,
   timeUsed: "Your plan's time is used up. Choose a plan or use a voucher.",
 } as const;
 
 export type UseOutcome =
-  | { ok: true; subscriptionId: number; seconds: number; limits: SessionLimits; /** null: bought before the guest was known */ customerId: number | null }
+  | {
+      ok: true;
+      subscriptionId: number;
+      seconds: number;
+      limits: SessionLimits;
+      /** null: bought before the guest was known */ customerId: number | null;
+    }
   | { ok: false; status: number; message: string };
 
 /**
@@ -146,7 +156,13 @@ export type UseOutcome =
  * keeps its place). The session lasts the time left,
  * capped by the validity; the time used is the sum of the subscription's sessions so far.
  */
-export async function useSubscription(trx: Kysely<DB>, organizationId: number, subscriptionId: number, deviceId: number | null, now: number): Promise<UseOutcome> {
+export async function useSubscription(
+  trx: Kysely<DB>,
+  organizationId: number,
+  subscriptionId: number,
+  deviceId: number | null,
+  now: number,
+): Promise<UseOutcome> {
   const held = await trx
     .selectFrom("subscriptions as held")
     .select(heldSubscriptionColumns(sql<number>`${deviceId ?? -1}`, now))
@@ -177,7 +193,9 @@ export function heldSubscriptionColumns(deviceId: Expression<number>, now: numbe
     sql<number | null>`held.simultaneous_connections`.as("held_simultaneous_connections"),
     sql<number | null>`held.max_upload_kbps`.as("held_max_upload_kbps"),
     sql<number | null>`held.max_download_kbps`.as("held_max_download_kbps"),
-    sql<number>`(select coalesce(sum(case when used.ended_at is null and used.session_expires_at > ${now} and (used.device_id is null or used.device_id <> ${deviceId}) then 1 else 0 end), 0) ${usedBy})`.as("held_online"),
+    sql<number>`(select coalesce(sum(case when used.ended_at is null and used.session_expires_at > ${now} and (used.device_id is null or used.device_id <> ${deviceId}) then 1 else 0 end), 0) ${usedBy})`.as(
+      "held_online",
+    ),
     sql<number>`(select coalesce(sum((case when coalesce(used.ended_at, ${now}) < used.session_expires_at then coalesce(used.ended_at, ${now}) else used.session_expires_at end) - used.authorized_at), 0) ${usedBy})`.as(
       "held_used_ms",
     ),
@@ -202,14 +220,16 @@ export interface HeldSubscriptionRow {
 
 /** useSubscription's rules over the subscription's row (undefined or a null id: none). */
 export function weighHeldSubscription(held: HeldSubscriptionRow | undefined, now: number): UseOutcome {
-  if (!held || held.held_id === null || held.held_status !== "Active" || Number(held.held_expires_on ?? 0) <= now) return { ok: false, status: 409, message: HELD_MESSAGES.none };
+  if (!held || held.held_id === null || held.held_status !== "Active" || Number(held.held_expires_on ?? 0) <= now)
+    return { ok: false, status: 409, message: HELD_MESSAGES.none };
   const online = Number(held.held_online);
   if (online >= Number(held.held_simultaneous_connections)) return { ok: false, status: 409, message: HELD_MESSAGES.full(online) };
   const usedSeconds = Math.max(0, Math.floor(Number(held.held_used_ms) / 1000));
   const timeLeft = held.held_time_limit_minutes === null ? Infinity : held.held_time_limit_minutes * 60 - usedSeconds;
   if (timeLeft <= 0) return { ok: false, status: 409, message: HELD_MESSAGES.timeUsed };
   const seconds = Math.floor(Math.min(timeLeft, (Number(held.held_expires_on) - now) / 1000));
-  const bytes = held.held_usage_limit_bytes === null ? null : Math.max(0, Number(held.held_usage_limit_bytes) - Number(held.held_used_bytes));
+  const bytes =
+    held.held_usage_limit_bytes === null ? null : Math.max(0, Number(held.held_usage_limit_bytes) - Number(held.held_used_bytes));
   return {
     ok: true,
     subscriptionId: Number(held.held_id),
@@ -242,7 +262,10 @@ export async function heldSubscription(
   query =
     by.deviceId != null
       ? query.where("subscriptions.device_id", "=", by.deviceId)
-      : query.innerJoin("customers", "customers.id", "subscriptions.customer_id").where("customers.organization_id", "=", organizationId).where("customers.phone_number", "=", by.phone!);
+      : query
+          .innerJoin("customers", "customers.id", "subscriptions.customer_id")
+          .where("customers.organization_id", "=", organizationId)
+          .where("customers.phone_number", "=", by.phone!);
   const row = await query.modifyEnd(PREPARED).executeTakeFirst();
   return row ? { id: Number(row.id), planName: row.plan_name, expiresOn: Number(row.expires_on) } : null;
 }
@@ -293,7 +316,11 @@ export async function enforceDataLimits(trx: Kysely<DB>, subscriptionIds: readon
       "connections.session_expires_at",
       "devices.mac_address",
     ])
-    .where("connections.subscription_id", "in", exhausted.map((s) => Number(s.id)))
+    .where(
+      "connections.subscription_id",
+      "in",
+      exhausted.map((s) => Number(s.id)),
+    )
     .where("connections.authorized_at", "is not", null)
     .where("connections.ended_at", "is", null)
     .execute();
@@ -301,7 +328,11 @@ export async function enforceDataLimits(trx: Kysely<DB>, subscriptionIds: readon
   await trx
     .updateTable("connections")
     .set({ ended_at: now, terminate_cause: DATA_LIMIT_CAUSE })
-    .where("id", "in", open.map((c) => c.id))
+    .where(
+      "id",
+      "in",
+      open.map((c) => c.id),
+    )
     .where("ended_at", "is", null)
     .execute();
   for (const c of open) {
@@ -477,13 +508,23 @@ export async function listSubscriptions(
     params,
     search ? NARROW_COUNT_CAP : COUNT_CAP,
     async (after, limit) => {
-      let matching = db.selectFrom("subscriptions").select(sql<number>`1`.as("one")).where(where);
+      let matching = db
+        .selectFrom("subscriptions")
+        .select(sql<number>`1`.as("one"))
+        .where(where);
       if (after) matching = matching.where(olderThan("subscriptions", after));
-      const row = await db.selectFrom(matching.limit(limit).as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom(matching.limit(limit).as("matching"))
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   );
-  const rows = await subscriptionDetails(ctx, page.map((r) => Number(r.id)), now);
+  const rows = await subscriptionDetails(
+    ctx,
+    page.map((r) => Number(r.id)),
+    now,
+  );
   return { rows, ...counted };
 }
 
@@ -533,7 +574,11 @@ async function subscriptionDetails(ctx: OrgContext, ids: number[], now: number):
                   name: personal ? customerName({ first_name: r.customer_first_name, last_name: r.customer_last_name, identity }) : null,
                   phone_number: personal ? r.customer_phone : null,
                 },
-          servicePlan: { id: r.service_plan_id === null ? null : Number(r.service_plan_id), name: r.plan_name, price: Number(r.price_cents) / 100 },
+          servicePlan: {
+            id: r.service_plan_id === null ? null : Number(r.service_plan_id),
+            name: r.plan_name,
+            price: Number(r.price_cents) / 100,
+          },
           started_on: r.started_on === null ? null : Number(r.started_on),
           expires_on: expiresOn,
           usage: Number(r.used_bytes),

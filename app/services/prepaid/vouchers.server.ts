@@ -38,7 +38,10 @@ const GROUP_COLUMNS = [
 ] as const;
 
 const groups = (ctx: OrgContext) =>
-  db.selectFrom("voucher_groups").leftJoin("service_plans", "service_plans.id", "voucher_groups.service_plan_id").where("voucher_groups.organization_id", "=", ctx.org.id);
+  db
+    .selectFrom("voucher_groups")
+    .leftJoin("service_plans", "service_plans.id", "voucher_groups.service_plan_id")
+    .where("voucher_groups.organization_id", "=", ctx.org.id);
 
 /** vouchers: the organisation's groups, newest first (Name, value, Expiry date, Redeemed entries, Description). */
 export async function listVoucherGroups(ctx: OrgContext, params: { offset: number; pageSize: number; search?: string | null }) {
@@ -46,7 +49,13 @@ export async function listVoucherGroups(ctx: OrgContext, params: { offset: numbe
   let query = groups(ctx);
   if (params.search) query = query.where(containsText("voucher_groups.name", params.search));
   const [rows, total] = await Promise.all([
-    query.select([...GROUP_COLUMNS]).orderBy("voucher_groups.created_at", "desc").orderBy("voucher_groups.id", "desc").limit(params.pageSize).offset(params.offset).execute(),
+    query
+      .select([...GROUP_COLUMNS])
+      .orderBy("voucher_groups.created_at", "desc")
+      .orderBy("voucher_groups.id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
@@ -55,12 +64,19 @@ export async function listVoucherGroups(ctx: OrgContext, params: { offset: numbe
 export async function getVoucherGroup(ctx: OrgContext, groupId: number | null) {
   requirePermission(ctx, "view_vouchers");
   if (groupId === null) notFound(VOUCHER_RESULT_MESSAGES.notFound);
-  const row = await groups(ctx).select([...GROUP_COLUMNS]).where("voucher_groups.id", "=", groupId).executeTakeFirst();
+  const row = await groups(ctx)
+    .select([...GROUP_COLUMNS])
+    .where("voucher_groups.id", "=", groupId)
+    .executeTakeFirst();
   return row ?? notFound(VOUCHER_RESULT_MESSAGES.notFound);
 }
 
 /** A group's codes in order (the printable sheet and the CSV), with how often each was used. */
-export async function voucherCodes(ctx: OrgContext, groupId: number | null, page: { offset: number; pageSize: number } = { offset: 0, pageSize: 10_000 }) {
+export async function voucherCodes(
+  ctx: OrgContext,
+  groupId: number | null,
+  page: { offset: number; pageSize: number } = { offset: 0, pageSize: 10_000 },
+) {
   const group = await getVoucherGroup(ctx, groupId);
   const codes = await db
     .selectFrom("vouchers")
@@ -75,7 +91,12 @@ export async function voucherCodes(ctx: OrgContext, groupId: number | null, page
 }
 
 async function planErrors(ctx: OrgContext, planId: number): Promise<Record<string, string[]>> {
-  const plan = await db.selectFrom("service_plans").select("id").where("id", "=", planId).where("organization_id", "=", ctx.org.id).executeTakeFirst();
+  const plan = await db
+    .selectFrom("service_plans")
+    .select("id")
+    .where("id", "=", planId)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
   return plan ? {} : { service_plan_id: [VOUCHER_MESSAGES.plan] };
 }
 
@@ -130,13 +151,21 @@ export async function generateVouchers(ctx: OrgContext, input: VoucherGroupInput
       const taken = new Set<string>();
       for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
         const chunk = fresh.slice(i, i + INSERT_CHUNK);
-        for (const r of await trx.selectFrom("vouchers").select("code").where("organization_id", "=", ctx.org.id).where("code", "in", chunk).execute()) taken.add(r.code);
+        for (const r of await trx
+          .selectFrom("vouchers")
+          .select("code")
+          .where("organization_id", "=", ctx.org.id)
+          .where("code", "in", chunk)
+          .execute())
+          taken.add(r.code);
       }
       const usable = fresh.filter((c) => !taken.has(c));
       for (let i = 0; i < usable.length; i += INSERT_CHUNK) {
         await trx
           .insertInto("vouchers")
-          .values(usable.slice(i, i + INSERT_CHUNK).map((code) => ({ organization_id: ctx.org.id, voucher_group_id: Number(group.id), code })))
+          .values(
+            usable.slice(i, i + INSERT_CHUNK).map((code) => ({ organization_id: ctx.org.id, voucher_group_id: Number(group.id), code })),
+          )
           .execute();
       }
       wanted -= usable.length;
@@ -177,7 +206,12 @@ export type RedeemOutcome = { ok: true; voucherId: number; plan: RedeemedPlan } 
  * Takes one use of a code (the connect page's voucher box), inside the authorization's transaction:
  * a conditional UPDATE, so two guests typing the same single-use code get it once between them.
  */
-export async function redeemVoucher(trx: Kysely<DB>, organizationId: number, typed: string | null | undefined, now: number): Promise<RedeemOutcome> {
+export async function redeemVoucher(
+  trx: Kysely<DB>,
+  organizationId: number,
+  typed: string | null | undefined,
+  now: number,
+): Promise<RedeemOutcome> {
   const code = normaliseCode(typed);
   if (!code) return { ok: false, status: 422, message: VOUCHER_RESULT_MESSAGES.unknownCode };
   const row = await trx
@@ -205,7 +239,8 @@ export async function redeemVoucher(trx: Kysely<DB>, organizationId: number, typ
     .where("vouchers.code", "=", code)
     .executeTakeFirst();
   if (!row) return { ok: false, status: 422, message: VOUCHER_RESULT_MESSAGES.unknownCode };
-  if (row.valid_till < new Date(now).toISOString().slice(0, 10)) return { ok: false, status: 410, message: VOUCHER_RESULT_MESSAGES.expired(row.valid_till) };
+  if (row.valid_till < new Date(now).toISOString().slice(0, 10))
+    return { ok: false, status: 410, message: VOUCHER_RESULT_MESSAGES.expired(row.valid_till) };
   if (row.plan_id === null) return { ok: false, status: 409, message: VOUCHER_RESULT_MESSAGES.noPlan };
   const taken = await trx
     .updateTable("vouchers")
@@ -238,5 +273,8 @@ export async function redeemVoucher(trx: Kysely<DB>, organizationId: number, typ
 
 /** Whether the organisation has any voucher group (the connect page shows its voucher box then). */
 export async function sellsVouchers(organizationId: number): Promise<boolean> {
-  return (await db.selectFrom("voucher_groups").select("id").where("organization_id", "=", organizationId).limit(1).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom("voucher_groups").select("id").where("organization_id", "=", organizationId).limit(1).executeTakeFirst()) !==
+    undefined
+  );
 }

@@ -17,7 +17,14 @@ import { connectionIdOf } from "./login.server";
 export const BATCH_WAIT_MS = 1;
 export const BATCH_MAX = 500;
 
-const STATUS: Record<string, AccountingRecord["status"]> = { Start: "start", "Interim-Update": "interim", Stop: "stop", "1": "start", "3": "interim", "2": "stop" };
+const STATUS: Record<string, AccountingRecord["status"]> = {
+  Start: "start",
+  "Interim-Update": "interim",
+  Stop: "stop",
+  "1": "start",
+  "3": "interim",
+  "2": "stop",
+};
 
 /** An Accounting-Request as an accounting record; a string says what is wrong; null: nothing to apply (Accounting-On/Off). */
 export function radiusRecord(attributes: RadiusAttributes): AccountingRecord | string | null {

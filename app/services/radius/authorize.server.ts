@@ -111,7 +111,10 @@ export async function authorizeLogin(nas: Nas, attributes: RadiusAttributes, now
   const refused = await refusal(row, now);
   if (refused) return reject(refused);
   const env = getEnv();
-  const bytes = row.usage_limit_bytes === null || row.usage_limit_bytes === undefined ? null : Math.max(0, Number(row.usage_limit_bytes) - Number(row.used_bytes ?? 0));
+  const bytes =
+    row.usage_limit_bytes === null || row.usage_limit_bytes === undefined
+      ? null
+      : Math.max(0, Number(row.usage_limit_bytes) - Number(row.used_bytes ?? 0));
   const reply: RadiusReply = limitAttributes({
     sessionSeconds: Math.ceil((Number(row.session_expires_at) - now) / 1000),
     idleSeconds: env.PORTAL_IDLE_MINUTES * 60,
@@ -142,7 +145,11 @@ async function rememberNas(row: LoginRow, nas: Nas): Promise<void> {
     .set({ radius_client_id: nas.id })
     .where("id", "=", row.id)
     .execute()
-    .catch((error: unknown) => console.error(JSON.stringify({ at: new Date().toISOString(), event: "radius_nas_not_kept", connection: Number(row.id), error: String(error) })));
+    .catch((error: unknown) =>
+      console.error(
+        JSON.stringify({ at: new Date().toISOString(), event: "radius_nas_not_kept", connection: Number(row.id), error: String(error) }),
+      ),
+    );
 }
 
 /** POST /radius/authenticate (PAP): the password is the connection's. */

@@ -20,7 +20,12 @@ export function nasIdOf(shortname: unknown): number | null {
 const newSecret = () => randomToken(18);
 
 async function ownVenue(ctx: OrgContext, venueId: number) {
-  const venue = await db.selectFrom("venues").select(["id", "name"]).where("id", "=", venueId).where("organization_id", "=", ctx.org.id).executeTakeFirst();
+  const venue = await db
+    .selectFrom("venues")
+    .select(["id", "name"])
+    .where("id", "=", venueId)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
   if (!venue) notFound();
   return venue;
 }
@@ -38,28 +43,56 @@ export async function listRadiusClients(ctx: OrgContext, venueId: number) {
   const messages = await db
     .selectFrom("radius_messages")
     .innerJoin("radius_clients", "radius_clients.id", "radius_messages.radius_client_id")
-    .select(["radius_messages.id", "radius_messages.connection_id", "radius_messages.kind", "radius_messages.outcome", "radius_messages.detail", "radius_messages.created_at", "radius_clients.name as client_name"])
+    .select([
+      "radius_messages.id",
+      "radius_messages.connection_id",
+      "radius_messages.kind",
+      "radius_messages.outcome",
+      "radius_messages.detail",
+      "radius_messages.created_at",
+      "radius_clients.name as client_name",
+    ])
     .where("radius_clients.organization_id", "=", ctx.org.id)
     .where("radius_clients.venue_id", "=", venueId)
     .orderBy("radius_messages.id", "desc")
     .limit(20)
     .execute();
   return {
-    clients: clients.map((c) => ({ ...c, coa_port: Number(c.coa_port), created_at: Number(c.created_at), updated_at: Number(c.updated_at) })),
+    clients: clients.map((c) => ({
+      ...c,
+      coa_port: Number(c.coa_port),
+      created_at: Number(c.created_at),
+      updated_at: Number(c.updated_at),
+    })),
     messages: messages.map((m) => ({ ...m, id: Number(m.id), connection_id: Number(m.connection_id), created_at: Number(m.created_at) })),
   };
 }
 
 export type RadiusClientOutcome = { ok: true; id: number; secret: string } | { ok: false; errors: Record<string, string[]> };
 
-export async function addRadiusClient(ctx: OrgContext, venueId: number, input: RadiusClientInput, now = Date.now()): Promise<RadiusClientOutcome> {
+export async function addRadiusClient(
+  ctx: OrgContext,
+  venueId: number,
+  input: RadiusClientInput,
+  now = Date.now(),
+): Promise<RadiusClientOutcome> {
   requirePermission(ctx, "edit_networks");
   await ownVenue(ctx, venueId);
   const secret = newSecret();
   try {
     const row = await db
       .insertInto("radius_clients")
-      .values({ organization_id: ctx.org.id, venue_id: venueId, name: input.name, make: input.make, ip_address: input.ip_address, coa_port: input.coa_port, secret: encryptSecret(secret), created_at: now, updated_at: now })
+      .values({
+        organization_id: ctx.org.id,
+        venue_id: venueId,
+        name: input.name,
+        make: input.make,
+        ip_address: input.ip_address,
+        coa_port: input.coa_port,
+        secret: encryptSecret(secret),
+        created_at: now,
+        updated_at: now,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     return { ok: true, id: row.id, secret };
@@ -86,7 +119,12 @@ export async function rotateRadiusSecret(ctx: OrgContext, venueId: number, id: n
 
 export async function removeRadiusClient(ctx: OrgContext, venueId: number, id: number): Promise<void> {
   requirePermission(ctx, "edit_networks");
-  const result = await db.deleteFrom("radius_clients").where("id", "=", id).where("venue_id", "=", venueId).where("organization_id", "=", ctx.org.id).executeTakeFirst();
+  const result = await db
+    .deleteFrom("radius_clients")
+    .where("id", "=", id)
+    .where("venue_id", "=", venueId)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
   if (Number(result.numDeletedRows) !== 1) notFound();
   nasCache.delete(id);
 }
@@ -94,7 +132,11 @@ export async function removeRadiusClient(ctx: OrgContext, venueId: number, id: n
 /** FreeRADIUS's dynamic client lookup: the NAS at this source address, with its secret. */
 export async function radiusClientByAddress(address: string): Promise<{ id: number; secret: string } | null> {
   if (address.length > 45) return null;
-  const row = await db.selectFrom("radius_clients").select(["id", "secret"]).where("ip_address", "=", address.toLowerCase()).executeTakeFirst();
+  const row = await db
+    .selectFrom("radius_clients")
+    .select(["id", "secret"])
+    .where("ip_address", "=", address.toLowerCase())
+    .executeTakeFirst();
   return row ? { id: row.id, secret: readSecret(row.secret)! } : null;
 }
 

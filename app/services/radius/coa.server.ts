@@ -25,7 +25,11 @@ const COA_TRIES = 2;
 export type CoaOutcome = { outcome: "ACK" } | { outcome: "NAK"; detail: string } | { outcome: "timeout"; detail: string };
 
 /** Sends one request to host:port and waits for its verified answer. */
-export async function sendCoa(target: { host: string; port: number; secret: string }, code: "Disconnect-Request" | "CoA-Request", attributes: unknown[][]): Promise<CoaOutcome> {
+export async function sendCoa(
+  target: { host: string; port: number; secret: string },
+  code: "Disconnect-Request" | "CoA-Request",
+  attributes: unknown[][],
+): Promise<CoaOutcome> {
   loadDictionary();
   const identifier = Math.floor(Math.random() * 256);
   const packet = radius.encode({ code, secret: target.secret, identifier, attributes });
@@ -35,7 +39,12 @@ export async function sendCoa(target: { host: string; port: number; secret: stri
       const answer = await new Promise<Buffer | null>((resolve) => {
         const timer = setTimeout(() => done(null), COA_TIMEOUT_MS);
         const onMessage = (message: Buffer) => {
-          if (message.length >= 20 && message[1] === identifier && radius.verify_response({ response: message, request: packet, secret: target.secret })) done(message);
+          if (
+            message.length >= 20 &&
+            message[1] === identifier &&
+            radius.verify_response({ response: message, request: packet, secret: target.secret })
+          )
+            done(message);
         };
         const done = (value: Buffer | null) => {
           clearTimeout(timer);
@@ -67,7 +76,15 @@ async function tellNas(connectionId: number, kind: "Disconnect" | "CoA", extra: 
     .selectFrom("connections")
     .innerJoin("radius_clients", "radius_clients.id", "connections.radius_client_id")
     .leftJoin("devices", "devices.id", "connections.device_id")
-    .select(["connections.id", "connections.organization_id", "radius_clients.id as nas_id", "radius_clients.ip_address", "radius_clients.coa_port", "radius_clients.secret", "devices.mac_address"])
+    .select([
+      "connections.id",
+      "connections.organization_id",
+      "radius_clients.id as nas_id",
+      "radius_clients.ip_address",
+      "radius_clients.coa_port",
+      "radius_clients.secret",
+      "devices.mac_address",
+    ])
     .where("connections.id", "=", connectionId)
     .whereRef("radius_clients.organization_id", "=", "connections.organization_id")
     .executeTakeFirst();
@@ -79,7 +96,15 @@ async function tellNas(connectionId: number, kind: "Disconnect" | "CoA", extra: 
   const result = await sendCoa({ host: row.ip_address, port: Number(row.coa_port), secret: readSecret(row.secret)! }, code, attributes);
   await db
     .insertInto("radius_messages")
-    .values({ organization_id: row.organization_id, radius_client_id: row.nas_id, connection_id: Number(row.id), kind, outcome: result.outcome, detail: "detail" in result ? result.detail : null, created_at: Date.now() })
+    .values({
+      organization_id: row.organization_id,
+      radius_client_id: row.nas_id,
+      connection_id: Number(row.id),
+      kind,
+      outcome: result.outcome,
+      detail: "detail" in result ? result.detail : null,
+      created_at: Date.now(),
+    })
     .execute();
   if (result.outcome === "timeout") throw new GatewayError(result.detail);
   return result;

@@ -7,7 +7,10 @@ import { publicOrigin } from "../email.server";
 import type { GatewayAdapter } from "../portal/gateways/types";
 import { disconnectConnection } from "./coa.server";
 
-type Spec = Pick<GatewayAdapter, "label" | "parseEntry" | "setup"> & { make: RadiusMake; loginForm: NonNullable<GatewayAdapter["loginForm"]> };
+type Spec = Pick<GatewayAdapter, "label" | "parseEntry" | "setup"> & {
+  make: RadiusMake;
+  loginForm: NonNullable<GatewayAdapter["loginForm"]>;
+};
 
 /** Where the grant sends the guest: the auto-submitting login page. */
 export function loginPagePath(make: RadiusMake, portalKey: string, token: string, successUrl: string): string {

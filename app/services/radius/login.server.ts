@@ -31,7 +31,10 @@ export function radiusPassword(connectionId: number, tokenHash: string): string 
  */
 export function octalBytesHex(text: string | null): string | null {
   if (!text || text.length > 4 * 64 || !/^(\\[0-3][0-7]{2})+$/.test(text)) return null;
-  const bytes = text.split("\\").slice(1).map((o) => parseInt(o, 8));
+  const bytes = text
+    .split("\\")
+    .slice(1)
+    .map((o) => parseInt(o, 8));
   return Buffer.from(bytes).toString("hex");
 }
 
@@ -62,5 +65,6 @@ export function loginPage(form: LoginForm, networkName: string): string {
     "body{margin:0;font:16px/1.45 system-ui,sans-serif;color:#0f172a;background:#f1f5f9}main{max-width:26rem;margin:0 auto;padding:1.25rem 1rem}.card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 3px #0002}button{display:block;width:100%;margin-top:1rem;padding:.75rem;font:inherit;font-weight:600;border:0;border-radius:.5rem;background:#4f46e5;color:#fff}p{color:#475569}",
   )}</style></head><body><main><div class="card"><p>${networkName}</p><h1>You are almost online</h1><form id="login" method="post" action="${form.action}">${form.fields.map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
-  )}<p>Press the button if nothing happens.</p><button type="submit">Go online</button></form></div></main><script>${new Html(SUBMIT)}</script></body></html>`.text;
+  )}<p>Press the button if nothing happens.</p><button type="submit">Go online</button></form></div></main><script>${new Html(SUBMIT)}</script></body></html>`
+    .text;
 }

@@ -35,7 +35,11 @@ function freeradiusOnly(req: Request, res: Response, next: NextFunction) {
   const decoded = basic ? Buffer.from(basic[1]!, "base64").toString("utf8") : "";
   const viaBasic = decoded.startsWith("freeradius:") ? decoded.slice("freeradius:".length) : null;
   const viaKey = typeof req.query.key === "string" ? req.query.key : null;
-  if (!(viaBasic !== null && sameSecret(viaBasic, secret)) && !(viaKey !== null && sameSecret(viaKey, secret))) return res.status(401).set("WWW-Authenticate", 'Basic realm="radius"').json({ error: { message: "Send the RADIUS API secret." } });
+  if (!(viaBasic !== null && sameSecret(viaBasic, secret)) && !(viaKey !== null && sameSecret(viaKey, secret)))
+    return res
+      .status(401)
+      .set("WWW-Authenticate", 'Basic realm="radius"')
+      .json({ error: { message: "Send the RADIUS API secret." } });
   next();
 }
 
@@ -45,7 +49,10 @@ async function nasOf(req: Request) {
   return id === null ? null : nasById(id);
 }
 
-export function mountRadiusRoutes(router: express.Router, { sendPage, messagePage, form }: { sendPage: Page; messagePage: MessagePage; form: express.RequestHandler[] }): void {
+export function mountRadiusRoutes(
+  router: express.Router,
+  { sendPage, messagePage, form }: { sendPage: Page; messagePage: MessagePage; form: express.RequestHandler[] },
+): void {
   const json = [express.json({ limit: BODY_LIMIT }), freeradiusOnly];
 
   // Dynamic clients: is this source address a registered NAS, and with which secret?
@@ -66,7 +73,8 @@ export function mountRadiusRoutes(router: express.Router, { sendPage, messagePag
   router.post("/radius/authorize", ...json, async (req, res) => {
     const nas = await nasOf(req);
     const attributes = readAttributes(req.body);
-    if (!nas || !attributes) return res.status(400).json({ error: { message: nas ? "The body is not FreeRADIUS's attribute JSON." : "Unknown NAS." } });
+    if (!nas || !attributes)
+      return res.status(400).json({ error: { message: nas ? "The body is not FreeRADIUS's attribute JSON." : "Unknown NAS." } });
     res.json(await authorizeLogin(nas, attributes));
   });
 
@@ -81,7 +89,8 @@ export function mountRadiusRoutes(router: express.Router, { sendPage, messagePag
   router.post("/radius/accounting", ...json, async (req, res) => {
     const nas = await nasOf(req);
     const attributes = readAttributes(req.body);
-    if (!nas || !attributes) return res.status(400).json({ error: { message: nas ? "The body is not FreeRADIUS's attribute JSON." : "Unknown NAS." } });
+    if (!nas || !attributes)
+      return res.status(400).json({ error: { message: nas ? "The body is not FreeRADIUS's attribute JSON." : "Unknown NAS." } });
     const record = radiusRecord(attributes);
     // A record Mlango cannot use is still acknowledged: the NAS would otherwise resend it for ever.
     if (typeof record === "string") {
@@ -98,8 +107,15 @@ export function mountRadiusRoutes(router: express.Router, { sendPage, messagePag
   router.post("/hotspot/:make/:portalKey", ...form, async (req, res, next) => {
     if (!RADIUS_MAKES.has(req.params.make!)) return next();
     const query = new URLSearchParams();
-    for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, unknown>)) if (typeof value === "string") query.set(name, value);
-    const outcome = await enterFromGateway({ make: req.params.make!, portalKey: req.params.portalKey!, rest: "", query, userAgent: req.headers["user-agent"] ?? null });
+    for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, unknown>))
+      if (typeof value === "string") query.set(name, value);
+    const outcome = await enterFromGateway({
+      make: req.params.make!,
+      portalKey: req.params.portalKey!,
+      rest: "",
+      query,
+      userAgent: req.headers["user-agent"] ?? null,
+    });
     if (!outcome.ok) return sendPage(res, outcome.status, messagePage("We could not connect you", [outcome.message]));
     res.set({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
     res.redirect(303, `/connect?token=${outcome.token}`);
@@ -128,13 +144,31 @@ export function mountRadiusRoutes(router: express.Router, { sendPage, messagePag
       : undefined;
     const context = JSON.parse(row?.gateway_context ?? "{}") as Record<string, string>;
     if (!network || !row || row.gateway !== adapter.make || Number(context.network_id ?? row.venue_id) !== network.id) {
-      return sendPage(res, 404, messagePage("Get connected to WiFi", ["This connection link is not valid.", "Reconnect to WiFi for a new connection session"]));
+      return sendPage(
+        res,
+        404,
+        messagePage("Get connected to WiFi", ["This connection link is not valid.", "Reconnect to WiFi for a new connection session"]),
+      );
     }
     if (row.authorized_at === null || row.ended_at !== null) {
-      return sendPage(res, 409, messagePage("Get connected to WiFi", ["This connection is not authorized (any more).", "Reconnect to WiFi for a new connection session"], network.name));
+      return sendPage(
+        res,
+        409,
+        messagePage(
+          "Get connected to WiFi",
+          ["This connection is not authorized (any more).", "Reconnect to WiFi for a new connection session"],
+          network.name,
+        ),
+      );
     }
-    const successUrl = httpUrl(typeof req.query.continue === "string" ? req.query.continue : null) ?? `${publicOrigin()}/connect/online?token=${encodeURIComponent(token)}`;
-    const form = adapter.loginForm(context, { username: radiusUsername(Number(row.id)), password: radiusPassword(Number(row.id), row.token!) }, successUrl);
+    const successUrl =
+      httpUrl(typeof req.query.continue === "string" ? req.query.continue : null) ??
+      `${publicOrigin()}/connect/online?token=${encodeURIComponent(token)}`;
+    const form = adapter.loginForm(
+      context,
+      { username: radiusUsername(Number(row.id)), password: radiusPassword(Number(row.id), row.token!) },
+      successUrl,
+    );
     sendPage(res, 200, loginPage(form, network.name), LOGIN_CSP);
   });
 }

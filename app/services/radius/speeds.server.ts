@@ -11,10 +11,17 @@ import { changeSpeed } from "./coa.server";
 export const COA_JOB = "radius.coa";
 
 /** After plans' speeds changed: the subscriptions follow, and online RADIUS guests are told. Answers how many. */
-export async function pushPlanSpeeds(organizationId: number, planIds: readonly number[], now = Date.now(), db: Kysely<DB> = defaultDb): Promise<number> {
+export async function pushPlanSpeeds(
+  organizationId: number,
+  planIds: readonly number[],
+  now = Date.now(),
+  db: Kysely<DB> = defaultDb,
+): Promise<number> {
   if (planIds.length === 0) return 0;
   const policy = (column: "max_upload_kbps" | "max_download_kbps") =>
-    sql<number | null>`(select bandwidth_policies.${sql.ref(column)} from service_plans join bandwidth_policies on bandwidth_policies.id = service_plans.bandwidth_policy_id where service_plans.id = subscriptions.service_plan_id)`;
+    sql<
+      number | null
+    >`(select bandwidth_policies.${sql.ref(column)} from service_plans join bandwidth_policies on bandwidth_policies.id = service_plans.bandwidth_policy_id where service_plans.id = subscriptions.service_plan_id)`;
   const changed = await db
     .updateTable("subscriptions")
     .set({ max_upload_kbps: policy("max_upload_kbps"), max_download_kbps: policy("max_download_kbps"), updated_at: now })
@@ -28,7 +35,11 @@ export async function pushPlanSpeeds(organizationId: number, planIds: readonly n
     .selectFrom("connections")
     .select("id")
     .where("organization_id", "=", organizationId)
-    .where("subscription_id", "in", changed.map((s) => Number(s.id)))
+    .where(
+      "subscription_id",
+      "in",
+      changed.map((s) => Number(s.id)),
+    )
     .where("radius_client_id", "is not", null)
     .where("ended_at", "is", null)
     .where("session_expires_at", ">", now)

@@ -30,7 +30,8 @@ export function readAssetUpload(request: Request) {
   return readImageUpload(request, "file", { maxBytes: MAX_ASSET_BYTES, accept: SPLASH_IMAGE_TYPES, wrongType: ASSET_MESSAGES.wrongType });
 }
 
-export type AssetUploadOutcome = { ok: true; asset: { id: number; name: string; path: string; url: string } } | { ok: false; status: 413 | 422; message: string };
+export type AssetUploadOutcome =
+  { ok: true; asset: { id: number; name: string; path: string; url: string } } | { ok: false; status: 413 | 422; message: string };
 
 /**
  * Keeps an uploaded image of the organisation, within the quota. Any one of `mayUpload` is needed:
@@ -43,16 +44,28 @@ export async function saveAsset(
   mayUpload: Permission[] = ["edit_splash_pages"],
 ): Promise<AssetUploadOutcome> {
   requirePermission(ctx, ...mayUpload);
-  if (!upload.ok) return { ok: false, status: upload.message.includes("too large") ? 413 : 422, message: upload.message.includes("too large") ? ASSET_MESSAGES.tooLarge : upload.message };
+  if (!upload.ok)
+    return {
+      ok: false,
+      status: upload.message.includes("too large") ? 413 : 422,
+      message: upload.message.includes("too large") ? ASSET_MESSAGES.tooLarge : upload.message,
+    };
   const used = await db
     .selectFrom("splash_assets")
     .select([(eb) => eb.fn.countAll<number>().as("files"), (eb) => eb.fn.sum<number>("size").as("bytes")])
     .where("organization_id", "=", ctx.org.id)
     .executeTakeFirstOrThrow();
   const size = upload.image.bytes.byteLength;
-  if (Number(used.files) + 1 > ASSET_QUOTA.files || Number(used.bytes ?? 0) + size > ASSET_QUOTA.bytes) return { ok: false, status: 422, message: ASSET_MESSAGES.quota };
+  if (Number(used.files) + 1 > ASSET_QUOTA.files || Number(used.bytes ?? 0) + size > ASSET_QUOTA.bytes)
+    return { ok: false, status: 422, message: ASSET_MESSAGES.quota };
   const name = cleanName(fileName ?? `image.${upload.image.extension}`);
-  const stem = name.replace(/\.[^.]*$/, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "image";
+  const stem =
+    name
+      .replace(/\.[^.]*$/, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "image";
   const key = newAssetKey(`splash/${ctx.org.id}`, stem, upload.image.extension);
   await assetStore().put(key, upload.image.bytes);
   const row = await db
@@ -74,14 +87,26 @@ export async function listAssets(ctx: OrgContext) {
     .orderBy("id", "desc")
     .limit(ASSET_QUOTA.files)
     .execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, path: assetPath(r.key), url: `${publicOrigin()}${assetPath(r.key)}`, size: Number(r.size), created_at: Number(r.created_at) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    path: assetPath(r.key),
+    url: `${publicOrigin()}${assetPath(r.key)}`,
+    size: Number(r.size),
+    created_at: Number(r.created_at),
+  }));
 }
 
 /** Deletes an image of the organisation; pages that show it show a broken image from then on. */
 export async function deleteAsset(ctx: OrgContext, assetId: number | null) {
   requirePermission(ctx, "edit_splash_pages");
   if (assetId === null) notFound("Image not found.");
-  const row = await db.selectFrom("splash_assets").select(["id", "key"]).where("id", "=", assetId).where("organization_id", "=", ctx.org.id).executeTakeFirst();
+  const row = await db
+    .selectFrom("splash_assets")
+    .select(["id", "key"])
+    .where("id", "=", assetId)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
   if (!row) notFound("Image not found.");
   await db.deleteFrom("splash_assets").where("id", "=", row.id).execute();
   await assetStore().delete(row.key);

@@ -82,7 +82,13 @@ export async function listPages(ctx: OrgContext, params: { offset: number; pageS
   let query = db.selectFrom("splash_pages").where("organization_id", "=", ctx.org.id);
   if (params.search) query = query.where(containsText("name", params.search));
   const [rows, total] = await Promise.all([
-    query.select([...SUMMARY_COLUMNS]).orderBy("created_at", "desc").orderBy("id", "desc").limit(params.pageSize).offset(params.offset).execute(),
+    query
+      .select([...SUMMARY_COLUMNS])
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map(summary), total: Number(total.n) };
@@ -92,7 +98,14 @@ export async function listPages(ctx: OrgContext, params: { offset: number; pageS
 export async function getPage(ctx: OrgContext, pageId: number | null) {
   requirePermission(ctx, "view_splash_pages", "create_splash_pages", "edit_splash_pages");
   const row = await pageRow(ctx, pageId);
-  return { ...summary(row), html: row.html, css: row.css, custom_scripts: row.custom_scripts, project_data: row.project_data, configs: await configsOf(row.id) };
+  return {
+    ...summary(row),
+    html: row.html,
+    css: row.css,
+    custom_scripts: row.custom_scripts,
+    project_data: row.project_data,
+    configs: await configsOf(row.id),
+  };
 }
 export type SplashPage = Awaited<ReturnType<typeof getPage>>;
 
@@ -195,7 +208,12 @@ export async function saveBuilder(ctx: OrgContext, pageId: number | null, input:
  * Options follow the page: a placeholder new to the HTML becomes an option (titled after its name,
  * initially empty), one no longer used is dropped; options still used keep their values.
  */
-async function syncConfigs(on: Kysely<DB>, pageId: number, html: string, declared: readonly { name: string; title: string; defaultValue: string }[] = []): Promise<void> {
+async function syncConfigs(
+  on: Kysely<DB>,
+  pageId: number,
+  html: string,
+  declared: readonly { name: string; title: string; defaultValue: string }[] = [],
+): Promise<void> {
   const names = placeholdersIn(html);
   const existing = await configsOf(pageId, on);
   const unused = existing.filter((c) => !names.includes(c.name)).map((c) => c.id);
@@ -206,7 +224,13 @@ async function syncConfigs(on: Kysely<DB>, pageId: number, html: string, declare
     .filter(({ name }) => !known.has(name))
     .map(({ name, position }) => {
       const declaration = declared.find((d) => d.name === name);
-      return { splash_page_id: pageId, name, title: declaration?.title ?? titleOf(name), default_value: declaration?.defaultValue ?? "", position };
+      return {
+        splash_page_id: pageId,
+        name,
+        title: declaration?.title ?? titleOf(name),
+        default_value: declaration?.defaultValue ?? "",
+        position,
+      };
     });
   if (fresh.length) await on.insertInto("splash_page_configs").values(fresh).execute();
 }
@@ -232,7 +256,11 @@ export async function updateConfig(ctx: OrgContext, configId: number | null, cus
     .executeTakeFirst();
   if (!config) notFound("Page option not found.");
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("splash_page_configs").set({ custom_value: customValue === "" ? null : customValue }).where("id", "=", config.id).execute();
+    await trx
+      .updateTable("splash_page_configs")
+      .set({ custom_value: customValue === "" ? null : customValue })
+      .where("id", "=", config.id)
+      .execute();
     await saveDraft(ctx, config.splash_page_id, {}, trx);
   });
   return { pageId: config.splash_page_id };
@@ -266,14 +294,19 @@ export async function copyTemplate(ctx: OrgContext, pageId: number | null, templ
   if (!template) notFound(SPLASH_MESSAGES.unknownTemplate);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("splash_page_configs").where("splash_page_id", "=", page.id).execute();
-    await saveDraft(ctx, page.id, {
-      type: 1,
-      css_template: template.cssTemplate,
-      html: template.html,
-      css: template.css,
-      custom_scripts: template.scripts,
-      project_data: null,
-    }, trx);
+    await saveDraft(
+      ctx,
+      page.id,
+      {
+        type: 1,
+        css_template: template.cssTemplate,
+        html: template.html,
+        css: template.css,
+        custom_scripts: template.scripts,
+        project_data: null,
+      },
+      trx,
+    );
     await syncConfigs(trx, page.id, template.html, template.configs);
   });
 }
@@ -336,8 +369,19 @@ export async function deletePage(ctx: OrgContext, pageId: number | null) {
 /** What deleting the page takes with it, for the confirmation (display rules, networks using it). */
 export async function pageUsage(ctx: OrgContext, pageId: number) {
   const [rules, networks] = await Promise.all([
-    db.selectFrom("splash_display_settings").select((eb) => eb.fn.countAll<number>().as("n")).where("splash_page_id", "=", pageId).where("organization_id", "=", ctx.org.id).executeTakeFirstOrThrow(),
-    db.selectFrom("venues").select("name").where("organization_id", "=", ctx.org.id).where("splash_page_id", "=", pageId).orderBy("name").execute(),
+    db
+      .selectFrom("splash_display_settings")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("splash_page_id", "=", pageId)
+      .where("organization_id", "=", ctx.org.id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("venues")
+      .select("name")
+      .where("organization_id", "=", ctx.org.id)
+      .where("splash_page_id", "=", pageId)
+      .orderBy("name")
+      .execute(),
   ]);
   return { rules: Number(rules.n), networks: networks.map((n) => n.name) };
 }

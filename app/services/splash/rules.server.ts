@@ -35,11 +35,21 @@ export function factorHolds(rule: Pick<DisplayRule, "factor" | "factor_count" | 
 export function mostSpecific<R extends DisplayRule>(rules: readonly R[], session: number, day: number): R | undefined {
   return rules
     .filter((r) => factorHolds(r, session, day))
-    .sort((a, b) => (a.factor === b.factor ? 0 : a.factor === "On" ? -1 : 1) || b.factor_count - a.factor_count || b.created_at - a.created_at || b.id - a.id)[0];
+    .sort(
+      (a, b) =>
+        (a.factor === b.factor ? 0 : a.factor === "On" ? -1 : 1) ||
+        b.factor_count - a.factor_count ||
+        b.created_at - a.created_at ||
+        b.id - a.id,
+    )[0];
 }
 
 /** The device's session and day numbers for the connection being shown (step 2). */
-export async function deviceNumbers(organizationId: number, deviceId: number | null, now: number): Promise<{ session: number; day: number }> {
+export async function deviceNumbers(
+  organizationId: number,
+  deviceId: number | null,
+  now: number,
+): Promise<{ session: number; day: number }> {
   if (deviceId === null) return { session: 1, day: 1 };
   const today = Math.floor(now / DAY_MS);
   const row = await db
@@ -82,7 +92,15 @@ export async function frameForGuest(place: GuestPlace, now = Date.now()): Promis
       .selectFrom("splash_display_setting_access_points as link")
       .innerJoin("splash_display_settings as rule", "rule.id", "link.display_setting_id")
       .innerJoin("splash_pages as page", "page.id", "rule.splash_page_id")
-      .select(["rule.id", "rule.factor", "rule.factor_count", "rule.factor_type", "rule.created_at", "page.published_before", "page.published_after"])
+      .select([
+        "rule.id",
+        "rule.factor",
+        "rule.factor_count",
+        "rule.factor_type",
+        "rule.created_at",
+        "page.published_before",
+        "page.published_after",
+      ])
       .where("link.access_point_id", "=", place.accessPointId)
       .where("rule.organization_id", "=", place.organizationId)
       .where("page.published_revision", "is not", null)
@@ -119,7 +137,12 @@ const frameOf = (page: { published_before: string | null; published_after: strin
 
 async function ownPage(ctx: OrgContext, pageId: number | null): Promise<number> {
   if (pageId === null) notFound("Splash page not found.");
-  const page = await db.selectFrom("splash_pages").select("id").where("id", "=", pageId).where("organization_id", "=", ctx.org.id).executeTakeFirst();
+  const page = await db
+    .selectFrom("splash_pages")
+    .select("id")
+    .where("id", "=", pageId)
+    .where("organization_id", "=", ctx.org.id)
+    .executeTakeFirst();
   return page?.id ?? notFound("Splash page not found.");
 }
 
@@ -140,7 +163,11 @@ export async function listDisplaySettings(ctx: OrgContext, pageId: number | null
         .selectFrom("splash_display_setting_access_points as link")
         .innerJoin("access_points", "access_points.id", "link.access_point_id")
         .select(["link.display_setting_id", "access_points.id", "access_points.name"])
-        .where("link.display_setting_id", "in", rules.map((r) => r.id))
+        .where(
+          "link.display_setting_id",
+          "in",
+          rules.map((r) => r.id),
+        )
         .orderBy("access_points.name")
         .execute()
     : [];
@@ -163,7 +190,8 @@ export async function addDisplaySetting(ctx: OrgContext, pageId: number | null, 
     .where("organization_id", "=", ctx.org.id)
     .where("id", "in", input.access_points)
     .execute();
-  if (found.length !== input.access_points.length) return { ok: false as const, errors: { access_points: [SPLASH_MESSAGES.unknownAccessPoint] } };
+  if (found.length !== input.access_points.length)
+    return { ok: false as const, errors: { access_points: [SPLASH_MESSAGES.unknownAccessPoint] } };
   const setting = await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto("splash_display_settings")

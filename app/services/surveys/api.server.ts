@@ -47,7 +47,10 @@ export function surveyFormData(body: unknown): { form: FormData; typeErrors: Rec
         }
         for (const [field, item] of Object.entries(q as Record<string, unknown>)) {
           if (!NAME.test(field)) continue;
-          const text = field === "options" && Array.isArray(item) ? JSON.stringify(item.map((o) => (typeof o === "string" || typeof o === "number" ? String(o) : ""))) : scalar(item);
+          const text =
+            field === "options" && Array.isArray(item)
+              ? JSON.stringify(item.map((o) => (typeof o === "string" || typeof o === "number" ? String(o) : "")))
+              : scalar(item);
           if (text === false) typeErrors[`questions[${i}].${field}`] = [API_MESSAGES.wrongType];
           else if (text !== null) form.append(`questions[${i}].${field}`, text);
         }

@@ -35,12 +35,17 @@ function questionField(q: GuestQuestion, values: string[], error: string | undef
   }
   const type = q.type === "checkbox" ? "checkbox" : "radio";
   return html`<fieldset${described}><legend>${q.text}</legend>${q.options.map(
-    (o) => html`<label class="check"><input type="${type}" name="${name}" value="${o}"${values.includes(o) ? html` checked` : ""}><span>${o}</span></label>`,
+    (o) =>
+      html`<label class="check"><input type="${type}" name="${name}" value="${o}"${values.includes(o) ? html` checked` : ""}><span>${o}</span></label>`,
   )}${err}</fieldset>`;
 }
 
 /** The survey form shown under "You are online". */
-export function surveyBlock(survey: GuestSurvey, token: string, state: { errors?: Record<string, string>; values?: Record<string, string[]>; message?: string } = {}): Html {
+export function surveyBlock(
+  survey: GuestSurvey,
+  token: string,
+  state: { errors?: Record<string, string>; values?: Record<string, string[]>; message?: string } = {},
+): Html {
   return html`${SURVEY_STYLE}<form class="card survey" method="post" action="/connect/survey" novalidate><input type="hidden" name="token" value="${token}"><input type="hidden" name="survey_id" value="${survey.id}"><h2>${survey.title}</h2>${
     survey.description ? html`<p>${survey.description}</p>` : ""
   }<p><small>A short survey, if you have a moment. You are online either way.</small></p>${
@@ -84,7 +89,8 @@ export function mountSurveyRoutes(router: express.Router, { sendPage }: { sendPa
       return sendPage(res, 200, await online(token, note(message)));
     }
     if ("survey" in outcome) return sendPage(res, 422, await online(token, surveyBlock(outcome.survey, token, outcome)));
-    if (outcome.status === 404 && outcome.message === GUEST_SURVEY_MESSAGES.unknownLink) return sendPage(res, 404, messagePage("Survey", [outcome.message]));
+    if (outcome.status === 404 && outcome.message === GUEST_SURVEY_MESSAGES.unknownLink)
+      return sendPage(res, 404, messagePage("Survey", [outcome.message]));
     sendPage(res, outcome.status, await online(token, note(outcome.message, outcome.status === 409 ? "ok" : "error")));
   });
 }

@@ -102,8 +102,16 @@ export async function surveyToOffer(connection: GuestConnection, now = Date.now(
     .where("surveys.end_date", ">=", today)
     .where((eb) =>
       eb.or([
-        eb.not(eb.exists(eb.selectFrom("survey_venues").select("survey_venues.venue_id").whereRef("survey_venues.survey_id", "=", "surveys.id"))),
-        eb.exists(eb.selectFrom("survey_venues").select("survey_venues.venue_id").whereRef("survey_venues.survey_id", "=", "surveys.id").where("survey_venues.venue_id", "=", venueId)),
+        eb.not(
+          eb.exists(eb.selectFrom("survey_venues").select("survey_venues.venue_id").whereRef("survey_venues.survey_id", "=", "surveys.id")),
+        ),
+        eb.exists(
+          eb
+            .selectFrom("survey_venues")
+            .select("survey_venues.venue_id")
+            .whereRef("survey_venues.survey_id", "=", "surveys.id")
+            .where("survey_venues.venue_id", "=", venueId),
+        ),
       ]),
     )
     .where((eb) =>
@@ -117,7 +125,15 @@ export async function surveyToOffer(connection: GuestConnection, now = Date.now(
         ),
       ),
     )
-    .where((eb) => eb.exists(eb.selectFrom("survey_questions").select("survey_questions.id").whereRef("survey_questions.survey_id", "=", "surveys.id").where("survey_questions.removed_at", "is", null)))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("survey_questions")
+          .select("survey_questions.id")
+          .whereRef("survey_questions.survey_id", "=", "surveys.id")
+          .where("survey_questions.removed_at", "is", null),
+      ),
+    )
     .orderBy("surveys.start_date")
     .orderBy("surveys.id")
     .limit(1)
@@ -139,13 +155,18 @@ function valuesOf(body: Record<string, unknown>, name: string): string[] {
 }
 
 /** Checks the answers of the form against the survey's questions: the answers to store, or the errors per field. */
-export function checkAnswers(survey: GuestSurvey, body: Record<string, unknown>): { answers: { questionId: number; answer: string }[]; errors: Record<string, string>; values: Record<string, string[]> } {
+export function checkAnswers(
+  survey: GuestSurvey,
+  body: Record<string, unknown>,
+): { answers: { questionId: number; answer: string }[]; errors: Record<string, string>; values: Record<string, string[]> } {
   const answers: { questionId: number; answer: string }[] = [];
   const errors: Record<string, string> = {};
   const values: Record<string, string[]> = {};
   for (const q of survey.questions) {
     const name = `q${q.id}`;
-    const given = valuesOf(body, name).map((v) => v.trim()).filter(Boolean);
+    const given = valuesOf(body, name)
+      .map((v) => v.trim())
+      .filter(Boolean);
     values[name] = given.map((v) => v.slice(0, MAX_TEXT_ANSWER));
     if (given.length === 0) continue;
     if (q.type === "text") {
@@ -157,7 +178,8 @@ export function checkAnswers(survey: GuestSurvey, body: Record<string, unknown>)
       else answers.push({ questionId: q.id, answer: String(score) });
     } else if (OPTION_TYPES.includes(q.type)) {
       const chosen = [...new Set(given)];
-      if (chosen.some((c) => !q.options.includes(c)) || (q.type !== "checkbox" && chosen.length > 1)) errors[name] = GUEST_SURVEY_MESSAGES.chooseOption;
+      if (chosen.some((c) => !q.options.includes(c)) || (q.type !== "checkbox" && chosen.length > 1))
+        errors[name] = GUEST_SURVEY_MESSAGES.chooseOption;
       else for (const c of chosen) answers.push({ questionId: q.id, answer: c });
     }
   }
@@ -169,7 +191,10 @@ export function checkAnswers(survey: GuestSurvey, body: Record<string, unknown>)
  * customer. Refuses a token that is unknown or not online, a survey of another organisation or
  * network, a survey not Active today, and a survey the customer already answered or skipped.
  */
-export async function answerSurvey(input: { token: unknown; surveyId: unknown; intent: unknown; body: Record<string, unknown> }, now = Date.now()): Promise<AnswerOutcome> {
+export async function answerSurvey(
+  input: { token: unknown; surveyId: unknown; intent: unknown; body: Record<string, unknown> },
+  now = Date.now(),
+): Promise<AnswerOutcome> {
   const connection = await guestConnection(typeof input.token === "string" ? input.token : null);
   if (!connection || connection.authorizedAt === null || connection.customerId === null || connection.venueId === null) {
     return { ok: false, status: 404, message: GUEST_SURVEY_MESSAGES.unknownLink };
@@ -187,19 +212,32 @@ export async function answerSurvey(input: { token: unknown; surveyId: unknown; i
           .executeTakeFirst();
   if (!survey) return { ok: false, status: 404, message: GUEST_SURVEY_MESSAGES.notOffered };
   const networks = await db.selectFrom("survey_venues").select("venue_id").where("survey_id", "=", survey.id).execute();
-  if (networks.length > 0 && !networks.some((n) => n.venue_id === connection.venueId)) return { ok: false, status: 403, message: GUEST_SURVEY_MESSAGES.notOffered };
+  if (networks.length > 0 && !networks.some((n) => n.venue_id === connection.venueId))
+    return { ok: false, status: 403, message: GUEST_SURVEY_MESSAGES.notOffered };
   const today = todayIso(now);
   if (today < survey.start_date || today > survey.end_date) return { ok: false, status: 410, message: GUEST_SURVEY_MESSAGES.notOpen };
-  const already = await db.selectFrom("survey_participations").select("id").where("survey_id", "=", survey.id).where("customer_id", "=", connection.customerId).executeTakeFirst();
+  const already = await db
+    .selectFrom("survey_participations")
+    .select("id")
+    .where("survey_id", "=", survey.id)
+    .where("customer_id", "=", connection.customerId)
+    .executeTakeFirst();
   if (already) return { ok: false, status: 409, message: GUEST_SURVEY_MESSAGES.alreadyAnswered };
 
   const skip = input.intent === "skip";
-  const guestSurvey: GuestSurvey = { id: Number(survey.id), title: survey.title, description: survey.description, questions: await questionsOf(Number(survey.id)) };
+  const guestSurvey: GuestSurvey = {
+    id: Number(survey.id),
+    title: survey.title,
+    description: survey.description,
+    questions: await questionsOf(Number(survey.id)),
+  };
   let answers: { questionId: number; answer: string }[] = [];
   if (!skip) {
     const checked = checkAnswers(guestSurvey, input.body);
-    if (Object.keys(checked.errors).length) return { ok: false, status: 422, survey: guestSurvey, errors: checked.errors, values: checked.values };
-    if (checked.answers.length === 0) return { ok: false, status: 422, survey: guestSurvey, errors: {}, values: checked.values, message: GUEST_SURVEY_MESSAGES.answerOne };
+    if (Object.keys(checked.errors).length)
+      return { ok: false, status: 422, survey: guestSurvey, errors: checked.errors, values: checked.values };
+    if (checked.answers.length === 0)
+      return { ok: false, status: 422, survey: guestSurvey, errors: {}, values: checked.values, message: GUEST_SURVEY_MESSAGES.answerOne };
     answers = checked.answers;
   }
   const customerId = connection.customerId;
@@ -207,7 +245,14 @@ export async function answerSurvey(input: { token: unknown; surveyId: unknown; i
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto("survey_participations")
-        .values({ organization_id: connection.organizationId, survey_id: guestSurvey.id, customer_id: customerId, connection_id: connection.connectionId, status: skip ? "skipped" : "answered", created_at: now })
+        .values({
+          organization_id: connection.organizationId,
+          survey_id: guestSurvey.id,
+          customer_id: customerId,
+          connection_id: connection.connectionId,
+          status: skip ? "skipped" : "answered",
+          created_at: now,
+        })
         .execute();
       if (answers.length) {
         await trx

@@ -136,11 +136,25 @@ export async function responsesPage(ctx: OrgContext, q: ResponsesQuery): Promise
   if (offset < total) {
     const take = Math.min(perPage, total - offset);
     if (offset <= total - offset - take) {
-      raw = await rowsQuery().where(where).orderBy("survey_responses.created_at", "desc").orderBy("survey_responses.id", "desc").limit(take).offset(offset).execute();
+      raw = await rowsQuery()
+        .where(where)
+        .orderBy("survey_responses.created_at", "desc")
+        .orderBy("survey_responses.id", "desc")
+        .limit(take)
+        .offset(offset)
+        .execute();
     } else {
       // Nearer the end: read the same rows from the oldest side, then turn them round.
       const fromEnd = total - offset - take;
-      raw = (await rowsQuery().where(where).orderBy("survey_responses.created_at", "asc").orderBy("survey_responses.id", "asc").limit(take).offset(fromEnd).execute()).reverse();
+      raw = (
+        await rowsQuery()
+          .where(where)
+          .orderBy("survey_responses.created_at", "asc")
+          .orderBy("survey_responses.id", "asc")
+          .limit(take)
+          .offset(fromEnd)
+          .execute()
+      ).reverse();
     }
   }
   const personal = ctx.permissions.has(PERSONAL_DATA_PERMISSION);
@@ -164,7 +178,10 @@ export interface QuestionSummary {
 }
 
 /** Per-question summaries over the report's dates: counts per option, average rating (view_surveys). */
-export async function questionSummaries(ctx: OrgContext, q: Pick<ResponsesQuery, "survey_id" | "start_date" | "end_date">): Promise<QuestionSummary[]> {
+export async function questionSummaries(
+  ctx: OrgContext,
+  q: Pick<ResponsesQuery, "survey_id" | "start_date" | "end_date">,
+): Promise<QuestionSummary[]> {
   requirePermission(ctx, "view_surveys");
   const survey = await findSurvey(ctx, q.survey_id);
   const range = rangeOf(q);
@@ -177,7 +194,11 @@ export async function questionSummaries(ctx: OrgContext, q: Pick<ResponsesQuery,
     .execute();
   const sums = await db
     .selectFrom("survey_answer_days")
-    .select(["survey_answer_days.question_id", "survey_answer_days.answer", (eb) => eb.fn.sum<number>("survey_answer_days.responses").as("n")])
+    .select([
+      "survey_answer_days.question_id",
+      "survey_answer_days.answer",
+      (eb) => eb.fn.sum<number>("survey_answer_days.responses").as("n"),
+    ])
     .where(daysOf(survey.id, range))
     .groupBy(["survey_answer_days.question_id", "survey_answer_days.answer"])
     .execute();
@@ -189,7 +210,10 @@ export async function questionSummaries(ctx: OrgContext, q: Pick<ResponsesQuery,
     let counts: { label: string; count: number }[] = [];
     let average: number | null = null;
     if (question.question_type === "rating") {
-      counts = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => String(RATING_MIN + i)).map((label) => ({ label, count: byAnswer.get(label) ?? 0 }));
+      counts = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => String(RATING_MIN + i)).map((label) => ({
+        label,
+        count: byAnswer.get(label) ?? 0,
+      }));
       const scored = counts.reduce((sum, c) => sum + c.count, 0);
       average = scored ? Math.round((counts.reduce((sum, c) => sum + Number(c.label) * c.count, 0) / scored) * 100) / 100 : null;
     } else if (question.question_type !== "text") {
@@ -219,7 +243,12 @@ const CSV_BATCH = 2_000;
 export async function hasResponses(ctx: OrgContext, q: Pick<ResponsesQuery, "survey_id" | "start_date" | "end_date">): Promise<boolean> {
   requirePermission(ctx, "view_surveys");
   const survey = await findSurvey(ctx, q.survey_id);
-  const row = await db.selectFrom("survey_responses").select("id").where(inRange(survey.id, rangeOf(q))).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("survey_responses")
+    .select("id")
+    .where(inRange(survey.id, rangeOf(q)))
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -228,7 +257,11 @@ export async function hasResponses(ctx: OrgContext, q: Pick<ResponsesQuery, "sur
  * (created_at, id) and written as the client reads, so memory stays flat with the row count. The
  * question texts are read once, not joined per row. Guest-typed text goes through plainText.
  */
-export async function responsesCsvStream(ctx: OrgContext, q: Pick<ResponsesQuery, "survey_id" | "start_date" | "end_date">, batchSize = CSV_BATCH): Promise<ReadableStream<Uint8Array>> {
+export async function responsesCsvStream(
+  ctx: OrgContext,
+  q: Pick<ResponsesQuery, "survey_id" | "start_date" | "end_date">,
+  batchSize = CSV_BATCH,
+): Promise<ReadableStream<Uint8Array>> {
   requirePermission(ctx, "view_surveys");
   const survey = await findSurvey(ctx, q.survey_id);
   const range = rangeOf(q);
@@ -268,10 +301,17 @@ export async function responsesCsvStream(ctx: OrgContext, q: Pick<ResponsesQuery
         dialect() === "postgres"
           ? query.where(sql<SqlBool>`(survey_responses.created_at, survey_responses.id) < (${c.createdAt}, ${c.id})`)
           : query.where((eb) =>
-              eb.or([eb("survey_responses.created_at", "<", c.createdAt), eb.and([eb("survey_responses.created_at", "=", c.createdAt), eb("survey_responses.id", "<", c.id)])]),
+              eb.or([
+                eb("survey_responses.created_at", "<", c.createdAt),
+                eb.and([eb("survey_responses.created_at", "=", c.createdAt), eb("survey_responses.id", "<", c.id)]),
+              ]),
             );
     }
-    const rows = await query.orderBy("survey_responses.created_at", "desc").orderBy("survey_responses.id", "desc").limit(batchSize).execute();
+    const rows = await query
+      .orderBy("survey_responses.created_at", "desc")
+      .orderBy("survey_responses.id", "desc")
+      .limit(batchSize)
+      .execute();
     if (rows.length < batchSize) done = true;
     let chunk = "";
     let minute = Number.NaN;
@@ -325,7 +365,15 @@ export function responsesXlsxStream(page: ResponsesPage): ReadableStream<Uint8Ar
     try {
       page.rows.forEach((r, i) => {
         sheet
-          .addRow([first + i + 1, plainText(r.surveyquestion), plainText(r.surveyresponse), text(r.firstname), text(r.lastname), text(r.email), text(r.phonenumber)])
+          .addRow([
+            first + i + 1,
+            plainText(r.surveyquestion),
+            plainText(r.surveyresponse),
+            text(r.firstname),
+            text(r.lastname),
+            text(r.email),
+            text(r.phonenumber),
+          ])
           .commit();
       });
       sheet.commit();

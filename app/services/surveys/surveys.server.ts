@@ -32,9 +32,23 @@ export interface SurveyRecord extends SurveySummary {
   venues: { id: number; name: string }[];
 }
 
-const SUMMARY_COLUMNS = ["surveys.id", "surveys.title", "surveys.description", "surveys.start_date", "surveys.end_date", "surveys.created_at"] as const;
+const SUMMARY_COLUMNS = [
+  "surveys.id",
+  "surveys.title",
+  "surveys.description",
+  "surveys.start_date",
+  "surveys.end_date",
+  "surveys.created_at",
+] as const;
 
-type SummaryRow = { id: number; title: string; description: string | null; start_date: string; end_date: string; created_at: number | string };
+type SummaryRow = {
+  id: number;
+  title: string;
+  description: string | null;
+  start_date: string;
+  end_date: string;
+  created_at: number | string;
+};
 
 function toSummary(r: SummaryRow, today: string): SurveySummary {
   return {
@@ -70,7 +84,13 @@ export async function listSurveys(
     query = query.where((eb) => eb.or([containsText("surveys.title", search), containsText("surveys.description", search)]));
   }
   const [rows, total] = await Promise.all([
-    query.select([...SUMMARY_COLUMNS]).orderBy("surveys.created_at", "desc").orderBy("surveys.id", "desc").limit(params.pageSize).offset(params.offset).execute(),
+    query
+      .select([...SUMMARY_COLUMNS])
+      .orderBy("surveys.created_at", "desc")
+      .orderBy("surveys.id", "desc")
+      .limit(params.pageSize)
+      .offset(params.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   const today = todayIso(now);
@@ -94,7 +114,12 @@ export async function surveyChoices(ctx: OrgContext): Promise<{ id: number; titl
 /** The organisation's survey (without a permission check: callers check theirs first). */
 export async function findSurvey(ctx: OrgContext, surveyId: number | null, now = Date.now()): Promise<SurveyRecord> {
   if (surveyId === null) notFound(SURVEY_MESSAGES.notFound);
-  const row = await db.selectFrom("surveys").select([...SUMMARY_COLUMNS]).where("surveys.organization_id", "=", ctx.org.id).where("surveys.id", "=", surveyId).executeTakeFirst();
+  const row = await db
+    .selectFrom("surveys")
+    .select([...SUMMARY_COLUMNS])
+    .where("surveys.organization_id", "=", ctx.org.id)
+    .where("surveys.id", "=", surveyId)
+    .executeTakeFirst();
   if (!row) notFound(SURVEY_MESSAGES.notFound);
   const [questions, venues] = await Promise.all([
     db
@@ -115,7 +140,12 @@ export async function findSurvey(ctx: OrgContext, surveyId: number | null, now =
   ]);
   return {
     ...toSummary(row, todayIso(now)),
-    questions: questions.map((q) => ({ id: Number(q.id), question_text: q.question_text, question_type: q.question_type, options: parseStoredOptions(q.options) })),
+    questions: questions.map((q) => ({
+      id: Number(q.id),
+      question_text: q.question_text,
+      question_type: q.question_type,
+      options: parseStoredOptions(q.options),
+    })),
     venues: venues.map((v) => ({ id: Number(v.id), name: v.name })),
   };
 }
@@ -127,7 +157,13 @@ export async function getSurvey(ctx: OrgContext, surveyId: number | null): Promi
 
 /** The organisation's networks, for the "Runs on" choice. */
 export async function venueChoices(ctx: OrgContext): Promise<{ id: number; name: string }[]> {
-  const rows = await db.selectFrom("venues").select(["id", "name"]).where("organization_id", "=", ctx.org.id).orderBy("name").limit(1000).execute();
+  const rows = await db
+    .selectFrom("venues")
+    .select(["id", "name"])
+    .where("organization_id", "=", ctx.org.id)
+    .orderBy("name")
+    .limit(1000)
+    .execute();
   return rows.map((r) => ({ id: Number(r.id), name: r.name }));
 }
 
@@ -174,7 +210,11 @@ export async function createSurvey(ctx: OrgContext, input: SurveyInput, now = Da
         })),
       )
       .execute();
-    if (input.venues.length) await trx.insertInto("survey_venues").values(input.venues.map((v) => ({ survey_id: surveyId, venue_id: v }))).execute();
+    if (input.venues.length)
+      await trx
+        .insertInto("survey_venues")
+        .values(input.venues.map((v) => ({ survey_id: surveyId, venue_id: v })))
+        .execute();
     return surveyId;
   });
   return { ok: true, id };
@@ -199,18 +239,37 @@ export async function updateSurvey(ctx: OrgContext, surveyId: number, input: Sur
     const existing = new Set(survey.questions.map((q) => q.id));
     const kept = new Set<number>();
     for (const [i, q] of input.questions.entries()) {
-      const values = { position: i, question_text: q.question_text, question_type: q.question_type, options: JSON.stringify(q.options), updated_at: now };
+      const values = {
+        position: i,
+        question_text: q.question_text,
+        question_type: q.question_type,
+        options: JSON.stringify(q.options),
+        updated_at: now,
+      };
       if (q.id !== undefined && existing.has(q.id) && !kept.has(q.id)) {
         kept.add(q.id);
         await trx.updateTable("survey_questions").set(values).where("id", "=", q.id).where("survey_id", "=", survey.id).execute();
       } else {
-        await trx.insertInto("survey_questions").values({ ...values, survey_id: survey.id, removed_at: null, created_at: now }).execute();
+        await trx
+          .insertInto("survey_questions")
+          .values({ ...values, survey_id: survey.id, removed_at: null, created_at: now })
+          .execute();
       }
     }
     const removed = [...existing].filter((id) => !kept.has(id));
-    if (removed.length) await trx.updateTable("survey_questions").set({ removed_at: now, updated_at: now }).where("survey_id", "=", survey.id).where(inIds("id", removed)).execute();
+    if (removed.length)
+      await trx
+        .updateTable("survey_questions")
+        .set({ removed_at: now, updated_at: now })
+        .where("survey_id", "=", survey.id)
+        .where(inIds("id", removed))
+        .execute();
     await trx.deleteFrom("survey_venues").where("survey_id", "=", survey.id).execute();
-    if (input.venues.length) await trx.insertInto("survey_venues").values(input.venues.map((v) => ({ survey_id: survey.id, venue_id: v }))).execute();
+    if (input.venues.length)
+      await trx
+        .insertInto("survey_venues")
+        .values(input.venues.map((v) => ({ survey_id: survey.id, venue_id: v })))
+        .execute();
   });
   return { ok: true, id: survey.id };
 }
@@ -230,7 +289,12 @@ export function surveyFormValues(s: SurveyRecord) {
     start_date: s.start_date,
     end_date: s.end_date,
     venues: s.venues.map((v) => String(v.id)),
-    questions: s.questions.map((q) => ({ id: String(q.id), question_text: q.question_text, question_type: q.question_type, options: q.options.join(", ") })),
+    questions: s.questions.map((q) => ({
+      id: String(q.id),
+      question_text: q.question_text,
+      question_type: q.question_type,
+      options: q.options.join(", "),
+    })),
   };
 }
 

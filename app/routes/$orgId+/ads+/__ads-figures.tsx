@@ -34,7 +34,15 @@ export function AdsHourlyChart({ hours, width = 960 }: { hours: AdHourPoint[]; w
     id: k === "impressions" ? "Impressions" : k === "clicks" ? "Clicks" : "Conversions",
     points: hours.map((h) => ({ x: bucketLabel(h.hour, "hour", offsetMs), y: h[k] })),
   }));
-  return <LineChart title={`Impressions, clicks and conversions per hour (${formatOffset(offsetMs)})`} width={width} height={280} yLegend="Count" series={series} />;
+  return (
+    <LineChart
+      title={`Impressions, clicks and conversions per hour (${formatOffset(offsetMs)})`}
+      width={width}
+      height={280}
+      yLegend="Count"
+      series={series}
+    />
+  );
 }
 
 type Row = AdFigures & { key: number; name: string; sub?: string | null; href?: string };

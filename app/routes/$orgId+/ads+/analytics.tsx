@@ -51,7 +51,13 @@ export default function AdsAnalytics() {
           caption="Per banner"
           firstColumn="Banner"
           empty="No banners yet."
-          rows={banners.map((b) => ({ key: b.bannerId, name: b.description || `Banner ${b.bannerId}`, sub: b.campaignName, href: `/${orgId}/ads/banners/${b.campaignId}`, ...b }))}
+          rows={banners.map((b) => ({
+            key: b.bannerId,
+            name: b.description || `Banner ${b.bannerId}`,
+            sub: b.campaignName,
+            href: `/${orgId}/ads/banners/${b.campaignId}`,
+            ...b,
+          }))}
         />
       </section>
     </div>

@@ -13,7 +13,14 @@ import { Pagination } from "~/components/ui/pagination";
 import { parseId } from "~/lib/ids";
 import { parseListParams, rowNumber } from "~/lib/pagination";
 import { ADS_MESSAGES, bannerSchema } from "~/lib/schemas/ads";
-import { campaignOptions, createBanner, getCampaign, listBanners, readBannerUpload, setBannerActive } from "~/services/ads/campaigns.server";
+import {
+  campaignOptions,
+  createBanner,
+  getCampaign,
+  listBanners,
+  readBannerUpload,
+  setBannerActive,
+} from "~/services/ads/campaigns.server";
 import { notFound, requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { Time } from "~/components/ui/time";
@@ -52,14 +59,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const upload = await readBannerUpload(request);
     const submission = parseWithZod(upload.fields, { schema: bannerSchema });
     if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-    if (!upload.ok) return json(submission.reply({ formErrors: [upload.message.includes("too large") ? ADS_MESSAGES.tooLarge : upload.message] }), { status: upload.message.includes("too large") ? 413 : 422 });
+    if (!upload.ok)
+      return json(submission.reply({ formErrors: [upload.message.includes("too large") ? ADS_MESSAGES.tooLarge : upload.message] }), {
+        status: upload.message.includes("too large") ? 413 : 422,
+      });
     const outcome = await createBanner(ctx, submission.value, upload.image);
-    if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.field === "file" ? {} : { [outcome.field]: [outcome.message] }, formErrors: outcome.field === "file" ? [outcome.message] : [] }), { status: 422 });
+    if (!outcome.ok)
+      return json(
+        submission.reply({
+          fieldErrors: outcome.field === "file" ? {} : { [outcome.field]: [outcome.message] },
+          formErrors: outcome.field === "file" ? [outcome.message] : [],
+        }),
+        { status: 422 },
+      );
     return redirectWithToast(request, here, ADS_MESSAGES.bannerUploaded);
   }
   const form = await request.formData();
   const intent = form.get("intent");
-  if (intent !== "activate" && intent !== "deactivate") return json({ status: "error" as const, error: { "": ["Unknown action."] } }, { status: 400 });
+  if (intent !== "activate" && intent !== "deactivate")
+    return json({ status: "error" as const, error: { "": ["Unknown action."] } }, { status: 400 });
   await setBannerActive(ctx, parseId(form.get("id")), intent === "activate");
   return redirectWithToast(request, here, intent === "activate" ? ADS_MESSAGES.bannerActivated : ADS_MESSAGES.bannerDeactivated);
 }
@@ -102,7 +120,13 @@ export default function Banners() {
                   <details className="mt-1 text-xs">
                     <summary className="cursor-pointer text-indigo-700">Full-size preview</summary>
                     <div className="mt-2 max-w-[80vw] overflow-auto rounded border bg-slate-50 p-2">
-                      <img src={b.imagePath} alt={b.description ?? "Banner"} width={b.width} height={b.height} style={{ maxWidth: "none" }} />
+                      <img
+                        src={b.imagePath}
+                        alt={b.description ?? "Banner"}
+                        width={b.width}
+                        height={b.height}
+                        style={{ maxWidth: "none" }}
+                      />
                     </div>
                   </details>
                 </>
@@ -178,9 +202,20 @@ export default function Banners() {
                 <label htmlFor="banner-file" className="label">
                   Image (PNG, JPEG, WebP or GIF, at most 2 MB)
                 </label>
-                <input id="banner-file" name="file" type="file" accept="image/png,image/jpeg,image/webp,image/gif" required className="input" />
+                <input
+                  id="banner-file"
+                  name="file"
+                  type="file"
+                  accept="image/png,image/jpeg,image/webp,image/gif"
+                  required
+                  className="input"
+                />
               </div>
-              <Field label="Description" inputProps={getInputProps(fields.description, { type: "text" })} errors={fields.description.errors} />
+              <Field
+                label="Description"
+                inputProps={getInputProps(fields.description, { type: "text" })}
+                errors={fields.description.errors}
+              />
               <Field
                 label="Click-through URL"
                 inputProps={{ ...getInputProps(fields.click_url, { type: "url" }), placeholder: "https://" }}

@@ -32,7 +32,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent !== "pause" && intent !== "activate") return json({ message: "Unknown action." }, { status: 400 });
   await setCampaignPaused(ctx, parseId(form.get("id")), intent === "pause");
   const back = new URL(request.url);
-  return redirectWithToast(request, `/${ctx.org.id}/ads/campaigns${back.search}`, intent === "pause" ? ADS_MESSAGES.paused : ADS_MESSAGES.activated);
+  return redirectWithToast(
+    request,
+    `/${ctx.org.id}/ads/campaigns${back.search}`,
+    intent === "pause" ? ADS_MESSAGES.paused : ADS_MESSAGES.activated,
+  );
 }
 
 const BADGE: Record<CampaignStatus, string> = {
@@ -82,7 +86,10 @@ export default function Campaigns() {
           { header: "Revenue", numeric: true, cell: (c) => formatKsh(c.revenueCents) },
           { header: "Activate Time", nowrap: true, cell: (c) => <Time ms={c.activateAt} /> },
           { header: "Expire Time", nowrap: true, cell: (c) => (c.expireAt === null ? "—" : <Time ms={c.expireAt} />) },
-          { header: "Networks", cell: (c) => (c.allNetworks ? "All" : c.venueIds.length === 0 ? "None (deleted)" : formatCount(c.venueIds.length)) },
+          {
+            header: "Networks",
+            cell: (c) => (c.allNetworks ? "All" : c.venueIds.length === 0 ? "None (deleted)" : formatCount(c.venueIds.length)),
+          },
           {
             header: "Banners",
             nowrap: true,
@@ -94,7 +101,11 @@ export default function Campaigns() {
           },
           {
             header: "Status",
-            cell: (c) => <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[c.derivedStatus]}`}>{c.derivedStatus}</span>,
+            cell: (c) => (
+              <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[c.derivedStatus]}`}>
+                {c.derivedStatus}
+              </span>
+            ),
           },
         ]}
         actions={
@@ -102,7 +113,13 @@ export default function Campaigns() {
             ? (c) => (
                 <Form method="post" className="inline">
                   <input type="hidden" name="id" value={c.id} />
-                  <button type="submit" name="intent" value={c.pause === "1" ? "activate" : "pause"} className="btn-secondary text-xs" aria-label={`${c.pause === "1" ? "Activate" : "Pause"} ${c.name}`}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={c.pause === "1" ? "activate" : "pause"}
+                    className="btn-secondary text-xs"
+                    aria-label={`${c.pause === "1" ? "Activate" : "Pause"} ${c.name}`}
+                  >
                     {c.pause === "1" ? "Activate" : "Pause"}
                   </button>
                 </Form>

@@ -9,8 +9,16 @@ import { requireOrg } from "~/services/guard.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_ads");
   const body = await campaignsCsv(ctx);
-  if (body === null) return new Response(ADS_MESSAGES.noData, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (body === null)
+    return new Response(ADS_MESSAGES.noData, {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   return new Response(body, {
-    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${ADS_CSV}"`, "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${ADS_CSV}"`,
+      "Cache-Control": "no-store",
+    },
   });
 }

@@ -46,13 +46,32 @@ export default function CreateCampaign() {
   return (
     <section className="card">
       <h1 className="mb-1 text-xl font-semibold">Create Campaign</h1>
-      <p className="mb-4 text-sm text-slate-600">Mlango shows the campaign's banners on the guest connect page of the networks it runs on. Times are UTC.</p>
+      <p className="mb-4 text-sm text-slate-600">
+        Mlango shows the campaign's banners on the guest connect page of the networks it runs on. Times are UTC.
+      </p>
       <Form method="post" {...getFormProps(form)} className="max-w-xl">
         <FormErrors errors={form.errors} />
-        <Field label="Campaign name" inputProps={getInputProps(fields.campaignname, { type: "text" })} errors={fields.campaignname.errors} />
-        <Field label="Client name" inputProps={getInputProps(fields.clientname, { type: "text" })} errors={fields.clientname.errors} hint="The advertiser." />
-        <Field label="Revenue (Ksh)" inputProps={{ ...getInputProps(fields.revenue, { type: "text" }), inputMode: "decimal", placeholder: "0.00" }} errors={fields.revenue.errors} />
-        <Field label="Activate time (UTC)" inputProps={getInputProps(fields.activate_time, { type: "datetime-local" })} errors={fields.activate_time.errors} />
+        <Field
+          label="Campaign name"
+          inputProps={getInputProps(fields.campaignname, { type: "text" })}
+          errors={fields.campaignname.errors}
+        />
+        <Field
+          label="Client name"
+          inputProps={getInputProps(fields.clientname, { type: "text" })}
+          errors={fields.clientname.errors}
+          hint="The advertiser."
+        />
+        <Field
+          label="Revenue (Ksh)"
+          inputProps={{ ...getInputProps(fields.revenue, { type: "text" }), inputMode: "decimal", placeholder: "0.00" }}
+          errors={fields.revenue.errors}
+        />
+        <Field
+          label="Activate time (UTC)"
+          inputProps={getInputProps(fields.activate_time, { type: "datetime-local" })}
+          errors={fields.activate_time.errors}
+        />
         <Field
           label="Expire time (UTC)"
           inputProps={getInputProps(fields.expire_time, { type: "datetime-local" })}

@@ -39,7 +39,13 @@ export default function NewBandwidthPolicy() {
       </nav>
       <section className="card">
         <h1 className="mb-4 text-xl font-semibold">New bandwidth policy</h1>
-        <PolicyForm lastResult={lastResult} defaultValue={NEW_POLICY_VALUES} submitLabel="Create" pendingText="Creating…" cancelTo={`/${orgId}/bandwidth_policies`} />
+        <PolicyForm
+          lastResult={lastResult}
+          defaultValue={NEW_POLICY_VALUES}
+          submitLabel="Create"
+          pendingText="Creating…"
+          cancelTo={`/${orgId}/bandwidth_policies`}
+        />
       </section>
     </div>
   );

@@ -11,7 +11,9 @@ import { notFound, requireOrg, requirePermission, type OrgContext } from "~/serv
 import { deletePolicy, getPolicy, updatePolicy } from "~/services/prepaid/policies.server";
 import { redirectWithToast } from "~/services/session.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.policy.name} · Bandwidth policies · Mlango` : "Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.policy.name} · Bandwidth policies · Mlango` : "Mlango" },
+];
 
 /** bandwidth_policy/{policyId}/{path?}: the one detail-and-edit page; its optional sections are aliases. */
 const SECTIONS = [undefined, "details", "edit"];
@@ -98,13 +100,25 @@ export default function BandwidthPolicyDetail() {
       <ActionFeedback actionData={actionData} cancelTo={here} />
       <section className="card">
         <h1 className="mb-4 text-xl font-semibold">{policy.name}</h1>
-        {canEdit ? null : <p className="mb-4 text-sm text-slate-600">You can view this policy; changing it needs the Edit bandwidth policies permission.</p>}
-        <PolicyForm key={policy.updated_at} lastResult={lastResult} defaultValue={values} readOnly={!canEdit} submitLabel="Update" pendingText="Updating…" intent="update" />
+        {canEdit ? null : (
+          <p className="mb-4 text-sm text-slate-600">You can view this policy; changing it needs the Edit bandwidth policies permission.</p>
+        )}
+        <PolicyForm
+          key={policy.updated_at}
+          lastResult={lastResult}
+          defaultValue={values}
+          readOnly={!canEdit}
+          submitLabel="Update"
+          pendingText="Updating…"
+          intent="update"
+        />
       </section>
       {canDelete ? (
         <section className="card border-red-200">
           <h2 className="text-lg font-semibold text-red-800">Delete policy</h2>
-          <p className="mb-4 mt-1 text-sm text-slate-600">A policy that service plans use cannot be deleted: give those plans another policy first.</p>
+          <p className="mb-4 mt-1 text-sm text-slate-600">
+            A policy that service plans use cannot be deleted: give those plans another policy first.
+          </p>
           <ConfirmButton intent="delete" message={deleteQuestion}>
             Delete
           </ConfirmButton>

@@ -35,7 +35,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     values: { email_html: b.email_html ?? "", email_text: b.email_text ?? "" },
     design: b.email_design,
     // The organisation's images (shared with splash pages), as absolute URLs: mail programs fetch them.
-    assets: hasAny(ctx.permissions, "view_splash_pages", "edit_splash_pages") ? (await listAssets(ctx)).map((a) => ({ name: a.name, url: a.url })) : [],
+    assets: hasAny(ctx.permissions, "view_splash_pages", "edit_splash_pages")
+      ? (await listAssets(ctx)).map((a) => ({ name: a.name, url: a.url }))
+      : [],
     uploadUrl: `/${ctx.org.id}/broadcast/${b.id}/assets`,
     canEdit: hasAny(ctx.permissions, ...EDIT_BROADCASTS),
   });
@@ -52,7 +54,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // The designer posts its inlined HTML and its project; HTML saved by hand drops the project.
   if (form.get("intent") === DESIGNER_INTENT) {
     const submission = parseWithZod(form, { schema: broadcastEmailSchema });
-    if (submission.status !== "success") return json(submission.reply({ formErrors: Object.values(submission.error ?? {}).flatMap((e) => e ?? []) }), { status: 400 });
+    if (submission.status !== "success")
+      return json(submission.reply({ formErrors: Object.values(submission.error ?? {}).flatMap((e) => e ?? []) }), { status: 400 });
     const { message } = await updateBroadcastEmail(ctx, id, submission.value);
     return redirectWithToast(request, `/${ctx.org.id}/broadcast/${id}/email`, message);
   }
@@ -62,7 +65,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithToast(request, `/${ctx.org.id}/broadcast/${id}/email`, message);
 }
 
-function CodeArea({ label, field, rows, hint, readOnly }: { label: string; field: FieldMetadata<unknown>; rows: number; hint: string; readOnly: boolean }) {
+function CodeArea({
+  label,
+  field,
+  rows,
+  hint,
+  readOnly,
+}: {
+  label: string;
+  field: FieldMetadata<unknown>;
+  rows: number;
+  hint: string;
+  readOnly: boolean;
+}) {
   const { key, ...props } = getTextareaProps(field);
   const errorId = field.errors?.length ? `${field.id}-error` : undefined;
   return (
@@ -146,7 +161,9 @@ export default function BroadcastEmail() {
             )}
           </ClientOnly>
         ) : broadcast.has_design ? (
-          <p className="mb-4 text-sm text-slate-600">This HTML was made with a visual designer: saving it here keeps your HTML and drops the designer's layout.</p>
+          <p className="mb-4 text-sm text-slate-600">
+            This HTML was made with a visual designer: saving it here keeps your HTML and drops the designer's layout.
+          </p>
         ) : null}
         {/* multipart: HTML is sent as it is, not percent-encoded to three times its size. */}
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
@@ -168,14 +185,25 @@ export default function BroadcastEmail() {
             readOnly={!canEdit}
             hint="For mail programs that do not show HTML. Without an HTML body, this is the whole e-mail."
           />
-          {canEdit ? (designing ? null : <SubmitButton pendingText="Saving…">Save e-mail</SubmitButton>) : <p className="text-sm text-slate-600">Changing the e-mail needs the Create broadcasts permission.</p>}
+          {canEdit ? (
+            designing ? null : (
+              <SubmitButton pendingText="Saving…">Save e-mail</SubmitButton>
+            )
+          ) : (
+            <p className="text-sm text-slate-600">Changing the e-mail needs the Create broadcasts permission.</p>
+          )}
         </Form>
       </section>
       <section className="card">
         <h2 className="mb-3 text-lg font-semibold">Preview</h2>
         {values.email_html ? (
           // An empty sandbox: the HTML cannot run scripts, reach the console's origin or navigate it.
-          <iframe sandbox="" srcDoc={values.email_html} title="Preview of the saved e-mail" className="h-[600px] w-full rounded-md border border-slate-200 bg-white" />
+          <iframe
+            sandbox=""
+            srcDoc={values.email_html}
+            title="Preview of the saved e-mail"
+            className="h-[600px] w-full rounded-md border border-slate-200 bg-white"
+          />
         ) : values.email_text ? (
           <pre className="whitespace-pre-wrap rounded-md border border-slate-200 p-4 text-sm">{values.email_text}</pre>
         ) : (

@@ -14,7 +14,14 @@ import { cancelQuestion, CHANNEL_LABELS, CHANNELS, scheduleSchema } from "~/lib/
 import { formatUtcDateTime } from "~/lib/time";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
-import { cancelSchedule, createSchedule, groupChoices, listSchedules, SCHEDULE_PERMISSION, scheduleForCancel } from "~/services/marketing/schedules.server";
+import {
+  cancelSchedule,
+  createSchedule,
+  groupChoices,
+  listSchedules,
+  SCHEDULE_PERMISSION,
+  scheduleForCancel,
+} from "~/services/marketing/schedules.server";
 import { redirectWithToast } from "~/services/session.server";
 
 // broadcast/{id}/schedules (spec 3 §2, §3 Broadcast schedule, §6): the broadcast's schedules
@@ -74,7 +81,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-function ScheduleForm({ groups, now, lastResult }: { groups: { id: number; name: string }[]; now: string; lastResult: SubmissionResult<string[]> | null }) {
+function ScheduleForm({
+  groups,
+  now,
+  lastResult,
+}: {
+  groups: { id: number; name: string }[];
+  now: string;
+  lastResult: SubmissionResult<string[]> | null;
+}) {
   const [form, fields] = useForm({
     id: "schedule-broadcast",
     lastResult,
@@ -106,12 +121,14 @@ function ScheduleForm({ groups, now, lastResult }: { groups: { id: number; name:
           <p className="text-sm text-slate-600">This organization has no customer groups yet: create one under Groups first.</p>
         ) : (
           <div className="grid max-h-64 gap-1 overflow-y-auto sm:grid-cols-2">
-            {getCollectionProps(fields.groups, { type: "checkbox", options: groups.map((g) => String(g.id)) }).map(({ key, ...props }, i) => (
-              <label key={key} className="inline-flex items-center gap-2 text-sm">
-                <input {...props} />
-                {groups[i].name}
-              </label>
-            ))}
+            {getCollectionProps(fields.groups, { type: "checkbox", options: groups.map((g) => String(g.id)) }).map(
+              ({ key, ...props }, i) => (
+                <label key={key} className="inline-flex items-center gap-2 text-sm">
+                  <input {...props} />
+                  {groups[i].name}
+                </label>
+              ),
+            )}
           </div>
         )}
         <p className="mt-1 text-xs text-slate-500">A customer in several chosen groups gets the message once.</p>
@@ -126,13 +143,7 @@ function ScheduleForm({ groups, now, lastResult }: { groups: { id: number; name:
               {props.value === "now" ? "Now" : "At"}
             </label>
           ))}
-          <input
-            {...dispatchAtProps}
-            key={dispatchAtKey}
-            min={now}
-            aria-label="Dispatch at (UTC)"
-            className="input w-auto"
-          />
+          <input {...dispatchAtProps} key={dispatchAtKey} min={now} aria-label="Dispatch at (UTC)" className="input w-auto" />
         </div>
         <p className="mt-1 text-xs text-slate-500">Times are UTC: it is now {now.replace("T", " ")} UTC.</p>
         <ErrorList id={`${fields.dispatch_at.id}-error`} errors={fields.dispatch_at.errors} />
@@ -148,7 +159,9 @@ export default function BroadcastSchedules() {
   const { orgId, broadcastId, list, total, now, groups, canSchedule, schedules } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult =
-    actionData && typeof actionData === "object" && !isConfirmationRequest(actionData) && !("message" in actionData) ? (actionData as SubmissionResult<string[]>) : null;
+    actionData && typeof actionData === "object" && !isConfirmationRequest(actionData) && !("message" in actionData)
+      ? (actionData as SubmissionResult<string[]>)
+      : null;
   return (
     <div className="space-y-4">
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/broadcast/${broadcastId}/schedules`} />
@@ -183,7 +196,12 @@ export default function BroadcastSchedules() {
           ]}
           actions={(s) =>
             canSchedule && s.status === "Scheduled" ? (
-              <ConfirmButton intent="cancel" fields={{ schedule_id: s.id }} message={cancelQuestion(s.dispatch_at)} className="btn-secondary">
+              <ConfirmButton
+                intent="cancel"
+                fields={{ schedule_id: s.id }}
+                message={cancelQuestion(s.dispatch_at)}
+                className="btn-secondary"
+              >
                 Cancel
               </ConfirmButton>
             ) : null

@@ -57,7 +57,11 @@ export default function BroadcastSettings() {
           hint="Also the subject of the e-mail."
         />
         <TextareaField label="Description" field={fields.description} readOnly={!canEdit} />
-        {canEdit ? <SubmitButton pendingText="Saving…">Save</SubmitButton> : <p className="text-sm text-slate-600">Changing the broadcast needs the Create broadcasts permission.</p>}
+        {canEdit ? (
+          <SubmitButton pendingText="Saving…">Save</SubmitButton>
+        ) : (
+          <p className="text-sm text-slate-600">Changing the broadcast needs the Create broadcasts permission.</p>
+        )}
       </Form>
     </section>
   );

@@ -73,12 +73,20 @@ function SmsForm({ sms, canEdit }: { sms: string; canEdit: boolean }) {
           aria-invalid={errorId ? true : undefined}
           aria-describedby={[`${fields.sms.id}-count`, errorId].filter(Boolean).join(" ")}
         />
-        <p id={`${fields.sms.id}-count`} aria-live="polite" className={`mt-1 text-sm ${count.segments > SMS_MAX_SEGMENTS ? "text-red-800" : "text-slate-600"}`}>
+        <p
+          id={`${fields.sms.id}-count`}
+          aria-live="polite"
+          className={`mt-1 text-sm ${count.segments > SMS_MAX_SEGMENTS ? "text-red-800" : "text-slate-600"}`}
+        >
           {smsCountText(count)}
         </p>
         <ErrorList id={errorId} errors={fields.sms.errors} />
       </div>
-      {canEdit ? <SubmitButton pendingText="Saving…">Save SMS</SubmitButton> : <p className="text-sm text-slate-600">Changing the SMS needs the Create broadcasts permission.</p>}
+      {canEdit ? (
+        <SubmitButton pendingText="Saving…">Save SMS</SubmitButton>
+      ) : (
+        <p className="text-sm text-slate-600">Changing the SMS needs the Create broadcasts permission.</p>
+      )}
     </Form>
   );
 }
@@ -89,8 +97,8 @@ export default function BroadcastSms() {
     <section className="card">
       <h2 className="mb-1 text-lg font-semibold">SMS</h2>
       <p className="mb-4 text-sm text-slate-600">
-        One SMS holds 160 characters of the GSM alphabet (153 each when a text takes several), or 70 (67) with other characters such as emoji or
-        curly quotes. Each part is paid for; at most {SMS_MAX_SEGMENTS} parts.
+        One SMS holds 160 characters of the GSM alphabet (153 each when a text takes several), or 70 (67) with other characters such as
+        emoji or curly quotes. Each part is paid for; at most {SMS_MAX_SEGMENTS} parts.
       </p>
       <p className="mb-4 text-sm">Saved: {count.segments ? smsCountText(count) : "no SMS yet"}.</p>
       <SmsForm key={broadcast.updated_at} sms={sms} canEdit={canEdit} />

@@ -9,7 +9,9 @@ import { requireOrg, requirePermission } from "~/services/guard.server";
 import { DELETE_BROADCASTS, deleteBroadcast, getBroadcast, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 import { redirectWithToast } from "~/services/session.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.broadcast.title} · Broadcasts · Mlango` : "Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.broadcast.title} · Broadcasts · Mlango` : "Mlango" },
+];
 
 // broadcast/{id}/{path?} (spec 3 §2): the frame of a broadcast's sections (messages, email, sms,
 // schedules, settings) and its Delete (delete_groups). Each section's route runs its own guard.

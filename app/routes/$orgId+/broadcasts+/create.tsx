@@ -48,10 +48,17 @@ export default function CreateBroadcast() {
       </nav>
       <section className="card">
         <h1 className="mb-1 text-xl font-semibold">New message</h1>
-        <p className="mb-4 text-sm text-slate-600">Name the message; you write its e-mail and SMS next, then schedule it for your customer groups.</p>
+        <p className="mb-4 text-sm text-slate-600">
+          Name the message; you write its e-mail and SMS next, then schedule it for your customer groups.
+        </p>
         <Form method="post" {...getFormProps(form)} className="max-w-xl">
           <FormErrors errors={form.errors} />
-          <Field label="Title" inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} hint="Also the subject of the e-mail." />
+          <Field
+            label="Title"
+            inputProps={getInputProps(fields.title, { type: "text" })}
+            errors={fields.title.errors}
+            hint="Also the subject of the e-mail."
+          />
           <TextareaField label="Description" field={fields.description} />
           <div className="flex gap-2">
             <SubmitButton pendingText="Creating…">Create and write the e-mail</SubmitButton>

@@ -18,7 +18,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "edit_clients");
   const device = await findDevice(ctx, parseId(params.deviceId));
   const back = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), `/${ctx.org.id}/customers`);
-  return json({ question: blockQuestion({ name: device.name, macAddress: device.mac_address }), back, blocked: device.blocked_at !== null });
+  return json({
+    question: blockQuestion({ name: device.name, macAddress: device.mac_address }),
+    back,
+    blocked: device.blocked_at !== null,
+  });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

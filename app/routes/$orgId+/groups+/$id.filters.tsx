@@ -65,8 +65,8 @@ export default function GroupFilters() {
     <section className="card">
       <h2 className="mb-1 text-lg font-semibold">Filters</h2>
       <p className="mb-4 text-sm text-slate-600">
-        The group holds the customers who match every part below. Without dates, networks, access points or minimums, that is every customer. Rules are read
-        with AND before OR: <em>a AND b OR c</em> means <em>(a AND b) OR c</em>.
+        The group holds the customers who match every part below. Without dates, networks, access points or minimums, that is every
+        customer. Rules are read with AND before OR: <em>a AND b OR c</em> means <em>(a AND b) OR c</em>.
       </p>
       <Form method="post" {...getFormProps(form)}>
         <FormErrors errors={form.errors} />
@@ -81,8 +81,16 @@ export default function GroupFilters() {
                 <option value="YES">YES: connections between the dates</option>
               </select>
             </div>
-            <Field label="Start date" inputProps={{ ...getInputProps(range.startDate, { type: "date" }), max: today }} errors={range.startDate.errors} />
-            <Field label="End date" inputProps={{ ...getInputProps(range.endDate, { type: "date" }), max: today }} errors={range.endDate.errors} />
+            <Field
+              label="Start date"
+              inputProps={{ ...getInputProps(range.startDate, { type: "date" }), max: today }}
+              errors={range.startDate.errors}
+            />
+            <Field
+              label="End date"
+              inputProps={{ ...getInputProps(range.endDate, { type: "date" }), max: today }}
+              errors={range.endDate.errors}
+            />
           </div>
           <div className="grid gap-x-4 sm:grid-cols-2">
             <Field
@@ -91,7 +99,12 @@ export default function GroupFilters() {
               errors={fields.connections.errors}
               hint="0: no minimum."
             />
-            <Field label="On at least this many days" inputProps={{ ...getInputProps(fields.days, { type: "number" }), min: 0 }} errors={fields.days.errors} hint="0: no minimum." />
+            <Field
+              label="On at least this many days"
+              inputProps={{ ...getInputProps(fields.days, { type: "number" }), min: 0 }}
+              errors={fields.days.errors}
+              hint="0: no minimum."
+            />
           </div>
           <div className="grid gap-x-4 sm:grid-cols-2">
             <div className="mb-4">
@@ -133,7 +146,12 @@ export default function GroupFilters() {
             {rules.length === 0 ? <p className="mb-2 text-sm text-slate-500">No rules: any profile.</p> : null}
             <ol className="space-y-2">
               {rules.map((rule, index) => (
-                <RuleRow key={rule.key} rule={rule} index={index} remove={form.remove.getButtonProps({ name: fields.profile.name, index })} />
+                <RuleRow
+                  key={rule.key}
+                  rule={rule}
+                  index={index}
+                  remove={form.remove.getButtonProps({ name: fields.profile.name, index })}
+                />
               ))}
             </ol>
             <button {...form.insert.getButtonProps({ name: fields.profile.name, defaultValue: NEW_RULE })} className="btn-secondary mt-2">
@@ -142,9 +160,7 @@ export default function GroupFilters() {
             <ErrorList errors={fields.profile.errors} />
           </fieldset>
           {canEdit ? (
-            <SubmitButton pendingText="Saving…">
-              Save filters
-            </SubmitButton>
+            <SubmitButton pendingText="Saving…">Save filters</SubmitButton>
           ) : (
             <p className="text-sm text-slate-600">Changing the filters needs the Create groups permission.</p>
           )}
@@ -156,7 +172,15 @@ export default function GroupFilters() {
 
 type RuleFields = { condition: string; field: string; equation: string; value: string };
 
-function RuleRow({ rule, index, remove }: { rule: FieldMetadata<RuleFields>; index: number; remove: ButtonHTMLAttributes<HTMLButtonElement> }) {
+function RuleRow({
+  rule,
+  index,
+  remove,
+}: {
+  rule: FieldMetadata<RuleFields>;
+  index: number;
+  remove: ButtonHTMLAttributes<HTMLButtonElement>;
+}) {
   const f = rule.getFieldset();
   return (
     <li className="flex flex-wrap items-start gap-2 rounded-md border border-slate-200 p-2">

@@ -7,7 +7,9 @@ import { requireOrg } from "~/services/guard.server";
 import { getGroup, ownerName } from "~/services/marketing/groups.server";
 import { groupIdParam } from "./__groups.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.group.name} · Customer Groups · Mlango` : "Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.group.name} · Customer Groups · Mlango` : "Mlango" },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_groups");

@@ -19,7 +19,8 @@ export function GroupCustomers() {
         <section className="card">
           <h2 className="mb-2 text-lg font-semibold">Customers</h2>
           <p className="text-sm text-slate-700">
-            This group has {formatCount(total)} customer{total === 1 ? "" : "s"}. Seeing their names and contacts needs the View clients permission.
+            This group has {formatCount(total)} customer{total === 1 ? "" : "s"}. Seeing their names and contacts needs the View clients
+            permission.
           </p>
         </section>
       )}

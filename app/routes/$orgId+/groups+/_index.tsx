@@ -66,7 +66,11 @@ export default function Groups() {
               </Link>
             ),
           },
-          { header: "Customers", numeric: true, cell: (g) => <span title={`Counted at ${g.countedAt} UTC`}>{formatCount(g.customersCount)}</span> },
+          {
+            header: "Customers",
+            numeric: true,
+            cell: (g) => <span title={`Counted at ${g.countedAt} UTC`}>{formatCount(g.customersCount)}</span>,
+          },
           { header: "Owner", cell: (g) => g.owner },
           { header: "Description", cell: (g) => g.description ?? "" },
         ]}

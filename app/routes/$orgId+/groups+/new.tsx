@@ -38,8 +38,15 @@ export default function NewGroup() {
       </nav>
       <section className="card">
         <h1 className="mb-1 text-xl font-semibold">New Group</h1>
-        <p className="mb-4 text-sm text-slate-600">Name the group, then choose its customers with filters. Its customers are worked out whenever you look, so they stay up to date.</p>
-        <GroupForm lastResult={lastResult} defaultValue={{ name: "", description: "" }} submitLabel="Create group" cancelTo={`/${orgId}/groups`} />
+        <p className="mb-4 text-sm text-slate-600">
+          Name the group, then choose its customers with filters. Its customers are worked out whenever you look, so they stay up to date.
+        </p>
+        <GroupForm
+          lastResult={lastResult}
+          defaultValue={{ name: "", description: "" }}
+          submitLabel="Create group"
+          cancelTo={`/${orgId}/groups`}
+        />
       </section>
     </div>
   );

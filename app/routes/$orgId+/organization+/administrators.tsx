@@ -32,7 +32,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 function parseRow<S extends ZodTypeAny>(formData: FormData, schema: S) {
   const submission = parseWithZod(formData, { schema });
   if (submission.status === "success") return { value: submission.value as S["_output"] };
-  const errors = Object.values(submission.error ?? {}).flat().filter(Boolean);
+  const errors = Object.values(submission.error ?? {})
+    .flat()
+    .filter(Boolean);
   return { error: json({ message: errors[0] ?? "Invalid request." }, { status: 400 }) };
 }
 
@@ -91,7 +93,13 @@ export default function Administrators() {
                     Role of {admin.name ?? admin.invitedEmail}
                   </label>
                   {/* As wide as the longest role name: a fixed width cut them off. */}
-                  <select id={`role-${admin.id}`} name="role_id" defaultValue={admin.roleId ?? ""} className="input w-auto max-w-full" required>
+                  <select
+                    id={`role-${admin.id}`}
+                    name="role_id"
+                    defaultValue={admin.roleId ?? ""}
+                    className="input w-auto max-w-full"
+                    required
+                  >
                     <option value="">Choose a role</option>
                     {roles.map((r) => (
                       <option key={r.value} value={r.value}>

@@ -9,16 +9,13 @@ import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
 import { organizationSchema } from "~/lib/schemas/organizations";
 import { clockLabel, timeZoneNames } from "~/lib/time-zone";
 import { requireOrg, requireOwner, type OrgContext } from "~/services/guard.server";
-import {
-  deleteOrganization,
-  getOrganizationDetails,
-  redirectWithOrganization,
-  updateOrganization,
-} from "~/services/organizations.server";
+import { deleteOrganization, getOrganizationDetails, redirectWithOrganization, updateOrganization } from "~/services/organizations.server";
 import { redirectWithToast } from "~/services/session.server";
 import { Time, useOrgClock } from "~/components/ui/time";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.organization.name} · Details · Mlango` : "Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.organization.name} · Details · Mlango` : "Mlango" },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_settings");
@@ -115,8 +112,8 @@ export default function OrganizationDetails() {
         <section className="card max-w-2xl border-red-200">
           <h2 className="text-lg font-semibold text-red-800">Delete organization</h2>
           <p className="mt-1 mb-4 text-sm text-slate-600">
-            Deletes the organization with its networks, access points, customers, connections, roles and administrators.
-            This cannot be undone.
+            Deletes the organization with its networks, access points, customers, connections, roles and administrators. This cannot be
+            undone.
           </p>
           <ConfirmButton intent="delete" message={`Are you sure you want to delete ${org.name}?`}>
             Delete organization

@@ -28,7 +28,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const result = await inviteAdministrator(ctx, submission.value, publicOrigin());
   if (!result.ok) return json(submission.reply({ fieldErrors: result.fieldErrors, formErrors: result.formErrors }), { status: 400 });
   const kept = outboxNotice(`The invitation to ${submission.value.email}`);
-  return redirectWithToast(request, `/${ctx.org.id}/organization/administrators`, kept ? { type: "info", message: kept } : `Invitation sent to ${submission.value.email}.`);
+  return redirectWithToast(
+    request,
+    `/${ctx.org.id}/organization/administrators`,
+    kept ? { type: "info", message: kept } : `Invitation sent to ${submission.value.email}.`,
+  );
 }
 
 export default function InviteAdministrator() {
@@ -45,13 +49,13 @@ export default function InviteAdministrator() {
     <section className="card max-w-xl">
       <h2 className="mb-1 text-lg font-semibold">Invite administrators</h2>
       <p className="mb-4 text-sm text-slate-600">
-        The invitee receives an email with a link to accept or decline. Someone without an account signs up through the
-        link and joins the organization.
+        The invitee receives an email with a link to accept or decline. Someone without an account signs up through the link and joins the
+        organization.
       </p>
       {outbox ? (
         <p role="note" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-          No mail server is set up (SMTP_URL), so invitations are not e-mailed: each one is kept as a file in the outbox
-          folder <code className="break-all">{outbox}</code>. Send the invitee the link from that file yourself.
+          No mail server is set up (SMTP_URL), so invitations are not e-mailed: each one is kept as a file in the outbox folder{" "}
+          <code className="break-all">{outbox}</code>. Send the invitee the link from that file yourself.
         </p>
       ) : null}
       {roles.length === 0 ? (
@@ -65,8 +69,18 @@ export default function InviteAdministrator() {
       ) : null}
       <Form method="post" {...getFormProps(form)}>
         <FormErrors errors={form.errors} />
-        <Field label="Email" inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }} errors={fields.email.errors} />
-        <SelectField label="Role" selectProps={getSelectProps(fields.role_id)} options={roles} placeholder="Choose a role" errors={fields.role_id.errors} />
+        <Field
+          label="Email"
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
+          errors={fields.email.errors}
+        />
+        <SelectField
+          label="Role"
+          selectProps={getSelectProps(fields.role_id)}
+          options={roles}
+          placeholder="Choose a role"
+          errors={fields.role_id.errors}
+        />
         <SubmitButton pendingText="Sending…">Invite</SubmitButton>
       </Form>
     </section>

@@ -65,7 +65,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 async function save(request: Request, ctx: OrgContext, form: FormData) {
   const submission = parseWithZod(form, { schema: mpesaSettingsSchema });
   // Typed secrets are never sent back into the page, even when the form is refused.
-  const refuse = (fieldErrors?: Record<string, string[]>) => json({ result: submission.reply({ fieldErrors, hideFields: SECRET_FIELDS }) }, { status: 400 });
+  const refuse = (fieldErrors?: Record<string, string[]>) =>
+    json({ result: submission.reply({ fieldErrors, hideFields: SECRET_FIELDS }) }, { status: 400 });
   if (submission.status !== "success") return refuse();
   const saved = await saveMpesaSettings(ctx, submission.value);
   if (saved !== "saved") {
@@ -85,10 +86,12 @@ export default function Mpesa() {
       <div>
         <h2 className="text-xl font-semibold">M-Pesa</h2>
         <p className="mt-1 max-w-2xl text-sm text-slate-600">
-          Guests pay for plans with M-Pesa through your app on Safaricom&apos;s Daraja portal. Enter the app&apos;s consumer key and secret, and the
-          shortcode and passkey Safaricom gave you. The secret and the passkey are stored encrypted and never shown again.
+          Guests pay for plans with M-Pesa through your app on Safaricom&apos;s Daraja portal. Enter the app&apos;s consumer key and secret,
+          and the shortcode and passkey Safaricom gave you. The secret and the passkey are stored encrypted and never shown again.
         </p>
-        {canEdit ? null : <p className="mt-2 text-sm text-slate-600">Only the organization&apos;s administrator can change the M-Pesa settings.</p>}
+        {canEdit ? null : (
+          <p className="mt-2 text-sm text-slate-600">Only the organization&apos;s administrator can change the M-Pesa settings.</p>
+        )}
       </div>
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/organization/mpesa`} />
       {test ? (
@@ -105,10 +108,16 @@ export default function Mpesa() {
           <h3 id="mpesa-title" className="text-lg font-semibold">
             Daraja credentials
           </h3>
-          <span className={`text-sm ${settings ? "font-medium text-green-700" : "text-slate-500"}`}>{settings ? "Set up" : "Not set up"}</span>
+          <span className={`text-sm ${settings ? "font-medium text-green-700" : "text-slate-500"}`}>
+            {settings ? "Set up" : "Not set up"}
+          </span>
         </div>
         <div className="mt-4">
-          {canEdit ? <MpesaForm key={settings?.updatedAt ?? "new"} settings={settings} lastResult={refused} /> : <MpesaSummary settings={settings} />}
+          {canEdit ? (
+            <MpesaForm key={settings?.updatedAt ?? "new"} settings={settings} lastResult={refused} />
+          ) : (
+            <MpesaSummary settings={settings} />
+          )}
         </div>
         {canEdit && settings ? (
           <div className="mt-4 flex flex-wrap gap-3 border-t border-slate-200 pt-4">
@@ -124,8 +133,8 @@ export default function Mpesa() {
         ) : null}
         {callbackUrl ? (
           <p className="mt-4 text-sm text-slate-600">
-            Payment results come back to <code className="break-all rounded bg-slate-100 px-1">{callbackUrl}</code>. Mlango sends this address with
-            each payment request; keep it private.
+            Payment results come back to <code className="break-all rounded bg-slate-100 px-1">{callbackUrl}</code>. Mlango sends this
+            address with each payment request; keep it private.
           </p>
         ) : null}
       </section>
@@ -153,8 +162,17 @@ function MpesaForm({ settings, lastResult }: { settings: MpesaSettingsView | nul
   return (
     <Form method="post" {...getFormProps(form)}>
       <FormErrors errors={form.errors} />
-      <SelectField label="Environment" selectProps={getSelectProps(fields.environment)} options={ENVIRONMENT_OPTIONS} errors={fields.environment.errors} />
-      <Field label="Consumer key" inputProps={{ ...getInputProps(fields.consumer_key, { type: "text" }), autoComplete: "off" }} errors={fields.consumer_key.errors} />
+      <SelectField
+        label="Environment"
+        selectProps={getSelectProps(fields.environment)}
+        options={ENVIRONMENT_OPTIONS}
+        errors={fields.environment.errors}
+      />
+      <Field
+        label="Consumer key"
+        inputProps={{ ...getInputProps(fields.consumer_key, { type: "text" }), autoComplete: "off" }}
+        errors={fields.consumer_key.errors}
+      />
       <Field
         label="Consumer secret"
         inputProps={{ ...getInputProps(fields.consumer_secret, { type: "password" }), autoComplete: "new-password", required: !settings }}

@@ -8,7 +8,13 @@ import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { confirmationNeeded } from "~/lib/confirm";
 import { SMS_MESSAGES_PER_SECOND, SMS_SETTINGS_MESSAGES, smsSettingsSchema } from "~/lib/schemas/sms-settings";
 import { requireOrg, requireOwner, type OrgContext } from "~/services/guard.server";
-import { getSmsCallbackUrls, getSmsSettings, removeSmsSettings, saveSmsSettings, type SmsSettingsView } from "~/services/marketing/sms/settings.server";
+import {
+  getSmsCallbackUrls,
+  getSmsSettings,
+  removeSmsSettings,
+  saveSmsSettings,
+  type SmsSettingsView,
+} from "~/services/marketing/sms/settings.server";
 import { redirectWithToast } from "~/services/session.server";
 
 // The organisation's SMS provider, Africa's Talking (issue [marketing] §3 "SMS"). Like M-Pesa:
@@ -47,7 +53,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 async function save(request: Request, ctx: OrgContext, form: FormData) {
   const submission = parseWithZod(form, { schema: smsSettingsSchema });
   // A typed API key is never sent back into the page, even when the form is refused.
-  const refuse = (fieldErrors?: Record<string, string[]>) => json({ result: submission.reply({ fieldErrors, hideFields: ["api_key"] }) }, { status: 400 });
+  const refuse = (fieldErrors?: Record<string, string[]>) =>
+    json({ result: submission.reply({ fieldErrors, hideFields: ["api_key"] }) }, { status: 400 });
   if (submission.status !== "success") return refuse();
   const saved = await saveSmsSettings(ctx, submission.value);
   if (saved === "api_key_missing") return refuse({ api_key: [SMS_SETTINGS_MESSAGES.apiKeyRequired] });
@@ -63,10 +70,12 @@ export default function SmsSettings() {
       <div>
         <h2 className="text-xl font-semibold">SMS</h2>
         <p className="mt-1 max-w-2xl text-sm text-slate-600">
-          Broadcasts are sent by SMS through your Africa&apos;s Talking account. Enter the app&apos;s username (sandbox for testing) and its API key. The
-          key is stored encrypted and never shown again.
+          Broadcasts are sent by SMS through your Africa&apos;s Talking account. Enter the app&apos;s username (sandbox for testing) and its
+          API key. The key is stored encrypted and never shown again.
         </p>
-        {canEdit ? null : <p className="mt-2 text-sm text-slate-600">Only the organization&apos;s administrator can change the SMS settings.</p>}
+        {canEdit ? null : (
+          <p className="mt-2 text-sm text-slate-600">Only the organization&apos;s administrator can change the SMS settings.</p>
+        )}
       </div>
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/organization/sms`} />
       <section className="card" aria-labelledby="sms-title">
@@ -74,10 +83,16 @@ export default function SmsSettings() {
           <h3 id="sms-title" className="text-lg font-semibold">
             Africa&apos;s Talking
           </h3>
-          <span className={`text-sm ${settings ? "font-medium text-green-700" : "text-slate-500"}`}>{settings ? "Set up" : "Not set up"}</span>
+          <span className={`text-sm ${settings ? "font-medium text-green-700" : "text-slate-500"}`}>
+            {settings ? "Set up" : "Not set up"}
+          </span>
         </div>
         <div className="mt-4">
-          {canEdit ? <SmsForm key={settings?.updatedAt ?? "new"} settings={settings} lastResult={refused} /> : <SmsSummary settings={settings} />}
+          {canEdit ? (
+            <SmsForm key={settings?.updatedAt ?? "new"} settings={settings} lastResult={refused} />
+          ) : (
+            <SmsSummary settings={settings} />
+          )}
         </div>
         {canEdit && settings ? (
           <div className="mt-4 flex flex-wrap gap-3 border-t border-slate-200 pt-4">
@@ -144,7 +159,12 @@ function SmsForm({ settings, lastResult }: { settings: SmsSettingsView | null; l
       />
       <Field
         label="Messages per second"
-        inputProps={{ ...getInputProps(fields.messages_per_second, { type: "number" }), min: SMS_MESSAGES_PER_SECOND.min, max: SMS_MESSAGES_PER_SECOND.max, step: 1 }}
+        inputProps={{
+          ...getInputProps(fields.messages_per_second, { type: "number" }),
+          min: SMS_MESSAGES_PER_SECOND.min,
+          max: SMS_MESSAGES_PER_SECOND.max,
+          step: 1,
+        }}
         errors={fields.messages_per_second.errors}
         hint={`How fast broadcasts are sent (${SMS_MESSAGES_PER_SECOND.min}–${SMS_MESSAGES_PER_SECOND.max}); keep it within your account's limit.`}
       />

@@ -54,10 +54,14 @@ async function save(request: Request, ctx: OrgContext, form: FormData) {
   const submission = parseWithZod(form, { schema: socialLoginSchema });
   // The typed secret is never sent back into the page, even when the form is refused.
   const refuse = (fieldErrors?: Record<string, string[]>) =>
-    json({ provider: submission.payload.provider, result: submission.reply({ fieldErrors, hideFields: ["client_secret"] }) }, { status: 400 });
+    json(
+      { provider: submission.payload.provider, result: submission.reply({ fieldErrors, hideFields: ["client_secret"] }) },
+      { status: 400 },
+    );
   if (submission.status !== "success") return refuse();
   const { provider } = submission.value;
-  if ((await saveSocialProvider(ctx, submission.value)) === "secret-required") return refuse({ client_secret: [SOCIAL_LOGIN_MESSAGES.clientSecretRequired] });
+  if ((await saveSocialProvider(ctx, submission.value)) === "secret-required")
+    return refuse({ client_secret: [SOCIAL_LOGIN_MESSAGES.clientSecretRequired] });
   return redirectWithToast(request, `/${ctx.org.id}/organization/social-login`, `${PROVIDER_LABELS[provider]} sign-in saved.`);
 }
 
@@ -66,7 +70,12 @@ async function remove(request: Request, ctx: OrgContext, form: FormData) {
   if (submission.status !== "success") return json({ message: SOCIAL_LOGIN_MESSAGES.providerUnknown }, { status: 400 });
   const { provider } = submission.value;
   const label = PROVIDER_LABELS[provider];
-  const ask = confirmationNeeded(form, "remove", `Are you sure you want to remove ${label} sign-in? Guests will no longer see “Continue with ${label}”.`, { provider });
+  const ask = confirmationNeeded(
+    form,
+    "remove",
+    `Are you sure you want to remove ${label} sign-in? Guests will no longer see “Continue with ${label}”.`,
+    { provider },
+  );
   if (ask) return json(ask);
   await removeSocialProvider(ctx, provider);
   return redirectWithToast(request, `/${ctx.org.id}/organization/social-login`, `${label} sign-in removed.`);
@@ -81,10 +90,12 @@ export default function SocialLogin() {
       <div>
         <h2 className="text-xl font-semibold">Guest sign-in</h2>
         <p className="mt-1 max-w-2xl text-sm text-slate-600">
-          Guests on your networks&apos; connect page can sign in with the providers turned on here. Register your app at each provider with the
-          redirect URI shown, then enter the client ID and secret it gives you.
+          Guests on your networks&apos; connect page can sign in with the providers turned on here. Register your app at each provider with
+          the redirect URI shown, then enter the client ID and secret it gives you.
         </p>
-        {canEdit ? null : <p className="mt-2 text-sm text-slate-600">Only the organization&apos;s administrator can change guest sign-in.</p>}
+        {canEdit ? null : (
+          <p className="mt-2 text-sm text-slate-600">Only the organization&apos;s administrator can change guest sign-in.</p>
+        )}
       </div>
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/organization/social-login`} />
       {providers.map((view) => (

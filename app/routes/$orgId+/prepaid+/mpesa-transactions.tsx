@@ -36,11 +36,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const window = mpesaWindowOfUrl(url.searchParams, ctx.org.clock.offsetMs);
   if (!window.ok) {
     // A malformed or reversed range: the form again (with the default range) and the reason.
-    return json({ orgId: ctx.org.id, personalData, error: window.message, range: defaultMpesaRange(ctx.org.clock.offsetMs), list, page: null }, { status: 400 });
+    return json(
+      { orgId: ctx.org.id, personalData, error: window.message, range: defaultMpesaRange(ctx.org.clock.offsetMs), list, page: null },
+      { status: 400 },
+    );
   }
   const page = await listMpesaTransactions(ctx, window.range, list.page).catch((error: unknown) => {
     if (error instanceof Response) throw error;
-    console.error(JSON.stringify({ at: new Date().toISOString(), event: "mpesa_transactions_failed", org: ctx.org.id, error: String(error) }));
+    console.error(
+      JSON.stringify({ at: new Date().toISOString(), event: "mpesa_transactions_failed", org: ctx.org.id, error: String(error) }),
+    );
     throw json({ message: MPESA_TRANSACTIONS_MESSAGES.failed }, { status: 500 });
   });
   return json({ orgId: ctx.org.id, personalData, error: null, range: window.range, list, page });

@@ -6,7 +6,12 @@
 // A malformed or reversed range is a 400 with the reason; a failure before the download a 500 with
 // the spec's "Failed to fetch transactions.".
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { MPESA_TRANSACTIONS_CSV, MPESA_TRANSACTIONS_MESSAGES, MPESA_TRANSACTIONS_PERMISSION, mpesaWindowOfUrl } from "~/lib/schemas/mpesa-transactions";
+import {
+  MPESA_TRANSACTIONS_CSV,
+  MPESA_TRANSACTIONS_MESSAGES,
+  MPESA_TRANSACTIONS_PERMISSION,
+  mpesaWindowOfUrl,
+} from "~/lib/schemas/mpesa-transactions";
 import { requireOrg } from "~/services/guard.server";
 import { mpesaTransactionsCsvStream } from "~/services/prepaid/mpesa-transactions.server";
 
@@ -22,7 +27,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     stream = await mpesaTransactionsCsvStream(ctx, window.range);
   } catch (error) {
     if (error instanceof Response) throw error;
-    console.error(JSON.stringify({ at: new Date().toISOString(), event: "mpesa_transactions_export_failed", org: ctx.org.id, error: String(error) }));
+    console.error(
+      JSON.stringify({ at: new Date().toISOString(), event: "mpesa_transactions_export_failed", org: ctx.org.id, error: String(error) }),
+    );
     return text(500, MPESA_TRANSACTIONS_MESSAGES.failed);
   }
   return new Response(stream, {

@@ -63,15 +63,27 @@ function AccountForm() {
       <Form method="post" {...getFormProps(form)} className="max-w-xl">
         <FormErrors errors={form.errors} />
         <div className="grid gap-x-4 sm:grid-cols-3">
-          <Field label="First name" inputProps={{ ...getInputProps(fields.first_name, { type: "text" }), autoComplete: "given-name" }} errors={fields.first_name.errors} />
+          <Field
+            label="First name"
+            inputProps={{ ...getInputProps(fields.first_name, { type: "text" }), autoComplete: "given-name" }}
+            errors={fields.first_name.errors}
+          />
           <Field
             label="Middle name (optional)"
             inputProps={{ ...getInputProps(fields.middle_name, { type: "text" }), autoComplete: "additional-name" }}
             errors={fields.middle_name.errors}
           />
-          <Field label="Last name" inputProps={{ ...getInputProps(fields.last_name, { type: "text" }), autoComplete: "family-name" }} errors={fields.last_name.errors} />
+          <Field
+            label="Last name"
+            inputProps={{ ...getInputProps(fields.last_name, { type: "text" }), autoComplete: "family-name" }}
+            errors={fields.last_name.errors}
+          />
         </div>
-        <Field label="Email" inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
+        <Field
+          label="Email"
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          errors={fields.email.errors}
+        />
         <Field
           label="Current password (to change the e-mail address)"
           inputProps={{ ...getInputProps(fields.current_password, { type: "password" }), autoComplete: "current-password" }}

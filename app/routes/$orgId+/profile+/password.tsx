@@ -32,7 +32,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply({ hideFields: PASSWORD_FIELDS }), { status: 400 });
   const outcome = await changePassword(ctx.user.id, submission.value, await currentToken(request));
   if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.fieldErrors, hideFields: PASSWORD_FIELDS }), { status: 400 });
-  return redirectWithToast(request, `/${ctx.org.id}/profile/password`, "Your password has been changed. Your other sessions have been signed out.");
+  return redirectWithToast(
+    request,
+    `/${ctx.org.id}/profile/password`,
+    "Your password has been changed. Your other sessions have been signed out.",
+  );
 }
 
 export default function ChangePassword() {

@@ -33,7 +33,8 @@ export default function ApiTokens() {
     <section className="card">
       <h2 className="mb-1 text-lg font-semibold">API tokens</h2>
       <p className="mb-4 text-sm text-slate-600">
-        Scripts get a token by signing in to the API (<code>POST /account/api/v1/auth/login</code>). Each works for 90 days; revoke one you no longer use.
+        Scripts get a token by signing in to the API (<code>POST /account/api/v1/auth/login</code>). Each works for 90 days; revoke one you
+        no longer use.
       </p>
       <DataTable
         rows={tokens}

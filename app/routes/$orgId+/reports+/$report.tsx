@@ -12,7 +12,9 @@ import { loadReportPage, reportSubscriptionAction } from "./__report-page.server
 
 // The visitor lists: new_visitors, unique_visitors, all_visitors, repeat_visitors (the overview and
 // footfall have routes of their own); any other report name is a 404.
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.header.title} report | Mlango` : "Reports | Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.header.title} report | Mlango` : "Reports | Mlango" },
+];
 
 function visitorReport(raw: string | undefined) {
   return isVisitorReport(raw) ? raw : notFound();

@@ -34,7 +34,9 @@ export async function loadReportPage({ request, params }: LoaderFunctionArgs, re
       period: `${formatDayMonthYear(range.start)} – ${formatDayMonthYear(range.end)}`,
       venues: options,
       venueIds: venueIds.map(String),
-      subscription: subscription ? { id: subscription.id, sendAt: subscription.send_at, label: formatSendHour(subscription.send_at) } : null,
+      subscription: subscription
+        ? { id: subscription.id, sendAt: subscription.send_at, label: formatSendHour(subscription.send_at) }
+        : null,
     } satisfies ReportPageHeader,
   };
 }
@@ -60,7 +62,8 @@ export async function reportSubscriptionAction({ request, params }: ActionFuncti
       const subscribed = `You will receive the ${reportTitle(report)} report by email every day at ${formatSendHour(saved.send_at)} (${formatOffset(ctx.org.clock.offsetMs)}).`;
       // Honest mail (issue 17 item 7): without SMTP_URL each report is a file in the outbox folder.
       const outbox = outboxFolder();
-      const kept = outbox && `No mail server is set (SMTP_URL), so until one is, each report is kept in the outbox folder ${outbox} instead.`;
+      const kept =
+        outbox && `No mail server is set (SMTP_URL), so until one is, each report is kept in the outbox folder ${outbox} instead.`;
       return redirectWithToast(request, to, kept ? { type: "info", message: `${subscribed} ${kept}` } : subscribed);
     }
     case "unsubscribe": {

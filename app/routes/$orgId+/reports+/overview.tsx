@@ -60,8 +60,8 @@ export default function OverviewReport() {
           Connection modes
         </h2>
         <p className="mb-3 text-sm text-slate-500">
-          Averages over the {plural(periods.days, "day")}, {plural(periods.weeks, "week")} (from Monday), {plural(periods.months, "month")} and{" "}
-          {plural(periods.years, "year")} the period touches.
+          Averages over the {plural(periods.days, "day")}, {plural(periods.weeks, "week")} (from Monday), {plural(periods.months, "month")}{" "}
+          and {plural(periods.years, "year")} the period touches.
         </p>
         <DataTable
           rows={modes}

@@ -19,7 +19,9 @@ export function checkSection(path: string | undefined) {
 /** Kes without the currency (the column says it): "50", "49.50", "1,500". */
 export function kes(cents: number): string {
   const value = cents / 100;
-  return cents % 100 === 0 ? value.toLocaleString("en-KE") : value.toLocaleString("en-KE", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return cents % 100 === 0
+    ? value.toLocaleString("en-KE")
+    : value.toLocaleString("en-KE", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
 /** A plan as the list's columns show it (spec 3 §2): the free plan's price is "Free". */
@@ -41,13 +43,20 @@ export function planRow(plan: ServicePlan) {
 }
 
 export const planDeleteQuestion = (plan: { name: string; free_internet: boolean }) =>
-  plan.free_internet ? `Are you sure you want to delete the free plan ${plan.name}?` : `Are you sure you want to delete the service plan ${plan.name}?`;
+  plan.free_internet
+    ? `Are you sure you want to delete the free plan ${plan.name}?`
+    : `Are you sure you want to delete the service plan ${plan.name}?`;
 
 /** The detail page's data: the plan, its form values and what the user may do. */
 export async function planPageData(ctx: OrgContext, plan: ServicePlan) {
   return {
     orgId: ctx.org.id,
-    plan: { ...planRow(plan), kind: plan.plan_kind, free_every: FREE_EVERY.find((f) => f.value === plan.free_every)?.label ?? null, updated_at: plan.updated_at },
+    plan: {
+      ...planRow(plan),
+      kind: plan.plan_kind,
+      free_every: FREE_EVERY.find((f) => f.value === plan.free_every)?.label ?? null,
+      updated_at: plan.updated_at,
+    },
     values: formValues(plan),
     policies: await policyChoices(ctx),
     deleteQuestion: planDeleteQuestion(plan),

@@ -45,7 +45,11 @@ export default function ServicePlans() {
                 <Link to={p.free ? `/${orgId}/free_plan/free` : `/${orgId}/service_plan/${p.id}`} className="link">
                   {p.name}
                 </Link>
-                {p.free ? <span className="ml-2 rounded-full border border-green-300 bg-green-50 px-2 py-0.5 text-xs text-green-800">Free plan</span> : null}
+                {p.free ? (
+                  <span className="ml-2 rounded-full border border-green-300 bg-green-50 px-2 py-0.5 text-xs text-green-800">
+                    Free plan
+                  </span>
+                ) : null}
               </>
             ),
           },

@@ -9,7 +9,9 @@ import { policyChoices } from "~/services/prepaid/policies.server";
 import { createPlan, getFreePlan } from "~/services/prepaid/plans.server";
 import { redirectWithToast } from "~/services/session.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.free ? "New free plan | Mlango" : "New service plan | Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.free ? "New free plan | Mlango" : "New service plan | Mlango" },
+];
 
 /** service_plans/new/{free?}: only "free" (the free plan) or nothing. */
 function isFree(params: LoaderFunctionArgs["params"]): boolean {

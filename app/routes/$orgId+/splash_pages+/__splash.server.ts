@@ -27,7 +27,11 @@ export type CodeField = keyof typeof CODE_LABELS;
 export async function codeTabData(request: Request, params: ActionFunctionArgs["params"], field: CodeField) {
   const ctx = await requireSplashViewer(request, params);
   const page = await getPage(ctx, pageIdParam(params));
-  return { orgId: ctx.org.id, page: { id: page.id, type: page.type, [field]: page[field] } as { id: number; type: number | null } & Record<CodeField, string>, canEdit: ctx.permissions.has("edit_splash_pages") };
+  return {
+    orgId: ctx.org.id,
+    page: { id: page.id, type: page.type, [field]: page[field] } as { id: number; type: number | null } & Record<CodeField, string>,
+    canEdit: ctx.permissions.has("edit_splash_pages"),
+  };
 }
 
 /**
@@ -48,7 +52,8 @@ export async function saveCodeField(
   const form = body ?? (await request.formData());
   const intent = form.get("intent") ?? "save";
   if (intent !== "save" && intent !== "autosave") return json({ ok: false as const, message: "Unknown action." }, { status: 400 });
-  if (!ctx.permissions.has("edit_splash_pages")) return json({ ok: false as const, message: SPLASH_MESSAGES.notAllowedToEdit }, { status: 403 });
+  if (!ctx.permissions.has("edit_splash_pages"))
+    return json({ ok: false as const, message: SPLASH_MESSAGES.notAllowedToEdit }, { status: 403 });
   if (!form.has(field)) return json({ ok: false as const, message: "The form could not be read." }, { status: 400 });
   const submission = parseWithZod(form, { schema: splashCodeSchema });
   if (submission.status !== "success") return json({ ok: false as const, message: firstMessage(submission.error) }, { status: 422 });

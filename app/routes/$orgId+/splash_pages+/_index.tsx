@@ -111,7 +111,9 @@ export default function SplashPages() {
       <ListControls pageSize={list.pageSize} search={list.search} pageSizes={SPLASH_PAGE_SIZES} searchLabel="Search splash pages" />
       {pages.length === 0 ? (
         <p className="py-8 text-center text-sm text-slate-500">
-          {list.search ? "No splash page matches the search." : "No splash pages yet. A splash page wraps the form guests use to connect to your Wi-Fi."}
+          {list.search
+            ? "No splash page matches the search."
+            : "No splash pages yet. A splash page wraps the form guests use to connect to your Wi-Fi."}
         </p>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -119,7 +121,11 @@ export default function SplashPages() {
             const details = `/${orgId}/splash_pages/${p.id}`;
             return (
               <li key={p.id} className="flex flex-col gap-3 rounded-lg border border-slate-200 p-4">
-                {p.type === null ? <NotSetUpPlaceholder /> : <PagePreview src={`${previewPath(orgId, p.id)}?v=${p.updated_at}`} name={p.name} />}
+                {p.type === null ? (
+                  <NotSetUpPlaceholder />
+                ) : (
+                  <PagePreview src={`${previewPath(orgId, p.id)}?v=${p.updated_at}`} name={p.name} />
+                )}
                 <div className="flex-1">
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <h2 className="font-semibold">{p.name}</h2>

@@ -75,7 +75,14 @@ export default function SplashImages() {
               <label htmlFor="asset-file" className="label">
                 Image file
               </label>
-              <input id="asset-file" type="file" name="file" accept="image/png,image/jpeg,image/webp,image/gif" required className="text-sm" />
+              <input
+                id="asset-file"
+                type="file"
+                name="file"
+                accept="image/png,image/jpeg,image/webp,image/gif"
+                required
+                className="text-sm"
+              />
             </div>
             <SubmitButton pendingText="Uploading…">Upload</SubmitButton>
           </Form>
@@ -113,7 +120,11 @@ export default function SplashImages() {
           actions={
             canEdit
               ? (a) => (
-                  <ConfirmButton intent="delete" message={`Delete the image ${a.name}? Pages that show it show a broken image from then on.`} fields={{ asset_id: a.id }}>
+                  <ConfirmButton
+                    intent="delete"
+                    message={`Delete the image ${a.name}? Pages that show it show a broken image from then on.`}
+                    fields={{ asset_id: a.id }}
+                  >
                     Delete
                   </ConfirmButton>
                 )

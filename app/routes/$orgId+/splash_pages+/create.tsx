@@ -21,7 +21,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: splashPageSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const page = await createPage(ctx, submission.value);
-  return redirectWithToast(request, `/${ctx.org.id}/splash_pages/${page.id}`, `Splash page ${submission.value.name} created. Choose how to build it.`);
+  return redirectWithToast(
+    request,
+    `/${ctx.org.id}/splash_pages/${page.id}`,
+    `Splash page ${submission.value.name} created. Choose how to build it.`,
+  );
 }
 
 export default function CreateSplashPage() {

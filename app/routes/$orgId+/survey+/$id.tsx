@@ -97,7 +97,14 @@ export default function Survey() {
         </div>
         {isFormResult ? null : <ActionFeedback actionData={actionData} cancelTo={base} />}
         {editing ? (
-          <SurveyForm key={survey.id} lastResult={isFormResult ? (actionData as never) : null} defaultValue={values} venues={venues} submitLabel="Save" cancelTo={base} />
+          <SurveyForm
+            key={survey.id}
+            lastResult={isFormResult ? (actionData as never) : null}
+            defaultValue={values}
+            venues={venues}
+            submitLabel="Save"
+            cancelTo={base}
+          />
         ) : (
           <SurveyView survey={survey} />
         )}
@@ -124,7 +131,8 @@ function SurveyView({ survey }: { survey: ReturnType<typeof useLoaderData<typeof
         <ol className="list-decimal space-y-2 pl-6 text-sm">
           {survey.questions.map((q) => (
             <li key={q.id}>
-              <span className="font-medium">{q.question_text}</span> <span className="text-slate-500">({QUESTION_TYPE_LABELS[q.question_type]})</span>
+              <span className="font-medium">{q.question_text}</span>{" "}
+              <span className="text-slate-500">({QUESTION_TYPE_LABELS[q.question_type]})</span>
               {q.options.length ? <span className="block text-slate-600">Options: {q.options.join(", ")}</span> : null}
             </li>
           ))}
@@ -137,7 +145,11 @@ function SurveyView({ survey }: { survey: ReturnType<typeof useLoaderData<typeof
 /** 404 and 403 as everywhere; a survey that could not be read says 'Failed to load survey.' */
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 500 && (error.data as { message?: string } | null)?.message === SURVEY_MESSAGES.loadFailed) {
+  if (
+    isRouteErrorResponse(error) &&
+    error.status === 500 &&
+    (error.data as { message?: string } | null)?.message === SURVEY_MESSAGES.loadFailed
+  ) {
     return <FormErrors errors={[SURVEY_MESSAGES.loadFailed]} />;
   }
   return <GeneralErrorBoundary />;

@@ -14,7 +14,9 @@ export const surveyPath = (orgId: number, id: number) => `/${orgId}/survey/${id}
 /** Logs a failure that is not a guard's or a service's answer (those are thrown Responses and pass on). */
 export function logFailure(event: string, ctx: OrgContext, error: unknown): void {
   if (error instanceof Response) throw error;
-  console.error(JSON.stringify({ at: new Date().toISOString(), event, org: ctx.org.id, error: error instanceof Error ? error.message : String(error) }));
+  console.error(
+    JSON.stringify({ at: new Date().toISOString(), event, org: ctx.org.id, error: error instanceof Error ? error.message : String(error) }),
+  );
 }
 
 /** Delete after 'Are you sure you want to delete this survey?'; back to the list. */

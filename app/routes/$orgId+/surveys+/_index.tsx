@@ -32,7 +32,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json(
     {
       orgId: ctx.org.id,
-      surveys: result.rows.map((s) => ({ id: s.id, title: s.title, description: s.description, start_date: s.start_date, end_date: s.end_date, status: s.status })),
+      surveys: result.rows.map((s) => ({
+        id: s.id,
+        title: s.title,
+        description: s.description,
+        start_date: s.start_date,
+        end_date: s.end_date,
+        status: s.status,
+      })),
       total: result.total,
       list,
       failed,
@@ -126,7 +133,12 @@ export default function Surveys() {
         actions={
           canEdit
             ? (s) => (
-                <ConfirmButton intent="delete" message={SURVEY_MESSAGES.deleteQuestion} fields={{ id: s.id }} className="btn-danger text-xs">
+                <ConfirmButton
+                  intent="delete"
+                  message={SURVEY_MESSAGES.deleteQuestion}
+                  fields={{ id: s.id }}
+                  className="btn-danger text-xs"
+                >
                   Delete<span className="sr-only"> {s.title}</span>
                 </ConfirmButton>
               )

@@ -7,7 +7,13 @@ import { FormErrors } from "~/components/ui/field";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { RESPONSE_COLUMNS, RESPONSES_PER_PAGE, SURVEY_MESSAGES, responsesPageWindow, responsesQuerySchema } from "~/lib/schemas/surveys";
 import { requireOrg } from "~/services/guard.server";
-import { questionSummaries, responsesPage, type QuestionSummary, type ResponseRow, type ResponsesPage } from "~/services/surveys/responses.server";
+import {
+  questionSummaries,
+  responsesPage,
+  type QuestionSummary,
+  type ResponseRow,
+  type ResponsesPage,
+} from "~/services/surveys/responses.server";
 import { surveyChoices } from "~/services/surveys/surveys.server";
 import { logFailure } from "./__surveys.server";
 
@@ -135,7 +141,11 @@ export default function SurveyReport() {
                   <a href={`/${orgId}/surveys/surveys.csv?${exportQuery(asked)}`} className="btn-secondary" download>
                     Export CSV
                   </a>
-                  <a href={`/${orgId}/surveys/report.xlsx?${exportQuery(asked, page.pagination.current_page)}`} className="btn-secondary" download>
+                  <a
+                    href={`/${orgId}/surveys/report.xlsx?${exportQuery(asked, page.pagination.current_page)}`}
+                    className="btn-secondary"
+                    download
+                  >
                     Export page (XLSX)
                   </a>
                 </div>
@@ -181,7 +191,12 @@ function ResponsesPagination({ current, last }: { current: number; last: number 
             …
           </span>
         ) : (
-          <Link key={p} to={href(p)} aria-current={p === current ? "page" : undefined} className={p === current ? "btn-primary" : "btn-secondary"}>
+          <Link
+            key={p}
+            to={href(p)}
+            aria-current={p === current ? "page" : undefined}
+            className={p === current ? "btn-primary" : "btn-secondary"}
+          >
             {p}
           </Link>
         ),

@@ -17,7 +17,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const parsed = responsesQuerySchema.safeParse({ ...Object.fromEntries(url.searchParams), per_page: String(RESPONSES_PER_PAGE) });
   if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? SURVEY_MESSAGES.selectSurvey }, { status: 400 });
   const refuse = (message: string, status: number) =>
-    bearer ? json({ message }, { status }) : redirectWithToast(request, `/${ctx.org.id}/surveys/report${url.search}`, { type: status === 404 ? "info" : "error", message });
+    bearer
+      ? json({ message }, { status })
+      : redirectWithToast(request, `/${ctx.org.id}/surveys/report${url.search}`, { type: status === 404 ? "info" : "error", message });
   let page;
   try {
     page = await responsesPage(ctx, parsed.data);

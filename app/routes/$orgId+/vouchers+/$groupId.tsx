@@ -78,7 +78,11 @@ export default function VoucherGroupDetail() {
           ))}
         </dl>
         {group.description ? <p className="text-sm text-slate-700">{group.description}</p> : null}
-        {group.has_plan ? null : <p className="mt-2 text-sm text-red-800">The plan of this group was deleted: its codes give no internet until the group gets another plan.</p>}
+        {group.has_plan ? null : (
+          <p className="mt-2 text-sm text-red-800">
+            The plan of this group was deleted: its codes give no internet until the group gets another plan.
+          </p>
+        )}
       </section>
       <section className="card">
         <h2 className="mb-3 text-lg font-semibold">Codes</h2>

@@ -29,7 +29,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       const { codes } = await voucherCodes(ctx, group.id, { offset, pageSize: BATCH });
       let text = "";
       for (const c of codes) {
-        text += csvLine([displayCode(c.code), Number(c.uses), c.first_redeemed_at === null ? null : new Date(Number(c.first_redeemed_at)).toISOString()]);
+        text += csvLine([
+          displayCode(c.code),
+          Number(c.uses),
+          c.first_redeemed_at === null ? null : new Date(Number(c.first_redeemed_at)).toISOString(),
+        ]);
       }
       if (text) controller.enqueue(encoder.encode(text));
       offset += codes.length;

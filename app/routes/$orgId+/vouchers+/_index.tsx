@@ -18,7 +18,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const list = parseListParams(new URL(request.url).searchParams);
   const { rows, total } = await listVoucherGroups(ctx, list);
   const today = todayUtc();
-  return json({ groups: rows.map((g) => groupRow(g, today)), total, list, orgId: ctx.org.id, canGenerate: ctx.permissions.has("edit_vouchers") });
+  return json({
+    groups: rows.map((g) => groupRow(g, today)),
+    total,
+    list,
+    orgId: ctx.org.id,
+    canGenerate: ctx.permissions.has("edit_vouchers"),
+  });
 }
 
 export default function Vouchers() {
@@ -55,7 +61,9 @@ export default function Vouchers() {
             cell: (g) => (
               <>
                 {g.valid_till}
-                {g.expired ? <span className="ml-2 rounded-full border border-slate-300 bg-slate-50 px-2 py-0.5 text-xs text-slate-600">Expired</span> : null}
+                {g.expired ? (
+                  <span className="ml-2 rounded-full border border-slate-300 bg-slate-50 px-2 py-0.5 text-xs text-slate-600">Expired</span>
+                ) : null}
               </>
             ),
           },

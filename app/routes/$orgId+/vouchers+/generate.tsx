@@ -10,7 +10,9 @@ import { generateVouchers, getVoucherGroup, updateVoucherGroup } from "~/service
 import { redirectWithToast } from "~/services/session.server";
 import { groupFormValues, groupIdOf, NEW_GROUP_VALUES, todayUtc } from "./__vouchers.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.group ? `Update ${data.group.name} · Vouchers · Mlango` : "Generate vouchers | Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.group ? `Update ${data.group.name} · Vouchers · Mlango` : "Generate vouchers | Mlango" },
+];
 
 // vouchers/generate (spec 3 §2, §4): create mode without a voucher id, update mode with one
 // (?id=5). Both need edit_vouchers, on the server; another organisation's id is a 404.

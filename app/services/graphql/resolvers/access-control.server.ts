@@ -6,7 +6,16 @@ import { isPermission } from "~/lib/permissions";
 import { createRoleSchema, roleDetailsSchema } from "~/lib/schemas/access-control";
 import { changeAdministratorRole, listAdministrators, removeAdministrator } from "../../access-control.server";
 import { requirePermission, type OrgContext } from "../../guard.server";
-import { assignPermission, createRole, getRole, listPermissions, listRoles, removeRole, requireRolePermissionEditing, updateRole } from "../../roles.server";
+import {
+  assignPermission,
+  createRole,
+  getRole,
+  listPermissions,
+  listRoles,
+  removeRole,
+  requireRolePermissionEditing,
+  updateRole,
+} from "../../roles.server";
 import { badInput, done, mutation, refused } from "../errors.server";
 import { checkOrder, pageOf, recordId, searchOf, type PageArgs } from "../args.server";
 import { iso, type Resolvers } from "./common.server";
@@ -84,7 +93,10 @@ function parse<S extends ZodTypeAny>(schema: S, input: Record<string, unknown>):
   return parsed.data;
 }
 
-const roleParent = (ctx: OrgContext, role: { id: number; name: string; description: string | null; role_type: string; created_at: number }) => ({ ctx, ...role });
+const roleParent = (
+  ctx: OrgContext,
+  role: { id: number; name: string; description: string | null; role_type: string; created_at: number },
+) => ({ ctx, ...role });
 
 export const resolvers: Resolvers = {
   Query: {
@@ -173,7 +185,9 @@ export const resolvers: Resolvers = {
         if (args.action !== "addition" && args.action !== "deletion") badInput("action must be addition or deletion.");
         if (!isPermission(args.permissionIdentifier)) badInput(`Unknown permission: ${args.permissionIdentifier.slice(0, 100)}.`);
         const outcome = await assignPermission(ctx, recordId(args.roleId), args.permissionIdentifier, args.action);
-        return outcome.ok ? done("Role permissions saved.", args.roleId) : refused(422, outcome.formErrors?.[0] ?? "Invalid input.", args.roleId);
+        return outcome.ok
+          ? done("Role permissions saved.", args.roleId)
+          : refused(422, outcome.formErrors?.[0] ?? "Invalid input.", args.roleId);
       }),
   },
 };

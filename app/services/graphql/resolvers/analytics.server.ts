@@ -140,13 +140,27 @@ class UsagePointAnswer {
     /** The organization's offset from UTC: hour and date are its own (decision 0023). */
     private readonly offsetMs: number,
   ) {}
-  get footfall() { return this.point.footfall; }
-  get connections() { return this.point.connections; }
-  get upload() { return this.point.upload; }
-  get download() { return this.point.download; }
-  get created() { return new Date(this.point.time).toISOString(); }
-  get hour() { return new Date(this.point.time + this.offsetMs).getUTCHours(); }
-  get date() { return new Date(this.point.time + this.offsetMs).toISOString().slice(0, 10); }
+  get footfall() {
+    return this.point.footfall;
+  }
+  get connections() {
+    return this.point.connections;
+  }
+  get upload() {
+    return this.point.upload;
+  }
+  get download() {
+    return this.point.download;
+  }
+  get created() {
+    return new Date(this.point.time).toISOString();
+  }
+  get hour() {
+    return new Date(this.point.time + this.offsetMs).getUTCHours();
+  }
+  get date() {
+    return new Date(this.point.time + this.offsetMs).toISOString().slice(0, 10);
+  }
 }
 
 export const usageSummaryOf = (u: UsageTotals) => ({
@@ -231,7 +245,8 @@ export const resolvers: Resolvers = {
       return authModeSummary(scope);
     },
     async aggregateDeviceSummary(_, args: WindowArgs & { groupBy: DeviceDimension; limit?: number | null }, context) {
-      if (args.limit !== null && args.limit !== undefined && (args.limit < 1 || args.limit > 250)) badInput("limit must be between 1 and 250.");
+      if (args.limit !== null && args.limit !== undefined && (args.limit < 1 || args.limit > 250))
+        badInput("limit must be between 1 and 250.");
       const { scope } = await windowOf(await context.org(), args);
       return (await deviceSummary(scope, args.groupBy, args.limit ?? undefined)).map(deviceRow(args.groupBy));
     },

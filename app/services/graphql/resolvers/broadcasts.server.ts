@@ -19,7 +19,14 @@ import {
   type Broadcast,
   type BroadcastSummary,
 } from "../../marketing/broadcasts.server";
-import { cancelSchedule, createSchedule, listSchedules, SCHEDULE_MESSAGES, SCHEDULE_PERMISSION, type ScheduleRow } from "../../marketing/schedules.server";
+import {
+  cancelSchedule,
+  createSchedule,
+  listSchedules,
+  SCHEDULE_MESSAGES,
+  SCHEDULE_PERMISSION,
+  type ScheduleRow,
+} from "../../marketing/schedules.server";
 import { checkOrder, pageOf, recordId, searchOf, type PageArgs } from "../args.server";
 import { done, mutation, refused, type MutationResult } from "../errors.server";
 import { iso, type Resolvers } from "./common.server";
@@ -172,16 +179,27 @@ export const resolvers: Resolvers = {
         const created = await createBroadcast(ctx, values.data);
         return done(created.message, created.id);
       }),
-    updateBroadcastEmail: (_, args: { input: { id: string; email?: string | null; text?: string | null; design?: string | null } }, context) =>
+    updateBroadcastEmail: (
+      _,
+      args: { input: { id: string; email?: string | null; text?: string | null; design?: string | null } },
+      context,
+    ) =>
       mutation(async () => {
         const ctx = await context.org();
         requirePermission(ctx, ...EDIT_BROADCASTS);
         const { input } = args;
         const broadcast = await getBroadcast(ctx, recordId(input.id));
-        const values = parsed(broadcastEmailSchema, { email_html: field(input.email), email_text: field(input.text), email_design: field(input.design) });
+        const values = parsed(broadcastEmailSchema, {
+          email_html: field(input.email),
+          email_text: field(input.text),
+          email_design: field(input.design),
+        });
         if ("refusal" in values) return { ...values.refusal, recordId: String(broadcast.id) };
         const keepText = !("text" in input);
-        const saved = await updateBroadcastEmail(ctx, broadcast.id, { ...values.data, email_text: keepText ? undefined : values.data.email_text });
+        const saved = await updateBroadcastEmail(ctx, broadcast.id, {
+          ...values.data,
+          email_text: keepText ? undefined : values.data.email_text,
+        });
         return done(saved.message, saved.id);
       }),
     updateBroadcastMessage: (_, args: { input: { id: string; sms?: string | null } }, context) =>
@@ -233,7 +251,8 @@ export const resolvers: Resolvers = {
     createdBy: (b: DetailParent) => b.owner,
     created_at: (b: DetailParent) => iso(b.created_at),
     updated_at: (b: DetailParent) => iso(b.updated_at),
-    schedules: async (b: DetailParent, args: PageArgs) => (await listSchedules(b.ctx, b.id, pageOf({ limit: args.limit, offset: args.offset }))).rows,
+    schedules: async (b: DetailParent, args: PageArgs) =>
+      (await listSchedules(b.ctx, b.id, pageOf({ limit: args.limit, offset: args.offset }))).rows,
     schedulesCount: async (b: DetailParent) => (await listSchedules(b.ctx, b.id, { offset: 0, pageSize: 1 })).total,
   },
   BroadcastSchedule: {

@@ -156,7 +156,12 @@ async function venueOf(ctx: OrgContext, ids: string[] | null | undefined): Promi
 }
 
 async function recordFilter(ctx: OrgContext, args: FilterArgs, extra: Partial<RecordFilter> = {}): Promise<RecordFilter> {
-  return { venueId: await venueOf(ctx, args.venues), accessPointMac: await apMac(ctx, args.accessPoints), ...extra, ...(await windowMs(ctx, args)) };
+  return {
+    venueId: await venueOf(ctx, args.venues),
+    accessPointMac: await apMac(ctx, args.accessPoints),
+    ...extra,
+    ...(await windowMs(ctx, args)),
+  };
 }
 
 /** organization { connections(…) }: view_clients, newest first. */
@@ -247,10 +252,21 @@ const deviceField =
 
 /** Listed devices carry their stats; a device reached from a connection reads them in one batch. */
 async function deviceStats(p: DeviceParent, context: GraphQLContext): Promise<Omit<DeviceStats, "lastAt"> & { lastSeen: number | null }> {
-  if (p.listed) return { connections: p.listed.connectionsCount, usage: p.listed.usage, online: p.listed.online ? 1 : 0, lastSeen: p.listed.lastSeenAt };
+  if (p.listed)
+    return {
+      connections: p.listed.connectionsCount,
+      usage: p.listed.usage,
+      online: p.listed.online ? 1 : 0,
+      lastSeen: p.listed.lastSeenAt,
+    };
   const [row, stats] = await Promise.all([deviceRow(p, context), context.loaders(p.ctx).deviceStats.load(p.id)]);
   const lastSeen = Math.max(Number(row.last_seen_at ?? 0), stats?.lastAt ?? 0);
-  return { connections: stats?.connections ?? 0, usage: stats?.usage ?? 0, online: stats?.online ?? 0, lastSeen: lastSeen > 0 ? lastSeen : null };
+  return {
+    connections: stats?.connections ?? 0,
+    usage: stats?.usage ?? 0,
+    online: stats?.online ?? 0,
+    lastSeen: lastSeen > 0 ? lastSeen : null,
+  };
 }
 
 export const resolvers: Resolvers = {
@@ -302,7 +318,11 @@ export const resolvers: Resolvers = {
     access_point_mac: (p: ConnectionParent) => p.accessPoint?.macAddress ?? null,
     customer: (p: ConnectionParent) =>
       p.customer
-        ? ({ ctx: p.ctx, id: p.customer.id, known: { identity: p.customer.identity, name: p.customer.name, phone_number: p.customer.phoneNumber } } satisfies CustomerParent)
+        ? ({
+            ctx: p.ctx,
+            id: p.customer.id,
+            known: { identity: p.customer.identity, name: p.customer.name, phone_number: p.customer.phoneNumber },
+          } satisfies CustomerParent)
         : null,
     device: (p: ConnectionParent) =>
       p.device
@@ -317,7 +337,12 @@ export const resolvers: Resolvers = {
     venue: (p: ConnectionParent) => (p.venue ? ({ ctx: p.ctx, id: p.venue.id, name: p.venue.name } satisfies VenueParent) : null),
     accessPoint: (p: ConnectionParent) =>
       p.accessPoint?.id != null
-        ? ({ ctx: p.ctx, id: p.accessPoint.id, name: p.accessPoint.name ?? "", mac_address: p.accessPoint.macAddress ?? "" } satisfies AccessPointParent)
+        ? ({
+            ctx: p.ctx,
+            id: p.accessPoint.id,
+            name: p.accessPoint.name ?? "",
+            mac_address: p.accessPoint.macAddress ?? "",
+          } satisfies AccessPointParent)
         : null,
     authorized_at: (p: ConnectionParent) => iso(p.authorizedAt),
     created_at: (p: ConnectionParent) => iso(p.createdAt),
@@ -339,17 +364,48 @@ export const resolvers: Resolvers = {
     devicesCount: customerCount("devicesCount"),
   },
   Device: {
-    name: deviceField("name", (d) => d.name, (r) => r.name),
-    mac_address: deviceField("mac_address", (d) => d.macAddress, (r) => r.mac_address),
-    os: deviceField("os", (d) => d.os, (r) => r.os),
-    os_version: deviceField("os_version", (d) => d.osVersion, (r) => r.os_version),
+    name: deviceField(
+      "name",
+      (d) => d.name,
+      (r) => r.name,
+    ),
+    mac_address: deviceField(
+      "mac_address",
+      (d) => d.macAddress,
+      (r) => r.mac_address,
+    ),
+    os: deviceField(
+      "os",
+      (d) => d.os,
+      (r) => r.os,
+    ),
+    os_version: deviceField(
+      "os_version",
+      (d) => d.osVersion,
+      (r) => r.os_version,
+    ),
     brand: deviceField("brand", undefined, (r) => r.brand),
     browser: deviceField("browser", undefined, (r) => r.browser),
-    is_mobile: deviceField("is_mobile", (d) => d.type === "Mobile", (r) => r.is_mobile === 1),
-    type: deviceField("type", (d) => d.type, (r) => (r.is_mobile === 1 ? "Mobile" : "Desktop")),
-    blocked: deviceField("blocked", (d) => d.blocked, (r) => r.blocked_at !== null),
+    is_mobile: deviceField(
+      "is_mobile",
+      (d) => d.type === "Mobile",
+      (r) => r.is_mobile === 1,
+    ),
+    type: deviceField(
+      "type",
+      (d) => d.type,
+      (r) => (r.is_mobile === 1 ? "Mobile" : "Desktop"),
+    ),
+    blocked: deviceField(
+      "blocked",
+      (d) => d.blocked,
+      (r) => r.blocked_at !== null,
+    ),
     async customer(p: DeviceParent, _args, context) {
-      if (p.listed) return p.listed.customer ? ({ ctx: p.ctx, id: p.listed.customer.id, known: { name: p.listed.customer.name } } satisfies CustomerParent) : null;
+      if (p.listed)
+        return p.listed.customer
+          ? ({ ctx: p.ctx, id: p.listed.customer.id, known: { name: p.listed.customer.name } } satisfies CustomerParent)
+          : null;
       const customerId = (await deviceRow(p, context)).customer_id;
       return customerId === null ? null : ({ ctx: p.ctx, id: customerId } satisfies CustomerParent);
     },

@@ -4,7 +4,17 @@
 // filters travel as the stored JSON text, as the spec has them; customersCount is counted when asked.
 import { checkedFiltersSchema, GROUP_MESSAGES, groupSchema } from "~/lib/schemas/groups";
 import { requirePermission, type OrgContext } from "../../guard.server";
-import { createGroup, deleteGroup, findGroup, getGroup, listGroups, membersCount, updateGroup, updateGroupFilters, type GroupRecord } from "../../marketing/groups.server";
+import {
+  createGroup,
+  deleteGroup,
+  findGroup,
+  getGroup,
+  listGroups,
+  membersCount,
+  updateGroup,
+  updateGroupFilters,
+  type GroupRecord,
+} from "../../marketing/groups.server";
 import { checkOrder, pageOf, recordId, searchOf, type PageArgs } from "../args.server";
 import { done, mutation, refused } from "../errors.server";
 import { iso, type Resolvers } from "./common.server";

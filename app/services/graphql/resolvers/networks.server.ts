@@ -106,8 +106,18 @@ export interface AccessPointParent {
   range?: Range;
 }
 
-export const venueParent = (ctx: OrgContext, row: VenueRecord, counts?: VenueCounts): VenueParent => ({ ctx, id: row.id, name: row.name, row, counts });
-export const accessPointParent = (ctx: OrgContext, row: AccessPointRecord, extra: { counts?: AccessPointCounts; range?: Range } = {}): AccessPointParent => ({
+export const venueParent = (ctx: OrgContext, row: VenueRecord, counts?: VenueCounts): VenueParent => ({
+  ctx,
+  id: row.id,
+  name: row.name,
+  row,
+  counts,
+});
+export const accessPointParent = (
+  ctx: OrgContext,
+  row: AccessPointRecord,
+  extra: { counts?: AccessPointCounts; range?: Range } = {},
+): AccessPointParent => ({
   ctx,
   id: row.id,
   name: row.name,
@@ -163,7 +173,8 @@ export async function accessPoints(ctx: OrgContext, args: PageArgs & WindowArgs)
   requirePermission(ctx, "view_networks");
   const venueId = oneId(args.venues, "venues");
   const page = pageOf(args);
-  const range = args.startDate || args.endDate ? (await windowOf(ctx, { startDate: args.startDate, endDate: args.endDate })).range : undefined;
+  const range =
+    args.startDate || args.endDate ? (await windowOf(ctx, { startDate: args.startDate, endDate: args.endDate })).range : undefined;
   if (venueId !== undefined) await getVenue(ctx, venueId); // another organisation's network is not found
   const { accessPoints: rows } = await listAccessPoints(ctx, { venueId }, page, range);
   return rows.map(({ customersCount, connectionsCount, onlineConnectionsCount, ...row }) =>

@@ -7,7 +7,16 @@ import type { ZodTypeAny, z } from "zod";
 import { bandwidthPolicySchema, servicePlanSchema } from "~/lib/schemas/plans";
 import { requirePermission, type OrgContext } from "../../guard.server";
 import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from "../../prepaid/policies.server";
-import { createPlan, deletePlan, getFreePlan, getPlan, listPlans, updatePlan, type PlanSaveResult, type ServicePlan } from "../../prepaid/plans.server";
+import {
+  createPlan,
+  deletePlan,
+  getFreePlan,
+  getPlan,
+  listPlans,
+  updatePlan,
+  type PlanSaveResult,
+  type ServicePlan,
+} from "../../prepaid/plans.server";
 import { done, mutation, refused, type MutationResult } from "../errors.server";
 import { checkOrder, pageOf, recordId, searchOf, type PageArgs } from "../args.server";
 import type { GraphQLContext } from "../context.server";
@@ -296,8 +305,17 @@ export const resolvers: Resolvers = {
   },
   ServicePlan: {
     bandwidthPolicy: (p: PlanParent) =>
-      p.bandwidth_policy_id === null ? null : ({ ctx: p.ctx, id: Number(p.bandwidth_policy_id), name: p.bandwidth_policy_name ?? "" } satisfies PolicyParent),
-    limit_type: (p: PlanParent) => (p.plan_kind === "Unlimited" ? null : p.time_limit !== null && p.usage_limit !== null ? "Both" : p.usage_limit !== null ? "Data" : "Time"),
+      p.bandwidth_policy_id === null
+        ? null
+        : ({ ctx: p.ctx, id: Number(p.bandwidth_policy_id), name: p.bandwidth_policy_name ?? "" } satisfies PolicyParent),
+    limit_type: (p: PlanParent) =>
+      p.plan_kind === "Unlimited"
+        ? null
+        : p.time_limit !== null && p.usage_limit !== null
+          ? "Both"
+          : p.usage_limit !== null
+            ? "Data"
+            : "Time",
     price: (p: PlanParent) => p.price_cents / 100,
     subscriptionsCount: (p: PlanParent) => p.subscriptions_count,
     created_at: (p: PlanParent) => iso(p.created_at),

@@ -124,7 +124,8 @@ export const resolvers: Resolvers = {
     allVisitors: listOf("all_visitors"),
     allVisitorsCount: countOf("all_visitors"),
     async myReports(_, args: { report?: string | null }, context) {
-      if (args.report != null && !isReportSlug(args.report)) badInput("report must be overview, new_visitors, unique_visitors, all_visitors, repeat_visitors or footfall.");
+      if (args.report != null && !isReportSlug(args.report))
+        badInput("report must be overview, new_visitors, unique_visitors, all_visitors, repeat_visitors or footfall.");
       return myReports(await context.org(), (args.report ?? undefined) as ReportSlug | undefined);
     },
   },
@@ -135,7 +136,10 @@ export const resolvers: Resolvers = {
         if (!parsed.success) badInput(parsed.error.issues[0]?.message ?? "Invalid input.");
         const ctx = await context.org();
         const saved = await subscribeReport(ctx, parsed.data.report, parsed.data.sendTime);
-        return done(`You will receive the ${reportTitle(saved.report)} report by email every day at ${formatSendHour(saved.send_at)} (${formatOffset(ctx.org.clock.offsetMs)}).`, saved.id);
+        return done(
+          `You will receive the ${reportTitle(saved.report)} report by email every day at ${formatSendHour(saved.send_at)} (${formatOffset(ctx.org.clock.offsetMs)}).`,
+          saved.id,
+        );
       }),
     unsubscribeReport: (_, args: { id: string }, context) =>
       mutation(async () => {

@@ -45,7 +45,12 @@ export async function sendingSchedules(organizationId: number): Promise<number[]
  * PostgreSQL the inner select locks them (SKIP LOCKED: a second sender takes other rows); SQLite has
  * one writer, so the statement is atomic across processes. The lease is next_attempt_at.
  */
-export async function claimDeliveries(scheduleId: number, channel: DeliveryChannel, limit: number, now = Date.now()): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  scheduleId: number,
+  channel: DeliveryChannel,
+  limit: number,
+  now = Date.now(),
+): Promise<ClaimedDelivery[]> {
   let due = db
     .selectFrom("broadcast_deliveries")
     .select("id")
@@ -59,7 +64,10 @@ export async function claimDeliveries(scheduleId: number, channel: DeliveryChann
   // A materialised CTE: PostgreSQL may run an `IN (select … limit n for update skip locked)` more
   // than once inside an UPDATE and take more than n rows (seen: all of them); the CTE runs once.
   const rows = await db
-    .with((wb) => wb("due").materialized(), () => due)
+    .with(
+      (wb) => wb("due").materialized(),
+      () => due,
+    )
     .updateTable("broadcast_deliveries")
     .set((eb) => ({ attempts: eb("attempts", "+", 1), next_attempt_at: now + DISPATCH_TUNING.deliveryLeaseMs, updated_at: now }))
     .where("id", "in", (eb) => eb.selectFrom("due").select("due.id"))
@@ -76,11 +84,17 @@ export async function claimDeliveries(scheduleId: number, channel: DeliveryChann
  * in the second before `now` (sent_at, written as the last byte goes), oldest first: where a send
  * job's pace starts, whichever job sent them.
  */
-export async function reachedLastSecond(organizationId: number, channel: DeliveryChannel, now = Date.now()): Promise<{ at: number; count: number }[]> {
+export async function reachedLastSecond(
+  organizationId: number,
+  channel: DeliveryChannel,
+  now = Date.now(),
+): Promise<{ at: number; count: number }[]> {
   const rows = await db
     .selectFrom("broadcast_deliveries")
     .select(["sent_at", (eb) => eb.fn.countAll<number>().as("count")])
-    .where("schedule_id", "in", (eb) => eb.selectFrom("broadcast_schedules").select("id").where("organization_id", "=", organizationId).where("status", "=", "Sending"))
+    .where("schedule_id", "in", (eb) =>
+      eb.selectFrom("broadcast_schedules").select("id").where("organization_id", "=", organizationId).where("status", "=", "Sending"),
+    )
     .where("channel", "=", channel)
     .where("sent_at", ">", now - 1_000)
     .groupBy("sent_at")
@@ -123,7 +137,13 @@ export async function markSent(rows: ClaimedDelivery[], providerMessageId: strin
     const result = await trx
       .updateTable("broadcast_deliveries")
       .set({ status: "sent", provider_message_id: providerMessageId, error: null, sent_at: now, next_attempt_at: null, updated_at: now })
-      .where(({ eb, refTuple, tuple }) => eb(refTuple("id", "attempts"), "in", rows.map((r) => tuple(r.id, r.attempts))))
+      .where(({ eb, refTuple, tuple }) =>
+        eb(
+          refTuple("id", "attempts"),
+          "in",
+          rows.map((r) => tuple(r.id, r.attempts)),
+        ),
+      )
       .where("status", "=", "queued")
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== rows.length) throw new LeaseLost(); // rolls back the others too
@@ -138,15 +158,39 @@ export async function markSent(rows: ClaimedDelivery[], providerMessageId: strin
 export async function recordOutcomes(outcomes: [ClaimedDelivery, Outcome][], now = Date.now()): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (const [row, outcome] of outcomes) {
-      const update = trx.updateTable("broadcast_deliveries").where("id", "=", row.id).where("status", "in", ["queued", "sent"]).where("attempts", "=", row.attempts);
+      const update = trx
+        .updateTable("broadcast_deliveries")
+        .where("id", "=", row.id)
+        .where("status", "in", ["queued", "sent"])
+        .where("attempts", "=", row.attempts);
       if (outcome.status === "sent") {
-        await update.set({ status: "sent", provider_message_id: outcome.providerMessageId, cost: outcome.cost, error: null, sent_at: sql`coalesce(sent_at, ${now})`, next_attempt_at: null, updated_at: now }).execute();
+        await update
+          .set({
+            status: "sent",
+            provider_message_id: outcome.providerMessageId,
+            cost: outcome.cost,
+            error: null,
+            sent_at: sql`coalesce(sent_at, ${now})`,
+            next_attempt_at: null,
+            updated_at: now,
+          })
+          .execute();
       } else if (outcome.status === "opted_out") {
         await update.set({ status: "opted_out", next_attempt_at: null, updated_at: now }).execute();
       } else if (outcome.retryable && row.attempts < DISPATCH_TUNING.maxAttempts) {
-        await update.set({ status: "queued", sent_at: null, error: outcome.error.slice(0, 1000), next_attempt_at: now + retryDelayMs(row.attempts), updated_at: now }).execute();
+        await update
+          .set({
+            status: "queued",
+            sent_at: null,
+            error: outcome.error.slice(0, 1000),
+            next_attempt_at: now + retryDelayMs(row.attempts),
+            updated_at: now,
+          })
+          .execute();
       } else {
-        await update.set({ status: "failed", sent_at: null, error: outcome.error.slice(0, 1000), next_attempt_at: null, updated_at: now }).execute();
+        await update
+          .set({ status: "failed", sent_at: null, error: outcome.error.slice(0, 1000), next_attempt_at: null, updated_at: now })
+          .execute();
       }
     }
   });
@@ -157,7 +201,10 @@ export async function nextDueAt(organizationId: number, channel: DeliveryChannel
   const row = await db
     .selectFrom("broadcast_deliveries")
     .innerJoin("broadcast_schedules", "broadcast_schedules.id", "broadcast_deliveries.schedule_id")
-    .select((eb) => [eb.fn.count<number>("broadcast_deliveries.id").as("queued"), eb.fn.min(sql<number>`coalesce(broadcast_deliveries.next_attempt_at, 0)`).as("due")])
+    .select((eb) => [
+      eb.fn.count<number>("broadcast_deliveries.id").as("queued"),
+      eb.fn.min(sql<number>`coalesce(broadcast_deliveries.next_attempt_at, 0)`).as("due"),
+    ])
     .where("broadcast_schedules.organization_id", "=", organizationId)
     .where("broadcast_schedules.status", "=", "Sending")
     .where("broadcast_deliveries.status", "=", "queued")
@@ -183,7 +230,8 @@ export async function finishSchedules(organizationId: number, now = Date.now()):
     const failed = count("failed");
     const reached = count("sent") + count("delivered") + count("bounced");
     const firstError = counts.find((c) => c.status === "failed")?.error ?? "";
-    const error = failed > 0 && reached === 0 ? `${failed === 1 ? "The message" : `All ${failed} messages`} failed. ${firstError}`.trim() : null;
+    const error =
+      failed > 0 && reached === 0 ? `${failed === 1 ? "The message" : `All ${failed} messages`} failed. ${firstError}`.trim() : null;
     await db
       .updateTable("broadcast_schedules")
       .set({ status: error ? "Failed" : "Sent", error, finished_at: now, updated_at: now })

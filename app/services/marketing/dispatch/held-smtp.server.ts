@@ -129,7 +129,15 @@ export async function sendHeldMail(email: Email, commit: () => Promise<void>): P
     await deliverEmail(email);
     return { sent: true };
   }
-  const composed = new MailComposer({ from: env.MAIL_FROM, to: email.to, subject: email.subject, text: email.text, html: email.html, attachments: email.attachments, headers: email.headers }).compile();
+  const composed = new MailComposer({
+    from: env.MAIL_FROM,
+    to: email.to,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+    attachments: email.attachments,
+    headers: email.headers,
+  }).compile();
   const envelope = composed.getEnvelope();
   const bytes = await composed.build();
 
@@ -153,14 +161,22 @@ export async function sendHeldMail(email: Email, commit: () => Promise<void>): P
         this.push(bytes);
         staged();
       } else if (reads === 2) {
-        void released.then((end) => (end ? this.push(null) : this.destroy(new Error("The delivery could not be recorded; the mail was not finished."))));
+        void released.then((end) =>
+          end ? this.push(null) : this.destroy(new Error("The delivery could not be recorded; the mail was not finished.")),
+        );
       }
     },
   });
   const answered = new Promise<void>((resolve, reject) =>
     connection.send({ from: envelope.from || "", to: envelope.to }, message, (error) => (error ? reject(error) : resolve())),
   );
-  const beforeData = await Promise.race([dataAccepted.then(() => null), answered.then(() => null, (error: Error) => error)]);
+  const beforeData = await Promise.race([
+    dataAccepted.then(() => null),
+    answered.then(
+      () => null,
+      (error: Error) => error,
+    ),
+  ]);
   if (beforeData) {
     giveBack(p, connection, false);
     return { sent: false, committed: false, error: beforeData };

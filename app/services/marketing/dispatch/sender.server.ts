@@ -7,7 +7,19 @@ import type { DeliveryChannel } from "~/db/schema";
 import { enqueue } from "../../jobs/queue.server";
 import type { SmsProvider, SmsSendResult } from "../sms/provider.server";
 import { smsSenderFor } from "../sms/settings.server";
-import { claimDeliveries, finishSchedules, LeaseLost, markSent, nextDueAt, reachedLastSecond, recordOutcomes, sendingSchedules, withdrawnConsent, type ClaimedDelivery, type Outcome } from "./deliveries.server";
+import {
+  claimDeliveries,
+  finishSchedules,
+  LeaseLost,
+  markSent,
+  nextDueAt,
+  reachedLastSecond,
+  recordOutcomes,
+  sendingSchedules,
+  withdrawnConsent,
+  type ClaimedDelivery,
+  type Outcome,
+} from "./deliveries.server";
 import { sendHeldMail } from "./held-smtp.server";
 import { broadcastEmail, textFromHtml, type BroadcastContent } from "./email.server";
 import { DISPATCH_TUNING } from "./tuning.server";
@@ -31,10 +43,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
  * Makes sure a send job will work this organisation's channel from `slice` on: that slice's job, or,
  * when that one exists already (it may be finished), the next slice's, which cannot have run yet.
  */
-export async function wakeSender(organizationId: number, channel: DeliveryChannel, slice = sliceOf(Date.now()), notBefore = 0): Promise<void> {
+export async function wakeSender(
+  organizationId: number,
+  channel: DeliveryChannel,
+  slice = sliceOf(Date.now()),
+  notBefore = 0,
+): Promise<void> {
   for (const s of [slice, slice + 1]) {
     const runAt = Math.max(s * DISPATCH_TUNING.sliceMs, notBefore);
-    const id = await enqueue(SEND_JOB, { organizationId, channel, slice: s } satisfies SendPayload, { runAt, dedupeKey: `${SEND_JOB}:${organizationId}:${channel}:${s}`, maxAttempts: 3 });
+    const id = await enqueue(SEND_JOB, { organizationId, channel, slice: s } satisfies SendPayload, {
+      runAt,
+      dedupeKey: `${SEND_JOB}:${organizationId}:${channel}:${s}`,
+      maxAttempts: 3,
+    });
     if (id !== null) return;
   }
 }
@@ -114,12 +135,26 @@ async function contentOf(scheduleId: number): Promise<Content> {
     .selectFrom("broadcast_schedules")
     .innerJoin("broadcasts", "broadcasts.id", "broadcast_schedules.broadcast_id")
     .innerJoin("organizations", "organizations.id", "broadcast_schedules.organization_id")
-    .select(["organizations.id as organizationId", "organizations.name as organizationName", "broadcasts.title", "broadcasts.email_html", "broadcasts.email_text", "broadcasts.sms"])
+    .select([
+      "organizations.id as organizationId",
+      "organizations.name as organizationName",
+      "broadcasts.title",
+      "broadcasts.email_html",
+      "broadcasts.email_text",
+      "broadcasts.sms",
+    ])
     .where("broadcast_schedules.id", "=", scheduleId)
     .executeTakeFirstOrThrow();
   // The text part read off the HTML once per schedule, not once per mail.
   const emailText = row.email_text?.trim() || textFromHtml(row.email_html ?? "");
-  return { organizationId: row.organizationId, organizationName: row.organizationName, title: row.title, emailHtml: row.email_html, emailText, sms: row.sms };
+  return {
+    organizationId: row.organizationId,
+    organizationName: row.organizationName,
+    title: row.title,
+    emailHtml: row.email_html,
+    emailText,
+    sms: row.sms,
+  };
 }
 
 /** SMTP answers 5xx for good (no such mailbox); anything else (4xx, a dropped connection) may pass later. */
@@ -144,7 +179,11 @@ function emailChannel(): Channel {
             if (held.sent) return [row, { status: "sent", providerMessageId: messageId, cost: null }];
             // A refusal at the end is the server's word (5xx for good, 4xx later). An answer lost after
             // the end is ambiguous: the mail may have gone, so it is not sent again.
-            if (held.committed && typeof held.error.responseCode !== "number") return [row, { status: "failed", error: `${held.error.message} (the mail may have been delivered; not sent again)`, retryable: false }];
+            if (held.committed && typeof held.error.responseCode !== "number")
+              return [
+                row,
+                { status: "failed", error: `${held.error.message} (the mail may have been delivered; not sent again)`, retryable: false },
+              ];
             return [row, emailFailure(held.error)];
           } catch (error) {
             if (error instanceof LeaseLost) return null;
@@ -172,16 +211,24 @@ async function smsChannel(organizationId: number): Promise<Channel | null> {
  * One request for the batch's numbers (Africa's Talking takes one text for many); each row gets its
  * number's answer. The rows are recorded as sent before the request's last byte goes (SmsProvider).
  */
-async function sendSms(provider: SmsProvider, message: { text: string; from: string | null }, rows: ClaimedDelivery[], released: () => void): Promise<[ClaimedDelivery, Outcome][]> {
+async function sendSms(
+  provider: SmsProvider,
+  message: { text: string; from: string | null },
+  rows: ClaimedDelivery[],
+  released: () => void,
+): Promise<[ClaimedDelivery, Outcome][]> {
   if (rows.length === 0) return [];
   let committed = false;
   let results: Map<string, SmsSendResult>;
   try {
-    const answers = await provider.send({ to: [...new Set(rows.map((r) => r.address))], text: message.text, from: message.from }, async () => {
-      await markSent(rows);
-      committed = true;
-      released();
-    });
+    const answers = await provider.send(
+      { to: [...new Set(rows.map((r) => r.address))], text: message.text, from: message.from },
+      async () => {
+        await markSent(rows);
+        committed = true;
+        released();
+      },
+    );
     results = new Map(answers.map((a) => [a.to, a]));
   } catch (error) {
     if (error instanceof LeaseLost) return [];
@@ -190,7 +237,11 @@ async function sendSms(provider: SmsProvider, message: { text: string; from: str
     // provider may have sent, so never again.
     const { retryable, kind } = error as { retryable?: boolean; kind?: string };
     const ambiguous = kind === "timeout" || (committed && kind === "unreachable");
-    const outcome: Outcome = { status: "failed", error: error instanceof Error ? error.message : String(error), retryable: retryable !== false && !ambiguous };
+    const outcome: Outcome = {
+      status: "failed",
+      error: error instanceof Error ? error.message : String(error),
+      retryable: retryable !== false && !ambiguous,
+    };
     return rows.map((row) => [row, outcome]);
   }
   return rows.map((row) => {
@@ -210,6 +261,8 @@ async function failQueuedSms(organizationId: number, error: string): Promise<voi
     .where("organization_id", "=", organizationId)
     .where("channel", "=", "SMS")
     .where("status", "=", "queued")
-    .where("schedule_id", "in", (eb) => eb.selectFrom("broadcast_schedules").select("id").where("organization_id", "=", organizationId).where("status", "=", "Sending"))
+    .where("schedule_id", "in", (eb) =>
+      eb.selectFrom("broadcast_schedules").select("id").where("organization_id", "=", organizationId).where("status", "=", "Sending"),
+    )
     .execute();
 }

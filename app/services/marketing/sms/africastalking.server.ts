@@ -80,7 +80,8 @@ interface Recipient {
 }
 
 const digitsOf = (number: string) => number.replace(/\D/g, "");
-const text = (value: unknown): string | null => (typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null);
+const text = (value: unknown): string | null =>
+  typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null;
 
 /** The Recipients of a 2xx answer; null when the answer has another shape. */
 function recipientsOf(body: unknown): Recipient[] | null {
@@ -93,26 +94,66 @@ function recipientsOf(body: unknown): Recipient[] | null {
     const number = text(r.number);
     if (!Number.isInteger(statusCode) || number === null) return null;
     const messageId = text(r.messageId);
-    recipients.push({ statusCode, number, status: text(r.status) ?? "", cost: text(r.cost), messageId: messageId && messageId !== "None" ? messageId : null });
+    recipients.push({
+      statusCode,
+      number,
+      status: text(r.status) ?? "",
+      cost: text(r.cost),
+      messageId: messageId && messageId !== "None" ? messageId : null,
+    });
   }
   return recipients;
 }
 
 function resultOf(to: string, recipient: Recipient | undefined): SmsSendResult {
-  if (!recipient) return { to, status: "failed", messageId: null, cost: null, error: "Africa's Talking gave no answer for this number.", retryable: false };
-  if (SENT_CODES.has(recipient.statusCode)) return { to, status: "sent", messageId: recipient.messageId, cost: recipient.cost, error: null, retryable: false };
+  if (!recipient)
+    return {
+      to,
+      status: "failed",
+      messageId: null,
+      cost: null,
+      error: "Africa's Talking gave no answer for this number.",
+      retryable: false,
+    };
+  if (SENT_CODES.has(recipient.statusCode))
+    return { to, status: "sent", messageId: recipient.messageId, cost: recipient.cost, error: null, retryable: false };
   const known = FAILURES[recipient.statusCode];
   const name = recipient.status || known?.name || "Failed";
-  return { to, status: "failed", messageId: null, cost: null, error: `${name} (${recipient.statusCode})`, retryable: known?.retryable ?? false };
+  return {
+    to,
+    status: "failed",
+    messageId: null,
+    cost: null,
+    error: `${name} (${recipient.statusCode})`,
+    retryable: known?.retryable ?? false,
+  };
 }
 
 async function requestError(response: Response): Promise<SmsProviderError> {
   const said = (await response.text().catch(() => "")).replace(/\s+/g, " ").trim().slice(0, 200);
   const status = response.status;
-  if (status === 401 || status === 403) return new SmsProviderError("auth", "Africa's Talking refused the username or API key.", false, status);
-  if (status === 429) return new SmsProviderError("rate_limited", "Africa's Talking is limiting how fast messages are sent; they will be tried again.", true, status);
-  if (status >= 500) return new SmsProviderError("server", `Africa's Talking had a problem (HTTP ${status}); the messages will be tried again.`, true, status);
-  return new SmsProviderError("rejected", `Africa's Talking refused the request (HTTP ${status})${said ? `: ${said}` : "."}`, false, status);
+  if (status === 401 || status === 403)
+    return new SmsProviderError("auth", "Africa's Talking refused the username or API key.", false, status);
+  if (status === 429)
+    return new SmsProviderError(
+      "rate_limited",
+      "Africa's Talking is limiting how fast messages are sent; they will be tried again.",
+      true,
+      status,
+    );
+  if (status >= 500)
+    return new SmsProviderError(
+      "server",
+      `Africa's Talking had a problem (HTTP ${status}); the messages will be tried again.`,
+      true,
+      status,
+    );
+  return new SmsProviderError(
+    "rejected",
+    `Africa's Talking refused the request (HTTP ${status})${said ? `: ${said}` : "."}`,
+    false,
+    status,
+  );
 }
 
 /** An SmsProvider sending through Africa's Talking. */
@@ -135,7 +176,13 @@ export function africasTalking(options: AfricasTalkingOptions): SmsProvider {
       } as RequestInit);
       if (held && commit) {
         // An answer before the whole request went (a refusal of the headers) means nothing was sent.
-        const first = await Promise.race([held.staged.then(() => "staged" as const), answer.then(() => "answered" as const, () => "failed" as const)]);
+        const first = await Promise.race([
+          held.staged.then(() => "staged" as const),
+          answer.then(
+            () => "answered" as const,
+            () => "failed" as const,
+          ),
+        ]);
         if (first === "staged") {
           try {
             await commit();
@@ -158,7 +205,8 @@ export function africasTalking(options: AfricasTalkingOptions): SmsProvider {
       }
       if (!response.ok) throw await requestError(response);
       const recipients = recipientsOf(await response.json().catch(() => null));
-      if (!recipients) throw new SmsProviderError("unexpected", "Africa's Talking answered in a way Mlango does not understand.", false, response.status);
+      if (!recipients)
+        throw new SmsProviderError("unexpected", "Africa's Talking answered in a way Mlango does not understand.", false, response.status);
 
       // Matched by number (the answer's order is not promised); a number sent twice takes its answers in turn.
       const byNumber = new Map<string, Recipient[]>();

@@ -30,7 +30,8 @@ const ok: Answer = { status: 200, body: { ok: true } };
 const refuse = (status: number, message: string): Answer => ({ status, body: { error: { message } } });
 const unknownKey = refuse(404, "There is no SMS callback at this address.");
 
-const log = (event: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ at: new Date().toISOString(), event, ...fields }));
+const log = (event: string, fields: Record<string, unknown>) =>
+  console.log(JSON.stringify({ at: new Date().toISOString(), event, ...fields }));
 
 async function organizationOf(callbackKey: string): Promise<number | null> {
   if (!CALLBACK_KEY.test(callbackKey)) return null;
@@ -88,7 +89,8 @@ export async function applyInboundMessage(callbackKey: string, body: unknown, no
   if (organizationId === null) return unknownKey;
   const fields = (body && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const { from, text } = fields;
-  if (typeof from !== "string" || typeof text !== "string" || from.trim() === "") return refuse(400, "This is not an inbound message: from and text are required.");
+  if (typeof from !== "string" || typeof text !== "string" || from.trim() === "")
+    return refuse(400, "This is not an inbound message: from and text are required.");
   if (!isStopRequest(text)) return ok;
   const phone = normalizePhone(from.slice(0, 32));
   if (phone === null) return ok;
@@ -111,7 +113,10 @@ export function mountSmsRoutes(router: express.Router): void {
   const body: express.RequestHandler[] = [
     express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 20 }),
     express.json({ limit: BODY_LIMIT }),
-    (req, res, next) => (hasNul(req.body) || hasNul(req.params) ? res.status(400).json({ error: { message: "The request contains a character that is not allowed." } }) : next()),
+    (req, res, next) =>
+      hasNul(req.body) || hasNul(req.params)
+        ? res.status(400).json({ error: { message: "The request contains a character that is not allowed." } })
+        : next(),
   ];
   router.post("/marketing/sms/:callbackKey/delivery", ...body, async (req, res) => {
     const answer = await applyDeliveryReport(req.params.callbackKey!, req.body);

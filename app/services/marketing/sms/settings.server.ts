@@ -108,7 +108,10 @@ export interface SmsSender {
  * How the dispatch sends this organisation's SMS, for the server only; null when SMS is not set up.
  * Throws when the API key was stored under another SECRETS_KEY (the operator must enter it again).
  */
-export async function smsSenderFor(organizationId: number, options: { standIn?: string; timeoutMs?: number } = {}): Promise<SmsSender | null> {
+export async function smsSenderFor(
+  organizationId: number,
+  options: { standIn?: string; timeoutMs?: number } = {},
+): Promise<SmsSender | null> {
   const row = await db
     .selectFrom("sms_settings")
     .select(["username", "api_key", "sender_id", "messages_per_second"])
@@ -119,10 +122,17 @@ export async function smsSenderFor(organizationId: number, options: { standIn?: 
   try {
     apiKey = readSecret(row.api_key)!;
   } catch {
-    throw new Error("The saved Africa's Talking API key cannot be read (the server's SECRETS_KEY changed). Enter it again on the SMS settings page.");
+    throw new Error(
+      "The saved Africa's Talking API key cannot be read (the server's SECRETS_KEY changed). Enter it again on the SMS settings page.",
+    );
   }
   return {
-    provider: africasTalking({ baseUrl: africasTalkingBaseUrl(row.username, options.standIn), username: row.username, apiKey, timeoutMs: options.timeoutMs }),
+    provider: africasTalking({
+      baseUrl: africasTalkingBaseUrl(row.username, options.standIn),
+      username: row.username,
+      apiKey,
+      timeoutMs: options.timeoutMs,
+    }),
     from: row.sender_id,
     messagesPerSecond: Number(row.messages_per_second),
   };

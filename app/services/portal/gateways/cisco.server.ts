@@ -19,7 +19,14 @@ export const cisco = radiusGateway({
     if (apParam && !apMac) return { ok: false, message: "The controller sent an ap_mac that is not a MAC address." };
     return {
       ok: true,
-      entry: { apMac, clientMac, clientIp: ip(param(query, "client_ip")), ssid: short(param(query, "wlan"), 64), continueUrl: httpUrl(param(query, "redirect")), context: { switch_url: switchUrl } },
+      entry: {
+        apMac,
+        clientMac,
+        clientIp: ip(param(query, "client_ip")),
+        ssid: short(param(query, "wlan"), 64),
+        continueUrl: httpUrl(param(query, "redirect")),
+        context: { switch_url: switchUrl },
+      },
     };
   },
   loginForm(context, { username, password }, successUrl) {

@@ -28,7 +28,14 @@ export const meraki: GatewayAdapter = {
     if (gatewayId) context.gateway_id = gatewayId;
     return {
       ok: true,
-      entry: { apMac, clientMac, clientIp: ip(param(query, "client_ip")), ssid: null, continueUrl: httpUrl(param(query, "user_continue_url")), context },
+      entry: {
+        apMac,
+        clientMac,
+        clientIp: ip(param(query, "client_ip")),
+        ssid: null,
+        continueUrl: httpUrl(param(query, "user_continue_url")),
+        context,
+      },
     };
   },
   // `limits` are not carried: the grant URL has no place for them (see the header).

@@ -30,7 +30,10 @@ export const mikrotik = radiusGateway({
     if (identity) context.identity = identity;
     // The access point: an ap_mac the operator added to login.html, or an identity that is a MAC.
     const apMac = mac(param(query, "ap_mac")) ?? mac(identity);
-    return { ok: true, entry: { apMac, clientMac, clientIp: ip(param(query, "ip")), ssid: null, continueUrl: httpUrl(param(query, "link-orig")), context } };
+    return {
+      ok: true,
+      entry: { apMac, clientMac, clientIp: ip(param(query, "ip")), ssid: null, continueUrl: httpUrl(param(query, "link-orig")), context },
+    };
   },
   loginForm(context, { username, password }, successUrl) {
     const chap = context.chap_id && context.chap_challenge;

@@ -57,7 +57,13 @@ export function grantMessageOf(query: URLSearchParams): string {
  */
 export function grantIsValid(secret: string, query: URLSearchParams, now = Date.now()): boolean {
   const well = (field: string, form: RegExp) => form.test(query.get(field) ?? "");
-  if (!well("token", /^[A-Za-z0-9_-]+$/) || !well("duration", /^\d+$/) || !well("expires", /^\d+$/) || !LIMIT_FIELDS.every((f) => well(f, /^\d*$/))) return false;
+  if (
+    !well("token", /^[A-Za-z0-9_-]+$/) ||
+    !well("duration", /^\d+$/) ||
+    !well("expires", /^\d+$/) ||
+    !LIMIT_FIELDS.every((f) => well(f, /^\d*$/))
+  )
+    return false;
   const signature = query.get("signature") ?? "";
   if (!/^[0-9a-f]{64}$/i.test(signature) || !sameSignature(hmac(secret, grantMessageOf(query)), signature.toLowerCase())) return false;
   const expires = Number(query.get("expires"));
@@ -82,7 +88,8 @@ export const mlango: GatewayAdapter = {
       return { ok: false, message: "The gateway's signature does not match this network." };
     }
     const ts = Number(values.ts);
-    if (!Number.isInteger(ts) || Math.abs(now / 1000 - ts) > SIGNATURE_WINDOW_S) return { ok: false, message: "The gateway's request has expired: open any web page to try again." };
+    if (!Number.isInteger(ts) || Math.abs(now / 1000 - ts) > SIGNATURE_WINDOW_S)
+      return { ok: false, message: "The gateway's request has expired: open any web page to try again." };
     const grantUrl = httpUrl(param(query, "grant_url"));
     if (!grantUrl) return { ok: false, message: "The gateway did not send a valid grant_url." };
     const clientMac = mac(param(query, "client_mac"));
@@ -92,7 +99,14 @@ export const mlango: GatewayAdapter = {
     if (apParam && !apMac) return { ok: false, message: "The gateway sent an ap_mac that is not a MAC address." };
     return {
       ok: true,
-      entry: { apMac, clientMac, clientIp: ip(param(query, "client_ip")), ssid: short(param(query, "ssid")), continueUrl: httpUrl(param(query, "continue_url")), context: { grant_url: grantUrl } },
+      entry: {
+        apMac,
+        clientMac,
+        clientIp: ip(param(query, "client_ip")),
+        ssid: short(param(query, "ssid")),
+        continueUrl: httpUrl(param(query, "continue_url")),
+        context: { grant_url: grantUrl },
+      },
     };
   },
   async grant({ network, context, token, seconds, limits }) {

@@ -15,7 +15,19 @@ import crypto from "node:crypto";
 import { httpUrl, ip, mac, MAX_PARAM, param, short } from "./params";
 import { GatewayError, type GatewayAdapter } from "./types";
 
-const FAS_FIELDS = ["clientip", "clientmac", "client_type", "gatewayname", "gatewayurl", "version", "hid", "gatewayaddress", "gatewaymac", "originurl", "clientif"] as const;
+const FAS_FIELDS = [
+  "clientip",
+  "clientmac",
+  "client_type",
+  "gatewayname",
+  "gatewayurl",
+  "version",
+  "hid",
+  "gatewayaddress",
+  "gatewaymac",
+  "originurl",
+  "clientif",
+] as const;
 /** host or host:port (an IPv4 address or a name), never a path or credentials. */
 const GATEWAY_ADDRESS = /^[a-z0-9.-]{1,253}(:\d{1,5})?$/i;
 
@@ -69,7 +81,10 @@ export const opennds: GatewayAdapter = {
   // `seconds` and `limits` are not carried: FAS level 1 has no place for them (see the header).
   async grant({ network, context, successUrl }) {
     if (!network.openndsFaskey) throw new GatewayError("This network has no openNDS faskey set.");
-    const tok = crypto.createHash("sha256").update(context.hid! + network.openndsFaskey).digest("hex");
+    const tok = crypto
+      .createHash("sha256")
+      .update(context.hid! + network.openndsFaskey)
+      .digest("hex");
     return `http://${context.gatewayaddress}/opennds_auth/?tok=${tok}&redir=${encodeURIComponent(successUrl)}`;
   },
   setup(origin, { portalKey }) {

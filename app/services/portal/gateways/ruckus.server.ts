@@ -22,11 +22,25 @@ export const ruckus = radiusGateway({
     if (apParam && !apMac) return { ok: false, message: "The controller sent a mac (access point) that is not a MAC address." };
     return {
       ok: true,
-      entry: { apMac, clientMac, clientIp: ip(param(query, "uip")), ssid: short(param(query, "ssid"), 64), continueUrl: httpUrl(param(query, "url")), context: { sip } },
+      entry: {
+        apMac,
+        clientMac,
+        clientIp: ip(param(query, "uip")),
+        ssid: short(param(query, "ssid"), 64),
+        continueUrl: httpUrl(param(query, "url")),
+        context: { sip },
+      },
     };
   },
   loginForm(context, { username, password }, successUrl) {
-    return { action: `http://${context.sip}:9997/login`, fields: [["username", username], ["password", password], ["url", successUrl]] };
+    return {
+      action: `http://${context.sip}:9997/login`,
+      fields: [
+        ["username", username],
+        ["password", password],
+        ["url", successUrl],
+      ],
+    };
   },
   setup(origin, { portalKey }) {
     return {

@@ -61,7 +61,14 @@ export const unifi: GatewayAdapter = {
     if (apParam && !apMac) return { ok: false, message: "The controller sent an ap that is not a MAC address." };
     return {
       ok: true,
-      entry: { apMac, clientMac, clientIp: null, ssid: short(param(query, "ssid")), continueUrl: httpUrl(param(query, "url")), context: { site } },
+      entry: {
+        apMac,
+        clientMac,
+        clientIp: null,
+        ssid: short(param(query, "ssid")),
+        continueUrl: httpUrl(param(query, "url")),
+        context: { site },
+      },
     };
   },
   async grant({ network, context, clientMac, apMac, successUrl, seconds, limits }) {

@@ -30,7 +30,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function AccessPointConnections() {
   const { connections, list, canClose, exportHref } = useLoaderData<typeof loader>();
-  return <ConnectionsTable page={connections} params={list} canClose={canClose} exportHref={exportHref} hide={["Network", "Access Point"]} />;
+  return (
+    <ConnectionsTable page={connections} params={list} canClose={canClose} exportHref={exportHref} hide={["Network", "Access Point"]} />
+  );
 }
 
 export const ErrorBoundary = GeneralErrorBoundary;

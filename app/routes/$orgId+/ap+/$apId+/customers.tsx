@@ -18,7 +18,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ap = await getAccessPoint(ctx, parseId(params.apId));
   const list = parseListParams(new URL(request.url).searchParams);
   const range = lastDays(365, ctx.org.clock);
-  return json({ customers: await listCustomers(ctx, { accessPointMac: ap.mac_address, startMs: range.startMs, endMs: range.endMs }, list), list });
+  return json({
+    customers: await listCustomers(ctx, { accessPointMac: ap.mac_address, startMs: range.startMs, endMs: range.endMs }, list),
+    list,
+  });
 }
 
 export default function AccessPointCustomers() {

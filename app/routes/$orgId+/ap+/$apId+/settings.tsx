@@ -86,7 +86,9 @@ export default function AccessPointSettings() {
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/ap/${ap.id}/settings`} />
       <section className="card">
         <h2 className="mb-4 text-lg font-semibold">Settings</h2>
-        {canEdit ? null : <p className="mb-4 text-sm text-slate-600">You can view these settings; changing them needs the Edit access points permission.</p>}
+        {canEdit ? null : (
+          <p className="mb-4 text-sm text-slate-600">You can view these settings; changing them needs the Edit access points permission.</p>
+        )}
         <AccessPointForm
           key={ap.updated_at}
           lastResult={lastResult}

@@ -47,7 +47,13 @@ export default function CustomerAccount() {
   return <AccountForm key={JSON.stringify(account)} account={account} canEdit={canEdit} />;
 }
 
-function AccountForm({ account, canEdit }: { account: Record<"first_name" | "middle_name" | "last_name" | "email_address" | "phone_number", string>; canEdit: boolean }) {
+function AccountForm({
+  account,
+  canEdit,
+}: {
+  account: Record<"first_name" | "middle_name" | "last_name" | "email_address" | "phone_number", string>;
+  canEdit: boolean;
+}) {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,

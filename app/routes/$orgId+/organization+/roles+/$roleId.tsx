@@ -10,13 +10,7 @@ import { ALL_PERMISSIONS, VIEW_PERMISSIONS } from "~/lib/permissions";
 import { parseRecordId, roleDetailsSchema, rolePermissionsSchema } from "~/lib/schemas/access-control";
 import { formatDate } from "~/lib/time";
 import { requireOrg, requirePermission } from "~/services/guard.server";
-import {
-  canEditRolePermissions,
-  getRole,
-  requireRolePermissionEditing,
-  setRolePermissions,
-  updateRole,
-} from "~/services/roles.server";
+import { canEditRolePermissions, getRole, requireRolePermissionEditing, setRolePermissions, updateRole } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.role.name ?? "Role"} | Mlango` }];
@@ -27,7 +21,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // What members of the role hold: all for Full access, every view_* for Read only, the chosen ones for Custom.
   const effective = role.role_type === "r_w" ? ALL_PERMISSIONS : role.role_type === "r" ? VIEW_PERMISSIONS : role.permissions;
   return json({
-    role: { id: role.id, name: role.name, description: role.description, role_type: role.role_type, created: formatDate(role.created_at, ctx.org.clock.offsetMs) },
+    role: {
+      id: role.id,
+      name: role.name,
+      description: role.description,
+      role_type: role.role_type,
+      created: formatDate(role.created_at, ctx.org.clock.offsetMs),
+    },
     permissions: effective,
     orgId: ctx.org.id,
     canUpdate: ctx.permissions.has("update_roles"),
@@ -53,7 +53,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: rolePermissionsSchema });
       if (submission.status !== "success") return json({ form: "permissions" as const, result: submission.reply() }, { status: 400 });
       const outcome = await setRolePermissions(ctx, roleId, submission.value.permissions);
-      if (!outcome.ok) return json({ form: "permissions" as const, result: submission.reply({ formErrors: outcome.formErrors }) }, { status: 400 });
+      if (!outcome.ok)
+        return json({ form: "permissions" as const, result: submission.reply({ formErrors: outcome.formErrors }) }, { status: 400 });
       return redirectWithToast(request, here, "Role permissions saved.");
     }
     default:

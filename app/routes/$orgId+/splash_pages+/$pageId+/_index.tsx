@@ -19,7 +19,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const page = await getPage(ctx, pageIdParam(params));
   return json({
     orgId: ctx.org.id,
-    page: { id: page.id, name: page.name, css_template: page.css_template, description: page.description, type: page.type, updated_at: page.updated_at },
+    page: {
+      id: page.id,
+      name: page.name,
+      css_template: page.css_template,
+      description: page.description,
+      type: page.type,
+      updated_at: page.updated_at,
+    },
     canEdit: ctx.permissions.has("edit_splash_pages"),
   });
 }
@@ -46,8 +53,17 @@ export default function SplashPageDetails() {
       <section className="card">
         <h2 className="mb-4 text-lg font-semibold">Details</h2>
         {message ? <FormErrors errors={[message]} /> : null}
-        {canEdit ? null : <p className="mb-4 text-sm text-slate-600">You can view these details; changing them needs the Edit splash pages permission.</p>}
-        <SplashPageForm key={page.updated_at} lastResult={lastResult} defaultValue={page} readOnly={!canEdit} submitLabel="Update" pendingText="Updating…" />
+        {canEdit ? null : (
+          <p className="mb-4 text-sm text-slate-600">You can view these details; changing them needs the Edit splash pages permission.</p>
+        )}
+        <SplashPageForm
+          key={page.updated_at}
+          lastResult={lastResult}
+          defaultValue={page}
+          readOnly={!canEdit}
+          submitLabel="Update"
+          pendingText="Updating…"
+        />
       </section>
       {page.type !== null ? (
         <section className="card" aria-labelledby="preview-heading">

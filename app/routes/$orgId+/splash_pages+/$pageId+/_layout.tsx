@@ -35,7 +35,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     deleteQuestion: canDelete ? deleteQuestion(page.name, await pageUsage(ctx, page.id)) : null,
     publishQuestion: publishQuestion(page.name),
-    templates: page.type === null ? listTemplates().map((t) => ({ id: t.id, name: t.name, description: t.description, css_template: t.css_template })) : [],
+    templates:
+      page.type === null
+        ? listTemplates().map((t) => ({ id: t.id, name: t.name, description: t.description, css_template: t.css_template }))
+        : [],
     can: {
       edit: ctx.permissions.has("edit_splash_pages"),
       view: ctx.permissions.has("view_splash_pages"),
@@ -91,7 +94,8 @@ async function setUp(request: Request, ctx: OrgContext, pageId: number | null, f
   const page = await getPage(ctx, pageId);
   requirePermission(ctx, "edit_splash_pages");
   const submission = parseWithZod(form, { schema: splashTypeSchema });
-  if (submission.status !== "success") return json({ message: submission.error?.type?.[0] ?? "Choose how to build the page." }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ message: submission.error?.type?.[0] ?? "Choose how to build the page." }, { status: 400 });
   const type = submission.value.type as 1 | 2;
   await setPageType(ctx, page.id, type);
   const base = splashBase(ctx.org.id, page.id);
@@ -107,7 +111,11 @@ async function clone(request: Request, ctx: OrgContext, pageId: number | null, f
   const templateId = String(form.get("template") ?? "");
   await copyTemplate(ctx, page.id, templateId);
   const name = listTemplates().find((t) => t.id === templateId)?.name ?? templateId;
-  return redirectWithToast(request, `${splashBase(ctx.org.id, page.id)}/builder`, `Template ${name} copied into the page. Fill in its options and publish it.`);
+  return redirectWithToast(
+    request,
+    `${splashBase(ctx.org.id, page.id)}/builder`,
+    `Template ${name} copied into the page. Fill in its options and publish it.`,
+  );
 }
 
 export default function SplashPageLayout() {
@@ -159,12 +167,22 @@ export default function SplashPageLayout() {
   );
 }
 
-function SetUp({ base, templates, canEdit }: { base: string; templates: { id: string; name: string; description: string; css_template: string }[]; canEdit: boolean }) {
+function SetUp({
+  base,
+  templates,
+  canEdit,
+}: {
+  base: string;
+  templates: { id: string; name: string; description: string; css_template: string }[];
+  canEdit: boolean;
+}) {
   if (!canEdit) {
     return (
       <section className="card">
         <h2 className="text-lg font-semibold">Not set up</h2>
-        <p className="mt-1 text-sm text-slate-600">This page has not been set up yet. Setting it up needs the Edit splash pages permission.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          This page has not been set up yet. Setting it up needs the Edit splash pages permission.
+        </p>
       </section>
     );
   }
@@ -180,7 +198,9 @@ function SetUp({ base, templates, canEdit }: { base: string; templates: { id: st
         <Form method="post" action={base} className="flex flex-col gap-3 rounded-lg border border-slate-200 p-4">
           <input type="hidden" name="type" value="1" />
           <h3 className="font-semibold">Drag and drop builder</h3>
-          <p className="flex-1 text-sm text-slate-600">Arrange headings, text, images, the connect form and the page's options on a canvas. Needs JavaScript.</p>
+          <p className="flex-1 text-sm text-slate-600">
+            Arrange headings, text, images, the connect form and the page's options on a canvas. Needs JavaScript.
+          </p>
           <div>
             <SubmitButton name="intent" value="setup" pendingText="Setting up…">
               Drag and drop builder

@@ -51,7 +51,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData();
   // The no-JavaScript form of this tab saves the HTML like the HTML tab.
-  if (form.get("intent") !== "builder") return saveCodeField(request, params, "html", (orgId, pageId) => `${splashBase(orgId, pageId)}/builder`, form);
+  if (form.get("intent") !== "builder")
+    return saveCodeField(request, params, "html", (orgId, pageId) => `${splashBase(orgId, pageId)}/builder`, form);
   const ctx = await requireSplashViewer(request, params);
   const page = await getPage(ctx, pageIdParam(params));
   if (!ctx.permissions.has("edit_splash_pages")) return json({ ok: false, message: SPLASH_MESSAGES.notAllowedToEdit }, { status: 403 });
@@ -76,7 +77,9 @@ export default function BuilderTab() {
   return (
     <section className="card space-y-3">
       <h2 className="text-lg font-semibold">Builder</h2>
-      {canEdit ? null : <p className="text-sm text-slate-600">You can look at the page here; saving it needs the Edit splash pages permission.</p>}
+      {canEdit ? null : (
+        <p className="text-sm text-slate-600">You can look at the page here; saving it needs the Edit splash pages permission.</p>
+      )}
       {result && !result.ok ? <FormErrors errors={[result.message]} /> : null}
       <p role="status" className="text-sm text-green-700">
         {result?.ok ? result.message : ""}

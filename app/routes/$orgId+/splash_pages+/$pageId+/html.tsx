@@ -21,7 +21,10 @@ export default function SplashHtmlTab() {
   return (
     <section className="card">
       <h2 className="mb-1 text-lg font-semibold">HTML</h2>
-      <p className="mb-4 text-sm text-slate-600">Put <code>{"{{ connect_form }}"}</code> where the guest&apos;s connect form goes (otherwise it comes after the page) and <code>{"{{ config.name }}"}</code> for an option you fill in on the Options tab. Saved when the editor loses focus, or with Save.</p>
+      <p className="mb-4 text-sm text-slate-600">
+        Put <code>{"{{ connect_form }}"}</code> where the guest&apos;s connect form goes (otherwise it comes after the page) and{" "}
+        <code>{"{{ config.name }}"}</code> for an option you fill in on the Options tab. Saved when the editor loses focus, or with Save.
+      </p>
       {page.type === 1 ? (
         <p className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
           This page is built with the drag and drop builder: saving its HTML here makes the builder start again from this HTML.

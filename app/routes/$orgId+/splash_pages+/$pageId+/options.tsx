@@ -19,7 +19,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireSplashViewer(request, params);
   const page = await getPage(ctx, pageIdParam(params));
   return json({
-    configs: page.configs.map((c) => ({ id: c.id, name: c.name, title: c.title, default_value: c.default_value, custom_value: c.custom_value })),
+    configs: page.configs.map((c) => ({
+      id: c.id,
+      name: c.name,
+      title: c.title,
+      default_value: c.default_value,
+      custom_value: c.custom_value,
+    })),
     canEdit: ctx.permissions.has("edit_splash_pages"),
   });
 }
@@ -33,9 +39,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (form.get("intent") !== "config") return json({ ok: false, message: "Unknown action.", configId: null }, { status: 400 });
   const configId = parseId(form.get("config_id"));
   const config = page.configs.find((c) => c.id === configId) ?? notFound("Page option not found.");
-  if (!ctx.permissions.has("edit_splash_pages")) return json({ ok: false, message: SPLASH_MESSAGES.notAllowedToEditConfigs, configId: config.id }, { status: 403 });
+  if (!ctx.permissions.has("edit_splash_pages"))
+    return json({ ok: false, message: SPLASH_MESSAGES.notAllowedToEditConfigs, configId: config.id }, { status: 403 });
   const submission = parseWithZod(form, { schema: splashConfigSchema });
-  if (submission.status !== "success") return json({ ok: false, message: firstMessage(submission.error), configId: config.id }, { status: 422 });
+  if (submission.status !== "success")
+    return json({ ok: false, message: firstMessage(submission.error), configId: config.id }, { status: 422 });
   await updateConfig(ctx, config.id, submission.value.custom_value);
   return redirectWithToast(request, `${splashBase(ctx.org.id, page.id)}/options`, `Option ${config.title} saved.`);
 }
@@ -47,8 +55,8 @@ export default function OptionsTab() {
     <section className="card">
       <h2 className="mb-1 text-lg font-semibold">Options</h2>
       <p className="mb-4 text-sm text-slate-600">
-        Values the page shows where its HTML says <code>{"{{ config.name }}"}</code>. Leave a current value empty to use the initial value. Guests see changes once the
-        page is published.
+        Values the page shows where its HTML says <code>{"{{ config.name }}"}</code>. Leave a current value empty to use the initial value.
+        Guests see changes once the page is published.
       </p>
       {actionData?.message ? <FormErrors errors={[actionData.message]} /> : null}
       <DataTable

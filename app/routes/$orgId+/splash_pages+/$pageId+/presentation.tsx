@@ -67,7 +67,9 @@ async function add(request: Request, ctx: OrgContext, pageId: number, form: Form
 async function remove(request: Request, ctx: OrgContext, pageId: number, form: FormData, here: string) {
   requirePermission(ctx, "change_splash_pages_presentation");
   const settingId = parseId(form.get("setting_id"));
-  const ask = confirmationNeeded(form, "remove", "Remove this display rule? Its access points show their network's page again.", { setting_id: settingId ?? "" });
+  const ask = confirmationNeeded(form, "remove", "Remove this display rule? Its access points show their network's page again.", {
+    setting_id: settingId ?? "",
+  });
   if (ask) return json(ask);
   await removeDisplaySetting(ctx, pageId, settingId);
   return redirectWithToast(request, here, { type: "info", message: "Display rule removed." });
@@ -97,8 +99,9 @@ export default function PresentationTab() {
       <section className="card">
         <h2 className="mb-1 text-lg font-semibold">Display rules</h2>
         <p className="mb-4 text-sm text-slate-600">
-          Where and when guests see this page instead of their network&apos;s own: at the chosen access points, between the dates, when the rule holds for the
-          guest&apos;s device (&ldquo;After 3 Sessions&rdquo;: from the fourth connection on; &ldquo;On 2 Days&rdquo;: on the second day it connects).
+          Where and when guests see this page instead of their network&apos;s own: at the chosen access points, between the dates, when the
+          rule holds for the guest&apos;s device (&ldquo;After 3 Sessions&rdquo;: from the fourth connection on; &ldquo;On 2 Days&rdquo;: on
+          the second day it connects).
         </p>
         <DataTable
           rows={rules}
@@ -113,7 +116,11 @@ export default function PresentationTab() {
           actions={
             canChange
               ? (r) => (
-                  <ConfirmButton intent="remove" message={`Remove the rule “${r.rule}” at ${r.access_points.join(", ")}?`} fields={{ setting_id: r.id }}>
+                  <ConfirmButton
+                    intent="remove"
+                    message={`Remove the rule “${r.rule}” at ${r.access_points.join(", ")}?`}
+                    fields={{ setting_id: r.id }}
+                  >
                     Remove
                   </ConfirmButton>
                 )
@@ -139,7 +146,13 @@ export default function PresentationTab() {
                 <label className="sr-only" htmlFor={fields.factor_count.id}>
                   Count
                 </label>
-                <input {...withoutKey(getInputProps(fields.factor_count, { type: "number" }))} key={fields.factor_count.key} min={1} max={1000} className="input w-24" />
+                <input
+                  {...withoutKey(getInputProps(fields.factor_count, { type: "number" }))}
+                  key={fields.factor_count.key}
+                  min={1}
+                  max={1000}
+                  className="input w-24"
+                />
                 <label className="sr-only" htmlFor={fields.factor_type.id}>
                   Factor type
                 </label>
@@ -182,8 +195,18 @@ export default function PresentationTab() {
               <ErrorList id={apErrorId} errors={fields.access_points.errors} />
             </div>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="Start date" inputProps={getInputProps(fields.start_date, { type: "date" })} errors={fields.start_date.errors} hint="Optional." />
-              <Field label="End date" inputProps={getInputProps(fields.end_date, { type: "date" })} errors={fields.end_date.errors} hint="Optional." />
+              <Field
+                label="Start date"
+                inputProps={getInputProps(fields.start_date, { type: "date" })}
+                errors={fields.start_date.errors}
+                hint="Optional."
+              />
+              <Field
+                label="End date"
+                inputProps={getInputProps(fields.end_date, { type: "date" })}
+                errors={fields.end_date.errors}
+                hint="Optional."
+              />
             </div>
             <SubmitButton name="intent" value="add" pendingText="Saving…">
               Save display rule

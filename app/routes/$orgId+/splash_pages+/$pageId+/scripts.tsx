@@ -21,7 +21,10 @@ export default function SplashScriptsTab() {
   return (
     <section className="card">
       <h2 className="mb-1 text-lg font-semibold">Scripts</h2>
-      <p className="mb-4 text-sm text-slate-600">JavaScript that runs on the guest&apos;s page only, sandboxed: it cannot reach Mlango or other sites. Scripts do not run in previews.</p>
+      <p className="mb-4 text-sm text-slate-600">
+        JavaScript that runs on the guest&apos;s page only, sandboxed: it cannot reach Mlango or other sites. Scripts do not run in
+        previews.
+      </p>
       <CodeForm field="custom_scripts" language="javascript" label="Page scripts" value={page.custom_scripts} canEdit={canEdit} />
     </section>
   );

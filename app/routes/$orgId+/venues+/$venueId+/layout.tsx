@@ -28,7 +28,9 @@ import {
 import { redirectWithToast } from "~/services/session.server";
 import { readImageUpload } from "~/services/storage.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Layout Designer · ${data.venue.name} · Mlango` : "Mlango" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Layout Designer · ${data.venue.name} · Mlango` : "Mlango" },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_networks");
@@ -131,10 +133,18 @@ export default function LayoutDesigner() {
           </h2>
           {imageUrl ? (
             <nav aria-label="Layout mode" className="flex flex-wrap gap-2 text-sm">
-              <Link to={hrefWith({ mode: null })} className={heatmap ? "btn-secondary" : "btn-primary"} aria-current={heatmap ? undefined : "page"}>
+              <Link
+                to={hrefWith({ mode: null })}
+                className={heatmap ? "btn-secondary" : "btn-primary"}
+                aria-current={heatmap ? undefined : "page"}
+              >
                 Access points
               </Link>
-              <Link to={hrefWith({ mode: "heatmap" })} className={heatmap ? "btn-primary" : "btn-secondary"} aria-current={heatmap ? "page" : undefined}>
+              <Link
+                to={hrefWith({ mode: "heatmap" })}
+                className={heatmap ? "btn-primary" : "btn-secondary"}
+                aria-current={heatmap ? "page" : undefined}
+              >
                 Heatmap
               </Link>
               {canEdit && !showUpload ? (
@@ -159,7 +169,9 @@ export default function LayoutDesigner() {
         {showUpload ? (
           <div>
             <p className="mb-3 text-sm text-slate-600">
-              {imageUrl ? "Upload a new floor plan to replace the current one." : "Upload a floor plan of this network, then place its access points on it."}
+              {imageUrl
+                ? "Upload a new floor plan to replace the current one."
+                : "Upload a floor plan of this network, then place its access points on it."}
             </p>
             <LayoutUploadForm error={uploadError} cancelTo={imageUrl ? hrefWith({}) : undefined} />
           </div>

@@ -94,7 +94,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const submission = parseWithZod(form, { schema: zoneSchema });
       if (submission.status !== "success") return json({ form: "zone" as const, result: submission.reply() }, { status: 400 });
       const outcome = await addZone(ctx, venueId, submission.value);
-      if (!outcome.ok) return json({ form: "zone" as const, result: submission.reply({ formErrors: outcome.formErrors }) }, { status: 400 });
+      if (!outcome.ok)
+        return json({ form: "zone" as const, result: submission.reply({ formErrors: outcome.formErrors }) }, { status: 400 });
       return redirectWithToast(request, here, "Zone added.");
     }
     case "remove-zone": {

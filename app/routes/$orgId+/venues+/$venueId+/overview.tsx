@@ -92,7 +92,15 @@ export default function VenueOverviewPage() {
       </section>
       {online ? (
         <div className="card">
-          <ConnectionsTable title="Online connections" page={online.page} params={online.list} canClose={canClose} compact prefix={ONLINE_PREFIX} hide={["Network"]} />
+          <ConnectionsTable
+            title="Online connections"
+            page={online.page}
+            params={online.list}
+            canClose={canClose}
+            compact
+            prefix={ONLINE_PREFIX}
+            hide={["Network"]}
+          />
         </div>
       ) : null}
       <section className="card overflow-x-auto">

@@ -62,20 +62,26 @@ export default function RadiusGateways() {
   const secret = actionData && "secret" in actionData ? actionData.secret : null;
   return (
     <div className="space-y-4">
-      <ActionFeedback actionData={actionData && !("secret" in actionData) && !("add" in actionData) ? actionData : undefined} cancelTo={`/${orgId}/venues/${venueId}/radius`} />
+      <ActionFeedback
+        actionData={actionData && !("secret" in actionData) && !("add" in actionData) ? actionData : undefined}
+        cancelTo={`/${orgId}/venues/${venueId}/radius`}
+      />
       {secret ? (
         <div role="status" className="card border-emerald-300 bg-emerald-50">
           <p className="font-medium">{secret.message}</p>
           <p className="mt-2 text-sm">
-            {secret.name}: <code data-radius-secret className="rounded bg-white px-2 py-1">{secret.value}</code>
+            {secret.name}:{" "}
+            <code data-radius-secret className="rounded bg-white px-2 py-1">
+              {secret.value}
+            </code>
           </p>
         </div>
       ) : null}
       <section className="card">
         <h2 className="text-lg font-semibold">RADIUS gateways</h2>
         <p className="mt-1 text-sm text-slate-600">
-          MikroTik, Cisco and Ruckus gateways log guests in through FreeRADIUS, which asks Mlango. Register each gateway by the address its RADIUS packets
-          come from; give it the secret Mlango makes. The set-up steps for each make are on the Settings tab.
+          MikroTik, Cisco and Ruckus gateways log guests in through FreeRADIUS, which asks Mlango. Register each gateway by the address its
+          RADIUS packets come from; give it the secret Mlango makes. The set-up steps for each make are on the Settings tab.
         </p>
         <div className="mt-4">
           <DataTable
@@ -113,7 +119,9 @@ export default function RadiusGateways() {
       {canEdit ? <AddGateway lastResult={actionData && "add" in actionData ? actionData.add : null} /> : null}
       <section className="card">
         <h2 className="text-lg font-semibold">Disconnect and CoA messages</h2>
-        <p className="mt-1 text-sm text-slate-600">What the gateways answered when Mlango cut a guest off or changed a speed (the latest 20).</p>
+        <p className="mt-1 text-sm text-slate-600">
+          What the gateways answered when Mlango cut a guest off or changed a speed (the latest 20).
+        </p>
         <div className="mt-4">
           <DataTable
             rows={messages}
@@ -126,7 +134,12 @@ export default function RadiusGateways() {
               { header: "Connection", nowrap: true, cell: (m) => m.connection_id },
               {
                 header: "Answer",
-                cell: (m) => (m.outcome === "ACK" ? "Done" : m.outcome === "NAK" ? `Refused (${m.detail ?? "no reason"})` : `No answer (${m.detail ?? ""}); retried`),
+                cell: (m) =>
+                  m.outcome === "ACK"
+                    ? "Done"
+                    : m.outcome === "NAK"
+                      ? `Refused (${m.detail ?? "no reason"})`
+                      : `No answer (${m.detail ?? ""}); retried`,
               },
             ]}
           />
@@ -159,7 +172,12 @@ function AddGateway({ lastResult }: { lastResult: SubmissionResult<string[]> | n
           errors={fields.ip_address.errors}
           hint="The IPv4 or IPv6 address the gateway's RADIUS packets come from, as FreeRADIUS sees it."
         />
-        <Field label="CoA port" inputProps={getInputProps(fields.coa_port, { type: "number" })} errors={fields.coa_port.errors} hint="Where the gateway takes Disconnect and CoA messages (usually 3799)." />
+        <Field
+          label="CoA port"
+          inputProps={getInputProps(fields.coa_port, { type: "number" })}
+          errors={fields.coa_port.errors}
+          hint="Where the gateway takes Disconnect and CoA messages (usually 3799)."
+        />
         <SubmitButton name="intent" value="add" pendingText="Adding…">
           Add gateway
         </SubmitButton>

@@ -77,7 +77,10 @@ async function remove(request: Request, ctx: OrgContext, rawId: string | undefin
   const ask = confirmationNeeded(form, "delete", venueDeleteQuestion(venue.name, await countVenueAccessPoints(ctx, venue.id)));
   if (ask) return json(ask);
   const deleted = await deleteVenue(ctx, venue.id);
-  const aps = deleted.accessPoints === 0 ? "" : ` ${deleted.accessPoints === 1 ? "Its access point was" : `Its ${deleted.accessPoints} access points were`} deleted too.`;
+  const aps =
+    deleted.accessPoints === 0
+      ? ""
+      : ` ${deleted.accessPoints === 1 ? "Its access point was" : `Its ${deleted.accessPoints} access points were`} deleted too.`;
   return redirectWithToast(request, `/${ctx.org.id}/venues`, { type: "info", message: `Network ${deleted.name} deleted.${aps}` });
 }
 
@@ -92,7 +95,8 @@ async function updateGateway(request: Request, ctx: OrgContext, rawId: string | 
     return json({ gateway: submission.reply({ hideFields: [...SECRET_FIELDS] }) }, { status: 400 });
   }
   const result = await updateGatewaySettings(ctx, venueId, submission.value);
-  if (!result.ok) return json({ gateway: submission.reply({ fieldErrors: result.errors, hideFields: [...SECRET_FIELDS] }) }, { status: 400 });
+  if (!result.ok)
+    return json({ gateway: submission.reply({ fieldErrors: result.errors, hideFields: [...SECRET_FIELDS] }) }, { status: 400 });
   return redirectWithToast(request, `/${ctx.org.id}/venues/${rawId}/settings`, "Guest portal settings updated.");
 }
 
@@ -111,14 +115,17 @@ async function regenerate(request: Request, ctx: OrgContext, rawId: string | und
 export default function VenueSettings() {
   const { orgId, venue, deleteQuestion, gateway, portalKeyQuestion, canEdit } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const lastResult = actionData && !isConfirmationRequest(actionData) && !("message" in actionData) && !("gateway" in actionData) ? actionData : null;
+  const lastResult =
+    actionData && !isConfirmationRequest(actionData) && !("message" in actionData) && !("gateway" in actionData) ? actionData : null;
   const gatewayResult = actionData && "gateway" in actionData ? actionData.gateway : null;
   return (
     <div className="space-y-4">
       <ActionFeedback actionData={actionData} cancelTo={`/${orgId}/venues/${venue.id}/settings`} />
       <section className="card">
         <h2 className="mb-4 text-lg font-semibold">Settings</h2>
-        {canEdit ? null : <p className="mb-4 text-sm text-slate-600">You can view these settings; changing them needs the Edit networks permission.</p>}
+        {canEdit ? null : (
+          <p className="mb-4 text-sm text-slate-600">You can view these settings; changing them needs the Edit networks permission.</p>
+        )}
         <VenueForm
           key={venue.updated_at}
           lastResult={lastResult}
@@ -129,7 +136,13 @@ export default function VenueSettings() {
           intent="update"
         />
       </section>
-      <GatewaySettings key={venue.updated_at} settings={gateway} canEdit={canEdit} lastResult={gatewayResult} regenerateQuestion={portalKeyQuestion} />
+      <GatewaySettings
+        key={venue.updated_at}
+        settings={gateway}
+        canEdit={canEdit}
+        lastResult={gatewayResult}
+        regenerateQuestion={portalKeyQuestion}
+      />
       {canEdit ? (
         <section className="card border-red-200">
           <h2 className="text-lg font-semibold text-red-800">Delete network</h2>
