@@ -660,7 +660,10 @@ async function check(world: World, guests: Guest[], fake: FakeDaraja): Promise<C
 
   let duplicates = Math.max(0, subscriptions.length - transactions.length);
   for (const [id, uses] of usesOfSubscription)
-    if (uses > 1) ((duplicates += uses - 1), problem(`subscription ${id} belongs to ${uses} purchases`));
+    if (uses > 1) {
+      duplicates += uses - 1;
+      problem(`subscription ${id} belongs to ${uses} purchases`);
+    }
   for (const s of subscriptions)
     if (!usesOfSubscription.has(Number(s.id))) problem(`subscription ${s.id} (${s.status}, ${s.source}) belongs to no purchase`);
 

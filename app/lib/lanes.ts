@@ -79,12 +79,11 @@ export function firstServed(): FirstServed {
     quiet(maxWaitMs) {
       if (running === 0) return Promise.resolve();
       return new Promise((resolve) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
         const wake = () => {
           clearTimeout(timer);
           resolve();
         };
-        timer = setTimeout(() => {
+        const timer = setTimeout(() => {
           waiters = waiters.filter((w) => w !== wake);
           resolve();
         }, maxWaitMs);

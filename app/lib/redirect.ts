@@ -3,6 +3,7 @@
 // stays on that base's origin — string tests miss what browsers forgive (tabs and newlines are
 // dropped, backslashes read as slashes: "/\t/evil.example" is "//evil.example").
 const BASE = "http://mlango.invalid";
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** A same-origin path (path, query and fragment, percent-encoded), else `fallback`. */

@@ -25,6 +25,7 @@ import { toDeviceUsage, toSeconds, toTotals } from "./analytics-shape.server";
 const venuesOf = (scope: AnalyticsScope) => (scope.venueIds?.length ? [...scope.venueIds] : null);
 
 /** The chosen venues' rows, or the rows that hold every venue together. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely builder with a where()
 function atVenues<Q extends { where: (...args: any[]) => Q }>(query: Q, column: string, scope: AnalyticsScope): Q {
   const venues = venuesOf(scope);
   return venues ? query.where(column, "in", venues) : query.where(column, "=", ALL_VENUES);

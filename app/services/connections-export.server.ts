@@ -3,7 +3,7 @@
 // and written as the client reads, so memory does not grow with the row count.
 import { db, dialect } from "~/db/db.server";
 import type { ConnectionFilter } from "~/lib/connections";
-import { csvCell, csvHeader, csvLine } from "~/lib/csv-line";
+import { csvCell, csvHeader } from "~/lib/csv-line";
 import { formatBytes, formatClock } from "~/lib/format";
 import { formatUtcDateTime } from "~/lib/time";
 import { resolveSearch } from "./connections-search.server";

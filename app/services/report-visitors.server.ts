@@ -20,7 +20,7 @@
 // after its rows. Totals without a search come from roll-up counts (the analytics service's for
 // the authorized lists, presence_gaps for all visitors); with a search, the matching customers are
 // counted with the same test, up to a cap.
-import { csvHeader, csvLine, csvLines } from "~/lib/csv-line";
+import { csvHeader, csvLines } from "~/lib/csv-line";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";

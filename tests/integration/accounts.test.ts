@@ -13,7 +13,7 @@ import { CREDENTIALS_MISMATCH, verifyLogin } from "~/services/auth.server";
 import { requireUser, userForToken } from "~/services/guard.server";
 import { FORGOT_PASSWORD_SENT, RESET_LINK_INVALID, RESET_LOGIN_ID_MISMATCH } from "~/services/password-reset.server";
 import { commitSession, sessionStorage } from "~/services/session.server";
-import { makeOrg, makeRequest, makeUser, run, sessionCookie } from "../fixtures";
+import { makeRequest, makeUser, run, sessionCookie } from "../fixtures";
 import { mailsTo } from "../fixtures/outbox";
 
 type Route = {

@@ -17,7 +17,6 @@ import * as organizations from "~/routes/account+/api.v1.organizations";
 import * as organization from "~/routes/account+/api.v1.organizations.$id";
 import { API_MAX_BODY_BYTES, API_MESSAGES } from "~/services/api.server";
 import { issueToken, verifyLogin } from "~/services/auth.server";
-import { userForToken } from "~/services/guard.server";
 import { INVITATION_REFUSALS } from "~/services/invitations.server";
 import { ORGANIZATION_REFUSALS } from "~/services/organizations.server";
 import { FORGOT_PASSWORD_SENT, PASSWORD_RESET_DONE, RESET_LINK_INVALID, RESET_LOGIN_ID_MISMATCH } from "~/services/password-reset.server";

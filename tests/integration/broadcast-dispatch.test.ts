@@ -437,7 +437,10 @@ describe("pace, retries and failures", () => {
     DISPATCH_TUNING.sliceMs = 5_000;
     // Requests take 0–400 ms to reach the provider: the pace counts from when they reach it, not from the claim.
     let slow = true;
-    const sms = fakeSms(undefined, () => ((slow = !slow) ? 0 : 400));
+    const sms = fakeSms(undefined, () => {
+      slow = !slow;
+      return slow ? 0 : 400;
+    });
     useSms(sms.provider, 20);
     for (let i = 0; i < 70; i++) await customer(org.id, { email: null });
     const id = await schedule(org.id, "SMS", [(await group(org.id)).id]);

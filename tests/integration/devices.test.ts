@@ -75,7 +75,7 @@ describe("listDevices", () => {
   });
 
   it("answers 404 for another organisation's customer and never lists its devices", async () => {
-    const { org, ctx } = await ownerOf();
+    const { ctx } = await ownerOf();
     const other = await makeOrg("Other");
     const theirs = await makeConnectionWorld(other.org.id, 1);
     expect((await run(() => listDevices(ctx, { customerId: theirs.customer.id }, list()))).status).toBe(404);

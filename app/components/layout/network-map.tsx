@@ -263,6 +263,8 @@ function ApMarker({
     return () => {
       created.remove();
     };
+    // The position is set on the live marker by the effect below, so moving it never re-creates it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lib, map, ap.id, ap.name, ap.placed, editable]);
 
   // The saved position wins whenever the server's data changes (or a save failed).

@@ -7,7 +7,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kyse
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { inIds } from "~/db/sql.server";
-import { csvCell, csvHeader, csvLine } from "~/lib/csv-line";
+import { csvCell, csvHeader } from "~/lib/csv-line";
 import { pageCount } from "~/lib/pagination";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { MPESA_TRANSACTIONS_PAGE_SIZE, MPESA_TRANSACTIONS_PERMISSION, mpesaStatusText } from "~/lib/schemas/mpesa-transactions";

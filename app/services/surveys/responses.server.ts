@@ -12,7 +12,7 @@ import ExcelJS from "exceljs";
 import { sql, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db, dialect } from "~/db/db.server";
 import type { DB } from "~/db/schema";
-import { csvCell, csvHeader, csvLine, plainText } from "~/lib/csv-line";
+import { csvCell, csvHeader, plainText } from "~/lib/csv-line";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { RATING_MAX, RATING_MIN, RESPONSE_COLUMNS, XLSX_SHEET, type ResponsesQuery } from "~/lib/schemas/surveys";
 import { formatUtcDateTime } from "~/lib/time";
