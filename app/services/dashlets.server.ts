@@ -2,7 +2,7 @@
 // key; the page runs only those of the dashlets in the user's layout, all at once. Figures come
 // from the analytics service; connections from the connections service.
 import { sql, type ExpressionBuilder } from "kysely";
-import type { DashletDataMap } from "~/components/dashlets/types";
+import type { DashletDataMap } from "~/lib/dashlet-data";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { bucketFor, fillBuckets } from "~/lib/analytics";

@@ -1,5 +1,8 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { getEnv } from "~/env.server";
+import type { Toast } from "~/lib/toast";
+
+export type { Toast };
 
 export interface SessionData {
   token: string;
@@ -9,11 +12,6 @@ export interface SessionData {
 export interface FlashData {
   toast: Toast;
 }
-export interface Toast {
-  type: "success" | "error" | "info";
-  message: string;
-}
-
 let storage: ReturnType<typeof createSessionStorage> | undefined;
 
 function createSessionStorage() {

@@ -1,6 +1,6 @@
 import { Dashlet } from "~/components/dashlets/registry";
 import { COL_SPAN } from "~/components/dashlets/sizes";
-import type { DashletDataMap, DashletEnv } from "~/components/dashlets/types";
+import type { DashletDataMap, DashletEnv } from "~/lib/dashlet-data";
 import {
   DASHLET_KEYS,
   DASHLETS,

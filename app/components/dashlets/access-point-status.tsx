@@ -1,6 +1,6 @@
 import { Pagination } from "~/components/ui/pagination";
 import { DashletCard } from "./dashlet-card";
-import type { DashletProps } from "./types";
+import type { DashletProps } from "~/lib/dashlet-data";
 import { Time } from "~/components/ui/time";
 
 /** Access point status: how many are online (seen, or used by a guest, in the last N minutes) and a page of them. */

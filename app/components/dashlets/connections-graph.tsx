@@ -2,7 +2,7 @@ import { bucketLabel, LineChart } from "~/components/charts";
 import { toGigabytes } from "~/lib/format";
 import { DashletCard } from "./dashlet-card";
 import { chartWidth } from "./sizes";
-import type { DashletProps } from "./types";
+import type { DashletProps } from "~/lib/dashlet-data";
 import { useOrgClock } from "~/components/ui/time";
 
 /** Connections trend: guests (authorized connections) and bandwidth in GB per hour or day. */

@@ -1,6 +1,6 @@
 import { ConnectionsTable } from "~/components/connections/connections-table";
 import { DashletCard } from "./dashlet-card";
-import type { ConnectionsDashletData, DashletEnv, DashletProps } from "./types";
+import type { ConnectionsDashletData, DashletEnv, DashletProps } from "~/lib/dashlet-data";
 
 const PAGE_SIZES = [5] as const;
 

@@ -4,7 +4,7 @@ import { CANVAS_HEIGHT, CANVAS_WIDTH } from "~/lib/layout";
 import { formatCount } from "~/lib/format";
 import { DashletCard } from "./dashlet-card";
 import { chartWidth } from "./sizes";
-import type { DashletProps, IndoorHeatmapData } from "./types";
+import type { DashletProps, IndoorHeatmapData } from "~/lib/dashlet-data";
 import { useOrgClock } from "~/components/ui/time";
 import { formatOffset } from "~/lib/time-zone";
 

@@ -1,6 +1,6 @@
 import { formatCount } from "~/lib/format";
 import { DashletCard } from "./dashlet-card";
-import type { DashletProps } from "./types";
+import type { DashletProps } from "~/lib/dashlet-data";
 
 const ITEMS = [
   ["venuesCount", "Networks"],

@@ -7,7 +7,7 @@ import { IndoorHeatmapDashlet } from "./indoor-heatmap";
 import { OrganizationOverviewDashlet } from "./organization-overview";
 import { AuthModePieDashlet, BrandDoughnutDashlet, BrowserDoughnutDashlet, DeviceTypePieDashlet, OsDoughnutDashlet } from "./share-pies";
 import { CampaignSummaryDashlet, DwellTimeDashlet, FootfallDashlet } from "./time-series";
-import type { DashletDataMap, DashletEnv, DashletProps } from "./types";
+import type { DashletDataMap, DashletEnv, DashletProps } from "~/lib/dashlet-data";
 import { TopAccessPointsDashlet, TopNetworksDashlet } from "./usage-tables";
 
 const COMPONENTS: { [K in DashletKey]: (props: DashletProps<K>) => JSX.Element } = {

@@ -4,7 +4,7 @@ import { authModeLabel } from "~/lib/auth-modes";
 import { exportHref, type ExportFile } from "~/lib/dashboard-exports";
 import { DashletCard, ExportLink } from "./dashlet-card";
 import { pieWidth } from "./sizes";
-import type { DashletEnv, DashletProps } from "./types";
+import type { DashletEnv, DashletProps } from "~/lib/dashlet-data";
 
 function SharePie({
   title,

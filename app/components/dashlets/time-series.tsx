@@ -3,7 +3,7 @@ import { formatCount, formatHms, toHours } from "~/lib/format";
 import { clickThroughRate } from "~/lib/ads";
 import { DashletCard } from "./dashlet-card";
 import { chartWidth } from "./sizes";
-import type { DashletProps } from "./types";
+import type { DashletProps } from "~/lib/dashlet-data";
 import { useOrgClock } from "~/components/ui/time";
 import { formatOffset } from "~/lib/time-zone";
 

@@ -3,7 +3,7 @@ import type { AccessPointUsage, VenueUsage } from "~/lib/analytics";
 import { exportHref } from "~/lib/dashboard-exports";
 import { formatBytes, formatCount } from "~/lib/format";
 import { DashletCard, ExportLink } from "./dashlet-card";
-import type { DashletProps } from "./types";
+import type { DashletProps } from "~/lib/dashlet-data";
 
 /** The top networks table (#, Venue, Footfall, Connections, Bandwidth), shared by the dashlet and its page. */
 export function TopNetworksTable({ rows }: { rows: readonly VenueUsage[] }) {

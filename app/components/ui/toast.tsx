@@ -1,4 +1,4 @@
-import type { Toast } from "~/services/session.server";
+import type { Toast } from "~/lib/toast";
 
 const styles: Record<Toast["type"], string> = {
   success: "border-green-300 bg-green-50 text-green-800",

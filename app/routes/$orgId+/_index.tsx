@@ -4,7 +4,7 @@ import { DashboardGrid } from "~/components/dashboard/dashboard-grid";
 import { EditFailure, type EditActionData } from "~/components/dashboard/edit-form";
 import { SummaryCards } from "~/components/dashboard/summary-cards";
 import { VenueSelect } from "~/components/dashboard/venue-select";
-import type { DashletDataMap } from "~/components/dashlets/types";
+import type { DashletDataMap } from "~/lib/dashlet-data";
 import { DateRangeForm } from "~/components/ui/date-range-form";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { exportHref } from "~/lib/dashboard-exports";
