@@ -161,7 +161,7 @@ async function searchTerms(orgId: number) {
 }
 
 async function listCases(orgId: number, cookie: string): Promise<CaseResult[]> {
-  const page = (await import("~/routes/$orgId+/connections+/_index")) as { loader: Loader };
+  const page = (await import("~/routes/$orgId+/_connections+/connections+/_index")) as { loader: Loader };
   const terms = await searchTerms(orgId);
   const q = (params: Record<string, string>) => `/${orgId}/connections?${new URLSearchParams(params)}`;
   const cases: [string, string][] = [
@@ -200,7 +200,7 @@ async function listCases(orgId: number, cookie: string): Promise<CaseResult[]> {
 /** connections.csv of the newest 1,000,000 authorized connections (a start_ms window), read to the end. */
 async function exportCase(orgId: number, cookie: string): Promise<Result["export"]> {
   const { db } = await import("~/db/db.server");
-  const route = (await import("~/routes/$orgId+/connections[.csv]")) as { loader: Loader };
+  const route = (await import("~/routes/$orgId+/_connections+/connections[.csv]")) as { loader: Loader };
   const boundary = await db
     .selectFrom("connections")
     .select("created_at")

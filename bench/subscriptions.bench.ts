@@ -318,7 +318,7 @@ async function searchTerms(orgId: number) {
 }
 
 async function listCases(orgId: number, cookie: string): Promise<CaseResult[]> {
-  const page = (await import("~/routes/$orgId+/subscriptions")) as unknown as { loader: Loader };
+  const page = (await import("~/routes/$orgId+/_prepaid+/subscriptions")) as unknown as { loader: Loader };
   const terms = await searchTerms(orgId);
   const q = (params: Record<string, string>) => `/${orgId}/subscriptions?${new URLSearchParams(params)}`;
   const cases: [string, string][] = [
@@ -340,7 +340,7 @@ async function listCases(orgId: number, cookie: string): Promise<CaseResult[]> {
 
 /** The M-Pesa Transactions page (default range 1970-01-01 to today, 50 a page) at page 1 and page 1,000. */
 async function mpesaCases(orgId: number, cookie: string): Promise<CaseResult[]> {
-  const page = (await import("~/routes/$orgId+/prepaid+/mpesa-transactions")) as unknown as { loader: Loader };
+  const page = (await import("~/routes/$orgId+/_prepaid+/prepaid+/mpesa-transactions")) as unknown as { loader: Loader };
   const q = (params: Record<string, string>) => `/${orgId}/prepaid/mpesa-transactions?${new URLSearchParams(params)}`;
   return measure(
     page.loader,

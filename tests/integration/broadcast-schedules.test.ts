@@ -9,7 +9,7 @@ import type { ScheduleStatus } from "~/db/schema";
 import { refusalMessage, type Permission } from "~/lib/permissions";
 import { BROADCAST_MESSAGES, cancelQuestion, parseDispatchAt, SCHEDULE_MAX_GROUPS } from "~/lib/schemas/broadcasts";
 import { formatUtcDateTime } from "~/lib/time";
-import * as schedulesPage from "~/routes/$orgId+/broadcast+/$id.schedules";
+import * as schedulesPage from "~/routes/$orgId+/_marketing+/broadcast+/$id.schedules";
 import { DISPATCH_JOB } from "~/services/marketing/dispatch.server";
 import { cancelSchedule, createSchedule, SCHEDULE_MESSAGES } from "~/services/marketing/schedules.server";
 import { makeMember, makeOrg, makeRequest, makeUser, run, sessionCookie } from "../fixtures";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { CUSTOMER_MESSAGES } from "~/lib/schemas/customers";
-import * as account from "~/routes/$orgId+/customers+/$customerId+/account";
-import * as profileLayout from "~/routes/$orgId+/customers+/$customerId+/_layout";
-import * as customerConnections from "~/routes/$orgId+/customers+/$customerId+/connections";
-import * as customersPage from "~/routes/$orgId+/customers+/_index";
+import * as account from "~/routes/$orgId+/_customers+/customers+/$customerId+/account";
+import * as profileLayout from "~/routes/$orgId+/_customers+/customers+/$customerId+/_layout";
+import * as customerConnections from "~/routes/$orgId+/_customers+/customers+/$customerId+/connections";
+import * as customersPage from "~/routes/$orgId+/_customers+/customers+/_index";
 import { getCustomer, listCustomers, updateCustomer } from "~/services/customers.server";
 import { makeMember, makeOrg, run } from "../fixtures";
 import { callRoute, contextOf, insertConnection, insertCustomer, insertDevice, makeConnectionWorld, toastOf } from "../fixtures/records";

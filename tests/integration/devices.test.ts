@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { DEVICE_MESSAGES } from "~/lib/records";
-import * as customerDevices from "~/routes/$orgId+/customers+/$customerId+/devices";
-import * as blockRoute from "~/routes/$orgId+/devices+/$deviceId.block";
+import * as customerDevices from "~/routes/$orgId+/_customers+/customers+/$customerId+/devices";
+import * as blockRoute from "~/routes/$orgId+/_customers+/devices+/$deviceId.block";
 import { listDevices, setDeviceBlocked } from "~/services/devices.server";
 import { makeMember, makeOrg, run } from "../fixtures";
 import { callRoute, contextOf, insertConnection, insertDevice, insertVenue, makeConnectionWorld, toastOf } from "../fixtures/records";

@@ -7,7 +7,7 @@ import { MAX_ZONES_PER_VENUE, POLYGON_MESSAGES } from "~/lib/layout";
 import { LAYOUT_MESSAGES } from "~/lib/schemas/layout";
 import * as apMap from "~/routes/account+/api.v1.access_points.map.$id";
 import * as assets from "~/routes/account+/api.v1.assets";
-import * as mapPage from "~/routes/$orgId+/venues+/$venueId+/map";
+import * as mapPage from "~/routes/$orgId+/_networks+/venues+/$venueId+/map";
 import * as worker from "~/routes/vendor+/maplibre-gl-worker[.]mjs";
 import { issueToken } from "~/services/auth.server";
 import { BASE, makeMember, makeOrg, makeRequest, run, sessionCookie } from "../fixtures";

@@ -3,8 +3,8 @@ import { db } from "~/db/db.server";
 import { buildConnection } from "~/db/factories.server";
 import { UPLOAD_MESSAGES } from "~/lib/image-type";
 import { LAYOUT_MESSAGES } from "~/lib/schemas/layout";
-import * as layoutImage from "~/routes/$orgId+/venues+/$venueId+/layout-image";
-import * as layoutPage from "~/routes/$orgId+/venues+/$venueId+/layout";
+import * as layoutImage from "~/routes/$orgId+/_networks+/venues+/$venueId+/layout-image";
+import * as layoutPage from "~/routes/$orgId+/_networks+/venues+/$venueId+/layout";
 import { JPEG, makeAccessPoint, makeVenue, multipartRequest, PNG, useTemporaryAssetStore, WEBP } from "../fixtures/layout";
 import { makeMember, makeOrg, makeRequest, run, sessionCookie } from "../fixtures";
 

@@ -3,7 +3,7 @@
 // list, Meraki and openNDS cannot be told and the console says so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import * as closeRoute from "~/routes/$orgId+/connections+/$connectionId.close";
+import * as closeRoute from "~/routes/$orgId+/_connections+/connections+/$connectionId.close";
 import { CLOSE_MESSAGES, closeConnection } from "~/services/connections.server";
 import { JOB_TYPES, runDueJobs } from "~/services/jobs/index.server";
 import { claimJob } from "~/services/jobs/queue.server";

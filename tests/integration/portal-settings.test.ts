@@ -9,7 +9,7 @@ import { refusalMessage } from "~/lib/permissions";
 import { GATEWAY_SETTINGS_MESSAGES as MSG } from "~/lib/schemas/gateway-settings";
 import { VENUE_MESSAGES } from "~/lib/schemas/venues";
 import * as gatewayApi from "~/routes/account+/api.v1.venues.$id.gateway";
-import * as settings from "~/routes/$orgId+/venues+/$venueId+/settings";
+import * as settings from "~/routes/$orgId+/_networks+/venues+/$venueId+/settings";
 import { issueToken } from "~/services/auth.server";
 import { hashToken } from "~/services/crypto.server";
 import { networkByGatewaySecret } from "~/services/portal/network.server";

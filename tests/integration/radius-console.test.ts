@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import * as radiusPage from "~/routes/$orgId+/venues+/$venueId+/radius";
+import * as radiusPage from "~/routes/$orgId+/_networks+/venues+/$venueId+/radius";
 import { RADIUS_CLIENT_MESSAGES } from "~/lib/schemas/radius-clients";
 import { authorizeGuest } from "~/services/portal/connect.server";
 import { portalRouter } from "~/services/portal/router.server";

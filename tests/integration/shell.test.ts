@@ -3,7 +3,7 @@ import { db } from "~/db/db.server";
 import { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } from "~/db/factories.server";
 import { loader as splatLoader } from "~/routes/$orgId+/$";
 import { loader as layoutLoader } from "~/routes/$orgId+/_layout";
-import { loader as homeLoader } from "~/routes/$orgId+/_index";
+import { loader as homeLoader } from "~/routes/$orgId+/_dashboard+/_index";
 import { sessionStorage } from "~/services/session.server";
 import { makeMember, makeOrg, makeRequest, makeUser, run, sessionCookie } from "../fixtures";
 

@@ -4,7 +4,7 @@ import type { Insertable } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import type { SubscriptionsTable } from "~/db/schema";
-import * as subscriptionsPage from "~/routes/$orgId+/subscriptions";
+import * as subscriptionsPage from "~/routes/$orgId+/_prepaid+/subscriptions";
 import { issueToken } from "~/services/auth.server";
 import { listSubscriptions } from "~/services/prepaid/subscriptions.server";
 import { makeMember, makeOrg } from "../fixtures";

@@ -10,12 +10,12 @@ import { parseOptions, responsesPageWindow, SURVEY_MESSAGES, surveySchema, surve
 import { parseWithZod } from "@conform-to/zod";
 import { makeMember, makeOrg, makeRequest, run, sessionCookie } from "../fixtures";
 import { issueToken } from "~/services/auth.server";
-import * as listRoute from "~/routes/$orgId+/surveys+/_index";
-import * as createRoute from "~/routes/$orgId+/surveys+/create";
-import * as detailRoute from "~/routes/$orgId+/survey+/$id";
-import * as reportRoute from "~/routes/$orgId+/surveys+/report";
-import * as csvRoute from "~/routes/$orgId+/surveys+/surveys[.csv]";
-import * as xlsxRoute from "~/routes/$orgId+/surveys+/report[.xlsx]";
+import * as listRoute from "~/routes/$orgId+/_surveys+/surveys+/_index";
+import * as createRoute from "~/routes/$orgId+/_surveys+/surveys+/create";
+import * as detailRoute from "~/routes/$orgId+/_surveys+/survey+/$id";
+import * as reportRoute from "~/routes/$orgId+/_surveys+/surveys+/report";
+import * as csvRoute from "~/routes/$orgId+/_surveys+/surveys+/surveys[.csv]";
+import * as xlsxRoute from "~/routes/$orgId+/_surveys+/surveys+/report[.xlsx]";
 import * as apiList from "~/routes/api.v1.survey";
 import * as apiOne from "~/routes/api.v1.survey.$id";
 import * as apiResponses from "~/routes/api.v1.survey.responses";

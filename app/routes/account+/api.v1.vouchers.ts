@@ -4,7 +4,7 @@ import { voucherGroupSchema } from "~/lib/schemas/vouchers";
 import { apiData, apiValidationFailed, dispatch, parseApiBody, type ApiMethods } from "~/services/api.server";
 import { requirePermission } from "~/services/guard.server";
 import { generateVouchers, getVoucherGroup, listVoucherGroups } from "~/services/prepaid/vouchers.server";
-import { todayUtc } from "../$orgId+/vouchers+/__vouchers.server";
+import { todayUtc } from "~/routes/$orgId+/_prepaid+/vouchers+/__vouchers.server";
 import { readScopedBody, requireQueryOrg } from "./__venues.server";
 import { savedJson, voucherJson } from "./__vouchers.server";
 

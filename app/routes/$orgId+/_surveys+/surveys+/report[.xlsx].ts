@@ -8,7 +8,7 @@ import { RESPONSES_PER_PAGE, SURVEY_MESSAGES, responsesQuerySchema, xlsxFileName
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { responsesPage, responsesXlsxStream } from "~/services/surveys/responses.server";
-import { logFailure } from "./__surveys.server";
+import { logFailure } from "~/routes/$orgId+/_surveys+/__surveys.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_surveys");

@@ -11,7 +11,7 @@ import { parseListParams, rowNumber } from "~/lib/pagination";
 import { SEARCH_DEBOUNCE_MS, SURVEY_MESSAGES, SURVEY_PAGE_SIZES } from "~/lib/schemas/surveys";
 import { requireOrg } from "~/services/guard.server";
 import { listSurveys, type SurveySummary } from "~/services/surveys/surveys.server";
-import { deleteSurveyAction, logFailure } from "./__surveys.server";
+import { deleteSurveyAction, logFailure } from "~/routes/$orgId+/_surveys+/__surveys.server";
 
 export const meta: MetaFunction = () => [{ title: "Surveys | Mlango" }];
 

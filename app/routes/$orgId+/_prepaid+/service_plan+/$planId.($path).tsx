@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { parseId } from "~/lib/ids";
 import { requireOrg } from "~/services/guard.server";
 import { getPlan } from "~/services/prepaid/plans.server";
-import { checkSection, planAction, planPageData } from "../service_plans+/__plans.server";
+import { checkSection, planAction, planPageData } from "~/routes/$orgId+/_prepaid+/__plans.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.plan.name} · Service plans · Mlango` : "Mlango" }];
 

@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { parseId } from "~/lib/ids";
 import { notFound, requireOrg, type OrgContext } from "~/services/guard.server";
 import { getFreePlan, getPlan, PLAN_RESULT_MESSAGES } from "~/services/prepaid/plans.server";
-import { checkSection, planAction, planPageData } from "../service_plans+/__plans.server";
+import { checkSection, planAction, planPageData } from "~/routes/$orgId+/_prepaid+/__plans.server";
 
 export const meta: MetaFunction = () => [{ title: "Free plan | Mlango" }];
 

@@ -7,7 +7,7 @@ import { formatCount } from "~/lib/format";
 import { parseListParams, rowNumber } from "~/lib/pagination";
 import { requireOrg } from "~/services/guard.server";
 import { listPlans } from "~/services/prepaid/plans.server";
-import { planRow } from "./__plans.server";
+import { planRow } from "~/routes/$orgId+/_prepaid+/__plans.server";
 
 export const meta: MetaFunction = () => [{ title: "Service plans | Mlango" }];
 

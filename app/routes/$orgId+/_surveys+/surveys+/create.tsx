@@ -8,7 +8,7 @@ import { NEW_QUESTION, SURVEY_MESSAGES, surveySchema } from "~/lib/schemas/surve
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { createSurvey, venueChoices } from "~/services/surveys/surveys.server";
-import { logFailure, surveysPath } from "./__surveys.server";
+import { logFailure, surveysPath } from "~/routes/$orgId+/_surveys+/__surveys.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Survey | Mlango" }];
 

@@ -15,7 +15,7 @@ import {
   type ResponsesPage,
 } from "~/services/surveys/responses.server";
 import { surveyChoices } from "~/services/surveys/surveys.server";
-import { logFailure } from "./__surveys.server";
+import { logFailure } from "~/routes/$orgId+/_surveys+/__surveys.server";
 
 export const meta: MetaFunction = () => [{ title: "Survey Report | Mlango" }];
 

@@ -11,7 +11,7 @@ import { QUESTION_TYPE_LABELS, SURVEY_MESSAGES, surveySchema } from "~/lib/schem
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { findSurvey, getSurvey, surveyFormValues, updateSurvey, venueChoices } from "~/services/surveys/surveys.server";
-import { deleteSurveyAction, logFailure, surveyPath } from "../surveys+/__surveys.server";
+import { deleteSurveyAction, logFailure, surveyPath } from "~/routes/$orgId+/_surveys+/__surveys.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.survey.title ?? "Survey"} | Mlango` }];
 

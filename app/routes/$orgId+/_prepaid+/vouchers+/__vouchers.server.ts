@@ -6,7 +6,7 @@ import { displayCode } from "~/lib/schemas/vouchers";
 import { formatUtcDateTime } from "~/lib/time";
 import { notFound } from "~/services/guard.server";
 import type { getVoucherGroup } from "~/services/prepaid/vouchers.server";
-import { kes } from "../service_plans+/__plans.server";
+import { kes } from "~/routes/$orgId+/_prepaid+/__plans.server";
 
 export type VoucherGroup = Awaited<ReturnType<typeof getVoucherGroup>>;
 
