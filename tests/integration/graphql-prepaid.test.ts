@@ -104,6 +104,30 @@ describe("service plans and bandwidth policies in the data API", () => {
     });
     const free = await plan(ctx, { name: "Free 30", free_every: "week", validity: "30", validity_units: "Mins" }, true);
 
+    // Two guests bought the daily plan (one of them has used it up): subscriptionsCount counts both.
+    const now = Date.now();
+    await db
+      .insertInto("subscriptions")
+      .values(
+        (["Active", "Exhausted"] as const).map((status) => ({
+          organization_id: ctx.org.id,
+          service_plan_id: daily,
+          customer_id: null,
+          device_id: null,
+          plan_name: "Daily",
+          price_cents: 4950,
+          source: "mpesa" as const,
+          status,
+          started_on: now,
+          expires_on: now + 86_400_000,
+          time_limit_minutes: null,
+          usage_limit_bytes: null,
+          simultaneous_connections: 3,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
     const list = await gqlData(
       server,
       caller,
@@ -138,7 +162,7 @@ describe("service plans and bandwidth policies in the data API", () => {
       validity_units: "Days",
       price: 49.5,
       free_every: null,
-      subscriptionsCount: 0,
+      subscriptionsCount: 2,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
       updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
     });

@@ -306,6 +306,46 @@ describe("service plans", () => {
     expect(searched.plans.map((p: Json) => p.name)).toEqual(["Hour Pass"]);
   });
 
+  it("counts each plan's subscriptions in the list, whatever their status, and only that plan's", async () => {
+    const { owner, orgId } = await world();
+    const hour = await createdPlan(owner.id, orgId, { name: "Hour Pass", price: "20" });
+    const day = await createdPlan(owner.id, orgId, { name: "Day Pass", price: "50" });
+    const other = await world("Other Cafe");
+    const theirs = await createdPlan(other.owner.id, other.orgId, { name: "Their Pass", price: "20" });
+    const now = Date.now();
+    const sold = (organization_id: number, service_plan_id: number, status: "Active" | "Cancelled" | "Exhausted") => ({
+      organization_id,
+      service_plan_id,
+      customer_id: null,
+      device_id: null,
+      plan_name: "Pass",
+      price_cents: 2000,
+      source: "mpesa" as const,
+      status,
+      started_on: now,
+      expires_on: now + 3_600_000,
+      time_limit_minutes: null,
+      usage_limit_bytes: null,
+      simultaneous_connections: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    await db
+      .insertInto("subscriptions")
+      .values([
+        sold(orgId, hour, "Active"),
+        sold(orgId, hour, "Cancelled"),
+        sold(orgId, hour, "Exhausted"),
+        sold(orgId, day, "Active"),
+        sold(other.orgId, theirs, "Active"),
+      ])
+      .execute();
+
+    const body: Json = await (await as(owner.id, orgId).get(plansList.loader, "service_plans")).json();
+    const counts = Object.fromEntries(body.plans.map((p: Json) => [p.name, p.subscriptions]));
+    expect(counts).toEqual({ "Hour Pass": 3, "Day Pass": 1 });
+  });
+
   it("gives the spec's messages: name required, price at least Ksh 1, limits of a Limited plan", async () => {
     const { owner, orgId } = await world();
     const post = (form: Record<string, string>) => as(owner.id, orgId).post(newPlan.action, "service_plans/new", form);

@@ -50,6 +50,16 @@ const base = (ctx: OrgContext) =>
     .leftJoin("bandwidth_policies", "bandwidth_policies.id", "service_plans.bandwidth_policy_id")
     .where("service_plans.organization_id", "=", ctx.org.id);
 
+/** The plans' columns and how many subscriptions each has (through the subscriptions_plan index). */
+const selectPlan = (query: ReturnType<typeof base>) =>
+  query.select([...COLUMNS]).select((eb) =>
+    eb
+      .selectFrom("subscriptions")
+      .whereRef("subscriptions.service_plan_id", "=", "service_plans.id")
+      .select((sub) => sub.fn.countAll<number>().as("n"))
+      .as("subscriptions_count"),
+  );
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one row shape from COLUMNS, read field by field
 function shape(r: Record<string, any>) {
   return {
@@ -73,8 +83,8 @@ function shape(r: Record<string, any>) {
     validity_minutes: Number(r.validity_minutes),
     price_cents: Number(r.price_cents),
     free_every: r.free_every as string | null,
-    /** Subscriptions come with the subscriptions part of issue [prepaid]; none exist yet. */
-    subscriptions_count: 0,
+    /** Every subscription sold or given on this plan, whatever its status. */
+    subscriptions_count: Number(r.subscriptions_count),
     created_at: Number(r.created_at),
     updated_at: Number(r.updated_at),
   };
@@ -90,8 +100,7 @@ export async function listPlans(ctx: OrgContext, params: { offset: number; pageS
       eb.or([containsText("service_plans.name", params.search!), containsText("service_plans.code", params.search!)]),
     );
   const [rows, total] = await Promise.all([
-    query
-      .select([...COLUMNS])
+    selectPlan(query)
       .orderBy("service_plans.created_at", "desc")
       .orderBy("service_plans.id", "desc")
       .limit(params.pageSize)
@@ -110,20 +119,14 @@ export async function getPlan(ctx: OrgContext, planId: number | null): Promise<S
 /** The organisation's plan, or 404; the caller has checked the permission of what it does with it. */
 async function findPlan(ctx: OrgContext, planId: number | null): Promise<ServicePlan> {
   if (planId === null) notFound(PLAN_RESULT_MESSAGES.notFound);
-  const row = await base(ctx)
-    .select([...COLUMNS])
-    .where("service_plans.id", "=", planId)
-    .executeTakeFirst();
+  const row = await selectPlan(base(ctx)).where("service_plans.id", "=", planId).executeTakeFirst();
   return row ? shape(row) : notFound(PLAN_RESULT_MESSAGES.notFound);
 }
 
 /** freePlan: the organisation's free plan, or null. */
 export async function getFreePlan(ctx: OrgContext): Promise<ServicePlan | null> {
   requirePermission(ctx, "view_service_plan");
-  const row = await base(ctx)
-    .select([...COLUMNS])
-    .where("service_plans.free_internet", "=", 1)
-    .executeTakeFirst();
+  const row = await selectPlan(base(ctx)).where("service_plans.free_internet", "=", 1).executeTakeFirst();
   return row ? shape(row) : null;
 }
 
@@ -269,9 +272,6 @@ export async function planChoices(ctx: OrgContext): Promise<{ id: number; name: 
  */
 export async function planOffer(ctx: OrgContext, planId: number | null) {
   if (planId === null) return null;
-  const plan = await base(ctx)
-    .select([...COLUMNS])
-    .where("service_plans.id", "=", planId)
-    .executeTakeFirst();
+  const plan = await selectPlan(base(ctx)).where("service_plans.id", "=", planId).executeTakeFirst();
   return plan ? shape(plan) : null;
 }
