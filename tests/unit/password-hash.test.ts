@@ -7,7 +7,8 @@ afterEach(() => {
 });
 
 describe("password hashes", () => {
-  it("use N=2^17, r=8, p=1 in production and count anything weaker as due for an upgrade", async () => {
+  // Three hashes at the production cost take seconds on a busy machine: a correctness test, not a timed one.
+  it("use N=2^17, r=8, p=1 in production and count anything weaker as due for an upgrade", { timeout: 60_000 }, async () => {
     vi.stubEnv("NODE_ENV", "production");
     const { hashPassword, verifyPassword, needsRehash } = await import("~/services/crypto.server");
     const hash = await hashPassword("production-pass");
