@@ -11,7 +11,7 @@ import * as email from "~/routes/$orgId+/broadcast+/$id.email";
 import * as builderTab from "~/routes/$orgId+/splash_pages+/$pageId+/builder";
 import * as apiPage from "~/routes/account+/api.v1.splash_pages.$id";
 import { issueToken } from "~/services/auth.server";
-import { makeMember, makeOrg, run } from "../fixtures";
+import { makeMember, makeOrg, run, sessionCookie } from "../fixtures";
 import { gqlData, type Caller } from "../fixtures/graphql";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
 import { callRoute } from "../fixtures/venues";
@@ -276,5 +276,17 @@ describe("a broadcast's e-mail design", () => {
     const page: Json = await (await callRoute(email.loader, owner.id, `/${orgId}/broadcast/${id}/email`, { orgId, id: String(id) })).json();
     expect(page.designerHtml).toBe('<table><tr><td>Karibu<img src="/x.png"></td></tr></table>');
     expect(page.values.email_html).toBe(html);
+  });
+});
+
+describe("the console's policy", () => {
+  it("runs the page's own scripts by nonce and from this origin, and no script another script inserts ('strict-dynamic')", async () => {
+    const { orgId, owner } = await world();
+    const res = await fetch(`${server.origin}/${orgId}/splash_pages`, { headers: { Cookie: await sessionCookie(owner.id) } });
+    expect(res.status).toBe(200);
+    const scriptSrc = /(?:^|;)\s*script-src ([^;]*)/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+    expect(scriptSrc).toMatch(/^'self' 'nonce-[A-Za-z0-9+/]+={0,2}'$/);
+    const nonce = /'nonce-([^']+)'/.exec(scriptSrc!)![1];
+    expect(await res.text()).toContain(`nonce="${nonce}"`);
   });
 });
