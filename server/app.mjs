@@ -98,7 +98,7 @@ export function createApp({ build }) {
           "default-src": ["'self'"],
           // The page's own scripts carry the nonce; their chunks (the editors' import()) come from 'self'.
           // No 'strict-dynamic': it would let any script element a trusted script inserts run, whatever
-          // its source, such as one a stored editor project makes GrapesJS insert (decision 0031).
+          // its source, such as one a stored editor project makes GrapesJS insert (decision 0067).
           "script-src": ["'self'", (_req, res) => `'nonce-${res.locals.cspNonce}'`],
           "style-src": ["'self'", "'unsafe-inline'"],
           "img-src": ["'self'", "data:", "blob:", ...mapOrigins],

@@ -3,7 +3,7 @@
 // frame's document carries a policy of its own that refuses every script: GrapesJS writes this document
 // into the empty frame before it adds the head, the styles and the components, and a policy once applied
 // stays (removing the element does not lift it), so nothing an editor is given, or adds later, runs
-// there (docs/decisions/0031-editor-canvas-script.md).
+// there (docs/decisions/0067-editor-canvas-script.md).
 import type { Editor, EditorConfig } from "grapesjs";
 
 export const CANVAS_POLICY = "script-src 'none'; object-src 'none'; base-uri 'none'";

@@ -3,7 +3,7 @@
 // own origin, opened by whoever edits the page next — possibly an owner, whose session reaches every
 // organisation they belong to. So a stored project must never be able to make script there: every
 // project is cleaned when it is saved and again when it is read (rows stored before this check), and
-// HTML handed to an editor to import is cleaned the same way (docs/decisions/0031-editor-canvas-script.md).
+// HTML handed to an editor to import is cleaned the same way (docs/decisions/0067-editor-canvas-script.md).
 //
 // Projects: script components (type or tag name, at any depth, also inside the canvas head) and tags
 // that load or navigate other documents (base, meta, link, object, embed, …) are removed; so are the

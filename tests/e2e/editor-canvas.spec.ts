@@ -1,4 +1,4 @@
-// Stored editor projects cannot run script in the console (docs/decisions/0031-editor-canvas-script.md).
+// Stored editor projects cannot run script in the console (docs/decisions/0067-editor-canvas-script.md).
 // A staff member who may edit splash pages or write broadcasts stores a GrapesJS project; another member
 // (here the owner) opens it in the splash page builder or the e-mail designer. The projects are planted
 // straight in the database, as rows saved before the sanitiser existed would be: script components
