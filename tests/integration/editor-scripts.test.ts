@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import type { Permission } from "~/lib/permissions";
-import * as email from "~/routes/$orgId+/broadcast+/$id.email";
+import * as email from "~/routes/$orgId+/_marketing+/broadcast+/$id.email";
 import * as builderTab from "~/routes/$orgId+/splash_pages+/$pageId+/builder";
 import * as apiPage from "~/routes/account+/api.v1.splash_pages.$id";
 import { issueToken } from "~/services/auth.server";
