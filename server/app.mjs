@@ -96,7 +96,10 @@ export function createApp({ build }) {
       contentSecurityPolicy: {
         directives: {
           "default-src": ["'self'"],
-          "script-src": ["'self'", "'strict-dynamic'", (_req, res) => `'nonce-${res.locals.cspNonce}'`],
+          // The page's own scripts carry the nonce; their chunks (the editors' import()) come from 'self'.
+          // No 'strict-dynamic': it would let any script element a trusted script inserts run, whatever
+          // its source, such as one a stored editor project makes GrapesJS insert (decision 0067).
+          "script-src": ["'self'", (_req, res) => `'nonce-${res.locals.cspNonce}'`],
           "style-src": ["'self'", "'unsafe-inline'"],
           "img-src": ["'self'", "data:", "blob:", ...mapOrigins],
           "connect-src": [...(development ? ["'self'", "ws:"] : ["'self'"]), ...mapOrigins],

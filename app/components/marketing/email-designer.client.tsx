@@ -6,6 +6,7 @@
 import type { Editor, EditorConfig } from "grapesjs";
 import { useEffect, useRef, useState } from "react";
 import { EditorAlerts } from "~/components/ui/editor-alerts";
+import { initEditor } from "~/lib/editor-canvas";
 
 export interface EmailDesignerProps {
   /** The designer's project JSON saved earlier, or null: start from `html`. */
@@ -93,7 +94,7 @@ export default function EmailDesigner(props: EmailDesignerProps) {
             (ed: Editor) => newsletter(ed, { blocks: BLOCKS, updateStyleManager: false, textCleanCanvas: "Clear the whole design?" }),
           ],
         };
-        editor = grapesjs.init(config);
+        editor = initEditor(grapesjs, config); // canvases that run no script
         const ed = editor;
         ed.on("asset:upload:start", () => setUploadError(null));
         ed.on("asset:upload:response", (answer: { data?: { file?: { name?: string; url?: string } } } | undefined) => {

@@ -5,6 +5,7 @@
 import type { Editor, EditorConfig } from "grapesjs";
 import { useEffect, useId, useRef, useState } from "react";
 import { EditorAlerts } from "~/components/ui/editor-alerts";
+import { initEditor } from "~/lib/editor-canvas";
 
 export interface SplashBuilderProps {
   /** GrapesJS project JSON saved earlier, or null: import from html/css below. */
@@ -205,7 +206,7 @@ export default function SplashBuilder(props: SplashBuilderProps) {
           },
           plugins: [mlangoPlugin(configs)],
         };
-        editor = grapesjs.init(config);
+        editor = initEditor(grapesjs, config); // canvases that run no script
         const ed = editor;
         ed.on("asset:upload:start", () => setUploadError(null));
         ed.on("asset:upload:response", (json: { data?: { file?: { name?: string; url?: string } } } | undefined) => {

@@ -14,6 +14,7 @@ import { containsText } from "~/db/sql.server";
 import { PERSONAL_DATA_PERMISSION, type Permission } from "~/lib/permissions";
 import type { BroadcastEmailInput, BroadcastInput, BroadcastSmsInput } from "~/lib/schemas/broadcasts";
 import { customerName } from "../connections.server";
+import { cleanProject } from "../editor-content.server";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
 
 export const VIEW_BROADCASTS: Permission[] = ["view_broadcasts", "create_broadcasts", "create_groups"];
@@ -106,7 +107,10 @@ export type Broadcast = BroadcastSummary & {
   updated_at: number;
 };
 
-/** broadcast(id): the whole message; a missing, malformed or foreign id is a 404. */
+/**
+ * broadcast(id): the whole message; a missing, malformed or foreign id is a 404. The design is cleaned
+ * of anything that could make script in the designer's canvas as it is read too (designs stored before).
+ */
 export async function getBroadcast(ctx: OrgContext, id: number | null): Promise<Broadcast> {
   requirePermission(ctx, ...VIEW_BROADCASTS);
   if (id === null) notFound(BROADCAST_RESULT_MESSAGES.notFound);
@@ -127,7 +131,7 @@ export async function getBroadcast(ctx: OrgContext, id: number | null): Promise<
     sms: row.sms,
     email_html: row.email_html,
     email_text: row.email_text,
-    email_design: row.email_design,
+    email_design: cleanProject(row.email_design),
     updated_at: Number(row.updated_at),
   };
 }
@@ -180,14 +184,16 @@ export async function updateBroadcastSettings(ctx: OrgContext, id: number | null
 /**
  * The e-mail section (updateBroadcastEmail): the HTML and plain-text bodies. The design is the JSON
  * of the designer that made this HTML; saving HTML without one clears it, as it no longer describes
- * the HTML. `email_text` undefined keeps the stored plain text (the data API's input may leave it out).
+ * the HTML. The design is stored cleaned of anything that could make script when the designer opens it
+ * in the console (the HTML is the e-mail itself, as its writer made it). `email_text` undefined keeps
+ * the stored plain text (the data API's input may leave it out).
  */
 export async function updateBroadcastEmail(
   ctx: OrgContext,
   id: number | null,
   input: Omit<BroadcastEmailInput, "email_text"> & { email_text?: string | null },
 ) {
-  const values: Parameters<typeof update>[2] = { email_html: input.email_html, email_design: input.email_design };
+  const values: Parameters<typeof update>[2] = { email_html: input.email_html, email_design: cleanProject(input.email_design) };
   if (input.email_text !== undefined) values.email_text = input.email_text;
   return { id: await update(ctx, id, values), message: BROADCAST_RESULT_MESSAGES.emailSaved };
 }

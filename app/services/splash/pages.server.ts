@@ -9,6 +9,7 @@ import type { CssTemplate, SplashPageType } from "~/db/schema";
 import { containsText } from "~/db/sql.server";
 import { SPLASH_MESSAGES, type SplashBuilderInput, type SplashCodeInput, type SplashPageInput } from "~/lib/schemas/splash";
 import { randomToken } from "../crypto.server";
+import { cleanProject } from "../editor-content.server";
 import { publicOrigin } from "../email.server";
 import { forbidden, notFound, requirePermission, type OrgContext } from "../guard.server";
 import { placeholdersIn, renderFrame, type SplashFrame } from "./render.server";
@@ -94,7 +95,10 @@ export async function listPages(ctx: OrgContext, params: { offset: number; pageS
   return { rows: rows.map(summary), total: Number(total.n) };
 }
 
-/** The page with its code and options, or a 404. */
+/**
+ * The page with its code and options, or a 404. The builder's project is cleaned of anything that
+ * could make script in the console's canvas as it is read too, for projects stored before that check.
+ */
 export async function getPage(ctx: OrgContext, pageId: number | null) {
   requirePermission(ctx, "view_splash_pages", "create_splash_pages", "edit_splash_pages");
   const row = await pageRow(ctx, pageId);
@@ -103,7 +107,7 @@ export async function getPage(ctx: OrgContext, pageId: number | null) {
     html: row.html,
     css: row.css,
     custom_scripts: row.custom_scripts,
-    project_data: row.project_data,
+    project_data: cleanProject(row.project_data),
     configs: await configsOf(row.id),
   };
 }
@@ -193,13 +197,16 @@ export async function saveCode(ctx: OrgContext, pageId: number | null, input: Sp
   });
 }
 
-/** The builder's Save: its project and the HTML and CSS it exports. */
+/**
+ * The builder's Save: its project (cleaned: it is opened in the console, by any editor of the page) and
+ * the HTML and CSS it exports (the guest page's code, which only ever runs in the guests' sandbox).
+ */
 export async function saveBuilder(ctx: OrgContext, pageId: number | null, input: SplashBuilderInput) {
   if (!ctx.permissions.has("edit_splash_pages")) forbidden(SPLASH_MESSAGES.notAllowedToEdit);
   const page = await pageRow(ctx, pageId);
   const html = withoutBodyTag(input.html);
   await db.transaction().execute(async (trx) => {
-    await saveDraft(ctx, page.id, { project_data: input.project_data, html, css: input.css }, trx);
+    await saveDraft(ctx, page.id, { project_data: cleanProject(input.project_data), html, css: input.css }, trx);
     await syncConfigs(trx, page.id, html);
   });
 }

@@ -61,7 +61,7 @@ export const typeDefs = /* GraphQL */ `
     email_html: String
     "The e-mail's plain-text body."
     email_text: String
-    "The JSON of the visual designer that made email_html, as it was given (null when the HTML was written by hand)."
+    "The JSON of the visual designer that made email_html, without anything that could run script in the designer (null when the HTML was written by hand)."
     email_design: String
     createdBy: BroadcastAuthor
     created_at: String!
@@ -102,7 +102,7 @@ export const typeDefs = /* GraphQL */ `
     email: String
     "The plain-text body (up to 50,000 characters); left out, the stored one stays; null or empty clears it."
     text: String
-    "A visual designer's JSON (an object, as text) that made the HTML; left out, the stored design is cleared."
+    "A visual designer's JSON (an object, as text) that made the HTML, stored without script components, script properties, event handlers or script URLs; left out, the stored design is cleared."
     design: String
   }
 

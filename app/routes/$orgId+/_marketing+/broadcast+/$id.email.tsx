@@ -10,6 +10,7 @@ import { ErrorList, FormErrors, SubmitButton } from "~/components/ui/field";
 import { hasAny } from "~/lib/permissions";
 import { parseId } from "~/lib/ids";
 import { broadcastEmailSchema } from "~/lib/schemas/broadcasts";
+import { cleanHtml } from "~/services/editor-content.server";
 import { requireOrg } from "~/services/guard.server";
 import { EDIT_BROADCASTS, getBroadcast, updateBroadcastEmail, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -34,6 +35,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     broadcast: { id: b.id, title: b.title, updated_at: b.updated_at, has_design: b.email_design !== null },
     values: { email_html: b.email_html ?? "", email_text: b.email_text ?? "" },
     design: b.email_design,
+    // Without a design the designer imports the HTML: cleaned like a design, as it becomes the canvas.
+    designerHtml: b.email_design === null ? cleanHtml(b.email_html ?? "") : "",
     // The organisation's images (shared with splash pages), as absolute URLs: mail programs fetch them.
     assets: hasAny(ctx.permissions, "view_splash_pages", "edit_splash_pages")
       ? (await listAssets(ctx)).map((a) => ({ name: a.name, url: a.url }))
@@ -102,7 +105,7 @@ function CodeArea({
 }
 
 export default function BroadcastEmail() {
-  const { orgId, broadcast, values, design, assets, uploadUrl, canEdit } = useLoaderData<typeof loader>();
+  const { orgId, broadcast, values, design, designerHtml, assets, uploadUrl, canEdit } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [designing, setDesigning] = useState(false);
   const submit = useSubmit();
@@ -142,7 +145,7 @@ export default function BroadcastEmail() {
                 <div className="mb-4">
                   <EmailDesigner
                     design={design}
-                    html={values.email_html}
+                    html={designerHtml}
                     assets={assets}
                     uploadUrl={uploadUrl}
                     canEdit={canEdit}

@@ -9,6 +9,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FormErrors } from "~/components/ui/field";
 import { SPLASH_MESSAGES, splashBuilderSchema } from "~/lib/schemas/splash";
 import { splashBase } from "~/lib/splash-pages";
+import { cleanHtml } from "~/services/editor-content.server";
 import { listAssets } from "~/services/splash/assets.server";
 import { getPage, saveBuilder } from "~/services/splash/pages.server";
 import { styleHref } from "~/services/splash/styles.server";
@@ -21,7 +22,9 @@ export const meta: MetaFunction = () => [{ title: "Builder | Mlango" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: builderStylesheet }];
 
 // The Builder tab (type 1): GrapesJS with the page's project (or its HTML and CSS), the styling
-// template inside the canvas, a block per option, the organisation's images and their upload.
+// template inside the canvas, a block per option, the organisation's images and their upload. The
+// builder imports the page's HTML when there is no project: it gets it cleaned like a project (the
+// HTML itself, the guests' page, keeps the operator's scripts; they only run in the guests' sandbox).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireSplashViewer(request, params);
   const page = await getPage(ctx, pageIdParam(params));
@@ -36,6 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       type: page.type,
       project_data: page.project_data,
       html: page.html,
+      builder_html: page.project_data === null ? cleanHtml(page.html) : "",
       css: page.css,
       updated_at: page.updated_at,
     },
@@ -90,7 +94,7 @@ export default function BuilderTab() {
             <SplashBuilder
               key={page.id}
               projectData={page.project_data}
-              html={page.html}
+              html={page.builder_html}
               css={page.css}
               canvasStyles={canvasStyles}
               configs={configs}
