@@ -48,7 +48,7 @@ describe("cross-site requests (CSRF)", () => {
       expect(deleteNetwork.status).toBe(403);
       expect(await deleteNetwork.text()).toContain("This request came from another site");
       const dataRequest = await post(
-        `/${org.id}/venues/${world.venue.id}/settings?_data=routes%2F%24orgId%2B%2Fvenues%2B%2F%24venueId%2B%2Fsettings`,
+        `/${org.id}/venues/${world.venue.id}/settings?_data=routes%2F%24orgId%2B%2F_networks%2B%2Fvenues%2B%2F%24venueId%2B%2Fsettings`,
         "intent=delete&confirmed=yes",
         { Cookie: cookie, Origin: origin },
       );
@@ -261,7 +261,7 @@ describe("cookies and caching", () => {
     const { org, world, cookie } = await adminWorld();
     for (const path of [
       `/${org.id}/customers`,
-      `/${org.id}/customers/${world.customer.id}/connections?_data=routes%2F%24orgId%2B%2Fcustomers%2B%2F%24customerId%2B%2Fconnections`,
+      `/${org.id}/customers/${world.customer.id}/connections?_data=routes%2F%24orgId%2B%2F_customers%2B%2Fcustomers%2B%2F%24customerId%2B%2Fconnections`,
       `/${org.id}/connections.csv`,
     ]) {
       const res = await fetch(`${server.origin}${path}`, { headers: { Cookie: cookie } });
