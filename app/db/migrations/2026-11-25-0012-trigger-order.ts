@@ -14,9 +14,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await rename(db, OLD, NEW);
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
-  await rename(db, NEW, OLD);
-}
+// Nothing to undo: the old name only made PostgreSQL fire the triggers in a deadlocking order, and
+// migration 0004's down() drops the trigger by its new name. Renaming it back left, on a database
+// 0004 had built with the new name, a trigger 0004's down() did not know, which then failed every
+// later down() on SQLite (it names tables that were gone).
+export async function down(): Promise<void> {}
 
 async function rename(db: Kysely<any>, from: string, to: string): Promise<void> {
   const postgres = isPostgres(db);
