@@ -2,7 +2,7 @@
 // (migration 0004); a bulk load pauses its organisation, loads, and rebuilds in one pass, which is
 // many times faster than rolling up row by row.
 import { sql } from "kysely";
-import { rollupRebuildStatements } from "./migrations/_analytics-rebuild";
+import { rollupRebuildStatements } from "./rollups-rebuild.server";
 import { db, dialect } from "./db.server";
 
 /** The triggers skip this organisation's writes until rebuildRollups runs for it. */

@@ -18,7 +18,7 @@ import type {
   UsageTotals,
   VenueUsage,
 } from "~/lib/analytics";
-import { ALL_VENUES } from "~/db/migrations/_analytics-sql";
+import { ALL_VENUES } from "~/db/rollups-sql.server";
 import { hourOfDay, weekdayOf } from "./analytics-sql.server";
 import { toDeviceUsage, toSeconds, toTotals } from "./analytics-shape.server";
 

@@ -1,7 +1,7 @@
 // Turning summed figures into the answer shapes of app/lib/analytics.ts, the same way for the raw
 // path and the roll-up path (so both round alike).
 import { sql, type RawBuilder } from "kysely";
-import { deviceLabel, modeLabel } from "~/db/migrations/_analytics-sql";
+import { deviceLabel, modeLabel } from "~/db/rollups-sql.server";
 import type { DeviceDimension, DeviceUsage, UsageTotals } from "~/lib/analytics";
 
 /** Brand and browser charts show the top 5 and top 10 (spec 1 §7 aggregateDeviceSummary). */

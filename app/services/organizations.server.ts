@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/node";
-import { ALL_VENUES } from "~/db/migrations/_analytics-sql";
+import { ALL_VENUES } from "~/db/rollups-sql.server";
 import { db } from "~/db/db.server";
 import { rebuildRollups } from "~/db/rollups.server";
 import { parseId } from "~/lib/ids";

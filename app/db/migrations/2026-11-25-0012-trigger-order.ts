@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { isPostgres } from "./_dialect";
-import { analyticsTriggers, postgresTriggerDdl, sqliteTriggerDdl } from "./_analytics-triggers";
-import { UTC_BUCKETS } from "./_analytics-sql";
+import { analyticsTriggers, postgresTriggerDdl, sqliteTriggerDdl } from "./frozen/analytics-triggers-v1/triggers";
+import { UTC_BUCKETS } from "./frozen/analytics-triggers-v1/sql";
 
 // The connections' dimensions update trigger is renamed so PostgreSQL fires it right after the usage
 // trigger (it fires a table's triggers in name order): every trigger then locks the roll-up rows in

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { LOCAL_BUCKETS, UTC_BUCKETS } from "./_analytics-sql";
-import { analyticsTriggers, switchTriggers } from "./_analytics-triggers";
+import { LOCAL_BUCKETS, UTC_BUCKETS } from "./frozen/analytics-triggers-v1/sql";
+import { analyticsTriggers, switchTriggers } from "./frozen/analytics-triggers-v1/triggers";
 
 // Organisation time zones (issue 17 §3, decision 0023): an IANA name for display and its fixed
 // offset from UTC, which the analytics triggers now bucket hours and days by. Existing

@@ -1,8 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { clustered } from "./_dialect";
-import { totalsRebuildStatements } from "./_analytics-rebuild";
-import { LOCAL_BUCKETS } from "./_analytics-sql";
-import { analyticsTriggers, switchTriggers } from "./_analytics-triggers";
+import { LOCAL_BUCKETS } from "./frozen/analytics-triggers-v1/sql";
+import { analyticsTriggers, switchTriggers } from "./frozen/analytics-triggers-v1/triggers";
 
 // Customer totals (issue [marketing], group counts): each customer's visit days and authorized
 // connections in the whole organisation, kept by triggers on customer_visit_days, so a group rule
@@ -23,10 +22,18 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addPrimaryKeyConstraint("customer_totals_pk", ["organization_id", "customer_id"]),
   ).execute();
   await switchTriggers(db, WITHOUT_TOTALS, WITH_TOTALS);
-  for (const statement of totalsRebuildStatements(null)) await sql.raw(statement).execute(db);
+  for (const statement of REBUILD) await sql.raw(statement).execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await switchTriggers(db, WITH_TOTALS, WITHOUT_TOTALS);
   await db.schema.dropTable("customer_totals").execute();
 }
+
+// customer_totals of every organisation from its visit days.
+const REBUILD = [
+  `delete from customer_totals where true`,
+  `insert into customer_totals (organization_id, customer_id, days, connections)
+     select organization_id, customer_id, count(*), sum(connections) from customer_visit_days where true and venue_key = 0
+     group by organization_id, customer_id`,
+];

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { LOCAL_BUCKETS } from "./_analytics-sql";
-import { analyticsTriggers, switchTriggers } from "./_analytics-triggers";
+import { LOCAL_BUCKETS } from "./frozen/analytics-triggers-v1/sql";
+import { analyticsTriggers, switchTriggers } from "./frozen/analytics-triggers-v1/triggers";
 
 // Accounting at RADIUS rates on PostgreSQL (issue [radius], decision 0021): a batch's byte and end
 // changes are summed per roll-up row by one trigger per statement instead of two upserts of each

@@ -1,19 +1,11 @@
-// The analytics roll-ups computed from scratch, as plain SQL for both dialects: used once by the
-// migration for existing rows and by rebuildRollups (app/db/rollups.server.ts) after a bulk load.
-// They must run while the organisation is in analytics_paused, so the visit-day triggers stay quiet.
-import { presenceRebuildStatements } from "./_analytics-presence";
-import { ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, LOCAL_BUCKETS, modeLabel, NEVER } from "./_analytics-sql";
+// The analytics roll-ups computed from scratch, as plain SQL for both dialects, in the organisations'
+// own days and hours: rebuildRollups (app/db/rollups.server.ts) runs them after a bulk load and a
+// change of time zone. They hold the same rows as the triggers the latest migration built; they must
+// run while the organisation is in analytics_paused, so the visit-day triggers stay quiet.
+import { ALL_VENUES, deviceLabel, DIMENSIONS, localDay, localHour, modeLabel, NEVER } from "./rollups-sql.server";
 
-/**
- * Statements that replace the roll-ups of one organisation, or of all (null). `presence: false`
- * leaves out the presence chains, for migrations older than 0034 (their databases have no such
- * tables); `totals: false` customer_totals, for those older than 0035.
- */
-export function rollupRebuildStatements(
-  organizationId: number | null,
-  b: Buckets = LOCAL_BUCKETS,
-  { presence = true, totals = true } = {},
-): string[] {
+/** Statements that replace the roll-ups of one organisation, or of all (null). */
+export function rollupRebuildStatements(organizationId: number | null): string[] {
   if (organizationId !== null && !Number.isSafeInteger(organizationId)) throw new Error(`Not an organization id: ${organizationId}`);
   const of = (alias?: string) => (organizationId === null ? "true" : `${alias ? `${alias}.` : ""}organization_id = ${organizationId}`);
   const sums = "footfall, connections, upload, download, dwell_ms";
@@ -28,8 +20,8 @@ export function rollupRebuildStatements(
      select organization_id, ${ALL_VENUES}, ${key}, ${sumsOf(columns)} from ${table} where ${of()} and venue_id <> ${ALL_VENUES}
      group by organization_id, ${key}`;
   // Every query that buckets joins its organisation as zo (GROUP BY takes the plain column).
-  const day = (alias: string) => b.day(alias, "zo.utc_offset_ms");
-  const hour = b.hour("c", "zo.utc_offset_ms");
+  const day = (alias: string) => localDay(alias, "zo.utc_offset_ms");
+  const hour = localHour("c", "zo.utc_offset_ms");
   const connections = "connections c join organizations zo on zo.id = c.organization_id";
   const dwell = `case when c.authorized_at is not null and c.ended_at > c.authorized_at then c.ended_at - c.authorized_at else 0 end`;
   const figures = `count(*), count(c.authorized_at), coalesce(sum(c.upload), 0), coalesce(sum(c.download), 0), coalesce(sum(${dwell}), 0)`;
@@ -88,13 +80,37 @@ export function rollupRebuildStatements(
      join (select organization_id, customer_id, min(day_start) as day from customer_visit_days where ${of()} and venue_key = 0
            group by organization_id, customer_id) o on o.organization_id = f.organization_id and o.customer_id = f.customer_id
      group by f.organization_id, f.venue_key, o.day, f.day`,
-    ...(presence ? presenceRebuildStatements(organizationId, b) : []),
-    ...(totals ? totalsRebuildStatements(organizationId) : []),
+    ...presenceStatements(organizationId),
+    ...totalsStatements(organizationId),
   ];
 }
 
-/** customer_totals (migration 0035) from the organisation's visit days; needs no pause (no trigger reads it). */
-export function totalsRebuildStatements(organizationId: number | null): string[] {
+/**
+ * The presence chains (customer_presence_days, presence_gaps; migration 0034): per customer, the
+ * days with any connection record, authorized or not, each with the next such day there.
+ */
+function presenceStatements(organizationId: number | null): string[] {
+  const of = (alias?: string) => (organizationId === null ? "true" : `${alias ? `${alias}.` : ""}organization_id = ${organizationId}`);
+  const day = localDay("c", "zo.utc_offset_ms");
+  const days = (key: string, venueCondition: string, groupVenue: string) =>
+    `select c.organization_id, c.customer_id, ${key} as venue_key, ${day} as day_start, count(*) as n
+     from connections c join organizations zo on zo.id = c.organization_id
+     where ${of("c")} and c.customer_id is not null${venueCondition}
+     group by c.organization_id, c.customer_id${groupVenue}, ${day}`;
+  return [
+    ...["customer_presence_days", "presence_gaps"].map((t) => `delete from ${t} where ${of()}`),
+    `insert into customer_presence_days (organization_id, customer_id, venue_key, day_start, next_day, records)
+     select p.organization_id, p.customer_id, p.venue_key, p.day_start,
+       coalesce(lead(p.day_start) over (partition by p.organization_id, p.customer_id, p.venue_key order by p.day_start), ${NEVER}), p.n
+     from (${days("0", "", "")} union all ${days("c.venue_id", " and c.venue_id is not null", ", c.venue_id")}) p`,
+    `insert into presence_gaps (organization_id, venue_key, next_day, day_start, customers)
+     select organization_id, venue_key, next_day, day_start, count(*) from customer_presence_days where ${of()}
+     group by organization_id, venue_key, next_day, day_start`,
+  ];
+}
+
+/** customer_totals (migration 0035) from the organisation's visit days (no trigger reads it). */
+function totalsStatements(organizationId: number | null): string[] {
   const of = organizationId === null ? "true" : `organization_id = ${organizationId}`;
   return [
     `delete from customer_totals where ${of}`,

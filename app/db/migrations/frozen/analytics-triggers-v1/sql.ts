@@ -1,6 +1,9 @@
-// SQL fragments shared by the analytics roll-up triggers, their rebuild and the raw analytics queries
-// (docs/decisions/0009-analytics-rollups.md). Plain text for both SQLite and PostgreSQL; migrations
-// import nothing from the app, the app may import from here.
+// FROZEN (app/db/migrations/README.md): part of the analytics trigger generator as migrations 0004,
+// 0012 and 0033–0036 use it, unchanged since 0036. Never edit this folder: tests/unit/migrations.test.ts
+// holds its contents' hashes. New trigger behaviour is a new migration with its own statements.
+//
+// SQL fragments of the analytics roll-up triggers (docs/decisions/0009-analytics-rollups.md), plain
+// text for both SQLite and PostgreSQL.
 
 export const NEVER = 253_402_300_800_000; // 10000-01-01: "no next visit"
 /** venue_id of the usage and dimension rows that hold every venue of the organisation together. */
@@ -51,7 +54,7 @@ export const venueLevels = (r: Row) => `(select coalesce(${r}.venue_id, 0) as ve
 export const DIMENSIONS =
   "(select 'mode' as dimension union all select 'is_mobile' union all select 'os' union all select 'brand' union all select 'browser')";
 
-/** The label of a device property, as the raw queries compute it (analytics-shape.server.ts). */
+/** The label of a device property. */
 export function deviceLabel(dimension: "is_mobile" | "os" | "brand" | "browser", device: string): string {
   return dimension === "is_mobile"
     ? `case when ${device}.is_mobile = 1 then 'Mobile' else 'Desktop' end`

@@ -1,11 +1,15 @@
+// FROZEN (app/db/migrations/README.md): part of the analytics trigger generator as migrations 0004,
+// 0012 and 0033–0036 use it, unchanged since 0036. Never edit this folder: tests/unit/migrations.test.ts
+// holds its contents' hashes. New trigger behaviour is a new migration with its own statements.
+//
 // Customers' visit chains (docs/decisions/0009-analytics-rollups.md): customer_visit_days holds, per
 // customer, the days (the organisation's local days since migration 0033) with an authorized connection in the whole organisation (venue_key 0) and
 // at each venue, each day with the next visit day there (NEVER for the last) and the customer's
 // first day in the organisation. Two aggregates follow from the chains and are kept with them:
 // customer_gaps counts (day, next day) pairs and customer_first_days counts (first day in the
 // organisation, first day at the venue) pairs. The chain helpers also serve the presence chains
-// (every connection record, _analytics-presence.ts), which keep gaps only.
-import { type Buckets, NEVER, type Row } from "./_analytics-sql";
+// (every connection record, presence.ts), which keep gaps only.
+import { type Buckets, NEVER, type Row } from "./sql";
 
 /** A per-customer day chain: its day table, its gap counts and the connections it holds. */
 export interface DayChain {

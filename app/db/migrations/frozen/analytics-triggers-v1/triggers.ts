@@ -1,3 +1,7 @@
+// FROZEN (app/db/migrations/README.md): part of the analytics trigger generator as migrations 0004,
+// 0012 and 0033–0036 use it, unchanged since 0036. Never edit this folder: tests/unit/migrations.test.ts
+// holds its contents' hashes. New trigger behaviour is a new migration with its own statements.
+//
 // The triggers that keep the analytics roll-ups current (docs/decisions/0009-analytics-rollups.md).
 // Each trigger is written once as plain SQL statements that SQLite trigger bodies and PostgreSQL
 // plpgsql functions both accept (NEW/OLD, upserts, scalar subqueries, IS DISTINCT FROM), and
@@ -5,9 +9,9 @@
 //
 // A connection's contribution (the roll-ups hold the sums of every connection's contribution):
 // - usage_hourly / usage_daily / usage_daily_ap: footfall 1, connections 1 if authorized, its bytes
-//   and its dwell (ended connections only), in the hour / UTC day it was created, per venue and
-//   for every venue together (venue_id ALL_VENUES, so a year of the whole organisation is 365 rows),
-//   and per access point by day;
+//   and its dwell (ended connections only), in the hour and day it was created (UTC ones before
+//   migration 0033, the organisation's since), per venue and for every venue together (venue_id
+//   ALL_VENUES, so a year of the whole organisation is 365 rows), and per access point by day;
 // - dimension_daily: footfall and connections under its authorization mode and under its device's
 //   is_mobile / os / brand / browser (the device's current values, "Unknown" without a device),
 //   per venue and for every venue together;
@@ -18,29 +22,17 @@
 //   those chains: customer_gaps counts (day, next day) pairs, customer_first_days counts
 //   (first day in the organisation, first day at the venue) pairs. Distinct customers of a window
 //   and its new customers are then sums over a few hundred aggregate rows instead of a scan of
-//   every visit (app/services/analytics-rollups.server.ts).
+//   every visit (the analytics service).
 // - customer_presence_days / presence_gaps (migration 0034): the same chains for every connection
 //   record with a customer, authorized or not (the all-visitors report), gaps only.
 // An organisation listed in analytics_paused is skipped: the bulk loader pauses a new organisation
 // and rebuilds its roll-ups in one pass at the end (app/db/rollups.server.ts); a deleted
 // organisation stays paused, so its cascade does no roll-up work.
 import { sql, type Kysely } from "kysely";
-import { isPostgres } from "./_dialect";
-import {
-  add,
-  ALL_VENUES,
-  type Buckets,
-  deviceLabel,
-  DIMENSIONS,
-  dwellMs,
-  isAuthorized,
-  LOCAL_BUCKETS,
-  modeLabel,
-  type Row,
-  venueLevels,
-} from "./_analytics-sql";
-import { presence, PRESENCE_DAYS, PRESENCE_TABLES } from "./_analytics-presence";
-import { chainLinks, firstChanges, organizationFirstDay, VISIT_DAYS, visit } from "./_analytics-visits";
+import { isPostgres } from "../../_dialect";
+import { add, ALL_VENUES, type Buckets, deviceLabel, DIMENSIONS, dwellMs, isAuthorized, modeLabel, type Row, venueLevels } from "./sql";
+import { presence, PRESENCE_DAYS, PRESENCE_TABLES } from "./presence";
+import { chainLinks, firstChanges, organizationFirstDay, VISIT_DAYS, visit } from "./visits";
 
 export interface Trigger {
   name: string;
@@ -494,9 +486,6 @@ export const analyticsTriggers = (b: Buckets, o: TriggerOptions = {}): Trigger[]
     ],
   },
 ];
-
-/** The triggers as the latest migration builds them. */
-export const TRIGGERS = analyticsTriggers(LOCAL_BUCKETS, { presence: true, totals: true, figuresPerStatement: true });
 
 function deviceMove(b: Buckets, r: Row, sign: 1 | -1): string {
   const label = (d: "is_mobile" | "os" | "brand" | "browser") => `coalesce(${deviceLabel(d, r)}, 'Unknown')`;
