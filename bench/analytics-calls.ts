@@ -2,7 +2,7 @@
 import { db } from "~/db/db.server";
 import { bucketFor, type AnalyticsScope } from "~/lib/analytics";
 import * as analytics from "~/services/analytics.server";
-import * as raw from "~/services/analytics-raw.server";
+import * as reference from "../tests/fixtures/analytics-reference";
 
 type Range = AnalyticsScope["range"];
 
@@ -66,7 +66,7 @@ export async function timeCalls(organizationId: number, range: Range, runs: numb
     ["home dashboard, 12 calls (all venues)", () => dashboard(all)],
     ["home dashboard, 12 calls (3 venues)", () => dashboard(three)],
     // For scale: the same summary computed from the connection rows (fewer runs).
-    ["aggregateUsage from rows (all venues)", () => raw.aggregateUsage(all), 3],
+    ["aggregateUsage from rows (all venues)", () => reference.aggregateUsage(all), 3],
   ];
   const timings = [];
   for (const [call, run, fewer] of calls) timings.push({ call, ...(await time(Math.min(runs, fewer ?? runs), run)) });

@@ -58,6 +58,15 @@ export function isWholeDays(range: Pick<DateRange, "startMs" | "endMs" | "offset
   return (range.startMs + range.offsetMs) % DAY_MS === 0 && (range.endMs + range.offsetMs) % DAY_MS === 0;
 }
 
+/**
+ * Throws unless the window is whole days of the organisation: the analytics and the visitor reports
+ * answer only those (decision 0068). Every window the product builds is (parseDateRange, lastDays,
+ * a report's day), so this catches a programming error, not bad input.
+ */
+export function assertWholeDays(range: Pick<DateRange, "startMs" | "endMs" | "offsetMs">): void {
+  if (!isWholeDays(range)) throw new Error("Analytics take whole days of the organization's time zone.");
+}
+
 /** `start` and `end` from URL search params, in the organisation's days. */
 export function parseDateRange(searchParams: URLSearchParams, clock: OrgClock, now = Date.now()): DateRange {
   return dateRange(searchParams.get("start"), searchParams.get("end"), now, clock.offsetMs);

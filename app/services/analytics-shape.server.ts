@@ -1,7 +1,5 @@
-// Turning summed figures into the answer shapes of app/lib/analytics.ts, the same way for the raw
-// path and the roll-up path (so both round alike).
-import { sql, type RawBuilder } from "kysely";
-import { deviceLabel, modeLabel } from "~/db/rollups-sql.server";
+// Turning summed figures into the answer shapes of app/lib/analytics.ts (the tests' reference from
+// the connection rows shapes its sums with these too, so both round alike).
 import type { DeviceDimension, DeviceUsage, UsageTotals } from "~/lib/analytics";
 
 /** Brand and browser charts show the top 5 and top 10 (spec 1 §7 aggregateDeviceSummary). */
@@ -15,7 +13,7 @@ export interface TotalsRow {
   upload: number | string;
   download: number | string;
   dwellMs: number | string;
-  /** Authorized connections that have ended: the ones whose dwell counts (dwellMsOf). */
+  /** Authorized connections that have ended: the ones whose dwell counts. */
   endedConnections: number | string;
 }
 
@@ -37,24 +35,11 @@ export function toTotals(row: TotalsRow, customers: { newCustomers: number; repe
     newCustomers: customers.newCustomers,
     repeatCustomers: customers.repeatCustomers,
     dwellTime: toSeconds(dwellMs),
-    // Only ended connections have a dwell (analytics-sql dwellMsOf): open sessions are left out of
+    // Only ended connections have a dwell: open sessions are left out of
     // the average instead of counting as zero (issue 17 item 8).
     avgDwellTime: ended > 0 ? toSeconds(dwellMs / ended) : 0,
   };
 }
-
-/**
- * The label a device is counted under: Mobile/Desktop, or its os/brand/browser; "Unknown" when
- * missing. The same SQL the roll-up triggers use, so both paths label alike.
- */
-export function deviceKeyExpression(dimension: DeviceDimension, table: "devices"): RawBuilder<string> {
-  if (dimension === "is_mobile")
-    return sql<string>`case when ${sql.ref(`${table}.id`)} is null then 'Unknown' else ${sql.raw(deviceLabel(dimension, table))} end`;
-  return sql<string>`coalesce(${sql.raw(deviceLabel(dimension, table))}, 'Unknown')`;
-}
-
-/** An authorization mode's label ("unknown" when missing), as the roll-up triggers write it. */
-export const modeKeyExpression = (table: "connections"): RawBuilder<string> => sql<string>`${sql.raw(modeLabel(table))}`;
 
 /** Most connections first (then footfall, then name), cut to the dimension's limit. */
 export function toDeviceUsage(

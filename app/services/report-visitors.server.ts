@@ -24,7 +24,7 @@ import { csvHeader, csvLines } from "~/lib/csv-line";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
-import { isWholeDays } from "~/lib/date-range";
+import { assertWholeDays } from "~/lib/date-range";
 import type { AnalyticsScope } from "~/lib/analytics";
 import type { ListParams } from "~/lib/pagination";
 import type { VisitorReport } from "~/lib/reports";
@@ -45,13 +45,6 @@ export interface VisitorRow {
 }
 
 type CustomerEb = ExpressionBuilder<DB, "customers">;
-
-/** Report windows are whole days of the organisation (the date range picker's), which is what the roll-ups hold. */
-function assertWholeDays(scope: AnalyticsScope): void {
-  if (!isWholeDays(scope.range)) {
-    throw new Error("Visitor reports take whole days of the organization's time zone.");
-  }
-}
 
 /** The venue keys of the scope's roll-up rows: the organisation (0) or the chosen venues. */
 const venueKeys = (scope: AnalyticsScope) => (scope.venueIds?.length ? [...scope.venueIds] : [0]);
@@ -97,7 +90,7 @@ function inReport(eb: CustomerEb, scope: AnalyticsScope, report: VisitorReport):
 }
 
 function listQuery(scope: AnalyticsScope, report: VisitorReport, search: string) {
-  assertWholeDays(scope);
+  assertWholeDays(scope.range);
   let query = db
     .selectFrom("customers")
     .where("customers.organization_id", "=", scope.organizationId)

@@ -5,10 +5,10 @@ import { generateDemoData } from "~/db/demo.server";
 import { createRandom } from "~/db/demo/random.server";
 import { rebuildRollups } from "~/db/rollups.server";
 import type { AnalyticsScope, DeviceDimension } from "~/lib/analytics";
-import * as raw from "~/services/analytics-raw.server";
-import * as rollups from "~/services/analytics-rollups.server";
+import * as analytics from "~/services/analytics.server";
 import { listVisitors } from "~/services/reports.server";
 import { DAY, HOUR, rollupSnapshot } from "../fixtures/analytics";
+import * as reference from "../fixtures/analytics-reference";
 import { makeUser } from "../fixtures";
 import { requireMembership, type AuthUser } from "~/services/guard.server";
 import { updateOrganization } from "~/services/organizations.server";
@@ -48,15 +48,15 @@ const windowsAt = (offsetMs: number) =>
   ].map((w) => ({ ...w, startMs: w.startMs - offsetMs, endMs: w.endMs - offsetMs, offsetMs }));
 const WINDOWS = windowsAt(0);
 
-/** Every answer from the roll-ups equals the answer from the rows, for each window and venue choice. */
+/** Every answer of the analytics service (from the roll-ups) equals the reference's from the rows, for each window and venue choice. */
 async function expectRollupsEqualRaw(orgId: number, venueChoices: (number[] | undefined)[], windows = WINDOWS) {
   let compared = 0;
   for (const window of windows) {
     for (const venueIds of venueChoices) {
       const scope: AnalyticsScope = { organizationId: orgId, venueIds, range: window };
       const label = `${window.name}, venues ${venueIds?.join(",") ?? "all"}`;
-      const both = async <T>(name: string, ask: (m: typeof rollups) => Promise<T>) => {
-        const [fromRows, fromRollups] = await Promise.all([ask(raw as typeof rollups), ask(rollups)]);
+      const both = async <T>(name: string, ask: (m: typeof reference) => Promise<T>) => {
+        const [fromRows, fromRollups] = await Promise.all([ask(reference), ask(analytics)]);
         expect(fromRollups, `${name} (${label})`).toEqual(fromRows);
         compared++;
         return fromRows;
@@ -157,10 +157,10 @@ async function expectAllVisitorsEqualRaw(orgId: number, venueChoices: (number[] 
 describe("analytics roll-ups", () => {
   it("answer exactly as the connection rows do on generated data", async () => {
     const { orgId, venueIds } = await generated();
-    const everything = await raw.aggregateUsage({ organizationId: orgId, range: WINDOWS[4] });
+    const everything = await reference.aggregateUsage({ organizationId: orgId, range: WINDOWS[4] });
     expect(everything.footfall).toBe(3_000);
     expect(everything.abandoned).toBeGreaterThan(0);
-    const lastWeek = await raw.aggregateUsage({ organizationId: orgId, range: WINDOWS[2] });
+    const lastWeek = await reference.aggregateUsage({ organizationId: orgId, range: WINDOWS[2] });
     expect(lastWeek.newCustomers).toBeGreaterThan(0);
     expect(lastWeek.repeatCustomers).toBeGreaterThan(0);
     const compared = await expectRollupsEqualRaw(orgId, [undefined, [venueIds[0]], [venueIds[1], venueIds[2]], venueIds, [999_999]]);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import * as raw from "~/services/analytics-raw.server";
 import * as analytics from "~/services/analytics.server";
 import type { AnalyticsScope } from "~/lib/analytics";
 import { DAY, HOUR, T0, makeNetwork } from "../fixtures/analytics";
+import * as reference from "../fixtures/analytics-reference";
 
 const MIN = 60_000;
 
@@ -89,7 +89,7 @@ describe("analytics definitions on a hand-made day", () => {
     await net.connect("b", { created_at: day + 16 * HOUR });
     for (const venues of [undefined, [net.venueA], [net.venueB], [net.venueA, net.venueB]]) {
       const fromRollups = await analytics.aggregateUsage(scope(venues));
-      expect(fromRollups).toEqual(await raw.aggregateUsage(scope(venues)));
+      expect(fromRollups).toEqual(await reference.aggregateUsage(scope(venues)));
     }
     expect(await analytics.aggregateUsage(scope())).toMatchObject({ connections: 4, dwellTime: 5400, avgDwellTime: 2700 });
     expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({ connections: 2, dwellTime: 3600, avgDwellTime: 3600 });
@@ -97,7 +97,7 @@ describe("analytics definitions on a hand-made day", () => {
     await net.connect("a", { created_at: day + 3 * DAY + HOUR, authorized_at: day + 3 * DAY + HOUR + 1_000 });
     const later: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 3 * DAY, endMs: day + 4 * DAY, offsetMs: 0 } };
     expect(await analytics.aggregateUsage(later)).toMatchObject({ connections: 1, dwellTime: 0, avgDwellTime: 0 });
-    expect(await raw.aggregateUsage(later)).toEqual(await analytics.aggregateUsage(later));
+    expect(await reference.aggregateUsage(later)).toEqual(await analytics.aggregateUsage(later));
   });
 
   it("answers zeros, and an average dwell of 0, for a window without connections", async () => {
@@ -183,25 +183,30 @@ describe("analytics definitions on a hand-made day", () => {
     expect(await analytics.deviceSummary(scope(), "brand", 1)).toEqual([{ key: "Unknown", connections: 2, footfall: 3 }]);
   });
 
-  it("answers windows that do not start on a day boundary from the rows themselves", async () => {
+  it("refuses a window that is not whole days of the organisation, for every figure", async () => {
     const { day, net } = await handMadeDay();
-    const scope: AnalyticsScope = {
-      organizationId: net.org.id,
-      range: { startMs: day + 10 * HOUR + 15 * MIN, endMs: day + 12 * HOUR + 30 * MIN, offsetMs: 0 },
-    };
-    expect(await analytics.aggregateUsage(scope)).toMatchObject({
-      footfall: 3,
-      connections: 2,
-      abandoned: 1,
-      newCustomers: 1,
-      repeatCustomers: 0,
-      dwellTime: 3600,
-    });
-    expect(await analytics.footfallSeries(scope, "hour")).toEqual([
-      { time: day + 10 * HOUR, footfall: 1 },
-      { time: day + 11 * HOUR, footfall: 1 },
-      { time: day + 12 * HOUR, footfall: 1 },
-    ]);
+    const inDay: AnalyticsScope["range"] = { startMs: day + 10 * HOUR + 15 * MIN, endMs: day + 12 * HOUR + 30 * MIN, offsetMs: 0 };
+    // UTC days read at Nairobi's offset are not its days either.
+    const utcDaysInNairobi: AnalyticsScope["range"] = { startMs: day, endMs: day + DAY, offsetMs: 3 * HOUR };
+    for (const range of [inDay, utcDaysInNairobi]) {
+      const scope: AnalyticsScope = { organizationId: net.org.id, range };
+      const refused = "Analytics take whole days of the organization's time zone.";
+      for (const ask of [
+        () => analytics.aggregateUsage(scope),
+        () => analytics.customerCounts(scope),
+        () => analytics.customerCounts({ ...scope, venueIds: [net.venueA, net.venueB] }),
+        () => analytics.usageSeries(scope, "hour"),
+        () => analytics.dwellTimeSeries(scope, "day"),
+        () => analytics.footfallSeries(scope, "hour"),
+        () => analytics.venueUsage(scope),
+        () => analytics.accessPointUsage(scope),
+        () => analytics.authModeSummary(scope),
+        () => analytics.deviceSummary(scope, "os"),
+        () => analytics.trafficHeatmap(scope),
+        () => analytics.venueOverview(net.org.id, net.venueA, range),
+      ])
+        await expect(ask()).rejects.toThrow(refused);
+    }
   });
 
   it("gives the network overview cards", async () => {
