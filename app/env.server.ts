@@ -69,10 +69,10 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),
   DATA_DIR: z.string().default("data"),
   // Report e-mails: the job queue sends the due ones every minute (the claim is in the database);
-  // "off" leaves it to `tsx app/db/cli.ts reports:run` from cron.
+  // "off" leaves it to `npm run mlango -- reports:run` from cron.
   REPORT_SCHEDULER: z.enum(["on", "off"]).default("on"),
   // This process works the job queue (mail, report e-mails); "off" for a web-only instance beside
-  // a separate `tsx app/db/cli.ts jobs:work`.
+  // a separate `npm run mlango -- jobs:work`.
   JOBS_WORKER: z.enum(["on", "off"]).default("on"),
   // The network map's style (a MapLibre style JSON). Unset: a plain background, no outside requests.
   MAP_STYLE_URL: z

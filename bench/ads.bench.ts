@@ -107,7 +107,7 @@ async function timed(
 async function runEngine(engine: Engine, options: Options): Promise<Result> {
   await useBenchDatabase(engine, { sqliteFile: "data/bench/ads.db", postgresDatabase: "mlango_bench_ads" }, true);
   const { closeDatabase, migrateToLatest, db } = await import("~/db/db.server");
-  const { buildConnection, buildVenue, insertUser } = await import("~/db/factories.server");
+  const { buildConnection, buildVenue, insertUser } = await import("~/tools/factories.server");
   const { pauseRollups } = await import("~/db/rollups.server");
   const { createOrganization } = await import("~/services/organizations.server");
   const { requireMembership } = await import("~/services/guard.server");

@@ -3,8 +3,8 @@
 // insert (portal visit), authorize, close with usage. Into a fresh organisation with a venue,
 // 4 access points, 2,000 customers and devices, visits spread over the last 30 days.
 import { db } from "~/db/db.server";
-import { buildAccessPoint, buildCustomer, buildDevice, buildVenue } from "~/db/factories.server";
-import { createRandom } from "~/db/demo/random.server";
+import { buildAccessPoint, buildCustomer, buildDevice, buildVenue } from "~/tools/factories.server";
+import { createRandom } from "~/tools/demo/random.server";
 import { pauseRollups } from "~/db/rollups.server";
 
 const DAY = 86_400_000;

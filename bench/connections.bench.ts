@@ -93,8 +93,8 @@ async function benchOrganisation(engine: Engine): Promise<{ orgId: number; owner
     console.log(`  reusing organisation ${existing.id}`);
     return { orgId: existing.id, ownerId: existing.created_by_user_id, buildSeconds: null };
   }
-  const { generateDemoData } = await import("~/db/demo.server");
-  const { insertUser } = await import("~/db/factories.server");
+  const { generateDemoData } = await import("~/tools/demo.server");
+  const { insertUser } = await import("~/tools/factories.server");
   const owner = await insertUser({ email: "connections-bench@example.com", phone_number: "+254799000001" });
   const started = performance.now();
   // Built under a temporary name, renamed when complete: an interrupted build is not reused.

@@ -98,8 +98,8 @@ async function onPostgres(connections: number): Promise<Result> {
 
 async function measure(engine: Engine, connections: number): Promise<Result> {
   const { closeDatabase, migrateToLatest } = await import("~/db/db.server");
-  const { generateDemoData } = await import("~/db/demo.server");
-  const { insertUser } = await import("~/db/factories.server");
+  const { generateDemoData } = await import("~/tools/demo.server");
+  const { insertUser } = await import("~/tools/factories.server");
   try {
     await migrateToLatest();
     const owner = await insertUser({ email: "bench@example.com", phone_number: "+254799000000" });

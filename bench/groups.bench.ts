@@ -91,8 +91,8 @@ async function benchmarkOrganization(options: Options): Promise<{ organizationId
     console.log(`  reusing organisation ${existing.id}`);
     result = { organizationId: existing.id, buildSeconds: null };
   } else {
-    const { generateDemoData } = await import("~/db/demo.server");
-    const { insertUser } = await import("~/db/factories.server");
+    const { generateDemoData } = await import("~/tools/demo.server");
+    const { insertUser } = await import("~/tools/factories.server");
     const owner = await insertUser({ email: "analytics-bench@example.com", phone_number: "+254799000001" });
     const scale = options.connections / 5_000_000;
     const generated = await generateDemoData({

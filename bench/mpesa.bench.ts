@@ -435,7 +435,7 @@ type World = Awaited<ReturnType<typeof makeWorld>>;
 /** An organisation with a Meraki network, a plan of Kes 50 and M-Pesa set up against the fake. */
 async function makeWorld() {
   const { db } = await import("~/db/db.server");
-  const { buildAccessPoint, buildVenue, insertUser } = await import("~/db/factories.server");
+  const { buildAccessPoint, buildVenue, insertUser } = await import("~/tools/factories.server");
   const { createOrganization } = await import("~/services/organizations.server");
   const { servicePlanSchema } = await import("~/lib/schemas/plans");
   const { mpesaSettingsSchema } = await import("~/lib/schemas/mpesa");

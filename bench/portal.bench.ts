@@ -126,7 +126,8 @@ async function prepare(databaseUrl: string): Promise<Prepared> {
   process.env.SECRETS_KEY = SECRETS_KEY;
   const { db, closeDatabase, dialect, migrateToLatest } = await import("~/db/db.server");
   const { sql } = await import("kysely");
-  const { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue, insertUser } = await import("~/db/factories.server");
+  const { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue, insertUser } =
+    await import("~/tools/factories.server");
   const { createOrganization } = await import("~/services/organizations.server");
   const { encryptSecret } = await import("~/services/secrets.server");
   const { hashToken, randomToken } = await import("~/services/crypto.server");

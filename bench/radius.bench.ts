@@ -152,8 +152,8 @@ interface Guest {
 async function seed(engine: Engine): Promise<Guest[]> {
   const { db } = await import("~/db/db.server");
   const { sql } = await import("kysely");
-  const { insertBatches } = await import("~/db/demo/bulk.server");
-  const { buildVenue, insertUser } = await import("~/db/factories.server");
+  const { insertBatches } = await import("~/db/bulk.server");
+  const { buildVenue, insertUser } = await import("~/tools/factories.server");
   const { createOrganization } = await import("~/services/organizations.server");
   const { pauseRollups, rebuildRollups } = await import("~/db/rollups.server");
   const { encryptSecret } = await import("~/services/secrets.server");

@@ -116,8 +116,8 @@ async function benchOrganisation(engine: Engine) {
     .where("name", "=", ORG_NAME)
     .executeTakeFirst();
   if (existing?.created_by_user_id) return { orgId: existing.id, ownerId: existing.created_by_user_id, buildSeconds: null };
-  const { generateDemoData } = await import("~/db/demo.server");
-  const { insertUser } = await import("~/db/factories.server");
+  const { generateDemoData } = await import("~/tools/demo.server");
+  const { insertUser } = await import("~/tools/factories.server");
   const owner = await insertUser({ email: `reports-bench-${Date.now()}@example.com`, phone_number: "+254799000002" });
   const started = performance.now();
   const result = await generateDemoData({

@@ -98,7 +98,7 @@ async function benchOrganisation(engine: Engine): Promise<{ orgId: number; owner
     console.log(`  reusing organisation ${existing.id}`);
     return { orgId: existing.id, ownerId: existing.created_by_user_id, buildSeconds: null };
   }
-  const { insertUser } = await import("~/db/factories.server");
+  const { insertUser } = await import("~/tools/factories.server");
   const { createOrganization } = await import("~/services/organizations.server");
   const started = performance.now();
   const owner = await insertUser({ email: `subscriptions-bench-${Date.now()}@example.com`, phone_number: "+254799000002" });
@@ -111,13 +111,13 @@ async function benchOrganisation(engine: Engine): Promise<{ orgId: number; owner
   return { orgId: org.id, ownerId: owner.id, buildSeconds: (performance.now() - started) / 1000 };
 }
 
-/** Guests, plans and subscriptions, with the bulk insert helper (app/db/demo/bulk.server.ts). */
+/** Guests, plans and subscriptions, with the bulk insert helper (app/db/bulk.server.ts). */
 async function seed(orgId: number): Promise<void> {
   const { db } = await import("~/db/db.server");
-  const { insertBatches } = await import("~/db/demo/bulk.server");
-  const { buildCustomer } = await import("~/db/factories.server");
-  const { createRandom } = await import("~/db/demo/random.server");
-  const { FIRST_NAMES, LAST_NAMES } = await import("~/db/demo/catalogue.server");
+  const { insertBatches } = await import("~/db/bulk.server");
+  const { buildCustomer } = await import("~/tools/factories.server");
+  const { createRandom } = await import("~/tools/demo/random.server");
+  const { FIRST_NAMES, LAST_NAMES } = await import("~/tools/demo/catalogue.server");
   const random = createRandom(17);
   const start = NOW - 365 * 24 * 60 * MINUTE;
 
@@ -233,8 +233,8 @@ async function benchMpesaTransactions(engine: Engine, orgId: number): Promise<nu
     console.log(`  reusing ${MPESA_TRANSACTIONS.toLocaleString("en-US")} M-Pesa transactions`);
     return null;
   }
-  const { insertBatches } = await import("~/db/demo/bulk.server");
-  const { createRandom } = await import("~/db/demo/random.server");
+  const { insertBatches } = await import("~/db/bulk.server");
+  const { createRandom } = await import("~/tools/demo/random.server");
   const started = performance.now();
   await db.deleteFrom("mpesa_transactions").where("organization_id", "=", orgId).execute();
   const random = createRandom(29);

@@ -131,7 +131,7 @@ async function benchmarkSurvey(options: Options): Promise<{ organizationId: numb
     throw new Error("The benchmark database holds another size: run with --rebuild.");
   }
   const started = performance.now();
-  const { insertUser, buildCustomer } = await import("~/db/factories.server");
+  const { insertUser, buildCustomer } = await import("~/tools/factories.server");
   const { createOrganization } = await import("~/services/organizations.server");
   const user = await insertUser({ email: `bench-surveys-${Date.now()}@example.com` });
   const org = await createOrganization(user.id, { name: ORGANIZATION, address: "1 Bench Road" });

@@ -101,7 +101,7 @@ async function benchOrganisation(engine: Engine): Promise<{ orgId: number; owner
     console.log(`  reusing organisation ${existing.id}`);
     return { orgId: existing.id, ownerId: existing.created_by_user_id, planId: Number(plan.id), buildSeconds: null };
   }
-  const { insertUser } = await import("~/db/factories.server");
+  const { insertUser } = await import("~/tools/factories.server");
   const { createOrganization } = await import("~/services/organizations.server");
   const started = performance.now();
   const owner = await insertUser({ email: `vouchers-bench-${Date.now()}@example.com`, phone_number: "+254799000003" });
@@ -114,10 +114,10 @@ async function benchOrganisation(engine: Engine): Promise<{ orgId: number; owner
   return { orgId: org.id, ownerId: owner.id, planId, buildSeconds: (performance.now() - started) / 1000 };
 }
 
-/** A plan, GROUPS voucher groups and their codes, with the bulk insert helper (app/db/demo/bulk.server.ts). */
+/** A plan, GROUPS voucher groups and their codes, with the bulk insert helper (app/db/bulk.server.ts). */
 async function seed(orgId: number): Promise<number> {
   const { db } = await import("~/db/db.server");
-  const { insertBatches } = await import("~/db/demo/bulk.server");
+  const { insertBatches } = await import("~/db/bulk.server");
   const { newCodes } = await import("~/services/prepaid/vouchers.server");
   const now = Date.now();
   const plan = await db

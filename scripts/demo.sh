@@ -46,7 +46,7 @@ if [ -x /usr/sbin/freeradius ] && [ -e /usr/lib/freeradius/rlm_rest.so ]; then
   MLANGO_URL="http://127.0.0.1:${PORT:-3000}" npx tsx scripts/radius/start.ts > data/freeradius.log 2>&1 &
   RADIUS_STARTED=1
 fi
-npx tsx app/db/cli.ts demo
+npx tsx app/tools/cli/main.ts demo
 # Live guests for the console to show: once the server answers, the gateway simulator plays a dozen
 # guests through the real guest path (a Meraki network, "Simulator Lab") and leaves them online; three
 # more buy a plan with M-Pesa from the connect page, paid through the fake Daraja started above.

@@ -3,7 +3,7 @@
 import "./fixtures";
 
 const { db } = await import("~/db/db.server");
-const { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } = await import("~/db/factories.server");
+const { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } = await import("~/tools/factories.server");
 const { parseLayout } = await import("~/lib/dashboard-layout-schema");
 
 let counter = 0;

@@ -5,7 +5,7 @@ import { E2E_ENV, E2E_PORT } from "../../playwright.config";
 
 Object.assign(process.env, E2E_ENV, { NODE_ENV: "production" });
 
-const { insertUser, insertRole, insertMembership } = await import("~/db/factories.server");
+const { insertUser, insertRole, insertMembership } = await import("~/tools/factories.server");
 const { createOrganization } = await import("~/services/organizations.server");
 const { issueToken } = await import("~/services/auth.server");
 const { commitSession, sessionStorage } = await import("~/services/session.server");

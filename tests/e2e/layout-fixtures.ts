@@ -4,7 +4,7 @@ import { deflateSync } from "node:zlib";
 import { expect } from "./fixtures";
 
 const { db } = await import("~/db/db.server");
-const { buildAccessPoint, buildVenue } = await import("~/db/factories.server");
+const { buildAccessPoint, buildVenue } = await import("~/tools/factories.server");
 
 export async function makeVenue(organizationId: number, name = "Java House") {
   return db.insertInto("venues").values(buildVenue(organizationId, { name })).returning(["id", "name"]).executeTakeFirstOrThrow();

@@ -12,7 +12,7 @@ import { makeOrg, makeUser, uniqueEmail } from "./fixtures";
 import { contextOf } from "./prepaid-fixtures";
 
 const { db } = await import("~/db/db.server");
-const { buildCustomer } = await import("~/db/factories.server");
+const { buildCustomer } = await import("~/tools/factories.server");
 const { EMPTY_FILTERS } = await import("~/lib/schemas/group-filters");
 const { smsSettingsSchema } = await import("~/lib/schemas/sms-settings");
 const { createGroup, updateGroupFilters } = await import("~/services/marketing/groups.server");

@@ -10,7 +10,7 @@ import type { OAuthProviderName, VenuesTable } from "~/db/schema";
 import { makeOrg, makeUser } from "./fixtures";
 
 const { db } = await import("~/db/db.server");
-const { buildAccessPoint, buildVenue } = await import("~/db/factories.server");
+const { buildAccessPoint, buildVenue } = await import("~/tools/factories.server");
 const { encryptSecret } = await import("~/services/secrets.server");
 const { hashToken } = await import("~/services/crypto.server");
 

@@ -3,7 +3,7 @@
 import "./fixtures";
 
 const { db } = await import("~/db/db.server");
-const { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } = await import("~/db/factories.server");
+const { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } = await import("~/tools/factories.server");
 
 const MINUTE = 60_000;
 let counter = 0;

@@ -3,7 +3,7 @@
 import "./fixtures";
 
 const { db } = await import("~/db/db.server");
-const { buildVenue } = await import("~/db/factories.server");
+const { buildVenue } = await import("~/tools/factories.server");
 
 export async function makeVenue(orgId: number, name: string) {
   return db.insertInto("venues").values(buildVenue(orgId, { name })).returning(["id", "name"]).executeTakeFirstOrThrow();

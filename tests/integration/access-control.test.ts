@@ -4,7 +4,7 @@ import { createElement, type ComponentType } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { insertMembership, insertRole } from "~/db/factories.server";
+import { insertMembership, insertRole } from "~/tools/factories.server";
 import { VIEW_PERMISSIONS, type Permission } from "~/lib/permissions";
 import * as administrators from "~/routes/$orgId+/organization+/administrators";
 import * as organizationIndex from "~/routes/$orgId+/organization+/_index";

@@ -2,7 +2,7 @@
 // through the route loaders and actions, on SQLite and PostgreSQL.
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildDevice } from "~/db/factories.server";
+import { buildDevice } from "~/tools/factories.server";
 import { refusalMessage } from "~/lib/permissions";
 import { ACCESS_POINT_MESSAGES } from "~/lib/schemas/access-points";
 import { VENUE_MESSAGES } from "~/lib/schemas/venues";

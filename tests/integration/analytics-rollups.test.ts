@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { generateDemoData } from "~/db/demo.server";
-import { createRandom } from "~/db/demo/random.server";
+import { generateDemoData } from "~/tools/demo.server";
+import { createRandom } from "~/tools/demo/random.server";
 import { rebuildRollups } from "~/db/rollups.server";
 import type { AnalyticsScope, DeviceDimension } from "~/lib/analytics";
 import * as analytics from "~/services/analytics.server";

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildVenue, insertMembership, insertRole } from "~/db/factories.server";
+import { buildVenue, insertMembership, insertRole } from "~/tools/factories.server";
 import { refusalMessage } from "~/lib/permissions";
 import { ACCESS_CONTROL_MESSAGES } from "~/lib/schemas/access-control";
 import { MESSAGES } from "~/lib/schemas/accounts";

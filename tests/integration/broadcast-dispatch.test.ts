@@ -3,7 +3,7 @@
 // schedule's status, and the mail's unsubscribe headers (through a real SMTP conversation).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildCustomer } from "~/db/factories.server";
+import { buildCustomer } from "~/tools/factories.server";
 import type { BroadcastChannel } from "~/db/schema";
 import { EMPTY_FILTERS } from "~/lib/schemas/group-filters";
 import { runDueJobs } from "~/services/jobs/index.server";

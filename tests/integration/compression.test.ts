@@ -9,7 +9,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildConnection } from "~/db/factories.server";
+import { buildConnection } from "~/tools/factories.server";
 import { issueToken } from "~/services/auth.server";
 import { makeOrg } from "../fixtures";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { pauseRollups } from "~/db/rollups.server";
-import { buildConnection, buildCustomer } from "~/db/factories.server";
+import { buildConnection, buildCustomer } from "~/tools/factories.server";
 import { closeQuestion } from "~/lib/connections";
 import { parseListParams } from "~/lib/pagination";
 import * as closeRoute from "~/routes/$orgId+/_connections+/connections+/$connectionId.close";

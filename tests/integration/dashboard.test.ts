@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/db.server";
-import { buildAccessPoint, buildVenue } from "~/db/factories.server";
+import { buildAccessPoint, buildVenue } from "~/tools/factories.server";
 import { defaultLayout, dashletsIn, emptyLayout, serializeLayout, type DashboardLayout } from "~/lib/dashboard-layout";
 import { parseLayout } from "~/lib/dashboard-layout-schema";
 import { DASHBOARD_MESSAGES } from "~/lib/schemas/dashboard";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { DEMO_LOGIN, generateDemoData, loadDemoIfEmpty } from "~/db/demo.server";
+import { DEMO_LOGIN, generateDemoData, loadDemoIfEmpty } from "~/tools/demo.server";
 import { normalizePhone } from "~/lib/phone";
 import { verifyLogin } from "~/services/auth.server";
 import { makeUser } from "../fixtures";

@@ -5,7 +5,7 @@
 import type { Kysely, KyselyPlugin, RootOperationNode } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } from "~/db/factories.server";
+import { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } from "~/tools/factories.server";
 import type { DB } from "~/db/schema";
 import { makeMember } from "../fixtures";
 import { apiOrg, gqlData, type Caller } from "../fixtures/graphql";

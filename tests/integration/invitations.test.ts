@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { insertRole } from "~/db/factories.server";
+import { insertRole } from "~/tools/factories.server";
 import * as administrators from "~/routes/$orgId+/organization+/administrators";
 import * as invite from "~/routes/$orgId+/organization+/invite";
 import * as invitation from "~/routes/invitations.$token";

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildConnection } from "~/db/factories.server";
+import { buildConnection } from "~/tools/factories.server";
 import { UPLOAD_MESSAGES } from "~/lib/image-type";
 import { LAYOUT_MESSAGES } from "~/lib/schemas/layout";
 import * as layoutImage from "~/routes/$orgId+/_networks+/venues+/$venueId+/layout-image";

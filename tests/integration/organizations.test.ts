@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { insertMembership, insertRole } from "~/db/factories.server";
+import { insertMembership, insertRole } from "~/tools/factories.server";
 import { loader as chooserLoader } from "~/routes/_index";
 import { action as detailsAction, loader as detailsLoader } from "~/routes/$orgId+/organization+/details";
 import { action as createAction, loader as createLoader } from "~/routes/organizations+/create";

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildDevice } from "~/db/factories.server";
+import { buildDevice } from "~/tools/factories.server";
 import { hashToken } from "~/services/crypto.server";
 import { loadGuestView } from "~/services/portal/connect.server";
 import { encryptSecret } from "~/services/secrets.server";

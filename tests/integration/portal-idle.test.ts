@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { rebuildRollups } from "~/db/rollups.server";
-import { buildConnection } from "~/db/factories.server";
+import { buildConnection } from "~/tools/factories.server";
 import type { NewConnection } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { hashToken, randomToken } from "~/services/crypto.server";
@@ -153,9 +153,13 @@ describe("several instances at once", () => {
           .execute();
 
       // The other process is the CLI command (`portal:end-idle`); this process joins in as soon as it has begun.
-      const other = run(path.resolve("node_modules/.bin/tsx"), ["--tsconfig", "tsconfig.json", "app/db/cli.ts", "portal:end-idle"], {
-        env: process.env,
-      });
+      const other = run(
+        path.resolve("node_modules/.bin/tsx"),
+        ["--tsconfig", "tsconfig.json", "app/tools/cli/main.ts", "portal:end-idle"],
+        {
+          env: process.env,
+        },
+      );
       const endedSoFar = async () =>
         Number(
           (

@@ -2,7 +2,7 @@
 // never put a live reset or invitation token on an attacker's host (issue [hardening] item 1).
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { insertRole } from "~/db/factories.server";
+import { insertRole } from "~/tools/factories.server";
 import { getEnv } from "~/env.server";
 import * as invite from "~/routes/$orgId+/organization+/invite";
 import * as apiForgot from "~/routes/account+/api.v1.auth.password.forgot";

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { insertRole } from "~/db/factories.server";
+import { insertRole } from "~/tools/factories.server";
 import * as invite from "~/routes/$orgId+/organization+/invite";
 import * as profile from "~/routes/$orgId+/profile+/_index";
 import * as apiAdministrators from "~/routes/account+/api.v1.administrators";

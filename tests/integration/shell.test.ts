@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } from "~/db/factories.server";
+import { buildAccessPoint, buildConnection, buildCustomer, buildDevice, buildVenue } from "~/tools/factories.server";
 import { loader as splatLoader } from "~/routes/$orgId+/$";
 import { loader as layoutLoader } from "~/routes/$orgId+/_layout";
 import { loader as homeLoader } from "~/routes/$orgId+/_dashboard+/_index";

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db, dialect } from "~/db/db.server";
-import { insertRole } from "~/db/factories.server";
+import { insertRole } from "~/tools/factories.server";
 import type { Permission } from "~/lib/permissions";
 import { ALL_PERMISSIONS } from "~/lib/permissions";
 import type { OrgContext } from "~/services/guard.server";

@@ -4,7 +4,7 @@
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildCustomer, buildVenue } from "~/db/factories.server";
+import { buildCustomer, buildVenue } from "~/tools/factories.server";
 import { todayIso } from "~/lib/date-range";
 import { parseOptions, responsesPageWindow, SURVEY_MESSAGES, surveySchema, surveyStatus } from "~/lib/schemas/surveys";
 import { parseWithZod } from "@conform-to/zod";

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { buildCustomer } from "~/db/factories.server";
+import { buildCustomer } from "~/tools/factories.server";
 import { EMPTY_FILTERS } from "~/lib/schemas/group-filters";
 import { runDueJobs } from "~/services/jobs/index.server";
 import { scheduleDispatch } from "~/services/marketing/dispatch.server";

@@ -30,32 +30,6 @@ const SHARED_TYPES = new Set(["db/schema.ts"]);
  * The guest side (app/services/portal) is being given a home of its own; its types move with it.
  */
 const KNOWN_UPWARD = new Set<string>([
-  // The operations CLI, the demo generator and the factories use the services: they move above them.
-  "db/cli.ts → services/crypto.server.ts",
-  "db/cli.ts → services/jobs/index.server.ts",
-  "db/cli.ts → services/jobs/queue.server.ts",
-  "db/cli.ts → services/portal/accounting.server.ts",
-  "db/cli.ts → services/report-scheduler.server.ts",
-  "db/demo.server.ts → services/organizations.server.ts",
-  "db/demo/ads.server.ts → services/ads/campaigns.server.ts",
-  "db/demo/ads.server.ts → services/ads/figures.server.ts",
-  "db/demo/ads.server.ts → services/ads/serving.server.ts",
-  "db/demo/ads.server.ts → services/guard.server.ts",
-  "db/demo/marketing.server.ts → services/guard.server.ts",
-  "db/demo/marketing.server.ts → services/marketing/broadcasts.server.ts",
-  "db/demo/marketing.server.ts → services/marketing/groups.server.ts",
-  "db/demo/marketing.server.ts → services/marketing/sms/settings.server.ts",
-  "db/demo/prepaid.server.ts → services/guard.server.ts",
-  "db/demo/prepaid.server.ts → services/prepaid/mpesa-settings.server.ts",
-  "db/demo/prepaid.server.ts → services/prepaid/plans.server.ts",
-  "db/demo/prepaid.server.ts → services/prepaid/policies.server.ts",
-  "db/demo/prepaid.server.ts → services/prepaid/vouchers.server.ts",
-  "db/demo/splash.server.ts → services/guard.server.ts",
-  "db/demo/splash.server.ts → services/splash/pages.server.ts",
-  "db/demo/splash.server.ts → services/splash/rules.server.ts",
-  "db/demo/surveys.server.ts → services/guard.server.ts",
-  "db/demo/surveys.server.ts → services/surveys/surveys.server.ts",
-  "db/factories.server.ts → services/crypto.server.ts",
   // The gateway settings form shows the adapters' revocation kinds and the settings view.
   "components/venues/gateway-settings.tsx → services/portal/gateways/types.ts",
   "components/venues/gateway-settings.tsx → services/portal/settings.server.ts",

@@ -4,9 +4,9 @@
 import { getEnv } from "~/env.server";
 import type { Permission } from "~/lib/permissions";
 import { createOrganization } from "~/services/organizations.server";
-import { db } from "./db.server";
+import { db } from "~/db/db.server";
 import { connectionBatches, type ConnectionPlan } from "./demo/connections.server";
-import { insertBatches } from "./demo/bulk.server";
+import { insertBatches } from "~/db/bulk.server";
 import { customerBatches, deviceBatches, planPopulation } from "./demo/people.server";
 import { accessPointCounts, accessPointRows, venueProfiles, venueRows } from "./demo/places.server";
 import { createRandom, subSeed } from "./demo/random.server";
@@ -16,7 +16,7 @@ import { createDemoSurveys } from "./demo/surveys.server";
 import { createDemoPrepaid } from "./demo/prepaid.server";
 import { createDemoSplashPages } from "./demo/splash.server";
 import { insertMembership, insertRole, insertUser } from "./factories.server";
-import { pauseRollups, rebuildRollups } from "./rollups.server";
+import { pauseRollups, rebuildRollups } from "~/db/rollups.server";
 
 export const DEMO_LOGIN = { email: "admin@example.com", password: "mlango-demo" } as const;
 

@@ -5,7 +5,7 @@ import { ALL_PERMISSIONS } from "~/lib/permissions";
 import type { OrgContext } from "~/services/guard.server";
 import { copyTemplate, createPage, publishPage } from "~/services/splash/pages.server";
 import { addDisplaySetting } from "~/services/splash/rules.server";
-import { db } from "../db.server";
+import { db } from "~/db/db.server";
 
 /** Answers the owner's context it used, for the demo's other operator-made parts. */
 export async function createDemoSplashPages(

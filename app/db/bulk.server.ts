@@ -2,8 +2,8 @@
 // without extra dependencies. Rows arrive in batches from a generator, so memory holds a
 // few batches at most, whatever the total.
 import { sql, type Transaction } from "kysely";
-import { db, dialect, rawSqlite } from "../db.server";
-import type { DB } from "../schema";
+import { db, dialect, rawSqlite } from "./db.server";
+import type { DB } from "./schema";
 
 type Table = "venues" | "access_points" | "customers" | "devices" | "connections" | "subscriptions" | "vouchers";
 type Row = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // The connection history, produced hour by hour in time order and handed out in batches,
 // so any number of rows streams through constant memory.
 import { buildConnection } from "../factories.server";
-import type { NewConnection } from "../schema";
+import type { NewConnection } from "~/db/schema";
 import { AUTHORIZATION_MODES, AUTHORIZED_SHARE, DWELL, rhythm, type VenueProfile } from "./catalogue.server";
 import type { Population } from "./people.server";
 import type { Random } from "./random.server";

@@ -1,7 +1,7 @@
 // Venues and their access points.
 import type { Insertable } from "kysely";
 import { buildAccessPoint, buildVenue } from "../factories.server";
-import type { AccessPointsTable, VenuesTable } from "../schema";
+import type { AccessPointsTable, VenuesTable } from "~/db/schema";
 import { AP_MAKES, VENUES, type VenueProfile } from "./catalogue.server";
 import { scatter, type Random } from "./random.server";
 

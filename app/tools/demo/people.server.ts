@@ -3,7 +3,7 @@
 // connection stream can tell which devices exist at any moment.
 import type { Insertable } from "kysely";
 import { buildCustomer, buildDevice } from "../factories.server";
-import type { CustomersTable, DevicesTable } from "../schema";
+import type { CustomersTable, DevicesTable } from "~/db/schema";
 import { DEVICE_PROFILES, EMAIL_DOMAINS, FIRST_NAMES, LAST_NAMES, MAC_MODELS, MODELS } from "./catalogue.server";
 import { scatter, weighted, type Random } from "./random.server";
 

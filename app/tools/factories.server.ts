@@ -3,8 +3,8 @@ import type { Insertable, Kysely } from "kysely";
 import { ALL_PERMISSIONS, type Permission } from "~/lib/permissions";
 import { normalizePhone } from "~/lib/phone";
 import { hashPassword, newPortalKey } from "~/services/crypto.server";
-import { db as defaultDb } from "./db.server";
-import type { AccessPointsTable, CustomersTable, DB, DevicesTable, NewConnection, RoleType, VenuesTable } from "./schema";
+import { db as defaultDb } from "~/db/db.server";
+import type { AccessPointsTable, CustomersTable, DB, DevicesTable, NewConnection, RoleType, VenuesTable } from "~/db/schema";
 
 let userCounter = 0;
 const hashCache = new Map<string, Promise<string>>();
