@@ -22,9 +22,10 @@
 // and stay online with the others (they do not come back as returning guests).
 // --make mikrotik registers a RADIUS gateway (a loopback address, its secret from the API) and plays the
 // router with radclient through the FreeRADIUS at --radius (scripts/simulator/mikrotik.ts).
-// Prints a table per step and the failures' first messages; exit code 1 when any guest failed.
+// Prints a table per step and the failures' first messages; exit code 1 when any guest failed, 2 for
+// a bad command line. `npm run simulate -- --help` lists the options and their defaults.
 import crypto from "node:crypto";
-import { parseArgs } from "node:util";
+import { parseCommandLine, usage, UsageError, wholeNumber, type Synopsis } from "~/tools/cli/args";
 import { startFakeUnifi, type FakeUnifi } from "./fakes/unifi-controller";
 import { ApiError, ConsoleApi, type ApiAccessPoint, type GatewaySettings } from "./simulator/api";
 import {
@@ -69,53 +70,70 @@ interface Options {
   chapShare: number;
 }
 
-function options(): Options {
-  const { values } = parseArgs({
-    options: {
-      url: { type: "string", default: "http://localhost:3000" },
-      guests: { type: "string", default: "50" },
-      make: { type: "string" },
-      login: { type: "string", default: "admin@example.com" },
-      password: { type: "string", default: "mlango-demo" },
-      organization: { type: "string" },
-      venue: { type: "string" },
-      concurrency: { type: "string", default: "16" },
-      "signup-share": { type: "string", default: "0.7" },
-      buyers: { type: "string", default: "0" },
-      interims: { type: "string", default: "2" },
-      stay: { type: "boolean", default: false },
-      radius: { type: "string", default: "127.0.0.1:1812:1813" },
-      "chap-share": { type: "string", default: "0.5" },
+const SYNOPSIS = {
+  name: "simulate",
+  summary:
+    "play guests against a running Mlango end to end, as phones and their gateway would (plain HTTP); the steps are described at the top of scripts/simulate.ts",
+  options: {
+    url: { type: "string", value: "URL", default: "http://localhost:3000", summary: "the running instance" },
+    guests: { type: "string", value: "N", default: "50", summary: "guests to play" },
+    make: { type: "string", value: "MAKE", required: true, summary: `the gateway: ${[...MAKES, "mikrotik"].join(", ")}` },
+    login: { type: "string", value: "EMAIL", default: "admin@example.com", summary: "the console user the simulator signs in as" },
+    password: { type: "string", value: "PASSWORD", default: "mlango-demo", summary: "that user's password" },
+    organization: { type: "string", value: "ID", summary: "the organisation (default: the user's first)" },
+    venue: { type: "string", value: "ID", summary: `the network (default: "${LAB.name}", created when missing)` },
+    concurrency: { type: "string", value: "N", default: "16", summary: "guests in flight at once" },
+    "signup-share": { type: "string", value: "SHARE", default: "0.7", summary: "share of new guests who sign up; 0 turns sign-up off" },
+    buyers: { type: "string", value: "N", default: "0", summary: "more new guests who buy the cheapest plan with M-Pesa" },
+    interims: { type: "string", value: "N", default: "2", summary: "accounting interims per guest online" },
+    stay: { type: "boolean", summary: "leave the guests online at the end (the console shows them)" },
+    radius: {
+      type: "string",
+      value: "HOST:AUTH:ACCT",
+      default: "127.0.0.1:1812:1813",
+      summary: "the FreeRADIUS in front of the instance (mikrotik)",
     },
-  });
-  const whole = (name: string, raw: string | undefined, min: number) => {
-    const n = Number(raw?.replace(/_/g, ""));
-    if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be a whole number of at least ${min}, got "${raw}".`);
+    "chap-share": { type: "string", value: "SHARE", default: "0.5", summary: "share of RADIUS logins with CHAP instead of PAP (mikrotik)" },
+  },
+} satisfies Synopsis;
+
+/** The options; undefined after --help (the usage is printed). UsageError for a bad command line. */
+function options(argv: string[]): Options | undefined {
+  const { values, help } = parseCommandLine(SYNOPSIS, argv);
+  if (help) return undefined;
+  const whole = (name: "guests" | "organization" | "venue" | "concurrency" | "buyers" | "interims", min: number) =>
+    wholeNumber(`--${name}`, values[name]!, min);
+  const share = (name: "signup-share" | "chap-share") => {
+    const n = Number(values[name]);
+    if (!(n >= 0 && n <= 1)) throw new UsageError(`--${name} must be between 0 and 1, got "${values[name]}".`);
     return n;
   };
-  if (!values.make || !(isMake(values.make) || values.make === "mikrotik"))
-    throw new Error(`--make must be one of ${[...MAKES, "mikrotik"].join(", ")}.`);
+  const make = values.make!;
+  if (!(isMake(make) || make === "mikrotik")) throw new UsageError(`--make must be one of ${[...MAKES, "mikrotik"].join(", ")}.`);
   const [host, authPort, acctPort] = values.radius!.split(":");
-  const chapShare = Number(values["chap-share"]);
-  if (!host || !Number(authPort) || !Number(acctPort)) throw new Error(`--radius must be host:authPort:acctPort, got "${values.radius}".`);
-  if (!(chapShare >= 0 && chapShare <= 1)) throw new Error(`--chap-share must be between 0 and 1, got "${values["chap-share"]}".`);
-  const share = Number(values["signup-share"]);
-  if (!(share >= 0 && share <= 1)) throw new Error(`--signup-share must be between 0 and 1, got "${values["signup-share"]}".`);
+  if (!host || !Number(authPort) || !Number(acctPort))
+    throw new UsageError(`--radius must be host:authPort:acctPort, got "${values.radius}".`);
+  let url: string;
+  try {
+    url = new URL(values.url!).origin;
+  } catch {
+    throw new UsageError(`--url must be a full URL such as http://localhost:3000, got "${values.url}".`);
+  }
   return {
-    url: new URL(values.url!).origin,
-    guests: whole("guests", values.guests, 1),
-    make: values.make,
+    url,
+    guests: whole("guests", 1),
+    make,
     login: values.login!,
     password: values.password!,
-    organization: values.organization === undefined ? undefined : whole("organization", values.organization, 1),
-    venue: values.venue === undefined ? undefined : whole("venue", values.venue, 1),
-    concurrency: whole("concurrency", values.concurrency, 1),
-    signupShare: share,
-    buyers: whole("buyers", values.buyers, 0),
-    interims: whole("interims", values.interims, 0),
-    stay: values.stay!,
+    organization: values.organization === undefined ? undefined : whole("organization", 1),
+    venue: values.venue === undefined ? undefined : whole("venue", 1),
+    concurrency: whole("concurrency", 1),
+    signupShare: share("signup-share"),
+    buyers: whole("buyers", 0),
+    interims: whole("interims", 0),
+    stay: values.stay ?? false,
     radius: { host, authPort: Number(authPort), acctPort: Number(acctPort) },
-    chapShare,
+    chapShare: share("chap-share"),
   };
 }
 
@@ -421,8 +439,15 @@ async function run(opts: Options): Promise<number> {
 }
 
 try {
-  process.exitCode = await run(options());
+  const opts = options(process.argv.slice(2));
+  if (opts) process.exitCode = await run(opts);
+  else console.log(usage(SYNOPSIS, "npm run simulate --"));
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n\n${usage(SYNOPSIS, "npm run simulate --")}`);
+    process.exitCode = 2;
+  } else {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  }
 }
