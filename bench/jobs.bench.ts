@@ -78,6 +78,7 @@ async function runEngine(engine: Engine, jobs: number): Promise<Row[]> {
   process.env.NODE_ENV = "production";
   process.env.SESSION_SECRET ??= "bench-secret-0123456789";
   process.env.PUBLIC_URL ??= "http://localhost:3000";
+  process.env.SECRETS_KEY ??= "0".repeat(64);
   const { migrateToLatest, closeDatabase, db } = await import("~/db/db.server");
   const { enqueue, claimJob, completeJob } = await import("~/services/jobs/queue.server");
   await migrateToLatest();
