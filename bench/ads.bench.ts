@@ -1,6 +1,6 @@
 // Ads benchmark (issue [surveys-ads], Performance; decision 0020): tsx bench/ads.bench.ts
 //   [--impressions 10000000] [--events 500000] [--logs 3000] [--runs 30]
-// (npm run bench:ads, or bench:ads:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
+// (npm run bench -- ads, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // Each engine gets a fresh database (data/bench/ads.db, PostgreSQL mlango_bench_ads): one
 // organisation, a network, 4 campaigns × 5 banners (none targeting a network, so all serve), 2,000
 // connections (half authorized).
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   const table = [["engine", "case", "figure", "p50 ms", "p95 ms"]];
   for (const r of results) for (const c of r.rows) table.push([r.engine, c.name, c.value, c.p50, c.p95]);
   printTable(table);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- ads --pg) to benchmark PostgreSQL too.");
 }
 
 function ms(n: number): string {

@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     results.push(await runChild(engine, options));
   }
   for (const result of results) printResult(result, options);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("\nSet BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("\nAdd --pg (npm run bench -- analytics --pg) to benchmark PostgreSQL too.");
 }
 
 function printResult(result: Result, options: Options): void {

@@ -1,6 +1,6 @@
 // Broadcast dispatch benchmark (issue [marketing], decision 0018): tsx bench/broadcast.bench.ts
 //   [--recipients 100000] [--sms-rate 1000]
-// For each engine (SQLite; PostgreSQL too with BENCH_POSTGRES_URL, npm run bench:broadcast:pg), in a
+// For each engine (SQLite; PostgreSQL too with BENCH_POSTGRES_URL, npm run bench -- broadcast --pg), in a
 // fresh database: N consenting customers in one group, then
 //   1. e-mail to all of them through an SMTP sink (smtp-server, in this process) by a worker in a
 //      child process: messages/s from the schedule's start to Sent, and the worker's RSS (sampled

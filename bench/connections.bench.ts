@@ -1,5 +1,5 @@
 // Connections list and export benchmark (issue 4): tsx bench/connections.bench.ts [--rebuild]
-// (npm run bench:connections, or bench:connections:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
+// (npm run bench -- connections, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // An organisation of 5,000,000 connections, 200,000 customers and 300,000 devices, made once by
 // the demo generator and reused (SQLite file data/bench/connections.db; PostgreSQL database
 // mlango_bench_connections when BENCH_POSTGRES_URL is set), then:
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     ]),
   ]);
   for (const r of results) if (r.buildSeconds !== null) console.log(`${r.engine}: data built in ${r.buildSeconds.toFixed(0)} s`);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- connections --pg) to benchmark PostgreSQL too.");
 }
 
 async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   console.log(
     `(plus ${n(results[0].customers)} customers and ${n(results[0].devices)} devices per run; seconds cover everything the generator writes)`,
   );
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- generator --pg) to benchmark PostgreSQL too.");
 }
 
 function runChild(engine: Engine, connections: number): Promise<Result> {

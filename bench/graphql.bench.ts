@@ -6,7 +6,7 @@
 // Runs alternate between the two ways so machine load hits both alike. Issue 16 asks the GraphQL
 // p95 to stay within 1.3 × the direct p95.
 //
-// Data: the analytics benchmark's organisation (`npm run bench:analytics`, `bench:analytics:pg`,
+// Data: the analytics benchmark's organisation (`npm run bench -- analytics [--pg]`,
 // same --connections): data/bench/analytics-<N>.db and PostgreSQL mlango_bench_analytics_<N>.
 // PostgreSQL is measured when BENCH_POSTGRES_URL is set. Needs `npx remix build` first.
 import { fork } from "node:child_process";
@@ -49,11 +49,11 @@ async function main(): Promise<void> {
   if (!fs.existsSync("build/index.js")) throw new Error("Build the app first: npx remix build");
   const engines: Engine[] = [];
   if (fs.existsSync(sqliteFile(options))) engines.push("sqlite");
-  else console.log(`No ${sqliteFile(options)}: run npm run bench:analytics -- --connections ${options.connections} first.`);
+  else console.log(`No ${sqliteFile(options)}: run npm run bench -- analytics --connections ${options.connections} first.`);
   if (process.env.BENCH_POSTGRES_URL) {
     if (await postgresHasData(postgresUrl(options))) engines.push("postgres");
     else
-      console.log(`No ${postgresName(options)} with data: run npm run bench:analytics:pg -- --connections ${options.connections} first.`);
+      console.log(`No ${postgresName(options)} with data: run npm run bench -- analytics --pg --connections ${options.connections} first.`);
   }
   const chosen = engines.filter((e) => !values.only || e === values.only);
   if (chosen.length === 0) {
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     console.log(`\n== ${engine}: ${options.connections.toLocaleString("en-US")} connections, ${options.runs} runs per row`);
     printTable(engine, await runChild(engine, options));
   }
-  if (!process.env.BENCH_POSTGRES_URL) console.log("\nSet BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("\nAdd --pg (npm run bench -- graphql --pg) to benchmark PostgreSQL too.");
 }
 
 function sqliteFile(o: Options): string {

@@ -1,5 +1,5 @@
 // Customer group benchmark (issue [marketing], Performance): tsx bench/groups.bench.ts [--connections N] [--runs N] [--rebuild]
-// (npm run bench:groups, or bench:groups:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
+// (npm run bench -- groups, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // A group with three profile rules (first name starts with "a" AND has an e-mail, OR more than 5
 // connections in total), the last 30 days and two venues, over the analytics benchmark's organisation:
 // 5,000,000 connections over a year at 20 venues, 200,000 customers (customers scale with
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     for (const c of r.cases) table.push([r.engine, c.name, c.rows.toLocaleString("en-US"), c.p50.toFixed(1), c.p95.toFixed(1)]);
   printTable(table);
   for (const r of results) if (r.buildSeconds !== null) console.log(`${r.engine}: data built in ${r.buildSeconds.toFixed(0)} s`);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- groups --pg) to benchmark PostgreSQL too.");
 }
 
 async function runEngine(engine: Engine, options: Options, rebuild: boolean): Promise<Result> {

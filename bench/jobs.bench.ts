@@ -1,7 +1,7 @@
 // Job queue benchmark: tsx bench/jobs.bench.ts [jobs]
 // Enqueues N no-op jobs (default 5,000) into a fresh database and works them with 1 and then 4
 // concurrent claim loops in one process, printing enqueue and processing jobs/s and the latency of
-// one claim. SQLite always; PostgreSQL too when BENCH_POSTGRES_URL is set (npm run bench:jobs:pg).
+// one claim. SQLite always; PostgreSQL too when BENCH_POSTGRES_URL is set (npm run bench -- jobs --pg).
 // Each engine runs in a child process of its own.
 import { fork } from "node:child_process";
 import fs from "node:fs";
@@ -43,8 +43,7 @@ async function main(): Promise<void> {
   console.log("");
   for (const row of table) console.log(row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
   console.log(`(${jobs.toLocaleString("en-US")} jobs per step; a job is claimed, run (no-op) and marked done)`);
-  if (!process.env.BENCH_POSTGRES_URL)
-    console.log("Set BENCH_POSTGRES_URL=postgres://… (npm run bench:jobs:pg) to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- jobs --pg) to benchmark PostgreSQL too.");
 }
 
 function runChild(engine: Engine, jobs: number): Promise<Row[]> {

@@ -2,7 +2,7 @@
 // against the fake Daraja server, callbacks arriving twice and out of order: every purchase ends in
 // exactly one subscription or one failure; time to grant after the callback p95 under 100 ms."
 //   tsx bench/mpesa.bench.ts [--guests 100] [--warmup 10] [--sequential 20] [--min-delay 20] [--max-delay 2000] [--workers 1] [--profile] [--rebuild]
-// (npm run bench:mpesa, or bench:mpesa:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
+// (npm run bench -- mpesa, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 //
 // Each engine runs in a child process of its own, against its benchmark database (SQLite file
 // data/bench/mpesa.db, PostgreSQL database mlango_bench_mpesa; a new organisation each run), the
@@ -230,8 +230,7 @@ async function main(): Promise<void> {
       `${r.engine}: ${c.problems.length === 0 ? "PASS" : "FAIL"} — every purchase ended in exactly one subscription or one failure${c.problems.length === 0 ? "" : ` (${c.problems.length} problems)`}`,
     );
   }
-  if (!process.env.BENCH_POSTGRES_URL)
-    console.log("\nSet BENCH_POSTGRES_URL=postgres://… (npm run bench:mpesa:pg) to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("\nAdd --pg (npm run bench -- mpesa --pg) to benchmark PostgreSQL too.");
   if (results.some((r) => r.checks.problems.length > 0)) process.exitCode = 1;
 }
 

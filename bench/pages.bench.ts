@@ -3,7 +3,7 @@
 // with 5,000,000 connections over a year across 20 venues, 200,000 customers, 300,000 devices.
 //   tsx bench/pages.bench.ts [--runs N] [--connections N]   SQLite (data/bench/analytics-<N>.db)
 //   BENCH_POSTGRES_URL=postgres://… tsx bench/pages.bench.ts   PostgreSQL too
-// The data is built by `npm run bench:analytics` (and `bench:analytics:pg`; `-- --connections N` for a
+// The data is built by `npm run bench -- analytics [--pg]` (`--connections N` for a
 // smaller set); this script refuses to run without it rather than quietly timing an empty database.
 // Beside the times, the bytes a browser would transfer (Accept-Encoding: br, gzip, as sent on the
 // wire): the HTML plus every script and stylesheet it references, for a first visit (nothing cached)
@@ -71,12 +71,12 @@ async function main(): Promise<void> {
 
   const targets: { engine: string; url: string }[] = [];
   if (fs.existsSync(SQLITE_FILE)) targets.push({ engine: "sqlite", url: `file:${SQLITE_FILE}` });
-  else console.log(`No ${SQLITE_FILE}: run npm run bench:analytics first to build the data.`);
+  else console.log(`No ${SQLITE_FILE}: run npm run bench -- analytics first to build the data.`);
   if (process.env.BENCH_POSTGRES_URL) {
     const url = new URL(process.env.BENCH_POSTGRES_URL);
     url.pathname = `/${POSTGRES_DATABASE}`;
     if (await postgresHasData(url.toString())) targets.push({ engine: "postgres", url: url.toString() });
-    else console.log(`No ${POSTGRES_DATABASE} with data: run npm run bench:analytics:pg first.`);
+    else console.log(`No ${POSTGRES_DATABASE} with data: run npm run bench -- analytics --pg first.`);
   }
   if (targets.length === 0) {
     process.exitCode = 1;

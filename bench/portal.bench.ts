@@ -1,5 +1,5 @@
 // Guest path benchmark (issue [portal], "Performance"), over HTTP against the production build
-// (`npx remix build` first), SQLite and — with BENCH_POSTGRES_URL (npm run bench:portal:pg) —
+// (`npx remix build` first), SQLite and — with BENCH_POSTGRES_URL (npm run bench -- portal --pg) —
 // PostgreSQL, side by side in one run:
 //   1. autocannon (in-process, 64 connections, 10 s after a 2 s warm-up) on a bare node:http
 //      hello-world server, the app's /healthz, the console's GET /login and the guest's
@@ -787,8 +787,7 @@ async function main(): Promise<void> {
   for (const engine of engines) results.push(await benchEngine(engine));
   for (const r of results) printEngine(r);
   printSummary(results);
-  if (!process.env.BENCH_POSTGRES_URL)
-    console.log("\nSet BENCH_POSTGRES_URL=postgres://… (npm run bench:portal:pg) to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("\nAdd --pg (npm run bench -- portal --pg) to benchmark PostgreSQL too.");
 }
 
 // Seeding runs in a child process of its own (see prepare); the parent runs the benchmark.

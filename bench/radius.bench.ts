@@ -1,6 +1,6 @@
 // RADIUS benchmark (issue [radius], "Performance"): Access-Requests and Accounting-Requests through
 // the real FreeRADIUS (radius/radiusd.conf, rest module) and Mlango, on SQLite and — with
-// BENCH_POSTGRES_URL (npm run bench:radius:pg) — PostgreSQL, each engine in a child process:
+// BENCH_POSTGRES_URL (npm run bench -- radius --pg) — PostgreSQL, each engine in a child process:
 //   - Mlango's portal router (where /radius/* lives) runs in a process of its own (bench/radius-server.ts);
 //   - FreeRADIUS runs with the repository's config (scripts/radius/freeradius.ts);
 //   - this process plays one MikroTik (a NAS on 127.77.0.1) with the `radius` package over several
@@ -456,5 +456,5 @@ if (values.engine) {
       r.target,
     ]);
   printTable(table);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- radius --pg) to benchmark PostgreSQL too.");
 }

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   console.log("");
   for (const row of table) console.log(row.map((cell, i) => (i <= 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- reports --pg) to benchmark PostgreSQL too.");
 }
 
 function runChild(engine: Engine): Promise<{ buildSeconds: number | null; cases: CaseResult[] }> {

@@ -1,5 +1,5 @@
 // Subscriptions list benchmark (issue [prepaid] §7): tsx bench/subscriptions.bench.ts [--rebuild]
-// (npm run bench:subscriptions, or bench:subscriptions:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
+// (npm run bench -- subscriptions, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // An organisation of 1,000,000 subscriptions held by 100,000 guests under five plan names (one of
 // them a deleted plan), loaded once with the bulk insert helper and reused (SQLite file
 // data/bench/subscriptions.db; PostgreSQL database mlango_bench_subscriptions when BENCH_POSTGRES_URL
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   for (const r of results) if (r.buildSeconds !== null) console.log(`${r.engine}: data built in ${r.buildSeconds.toFixed(0)} s`);
   for (const r of results)
     if (r.mpesaBuildSeconds !== null) console.log(`${r.engine}: M-Pesa transactions built in ${r.mpesaBuildSeconds.toFixed(0)} s`);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- subscriptions --pg) to benchmark PostgreSQL too.");
 }
 
 async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {

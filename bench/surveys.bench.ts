@@ -1,11 +1,11 @@
 // Survey report benchmark (issue [surveys-ads], Performance): tsx bench/surveys.bench.ts [--responses N] [--runs N] [--rebuild]
-// (npm run bench:surveys, or bench:surveys:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
+// (npm run bench -- surveys, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // One survey of four questions (rating, multiple, checkbox, text) with N answers (default 200,000) from
 // 20,000 customers over the last 60 days, in its own database (data/bench/surveys-<N>.db, PostgreSQL
 // mlango_bench_surveys_<N>), reused between runs. Prints p50/p95 of the report's page 1 and last page
 // (the page of rows alone, and the whole loader's work: page + per-question summaries; target p95
 // < 100 ms), then surveys.csv streamed to the end: rows/s (target ≥ 50,000/s) and the heap's growth
-// while streaming: after a garbage collection at the end (the npm scripts pass --expose-gc), and the
+// while streaming: after a garbage collection at the end (npm run bench passes --expose-gc), and the
 // peak between collections, which the batch size bounds, not the row count.
 import { parseArgs } from "node:util";
 import { benchEngines, percentile, printTable, runChild, useBenchDatabase, type Engine } from "./engine-harness";
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     ]);
   printTable(csv);
   for (const r of results) if (r.buildSeconds !== null) console.log(`${r.engine}: data built in ${r.buildSeconds.toFixed(0)} s`);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- surveys --pg) to benchmark PostgreSQL too.");
 }
 
 async function runEngine(engine: Engine, options: Options, rebuild: boolean): Promise<Result> {

@@ -1,5 +1,5 @@
 // Vouchers benchmark (issue [prepaid] §4, performance): tsx bench/vouchers.bench.ts [--rebuild]
-// (npm run bench:vouchers, or bench:vouchers:pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
+// (npm run bench -- vouchers, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // An organisation holding 1,000,000 voucher codes (100 groups of 10,000, one plan), loaded once with
 // the bulk insert helper and reused (SQLite file data/bench/vouchers.db; PostgreSQL database
 // mlango_bench_vouchers when BENCH_POSTGRES_URL is set), then:
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   }
   printTable(table);
   for (const r of results) if (r.buildSeconds !== null) console.log(`${r.engine}: data built in ${r.buildSeconds.toFixed(0)} s`);
-  if (!process.env.BENCH_POSTGRES_URL) console.log("Set BENCH_POSTGRES_URL=postgres://… to benchmark PostgreSQL too.");
+  if (!process.env.BENCH_POSTGRES_URL) console.log("Add --pg (npm run bench -- vouchers --pg) to benchmark PostgreSQL too.");
 }
 
 async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {

@@ -24,7 +24,7 @@ export function configuredOrigin() {
 }
 
 // The request log: lines gathered while the event loop is busy go out in one write when it turns
-// (one write per request cost ~5 % of a guest page's CPU, bench:portal), and whatever is left when
+// (one write per request cost ~5 % of a guest page's CPU, the portal benchmark), and whatever is left when
 // the process exits is written then (stdout to a file or pipe is synchronous on Linux).
 let pendingLines = [];
 function flushLog() {

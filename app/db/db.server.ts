@@ -75,7 +75,7 @@ const PREPARED_MARK = "/* prepared */";
 /**
  * Appended to a statement that runs for every guest (`.modifyEnd(PREPARED)`): on PostgreSQL it becomes
  * a named statement, parsed and planned once per connection instead of on every call. Planning the
- * paid path's joins cost PostgreSQL ~30 % of its CPU per purchase (bench:mpesa, decision 0027). Only
+ * paid path's joins cost PostgreSQL ~30 % of its CPU per purchase (the mpesa benchmark, decision 0027). Only
  * marked statements: a cached generic plan suits these indexed lookups of one guest's rows, not the
  * console's range scans, whose best plan depends on the values. SQLite ignores the comment (it keeps
  * every statement prepared already).

@@ -121,7 +121,7 @@ export function parseStoredFilters(json: string): GroupFilters | null {
  * The whole filter as a condition on customers (the organisation's, in scope, passing the profile rules).
  * `perCustomer`: the places-and-dates part as an EXISTS on each customer rather than a set to look in, so
  * a page (newest first, LIMIT n) walks the newest customers and stops at n members instead of building
- * the whole set first (bench:groups, 1,000,000 connections on SQLite: first page p95 44 → 2.5 ms).
+ * the whole set first (the groups benchmark, 1,000,000 connections on SQLite: first page p95 44 → 2.5 ms).
  * Counting and the dispatch keep the set: one pass beats a probe per customer. `offset`: the
  * organisation's offset from UTC, in ms or as an expression that reads it.
  */
