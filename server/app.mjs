@@ -4,13 +4,10 @@ import crypto from "node:crypto";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
+import { getEnv } from "../app/config.server.mjs";
 import { isApiPath, requestBoundary } from "./boundary.mjs";
 import { precompressed } from "./precompressed.mjs";
 import { remixHandler } from "./remix-handler.mjs";
-
-const development = process.env.NODE_ENV === "development";
-// A map style on another host (MAP_STYLE_URL) is fetched, with its tiles, glyphs and sprites, from that origin.
-const mapOrigins = /^https?:\/\//.test(process.env.MAP_STYLE_URL ?? "") ? [new URL(process.env.MAP_STYLE_URL).origin] : [];
 
 // Secrets in paths (reset, invitation and guest tokens, portal keys) never reach the log.
 const redact = (p) =>
@@ -20,7 +17,7 @@ const redact = (p) =>
 
 /** The console's origin as configured (PUBLIC_URL; the local server outside production). */
 export function configuredOrigin() {
-  return new URL(process.env.PUBLIC_URL || `http://localhost:${process.env.PORT ?? 3000}`).origin;
+  return new URL(getEnv().PUBLIC_URL).origin;
 }
 
 // The request log: lines gathered while the event loop is busy go out in one write when it turns
@@ -61,6 +58,11 @@ function logWhenFinished(req, res) {
 }
 
 export function createApp({ build }) {
+  const env = getEnv();
+  // A map style on another host (MAP_STYLE_URL) is fetched, with its tiles, glyphs and sprites, from that origin.
+  const mapOrigins = /^https?:\/\//.test(env.MAP_STYLE_URL ?? "") ? [new URL(env.MAP_STYLE_URL).origin] : [];
+  // Under `remix dev`, its live reload talks over a WebSocket.
+  const devServer = env.REMIX_DEV_ORIGIN !== undefined;
   const app = express();
   app.disable("x-powered-by");
   // Query strings as flat strings (node:querystring), not qs's nested objects: no handler reads
@@ -70,7 +72,7 @@ export function createApp({ build }) {
   // nothing. (Remix routes that revalidate set their own.)
   app.set("etag", false);
   // Forwarded headers (client address, protocol, host) are believed only behind TRUST_PROXY.
-  if (process.env.TRUST_PROXY) app.set("trust proxy", Number(process.env.TRUST_PROXY) || process.env.TRUST_PROXY);
+  if (env.TRUST_PROXY !== undefined) app.set("trust proxy", env.TRUST_PROXY);
 
   app.use((req, res, next) => {
     logWhenFinished(req, res);
@@ -102,7 +104,7 @@ export function createApp({ build }) {
           "script-src": ["'self'", (_req, res) => `'nonce-${res.locals.cspNonce}'`],
           "style-src": ["'self'", "'unsafe-inline'"],
           "img-src": ["'self'", "data:", "blob:", ...mapOrigins],
-          "connect-src": [...(development ? ["'self'", "ws:"] : ["'self'"]), ...mapOrigins],
+          "connect-src": [...(devServer ? ["'self'", "ws:"] : ["'self'"]), ...mapOrigins],
           "worker-src": ["'self'", "blob:"],
           "form-action": ["'self'"],
           "frame-ancestors": ["'none'"],

@@ -5,17 +5,6 @@
 // The workers are ordinary instances: the job queue, rate limits and caches already hold across
 // instances (decision 0011), and SQLite is shared by processes (decision 0012).
 import cluster from "node:cluster";
-import os from "node:os";
-
-/** WEB_CONCURRENCY: a number of processes, or "auto" for one per core; 1 when unset. */
-export function webConcurrency(value = process.env.WEB_CONCURRENCY) {
-  if (value === undefined || value === "") return 1;
-  if (value === "auto") return os.availableParallelism();
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64)
-    throw new Error(`WEB_CONCURRENCY must be a whole number from 1 to 64, or "auto"; got "${value}".`);
-  return n;
-}
 
 /** A worker that dies sooner than this after it started is replaced after a pause (no crash loop). */
 const STEADY_MS = 10_000;

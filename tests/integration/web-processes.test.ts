@@ -1,11 +1,11 @@
 // Several web processes (WEB_CONCURRENCY, server/cluster.mjs): the primary migrates, starts that many
 // workers on one port, replaces a worker that dies, and on SIGTERM stops them all and exits cleanly.
 // Runs the real server.mjs over the build against this worker's database, on SQLite and PostgreSQL.
+// How the setting is read: tests/unit/env.test.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { webConcurrency } from "../../server/cluster.mjs";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -55,13 +55,6 @@ const healthy = (origin: string) => () =>
   );
 
 describe("WEB_CONCURRENCY", () => {
-  it("reads a number of processes or auto, and refuses anything else", () => {
-    expect(webConcurrency(undefined)).toBe(1);
-    expect(webConcurrency("3")).toBe(3);
-    expect(webConcurrency("auto")).toBeGreaterThanOrEqual(1);
-    for (const bad of ["0", "-1", "1.5", "two", "65"]) expect(() => webConcurrency(bad)).toThrow(/WEB_CONCURRENCY/);
-  });
-
   it("serves from two workers, replaces one that dies, and stops them all on SIGTERM", async () => {
     expect(fs.existsSync("build/index.js"), "run `npx remix build` first").toBe(true);
     const port = await freePort();

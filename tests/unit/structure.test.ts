@@ -83,7 +83,8 @@ const relative = (file: string) => path.relative(APP, file).split(path.sep).join
 
 function layerOf(appPath: string): string {
   const [first] = appPath.split("/");
-  if (appPath.startsWith("env.server")) return "env";
+  // env.server.ts and the reader it re-exports, which server/*.mjs share.
+  if (appPath.startsWith("env.server") || appPath === "config.server.mjs") return "env";
   if (!appPath.includes("/")) return "root";
   return first;
 }
