@@ -60,8 +60,8 @@ async function save(request: Request, ctx: OrgContext, form: FormData) {
     );
   if (submission.status !== "success") return refuse();
   const { provider } = submission.value;
-  if ((await saveSocialProvider(ctx, submission.value)) === "secret-required")
-    return refuse({ client_secret: [SOCIAL_LOGIN_MESSAGES.clientSecretRequired] });
+  const saved = await saveSocialProvider(ctx, submission.value);
+  if (!saved.ok) return refuse(saved.errors);
   return redirectWithToast(request, `/${ctx.org.id}/organization/social-login`, `${PROVIDER_LABELS[provider]} sign-in saved.`);
 }
 
