@@ -31,7 +31,9 @@ async function main(argv: string[]): Promise<void> {
     case "seed":
     case "demo":
       await migrateToLatest();
-      if (!(await loadDemoIfEmpty())) console.log("The database already has users; demo data not loaded.");
+      // scripts/demo.sh makes the key once per install and hands it to the fake Africa's Talking too.
+      if (!(await loadDemoIfEmpty({ smsCallbackKey: process.env.DEMO_SMS_CALLBACK_KEY || undefined })))
+        console.log("The database already has users; demo data not loaded.");
       return;
     case "generate":
       await migrateToLatest();
