@@ -33,6 +33,9 @@ export const E2E_ENV = {
   OAUTH_PROVIDER_URL: `http://127.0.0.1:${OAUTH_PORT}`,
   DARAJA_URL: `http://127.0.0.1:${DARAJA_PORT}`,
   AFRICASTALKING_URL: `http://127.0.0.1:${AFRICASTALKING_PORT}`,
+  // The fake OAuth provider listens on 127.0.0.1, an address operators' settings (and the provider
+  // calls) may not reach unless the deployment allows it (app/services/outbound.server.ts).
+  OUTBOUND_ALLOW: "127.0.0.1",
   // FreeRADIUS, started by tests/e2e/radius.spec.ts, asks the server with this secret.
   RADIUS_API_SECRET: "e2e-radius-api-secret-0123456789",
 };

@@ -25,12 +25,15 @@ export default defineConfig({
     // PUBLIC_URL is the origin the fixtures' requests use (tests/fixtures BASE).
     // DARAJA_URL, AFRICASTALKING_URL: a closed loopback port, so no test can reach Safaricom or Africa's
     // Talking; M-Pesa and SMS tests set their fake's.
+    // OUTBOUND_ALLOW: the fake UniFi controller and OAuth provider listen on 127.0.0.1, which
+    // operators' settings may not reach without it (app/services/outbound.server.ts); production has none.
     env: {
       NODE_ENV: "test",
       DATA_DIR: "data/test",
       PUBLIC_URL: "http://localhost",
       DARAJA_URL: "http://127.0.0.1:9",
       AFRICASTALKING_URL: "http://127.0.0.1:9",
+      OUTBOUND_ALLOW: "127.0.0.1",
     },
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"] } },

@@ -6,6 +6,7 @@
 import net from "node:net";
 import os from "node:os";
 import { z } from "zod";
+import { parseAllowList } from "./lib/outbound-allow.mjs";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -71,6 +72,23 @@ const envSchema = z.object({
     .transform((v) => v || undefined)
     // URL-safe: it travels in FreeRADIUS's basic authentication and in a query (authenticate).
     .refine((v) => v === undefined || /^[A-Za-z0-9_-]{16,256}$/.test(v), "RADIUS_API_SECRET must be 16 to 256 letters, digits, '-' or '_'"),
+  // Hosts an operator's settings may point the server at although they are internal addresses
+  // (app/services/outbound.server.ts): host names, addresses and CIDR ranges, comma-separated, e.g.
+  // "unifi.lan,10.20.0.0/16" for an on-premise UniFi controller. Unset: none (production has no default).
+  OUTBOUND_ALLOW: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .superRefine((v, ctx) => {
+      const parsed = parseAllowList(v);
+      if (!parsed.ok) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `OUTBOUND_ALLOW: "${parsed.entry}" is neither a host name, an IP address nor a CIDR range (such as 10.20.0.0/16).`,
+        });
+      }
+    }),
   RADIUS_INTERIM_SECONDS: z.coerce.number().int().min(30).max(3600).default(60),
   MAIL_FROM: z.string().default("Mlango <no-reply@mlango.local>"),
   DATA_DIR: z.string().default("data"),

@@ -28,11 +28,15 @@ if [ -z "${DARAJA_URL:-}" ]; then
   npx tsx scripts/fakes/daraja.ts --port "${DARAJA_PORT:-3199}" > data/daraja.log 2>&1 &
 fi
 # SMS works offline too: the fake Africa's Talking takes the demo organisation's broadcasts and reports
-# each message delivered to the demo's fixed callback key, unless AFRICASTALKING_URL names another stand-in.
+# each message delivered to the demo's callback key, unless AFRICASTALKING_URL names another stand-in.
+# The key is random, made once per install like the secrets above: whoever knows it can opt the demo's
+# customers out or forge delivery reports. The demo data loaded below gives it to the demo organisation.
 if [ -z "${AFRICASTALKING_URL:-}" ]; then
+  [ -s data/sms-callback-key ] || node -e "process.stdout.write(require('crypto').randomBytes(24).toString('base64url'))" > data/sms-callback-key
+  DEMO_SMS_CALLBACK_KEY="$(cat data/sms-callback-key)"
   export AFRICASTALKING_URL="http://127.0.0.1:${AFRICASTALKING_PORT:-3198}"
   npx tsx scripts/fakes/africastalking.ts --port "${AFRICASTALKING_PORT:-3198}" \
-    --delivery-url "${PUBLIC_URL}/marketing/sms/demo-sms-callbacks-0001/delivery" > data/africastalking.log 2>&1 &
+    --delivery-url "${PUBLIC_URL}/marketing/sms/${DEMO_SMS_CALLBACK_KEY}/delivery" > data/africastalking.log 2>&1 &
 fi
 # RADIUS (MikroTik, Cisco, Ruckus gateways): FreeRADIUS in front of the demo, when Debian's freeradius
 # and freeradius-rest are installed, on 127.0.0.1:1812/1813 (RADIUS_AUTH_PORT, RADIUS_ACCT_PORT).
@@ -46,7 +50,7 @@ if [ -x /usr/sbin/freeradius ] && [ -e /usr/lib/freeradius/rlm_rest.so ]; then
   MLANGO_URL="http://127.0.0.1:${PORT:-3000}" npx tsx scripts/radius/start.ts > data/freeradius.log 2>&1 &
   RADIUS_STARTED=1
 fi
-npx tsx app/tools/cli/main.ts demo
+npx tsx app/tools/cli/main.ts demo ${DEMO_SMS_CALLBACK_KEY:+--sms-callback-key "$DEMO_SMS_CALLBACK_KEY"}
 # Live guests for the console to show: once the server answers, the gateway simulator plays a dozen
 # guests through the real guest path (a Meraki network, "Simulator Lab") and leaves them online; three
 # more buy a plan with M-Pesa from the connect page, paid through the fake Daraja started above.

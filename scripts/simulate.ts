@@ -8,7 +8,8 @@
 //
 // It signs in through the console API, picks the network (--venue, else "Simulator Lab", created with
 // two access points when missing), gives it a fresh gateway secret and openNDS faskey and, for UniFi,
-// points its controller at a fake controller started here. Then:
+// points its controller at a fake controller started here (on 127.0.0.1: the instance must be
+// started with OUTBOUND_ALLOW=127.0.0.1, or it refuses that address). Then:
 //   1. new guests (--signup-share of --guests; random phones on the network's access points) arrive
 //      through the make's entry URL, read the connect page and sign up; the grant is checked;
 //   2. the gateway sends accounting start and interims for everyone online (batches of 100);

@@ -15,6 +15,39 @@ const redact = (p) =>
     .replace(/^\/(password\/reset|invitations|register\/verify|splash\/connection|unsubscribe)\/[^/]+/, "/$1/***")
     .replace(/^\/(hotspot\/[^/]+|captive|marketing\/sms)\/[^/]+/, "/$1/***");
 
+// Headers on every answer, whoever makes it (Express, the connect page ahead of it, Node's parser):
+// powerful browser features that no page of Mlango uses are off for every origin (the network map
+// shows positions it is given; nothing asks for the device's own), and no answer is MIME-sniffed
+// (the guest path's JSON included). "browsing-topics" is the successor of "interest-cohort", which
+// current browsers no longer know (they log an error for a feature they do not recognise). Autoplay
+// and fullscreen stay allowed: an operator's splash page may play a muted video.
+export const PERMISSIONS_POLICY = [
+  "accelerometer",
+  "bluetooth",
+  "browsing-topics",
+  "camera",
+  "display-capture",
+  "geolocation",
+  "gyroscope",
+  "hid",
+  "idle-detection",
+  "magnetometer",
+  "microphone",
+  "midi",
+  "payment",
+  "publickey-credentials-get",
+  "screen-wake-lock",
+  "serial",
+  "usb",
+  "xr-spatial-tracking",
+]
+  .map((feature) => `${feature}=()`)
+  .join(", ");
+const EVERY_ANSWER = [
+  ["Permissions-Policy", PERMISSIONS_POLICY],
+  ["X-Content-Type-Options", "nosniff"],
+];
+
 /** The console's origin as configured (PUBLIC_URL; the local server outside production). */
 export function configuredOrigin() {
   return new URL(getEnv().PUBLIC_URL).origin;
@@ -146,6 +179,7 @@ export function createApp({ build }) {
   const { answerFastGuestRequest, isFastGuestRequest } = build.entry.module;
   const expressHandle = app.handle.bind(app);
   app.handle = (req, res, callback) => {
+    for (const [name, value] of EVERY_ANSWER) res.setHeader(name, value);
     if (!isFastGuestRequest(req)) return expressHandle(req, res, callback);
     logWhenFinished(req, res);
     void answerFastGuestRequest(req, res);
@@ -162,7 +196,7 @@ export function answerClientError(error, socket) {
   const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
   const message = tooLarge ? "The address or headers of this request are too long." : "The request could not be read.";
   socket.end(
-    `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`,
+    `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\n${EVERY_ANSWER.map(([name, value]) => `${name}: ${value}\r\n`).join("")}Connection: close\r\n\r\n${message}`,
   );
 }
 

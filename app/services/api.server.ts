@@ -5,11 +5,11 @@
 //   422      { errors: { field: [first message] } }
 //   4xx/5xx  { error: { message } }             (401, 403, 404, 405, 413, 415, 429, 400)
 // The routes call the same service functions as the pages; nothing here knows a domain.
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z, ZodTypeAny } from "zod";
 import { parseId } from "~/lib/ids";
 import type { Permission } from "~/lib/permissions";
+import { guardedParseWithZod } from "./forms.server";
 import { requireOrg, requireUser, type AuthUser, type OrgContext } from "./guard.server";
 
 /** Bodies of the account API are a few fields; anything bigger is refused before parsing. */
@@ -244,12 +244,15 @@ export async function readApiBody(request: Request, maxBytes: number = API_MAX_B
   throw apiError(415, API_MESSAGES.unsupportedType);
 }
 
+/** parseWithZod for API bodies: one whose conform controls (__intent__, __state__) cannot be read is a 400. */
+export const parseApiForm = guardedParseWithZod(() => apiError(400, API_MESSAGES.malformedBody));
+
 /**
  * Validates a body with a page's schema exactly as the page does (conform's parseWithZod on the
  * same FormData), or throws 422 with the first message of each field.
  */
 export function parseApiBody<S extends ZodTypeAny>(body: ApiBody, schema: S): z.output<S> {
-  const submission = parseWithZod(body.form, { schema });
+  const submission = parseApiForm(body.form, { schema });
   const errors = { ...(submission.status === "success" ? {} : firstMessages(submission.error)), ...body.typeErrors };
   if (submission.status !== "success" || Object.keys(errors).length > 0) {
     if (Object.keys(errors).length === 0) errors[""] = [API_MESSAGES.malformedBody];

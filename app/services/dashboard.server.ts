@@ -1,6 +1,5 @@
 // The personal dashboard (spec 1 §3, §4): the layout stored on the user (`users.dashboard`, JSON),
 // its edits, and the filters every dashboard figure shares (date range and venues).
-import { parseWithZod } from "@conform-to/zod";
 import { db, dialect } from "~/db/db.server";
 import type { AnalyticsScope } from "~/lib/analytics";
 import {
@@ -19,6 +18,7 @@ import { parseDateRange, type DateRange } from "~/lib/date-range";
 import { parseId } from "~/lib/ids";
 import { dashboardEditSchema, type DashboardEdit } from "~/lib/schemas/dashboard";
 import { notFound, type OrgContext } from "./guard.server";
+import { parseForm } from "~/services/forms.server";
 
 /**
  * The edit forms' submission read with their schema. Here, not in the route, so the dashboard's
@@ -26,7 +26,7 @@ import { notFound, type OrgContext } from "./guard.server";
  * chunks to load) even when only its action uses them.
  */
 export function parseDashboardEdit(formData: FormData) {
-  return parseWithZod(formData, { schema: dashboardEditSchema });
+  return parseForm(formData, { schema: dashboardEditSchema });
 }
 
 export async function getDashboardLayout(userId: number): Promise<ParsedLayout> {

@@ -76,8 +76,9 @@ export async function deliverEmail(email: Email): Promise<void> {
   const { attachments, ...rest } = email;
   const stored = { from: env.MAIL_FROM, ...rest, attachments: attachments?.map((a) => a.filename), sentAt: new Date().toISOString() };
   await fs.writeFile(file, JSON.stringify(stored, null, 2));
-  // The file holds the link; the log names the file only (a link may carry a live token).
-  console.log(JSON.stringify({ at: new Date().toISOString(), event: "email_to_outbox", to: email.to, subject: email.subject, file }));
+  // The log says that a mail was written and names its file, nothing more: the link may carry a live
+  // token, and the recipient and subject are personal data (who was invited, who reset a password).
+  console.log(JSON.stringify({ at: new Date().toISOString(), event: "email_to_outbox", file }));
 }
 
 export function outboxDir(): string {

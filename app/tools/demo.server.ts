@@ -71,6 +71,8 @@ export interface DemoOptions {
   /** IANA zone of the organisation; Africa/Nairobi when omitted. */
   timeZone?: string;
   log?: (line: string) => void;
+  /** The SMS callback key the demo's fake Africa's Talking reports to (`demo --sms-callback-key`); default: a random one. */
+  smsCallbackKey?: string;
 }
 
 export interface DemoResult {
@@ -213,7 +215,7 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
   log("splash pages: two published, one draft");
   await createDemoPrepaid(ctx, now);
   log("prepaid: two plans for sale, a free plan, 50 vouchers, M-Pesa with the fake Daraja's demo credentials");
-  await createDemoMarketing(ctx, now);
+  await createDemoMarketing(ctx, now, options.smsCallbackKey);
   log("marketing: SMS with the fake Africa's Talking's demo credentials, two customer groups, a broadcast ready to schedule");
   log(`ads: a running campaign with a banner on every network, seen on ${await createDemoAds(ctx, now)} recent visits`);
   log(`surveys: one Active survey answered by ${await createDemoSurveys(ctx, now)} guests`);

@@ -24,6 +24,7 @@ import {
   makeConnectionWorld,
   toastOf,
 } from "../fixtures/records";
+import { OFF_SITE_REDIRECTS } from "../fixtures/redirects";
 
 const MINUTE = 60_000;
 const BASE = Date.UTC(2026, 10, 20, 12, 0);
@@ -340,6 +341,38 @@ describe("closing a connection", () => {
     }
     expect((await ended(closed)).ended_at).toEqual(wasEnded);
     expect((await ended(visit.id)).ended_at).toBeNull();
+  });
+
+  it("never sends the operator to another host through a dot segment or an encoded slash in redirectTo", async () => {
+    const { org, owner } = await ownerOf();
+    const world = await makeConnectionWorld(org.id, 2);
+    const online = world.connections[1].id;
+    const path = `/${org.id}/connections/${online}/close`;
+    for (const target of OFF_SITE_REDIRECTS) {
+      const page = await callRoute(closeRoute.loader, {
+        userId: owner.id,
+        orgId: org.id,
+        path: `${path}?redirectTo=${encodeURIComponent(target)}`,
+        params: { connectionId: String(online) },
+      });
+      expect((await page.json()).back, target).toBe(`/${org.id}/connections`);
+      const asked = await callRoute(closeRoute.action, {
+        userId: owner.id,
+        orgId: org.id,
+        path,
+        params: { connectionId: String(online) },
+        form: { redirectTo: target },
+      });
+      expect(asked.headers.get("Location"), target).toBe(`${path}?${new URLSearchParams({ redirectTo: `/${org.id}/connections` })}`);
+    }
+    const closed = await callRoute(closeRoute.action, {
+      userId: owner.id,
+      orgId: org.id,
+      path,
+      params: { connectionId: String(online) },
+      form: { redirectTo: OFF_SITE_REDIRECTS[0], confirmed: "yes" },
+    });
+    expect(closed.headers.get("Location")).toBe(`/${org.id}/connections`);
   });
 
   it("refuses without edit_connections and answers 404 for another organisation's or a malformed id", async () => {

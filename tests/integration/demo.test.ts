@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { DEMO_LOGIN, generateDemoData, loadDemoIfEmpty } from "~/tools/demo.server";
 import { normalizePhone } from "~/lib/phone";
+import { migrations } from "~/db/migrations";
 import { verifyLogin } from "~/services/auth.server";
+import { applyDeliveryReport, applyInboundMessage } from "~/services/marketing/sms/callback-routes.server";
 import { makeUser } from "../fixtures";
 
 const SMALL = { connections: 2_000, customers: 200, devices: 300 };
@@ -210,5 +212,56 @@ describe("loadDemoIfEmpty", () => {
     await makeUser();
     expect(await loadDemoIfEmpty({ ...SMALL, log: () => {} })).toBe(false);
     expect(await db.selectFrom("organizations").select("id").execute()).toHaveLength(0);
+  });
+});
+
+describe("the demo's SMS callbacks", () => {
+  const OLD_FIXED_KEY = "demo-sms-callbacks-0001";
+  const keyOf = async (orgId: number) =>
+    (await db.selectFrom("sms_settings").select("callback_key").where("organization_id", "=", orgId).executeTakeFirstOrThrow())
+      .callback_key;
+
+  it("gives every demo organisation a random key of its own, and the old fixed key reaches none", async () => {
+    const now = Date.UTC(2026, 10, 20, 12);
+    const first = await generate(1, now);
+    const second = await generate(2, now);
+    const keys = [await keyOf(first.organizationId), await keyOf(second.organizationId)];
+    expect(keys[0]).not.toBe(keys[1]);
+    for (const key of keys) {
+      expect(key).not.toBe(OLD_FIXED_KEY);
+      expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    }
+    const consenting = await db
+      .selectFrom("customers")
+      .select(["id", "phone_number"])
+      .where("organization_id", "=", first.organizationId)
+      .where("marketing_opt_in_at", "is not", null)
+      .where("phone_number", "is not", null)
+      .executeTakeFirstOrThrow();
+    expect((await applyInboundMessage(OLD_FIXED_KEY, { from: consenting.phone_number, text: "STOP" })).status).toBe(404);
+    expect((await applyDeliveryReport(OLD_FIXED_KEY, { id: "ATXid_1", status: "Success" })).status).toBe(404);
+    const after = await db.selectFrom("customers").select("marketing_opt_in_at").where("id", "=", consenting.id).executeTakeFirstOrThrow();
+    expect(after.marketing_opt_in_at).not.toBeNull();
+  });
+
+  it("takes the key npm run demo made for the fake provider, and refuses one that is not a callback key", async () => {
+    const owner = await makeUser();
+    const key = "Zk3v0Q9yXc1mB7nT2pL5sW8dR4fH6jA0";
+    const { organizationId } = await generateDemoData({ ...SMALL, seed: 3, ownerId: owner.id, smsCallbackKey: key });
+    expect(await keyOf(organizationId)).toBe(key);
+    const other = await makeUser();
+    await expect(generateDemoData({ ...SMALL, seed: 4, ownerId: other.id, smsCallbackKey: "short" })).rejects.toThrow(
+      /--sms-callback-key/,
+    );
+  });
+
+  it("gives an install whose demo was loaded with the old fixed key a random one when it migrates", async () => {
+    const { organizationId } = await generate(5, Date.UTC(2026, 10, 20, 12));
+    await db.updateTable("sms_settings").set({ callback_key: OLD_FIXED_KEY }).where("organization_id", "=", organizationId).execute();
+    await migrations["2026-12-02-0039-demo-sms-key"].up(db);
+    const key = await keyOf(organizationId);
+    expect(key).not.toBe(OLD_FIXED_KEY);
+    expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect((await applyInboundMessage(OLD_FIXED_KEY, { from: "+254700000001", text: "STOP" })).status).toBe(404);
   });
 });

@@ -6,6 +6,7 @@ import * as blockRoute from "~/routes/$orgId+/_customers+/devices+/$deviceId.blo
 import { listDevices, setDeviceBlocked } from "~/services/devices.server";
 import { makeMember, makeOrg, run } from "../fixtures";
 import { callRoute, contextOf, insertConnection, insertDevice, insertVenue, makeConnectionWorld, toastOf } from "../fixtures/records";
+import { OFF_SITE_REDIRECTS } from "../fixtures/redirects";
 
 const BASE = Date.UTC(2026, 10, 20, 12, 0);
 const list = (search = "", pageSize = 10, offset = 0) => ({ search, pageSize, offset });
@@ -158,6 +159,27 @@ describe("blocking a device", () => {
     const unblocked = await post(owner.id, org.id, world.device.id, { intent: "unblock", redirectTo: back });
     expect(await toastOf(unblocked)).toEqual({ type: "success", message: "Device unblocked successfully!" });
     expect(await blockedAt(world.device.id)).toBeNull();
+  });
+
+  it("never sends the operator to another host through a dot segment or an encoded slash in redirectTo", async () => {
+    const { org, owner } = await ownerOf();
+    const world = await makeConnectionWorld(org.id, 1);
+    const fallback = `/${org.id}/customers`;
+    for (const target of OFF_SITE_REDIRECTS) {
+      const page = await callRoute(blockRoute.loader, {
+        userId: owner.id,
+        orgId: org.id,
+        path: `/${org.id}/devices/${world.device.id}/block?redirectTo=${encodeURIComponent(target)}`,
+        params: { deviceId: String(world.device.id) },
+      });
+      expect((await page.json()).back, target).toBe(fallback);
+      const asked = await post(owner.id, org.id, world.device.id, { intent: "block", redirectTo: target });
+      expect(asked.headers.get("Location"), target).toBe(
+        `/${org.id}/devices/${world.device.id}/block?${new URLSearchParams({ redirectTo: fallback })}`,
+      );
+      const unblocked = await post(owner.id, org.id, world.device.id, { intent: "unblock", redirectTo: target });
+      expect(unblocked.headers.get("Location"), target).toBe(fallback);
+    }
   });
 
   it("needs edit_clients on the server (the old client had no check)", async () => {

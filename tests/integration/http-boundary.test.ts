@@ -10,6 +10,7 @@ import { issueToken } from "~/services/auth.server";
 import { makeOrg, makeUser, sessionCookie } from "../fixtures";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
 import { makeConnectionWorld } from "../fixtures/records";
+import { OFF_SITE_REDIRECTS } from "../fixtures/redirects";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -210,7 +211,7 @@ describe("NUL bytes", () => {
 describe("redirects", () => {
   it("sends a user who signs in with a crafted redirectTo to our own site", async () => {
     const user = await makeUser({ password: "correct-horse" });
-    for (const target of ["/\t/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/"]) {
+    for (const target of ["/\t/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/", ...OFF_SITE_REDIRECTS]) {
       const res = await post(
         "/login",
         new URLSearchParams({ login_id: user.email, password: "correct-horse", redirectTo: target }).toString(),

@@ -11,7 +11,9 @@ import { loadGuestView } from "~/services/portal/connect.server";
 import { encryptSecret } from "~/services/secrets.server";
 import { startFakeUnifi, type FakeUnifi } from "../../scripts/fakes/unifi-controller";
 import { makeOrg } from "../fixtures";
+import { withEnv } from "../fixtures/env";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
+import { connectionCounter } from "../fixtures/outbound";
 import { enter, GRANT_URL, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
 
 let server: TestServer;
@@ -489,6 +491,47 @@ describe("other makes", () => {
     } finally {
       unifi.failing = false;
     }
+  });
+
+  it("UniFi: never calls a controller whose name resolves to loopback (DNS can change after saving), and makes no connection", async () => {
+    const counter = await connectionCounter();
+    try {
+      // Stored as it might be from before the check, or from a name that pointed elsewhere when saved.
+      const { venue, ap } = await world({
+        unifi_url: `http://localhost:${counter.port}`,
+        unifi_username: "admin",
+        unifi_password: encryptSecret("unifi-fake-password"),
+      });
+      const clientMac = randomMac();
+      const entry = await enter(
+        server.origin,
+        `/hotspot/unifi/${venue.portal_key}/guest/s/default/?ap=${ap.mac_address}&id=${clientMac}&url=http%3A%2F%2Fexample.com%2F`,
+      );
+      const refused = await withEnv({ OUTBOUND_ALLOW: undefined }, () =>
+        postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP }),
+      );
+      expect(refused.status).toBe(502);
+      expect(await refused.text()).toContain("The network could not let you through just now.");
+      expect((await connectionOf(entry.token!)).authorized_at).toBeNull();
+      expect(counter.connections()).toBe(0);
+    } finally {
+      await counter.close();
+    }
+  });
+
+  it("UniFi: a query or fragment in a stored controller URL does not choose the API path", async () => {
+    const { venue, ap } = await world({
+      unifi_url: `${unifi.url}/?x=`,
+      unifi_username: "admin",
+      unifi_password: encryptSecret("unifi-fake-password"),
+    });
+    const clientMac = randomMac();
+    const entry = await enter(
+      server.origin,
+      `/hotspot/unifi/${venue.portal_key}/guest/s/default/?ap=${ap.mac_address}&id=${clientMac}&url=http%3A%2F%2Fexample.com%2F`,
+    );
+    expect((await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP })).status).toBe(303);
+    expect(unifi.commands.at(-1)).toMatchObject({ site: "default", cmd: "authorize-guest", mac: clientMac });
   });
 
   it("Mlango: takes only signed entries and signs the grant", async () => {

@@ -14,9 +14,12 @@ import { issueToken } from "~/services/auth.server";
 import { hashToken } from "~/services/crypto.server";
 import { networkByGatewaySecret } from "~/services/portal/network.server";
 import { regenerateQuestion } from "~/services/portal/settings.server";
+import { OUTBOUND_MESSAGES } from "~/services/outbound.server";
 import { decryptSecret } from "~/services/secrets.server";
 import { BASE, makeMember, makeOrg, run, sessionCookie } from "../fixtures";
+import { withEnv } from "../fixtures/env";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
+import { INTERNAL_URLS } from "../fixtures/outbound";
 import { callRoute, insertConnection, insertVenue, toastOf } from "../fixtures/venues";
 
 type Json = Record<string, any>;
@@ -257,6 +260,47 @@ describe("guest portal settings page", () => {
       unifi_password: null,
     });
     expect(Number(stored.session_minutes)).toBe(60);
+  });
+
+  it("refuses a controller address inside the server's network in any spelling, or with a query or fragment, and stores nothing", async () => {
+    const { org, owner, venue, path, params } = await setup();
+    const controller = { unifi_username: "mlango", unifi_password: PASSWORD };
+    const token = await issueToken(owner.id, "api");
+    // As in production: no OUTBOUND_ALLOW (the tests' one lets the fakes on 127.0.0.1 through).
+    await withEnv({ OUTBOUND_ALLOW: undefined }, async () => {
+      for (const url of INTERNAL_URLS) {
+        const message = OUTBOUND_MESSAGES.internal(new URL(url).hostname);
+        const res = await callRoute(settings.action, owner.id, path, params, gatewayForm({ unifi_url: url, ...controller }));
+        expect(res.status, url).toBe(400);
+        expect(((await res.json()) as Json).gateway.error, url).toEqual({ unifi_url: [message] });
+        const api = await callApi(gatewayApi, venue.id, { token, org: org.id, method: "PUT", json: { unifi_url: url, ...controller } });
+        expect(api.status, url).toBe(422);
+        expect(((await api.json()) as Json).errors, url).toEqual({ unifi_url: [message] });
+      }
+    });
+    for (const url of [
+      "https://unifi.example.com:8443/?x=/api/s/other/cmd/stamgr",
+      "https://unifi.example.com:8443?",
+      "https://unifi.example.com:8443/#/api",
+      "https://admin:pw@unifi.example.com:8443",
+    ]) {
+      const res = await callRoute(settings.action, owner.id, path, params, gatewayForm({ unifi_url: url, ...controller }));
+      expect(res.status, url).toBe(400);
+      expect(((await res.json()) as Json).gateway.error, url).toEqual({ unifi_url: [MSG.unifiUrlParts] });
+    }
+    expect(await storedVenue(venue.id)).toMatchObject({ unifi_url: null, unifi_password: null });
+    // A deployment that lists its on-premise controller's range in OUTBOUND_ALLOW can save it.
+    await withEnv({ OUTBOUND_ALLOW: "10.0.0.0/8" }, async () => {
+      const res = await callRoute(
+        settings.action,
+        owner.id,
+        path,
+        params,
+        gatewayForm({ unifi_url: "http://10.0.0.5:8443", ...controller }),
+      );
+      expect(res.status).toBe(302);
+    });
+    expect((await storedVenue(venue.id)).unifi_url).toBe("http://10.0.0.5:8443");
   });
 
   it("refuses a gateway secret another network uses, whatever its organisation; saving one's own again is fine", async () => {

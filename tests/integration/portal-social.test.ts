@@ -2,23 +2,27 @@
 // provider played by the fake OAuth provider (OAUTH_PROVIDER_URL), on SQLite and PostgreSQL: a
 // guest arrives through the Meraki entry, signs in at the provider and is let through; failures
 // and forged states get readable pages; the console page keeps client secrets write-only.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import dns from "node:dns";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/db.server";
 import type { OAuthProviderName } from "~/db/schema";
 import { hashToken } from "~/services/crypto.server";
+import { SOCIAL_LOGIN_MESSAGES } from "~/lib/schemas/social-login";
+import { OUTBOUND_MESSAGES } from "~/services/outbound.server";
 import { sealState, saveSocialProvider } from "~/services/portal/social.server";
 import { decryptSecret } from "~/services/secrets.server";
 import { startFakeOAuth, type FakeOAuth, type FakeIdentity } from "../../scripts/fakes/oauth-provider";
 import { makeMember, makeOrg, sessionCookie } from "../fixtures";
+import { withEnv } from "../fixtures/env";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
 import { contextOf, insertVenue } from "../fixtures/records";
 
 const PROVIDERS: OAuthProviderName[] = ["fb", "google", "twitter", "linkedin", "ajira"];
 const client = (p: OAuthProviderName) => ({ clientId: `mlango-${p}`, clientSecret: `secret-${p}-9f3c1e7a` });
 const AJIRA_URLS = {
-  authorize_url: "https://id.ajira.example/authorize",
-  token_url: "https://id.ajira.example/token",
-  userinfo_url: "https://id.ajira.example/userinfo",
+  authorize_url: "https://id.ajiradigital.go.ke/authorize",
+  token_url: "https://id.ajiradigital.go.ke/token",
+  userinfo_url: "https://id.ajiradigital.go.ke/userinfo",
 };
 const NO_URLS = { authorize_url: null, token_url: null, userinfo_url: null };
 const GRANT_URL = "https://n143.network-auth.com/splash/abc/grant";
@@ -226,6 +230,16 @@ describe("when sign-in does not work", () => {
     expect((await signIn("google", token)).status).toBe(303);
   });
 
+  it("calls no provider at an address the deployment does not allow (the stand-in on 127.0.0.1 without OUTBOUND_ALLOW)", async () => {
+    const { portalKey } = await guestWorld(["google"]);
+    const token = await enter(portalKey);
+    const callback = await consent(await login("google", token), "allow");
+    const res = await withEnv({ OUTBOUND_ALLOW: undefined }, () => get(`${callback.pathname}${callback.search}`));
+    expect(res.status).toBe(502);
+    expect(await res.text()).toContain("Sign-in with Google did not work.");
+    expect((await connectionOf(token)).authorized_at).toBeNull();
+  });
+
   it("shows the connect page again when the guest cancels at the provider (access_denied)", async () => {
     const { portalKey } = await guestWorld(["linkedin"]);
     const token = await enter(portalKey);
@@ -369,7 +383,7 @@ describe("the console's guest sign-in page", () => {
       client_id: "aj",
       client_secret: "s",
       ...AJIRA_URLS,
-      token_url: "http://id.ajira.example/token",
+      token_url: "http://id.ajiradigital.go.ke/token",
     });
     expect(plainHttp.status).toBe(400);
     expect(await plainHttp.text()).toContain("Enter a full address starting with https://.");
@@ -379,6 +393,38 @@ describe("the console's guest sign-in page", () => {
       (await post(org.id, cookie, { intent: "save", provider: "ajira", client_id: "aj", client_secret: "s", ...AJIRA_URLS })).status,
     ).toBe(302);
     expect(JSON.parse((await stored(org.id, "ajira"))!.settings!)).toEqual(AJIRA_URLS);
+  });
+
+  it("keeps Ajira Digital's addresses on its domain, and refuses a name there that resolves inside the server's network", async () => {
+    const { org, owner } = await makeOrg(`Console ${Math.random()}`);
+    const cookie = await sessionCookie(owner.id, org.id);
+    const save = (urls: Partial<typeof AJIRA_URLS>) =>
+      post(org.id, cookie, { intent: "save", provider: "ajira", client_id: "aj", client_secret: "s", ...AJIRA_URLS, ...urls });
+    const html = (text: string) => text.replaceAll("&", "&amp;").replaceAll("'", "&#x27;");
+    for (const token_url of [
+      "https://evil.example/token",
+      "https://ajiradigital.go.ke.evil.example/token",
+      "https://evilajiradigital.go.ke/token",
+      "https://127.0.0.1/token",
+      "https://[::1]/token",
+      "https://user@id.ajiradigital.go.ke/token",
+    ]) {
+      const refused = await save({ token_url });
+      expect(refused.status, token_url).toBe(400);
+      expect(await refused.text(), token_url).toContain(html(SOCIAL_LOGIN_MESSAGES.ajiraHost));
+    }
+    // The programme's DNS (or an attacker who controls a name under it) can point a name at loopback.
+    const lookup = vi.spyOn(dns.promises, "lookup").mockResolvedValue([{ address: "127.0.0.1", family: 4 }] as never);
+    try {
+      const refused = await withEnv({ OUTBOUND_ALLOW: undefined }, () => save({}));
+      expect(refused.status).toBe(400);
+      const text = await refused.text();
+      expect(text).toContain(html(OUTBOUND_MESSAGES.internal("id.ajiradigital.go.ke")));
+      expect(lookup).toHaveBeenCalledWith("id.ajiradigital.go.ke", expect.anything());
+    } finally {
+      lookup.mockRestore();
+    }
+    expect(await stored(org.id, "ajira")).toBeUndefined();
   });
 
   it("removes a provider only once confirmed", async () => {

@@ -79,14 +79,20 @@ describe("provider endpoints", () => {
     expect(endpointsFor("fb", {}, "http://fake")!.userinfoUrl).toBe("http://fake/fb/me?fields=id,name,email,first_name,last_name");
   });
 
-  it("takes Ajira Digital's endpoints from its settings, https only", () => {
-    const urls = { authorize_url: "https://a.example/auth", token_url: "https://a.example/token", userinfo_url: "https://a.example/me" };
+  it("takes Ajira Digital's endpoints from its settings, https on its domain only (rows saved before that rule too)", () => {
+    const urls = {
+      authorize_url: "https://id.ajiradigital.go.ke/auth",
+      token_url: "https://id.ajiradigital.go.ke/token",
+      userinfo_url: "https://ajiradigital.go.ke/me",
+    };
     expect(endpointsFor("ajira", urls)).toEqual({
       authorizeUrl: urls.authorize_url,
       tokenUrl: urls.token_url,
       userinfoUrl: urls.userinfo_url,
     });
-    expect(endpointsFor("ajira", { ...urls, token_url: "http://a.example/token" })).toBeNull();
+    expect(endpointsFor("ajira", { ...urls, token_url: "http://id.ajiradigital.go.ke/token" })).toBeNull();
+    expect(endpointsFor("ajira", { ...urls, token_url: "https://a.example/token" })).toBeNull();
+    expect(endpointsFor("ajira", { ...urls, userinfo_url: "https://169.254.169.254/latest/meta-data" })).toBeNull();
     expect(endpointsFor("ajira", {})).toBeNull();
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { safeRedirect } from "~/lib/redirect";
+import { OFF_SITE_REDIRECTS } from "../fixtures/redirects";
 
 describe("safeRedirect", () => {
   it.each([
@@ -24,6 +25,16 @@ describe("safeRedirect", () => {
     ["nothing", ""],
   ])("refuses %s", (_label, input) => {
     expect(safeRedirect(input, "/home")).toBe("/home");
+  });
+
+  it.each(OFF_SITE_REDIRECTS)("refuses %j, whose normalised path leads to another host", (input) => {
+    expect(safeRedirect(input, "/home")).toBe("/home");
+  });
+
+  it("keeps dot segments and encoded characters that stay on our site", () => {
+    expect(safeRedirect("/a/./b/../c", "/home")).toBe("/a/c");
+    expect(safeRedirect("/a/%2fb", "/home")).toBe("/a/%2fb");
+    expect(safeRedirect("/..", "/home")).toBe("/");
   });
 
   it("refuses what is not text", () => {

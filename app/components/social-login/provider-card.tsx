@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ui/confirm";
 import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import type { OAuthProviderName } from "~/db/schema";
-import { socialLoginSchema } from "~/lib/schemas/social-login";
+import { AJIRA_DOMAIN, socialLoginSchema } from "~/lib/schemas/social-login";
 
 // One provider on the organisation's "Guest sign-in" page: the redirect URI to register at the
 // provider, then its form (owner) or what is set (everyone else). The client secret is
@@ -97,7 +97,7 @@ function ProviderForm({ view, lastResult }: { view: ProviderView; lastResult?: S
               label="User info URL"
               inputProps={{ ...getInputProps(fields.userinfo_url, { type: "url" }), placeholder: "https://…" }}
               errors={fields.userinfo_url.errors}
-              hint="Ajira Digital's addresses, from your registration there (https only)."
+              hint={`Ajira Digital's addresses, from your registration there (https, on ${AJIRA_DOMAIN}).`}
             />
           </>
         ) : null}

@@ -28,6 +28,7 @@ import * as customerTotals from "./2026-11-26-0035-customer-totals";
 import * as figuresPerStatement from "./2026-11-26-0036-figures-per-statement";
 import * as deliveryPace from "./2026-11-26-0037-delivery-pace";
 import * as subscriptionsByPlan from "./2026-12-02-0038-subscriptions-by-plan";
+import * as demoSmsKey from "./2026-12-02-0039-demo-sms-key";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-0036-figures-per-statement": figuresPerStatement,
   "2026-11-26-0037-delivery-pace": deliveryPace,
   "2026-12-02-0038-subscriptions-by-plan": subscriptionsByPlan,
+  "2026-12-02-0039-demo-sms-key": demoSmsKey,
 };

@@ -12,6 +12,7 @@ export const GATEWAY_SETTINGS_MESSAGES = {
   faskeyInvalid: "The faskey must be at most 256 letters, digits or punctuation marks, without spaces, quotes or backslashes.",
   faskeyAndClear: "Enter a new faskey or tick “Remove the faskey”, not both.",
   unifiUrlMissing: "Enter the controller's address, or tick “Remove the UniFi controller”.",
+  unifiUrlParts: "Enter the controller's address without a user name, query (?…) or fragment (#…), e.g. https://unifi.example.com:8443.",
   unifiUsernameMissing: "Enter the username Mlango signs in to the controller with.",
   unifiPasswordMissing: "Enter the password of that controller user.",
   unifiPasswordTooLong: "The controller password must be at most 256 characters.",
@@ -42,6 +43,13 @@ function writeOnlySecret(check: z.ZodString) {
     .pipe(check.optional());
 }
 
+/** True for an address without credentials, query or fragment (or one optionalUrl already refused). */
+function controllerUrlHasOnlyHostAndPath(value: string): boolean {
+  if (typeof value !== "string" || !URL.canParse(value)) return true;
+  const url = new URL(value);
+  return !url.username && !url.password && !url.search && !url.hash && !value.includes("?") && !value.includes("#");
+}
+
 const checkbox = z
   .string()
   .optional()
@@ -57,7 +65,8 @@ const fields = z.object({
   ),
   opennds_faskey: writeOnlySecret(z.string().regex(FASKEY, GATEWAY_SETTINGS_MESSAGES.faskeyInvalid)),
   clear_opennds_faskey: checkbox,
-  unifi_url: optionalUrl(),
+  // Mlango adds the API paths itself: a query or fragment would make them the query instead.
+  unifi_url: optionalUrl().refine((v) => v === null || controllerUrlHasOnlyHostAndPath(v), GATEWAY_SETTINGS_MESSAGES.unifiUrlParts),
   unifi_username: z
     .string()
     .trim()

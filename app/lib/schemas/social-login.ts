@@ -5,6 +5,12 @@ import type { OAuthProviderName } from "~/db/schema";
 // provider on /{orgId}/organization/social-login. The client secret is write-only: an empty
 // field keeps the stored one, so the form never needs to show it.
 
+/**
+ * Ajira Digital's sign-in lives on the programme's own domain: the operator types the endpoints from
+ * their registration, but the client secret and guests' tokens may only travel to this domain.
+ */
+export const AJIRA_DOMAIN = "ajiradigital.go.ke";
+
 export const SOCIAL_PROVIDERS = ["fb", "google", "twitter", "linkedin", "ajira"] as const satisfies readonly OAuthProviderName[];
 
 export const SOCIAL_LOGIN_MESSAGES = {
@@ -13,6 +19,7 @@ export const SOCIAL_LOGIN_MESSAGES = {
   clientSecretRequired: "Client secret field is required.",
   urlRequired: "This address is required for Ajira Digital.",
   urlInvalid: "Enter a full address starting with https://.",
+  ajiraHost: `Ajira Digital's addresses are on ${AJIRA_DOMAIN} or one of its subdomains.`,
   tooLong: "This value is too long.",
 } as const;
 
@@ -29,6 +36,14 @@ const endpoint = z
 
 export function isHttpsUrl(value: string): boolean {
   return URL.canParse(value) && new URL(value).protocol === "https:" && new URL(value).hostname !== "";
+}
+
+/** An https address on Ajira Digital's domain (the domain itself or a subdomain), with no user name. */
+export function isAjiraUrl(value: string): boolean {
+  if (!isHttpsUrl(value)) return false;
+  const url = new URL(value);
+  const host = url.hostname.toLowerCase().replace(/\.$/, "");
+  return !url.username && !url.password && (host === AJIRA_DOMAIN || host.endsWith(`.${AJIRA_DOMAIN}`));
 }
 
 export const AJIRA_ENDPOINTS = ["authorize_url", "token_url", "userinfo_url"] as const;
@@ -54,7 +69,10 @@ export const socialLoginSchema = z
   .superRefine((value, ctx) => {
     if (value.provider !== "ajira") return;
     for (const name of AJIRA_ENDPOINTS) {
-      if (value[name] === null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message: SOCIAL_LOGIN_MESSAGES.urlRequired });
+      const url = value[name];
+      if (url === null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message: SOCIAL_LOGIN_MESSAGES.urlRequired });
+      else if (isHttpsUrl(url) && !isAjiraUrl(url))
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message: SOCIAL_LOGIN_MESSAGES.ajiraHost });
     }
   });
 

@@ -8,6 +8,7 @@ import { CREDENTIALS_MISMATCH, authenticateLoginForm, signInAndRedirect } from "
 import { requireAnonymous } from "~/services/guard.server";
 import { unconfirmedSignIn } from "~/services/registration.server";
 import { loginSucceeded, clientAddress, limitLogin, retryAfterHeaders } from "~/services/rate-limit.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in | Mlango" }];
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   // A clone: remix-auth's form strategy reads the body of `request` itself.
-  const submission = parseWithZod(await request.clone().formData(), { schema: loginSchema });
+  const submission = parseForm(await request.clone().formData(), { schema: loginSchema });
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { login_id, redirectTo } = submission.value;
 

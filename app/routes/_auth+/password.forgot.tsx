@@ -9,6 +9,7 @@ import { requireAnonymous } from "~/services/guard.server";
 import { FORGOT_PASSWORD_SENT, requestPasswordReset } from "~/services/password-reset.server";
 import { clientAddress, limitPasswordForgot, retryAfterHeaders } from "~/services/rate-limit.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password | Mlango" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
+  const submission = parseForm(await request.formData(), { schema: forgotPasswordSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { login_id } = submission.value;
 

@@ -9,6 +9,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { REDIRECT_AFTER_RESET_MS, resetPasswordSchema } from "~/lib/schemas/accounts";
 import { requireAnonymous } from "~/services/guard.server";
 import { PASSWORD_RESET_DONE, RESET_LINK_INVALID, isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
+import { parseForm } from "~/services/forms.server";
 
 // No no-referrer policy here: it makes browsers send "Origin: null", which Remix refuses on a POST.
 export const meta: MetaFunction = () => [{ title: "Reset password | Mlango" }];
@@ -21,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  const submission = parseForm(await request.formData(), { schema: resetPasswordSchema });
   const hideFields = ["password", "password_confirmation"];
   if (submission.status !== "success") return json(submission.reply({ hideFields }), { status: 400 });
   const outcome = await resetPassword({

@@ -9,6 +9,7 @@ import { requireAnonymous } from "~/services/guard.server";
 import { clientAddress, limitRegister, retryAfterHeaders } from "~/services/rate-limit.server";
 import { register, registrationSentMessage } from "~/services/registration.server";
 import { commitSession, getSession } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up | Mlango" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const submission = parseWithZod(await request.formData(), { schema: registerSchema });
+  const submission = parseForm(await request.formData(), { schema: registerSchema });
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { redirectTo, ...input } = submission.value;
   const limited = await limitRegister(input.email, clientAddress(request, context));

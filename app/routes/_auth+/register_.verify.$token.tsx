@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getZodConstraint } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -8,6 +8,7 @@ import { MESSAGES } from "~/lib/schemas/accounts";
 import { checkPassword, signInAndRedirect } from "~/services/auth.server";
 import { clientAddress, limitLogin, loginSucceeded, retryAfterHeaders } from "~/services/rate-limit.server";
 import { VERIFY_MESSAGES, confirmVerification, findVerification } from "~/services/registration.server";
+import { parseForm } from "~/services/forms.server";
 
 // /register/verify/{token}: the link mailed at sign-up or for a new account address. Opening it
 // changes nothing (mail scanners open links too); entering the account's password confirms the
@@ -23,7 +24,7 @@ const schema = z.object({ password: z.string({ required_error: MESSAGES.password
 const PASSWORD_WRONG = "The password is not correct.";
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseForm(await request.formData(), { schema });
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const verification = await findVerification(params.token ?? "");
   if (!verification)

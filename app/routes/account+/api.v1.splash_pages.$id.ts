@@ -1,10 +1,9 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ZodTypeAny, z } from "zod";
 import type { SplashPageType } from "~/db/schema";
 import { parseId } from "~/lib/ids";
 import { splashBuilderSchema, splashCodeSchema, splashPageSchema, splashTypeSchema, SPLASH_MESSAGES } from "~/lib/schemas/splash";
-import { apiData, apiValidationFailed, dispatch, firstMessages, type ApiBody, type ApiMethods } from "~/services/api.server";
+import { apiData, apiValidationFailed, dispatch, firstMessages, parseApiForm, type ApiBody, type ApiMethods } from "~/services/api.server";
 import { forbidden } from "~/services/guard.server";
 import { deletePage, getPage, saveBuilder, saveCode, setPageType, updatePageDetails } from "~/services/splash/pages.server";
 import { pageJson, readSplashBody, SPLASH_CODE_MAX_BODY_BYTES } from "./__splash.server";
@@ -51,7 +50,7 @@ function check<S extends ZodTypeAny>(
     if (values.length === 0 && field in defaults) form.append(field, defaults[field]);
     for (const value of values) form.append(field, value);
   }
-  const submission = parseWithZod(form, { schema });
+  const submission = parseApiForm(form, { schema });
   const errors = { ...(submission.status === "success" ? {} : firstMessages(submission.error)), ...typeErrors };
   if (submission.status === "success" && Object.keys(errors).length === 0) return { ok: true, value: submission.value as z.output<S> };
   return { ok: false, errors };

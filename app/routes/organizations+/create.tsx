@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { OrganizationForm } from "~/components/shell/organization-form";
@@ -12,6 +11,7 @@ import {
   redirectWithOrganization,
   requireCanCreateOrganization,
 } from "~/services/organizations.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Create organization · Mlango" }];
 
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   await requireCanCreateOrganization(user.id);
-  const submission = parseWithZod(await request.formData(), { schema: organizationSchema });
+  const submission = parseForm(await request.formData(), { schema: organizationSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const org = await createOrganization(user.id, submission.value);
   return redirectWithOrganization(request, `/${org.id}`, "Organization created.", { select: org.id });

@@ -9,6 +9,7 @@ import { GATEWAY_SETTINGS_MESSAGES, type GatewaySettingsChanges } from "~/lib/sc
 import { hashToken, newPortalKey } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
+import { outboundUrlProblem } from "../outbound.server";
 import { encryptSecret } from "../secrets.server";
 import { GATEWAYS } from "./gateways/index.server";
 import type { Revocation } from "./gateways/types";
@@ -192,6 +193,9 @@ export async function updateGatewaySettings(
   if (set.splash_page_id != null && !(await publishedSplashPages(ctx.org.id)).some((p) => p.id === set.splash_page_id)) {
     errors.splash_page_id = [GATEWAY_SETTINGS_MESSAGES.splashPageInvalid];
   }
+  // The server calls the controller with its credentials: never an address inside its own network.
+  const controllerProblem = set.unifi_url ? await outboundUrlProblem(set.unifi_url) : null;
+  if (controllerProblem) errors.unifi_url = [controllerProblem];
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   try {
     await db

@@ -6,9 +6,10 @@ import { CodeChallengeMethod, OAuth2Client, OAuth2Tokens, generateCodeVerifier }
 import { z } from "zod";
 import { db } from "~/db/db.server";
 import type { OAuthProviderName } from "~/db/schema";
-import { AJIRA_ENDPOINTS, SOCIAL_PROVIDERS, isHttpsUrl, type SocialLoginInput } from "~/lib/schemas/social-login";
+import { AJIRA_ENDPOINTS, SOCIAL_LOGIN_MESSAGES, SOCIAL_PROVIDERS, isAjiraUrl, type SocialLoginInput } from "~/lib/schemas/social-login";
 import { publicOrigin } from "../email.server";
 import { requireOwner, type OrgContext } from "../guard.server";
+import { outboundFetch, outboundUrlProblem, type OutboundInit } from "../outbound.server";
 import { decryptSecret, encryptSecret } from "../secrets.server";
 
 export interface ProviderEndpoints {
@@ -116,7 +117,8 @@ function parseSettings(stored: string | null): Partial<AjiraSettings> {
 }
 
 /**
- * Where the provider lives: the catalogue's endpoints, the operator's (https only) for Ajira, or,
+ * Where the provider lives: the catalogue's endpoints, the operator's (https on Ajira Digital's
+ * domain, checked again here for rows saved before that rule) for Ajira, or,
  * with a stand-in provider (OAUTH_PROVIDER_URL), {standIn}/{provider}/… for every provider.
  */
 export function endpointsFor(provider: OAuthProviderName, settings: Partial<AjiraSettings>, standIn?: string): ProviderEndpoints | null {
@@ -127,7 +129,7 @@ export function endpointsFor(provider: OAuthProviderName, settings: Partial<Ajir
   const fixed = CATALOGUE[provider].endpoints;
   if (fixed) return fixed;
   const { authorize_url, token_url, userinfo_url } = settings;
-  if (![authorize_url, token_url, userinfo_url].every((u) => typeof u === "string" && isHttpsUrl(u))) return null;
+  if (![authorize_url, token_url, userinfo_url].every((u) => typeof u === "string" && isAjiraUrl(u))) return null;
   return { authorizeUrl: authorize_url!, tokenUrl: token_url!, userinfoUrl: userinfo_url! };
 }
 
@@ -156,12 +158,23 @@ export async function listSocialProviders(ctx: OrgContext): Promise<SocialProvid
   }));
 }
 
+export type SaveSocialProviderResult = { ok: true } | { ok: false; errors: Record<string, string[]> };
+
 /**
  * Adds or updates a provider. An empty secret keeps the stored one, so a new provider without a
- * secret is refused ("secret-required"). Owner only: see the action of organization+/social-login.tsx.
+ * secret is refused. Ajira's token and user-info addresses, which the server calls with the client
+ * secret, must not lead inside the server's network. Owner only: see the action of organization+/social-login.tsx.
  */
-export async function saveSocialProvider(ctx: OrgContext, input: SocialLoginInput, now = Date.now()): Promise<"saved" | "secret-required"> {
+export async function saveSocialProvider(ctx: OrgContext, input: SocialLoginInput, now = Date.now()): Promise<SaveSocialProviderResult> {
   requireOwner(ctx);
+  const errors: Record<string, string[]> = {};
+  if (input.provider === "ajira") {
+    for (const name of ["token_url", "userinfo_url"] as const) {
+      const problem = input[name] ? await outboundUrlProblem(input[name]) : null;
+      if (problem) errors[name] = [problem];
+    }
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
   const settings = input.provider === "ajira" ? JSON.stringify(Object.fromEntries(AJIRA_ENDPOINTS.map((k) => [k, input[k]]))) : null;
   if (input.client_secret === null) {
     const updated = await db
@@ -170,7 +183,9 @@ export async function saveSocialProvider(ctx: OrgContext, input: SocialLoginInpu
       .where("organization_id", "=", ctx.org.id)
       .where("provider", "=", input.provider)
       .executeTakeFirst();
-    return Number(updated.numUpdatedRows) === 1 ? "saved" : "secret-required";
+    return Number(updated.numUpdatedRows) === 1
+      ? { ok: true }
+      : { ok: false, errors: { client_secret: [SOCIAL_LOGIN_MESSAGES.clientSecretRequired] } };
   }
   const secret = encryptSecret(input.client_secret);
   await db
@@ -190,7 +205,7 @@ export async function saveSocialProvider(ctx: OrgContext, input: SocialLoginInpu
         .doUpdateSet({ client_id: input.client_id, client_secret: secret, settings, updated_at: now }),
     )
     .execute();
-  return "saved";
+  return { ok: true };
 }
 
 export async function removeSocialProvider(ctx: OrgContext, provider: OAuthProviderName): Promise<void> {
@@ -305,8 +320,10 @@ async function exchangeCode(client: SocialClient, code: string, verifier: string
   return new OAuth2Tokens(data as object).accessToken();
 }
 
-async function fetchJson(url: string, init: RequestInit): Promise<unknown> {
-  const res = await fetch(url, init);
+// outboundFetch: Ajira's addresses are the operator's, so internal ones are refused on every call;
+// and no provider's redirect is followed (a 307 would send the client secret on), a 3xx is a failure.
+async function fetchJson(url: string, init: OutboundInit): Promise<unknown> {
+  const res = await outboundFetch(url, init);
   if (!res.ok) {
     await res.body?.cancel();
     throw new Error(`${new URL(url).host} answered ${res.status}`);

@@ -124,7 +124,13 @@ export function mountRadiusRoutes(
   router.get("/hotspot/mikrotik/:portalKey/login.html", async (req, res) => {
     const network = await networkByPortalKey(req.params.portalKey!);
     if (!network) return sendPage(res, 404, messagePage("Not found", ["This Wi-Fi network is not set up in Mlango."]));
-    res.set({ "Content-Disposition": 'attachment; filename="login.html"', "Cache-Control": "no-store" });
+    // A file for the router, not a page: should a browser open it from our origin anyway, it runs nothing.
+    res.set({
+      "Content-Disposition": 'attachment; filename="login.html"',
+      "Content-Security-Policy": "default-src 'none'; sandbox; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "no-store",
+    });
     res.type("html").send(mikrotikLoginHtml(`${publicOrigin()}/hotspot/mikrotik/${network.portalKey}`));
   });
 

@@ -3,11 +3,10 @@
 // FormData the pages' conform/zod schemas read. A survey body nests questions, which the account
 // API's flat reader does not take: JSON questions[{question_text, question_type, options}] become
 // questions[0].question_text …, and an options array its JSON text (parseOptions reads either).
-import { parseWithZod } from "@conform-to/zod";
 import type { z, ZodTypeAny } from "zod";
 import { hasNul } from "~/lib/nul";
 import type { Permission } from "~/lib/permissions";
-import { API_MESSAGES, apiError, apiValidationFailed, firstMessages, requireApiOrg } from "../api.server";
+import { API_MESSAGES, apiError, apiValidationFailed, firstMessages, parseApiForm, requireApiOrg } from "../api.server";
 import type { OrgContext } from "../guard.server";
 
 const MAX_BODY = 256 * 1024;
@@ -98,7 +97,7 @@ export async function readSurveyInput<S extends ZodTypeAny>(request: Request, sc
   } else {
     throw apiError(415, API_MESSAGES.unsupportedType);
   }
-  const submission = parseWithZod(form, { schema });
+  const submission = parseApiForm(form, { schema });
   const errors = { ...(submission.status === "success" ? {} : firstMessages(submission.error)), ...typeErrors };
   if (submission.status !== "success" || Object.keys(errors).length > 0) {
     if (Object.keys(errors).length === 0) errors[""] = [API_MESSAGES.malformedBody];

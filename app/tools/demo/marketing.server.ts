@@ -15,10 +15,19 @@ import { createGroup, updateGroupFilters } from "~/services/marketing/groups.ser
 import { saveSmsSettings } from "~/services/marketing/sms/settings.server";
 import { DEMO_AT_CREDENTIALS } from "../../../scripts/fakes/africastalking";
 
-/** The demo's SMS callback key, fixed so the fake (started before the demo loads) knows where to report. */
-export const DEMO_SMS_CALLBACK_KEY = "demo-sms-callbacks-0001";
+/** What an SMS callback key looks like (the callback routes take no other). */
+const CALLBACK_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 
-export async function createDemoMarketing(ctx: OrgContext, now: number): Promise<void> {
+/**
+ * `smsCallbackKey`: the key `npm run demo` made for this install and gave the fake Africa's Talking
+ * (started before the demo loads), so the fake's delivery reports reach the demo organisation.
+ * Without it the organisation keeps the random key its SMS settings got. Never a fixed key: anyone
+ * who knows a key can opt the organisation's customers out or forge delivery reports.
+ */
+export async function createDemoMarketing(ctx: OrgContext, now: number, smsCallbackKey?: string): Promise<void> {
+  if (smsCallbackKey !== undefined && !CALLBACK_KEY.test(smsCallbackKey)) {
+    throw new Error("The demo SMS callback key (--sms-callback-key) must be 16 to 64 letters, digits, '-' or '_'.");
+  }
   const orgId = ctx.org.id;
   await db
     .updateTable("customers")
@@ -37,15 +46,17 @@ export async function createDemoMarketing(ctx: OrgContext, now: number): Promise
     }),
     now,
   );
-  // The first demo organisation of a database takes the fixed key; any other keeps its random one.
-  await db
-    .updateTable("sms_settings")
-    .set({ callback_key: DEMO_SMS_CALLBACK_KEY })
-    .where("organization_id", "=", orgId)
-    .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom("sms_settings as taken").select("taken.id").where("taken.callback_key", "=", DEMO_SMS_CALLBACK_KEY))),
-    )
-    .execute();
+  if (smsCallbackKey !== undefined) {
+    // Unique per install; another organisation of this database that has it already keeps it.
+    await db
+      .updateTable("sms_settings")
+      .set({ callback_key: smsCallbackKey })
+      .where("organization_id", "=", orgId)
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom("sms_settings as taken").select("taken.id").where("taken.callback_key", "=", smsCallbackKey))),
+      )
+      .execute();
+  }
 
   const regulars = await createGroup(ctx, groupSchema.parse({ name: "Regulars", description: "Ten connections or more" }));
   await updateGroupFilters(ctx, regulars, groupFiltersSchema.parse({ connections: 10 }));

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -7,6 +6,7 @@ import { venueSchema } from "~/lib/schemas/venues";
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { createVenue } from "~/services/venues.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "New network | Mlango" }];
 
@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 // returned to the networks list, where the operator had to find the network they just made).
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "create_networks");
-  const submission = parseWithZod(await request.formData(), { schema: venueSchema });
+  const submission = parseForm(await request.formData(), { schema: venueSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const venue = await createVenue(ctx, submission.value);
   // Straight to the Overview tab: a second redirect (/venues/{id} → overview) would lose the toast.

@@ -1,6 +1,5 @@
 // What the service plan screens share: a plan as the list and the detail show it, and the detail
 // page's loader and action, used by service_plan/{planId}/{path?} and free_plan/{planId}/{path?}.
-import { parseWithZod } from "@conform-to/zod";
 import { json } from "@remix-run/node";
 import { confirmationNeeded } from "~/lib/confirm";
 import { FREE_EVERY, limitText, servicePlanSchema } from "~/lib/schemas/plans";
@@ -8,6 +7,7 @@ import { notFound, requirePermission, type OrgContext } from "~/services/guard.s
 import { policyChoices } from "~/services/prepaid/policies.server";
 import { deletePlan, formValues, updatePlan, type ServicePlan } from "~/services/prepaid/plans.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 /** {path?} of the detail pages: the one detail-and-edit page; its optional sections are aliases. */
 const SECTIONS = [undefined, "details", "edit"];
@@ -76,7 +76,7 @@ export async function planAction(request: Request, ctx: OrgContext, findPlan: ()
     case "update": {
       requirePermission(ctx, "edit_service_plan");
       const plan = await findPlan();
-      const submission = parseWithZod(form, { schema: servicePlanSchema(plan.free_internet) });
+      const submission = parseForm(form, { schema: servicePlanSchema(plan.free_internet) });
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const result = await updatePlan(ctx, plan.id, submission.value);
       if (!result.ok) return json(submission.reply({ fieldErrors: result.errors }), { status: 400 });

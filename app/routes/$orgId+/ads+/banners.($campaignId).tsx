@@ -24,6 +24,7 @@ import {
 import { notFound, requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { Time } from "~/components/ui/time";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Banners | Mlango" }];
 
@@ -57,7 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const here = `/${ctx.org.id}/ads/banners${campaignId === null ? "" : `/${campaignId}`}`;
   if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
     const upload = await readBannerUpload(request);
-    const submission = parseWithZod(upload.fields, { schema: bannerSchema });
+    const submission = parseForm(upload.fields, { schema: bannerSchema });
     if (submission.status !== "success") return json(submission.reply(), { status: 400 });
     if (!upload.ok)
       return json(submission.reply({ formErrors: [upload.message.includes("too large") ? ADS_MESSAGES.tooLarge : upload.message] }), {

@@ -12,6 +12,7 @@ import { createCampaign, venuesBelong } from "~/services/ads/campaigns.server";
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { venueOptions } from "~/services/venues.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Campaign | Mlango" }];
 
@@ -22,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "edit_ads");
-  const submission = parseWithZod(await request.formData(), { schema: campaignSchema });
+  const submission = parseForm(await request.formData(), { schema: campaignSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   if (!(await venuesBelong(ctx, submission.value.venue_ids))) {
     return json(submission.reply({ fieldErrors: { venue_ids: [ADS_MESSAGES.foreignVenue] } }), { status: 422 });

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import type { ZodTypeAny } from "zod";
@@ -12,6 +11,7 @@ import { changeAdministratorRole, listAdministrators, removeAdministrator } from
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { listRoleOptions } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Administrators | Mlango" }];
 
@@ -30,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** The first validation message of a one-row form, shown above the list. */
 function parseRow<S extends ZodTypeAny>(formData: FormData, schema: S) {
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseForm(formData, { schema });
   if (submission.status === "success") return { value: submission.value as S["_output"] };
   const errors = Object.values(submission.error ?? {})
     .flat()

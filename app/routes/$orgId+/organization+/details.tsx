@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { CountCards } from "~/components/shell/count-cards";
@@ -12,6 +11,7 @@ import { requireOrg, requireOwner, type OrgContext } from "~/services/guard.serv
 import { deleteOrganization, getOrganizationDetails, redirectWithOrganization, updateOrganization } from "~/services/organizations.server";
 import { redirectWithToast } from "~/services/session.server";
 import { Time, useOrgClock } from "~/components/ui/time";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.organization.name} · Details · Mlango` : "Mlango" },
@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 // PUT organizations/{id}
 async function update(request: Request, ctx: OrgContext, form: FormData) {
   requireOwner(ctx);
-  const submission = parseWithZod(form, { schema: organizationSchema });
+  const submission = parseForm(form, { schema: organizationSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   await updateOrganization(ctx, submission.value);
   return redirectWithToast(request, `/${ctx.org.id}/organization/details`, "Organization updated.");

@@ -10,6 +10,7 @@ import { requireOrg } from "~/services/guard.server";
 import { inviteAdministrator, requireInvitePermission } from "~/services/invitations.server";
 import { listRoleOptions } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Invite administrators | Mlango" }];
 
@@ -23,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params);
   requireInvitePermission(ctx);
-  const submission = parseWithZod(await request.formData(), { schema: inviteAdministratorSchema });
+  const submission = parseForm(await request.formData(), { schema: inviteAdministratorSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const result = await inviteAdministrator(ctx, submission.value, publicOrigin());
   if (!result.ok) return json(submission.reply({ fieldErrors: result.fieldErrors, formErrors: result.formErrors }), { status: 400 });

@@ -17,6 +17,7 @@ import {
   type MpesaSettingsView,
 } from "~/services/prepaid/mpesa-settings.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 // The organisation's M-Pesa (Daraja) credentials (issue [prepaid] §6). Anyone with view_settings
 // sees what is set; only the owner changes it (like guest sign-in). The consumer secret and the
@@ -63,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 async function save(request: Request, ctx: OrgContext, form: FormData) {
-  const submission = parseWithZod(form, { schema: mpesaSettingsSchema });
+  const submission = parseForm(form, { schema: mpesaSettingsSchema });
   // Typed secrets are never sent back into the page, even when the form is refused.
   const refuse = (fieldErrors?: Record<string, string[]>) =>
     json({ result: submission.reply({ fieldErrors, hideFields: SECRET_FIELDS }) }, { status: 400 });

@@ -16,6 +16,7 @@ import {
   type SmsSettingsView,
 } from "~/services/marketing/sms/settings.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 // The organisation's SMS provider, Africa's Talking (issue [marketing] §3 "SMS"). Like M-Pesa:
 // anyone with view_settings sees what is set; only the owner changes it and sees the callback URLs
@@ -51,7 +52,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 async function save(request: Request, ctx: OrgContext, form: FormData) {
-  const submission = parseWithZod(form, { schema: smsSettingsSchema });
+  const submission = parseForm(form, { schema: smsSettingsSchema });
   // A typed API key is never sent back into the page, even when the form is refused.
   const refuse = (fieldErrors?: Record<string, string[]>) =>
     json({ result: submission.reply({ fieldErrors, hideFields: ["api_key"] }) }, { status: 400 });

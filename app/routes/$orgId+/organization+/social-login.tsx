@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ProviderCard, type ProviderView } from "~/components/social-login/provider-card";
@@ -10,6 +9,7 @@ import { requireOrg, requireOwner, type OrgContext } from "~/services/guard.serv
 import { PROVIDER_LABELS } from "~/services/portal/pages.server";
 import { listSocialProviders, redirectUri, removeSocialProvider, saveSocialProvider } from "~/services/portal/social.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Guest sign-in · Mlango" }];
 
@@ -51,7 +51,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 async function save(request: Request, ctx: OrgContext, form: FormData) {
-  const submission = parseWithZod(form, { schema: socialLoginSchema });
+  const submission = parseForm(form, { schema: socialLoginSchema });
   // The typed secret is never sent back into the page, even when the form is refused.
   const refuse = (fieldErrors?: Record<string, string[]>) =>
     json(
@@ -60,13 +60,13 @@ async function save(request: Request, ctx: OrgContext, form: FormData) {
     );
   if (submission.status !== "success") return refuse();
   const { provider } = submission.value;
-  if ((await saveSocialProvider(ctx, submission.value)) === "secret-required")
-    return refuse({ client_secret: [SOCIAL_LOGIN_MESSAGES.clientSecretRequired] });
+  const saved = await saveSocialProvider(ctx, submission.value);
+  if (!saved.ok) return refuse(saved.errors);
   return redirectWithToast(request, `/${ctx.org.id}/organization/social-login`, `${PROVIDER_LABELS[provider]} sign-in saved.`);
 }
 
 async function remove(request: Request, ctx: OrgContext, form: FormData) {
-  const submission = parseWithZod(form, { schema: removeSocialLoginSchema });
+  const submission = parseForm(form, { schema: removeSocialLoginSchema });
   if (submission.status !== "success") return json({ message: SOCIAL_LOGIN_MESSAGES.providerUnknown }, { status: 400 });
   const { provider } = submission.value;
   const label = PROVIDER_LABELS[provider];

@@ -9,6 +9,7 @@ import { outboxNotice } from "~/services/email.server";
 import { requireOrg } from "~/services/guard.server";
 import { updateProfile } from "~/services/profile.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "My account | Mlango" }];
 
@@ -27,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params);
-  const submission = parseWithZod(await request.formData(), { schema: profileSchema });
+  const submission = parseForm(await request.formData(), { schema: profileSchema });
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["current_password"] }), { status: 400 });
   const outcome = await updateProfile(ctx.user.id, submission.value);
   if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.fieldErrors, hideFields: ["current_password"] }), { status: 400 });

@@ -8,6 +8,7 @@ import { PASSWORD_MIN_LENGTH, passwordChangeSchema } from "~/lib/schemas/profile
 import { requireOrg } from "~/services/guard.server";
 import { changePassword } from "~/services/profile.server";
 import { getSession, redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset password | Mlango" }];
 
@@ -27,7 +28,7 @@ async function currentToken(request: Request): Promise<string | null> {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params);
-  const submission = parseWithZod(await request.formData(), { schema: passwordChangeSchema });
+  const submission = parseForm(await request.formData(), { schema: passwordChangeSchema });
   // Passwords are never sent back to the page.
   if (submission.status !== "success") return json(submission.reply({ hideFields: PASSWORD_FIELDS }), { status: 400 });
   const outcome = await changePassword(ctx.user.id, submission.value, await currentToken(request));

@@ -1,6 +1,5 @@
 // What every report page shares on the server: the guard (membership only: spec 3 §6), the date
 // range, the venue filter, the user's subscription to this report, and the bell's two actions.
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { AnalyticsScope } from "~/lib/analytics";
 import { parseId } from "~/lib/ids";
@@ -13,6 +12,7 @@ import { myReports, subscribeReport, unsubscribeReport } from "~/services/report
 import { reportVenueFilter } from "~/services/reports.server";
 import { redirectWithToast } from "~/services/session.server";
 import { formatOffset } from "~/lib/time-zone";
+import { parseForm } from "~/services/forms.server";
 
 /** The guard, range, venue filter and subscription of a report page; `header` goes to the browser as is. */
 export async function loadReportPage({ request, params }: LoaderFunctionArgs, report: ReportSlug) {
@@ -53,7 +53,7 @@ export async function reportSubscriptionAction({ request, params }: ActionFuncti
   const to = `${back.pathname}${back.search}`;
   switch (formData.get("intent")) {
     case "subscribe": {
-      const submission = parseWithZod(formData, { schema: subscribeReportSchema });
+      const submission = parseForm(formData, { schema: subscribeReportSchema });
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       if (submission.value.report !== report) {
         return json(submission.reply({ formErrors: [REPORT_SUBSCRIPTION_MESSAGES.reportInvalid] }), { status: 400 });

@@ -1,12 +1,12 @@
 // Shared by the splash page routes: the guard every one of them runs, and the refusals the spec
 // wants shown as alerts (not the error page).
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { parseId } from "~/lib/ids";
 import { SPLASH_MESSAGES, splashCodeSchema } from "~/lib/schemas/splash";
 import { requireOrg, type OrgContext } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { getPage, saveCode } from "~/services/splash/pages.server";
+import { parseForm } from "~/services/forms.server";
 
 /** Anyone who may see splash pages: view, create or edit (spec 2 §6). */
 export function requireSplashViewer(request: Request, params: ActionFunctionArgs["params"]): Promise<OrgContext> {
@@ -55,7 +55,7 @@ export async function saveCodeField(
   if (!ctx.permissions.has("edit_splash_pages"))
     return json({ ok: false as const, message: SPLASH_MESSAGES.notAllowedToEdit }, { status: 403 });
   if (!form.has(field)) return json({ ok: false as const, message: "The form could not be read." }, { status: 400 });
-  const submission = parseWithZod(form, { schema: splashCodeSchema });
+  const submission = parseForm(form, { schema: splashCodeSchema });
   if (submission.status !== "success") return json({ ok: false as const, message: firstMessage(submission.error) }, { status: 422 });
   // conform reads an emptied field as missing: an empty text is saved as empty.
   await saveCode(ctx, page.id, { [field]: submission.value[field] ?? "" });

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { SplashPageForm } from "~/components/splash/page-ui";
@@ -7,6 +6,7 @@ import { splashPageSchema } from "~/lib/schemas/splash";
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { createPage } from "~/services/splash/pages.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "New splash page | Mlango" }];
 
@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "create_splash_pages");
-  const submission = parseWithZod(await request.formData(), { schema: splashPageSchema });
+  const submission = parseForm(await request.formData(), { schema: splashPageSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const page = await createPage(ctx, submission.value);
   return redirectWithToast(

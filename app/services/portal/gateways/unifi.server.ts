@@ -6,6 +6,7 @@
 // an unlimited guest gets the hotspot's defaults. The data left is rounded up to whole MB (at least
 // 1, as 0 would mean no limit): Mlango's own data check from accounting ends the session at the exact
 // byte when accounting reaches it.
+import { OutboundRefusedError, outboundFetch } from "../../outbound.server";
 import { grantLimits, httpUrl, mac, param, short } from "./params";
 import { GatewayError, type GatewayAdapter, type GatewayNetwork } from "./types";
 
@@ -14,23 +15,41 @@ const TIMEOUT_MS = 5_000;
 /** The controller's MB, as plans count it (~/lib/schemas/plans BYTES.MBs). */
 const MB = 1024 ** 2;
 
+/**
+ * The controller's URL for an API path: the stored URL's own path is kept as a prefix (a controller
+ * behind a reverse proxy), and a query or fragment in it cannot move the call elsewhere.
+ */
+export function controllerEndpoint(stored: string, path: string): URL {
+  const url = new URL(stored);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}${path}`;
+  url.search = "";
+  url.hash = "";
+  return url;
+}
+
 async function controllerCall(network: GatewayNetwork, site: string, body: Record<string, unknown>): Promise<void> {
   const unifi = network.unifi;
   if (!unifi) throw new GatewayError("This network has no UniFi controller set.");
-  const base = unifi.url.replace(/\/+$/, "");
+  // outboundFetch: the operator chose this address, so internal ones are refused and no redirect is followed.
   const post = (path: string, payload: unknown, cookie?: string) =>
-    fetch(`${base}${path}`, {
+    outboundFetch(controllerEndpoint(unifi.url, path), {
       method: "POST",
       headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
       body: JSON.stringify(payload),
-      redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
+    }).then(async (res) => {
+      await res.body?.cancel(); // only the status and the cookies are used
+      return res;
     });
+  const unreachable = (error: unknown) =>
+    error instanceof OutboundRefusedError
+      ? new GatewayError(`The UniFi controller was not called: ${error.message}`)
+      : new GatewayError(`The UniFi controller could not be reached (${error instanceof Error ? error.name : "error"}).`);
   let login: Response;
   try {
     login = await post("/api/login", { username: unifi.username, password: unifi.password });
   } catch (error) {
-    throw new GatewayError(`The UniFi controller could not be reached (${error instanceof Error ? error.name : "error"}).`);
+    throw unreachable(error);
   }
   if (!login.ok) throw new GatewayError(`The UniFi controller refused the sign-in (HTTP ${login.status}).`);
   const cookie = login.headers
@@ -41,7 +60,7 @@ async function controllerCall(network: GatewayNetwork, site: string, body: Recor
   try {
     answer = await post(`/api/s/${encodeURIComponent(site)}/cmd/stamgr`, body, cookie);
   } catch (error) {
-    throw new GatewayError(`The UniFi controller could not be reached (${error instanceof Error ? error.name : "error"}).`);
+    throw unreachable(error);
   }
   if (!answer.ok) throw new GatewayError(`The UniFi controller refused ${String(body.cmd)} (HTTP ${answer.status}).`);
   void post("/api/logout", {}, cookie).catch(() => undefined);

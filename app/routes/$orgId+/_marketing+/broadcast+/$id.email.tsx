@@ -15,6 +15,7 @@ import { requireOrg } from "~/services/guard.server";
 import { EDIT_BROADCASTS, getBroadcast, updateBroadcastEmail, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 import { redirectWithToast } from "~/services/session.server";
 import { listAssets } from "~/services/splash/assets.server";
+import { parseForm } from "~/services/forms.server";
 
 // GrapesJS and the newsletter preset load in the browser only, and only on this page.
 const EmailDesigner = lazy(() => import("~/components/marketing/email-designer.client"));
@@ -56,13 +57,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData();
   // The designer posts its inlined HTML and its project; HTML saved by hand drops the project.
   if (form.get("intent") === DESIGNER_INTENT) {
-    const submission = parseWithZod(form, { schema: broadcastEmailSchema });
+    const submission = parseForm(form, { schema: broadcastEmailSchema });
     if (submission.status !== "success")
       return json(submission.reply({ formErrors: Object.values(submission.error ?? {}).flatMap((e) => e ?? []) }), { status: 400 });
     const { message } = await updateBroadcastEmail(ctx, id, submission.value);
     return redirectWithToast(request, `/${ctx.org.id}/broadcast/${id}/email`, message);
   }
-  const submission = parseWithZod(form, { schema: pageSchema });
+  const submission = parseForm(form, { schema: pageSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { message } = await updateBroadcastEmail(ctx, id, { ...submission.value, email_design: null });
   return redirectWithToast(request, `/${ctx.org.id}/broadcast/${id}/email`, message);

@@ -23,6 +23,7 @@ import {
   scheduleForCancel,
 } from "~/services/marketing/schedules.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 // broadcast/{id}/schedules (spec 3 §2, §3 Broadcast schedule, §6): the broadcast's schedules
 // (channel, groups, created by, created at, dispatch at, status) and the Schedule form (create_groups):
@@ -61,7 +62,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case "schedule": {
       requirePermission(ctx, SCHEDULE_PERMISSION);
-      const submission = parseWithZod(form, { schema: scheduleSchema });
+      const submission = parseForm(form, { schema: scheduleSchema });
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const result = await createSchedule(ctx, broadcastId, submission.value);
       if (!result.ok) return json(submission.reply({ fieldErrors: result.errors }), { status: 400 });

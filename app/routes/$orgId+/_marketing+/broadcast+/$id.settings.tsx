@@ -11,6 +11,7 @@ import { broadcastSchema } from "~/lib/schemas/broadcasts";
 import { requireOrg } from "~/services/guard.server";
 import { EDIT_BROADCASTS, getBroadcast, updateBroadcastSettings, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 // broadcast/{id}/settings (spec 3 §2): the title (also the e-mail's subject) and the description.
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -27,7 +28,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, ...EDIT_BROADCASTS);
   const id = parseId(params.id);
   await getBroadcast(ctx, id); // 404 before the form is looked at
-  const submission = parseWithZod(await request.formData(), { schema: broadcastSchema });
+  const submission = parseForm(await request.formData(), { schema: broadcastSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { message } = await updateBroadcastSettings(ctx, id, submission.value);
   return redirectWithToast(request, `/${ctx.org.id}/broadcast/${id}/settings`, message);

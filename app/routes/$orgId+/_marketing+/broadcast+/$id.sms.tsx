@@ -12,6 +12,7 @@ import { smsCount, smsCountText } from "~/lib/sms-segments";
 import { requireOrg } from "~/services/guard.server";
 import { EDIT_BROADCASTS, getBroadcast, updateBroadcastSms, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 // broadcast/{id}/sms (spec 3 §2 "SMS text editor"): the SMS text with its length in characters and
 // parts (GSM-7 160/153, UCS-2 70/67; app/lib/sms-segments.ts), counted live as it is typed and, for
@@ -32,7 +33,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, ...EDIT_BROADCASTS);
   const id = parseId(params.id);
   await getBroadcast(ctx, id); // 404 before the form is looked at
-  const submission = parseWithZod(await request.formData(), { schema: broadcastSmsSchema });
+  const submission = parseForm(await request.formData(), { schema: broadcastSmsSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { message } = await updateBroadcastSms(ctx, id, submission.value);
   const count = smsCount(submission.value.sms ?? "");

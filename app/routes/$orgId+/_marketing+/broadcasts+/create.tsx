@@ -9,6 +9,7 @@ import { broadcastSchema } from "~/lib/schemas/broadcasts";
 import { requireOrg } from "~/services/guard.server";
 import { createBroadcast, EDIT_BROADCASTS } from "~/services/marketing/broadcasts.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "New message | Mlango" }];
 
@@ -21,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, ...EDIT_BROADCASTS);
-  const submission = parseWithZod(await request.formData(), { schema: broadcastSchema });
+  const submission = parseForm(await request.formData(), { schema: broadcastSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { id, message } = await createBroadcast(ctx, submission.value);
   return redirectWithToast(request, `/${ctx.org.id}/broadcast/${id}/email`, message);

@@ -16,6 +16,7 @@ import { filterChoices, getGroup, updateGroupFilters } from "~/services/marketin
 import { redirectWithToast } from "~/services/session.server";
 import { groupBase, groupIdParam } from "./__groups.server";
 import { todayIso } from "~/lib/date-range";
+import { parseForm } from "~/services/forms.server";
 
 /** Today in the organization's zone: filter dates are its days. */
 const todayOf = (ctx: OrgContext) => todayIso(Date.now(), ctx.org.clock.offsetMs);
@@ -37,7 +38,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_groups");
   const group = await getGroup(ctx, groupIdParam(params));
   requirePermission(ctx, "create_groups");
-  const submission = parseWithZod(await request.formData(), { schema: groupFiltersFormSchema(todayOf(ctx)) });
+  const submission = parseForm(await request.formData(), { schema: groupFiltersFormSchema(todayOf(ctx)) });
   // Add rule / Remove (list intents) come back as the changed form.
   if (submission.status === undefined) return json(submission.reply());
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });

@@ -1,6 +1,5 @@
 // A group's Settings: its name and description (create_groups), and Delete (delete_groups) after
 // 'Are you sure you want to delete this customers group?'.
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
@@ -12,6 +11,7 @@ import { getGroup, updateGroup } from "~/services/marketing/groups.server";
 import { redirectWithToast } from "~/services/session.server";
 import { GroupForm } from "./__group-form";
 import { deleteGroupAction, groupBase, groupIdParam } from "./__groups.server";
+import { parseForm } from "~/services/forms.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_groups");
@@ -33,7 +33,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "save": {
       const group = await getGroup(ctx, groupId);
       requirePermission(ctx, "create_groups");
-      const submission = parseWithZod(form, { schema: groupSchema });
+      const submission = parseForm(form, { schema: groupSchema });
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       await updateGroup(ctx, group.id, submission.value);
       return redirectWithToast(request, `${groupBase(ctx.org.id, group.id)}/settings`, GROUP_MESSAGES.updated);

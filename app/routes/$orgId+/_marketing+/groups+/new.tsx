@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -7,6 +6,7 @@ import { requireOrg } from "~/services/guard.server";
 import { createGroup } from "~/services/marketing/groups.server";
 import { redirectWithToast } from "~/services/session.server";
 import { GroupForm } from "./__group-form";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "New Group | Mlango" }];
 
@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "create_groups");
-  const submission = parseWithZod(await request.formData(), { schema: groupSchema });
+  const submission = parseForm(await request.formData(), { schema: groupSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const id = await createGroup(ctx, submission.value);
   return redirectWithToast(request, `/${ctx.org.id}/groups/${id}/filters`, GROUP_MESSAGES.created);

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AccessPointForm } from "~/components/access-points/access-point-form";
@@ -8,6 +7,7 @@ import { createAccessPoint, findVenueForAccessPoint } from "~/services/access-po
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { venueOptions } from "~/services/venues.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "New hotspot | Mlango" }];
 
@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "create_ap");
-  const submission = parseWithZod(await request.formData(), { schema: accessPointSchema });
+  const submission = parseForm(await request.formData(), { schema: accessPointSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const outcome = await createAccessPoint(ctx, submission.value);
   if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors }), { status: 400 });

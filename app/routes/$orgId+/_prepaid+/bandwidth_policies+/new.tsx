@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { NEW_POLICY_VALUES, PolicyForm } from "~/components/prepaid/policy-form";
@@ -7,6 +6,7 @@ import { bandwidthPolicySchema } from "~/lib/schemas/plans";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { createPolicy } from "~/services/prepaid/policies.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "New bandwidth policy | Mlango" }];
 
@@ -20,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_bandwidth_policy");
   requirePermission(ctx, "create_bandwidth_policy");
-  const submission = parseWithZod(await request.formData(), { schema: bandwidthPolicySchema });
+  const submission = parseForm(await request.formData(), { schema: bandwidthPolicySchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { message } = await createPolicy(ctx, submission.value);
   return redirectWithToast(request, `/${ctx.org.id}/bandwidth_policies`, message);

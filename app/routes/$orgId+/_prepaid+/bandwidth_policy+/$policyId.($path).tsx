@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { PolicyForm } from "~/components/prepaid/policy-form";
@@ -10,6 +9,7 @@ import { bandwidthPolicySchema } from "~/lib/schemas/plans";
 import { notFound, requireOrg, requirePermission, type OrgContext } from "~/services/guard.server";
 import { deletePolicy, getPolicy, updatePolicy } from "~/services/prepaid/policies.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.policy.name} · Bandwidth policies · Mlango` : "Mlango" },
@@ -66,7 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 async function update(request: Request, ctx: OrgContext, params: ActionFunctionArgs["params"], form: FormData) {
   requirePermission(ctx, "edit_bandwidth_policy");
   const policy = await policyOf(ctx, params); // a foreign or unknown policy is a 404 whatever the form holds
-  const submission = parseWithZod(form, { schema: bandwidthPolicySchema });
+  const submission = parseForm(form, { schema: bandwidthPolicySchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { message } = await updatePolicy(ctx, policy.id, submission.value);
   return redirectWithToast(request, `/${ctx.org.id}/bandwidth_policy/${policy.id}`, message);

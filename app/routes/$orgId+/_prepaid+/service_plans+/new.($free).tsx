@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { NEW_PLAN_VALUES, PlanForm } from "~/components/prepaid/plan-form";
@@ -8,6 +7,7 @@ import { notFound, requireOrg, requirePermission, type OrgContext } from "~/serv
 import { policyChoices } from "~/services/prepaid/policies.server";
 import { createPlan, getFreePlan } from "~/services/prepaid/plans.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.free ? "New free plan | Mlango" : "New service plan | Mlango" },
@@ -41,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_service_plan");
   requirePermission(ctx, "create_service_plan");
   const free = isFree(params);
-  const submission = parseWithZod(await request.formData(), { schema: servicePlanSchema(free) });
+  const submission = parseForm(await request.formData(), { schema: servicePlanSchema(free) });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const result = await createPlan(ctx, submission.value, free);
   if (!result.ok) return json(submission.reply({ fieldErrors: result.errors }), { status: 400 });

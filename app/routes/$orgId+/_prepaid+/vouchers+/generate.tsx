@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { VoucherForm } from "~/components/prepaid/voucher-form";
@@ -9,6 +8,7 @@ import { planChoices } from "~/services/prepaid/plans.server";
 import { generateVouchers, getVoucherGroup, updateVoucherGroup } from "~/services/prepaid/vouchers.server";
 import { redirectWithToast } from "~/services/session.server";
 import { groupFormValues, groupIdOf, NEW_GROUP_VALUES, todayUtc } from "./__vouchers.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.group ? `Update ${data.group.name} · Vouchers · Mlango` : "Generate vouchers | Mlango" },
@@ -36,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = groupIdOf(request);
   if (id !== null) await getVoucherGroup(ctx, id); // 404 before the form is looked at
   const creating = id === null;
-  const submission = parseWithZod(await request.formData(), { schema: voucherGroupSchema(todayUtc(), creating) });
+  const submission = parseForm(await request.formData(), { schema: voucherGroupSchema(todayUtc(), creating) });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const result = creating ? await generateVouchers(ctx, submission.value) : await updateVoucherGroup(ctx, id, submission.value);
   if (!result.ok) return json(submission.reply({ fieldErrors: result.errors }), { status: 400 });

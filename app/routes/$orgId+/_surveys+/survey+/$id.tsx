@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { StatusBadge } from "~/components/surveys/status-badge";
@@ -12,6 +11,7 @@ import { requireOrg, requirePermission } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { findSurvey, getSurvey, surveyFormValues, updateSurvey, venueChoices } from "~/services/surveys/surveys.server";
 import { deleteSurveyAction, logFailure, surveyPath } from "~/routes/$orgId+/_surveys+/__surveys.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.survey.title ?? "Survey"} | Mlango` }];
 
@@ -47,7 +47,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     form.set("id", String(survey.id));
     return deleteSurveyAction(request, ctx, form);
   }
-  const submission = parseWithZod(form, { schema: surveySchema });
+  const submission = parseForm(form, { schema: surveySchema });
   if (submission.status === undefined) return json(submission.reply());
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   let outcome;

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { SurveyForm } from "~/components/surveys/survey-form";
@@ -9,6 +8,7 @@ import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { createSurvey, venueChoices } from "~/services/surveys/surveys.server";
 import { logFailure, surveysPath } from "~/routes/$orgId+/_surveys+/__surveys.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Survey | Mlango" }];
 
@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "edit_surveys");
-  const submission = parseWithZod(await request.formData(), { schema: surveySchema });
+  const submission = parseForm(await request.formData(), { schema: surveySchema });
   // Add question / Remove (list intents) come back as the changed form.
   if (submission.status === undefined) return json(submission.reply());
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });

@@ -12,6 +12,7 @@ import { formatDate } from "~/lib/time";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { canEditRolePermissions, getRole, requireRolePermissionEditing, setRolePermissions, updateRole } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.role.name ?? "Role"} | Mlango` }];
 
@@ -43,14 +44,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   switch (formData.get("intent")) {
     case "update-role": {
       requirePermission(ctx, "update_roles");
-      const submission = parseWithZod(formData, { schema: roleDetailsSchema });
+      const submission = parseForm(formData, { schema: roleDetailsSchema });
       if (submission.status !== "success") return json({ form: "details" as const, result: submission.reply() }, { status: 400 });
       await updateRole(ctx, roleId, submission.value);
       return redirectWithToast(request, here, "Role updated.");
     }
     case "save-permissions": {
       requireRolePermissionEditing(ctx);
-      const submission = parseWithZod(formData, { schema: rolePermissionsSchema });
+      const submission = parseForm(formData, { schema: rolePermissionsSchema });
       if (submission.status !== "success") return json({ form: "permissions" as const, result: submission.reply() }, { status: 400 });
       const outcome = await setRolePermissions(ctx, roleId, submission.value.permissions);
       if (!outcome.ok)

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
@@ -13,6 +12,7 @@ import { formatDate } from "~/lib/time";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { listRoles, removeRole } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Roles | Mlango" }];
 
@@ -35,7 +35,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") !== "remove") return json({ message: "Unknown action." }, { status: 400 });
   requirePermission(ctx, "delete_roles");
-  const submission = parseWithZod(formData, { schema: removeRoleSchema });
+  const submission = parseForm(formData, { schema: removeRoleSchema });
   if (submission.status !== "success") return json({ message: "Invalid request." }, { status: 400 });
   const roleId = submission.value.role_id;
   const ask = confirmationNeeded(formData, "remove", "Are you sure you want to remove this role?", { role_id: String(roleId ?? "") });

@@ -11,6 +11,7 @@ import { createRoleSchema } from "~/lib/schemas/access-control";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { createRole } from "~/services/roles.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Add role | Mlango" }];
 
@@ -23,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params);
   requirePermission(ctx, "create_roles"); // the Create button
-  const submission = parseWithZod(await request.formData(), { schema: createRoleSchema });
+  const submission = parseForm(await request.formData(), { schema: createRoleSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const role = await createRole(ctx, submission.value);
   return redirectWithToast(request, `/${ctx.org.id}/organization/roles/${role.id}`, `Role ${submission.value.name} created.`);

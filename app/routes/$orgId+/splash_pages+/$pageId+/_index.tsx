@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { PagePreview, SplashPageForm } from "~/components/splash/page-ui";
@@ -10,6 +9,7 @@ import { requirePermission } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { getPage, updatePageDetails } from "~/services/splash/pages.server";
 import { pageIdParam, requireSplashViewer } from "../__splash.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Splash page details | Mlango" }];
 
@@ -37,7 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData();
   if ((form.get("intent") ?? "save") !== "save") return json({ message: "Unknown action." }, { status: 400 });
   requirePermission(ctx, "edit_splash_pages");
-  const submission = parseWithZod(form, { schema: splashPageSchema });
+  const submission = parseForm(form, { schema: splashPageSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   await updatePageDetails(ctx, page.id, submission.value);
   return redirectWithToast(request, splashBase(ctx.org.id, page.id), "Splash page updated.");

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { SplashTabs, splashTabs, StatusBadge } from "~/components/splash/page-ui";
@@ -12,6 +11,7 @@ import { requirePermission, type OrgContext } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { copyTemplate, deletePage, getPage, listTemplates, pageUsage, publishPage, setPageType } from "~/services/splash/pages.server";
 import { pageIdParam, requireSplashViewer } from "../__splash.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.page.name} · Splash Pages · Mlango` : "Mlango" }];
 
@@ -93,7 +93,7 @@ async function remove(request: Request, ctx: OrgContext, pageId: number | null, 
 async function setUp(request: Request, ctx: OrgContext, pageId: number | null, form: FormData) {
   const page = await getPage(ctx, pageId);
   requirePermission(ctx, "edit_splash_pages");
-  const submission = parseWithZod(form, { schema: splashTypeSchema });
+  const submission = parseForm(form, { schema: splashTypeSchema });
   if (submission.status !== "success")
     return json({ message: submission.error?.type?.[0] ?? "Choose how to build the page." }, { status: 400 });
   const type = submission.value.type as 1 | 2;

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense } from "react";
@@ -14,6 +13,7 @@ import { listAssets } from "~/services/splash/assets.server";
 import { getPage, saveBuilder } from "~/services/splash/pages.server";
 import { styleHref } from "~/services/splash/styles.server";
 import { firstMessage, pageIdParam, requireSplashViewer, saveCodeField } from "../__splash.server";
+import { parseForm } from "~/services/forms.server";
 
 // GrapesJS and its component load in the browser only, and only on this tab.
 const SplashBuilder = lazy(() => import("~/components/splash/builder.client"));
@@ -60,7 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireSplashViewer(request, params);
   const page = await getPage(ctx, pageIdParam(params));
   if (!ctx.permissions.has("edit_splash_pages")) return json({ ok: false, message: SPLASH_MESSAGES.notAllowedToEdit }, { status: 403 });
-  const submission = parseWithZod(form, { schema: splashBuilderSchema });
+  const submission = parseForm(form, { schema: splashBuilderSchema });
   if (submission.status !== "success") return json({ ok: false, message: firstMessage(submission.error) }, { status: 422 });
   await saveBuilder(ctx, page.id, submission.value);
   return json({ ok: true, message: "Page saved. Publish it when guests should see it." });

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/ui/data-table";
@@ -11,6 +10,7 @@ import { notFound } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { getPage, updateConfig } from "~/services/splash/pages.server";
 import { firstMessage, pageIdParam, requireSplashViewer } from "../__splash.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Page options | Mlango" }];
 
@@ -41,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const config = page.configs.find((c) => c.id === configId) ?? notFound("Page option not found.");
   if (!ctx.permissions.has("edit_splash_pages"))
     return json({ ok: false, message: SPLASH_MESSAGES.notAllowedToEditConfigs, configId: config.id }, { status: 403 });
-  const submission = parseWithZod(form, { schema: splashConfigSchema });
+  const submission = parseForm(form, { schema: splashConfigSchema });
   if (submission.status !== "success")
     return json({ ok: false, message: firstMessage(submission.error), configId: config.id }, { status: 422 });
   await updateConfig(ctx, config.id, submission.value.custom_value);

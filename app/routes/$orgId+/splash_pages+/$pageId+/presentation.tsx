@@ -15,6 +15,7 @@ import { redirectWithToast } from "~/services/session.server";
 import { getPage } from "~/services/splash/pages.server";
 import { accessPointChoices, addDisplaySetting, listDisplaySettings, removeDisplaySetting } from "~/services/splash/rules.server";
 import { pageIdParam, requireSplashViewer } from "../__splash.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Presentation | Mlango" }];
 
@@ -57,7 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 // POST splash_pages/display_settings; 422 lists the messages.
 async function add(request: Request, ctx: OrgContext, pageId: number, form: FormData, here: string) {
   requirePermission(ctx, "change_splash_pages_presentation");
-  const submission = parseWithZod(form, { schema: displaySettingSchema });
+  const submission = parseForm(form, { schema: displaySettingSchema });
   if (submission.status !== "success") return json({ rule: submission.reply() }, { status: 422 });
   const result = await addDisplaySetting(ctx, pageId, submission.value);
   if (!result.ok) return json({ rule: submission.reply({ fieldErrors: result.errors }) }, { status: 422 });

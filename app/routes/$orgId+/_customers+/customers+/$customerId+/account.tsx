@@ -11,6 +11,7 @@ import { CUSTOMER_MESSAGES, customerAccountSchema } from "~/lib/schemas/customer
 import { getCustomer, updateCustomer } from "~/services/customers.server";
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_clients");
@@ -30,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_clients");
   const customerId = parseId(params.customerId);
-  const submission = parseWithZod(await request.formData(), { schema: customerAccountSchema });
+  const submission = parseForm(await request.formData(), { schema: customerAccountSchema });
   if (!ctx.permissions.has("edit_clients")) {
     await getCustomer(ctx, customerId); // a foreign customer is still a 404
     return json(submission.reply({ formErrors: [CUSTOMER_MESSAGES.notAllowed] }), { status: 403 });

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccessPointForm } from "~/components/access-points/access-point-form";
@@ -11,6 +10,7 @@ import { accessPointDeleteQuestion, deleteAccessPoint, getAccessPoint, updateAcc
 import { requireOrg, requirePermission, type OrgContext } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
 import { venueOptions } from "~/services/venues.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Access point settings | Mlango" }];
 
@@ -57,7 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 async function update(request: Request, ctx: OrgContext, rawId: string | undefined, form: FormData) {
   requirePermission(ctx, "edit_ap");
   const ap = await getAccessPoint(ctx, parseId(rawId));
-  const submission = parseWithZod(form, { schema: accessPointSchema });
+  const submission = parseForm(form, { schema: accessPointSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const outcome = await updateAccessPoint(ctx, ap.id, submission.value);
   if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors }), { status: 400 });

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useCallback, useState } from "react";
@@ -27,6 +26,7 @@ import {
 } from "~/services/layout.server";
 import { redirectWithToast } from "~/services/session.server";
 import { readImageUpload } from "~/services/storage.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Layout Designer · ${data.venue.name} · Mlango` : "Mlango" },
@@ -71,7 +71,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return move(ctx, venueId, form);
     case "positions": {
       requirePermission(ctx, "edit_network_layout");
-      const submission = parseWithZod(form, { schema: floorPositionsSchema });
+      const submission = parseForm(form, { schema: floorPositionsSchema });
       if (submission.status !== "success") return json({ form: "positions" as const, result: submission.reply() }, { status: 400 });
       await setFloorPositions(ctx, venueId, submission.value.positions);
       return redirectWithToast(request, here, "Access point positions saved.");
@@ -95,7 +95,7 @@ async function upload(request: Request, ctx: OrgContext, venueId: number, here: 
 function move(ctx: OrgContext, venueId: number, form: FormData) {
   return fetcherSave(async () => {
     requirePermission(ctx, "edit_network_layout");
-    const submission = parseWithZod(form, { schema: floorMoveSchema });
+    const submission = parseForm(form, { schema: floorMoveSchema });
     if (submission.status !== "success") return { ok: false, message: firstError(submission.error) };
     await setFloorPositions(ctx, venueId, [submission.value]);
     return { ok: true };

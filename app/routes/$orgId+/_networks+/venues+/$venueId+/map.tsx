@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import maplibreStyles from "maplibre-gl/dist/maplibre-gl.css";
@@ -27,6 +26,7 @@ import {
   venueIdParam,
 } from "~/services/layout.server";
 import { redirectWithToast } from "~/services/session.server";
+import { parseForm } from "~/services/forms.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: maplibreStyles }];
 
@@ -79,19 +79,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requirePermission(ctx, "edit_network_layout");
   switch (intent) {
     case "positions": {
-      const submission = parseWithZod(form, { schema: mapPositionsSchema });
+      const submission = parseForm(form, { schema: mapPositionsSchema });
       if (submission.status !== "success") return json({ form: "positions" as const, result: submission.reply() }, { status: 400 });
       await setMapPositions(ctx, venueId, submission.value.positions);
       return redirectWithToast(request, here, "Access point positions saved.");
     }
     case "venue-map": {
-      const submission = parseWithZod(form, { schema: venueMapSchema });
+      const submission = parseForm(form, { schema: venueMapSchema });
       if (submission.status !== "success") return json({ form: "venue-map" as const, result: submission.reply() }, { status: 400 });
       await updateVenueMap(ctx, venueId, withClearedPolygon(form, submission.value));
       return redirectWithToast(request, here, "Map settings saved.");
     }
     case "add-zone": {
-      const submission = parseWithZod(form, { schema: zoneSchema });
+      const submission = parseForm(form, { schema: zoneSchema });
       if (submission.status !== "success") return json({ form: "zone" as const, result: submission.reply() }, { status: 400 });
       const outcome = await addZone(ctx, venueId, submission.value);
       if (!outcome.ok)
@@ -99,7 +99,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(request, here, "Zone added.");
     }
     case "remove-zone": {
-      const submission = parseWithZod(form, { schema: removeZoneSchema });
+      const submission = parseForm(form, { schema: removeZoneSchema });
       if (submission.status !== "success") return json({ form: "none" as const, message: firstError(submission.error) }, { status: 400 });
       const ask = confirmationNeeded(form, "remove-zone", "Remove this zone from the map?", { zone_id: submission.value.zone_id });
       if (ask) return json(ask);
@@ -121,19 +121,19 @@ function fetcherIntent(ctx: OrgContext, venueId: number, form: FormData, intent:
   return fetcherSave(async () => {
     requirePermission(ctx, "edit_network_layout");
     if (intent === "ap-position") {
-      const submission = parseWithZod(form, { schema: mapMoveSchema });
+      const submission = parseForm(form, { schema: mapMoveSchema });
       if (submission.status !== "success") return { ok: false, message: firstError(submission.error) };
       await setMapPositions(ctx, venueId, [submission.value]);
       return { ok: true };
     }
     if (intent === "update-layout") {
-      const submission = parseWithZod(form, { schema: venueMapSchema });
+      const submission = parseForm(form, { schema: venueMapSchema });
       if (submission.status !== "success") return { ok: false, message: firstError(submission.error) };
       await updateVenueMap(ctx, venueId, withClearedPolygon(form, submission.value));
       return { ok: true };
     }
     if (intent === "add-zone") {
-      const submission = parseWithZod(form, { schema: zoneSchema });
+      const submission = parseForm(form, { schema: zoneSchema });
       if (submission.status !== "success") return { ok: false, message: firstError(submission.error) };
       const outcome = await addZone(ctx, venueId, submission.value);
       return outcome.ok ? { ok: true } : { ok: false, message: outcome.formErrors?.[0] ?? "The zone could not be added." };

@@ -17,6 +17,7 @@ import { addRadiusClient, listRadiusClients, removeRadiusClient, rotateRadiusSec
 import { redirectWithToast } from "~/services/session.server";
 import { getVenueHeader } from "~/services/venues.server";
 import { Time } from "~/components/ui/time";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "RADIUS gateways | Mlango" }];
 
@@ -34,7 +35,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   if (intent === "add") {
-    const submission = parseWithZod(form, { schema: radiusClientSchema });
+    const submission = parseForm(form, { schema: radiusClientSchema });
     if (submission.status !== "success") return json({ add: submission.reply() }, { status: 400 });
     const added = await addRadiusClient(ctx, venue.id, submission.value);
     if (!added.ok) return json({ add: submission.reply({ fieldErrors: added.errors }) }, { status: 400 });

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ActionFeedback, ConfirmButton } from "~/components/ui/confirm";
@@ -13,6 +12,7 @@ import { requireOrg, requirePermission, type OrgContext } from "~/services/guard
 import { getGatewaySettings, regeneratePortalKey, regenerateQuestion, updateGatewaySettings } from "~/services/portal/settings.server";
 import { redirectWithToast } from "~/services/session.server";
 import { countVenueAccessPoints, deleteVenue, getVenue, getVenueHeader, updateVenue, venueDeleteQuestion } from "~/services/venues.server";
+import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Network settings | Mlango" }];
 
@@ -60,7 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 async function update(request: Request, ctx: OrgContext, rawId: string | undefined, form: FormData) {
   requirePermission(ctx, "edit_networks");
   const venueId = parseId(rawId);
-  const submission = parseWithZod(form, { schema: venueSchema });
+  const submission = parseForm(form, { schema: venueSchema });
   if (submission.status !== "success") {
     await getVenue(ctx, venueId); // a foreign or unknown network is a 404 whatever the form holds
     return json(submission.reply(), { status: 400 });
@@ -89,7 +89,7 @@ async function remove(request: Request, ctx: OrgContext, rawId: string | undefin
 async function updateGateway(request: Request, ctx: OrgContext, rawId: string | undefined, form: FormData) {
   requirePermission(ctx, "edit_networks");
   const venueId = parseId(rawId);
-  const submission = parseWithZod(form, { schema: gatewaySettingsSchema });
+  const submission = parseForm(form, { schema: gatewaySettingsSchema });
   if (submission.status !== "success") {
     await getVenueHeader(ctx, venueId);
     return json({ gateway: submission.reply({ hideFields: [...SECRET_FIELDS] }) }, { status: 400 });
