@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * A page whose route says `handle = { hydrate: false }` ships no JavaScript: it works as plain HTML
- * (every console form does) and loads in a fraction of the bytes (the sign-in page, issue 17).
+ * (every console form does) and loads in a fraction of the bytes (the sign-in page).
  */
 function useHydrate(): boolean {
   return !useMatches().some((m) => (m.handle as { hydrate?: unknown } | undefined)?.hydrate === false);

@@ -1,4 +1,4 @@
-// Ads benchmark (issue [surveys-ads], Performance; decision 0020): tsx bench/ads.bench.ts
+// Ads benchmark (decision 0020): tsx bench/ads.bench.ts
 //   [--impressions 10000000] [--events 500000] [--logs 3000] [--runs 30]
 // (npm run bench -- ads, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // Each engine gets a fresh database (data/bench/ads.db, PostgreSQL mlango_bench_ads): one

@@ -1,4 +1,4 @@
-// Broadcast dispatch benchmark (issue [marketing], decision 0018): tsx bench/broadcast.bench.ts
+// Broadcast dispatch benchmark (decision 0018): tsx bench/broadcast.bench.ts
 //   [--recipients 100000] [--sms-rate 1000]
 // For each engine (SQLite; PostgreSQL too with BENCH_POSTGRES_URL, npm run bench -- broadcast --pg), in a
 // fresh database: N consenting customers in one group, then

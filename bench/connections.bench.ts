@@ -1,4 +1,4 @@
-// Connections list and export benchmark (issue 4): tsx bench/connections.bench.ts [--rebuild]
+// Connections list and export benchmark: tsx bench/connections.bench.ts [--rebuild]
 // (npm run bench -- connections, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // An organisation of 5,000,000 connections, 200,000 customers and 300,000 devices, made once by
 // the demo generator and reused (SQLite file data/bench/connections.db; PostgreSQL database

@@ -1,4 +1,4 @@
-// Customer group benchmark (issue [marketing], Performance): tsx bench/groups.bench.ts [--connections N] [--runs N] [--rebuild]
+// Customer group benchmark: tsx bench/groups.bench.ts [--connections N] [--runs N] [--rebuild]
 // (npm run bench -- groups, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // A group with three profile rules (first name starts with "a" AND has an e-mail, OR more than 5
 // connections in total), the last 30 days and two venues, over the analytics benchmark's organisation:

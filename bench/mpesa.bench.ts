@@ -1,4 +1,4 @@
-// M-Pesa purchase benchmark (issue [prepaid] §5–6, performance): "100 concurrent STK purchases
+// M-Pesa purchase benchmark: "100 concurrent STK purchases
 // against the fake Daraja server, callbacks arriving twice and out of order: every purchase ends in
 // exactly one subscription or one failure; time to grant after the callback p95 under 100 ms."
 //   tsx bench/mpesa.bench.ts [--guests 100] [--warmup 10] [--sequential 20] [--min-delay 20] [--max-delay 2000] [--workers 1] [--profile] [--rebuild]

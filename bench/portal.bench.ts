@@ -1,10 +1,10 @@
-// Guest path benchmark (issue [portal], "Performance"), over HTTP against the production build
+// Guest path benchmark, over HTTP against the production build
 // (`npx remix build` first), SQLite and — with BENCH_POSTGRES_URL (npm run bench -- portal --pg) —
 // PostgreSQL, side by side in one run:
 //   1. autocannon (in-process, 64 connections, 10 s after a 2 s warm-up) on a bare node:http
 //      hello-world server, the app's /healthz, the console's GET /login and the guest's
 //      GET /connect?token=… (rotating over many valid pending tokens; every answer must be a 200),
-//      on the built-in page and (target "splash", issue [splash]) inside a published splash page
+//      on the built-in page and (target "splash") inside a published splash page
 //      (the café template) chosen by a display rule of the guest's access point;
 //   2. the whole guest flow (entry → connect page → sign-up → grant) with the simulator's guest
 //      module (scripts/simulator/guest.ts), 2,000 new guests at concurrency 32;

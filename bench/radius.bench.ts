@@ -1,4 +1,4 @@
-// RADIUS benchmark (issue [radius], "Performance"): Access-Requests and Accounting-Requests through
+// RADIUS benchmark: Access-Requests and Accounting-Requests through
 // the real FreeRADIUS (radius/radiusd.conf, rest module) and Mlango, on SQLite and — with
 // BENCH_POSTGRES_URL (npm run bench -- radius --pg) — PostgreSQL, each engine in a child process:
 //   - Mlango's portal router (where /radius/* lives) runs in a process of its own (bench/radius-server.ts);

@@ -1,4 +1,4 @@
-// Reports benchmark (issue 5): tsx bench/reports.bench.ts [--connections N] [--rebuild]
+// Reports benchmark: tsx bench/reports.bench.ts [--connections N] [--rebuild]
 // An organisation of N connections (default 5,000,000, with 4% as many customers and 6% as many
 // devices, 90 days), made once by the demo generator and reused (SQLite file
 // data/bench/reports-N.db; PostgreSQL database mlango_bench_reports_N when BENCH_POSTGRES_URL is

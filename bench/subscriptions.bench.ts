@@ -1,11 +1,11 @@
-// Subscriptions list benchmark (issue [prepaid] §7): tsx bench/subscriptions.bench.ts [--rebuild]
+// Subscriptions list benchmark: tsx bench/subscriptions.bench.ts [--rebuild]
 // (npm run bench -- subscriptions, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // An organisation of 1,000,000 subscriptions held by 100,000 guests under five plan names (one of
 // them a deleted plan), loaded once with the bulk insert helper and reused (SQLite file
 // data/bench/subscriptions.db; PostgreSQL database mlango_bench_subscriptions when BENCH_POSTGRES_URL
 // is set), then the Subscriptions page's loader (guard, list, capped count, JSON) for page 1 and
 // page 1,000, without and with search terms of four kinds: p50/p95 of the server time.
-// The same organisation holds 1,000,000 M-Pesa transactions over the year (issue [prepaid] §6),
+// The same organisation holds 1,000,000 M-Pesa transactions over the year,
 // loaded on first use as well, for the M-Pesa Transactions page's loader at page 1 and page 1,000
 // of the default range (1970-01-01 to today, 50 a page); target p95 < 100 ms.
 // Each engine runs in a child process of its own.

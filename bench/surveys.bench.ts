@@ -1,4 +1,4 @@
-// Survey report benchmark (issue [surveys-ads], Performance): tsx bench/surveys.bench.ts [--responses N] [--runs N] [--rebuild]
+// Survey report benchmark: tsx bench/surveys.bench.ts [--responses N] [--runs N] [--rebuild]
 // (npm run bench -- surveys, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // One survey of four questions (rating, multiple, checkbox, text) with N answers (default 200,000) from
 // 20,000 customers over the last 60 days, in its own database (data/bench/surveys-<N>.db, PostgreSQL

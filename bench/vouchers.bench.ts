@@ -1,4 +1,4 @@
-// Vouchers benchmark (issue [prepaid] §4, performance): tsx bench/vouchers.bench.ts [--rebuild]
+// Vouchers benchmark: tsx bench/vouchers.bench.ts [--rebuild]
 // (npm run bench -- vouchers, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 // An organisation holding 1,000,000 voucher codes (100 groups of 10,000, one plan), loaded once with
 // the bulk insert helper and reused (SQLite file data/bench/vouchers.db; PostgreSQL database

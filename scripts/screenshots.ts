@@ -1,4 +1,4 @@
-// Screenshots of the console for the docs (issue [polish]): the dashboard, connections, a network
+// Screenshots of the console for the docs: the dashboard, connections, a network
 // overview, a customer, the reports overview and the administrators, at a laptop's 1366 × 800 and a
 // phone's 390 × 844, into docs/screenshots/. Run it against the demo: `npm run demo` in one terminal,
 // then `npm run screenshots` (options: --url http://localhost:3000). It signs in as the demo

@@ -1,4 +1,4 @@
-// The gateway simulator (issue [portal] §7): plays guests against a running Mlango end to end, as
+// The gateway simulator: plays guests against a running Mlango end to end, as
 // phones and their gateway would, with plain HTTP (no browser, no cookies, no JavaScript).
 //
 //   npm run simulate -- --url http://localhost:3000 --guests 50 --make meraki|opennds|unifi|mlango|mikrotik

@@ -232,7 +232,7 @@ export interface ConnectionsTable {
 }
 
 export type GatewayMake = "meraki" | "opennds" | "unifi" | "mlango" | RadiusMake;
-/** Gateways that log guests in with RADIUS (issue [radius]). */
+/** Gateways that log guests in with RADIUS. */
 export type RadiusMake = "mikrotik" | "cisco" | "ruckus";
 
 /** A gateway (NAS client) that sends RADIUS to FreeRADIUS in front of Mlango. */
@@ -454,7 +454,7 @@ export interface AnalyticsPausedTable {
   organization_id: number;
 }
 
-// Splash pages (migration 0013, issue [splash]; docs/decisions/0016-splash-pages.md).
+// Splash pages (migration 0013; docs/decisions/0016-splash-pages.md).
 export type CssTemplate = "tailwind.css" | "bootstrap4.css" | "bootstrap3.css";
 /** 1: drag-and-drop builder; 2: code editor; null: not set up. */
 export type SplashPageType = 1 | 2;
@@ -522,7 +522,7 @@ export interface SplashAssetsTable {
   created_at: Timestamp;
 }
 
-// Fair usage and prepaid (migration 0014, issue [prepaid]).
+// Fair usage and prepaid (migration 0014).
 export type BandwidthUnit = "Kbps" | "Mbps";
 export type DurationUnit = "Mins" | "Hrs" | "Days";
 export type DataUnit = "MBs" | "GBs";
@@ -620,7 +620,7 @@ export interface VouchersTable {
 export type MpesaEnvironment = "sandbox" | "production";
 export type MpesaShortCodeType = "paybill" | "till";
 
-/** An organisation's Daraja credentials (issue [prepaid] §6); secrets are ciphertext (encryptSecret). */
+/** An organisation's Daraja credentials; secrets are ciphertext (encryptSecret). */
 export interface MpesaSettingsTable {
   id: Generated<number>;
   organization_id: number;
@@ -650,7 +650,7 @@ export interface DarajaTokensTable {
 /** 0 pending, 1 completed, 2 failed (spec 3: status 1 is Completed, anything else Incomplete). */
 export type MpesaTransactionStatus = 0 | 1 | 2;
 
-/** An STK push started on the connect page, or a C2B confirmation (issue [prepaid] §6). */
+/** An STK push started on the connect page, or a C2B confirmation. */
 export interface MpesaTransactionsTable {
   id: Generated<number>;
   organization_id: number;

@@ -1,4 +1,4 @@
-// The shapes of the analytics answers (DESIGN.md "Analytics definitions"), shared by the
+// The shapes of the analytics answers (docs/glossary.md#analytics-definitions), shared by the
 // analytics service, the dashboard, the network overview and the reports.
 //
 // Meanings, one everywhere:

@@ -1,5 +1,5 @@
-// The CSV exports of the dashboard and the top lists (spec 1 §9 file names), reached at
-// /{orgId}/exports/{file}?start&end&venues.
+// The CSV exports of the dashboard and the top lists (docs/guide/dashboard.md#exports),
+// reached at /{orgId}/exports/{file}?start&end&venues.
 
 export const EXPORT_FILES = [
   "dashboard_summary_data.csv",
@@ -27,7 +27,10 @@ export function downloadName(file: ExportFile, range: { start: string; end: stri
   return file === "dashboard_summary_data.csv" ? `dashboard_summary_data_${range.start}_to_${range.end}.csv` : file;
 }
 
-/** Rows shown on the top networks / access points pages and in their exports: 5 by default (spec 1 §9). */
+/**
+ * Rows shown on the top networks / access points pages and in their exports: 5 by default
+ * (docs/guide/dashboard.md#top-networks, #top-access-points).
+ */
 export const TOP_LIMITS = [5, 10, 25, 50, 100] as const;
 
 export function parseTopLimit(searchParams: URLSearchParams): number {

@@ -1,4 +1,4 @@
-// The personal dashboard (spec 1 §3 "Dashboard layout", §4 "Dashboard edit mode", §9 layouts):
+// The personal dashboard (docs/guide/dashboard.md#dashlets, #edit-mode):
 // JSON `{ content: [row…] }`, a row holds columns, a column holds at most one dashlet. Every node is
 // `{ id, type, dashlet?, width, content }`. Pure functions: the seven row layouts and the edits (add row,
 // pick a dashlet per cell, remove, move). Reading a stored layout (zod) is in ./dashboard-layout-schema,
@@ -30,7 +30,7 @@ export const WIDTHS = ["width-full", "width-1-2", "width-1-4", "width-3-4", "wid
 export type Width = (typeof WIDTHS)[number];
 export const DEFAULT_WIDTH: Width = "width-full";
 
-/** The seven row layouts (spec 1 §9), as column widths. */
+/** The seven row layouts (docs/guide/dashboard.md#edit-mode), as column widths. */
 export const ROW_LAYOUTS = {
   full: { label: "Full width", widths: ["width-full"] },
   half_half: { label: "Half and half", widths: ["width-1-2", "width-1-2"] },
@@ -182,7 +182,7 @@ export function removeRow(layout: DashboardLayout, rowId: string): EditResult {
   return content.length === layout.content.length ? { ok: false, error: LAYOUT_ERRORS.missing } : { ok: true, layout: { content } };
 }
 
-/** Swaps a row with its neighbour; at either end nothing changes (spec 1 §4). */
+/** Swaps a row with its neighbour; at either end nothing changes (docs/guide/dashboard.md#edit-mode). */
 export function moveRow(layout: DashboardLayout, rowId: string, direction: "up" | "down"): EditResult {
   const index = layout.content.findIndex((row) => row.id === rowId);
   if (index < 0) return { ok: false, error: LAYOUT_ERRORS.missing };

@@ -1,5 +1,6 @@
-// The dashboard's messages (spec 1 §4, §8), apart from the edit forms' schema (~/lib/schemas/dashboard)
-// so the dashboard page can show them without carrying zod into its browser bundle.
+// The dashboard's messages (docs/guide/dashboard.md#edit-mode, #messages), apart from the edit forms'
+// schema (~/lib/schemas/dashboard) so the dashboard page can show them without carrying zod into its
+// browser bundle.
 
 export const DASHBOARD_MESSAGES = {
   layout: "Choose a layout for the new row.",

@@ -1,4 +1,4 @@
-// Date ranges of the analytics screens (DESIGN.md "Date ranges"): `start` and `end` as YYYY-MM-DD in
+// Date ranges of the analytics screens (docs/glossary.md#date-range): `start` and `end` as YYYY-MM-DD in
 // the URL, default today, never after today; malformed or reversed values fall back, never an error.
 // Days are the organisation's (its fixed offset from UTC, app/lib/time-zone.ts): services get its
 // local start-of-day (inclusive) to the next local day's start (exclusive), in UTC milliseconds.

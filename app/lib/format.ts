@@ -1,4 +1,4 @@
-// Display of figures shared by every screen (DESIGN.md: binary units for bytes, GB in charts).
+// Display of figures shared by every screen (docs/guide/README.md#shared-behaviour: binary units for bytes, GB in charts).
 
 const BYTE_UNITS = ["Bytes", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"] as const;
 export const BYTES_PER_GB = 1_073_741_824;
@@ -19,9 +19,9 @@ export function toGigabytes(bytes: number): number {
 const SECONDS_PER_DAY = 86_400;
 
 /**
- * 3725 → "1h 2m 5s" (the dashboard's summary text: h, m and s, spec 1 "Home dashboard"). A day or more reads as
- * days and hours: 16_583_729 → "191 d 22 h", not "4606h 35m 29s" (issue 17 item 8). `exact` keeps
- * the h m s form at any size (exports, where the figure is data rather than text to read).
+ * 3725 → "1h 2m 5s" (the dashboard's summary text: h, m and s, docs/guide/dashboard.md#summary-cards). A day or
+ * more reads as days and hours: 16_583_729 → "191 d 22 h", not "4606h 35m 29s". `exact` keeps the h m s form at
+ * any size (exports, where the figure is data rather than text to read).
  */
 export function formatHms(totalSeconds: number, form: "readable" | "exact" = "readable"): string {
   const s = Math.max(0, Math.round(totalSeconds));

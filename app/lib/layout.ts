@@ -1,4 +1,5 @@
-// The layout designer's and network map's constants (spec 2 §9) and the pure rules about
+// The layout designer's and network map's constants
+// (docs/guide/networks.md#layout-designer, #network-map) and the pure rules about
 // positions and polygons, shared by the pages, the browser code, the service and the API.
 
 /** The floor-plan canvas: positions of access points on it are pixels of this box. */

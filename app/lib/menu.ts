@@ -1,10 +1,12 @@
 import { hasAny, type Permission } from "./permissions";
 
-// The left menu of the dashboard shell (spec 1 §2 "Dashboard shell"), as data.
-// Paths are relative to /{orgId}; a check passes when any one listed permission is held
-// (spec 1 §6, spec 3 §6). Reports have no check; Survey and Ads take the view_/edit_ permissions
-// issue [surveys-ads] added (the spec shows none). The spec gives M-Pesa none either,
-// but its page sells internet like Subscriptions: it takes view_subscriptions (MPESA_TRANSACTIONS_PERMISSION).
+// The left menu of the dashboard shell (docs/guide/organizations.md#shell), as data. Paths are
+// relative to /{orgId}; a check passes when any one listed permission is held
+// (docs/guide/access-control.md#what-each-permission-shows). Reports have no check; Survey and
+// Ads take the view_/edit_ permissions Mlango added (the old client checked none:
+// docs/guide/access-control.md#differences-from-the-old-client). It gave M-Pesa none either, but
+// its page sells internet like Subscriptions: it takes view_subscriptions
+// (MPESA_TRANSACTIONS_PERMISSION).
 
 export interface MenuItem {
   label: string;

@@ -44,7 +44,7 @@ export const PERMISSIONS = [
   { identifier: "view_vouchers", name: "View vouchers", description: "See vouchers." },
   // Not in the spec (its vouchers screens check view_vouchers only): generating codes sells internet.
   { identifier: "edit_vouchers", name: "Generate vouchers", description: "Generate voucher codes and edit voucher groups." },
-  // Not in the spec (it shows no checks for surveys and ads; issue [surveys-ads] §10): answers are guests' data,
+  // Not in the spec (it shows no checks for surveys and ads): answers are guests' data,
   // and campaigns carry an advertiser's revenue.
   { identifier: "view_surveys", name: "View surveys", description: "See surveys, their responses and the survey report with its exports." },
   { identifier: "edit_surveys", name: "Edit surveys", description: "Create, edit and delete surveys." },
@@ -77,7 +77,7 @@ export function isPermission(value: string): value is Permission {
   return (ALL_PERMISSIONS as readonly string[]).includes(value);
 }
 
-/** A check passes if any one of the listed permissions is held (spec 1 §6). */
+/** A check passes if any one of the listed permissions is held (docs/guide/access-control.md#what-each-permission-shows). */
 export function hasAny(held: ReadonlySet<string> | readonly string[], ...wanted: Permission[]): boolean {
   const set = held instanceof Set ? held : new Set(held as readonly string[]);
   return wanted.some((p) => set.has(p));

@@ -1,4 +1,4 @@
-// The reports (spec 3 §2 "reports/{report?}", §9) as data: slugs, titles, the send hours of a
+// The reports (docs/guide/reports.md#routes) as data: slugs, titles, the send hours of a
 // subscription. Pure, shared by the pages, the services and the scheduler.
 import { DAY_MS, todayIso, type DateRange } from "./date-range";
 
@@ -30,7 +30,7 @@ export function reportTitle(slug: ReportSlug): string {
   return REPORTS.find((r) => r.slug === slug)!.title;
 }
 
-/** What each visitor list holds (DESIGN.md "Analytics definitions"); shown under the list's title. */
+/** What each visitor list holds (docs/glossary.md#analytics-definitions); shown under the list's title. */
 export const VISITOR_REPORT_DESCRIPTIONS: Record<VisitorReport, string> = {
   new_visitors: "Customers whose first authorized connection in the organization falls in the period.",
   unique_visitors: "Every customer who got online (an authorized connection) in the period, once each.",

@@ -1,4 +1,4 @@
-// How long an SMS is and how many parts it is sent in (issue [marketing] §3 "SMS"), the same in the
+// How long an SMS is and how many parts it is sent in, the same in the
 // browser (the live count under the text) and on the server (the count after saving, the size limit).
 //
 // GSM-7 (GSM 03.38): a text made only of the basic set's characters, where the extension table's

@@ -1,4 +1,4 @@
-// Organisation time zones (issue 17 §3, docs/decisions/0023-organization-time-zones.md). An
+// Organisation time zones (docs/decisions/0023-organization-time-zones.md). An
 // organisation keeps an IANA zone name for display and the zone's standard offset from UTC, which
 // every day and hour of its analytics, date ranges and displayed times use. A fixed offset is exact
 // for zones without daylight saving time (all of East Africa); see the decision for the others.

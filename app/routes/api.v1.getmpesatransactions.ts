@@ -1,7 +1,8 @@
-// POST /api/v1/getmpesatransactions {organization_id, start_date, end_date, page} (spec 3 §7; issue
-// [prepaid] §6): the M-Pesa transactions of the page /{orgId}/prepaid/mpesa-transactions, for scripts.
-// Bearer token only (as the account API); organization_id in the body, else X-Organization-Id;
-// view_subscriptions (MPESA_TRANSACTIONS_PERMISSION), phone numbers null without view_clients.
+// POST /api/v1/getmpesatransactions {organization_id, start_date, end_date, page}
+// (docs/guide/api.md#m-pesa-transactions): the M-Pesa transactions of the page
+// /{orgId}/prepaid/mpesa-transactions, for scripts. Bearer token only (as the account API);
+// organization_id in the body, else X-Organization-Id; view_subscriptions
+// (MPESA_TRANSACTIONS_PERMISSION), phone numbers null without view_clients.
 //   start_date, end_date  YYYY-MM-DD (a time after it is ignored), whole UTC days, inclusive;
 //                         default 1970-01-01 and today; after today counts as today.
 //   page                  1 to 1,000,000, default 1; 50 rows a page.

@@ -1,4 +1,4 @@
-// The survey service (spec 3 §7): one survey. Bearer token, organisation in X-Organization-Id.
+// The survey service (docs/guide/api.md#survey-service): one survey. Bearer token, organisation in X-Organization-Id.
 // GET    /api/v1/survey/{id} (view_surveys) → 200 { data: survey with questions [{id, question_text,
 //        question_type, options}] and venues [{id, name}] (none: every network) }
 // PUT    /api/v1/survey/{id} — the body of POST /api/v1/survey; a question with the id of one of the

@@ -1,9 +1,10 @@
-// POST /api/v1/survey/responses {survey_id, page, per_page, start_date, end_date} (spec 3 §7): a page of
-// the survey's answers, newest first, as the report shows them. Bearer token, X-Organization-Id;
-// view_surveys; firstname, lastname, email, phonenumber are null without view_clients.
+// POST /api/v1/survey/responses {survey_id, page, per_page, start_date, end_date}
+// (docs/guide/api.md#survey-service): a page of the survey's answers, newest first, as the report shows
+// them. Bearer token, X-Organization-Id; view_surveys; firstname, lastname, email, phonenumber are null
+// without view_clients.
 //   survey_id   required ('Please select a survey'); another organisation's or unknown: 404
 //   page        from 1, default 1 (past the last page: the last page)
-//   per_page    1–100, default 20 (spec 3 §9)
+//   per_page    1–100, default 20 (docs/guide/surveys.md#survey-report)
 //   start_date, end_date   YYYY-MM-DD, inclusive UTC days; none: every answer
 // → 200 { responses: [{ id, surveyquestion, surveyresponse, firstname, lastname, email, phonenumber,
 //         question_id, created_at }], pagination: { total, per_page, current_page, last_page } }

@@ -1,5 +1,6 @@
-// The survey service (spec 3 §7), for scripts: bearer token, organisation in X-Organization-Id (or
-// organization_id in the query). The same schemas and services as the pages.
+// The survey service (docs/guide/api.md#survey-service), for scripts: bearer token, organisation
+// in X-Organization-Id (or organization_id in the query). The same schemas and services as the
+// pages.
 // GET  /api/v1/survey?limit=&offset=&search=   (view_surveys) → 200 { data: [survey], total }
 //      newest first; limit 1–100 (default 10), offset ≥ 0; each survey: id, title, description,
 //      start_date, end_date (YYYY-MM-DD), status (Upcoming | Active | Expired), created_at.

@@ -10,7 +10,7 @@ import { commitSession, getSession, redirectWithToast } from "~/services/session
 export const meta: MetaFunction = () => [{ title: "Invitation | Mlango" }];
 
 // The confirmation link of an invitation email. A visitor without a session first sees what the
-// invitation is (organisation, role, who invited: issue 17 item 7), then signs in or signs up and
+// invitation is (organisation, role, who invited), then signs in or signs up and
 // comes back here (redirectTo) to answer. Nothing changes on GET.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const token = params.token ?? "";

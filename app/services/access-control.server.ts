@@ -1,9 +1,9 @@
-// Administrators of an organisation (spec 1 §2 "Access control", §6, §7): the list, changing an
-// administrator's role and removing an administrator (or withdrawing an invitation). Invitations
-// are in invitations.server.ts, roles in roles.server.ts. Every function takes the guard's context
-// first and filters by ctx.org.id itself; a row of another organisation, a missing one or a
-// malformed id is a 404. Mutations check their permission here too, so the pages and the API
-// refuse alike.
+// Administrators of an organisation (docs/guide/access-control.md#routes,
+// docs/guide/api.md#account-service): the list, changing an administrator's role and removing an
+// administrator (or withdrawing an invitation). Invitations are in invitations.server.ts, roles in
+// roles.server.ts. Every function takes the guard's context first and filters by ctx.org.id
+// itself; a row of another organisation, a missing one or a malformed id is a 404. Mutations check
+// their permission here too, so the pages and the API refuse alike.
 import { db } from "~/db/db.server";
 import { forbidden, notFound, requirePermission, type OrgContext } from "./guard.server";
 import { findRole } from "./roles.server";

@@ -1,8 +1,8 @@
-// Access points (hotspots) of an organisation (spec 2 §2 "Access points list", "Access point
-// create/edit form", "Access point details", §3 "Access point", §7 access_points calls). Every
-// function takes the guard's context first and filters by ctx.org.id; an access point or network
-// of another organisation, a missing one or a malformed id is a 404. Connections name their access
-// point by MAC address (access_point_mac), so the counts and the details' tabs filter by MAC.
+// Access points (hotspots) of an organisation (docs/guide/access-points.md#access-points-list,
+// #access-point-details, #access-point-form, docs/guide/api.md#account-service). Every function
+// takes the guard's context first and filters by ctx.org.id; an access point or network of another
+// organisation, a missing one or a malformed id is a 404. Connections name their access point by
+// MAC address (access_point_mac), so the counts and the details' tabs filter by MAC.
 import { db } from "~/db/db.server";
 import { containsText, isForeignKeyViolation, isUniqueViolation } from "~/db/sql.server";
 import type { DateRange } from "~/lib/date-range";

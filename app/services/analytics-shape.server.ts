@@ -2,7 +2,7 @@
 // the connection rows shapes its sums with these too, so both round alike).
 import type { DeviceDimension, DeviceUsage, UsageTotals } from "~/lib/analytics";
 
-/** Brand and browser charts show the top 5 and top 10 (spec 1 §7 aggregateDeviceSummary). */
+/** Brand and browser charts show the top 5 and top 10 (docs/guide/api.md#queries). */
 const DEFAULT_DEVICE_LIMIT: Record<DeviceDimension, number | undefined> = { is_mobile: undefined, os: undefined, brand: 5, browser: 10 };
 
 export const toSeconds = (ms: number) => Math.round(ms / 1000);
@@ -36,7 +36,7 @@ export function toTotals(row: TotalsRow, customers: { newCustomers: number; repe
     repeatCustomers: customers.repeatCustomers,
     dwellTime: toSeconds(dwellMs),
     // Only ended connections have a dwell: open sessions are left out of
-    // the average instead of counting as zero (issue 17 item 8).
+    // the average instead of counting as zero.
     avgDwellTime: ended > 0 ? toSeconds(dwellMs / ended) : 0,
   };
 }

@@ -1,10 +1,10 @@
-// The analytics answers of the dashboard, the network overview and the reports (spec 1 §7:
-// usageSummary, venueUsageSummary, accessPointUsageSummary, aggregateUsageSummary,
-// aggregateAuthModeSummary, aggregateDeviceSummary, dwellTime, footfall), read from the roll-ups
-// the triggers keep (docs/decisions/0009-analytics-rollups.md): a year of the whole organisation is
-// 365 daily rows (the every-venue rows, venue_id ALL_VENUES) instead of millions of connections.
-// Shapes and meanings: app/lib/analytics.ts. Callers pass an organisation they have already checked
-// (the guard's ctx.org.id); every query filters by it.
+// The analytics answers of the dashboard, the network overview and the reports
+// (docs/guide/api.md#data-api-graphql: usageSummary, venueUsageSummary, accessPointUsageSummary,
+// aggregateUsageSummary, aggregateAuthModeSummary, aggregateDeviceSummary, dwellTime, footfall),
+// read from the roll-ups the triggers keep (docs/decisions/0009-analytics-rollups.md): a year of
+// the whole organisation is 365 daily rows (the every-venue rows, venue_id ALL_VENUES) instead of
+// millions of connections. Shapes and meanings: app/lib/analytics.ts. Callers pass an organisation
+// they have already checked (the guard's ctx.org.id); every query filters by it.
 //
 // Windows are whole days of the organisation (its offset from UTC, decision 0023), which is what
 // every screen, report and API asks and what the roll-ups hold; any other window is refused

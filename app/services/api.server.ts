@@ -1,6 +1,7 @@
-// Shared plumbing of the Account service REST API (/account/api/v1/…, spec 1 §7): method
-// dispatch, bearer authentication, body parsing (JSON or form data) into the FormData the pages'
-// conform/zod schemas read, and the answer shapes the spec's client reads:
+// Shared plumbing of the Account service REST API (/account/api/v1/…,
+// docs/guide/api.md#account-service): method dispatch, bearer authentication, body parsing (JSON
+// or form data) into the FormData the pages' conform/zod schemas read, and the answer shapes the
+// spec's client reads:
 //   success  { data: … }                        (reset password: { message })
 //   422      { errors: { field: [first message] } }
 //   4xx/5xx  { error: { message } }             (401, 403, 404, 405, 413, 415, 429, 400)

@@ -1,6 +1,7 @@
-// connections.csv (spec 1 §9, spec 2 §9: every matching record, newest first). Rows are read in
-// batches by keyset on (created_at, id), through the same filters and index choice as the list,
-// and written as the client reads, so memory does not grow with the row count.
+// connections.csv (docs/guide/connections-devices-customers.md#connections-table: every
+// matching record, newest first). Rows are read in batches by keyset on (created_at, id),
+// through the same filters and index choice as the list, and written as the client reads, so
+// memory does not grow with the row count.
 import { db, dialect } from "~/db/db.server";
 import type { ConnectionFilter } from "~/lib/connections";
 import { csvCell, csvHeader } from "~/lib/csv-line";

@@ -1,6 +1,7 @@
-// Connections (spec 2 §2 "Connections table", §4, §7 connections/closeConnection; spec 1 §9): the one
-// list every screen shows (connections page, venue and access point tabs, customer profile,
-// dashboard dashlets), closing an online connection, and the rows of the CSV export.
+// Connections (docs/guide/connections-devices-customers.md#connections-table,
+// docs/guide/api.md#queries): the one list every screen shows (connections page, venue and access
+// point tabs, customer profile, dashboard dashlets), closing an online connection, and the rows of
+// the CSV export.
 //
 // Built for organisations with millions of connections (docs/decisions/0006-connections-at-scale.md):
 // - every query reads one index in (created_at, id) order, chosen here rather than by the planner

@@ -1,6 +1,7 @@
-// Customers, the Wi-Fi guests (spec 2 §2 "Clients list", "Customer profile", §3 Customer, §6
-// edit_clients / view_clients): the list (also on venue and access point tabs: customers with a
-// connection there), the profile with its counts, and the Account info update.
+// Customers, the Wi-Fi guests (docs/guide/connections-devices-customers.md#customers-list,
+// #customer-profile, docs/guide/access-control.md#what-each-permission-shows): the list (also
+// on venue and access point tabs: customers with a connection there), the profile with its
+// counts, and the Account info update.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
@@ -54,8 +55,8 @@ export function toCustomerRow(c: CustomerRecord): CustomerRow {
 }
 
 /**
- * The customers list's filters beyond a network or access point (spec 2 §7 customers(devices,
- * online, authorized)): the owner of a device, customers with an online connection (authorized,
+ * The customers list's filters beyond a network or access point (docs/guide/api.md#queries):
+ * the owner of a device, customers with an online connection (authorized,
  * not ended) or with an authorized one. As for connections, `false` does not filter.
  */
 export interface CustomerFilter extends RecordFilter {

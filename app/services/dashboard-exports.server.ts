@@ -1,4 +1,4 @@
-// The rows of the dashboard's CSV exports (spec 1 §9 file names): the usage summary, the top
+// The rows of the dashboard's CSV exports (docs/guide/dashboard.md#exports): the usage summary, the top
 // networks and access points, and the share charts. Small, bounded tables (a summary row, a top-N
 // list, one row per mode/OS/brand/browser), so they are built in memory.
 import { csvFile } from "~/lib/csv-line";

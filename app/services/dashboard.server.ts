@@ -1,5 +1,6 @@
-// The personal dashboard (spec 1 §3, §4): the layout stored on the user (`users.dashboard`, JSON),
-// its edits, and the filters every dashboard figure shares (date range and venues).
+// The personal dashboard (docs/guide/dashboard.md#dashlets, #edit-mode): the layout stored on the
+// user (`users.dashboard`, JSON), its edits, and the filters every dashboard figure shares (date
+// range and venues).
 import { db, dialect } from "~/db/db.server";
 import type { AnalyticsScope } from "~/lib/analytics";
 import {
@@ -58,9 +59,10 @@ function applyEdit(layout: DashboardLayout, edit: DashboardEdit): EditResult {
 }
 
 /**
- * Applies one edit to the user's dashboard and saves it at once (spec 1 §4). Read and write happen
- * in one transaction so two quick edits from two tabs do not lose one another. A stored layout that
- * cannot be read is edited from the default the page showed.
+ * Applies one edit to the user's dashboard and saves it at once
+ * (docs/guide/dashboard.md#edit-mode). Read and write happen in one transaction so two quick edits
+ * from two tabs do not lose one another. A stored layout that cannot be read is edited from the
+ * default the page showed.
  */
 export async function editDashboard(userId: number, edit: DashboardEdit): Promise<EditResult> {
   return db.transaction().execute(async (trx) => {

@@ -1,4 +1,4 @@
-// The data of each dashlet of the home dashboard (spec 1 §2 "Home dashboard"). A loader per dashlet
+// The data of each dashlet of the home dashboard (docs/guide/dashboard.md#dashlets). A loader per dashlet
 // key; the page runs only those of the dashlets in the user's layout, all at once. Figures come
 // from the analytics service; connections from the connections service.
 import { sql, type ExpressionBuilder } from "kysely";
@@ -32,9 +32,9 @@ export interface DashletRequest {
   url: URL;
 }
 
-/** Spec 1 §9: dashboard connection dashlets show 5 rows a page. */
+/** Dashboard connection dashlets show 5 rows a page (docs/guide/dashboard.md#dashlets). */
 const DASHLET_PAGE_SIZES = [5] as const;
-/** Top lists: 5 by bandwidth; brands 5, browsers 10 (spec 1 §9). */
+/** Top lists: 5 by bandwidth; brands 5, browsers 10 (docs/guide/dashboard.md#dashlets). */
 export const TOP_LIMIT = 5;
 export const BRAND_LIMIT = 5;
 export const BROWSER_LIMIT = 10;

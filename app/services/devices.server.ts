@@ -1,6 +1,7 @@
-// Devices (spec 2 §2 "Devices list", §3 Device, §7 blockDevice, §8 Block device): the list shown on
-// the venue and access point Devices tabs and the customer profile, and Block / Unblock.
-// Devices "of" a venue or access point are those with a connection there (in the window given).
+// Devices (docs/guide/connections-devices-customers.md#devices-list, #block,
+// docs/guide/api.md#mutations): the list shown on the venue and access point Devices tabs and the
+// customer profile, and Block / Unblock. Devices "of" a venue or access point are those with a
+// connection there (in the window given).
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";

@@ -91,7 +91,7 @@ export function mailGoesOut(): boolean {
 }
 
 /**
- * What administrators are told instead of "sent" when no SMTP_URL is set (issue 17 item 7): the mail
+ * What administrators are told instead of "sent" when no SMTP_URL is set: the mail
  * (`what`, e.g. "The invitation to ama@example.com") is kept in the outbox folder, with its path.
  * null when mail really goes out.
  */

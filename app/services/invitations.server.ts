@@ -1,8 +1,8 @@
-// Invitations to become an administrator of an organisation (spec 1 §2 "Access control", §4, §7):
-// sending one by email, attaching those sent before sign-up to the new user, and answering one by
-// its link (/invitations/:token). Inviting takes the guard's context and filters by ctx.org.id;
-// answering takes the signed-in user and the token, which is the proof and is used once. An
-// unknown, used or foreign invitation is a 404.
+// Invitations to become an administrator of an organisation (docs/guide/access-control.md#routes,
+// docs/guide/api.md#account-service): sending one by email, attaching those sent before sign-up
+// to the new user, and answering one by its link (/invitations/:token). Inviting takes the
+// guard's context and filters by ctx.org.id; answering takes the signed-in user and the token,
+// which is the proof and is used once. An unknown, used or foreign invitation is a 404.
 import type { Kysely } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
@@ -171,7 +171,7 @@ export async function getInvitation(token: string, user: AuthUser, executor: Kys
 }
 
 /**
- * What a signed-out visitor holding the link may learn before signing in or up (issue 17 item 7):
+ * What a signed-out visitor holding the link may learn before signing in or up:
  * the organisation, the role, who invited and the invited address. The token is the proof, as for
  * answering; unknown or used → 404. Answering still needs the account (getInvitation).
  */

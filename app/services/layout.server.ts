@@ -1,7 +1,8 @@
-// The layout designer and the network map (spec 2 §2): a venue's floor-plan image, where its
-// access points sit on the plan (canvas pixels) and on the map (lat/lng), the map's centre and
-// zoom, the layout polygon and the zones. Every write needs edit_network_layout; every query is
-// scoped to the organisation, and a venue, access point or zone of another one is a 404.
+// The layout designer and the network map (docs/guide/networks.md#layout-designer,
+// #network-map): a venue's floor-plan image, where its access points sit on the plan (canvas
+// pixels) and on the map (lat/lng), the map's centre and zoom, the layout polygon and the
+// zones. Every write needs edit_network_layout; every query is scoped to the organisation, and
+// a venue, access point or zone of another one is a 404.
 import { json } from "@remix-run/node";
 import { db } from "~/db/db.server";
 import type { DateRange } from "~/lib/date-range";

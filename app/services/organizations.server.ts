@@ -118,7 +118,7 @@ export async function countPendingInvitations(userId: number): Promise<number> {
   return Number(row.n);
 }
 
-/** Which answers a membership row offers (spec 1 §4); an owner answers nothing here. */
+/** Which answers a membership row offers (docs/guide/organizations.md#organisations-list); an owner answers nothing here. */
 export function invitationActions(status: AdminStatus, isOwner: boolean) {
   if (isOwner) return { accept: false, decline: false, delete: false };
   return { accept: status !== "Accepted", decline: status !== "Declined", delete: true };

@@ -1,4 +1,4 @@
-// The signed-in user's own profile (spec 2 "Profile", §5 "Account profile" and "Password change").
+// The signed-in user's own profile (docs/guide/accounts.md#profile).
 import { db } from "~/db/db.server";
 import { isUniqueViolation } from "~/db/sql.server";
 import { PROFILE_MESSAGES, type PasswordChangeInput, type ProfileInput } from "~/lib/schemas/profile";

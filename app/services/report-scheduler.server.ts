@@ -1,4 +1,4 @@
-// Sends the subscribed reports by e-mail (spec 3 §2 "subscribe bell", §9 send hours 01–24).
+// Sends the subscribed reports by e-mail (docs/guide/reports.md#report-subscriptions).
 //
 // Time is the organisation's (its fixed offset from UTC, decision 0023): a subscription's hour H
 // (1–24) of day D falls at D 00:00 local time + H hours, so hour 24 is midnight at the end of D.

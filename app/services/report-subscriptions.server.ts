@@ -1,7 +1,8 @@
-// Report subscriptions (spec 3 §3, §7 myReports, subscribeReport(report, sendTime), unsubscribeReport(id)):
-// a signed-in member asks for a report by e-mail every day at an hour of the UTC day (1–24). A
-// subscription belongs to one user, organisation and report; subscribing again changes the hour.
-// Reports need no permission beyond membership (spec 3 §6), so the guard's context is enough.
+// Report subscriptions (docs/guide/reports.md#report-subscriptions, docs/guide/api.md#queries, #mutations):
+// a signed-in member asks for a report by e-mail every day at an hour of the UTC day (1–24). A subscription
+// belongs to one user, organisation and report; subscribing again changes the hour. Reports need no
+// permission beyond membership (docs/guide/access-control.md#what-each-permission-shows), so the guard's
+// context is enough.
 import { db } from "~/db/db.server";
 import { isUniqueViolation } from "~/db/sql.server";
 import { firstDeliveryDay, type ReportSlug } from "~/lib/reports";

@@ -1,6 +1,7 @@
-// The visitor lists of the reports (spec 3 §3 "Visitor record", §7 newVisitors, uniqueVisitors,
-// repeatVisitors with venues, dates, paging, search). Which customers each list holds follows
-// DESIGN.md "Analytics definitions"; a connection counts in the window when it was created in it:
+// The visitor lists of the reports (docs/guide/reports.md#visitor-lists,
+// docs/guide/api.md#queries). Which customers each list holds follows
+// docs/glossary.md#analytics-definitions; a connection counts in the window when it was created
+// in it:
 //
 // - new_visitors: got online in the window (at the chosen venues) and their first authorized
 //   connection anywhere in the organisation falls in the window;

@@ -1,11 +1,12 @@
-// The reports (spec 3 §2 "Reports screen", §3 Overview report / Connection mode summary, §7 overview,
-// aggregateAuthModeSummary, §9): the overview figures with their daily averages, the connection
+// The reports (docs/guide/reports.md#routes, #overview, docs/guide/api.md#queries):
+// the overview figures with their daily averages, the connection
 // modes table and the footfall series. The figures come from the analytics service (one meaning of
 // footfall, new and repeat customers … everywhere, read from its roll-ups); this module only adds
 // the report's periods and averages. The visitor lists are in report-visitors.server.ts.
 //
-// Reports need no permission beyond membership (spec 3 §6): routes build the scope from the guard's
-// organisation and venue ids checked against it (`reportVenueIds`).
+// Reports need no permission beyond membership
+// (docs/guide/access-control.md#what-each-permission-shows): routes build the scope from the
+// guard's organisation and venue ids checked against it (`reportVenueIds`).
 import { db } from "~/db/db.server";
 import { DAY_MS } from "~/lib/date-range";
 import { bucketFor, type AnalyticsScope, type Bucket, type FootfallPoint } from "~/lib/analytics";
@@ -23,7 +24,7 @@ export {
   type VisitorRow,
 } from "./report-visitors.server";
 
-/** The periods a range spans (spec 3 §3 "days, weeks, months, years"): calendar units touched, weeks from Monday. */
+/** The periods a range spans (docs/guide/reports.md#overview): calendar units touched, weeks from Monday. */
 export interface ReportPeriods {
   days: number;
   weeks: number;
@@ -75,7 +76,7 @@ export function reportPeriods(range: AnalyticsScope["range"]): ReportPeriods {
   };
 }
 
-/** A total per period, rounded to a whole number (spec 3 §9 "daily averages … rounded"). */
+/** A total per period, rounded to a whole number (docs/guide/reports.md#overview). */
 export function average(total: number, periods: number): number {
   return periods > 0 ? Math.round(total / periods) : 0;
 }

@@ -1,8 +1,8 @@
-// Roles of an organisation and their permissions (spec 1 §2 "Access control", §6, §7): the list,
-// the role form, the permission checkboxes and removal. Every function takes the guard's context
-// first and filters by ctx.org.id itself; a role of another organisation, a missing one or a
-// malformed id is a 404. Mutations check their permission here too, so the pages and the API
-// refuse alike.
+// Roles of an organisation and their permissions (docs/guide/access-control.md#routes,
+// docs/guide/api.md#account-service): the list, the role form, the permission checkboxes and
+// removal. Every function takes the guard's context first and filters by ctx.org.id itself; a
+// role of another organisation, a missing one or a malformed id is a 404. Mutations check their
+// permission here too, so the pages and the API refuse alike.
 import type { Kysely } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB, RoleType } from "~/db/schema";
@@ -129,7 +129,7 @@ export async function updateRole(
   });
 }
 
-/** Changing a role's permissions needs update_roles and edit_roles (spec 1 §6). */
+/** Changing a role's permissions needs update_roles and edit_roles (docs/guide/access-control.md#what-each-permission-shows). */
 export function requireRolePermissionEditing(ctx: OrgContext): void {
   if (!ctx.permissions.has("update_roles") || !ctx.permissions.has("edit_roles")) forbidden(PERMISSION_MESSAGES.edit_roles!);
 }

@@ -1,7 +1,8 @@
-// Networks (venues) of an organisation (spec 2 §2 "Networks list", "New network form", "Network
-// profile", §3 "Venue", §7 venues calls). Every function takes the guard's context first and filters
-// by ctx.org.id itself; a venue of another organisation, a missing one or a malformed id is a 404.
-// Mutations check their permission here too, so the pages and the API refuse alike.
+// Networks (venues) of an organisation (docs/guide/networks.md#networks-list, #network-form,
+// #network-profile, docs/guide/api.md#account-service). Every function takes the guard's context
+// first and filters by ctx.org.id itself; a venue of another organisation, a missing one or a
+// malformed id is a 404. Mutations check their permission here too, so the pages and the API refuse
+// alike.
 import { db } from "~/db/db.server";
 import { containsText } from "~/db/sql.server";
 import { dateRange, type DateRange } from "~/lib/date-range";
@@ -34,7 +35,7 @@ export interface VenueCounts {
   accessPointsCount: number;
   /** Distinct customers with an authorized connection at the venue, ever. */
   customersCount: number;
-  /** Authorized connections at the venue, ever (DESIGN.md: "connections" are authorized ones). */
+  /** Authorized connections at the venue, ever (docs/glossary.md#analytics-definitions: "connections" are authorized ones). */
   connectionsCount: number;
   /** Authorized and not ended. */
   onlineConnectionsCount: number;

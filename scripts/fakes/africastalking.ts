@@ -1,6 +1,6 @@
 /**
  * A fake Africa's Talking SMS API for tests, benchmarks, the demo and the gateway simulator, so that
- * SMS broadcasts work offline (issue [marketing] §3 "SMS").
+ * SMS broadcasts work offline.
  *
  * The real API's contract:
  *   POST /version1/messaging   header apiKey; form username, to (comma-separated), message, from

@@ -1,4 +1,4 @@
-// The simulator's MikroTik mode (issue [radius] §7): plays the phones and the router's side of a
+// The simulator's MikroTik mode: plays the phones and the router's side of a
 // RADIUS hotspot against a running Mlango and the FreeRADIUS in front of it, with FreeRADIUS's own
 // radclient for every RADIUS packet (from the router's address: Packet-Src-IP-Address).
 //   1. the phone posts what login.html posts to the network's MikroTik entry, reads the connect page

@@ -38,7 +38,7 @@ test("invites an administrator who accepts through the emailed link and gets the
   await expect(page.getByRole("heading", { name: "Viewer" })).toBeVisible();
 
   await page.goto(`/${org.id}/organization/invite`);
-  // No SMTP_URL in the browser tests: the page says where invitations are kept (issue 17 item 7).
+  // No SMTP_URL in the browser tests: the page says where invitations are kept.
   await expect(page.getByRole("note")).toContainText("No mail server is set up (SMTP_URL), so invitations are not e-mailed");
   await expect(page.getByRole("note")).toContainText(path.resolve(E2E_ENV.DATA_DIR, "outbox"));
   await page.getByRole("button", { name: "Invite" }).click();

@@ -1,4 +1,4 @@
-// Browser-test data for ads (issue [surveys-ads] §6–9): an organisation with a network whose guests
+// Browser-test data for ads: an organisation with a network whose guests
 // click through (no sign-up form) and an access point, and reads of what was counted. Every test
 // makes its own organisation: tests run in parallel.
 import { makePortal, merakiEntry, randomMac, startFakeGateway, type FakeGateway, type PortalSetup } from "./portal-fixtures";

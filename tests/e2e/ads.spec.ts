@@ -1,4 +1,4 @@
-// Ads end to end (issue [surveys-ads] "Done means"), with JavaScript (enhanced) and without (no-js):
+// Ads end to end, with JavaScript (enhanced) and without (no-js):
 // a campaign created for a network and a banner uploaded in the console; a guest arriving through a
 // gateway sees the banner on the connect page; clicking it counts a click and lands on the
 // advertiser's URL (this server's /healthz: no other host is reachable); the guest then connects

@@ -187,7 +187,7 @@ test("renders every dashlet of the catalogue, in every cell width", async ({ pag
   await signIn(context, owner.id);
   await page.goto(`/${org.id}`);
   for (const key of DASHLET_KEYS) await expect(page.getByRole("region", { name: DASHLETS[key] }).first()).toBeVisible();
-  // Real figures now (issue [surveys-ads]): an organisation without ads shows zeros.
+  // Real figures now: an organisation without ads shows zeros.
   await expect(page.getByRole("region", { name: "Campaign summary" })).toContainText("Impression: 0");
   await expect(page.getByRole("region", { name: "Access point status" })).toContainText("2 online");
   const heatmap = page.getByRole("region", { name: "Indoor heatmap" });

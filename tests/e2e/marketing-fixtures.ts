@@ -1,4 +1,4 @@
-// Browser-test data for marketing (issue [marketing]): an organisation with its owner and customers
+// Browser-test data for marketing: an organisation with its owner and customers
 // (names, e-mail addresses, phone numbers, marketing consent or not), a customer group and SMS settings
 // written through the services (as the owner, so the same checks run as in the console), and the reads
 // the tests check broadcasts with. SMS settings point at the fake Africa's Talking the browser tests

@@ -1,4 +1,4 @@
-// Marketing end to end (issue [marketing], "Done means"), with JavaScript (enhanced) and without
+// Marketing end to end, with JavaScript (enhanced) and without
 // (no-js): a customer group made in the console with two profile rules (a third added and removed on
 // the way: conform's list intents post the form without JavaScript) and its customers; a broadcast
 // written as HTML, text and SMS, scheduled now for a group and sent (mail to the e2e server's outbox,

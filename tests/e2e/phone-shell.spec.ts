@@ -1,4 +1,4 @@
-// The console's shell on a phone (issue [polish] item 2): the menu folds behind a button that works
+// The console's shell on a phone: the menu folds behind a button that works
 // without JavaScript, and the header keeps a usable search; on a laptop the menu is simply there.
 import { expect, makeOrg, makeUser, signIn, test } from "./fixtures";
 

@@ -1,4 +1,4 @@
-// Bandwidth policies, service plans and the free plan in the console (issue [prepaid] items 1–3),
+// Bandwidth policies, service plans and the free plan in the console,
 // with JavaScript (enhanced) and without (no-js).
 import { clickAndConfirm } from "./confirm";
 import { expect, makeOrg, makeUser, signIn, test } from "./fixtures";

@@ -1,4 +1,4 @@
-// Browser-test data for the guest path (issue [portal]): an organisation with its owner, a network
+// Browser-test data for the guest path: an organisation with its owner, a network
 // with gateway settings (secrets encrypted with the e2e server's SECRETS_KEY, fixtures.ts sets the
 // env first) and a named access point, plus the gateway redirects each make sends and the reads the
 // tests check the database with. Every test makes its own organisation: tests run in parallel.

@@ -1,4 +1,4 @@
-// The guest path in the browser (issue [portal], spec 2 §2 "Guest connect page"): each make's
+// The guest path in the browser (docs/guide/guest-connect.md#the-page): each make's
 // gateway redirect → the connect page → sign-up or click-through → the grant, with JavaScript on
 // and off. The gateway the grant sends the browser to is a small local server per test
 // (startFakeGateway) that records what reached it; any request to another host is aborted where

@@ -1,4 +1,4 @@
-// Browser-test data for prepaid internet (issue [prepaid]): plans and M-Pesa settings written
+// Browser-test data for prepaid internet: plans and M-Pesa settings written
 // through the services (as the organisation's owner, so the same checks run as in the console), the
 // reads the tests check purchases with, and the messages the guest is shown. M-Pesa settings point
 // at the fake Daraja the browser tests start (playwright.config.ts): its demo credentials and the

@@ -1,4 +1,4 @@
-// Prepaid internet end to end (issue [prepaid], "Done means"), with JavaScript (enhanced) and
+// Prepaid internet end to end, with JavaScript (enhanced) and
 // without (no-js): vouchers generated and printed in the console and redeemed on the connect page;
 // the free plan, taken once and refused again within its period; and buying a plan with M-Pesa
 // against the fake Daraja (playwright.config.ts starts it; the phone decides the outcome,

@@ -1,4 +1,4 @@
-// A MikroTik hotspot guest in the browser (issue [radius]), with JavaScript on and off: the router's
+// A MikroTik hotspot guest in the browser, with JavaScript on and off: the router's
 // login.html (Mlango's download, filled in by a fake router) sends the phone to Mlango, the connect
 // page authorizes, the grant page posts one-time credentials to the router, the router logs the
 // guest in through the real FreeRADIUS and Mlango, and the phone lands on "You are online".

@@ -96,7 +96,7 @@ test("subscribes to a report at an hour and unsubscribes", async ({ page, contex
   await expect(hour.locator("option")).toHaveCount(24);
   await hour.selectOption({ label: "06:00 Hours" });
   await page.getByRole("form", { name: "Report subscription" }).getByRole("button", { name: "Subscribe" }).click();
-  // No SMTP_URL in the browser tests: the toast says the reports stay in the outbox folder (issue 17 item 7).
+  // No SMTP_URL in the browser tests: the toast says the reports stay in the outbox folder.
   await expect(page.getByRole("status")).toHaveText(
     /^You will receive the Repeat Customers report by email every day at 06:00 Hours \(UTC\)\. No mail server is set \(SMTP_URL\), so until one is, each report is kept in the outbox folder .+ instead\.$/,
   );

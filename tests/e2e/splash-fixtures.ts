@@ -1,4 +1,4 @@
-// Browser-test helpers for splash pages (issue [splash]): the console's steps every test repeats
+// Browser-test helpers for splash pages: the console's steps every test repeats
 // (create a page, set it up, publish it), a network's own page set straight in the database, a
 // tiny PNG written to a temporary file, and the page's public key for its "View page" address.
 // The organisation, network and access point come from portal-fixtures.ts's makePortal.

@@ -1,4 +1,4 @@
-// Splash pages in the browser (issue [splash], "Done means"): with JavaScript, the GrapesJS builder
+// Splash pages in the browser: with JavaScript, the GrapesJS builder
 // (blocks dragged with the mouse), the CodeMirror editor's save on blur, a template's options, a
 // display rule added and removed, an uploaded image on a published page; without JavaScript, the
 // whole life of a code page through plain forms; and a published page's script run in a browser

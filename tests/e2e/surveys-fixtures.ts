@@ -1,4 +1,4 @@
-// Browser-test data for surveys (issue [surveys-ads]): an organisation with a network (tests/e2e
+// Browser-test data for surveys: an organisation with a network (tests/e2e
 // portal-fixtures.ts), and reads of what the console and the guest stored. Every test makes its own
 // organisation.
 import { makePortal } from "./portal-fixtures";

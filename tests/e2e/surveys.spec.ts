@@ -1,4 +1,4 @@
-// Surveys end to end (issue [surveys-ads], "Done means"), with JavaScript (enhanced) and without (no-js):
+// Surveys end to end, with JavaScript (enhanced) and without (no-js):
 // an operator creates a survey (a question added and one removed on the way: conform's list intents
 // post the form without JavaScript), edits it (Cancel restores, Save returns to the view), a guest who
 // got online through the connect page answers it on the "online" page, the report shows the answers

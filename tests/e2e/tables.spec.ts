@@ -1,4 +1,4 @@
-// The list tables at a laptop's and a phone's width (issue [polish] item 1): every row's buttons are on
+// The list tables at a laptop's and a phone's width: every row's buttons are on
 // screen and can be clicked, and no table makes the page scroll sideways; with JavaScript and without.
 import type { Page } from "@playwright/test";
 import { makeDashboardWorld } from "./dashboard-fixtures";

@@ -18,7 +18,7 @@ test("creates a network from the list, opens it, edits its settings and deletes 
   await page.getByLabel("Address").fill("Westlands, Nairobi");
   await page.getByLabel("Phone number").fill("0712 345 678");
   await page.getByRole("button", { name: "Create" }).click();
-  // The new network's profile, not the list (issue 17 item 6).
+  // The new network's profile, not the list.
   await expect(page).toHaveURL(/\/venues\/\d+\/overview$/);
   await expect(page.getByText("Network Sarit Centre created.")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: "Sarit Centre" })).toBeVisible();

@@ -1,5 +1,6 @@
-// Access points: create (New hotspot), details frame, overview, settings and delete (spec 2 §2, §5, §6),
-// through the route loaders and actions, on SQLite and PostgreSQL.
+// Access points: create (New hotspot), details frame, overview, settings and delete
+// (docs/guide/access-points.md, docs/guide/access-control.md#what-each-permission-shows), through the
+// route loaders and actions, on SQLite and PostgreSQL.
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { buildDevice } from "~/tools/factories.server";

@@ -1,5 +1,5 @@
-// Ads on the guest path over real HTTP against the built server, on SQLite and PostgreSQL (issue
-// [surveys-ads] §8): a campaign and a banner made through the console (the upload through the request
+// Ads on the guest path over real HTTP against the built server, on SQLite and PostgreSQL:
+// a campaign and a banner made through the console (the upload through the request
 // boundary), the connect page — built-in and inside a published splash page — shows the banner as a
 // plain image link, the image is served from /assets/ads/…, a click goes through /ads/click/{id}
 // (counted, then to the stored URL only), signing up after seeing the banner is a conversion,

@@ -1,4 +1,4 @@
-// Ads (issue [surveys-ads] §6–9; spec 3 ads routes, "Ad campaign", "Banner", §4 status, §9 CTR) on
+// Ads (docs/guide/ads.md#routes, #campaigns, #banners, #dashboard-and-analytics) on
 // SQLite and PostgreSQL, through the routes' loaders and actions and the services: the campaign
 // rules, the derived statuses and a Pause that changes the campaign, campaigns.csv, banner uploads
 // (type by content, size from the image, http(s) click URLs only), serving and rotation, counting

@@ -82,7 +82,7 @@ describe("analytics definitions on a hand-made day", () => {
     });
   });
 
-  it("averages dwell over ended connections only, alike from the roll-ups and from raw rows (issue 17 item 8)", async () => {
+  it("averages dwell over ended connections only, alike from the roll-ups and from raw rows", async () => {
     const { net, day, scope } = await handMadeDay();
     // A second open session at Beta and a never-authorized visit: neither changes the average.
     await net.connect("b", { created_at: day + 15 * HOUR, authorized_at: day + 15 * HOUR + 1_000 });

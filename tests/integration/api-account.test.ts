@@ -1,5 +1,5 @@
-// The Account service REST API (spec 1 §7) under /account/api/v1/…: route loaders and actions
-// called with a Request, on SQLite and PostgreSQL.
+// The Account service REST API (docs/guide/api.md#account-service) under /account/api/v1/…:
+// route loaders and actions called with a Request, on SQLite and PostgreSQL.
 import { randomUUID } from "node:crypto";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";

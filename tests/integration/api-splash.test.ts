@@ -1,5 +1,4 @@
-// The splash pages and assets REST API (spec 2 §7 splash_pages, splash_pages/configs,
-// splash_pages/display_settings, splash_pages/publish, splash_pages/copy, assets) under
+// The splash pages and assets REST API (docs/guide/api.md#splash-pages) under
 // /account/api/v1/: route loaders and actions called with a Request and a bearer token, on SQLite
 // and PostgreSQL. The body caps of the request boundary for these paths are checked over loopback.
 import http from "node:http";
@@ -614,7 +613,7 @@ describe("splash_pages", () => {
     expect((await del(created.id)).status).toBe(404);
   });
 
-  it("refuses each call without its permission (spec 2 §6), with the spec's messages", async () => {
+  it("refuses each call without its permission, with the spec's messages", async () => {
     const { org, token, ap } = await setup();
     const created = await createPage(token, org.id);
     await call(copy, `splash_pages/copy/${created.id}?template=cafe`, { token, org: org.id, params: { id: created.id } });

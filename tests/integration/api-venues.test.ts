@@ -1,5 +1,6 @@
-// The networks and access points REST API (spec 2 §7) under /account/api/v1/: route loaders and
-// actions called with a Request and a bearer token, on SQLite and PostgreSQL.
+// The networks and access points REST API (docs/guide/api.md#account-service) under
+// /account/api/v1/: route loaders and actions called with a Request and a bearer token, on
+// SQLite and PostgreSQL.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";

@@ -1,4 +1,4 @@
-// Dispatching broadcast schedules on the job queue (issue [marketing] §4–5, decision 0018): who
+// Dispatching broadcast schedules on the job queue (decision 0018): who
 // receives, exactly once with two workers and after crashes, the SMS rate, retries, failures, the
 // schedule's status, and the mail's unsubscribe headers (through a real SMTP conversation).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

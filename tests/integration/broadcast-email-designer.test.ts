@@ -1,4 +1,4 @@
-// The broadcast e-mail's visual designer (issue [marketing] §3 "E-mail") through its loader, action
+// The broadcast e-mail's visual designer through its loader, action
 // and image upload route, on SQLite and PostgreSQL: the designer's save (inlined HTML, its project as
 // email_design, the text as typed), a bad project refused, the hand-written path still clearing the
 // project, and the asset manager's uploads: broadcast editors only, other organisations' broadcasts

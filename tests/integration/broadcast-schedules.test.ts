@@ -1,8 +1,8 @@
-// Broadcast schedules (issue [marketing] §3 "Schedules"; spec 3 §2 broadcast/{id}/schedules, §3
-// Broadcast schedule, §6 create_groups) through the page's loader and action and the service, on
-// SQLite and PostgreSQL: the form's rules (channel, groups, now or later, content for the channel),
-// one dispatch job per schedule at its time, the list, cancelling only what has not started (also
-// when two cancels race), permissions and other organisations' ids.
+// Broadcast schedules (docs/guide/marketing.md#schedules,
+// docs/guide/access-control.md#what-each-permission-shows) through the page's loader and action and
+// the service, on SQLite and PostgreSQL: the form's rules (channel, groups, now or later, content
+// for the channel), one dispatch job per schedule at its time, the list, cancelling only what has
+// not started (also when two cancels race), permissions and other organisations' ids.
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import type { ScheduleStatus } from "~/db/schema";

@@ -1,7 +1,7 @@
-// The broadcast console (issue [marketing] §3; spec 3 §2 broadcasts, broadcasts/create,
-// broadcast/{id}/{messages|email|sms|settings}, §3 Broadcast, §5, §6) through its loaders and actions,
-// on SQLite and PostgreSQL: creating, the list, settings, the e-mail and the SMS, delete with the
-// spec's confirmation, the Messages section's totals and rows, permissions and other organisations' ids.
+// The broadcast console (docs/guide/marketing.md#broadcasts,
+// docs/guide/access-control.md#what-each-permission-shows) through its loaders and actions, on SQLite
+// and PostgreSQL: creating, the list, settings, the e-mail and the SMS, delete with the spec's
+// confirmation, the Messages section's totals and rows, permissions and other organisations' ids.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import type { DeliveryStatus } from "~/db/schema";

@@ -1,4 +1,4 @@
-// Answers compressed for mobile data (issue 17 §9), over real HTTP against the built server
+// Answers compressed for mobile data, over real HTTP against the built server
 // (server/app.mjs over build/index.js), on SQLite and PostgreSQL: pages in brotli or gzip as the
 // client asks and as they are without Accept-Encoding, a large CSV export compressed and still
 // streamed (the compressor is flushed after every batch), small bodies left alone, and /build

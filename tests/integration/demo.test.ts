@@ -250,9 +250,7 @@ describe("the demo's SMS callbacks", () => {
     const { organizationId } = await generateDemoData({ ...SMALL, seed: 3, ownerId: owner.id, smsCallbackKey: key });
     expect(await keyOf(organizationId)).toBe(key);
     const other = await makeUser();
-    await expect(generateDemoData({ ...SMALL, seed: 4, ownerId: other.id, smsCallbackKey: "short" })).rejects.toThrow(
-      /--sms-callback-key/,
-    );
+    await expect(generateDemoData({ ...SMALL, seed: 4, ownerId: other.id, smsCallbackKey: "short" })).rejects.toThrow(/--sms-callback-key/);
   });
 
   it("gives an install whose demo was loaded with the old fixed key a random one when it migrates", async () => {

@@ -1,8 +1,6 @@
-// Broadcasts and schedules through the data API (issue [marketing]; spec 3 §7 broadcasts,
-// broadcastsCount, broadcast(id){… schedules schedulesCount}, createBroadcast, updateBroadcastEmail,
-// updateBroadcastMessage, deleteBroadcast, scheduleBroadcast), over HTTP against the built server on
-// SQLite and PostgreSQL: the answers, the forms' refusals (422), permissions (403), other
-// organisations' ids (404), and one dispatch job per schedule.
+// Broadcasts and schedules through the data API (docs/guide/api.md#queries), over HTTP against the
+// built server on SQLite and PostgreSQL: the answers, the forms' refusals (422), permissions (403),
+// other organisations' ids (404), and one dispatch job per schedule.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { refusalMessage, type Permission } from "~/lib/permissions";

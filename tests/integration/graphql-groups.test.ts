@@ -1,5 +1,6 @@
-// Customer groups through the data API (issue [marketing]; spec 3 §3 Customer group, §6, §7), over HTTP
-// against the built server on SQLite and PostgreSQL: the answer's shape (filters as JSON text,
+// Customer groups through the data API (docs/guide/marketing.md#customer-groups,
+// docs/guide/access-control.md#what-each-permission-shows, docs/guide/api.md#data-api-graphql), over
+// HTTP against the built server on SQLite and PostgreSQL: the answer's shape (filters as JSON text,
 // customersCount, createdBy), paging and search, the mutations' { code, message, recordId }, the
 // permissions' refusals, other organisations' ids, and filters that are not the structure.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The data API's door (issue 16 "Safe by construction"), over HTTP against the built server on
+// The data API's door, over HTTP against the built server on
 // SQLite and PostgreSQL: authentication, the organisation header, rate limit, body size, depth,
 // cost and alias limits, bad input of every kind, introspection and masked errors.
 import { sql } from "kysely";

@@ -1,4 +1,4 @@
-// No N+1 in the data API (issue 16): nested fields of a page are read in batches, so a query costs
+// No N+1 in the data API: nested fields of a page are read in batches, so a query costs
 // the same number of database queries whatever its page size. Counted over HTTP against the built
 // server, whose database module is the test's (tests/fixtures/http-server.ts), by putting a
 // counting Kysely plugin on the shared instance for the length of one request.

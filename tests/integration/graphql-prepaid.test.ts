@@ -1,4 +1,4 @@
-// Service plans and bandwidth policies through the data API (issue [prepaid]; spec 3 §7), over HTTP
+// Service plans and bandwidth policies through the data API (docs/guide/api.md#data-api-graphql), over HTTP
 // against the built server on SQLite and PostgreSQL: every query and mutation, the form's refusals
 // (422), permissions (403), other organisations' ids (404), and a page of plans with their
 // policies read in the same number of queries for 2 plans as for 20.

@@ -1,4 +1,4 @@
-// Every query of the data API (spec 1 §7, spec 2 §7, spec 3 §7) over HTTP against the built server,
+// Every query of the data API (docs/guide/api.md#data-api-graphql) over HTTP against the built server,
 // on SQLite and PostgreSQL: the answer's shape and values (the same as the services give the pages),
 // the permission refusals with the spec's messages, and another organisation's ids as not found.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The group filter compiler (app/services/marketing/group-filter.server.ts; issue [marketing] §2) on
+// The group filter compiler (app/services/marketing/group-filter.server.ts) on
 // SQLite and PostgreSQL: every operator on every kind of filter field, AND/OR precedence, date ranges,
 // venues and access points, minimums of connections and days, values that look like SQL, LIKE
 // wildcards as literal text, and other organisations' customers and venues — each written as a table

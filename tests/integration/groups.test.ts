@@ -1,8 +1,9 @@
-// The customer group screens (spec 3 §2 groups, groups/{id}/{customers|filters|settings}, §3, §5, §6;
-// issue [marketing] §1–§2) through their loaders and actions, on SQLite and PostgreSQL: creating with
-// the required name, the list (Customers counted, Owner, search, paging), the three sections, the
-// Filters form with rules added and removed by conform's list intents (as a browser without
-// JavaScript posts them), deleting after the spec's question, permissions and other organisations' ids.
+// The customer group screens (docs/guide/marketing.md#customer-groups,
+// docs/guide/access-control.md#what-each-permission-shows) through their loaders and actions, on
+// SQLite and PostgreSQL: creating with the required name, the list (Customers counted, Owner, search,
+// paging), the three sections, the Filters form with rules added and removed by conform's list
+// intents (as a browser without JavaScript posts them), deleting after the spec's question,
+// permissions and other organisations' ids.
 import { INTENT, serializeIntent } from "@conform-to/dom";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";

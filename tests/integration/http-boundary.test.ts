@@ -1,4 +1,4 @@
-// The attacks of issue [hardening] that live at the HTTP boundary, performed over real HTTP against
+// The attacks on the HTTP boundary (docs/security.md, "The HTTP boundary"), performed over real HTTP against
 // the built server (server/app.mjs over build/index.js), on SQLite and PostgreSQL: cross-site
 // requests (CSRF), oversized and chunked bodies, wrong content types, NUL bytes, open redirects,
 // cookies over HTTPS and caching of pages with customer data.

@@ -1,4 +1,4 @@
-// The durable job queue (issue [hardening] item 11): claim, retry with backoff, dead letters, lease
+// The durable job queue: claim, retry with backoff, dead letters, lease
 // expiry, recurring slots, several workers and several processes, graceful stop.
 import { execFile } from "node:child_process";
 import path from "node:path";

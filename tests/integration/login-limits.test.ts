@@ -1,4 +1,4 @@
-// Sign-in limits count per account and per address (issue [hardening] "Also close"): the e-mail and
+// Sign-in limits count per account and per address: the e-mail and
 // the phone number of one account share one counter, and successful sign-ins leave nothing behind.
 import { describe, expect, it } from "vitest";
 import * as apiLogin from "~/routes/account+/api.v1.auth.login";

@@ -1,4 +1,4 @@
-// Mail goes out through the job queue (issue [hardening] item 7): with the SMTP server down, asking
+// Mail goes out through the job queue: with the SMTP server down, asking
 // for a password reset answers exactly as for an unknown account (no error, no account oracle), and
 // the mail is retried and ends as a visible dead letter; the outbox log names no live link.
 import { randomUUID } from "node:crypto";

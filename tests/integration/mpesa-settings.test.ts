@@ -1,4 +1,4 @@
-// An organisation's M-Pesa (Daraja) credentials (issue [prepaid] §6) on SQLite and PostgreSQL:
+// An organisation's M-Pesa (Daraja) credentials on SQLite and PostgreSQL:
 // secrets encrypted at rest and never in the page's data, owner only, "Test connection" against
 // the fake Daraja, and the one OAuth token per credential that all instances share.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

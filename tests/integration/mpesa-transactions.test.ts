@@ -1,6 +1,6 @@
-// The M-Pesa transactions list (issue [prepaid] §6; spec 3 §2 "Mobile-money transactions list", §3,
-// §4, §7 POST /api/v1/getmpesatransactions, §8, §9) on SQLite and PostgreSQL: the service, the page's
-// loader, mpesa_transactions.csv, the REST call, and all of them over HTTP. Rows are inserted directly.
+// The M-Pesa transactions list (docs/guide/plans-and-prepaid.md#m-pesa-transactions,
+// docs/guide/api.md#m-pesa-transactions) on SQLite and PostgreSQL: the service, the page's loader,
+// mpesa_transactions.csv, the REST call, and all of them over HTTP. Rows are inserted directly.
 import type { Insertable } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";

@@ -1,7 +1,8 @@
-// The console's bandwidth policy, service plan and free plan screens (spec 3 §2, §4, §5, §6, §8, §9;
-// issue [prepaid] items 1–3) through their loaders and actions, on SQLite and PostgreSQL: defaults,
-// the spec's messages, deletion and its refusal, the free plan, permissions, tenancy, and the pages
-// as a browser without JavaScript gets them.
+// The console's bandwidth policy, service plan and free plan screens
+// (docs/guide/access-control.md#what-each-permission-shows, docs/guide/plans-and-prepaid.md) through
+// their loaders and actions, on SQLite and PostgreSQL: defaults, the spec's messages, deletion and
+// its refusal, the free plan, permissions, tenancy, and the pages as a browser without JavaScript
+// gets them.
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { refusalMessage, type Permission } from "~/lib/permissions";
@@ -560,7 +561,7 @@ describe("the free plan", () => {
   });
 });
 
-describe("permissions (spec 3 §6, enforced on the server)", () => {
+describe("permissions, enforced on the server", () => {
   async function memberWith(orgId: number, permissions: Permission[]) {
     return (await makeMember(orgId, "custom", permissions)).user;
   }

@@ -1,4 +1,4 @@
-// Service plans and bandwidth policies (issue [prepaid] §1–§3; spec 3 §3–§6) on SQLite and
+// Service plans and bandwidth policies (docs/guide/plans-and-prepaid.md) on SQLite and
 // PostgreSQL, through the services the pages and the data API call: the form's rules and messages
 // as a table, base units, generated codes, one free plan, tenancy (another organisation's ids are
 // 404s, its policies refused) and the permissions of custom roles.

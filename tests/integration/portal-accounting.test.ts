@@ -1,4 +1,4 @@
-// Gateway accounting (issue [portal] §5) on SQLite and PostgreSQL: start, interim and stop records,
+// Gateway accounting on SQLite and PostgreSQL: start, interim and stop records,
 // out of order and repeated, in batches, for unknown sessions, malformed, and from another
 // organisation's or network's gateway; the roll-ups follow; and the HTTP endpoint's refusals.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

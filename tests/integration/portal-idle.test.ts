@@ -1,4 +1,4 @@
-// The idle-end job (issue [portal] §5) on SQLite and PostgreSQL: online connections end when their
+// The idle-end job on SQLite and PostgreSQL: online connections end when their
 // gateway stops accounting for PORTAL_IDLE_MINUTES or their session runs out, at the right time,
 // in batches, exactly once however many instances run it at the same moment.
 import { execFile } from "node:child_process";

@@ -1,4 +1,4 @@
-// Closing a connection in the console reaches the gateway (issue [portal] §6) on SQLite and
+// Closing a connection in the console reaches the gateway on SQLite and
 // PostgreSQL: the UniFi controller is told by a retried job, Mlango's own make polls a revocation
 // list, Meraki and openNDS cannot be told and the console says so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

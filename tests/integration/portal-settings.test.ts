@@ -1,4 +1,4 @@
-// A network's guest portal settings (issue 10 §1): the settings page's "Guest portal" section and
+// A network's guest portal settings: the settings page's "Guest portal" section and
 // GET/PUT /account/api/v1/venues/{id}/gateway, on SQLite and PostgreSQL. Secrets are stored
 // encrypted and never reach a browser or an API client.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";

@@ -1,4 +1,4 @@
-// Guests' social sign-in (issue [portal] §2), over real HTTP against the built server with every
+// Guests' social sign-in, over real HTTP against the built server with every
 // provider played by the fake OAuth provider (OAUTH_PROVIDER_URL), on SQLite and PostgreSQL: a
 // guest arrives through the Meraki entry, signs in at the provider and is let through; failures
 // and forged states get readable pages; the console page keeps client secrets write-only.

@@ -1,5 +1,5 @@
 // Links in mails come from configuration (PUBLIC_URL) only: a forged Host or X-Forwarded-Host must
-// never put a live reset or invitation token on an attacker's host (issue [hardening] item 1).
+// never put a live reset or invitation token on an attacker's host.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { insertRole } from "~/tools/factories.server";

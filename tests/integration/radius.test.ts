@@ -1,4 +1,4 @@
-// RADIUS through the real FreeRADIUS (issue [radius]) on SQLite and PostgreSQL: a MikroTik hands a
+// RADIUS through the real FreeRADIUS on SQLite and PostgreSQL: a MikroTik hands a
 // guest over, the connect page authorizes, the grant page posts one-time credentials, and the
 // (fake) router logs in with PAP or CHAP through FreeRADIUS and Mlango; replies carry the plan's
 // limits; accounting moves the console's figures; quota exhaustion and closing in the console send

@@ -1,5 +1,5 @@
 // Sign-up proves the e-mail address, and nobody claims an invitation by signing up with the invited
-// address (issue [hardening] item 2, and "Register reveals which e-mails have accounts").
+// address (docs/security.md, "Accounts and sessions"; decision 0013).
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -289,7 +289,7 @@ describe("changing the account e-mail", () => {
     expect(wrong.status).toBe(400);
     const ok = await submitProfile(owner.id, org.id, { email: target, current_password: "password123" });
     expect(ok.status).toBe(302);
-    // No SMTP_URL in the tests: the toast does not claim the link was sent (issue 17 item 7).
+    // No SMTP_URL in the tests: the toast does not claim the link was sent.
     const toast = (await sessionStorage().getSession(ok.headers.get("Set-Cookie")!.split(";")[0])).get("toast");
     expect(toast?.message).toBe(
       `Your account details have been updated. The link to confirm ${target.toLowerCase()} was not sent: no mail server is set (SMTP_URL), so it is kept in the outbox folder ${path.resolve(outboxDir())}. Your e-mail address changes when you open the link.`,

@@ -84,7 +84,7 @@ describe("subscribing from a report page", () => {
     expect(await myReports(ctx, "overview")).toMatchObject([{ report: "overview", send_at: 24 }]);
 
     // Subscribing again moves the hour; there is still one subscription. Without SMTP_URL the toast
-    // says the reports stay in the outbox folder (issue 17 item 7).
+    // says the reports stay in the outbox folder.
     const env = getEnv() as { SMTP_URL?: string };
     let moved: Response;
     try {

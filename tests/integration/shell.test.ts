@@ -187,7 +187,7 @@ describe("pages not built yet (/{orgId}/*)", () => {
     expect((await splat(org.id, "venues", user.id)).status).toBe(403);
     expect((await splat(org.id, "broadcasts", user.id)).status).toBe(200);
     expect((await splat(org.id, "broadcasts/create", user.id)).status).toBe(403);
-    // Survey and Ads take view_surveys / view_ads (issue [surveys-ads] §10).
+    // Survey and Ads take view_surveys / view_ads.
     expect((await splat(org.id, "surveys", user.id)).status).toBe(403);
     const { user: surveyor } = await makeMember(org.id, "custom", ["view_surveys"]);
     expect((await splat(org.id, "surveys", surveyor.id)).status).toBe(200);

@@ -1,4 +1,4 @@
-// An organisation's SMS provider settings (Africa's Talking, issue [marketing] §3 "SMS") on SQLite
+// An organisation's SMS provider settings (Africa's Talking) on SQLite
 // and PostgreSQL: the API key encrypted at rest and never in the page, a callback key made once and
 // kept, owner only (view_settings sees what is set), clear messages for bad input, removal only once
 // confirmed, and smsSenderFor for the dispatch.

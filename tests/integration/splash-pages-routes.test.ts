@@ -1,6 +1,7 @@
-// The console's splash page screens (spec 2 §2 splash pages, §5, §6; issue [splash] items 1–3, 5)
-// through their loaders and actions, on SQLite and PostgreSQL: create, set up, code saves and
-// their refusals, options, publishing, deletion, tenancy, the preview's headers and images.
+// The console's splash page screens (docs/guide/splash-pages.md#routes,
+// docs/guide/access-control.md#what-each-permission-shows) through their loaders and actions, on
+// SQLite and PostgreSQL: create, set up, code saves and their refusals, options, publishing,
+// deletion, tenancy, the preview's headers and images.
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { getEnv } from "~/env.server";

@@ -1,4 +1,4 @@
-// SQLite shared by two processes (issue [hardening] item 10, decision 0012): read-then-write
+// SQLite shared by two processes (decision 0012): read-then-write
 // transactions in both never fail with "database is locked", and waiting for another process's
 // lock keeps this process's event loop free. On PostgreSQL the same workload simply succeeds.
 import { spawn } from "node:child_process";

@@ -1,5 +1,6 @@
-// The subscriptions list (issue [prepaid] §7; spec 3 §2, §3, §7) on SQLite and PostgreSQL: the
-// service, the page's loader and the data API over HTTP. Subscriptions are inserted directly.
+// The subscriptions list (docs/guide/plans-and-prepaid.md#subscriptions,
+// docs/guide/api.md#data-api-graphql) on SQLite and PostgreSQL: the service, the page's loader
+// and the data API over HTTP. Subscriptions are inserted directly.
 import type { Insertable } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";

@@ -1,4 +1,4 @@
-// Guests answer surveys on the "online" page (issue [surveys-ads] §3), over real HTTP against the built
+// Guests answer surveys on the "online" page, over real HTTP against the built
 // server, on SQLite and PostgreSQL: the offer (Active, this network or all, once per customer), the
 // plain form, answers stored against the customer and the connection, and every refusal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

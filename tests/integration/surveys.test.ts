@@ -1,6 +1,6 @@
-// Surveys (issue [surveys-ads] §1–5), on SQLite and PostgreSQL: the form's rules, derived statuses,
-// create/edit/delete through the pages' actions, permissions, 404s across organisations, the report
-// (paging from both ends, summaries, personal data), the exports, and the REST calls of spec 3 §7.
+// Surveys, on SQLite and PostgreSQL: the form's rules, derived statuses, create/edit/delete through
+// the pages' actions, permissions, 404s across organisations, the report (paging from both ends,
+// summaries, personal data), the exports, and the REST calls of docs/guide/api.md#survey-service.
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
@@ -666,7 +666,7 @@ describe("report and exports", () => {
   });
 });
 
-describe("REST (spec 3 §7)", () => {
+describe("REST", () => {
   async function apiCaller() {
     const o = await owner();
     const token = await issueToken(o.user.id, "api");

@@ -1,5 +1,5 @@
 // Browser sessions and API tokens are separate, expire and can be revoked; passwords are hashed at
-// OWASP's scrypt cost and older hashes are upgraded at sign-in (issue [hardening] "Also close").
+// OWASP's scrypt cost and older hashes are upgraded at sign-in.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";

@@ -1,4 +1,4 @@
-// Unsubscribing from broadcast mail without signing in (issue [marketing] §3 "E-mail"): the page, the
+// Unsubscribing from broadcast mail without signing in: the page, the
 // button, the mail client's one-click POST (RFC 8058, cross-site, no cookies), forged tokens, and the
 // next schedule skipping the customer.
 import type { AddressInfo } from "node:net";

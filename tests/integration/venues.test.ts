@@ -1,5 +1,7 @@
-// Networks (venues): list with counts, create, settings, profile frame and delete (spec 2 §2, §5, §6),
-// through the route loaders and actions, on SQLite and PostgreSQL.
+// Networks (venues): list with counts, create, settings, profile frame and delete
+// (docs/guide/networks.md#network-profile, #validation,
+// docs/guide/access-control.md#what-each-permission-shows), through the route loaders and actions, on
+// SQLite and PostgreSQL.
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { refusalMessage } from "~/lib/permissions";

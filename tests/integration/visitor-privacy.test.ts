@@ -1,6 +1,5 @@
 // Guests' names, phone numbers and e-mail addresses need view_clients wherever they are shown:
-// a role with only view_networks sees report totals, never the visitor lists or their exports
-// (issue [hardening] item 6).
+// a role with only view_networks sees report totals, never the visitor lists or their exports.
 import { describe, expect, it } from "vitest";
 import type { VisitorReport } from "~/lib/reports";
 import * as visitorPage from "~/routes/$orgId+/reports+/$report";

@@ -1,7 +1,7 @@
-// The console's voucher screens and the vouchers REST API (spec 3 §2 vouchers and vouchers/generate,
-// §3 Voucher group, §4 the form's modes, §5 its messages, §7 POST/PUT vouchers, §8; issue [prepaid]
-// item 4) through their loaders and actions, on SQLite and PostgreSQL: generating and updating
-// groups, the list, the detail, the print sheet and the CSV, permissions and tenancy.
+// The console's voucher screens and the vouchers REST API (docs/guide/plans-and-prepaid.md#vouchers,
+// docs/guide/api.md#vouchers) through their loaders and actions, on SQLite and PostgreSQL:
+// generating and updating groups, the list, the detail, the print sheet and the CSV, permissions and
+// tenancy.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
@@ -486,7 +486,7 @@ describe("the REST API (POST/PUT/GET /account/api/v1/vouchers)", () => {
     });
   });
 
-  it("422s carry the field messages (spec 3 §8)", async () => {
+  it("422s carry the field messages", async () => {
     const { orgId, planId, token } = await api();
     const res = await call(vouchersApi, "vouchers", { token, json: { organization_id: orgId, name: "", service_plan_id: planId } });
     expect(res.status).toBe(422);

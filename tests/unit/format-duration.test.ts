@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatClock, formatHms } from "~/lib/format";
 
-describe("formatHms (issue 17 item 8)", () => {
+describe("formatHms", () => {
   it("keeps the spec's h m s under a day", () => {
     expect(formatHms(0)).toBe("0h 0m 0s");
     expect(formatHms(10)).toBe("0h 0m 10s");

@@ -6,7 +6,7 @@ interface MenuItem {
   show: boolean;
 }
 
-/** The side menu of the organisation profile (spec 1 §2 "Access control"). */
+/** The side menu of the organisation profile (docs/guide/access-control.md#routes). */
 export function OrganizationMenu({ canInvite, canAddRole }: { canInvite: boolean; canAddRole: boolean }) {
   const items: MenuItem[] = [
     { to: "administrators", label: "Administrators", show: true },

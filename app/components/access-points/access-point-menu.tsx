@@ -10,9 +10,9 @@ const ITEMS = [
 ] as const;
 
 /**
- * The access point's side menu (spec 2 §2 "Access point details"); Delete asks first and posts to
- * the settings page, whose action deletes (and, without JavaScript, asks there). The tabs of
- * customer data (connections, devices, clients) need view_clients.
+ * The access point's side menu (docs/guide/access-points.md#access-point-details); Delete asks
+ * first and posts to the settings page, whose action deletes (and, without JavaScript, asks
+ * there). The tabs of customer data (connections, devices, clients) need view_clients.
  */
 export function AccessPointMenu({
   base,

@@ -13,7 +13,10 @@ export interface AccessPointRow {
   onlineConnectionsCount: number;
 }
 
-/** The access points list (spec 2 §2): Name, Make, Mac address, Serial number, Clients, Connections, Online. */
+/**
+ * The access points list (docs/guide/access-points.md#access-points-list): Name, Make, Mac address, Serial
+ * number, Clients, Connections, Online.
+ */
 export function AccessPointsTable({ orgId, rows, empty }: { orgId: number; rows: readonly AccessPointRow[]; empty: string }) {
   return (
     <DataTable

@@ -38,7 +38,7 @@ export interface ConnectionsTableProps {
   hide?: readonly ("Customer" | "Network" | "Access Point")[];
 }
 
-/** The one connections table of every screen (spec 2 §2 "Connections table", spec 1 "Connections table"). */
+/** The one connections table of every screen (docs/guide/connections-devices-customers.md#connections-table). */
 export function ConnectionsTable({
   title = "Authorized connections",
   page,

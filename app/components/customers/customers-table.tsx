@@ -19,7 +19,7 @@ export interface CustomersTableProps {
   prefix?: string;
 }
 
-/** The clients (Wi-Fi users) list (spec 2 §2): each name opens the customer's profile. */
+/** The clients (Wi-Fi users) list (docs/guide/connections-devices-customers.md#customers-list): each name opens the customer's profile. */
 export function CustomersTable({ title = "Customers", page, params, hideControls = false, prefix = "" }: CustomersTableProps) {
   const { orgId } = useParams();
   return (

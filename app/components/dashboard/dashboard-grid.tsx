@@ -12,7 +12,7 @@ import {
 } from "~/lib/dashboard-layout";
 import { EditForm } from "./edit-form";
 
-/** The dashboard's rows of columns of dashlets; in edit mode with the controls of spec 1 §4. */
+/** The dashboard's rows of columns of dashlets; in edit mode with the controls of docs/guide/dashboard.md#edit-mode. */
 export function DashboardGrid({
   layout,
   data,

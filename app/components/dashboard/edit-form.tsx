@@ -13,10 +13,10 @@ export interface EditActionData {
 const EDIT_FETCHER_KEY = "dashboard-edit";
 
 /**
- * One dashboard edit (spec 1 §4: every change is saved at once). Without JavaScript a plain POST
- * that comes back to the same page; with it a fetcher, so the page does not reload, and the
- * `_fetcher` field asks the action for JSON instead of a redirect. A failed save is reported by
- * EditFailure on the page.
+ * One dashboard edit (docs/guide/dashboard.md#edit-mode: every change is saved at once). Without
+ * JavaScript a plain POST that comes back to the same page; with it a fetcher, so the page does
+ * not reload, and the `_fetcher` field asks the action for JSON instead of a redirect. A failed
+ * save is reported by EditFailure on the page.
  */
 export function EditForm({
   intent,

@@ -1,7 +1,7 @@
 import type { UsageTotals } from "~/lib/analytics";
 import { formatBytes, formatCount, formatHms } from "~/lib/format";
 
-/** The aggregate usage summary (spec 1 §2 "Home dashboard", §3), as a row of cards. */
+/** The aggregate usage summary (docs/guide/dashboard.md#summary-cards), as a row of cards. */
 export function SummaryCards({ totals }: { totals: UsageTotals }) {
   const cards: [string, string][] = [
     ["Upload", formatBytes(totals.upload)],

@@ -1,4 +1,4 @@
-// The dashlet registry: one component per dashlet key of the stored layout (spec 1 §2, §3).
+// The dashlet registry: one component per dashlet key of the stored layout (docs/guide/dashboard.md#dashlets).
 import type { DashletKey } from "~/lib/dashboard-layout";
 import { AccessPointStatusDashlet } from "./access-point-status";
 import { RecentConnectionsDashlet, WhoIsOnlineDashlet } from "./connections";

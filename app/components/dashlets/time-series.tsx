@@ -10,7 +10,7 @@ import { formatOffset } from "~/lib/time-zone";
 /** Bars read well up to about two months of days; beyond, hundreds of bars cost much to draw and little to read, so a line. */
 const chartFor = (points: number) => (points > 62 ? LineChart : BarChart);
 
-/** Dwell time: hours per bucket on the chart (spec 1 §2), the total as h m s. */
+/** Dwell time: hours per bucket on the chart (docs/guide/dashboard.md#dashlets), the total as h m s. */
 export function DwellTimeDashlet({ data, env }: DashletProps<"dwell_time">) {
   const { offsetMs } = useOrgClock();
   const total = data.points.reduce((sum, p) => sum + p.dwellTime, 0);
@@ -54,8 +54,9 @@ export function FootfallDashlet({ data, env }: DashletProps<"footfall">) {
 }
 
 /**
- * Campaign summary (spec 1 §2): the hourly chart of impressions, clicks and conversions and the
- * click-through rate, from Mlango's own ad serving (decision 0020). Without view_ads it says so.
+ * Campaign summary (docs/guide/dashboard.md#dashlets): the hourly chart of impressions, clicks
+ * and conversions and the click-through rate, from Mlango's own ad serving (decision 0020).
+ * Without view_ads it says so.
  */
 export function CampaignSummaryDashlet({ data, env }: DashletProps<"campaign_summary">) {
   const { offsetMs } = useOrgClock();

@@ -25,7 +25,7 @@ export interface DevicesTableProps {
   prefix?: string;
 }
 
-/** The devices list (spec 2 §2 "Devices list"): Block asks 'Are you sure you want to block device …?'. */
+/** The devices list (docs/guide/connections-devices-customers.md#devices-list): Block asks 'Are you sure you want to block device …?'. */
 export function DevicesTable({ title = "Devices", page, params, canBlock, hideCustomer = false, prefix = "" }: DevicesTableProps) {
   const zone = formatOffset(useOrgClock().offsetMs);
   const { orgId } = useParams();

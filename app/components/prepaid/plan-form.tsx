@@ -7,7 +7,7 @@ import { ErrorList, Field, FormErrors, SelectField, SubmitButton } from "~/compo
 import { DATA_UNITS, DURATION_UNITS, FREE_EVERY, LIMIT_TYPES, PLAN_KINDS, servicePlanSchema } from "~/lib/schemas/plans";
 import { AmountField, TextareaField } from "./amount-field";
 
-/** The spec's defaults (spec 3 §9): Unlimited, Time, Mins, MBs, 1 connection, validity 1 Hrs, price 0. */
+/** The defaults (docs/guide/plans-and-prepaid.md#plan-form): Unlimited, Time, Mins, MBs, 1 connection, validity 1 Hrs, price 0. */
 export const NEW_PLAN_VALUES: Record<string, string> = {
   plan_kind: "Unlimited",
   limit_type: "Time",

@@ -5,7 +5,7 @@ import { Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { BANDWIDTH_UNITS, bandwidthPolicySchema } from "~/lib/schemas/plans";
 import { AmountField, TextareaField } from "./amount-field";
 
-/** The spec's defaults (spec 3 §9): 1 Mbps upload and download. */
+/** The defaults (docs/guide/plans-and-prepaid.md#bandwidth-policies): 1 Mbps upload and download. */
 export const NEW_POLICY_VALUES: Record<string, string> = {
   max_upload: "1",
   max_upload_unit: "Mbps",

@@ -20,8 +20,9 @@ interface VoucherFormProps {
 }
 
 /**
- * The generate/update form of a voucher group (spec 3 §2, §4, §5): name, value, validity and
- * description, plus the plan the codes give, how many codes (create only) and uses per code.
+ * The generate/update form of a voucher group (docs/guide/plans-and-prepaid.md#vouchers):
+ * name, value, validity and description, plus the plan the codes give, how many codes
+ * (create only) and uses per code.
  */
 export function VoucherForm({ lastResult, defaultValue, today, creating, plans, action, cancelTo }: VoucherFormProps) {
   const schema = useMemo(() => voucherGroupSchema(today, creating), [today, creating]);

@@ -14,7 +14,7 @@ function sharedQuery(search: string): string {
   return query ? `?${query}` : "";
 }
 
-/** The six reports as tabs (spec 3 §2 "reports/{report?}"). */
+/** The six reports as tabs (docs/guide/reports.md#routes). */
 export function ReportTabs({ orgId }: { orgId: number }) {
   const { search } = useLocation();
   const query = sharedQuery(search);

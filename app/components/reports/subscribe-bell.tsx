@@ -16,9 +16,10 @@ function BellIcon() {
 }
 
 /**
- * The subscribe bell (spec 3 §2, §9): a disclosure with a plain POST form, so it opens and works
- * without JavaScript. Not subscribed: an hour 01–24 (default 18) and Subscribe. Subscribed: the
- * hour and Unsubscribe. Errors open the panel and show the message.
+ * The subscribe bell (docs/guide/reports.md#report-subscriptions): a disclosure with a plain
+ * POST form, so it opens and works without JavaScript. Not subscribed: an hour 01–24 (default
+ * 18) and Subscribe. Subscribed: the hour and Unsubscribe. Errors open the panel and show the
+ * message.
  */
 export function SubscribeBell({ header, lastResult }: { header: ReportPageHeader; lastResult?: SubmissionResult<string[]> | null }) {
   const zone = formatOffset(useOrgClock().offsetMs);

@@ -17,7 +17,7 @@ export interface VisitorListRow {
   connectionsCount: number;
 }
 
-/** A visitor list (spec 3 §3 "Visitor record") with records per page, search, export and pages; numbers run on across pages. */
+/** A visitor list (docs/guide/reports.md#visitor-lists) with records per page, search, export and pages; numbers run on across pages. */
 export function VisitorsTable({
   orgId,
   rows,

@@ -1,8 +1,9 @@
 import { Link, useLocation } from "@remix-run/react";
 
 /**
- * The menu's Edit Dashboard toggle (spec 1 §2: shown only on the home dashboard). Edit mode is the
- * `edit=1` URL param, so the toggle is a plain link and works without JavaScript.
+ * The menu's Edit Dashboard toggle (docs/guide/dashboard.md#controls: shown only on the home
+ * dashboard). Edit mode is the `edit=1` URL param, so the toggle is a plain link and works without
+ * JavaScript.
  */
 export function EditDashboardToggle() {
   const location = useLocation();

@@ -1,7 +1,8 @@
 // The HTML, Styles and Scripts tabs (and the builder's no-JavaScript fallback): a plain form with a
 // textarea and Save, which works without JavaScript; once hydrated the textarea becomes the code
 // editor, whose hidden input carries the same name (so Save posts it) and which saves on its own
-// when it loses focus (spec 2 §2), after which the page's data is reloaded.
+// when it loses focus (docs/guide/splash-pages.md#splash-page-details), after which the page's data
+// is reloaded.
 import { Form, useActionData, useFetcher } from "@remix-run/react";
 import { lazy, Suspense } from "react";
 import { ClientOnly } from "remix-utils/client-only";

@@ -70,7 +70,10 @@ export interface SplashTab {
   label: string;
 }
 
-/** The tabs of a set-up page (spec 2 §2): Details, Options (if any), Builder or HTML, Styles, Scripts, Presentation. */
+/**
+ * The tabs of a set-up page (docs/guide/splash-pages.md#splash-page-details): Details, Options (if any), Builder or
+ * HTML, Styles, Scripts, Presentation.
+ */
 export function splashTabs(type: number | null, hasConfigs: boolean): SplashTab[] {
   return [
     { to: "", label: "Details" },

@@ -6,7 +6,7 @@ const STATUS_CLASS: Record<SurveyStatus, string> = {
   Expired: "bg-slate-200 text-slate-700",
 };
 
-/** A survey's status (spec 3 §4: derived from its dates). */
+/** A survey's status (docs/guide/surveys.md#survey-list: derived from its dates). */
 export function StatusBadge({ status }: { status: SurveyStatus }) {
   return <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATUS_CLASS[status]}`}>{status}</span>;
 }

@@ -9,8 +9,8 @@ export function useOrgClock(): OrgClock {
 }
 
 /**
- * A time in the organisation's zone, with the UTC time as its tooltip (the spec's tables show UTC;
- * issue 17 §3 keeps that reading a hover away).
+ * A time in the organisation's zone, with the UTC time as its tooltip (the old client's tables showed UTC;
+ * the tooltip keeps that reading a hover away).
  */
 export function Time({ ms }: { ms: number }) {
   const clock = useOrgClock();

@@ -1,6 +1,6 @@
 import { NavLink, useLocation } from "@remix-run/react";
 
-/** The network profile's tabs (spec 2 §2 "Network profile"); Layout Designer and Map are H3's pages. */
+/** The network profile's tabs (docs/guide/networks.md#network-profile); Layout Designer and Map are H3's pages. */
 export const VENUE_TABS = [
   { to: "overview", label: "Overview" },
   { to: "layout", label: "Layout Designer" },

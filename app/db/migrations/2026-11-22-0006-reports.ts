@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// Report subscriptions (spec 3 §3 "Report subscription", §7 myReports/subscribeReport/unsubscribeReport)
+// Report subscriptions (docs/guide/reports.md#report-subscriptions, docs/guide/api.md#data-api-graphql)
 // and their deliveries, which double as the scheduler's claim: one row per subscription and UTC day,
 // so two app instances can never both send the same day's report (unique constraint), and a failed
 // send keeps its row with a retry time.

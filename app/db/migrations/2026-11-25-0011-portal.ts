@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// The guest path (issue [portal]): gateways hand guests to /hotspot/{make}/{portal_key}; the connect
+// The guest path: gateways hand guests to /hotspot/{make}/{portal_key}; the connect
 // page authorizes them; accounting keeps usage and online state. Secret columns hold ciphertext of
 // app/services/secrets.server.ts, never plain text.
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// Splash pages (issue [splash]): operators' branded pages that wrap the guest connect form, their
+// Splash pages: operators' branded pages that wrap the guest connect form, their
 // options, the display rules that choose a page for an access point, and the uploaded images.
 // Edits change the draft columns; Publish copies a rendered snapshot into published_before/after
 // (the document split where the connect form goes), so guests' requests only concatenate.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// Fair usage and prepaid, first part (issue [prepaid] §1–§3): bandwidth policies and service plans,
+// Fair usage and prepaid, first part: bandwidth policies and service plans,
 // the free plan among them (free_internet = 1, at most one per organisation). Limits are kept as the
 // operator entered them (value + unit, for the forms) and in base units (kbps, minutes, bytes) for
 // enforcement. Money is integer cents (decision 0001).

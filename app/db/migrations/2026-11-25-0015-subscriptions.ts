@@ -1,9 +1,9 @@
 import { sql, type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// Subscriptions (issue [prepaid] §7): a customer's right to the internet under a plan, from the free
-// plan today and from vouchers and M-Pesa later. The plan's limits are copied at the start, so editing
-// or deleting a plan never changes what a guest already has. Statuses: docs/decisions/0017-plans-and-subscriptions.md.
+// Subscriptions: a customer's right to the internet under a plan, from the free plan today and from
+// vouchers and M-Pesa later. The plan's limits are copied at the start, so editing or deleting a plan
+// never changes what a guest already has. Statuses: docs/decisions/0017-plans-and-subscriptions.md.
 export async function up(db: Kysely<any>): Promise<void> {
   await withTimestamps(
     withId(db, db.schema.createTable("subscriptions"), true)

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 
-// The subscriptions list's search (issue [prepaid] §7) matches the plan name each subscription
+// The subscriptions list's search matches the plan name each subscription
 // copied. An organisation's distinct plan names are read from this index by skipping from one
 // name to the next (a handful of lookups, not a scan of a million rows), so a term that names no
 // plan can be answered through the customers' own index instead of testing every subscription;

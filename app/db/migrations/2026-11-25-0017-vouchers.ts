@@ -1,7 +1,7 @@
 import { type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// Vouchers (issue [prepaid] §4): a group (spec 3 §3 "Voucher group": name, face value, valid till,
+// Vouchers: a group (docs/guide/plans-and-prepaid.md#vouchers: name, face value, valid till,
 // redeemed entries, description) grants a plan through its codes. Codes are unique per organisation
 // and redeemed at most uses_per_code times each; redeemed_entries counts real redemptions.
 export async function up(db: Kysely<any>): Promise<void> {

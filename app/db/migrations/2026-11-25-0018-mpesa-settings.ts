@@ -1,7 +1,7 @@
 import { type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// M-Pesa (issue [prepaid] §6): an organisation's Daraja credentials, and the one OAuth token per
+// M-Pesa: an organisation's Daraja credentials, and the one OAuth token per
 // credential that every instance shares (Daraja invalidates the previous token on each new one).
 export async function up(db: Kysely<any>): Promise<void> {
   await withTimestamps(

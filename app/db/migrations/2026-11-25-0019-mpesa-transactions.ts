@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// M-Pesa payments (issue [prepaid] §6): one row per STK push a guest starts on the connect page
+// M-Pesa payments: one row per STK push a guest starts on the connect page
 // (pending until its callback or the reconciliation job's STK query says how it ended) and per C2B
 // confirmation. A CheckoutRequestID and an M-Pesa receipt (TransID) are each recorded once.
 // Subscriptions carry the speeds of their plan's bandwidth policy, for the gateway's grant.

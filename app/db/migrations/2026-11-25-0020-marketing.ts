@@ -1,7 +1,7 @@
 import { type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// Marketing (issue [marketing]): customer groups with the spec's filter JSON, broadcasts (e-mail and
+// Marketing: customer groups with the spec's filter JSON, broadcasts (e-mail and
 // SMS content), their schedules, one delivery row per (schedule, customer, channel) so a dispatch
 // never sends twice, and each organisation's SMS provider settings.
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { cascade, isPostgres, withId, withTimestamps } from "./_dialect";
 
-// Surveys (issue [surveys-ads] §1–5; spec 3 §3 Survey, Question, Survey response row): the survey with
+// Surveys (docs/guide/surveys.md#create-survey, #survey-report): the survey with
 // its dates (YYYY-MM-DD, UTC days, inclusive; the status is derived from them, never stored), its
 // questions in order, the networks it runs on (no row: every network), one participation per
 // (survey, customer) — answered or skipped, the guarantee that a guest is asked once — and one

@@ -1,7 +1,7 @@
 import { type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// Ads (issue [surveys-ads] §6–9, spec 3 "Ad campaign", "Banner"): campaigns, the networks they
+// Ads (docs/guide/ads.md#campaigns, #banners): campaigns, the networks they
 // target (or every network of the organisation: all_networks), banners (images in the asset store), an
 // append-only table of impressions and clicks (one row per connection, banner, kind and minute: the
 // unique index is the "repeated reloads within a minute count once" rule) and the hourly roll-up

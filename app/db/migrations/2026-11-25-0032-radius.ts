@@ -1,7 +1,7 @@
 import { type Kysely } from "kysely";
 import { cascade, withId, withTimestamps } from "./_dialect";
 
-// RADIUS (issue [radius]): the gateways (NAS clients) registered per network, each with its own
+// RADIUS: the gateways (NAS clients) registered per network, each with its own
 // RADIUS secret (encrypted: FreeRADIUS needs it back to check packets), and what the Disconnect
 // and CoA messages sent to them answered, for the operator to see.
 export async function up(db: Kysely<any>): Promise<void> {

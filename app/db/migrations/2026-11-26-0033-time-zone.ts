@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { LOCAL_BUCKETS, UTC_BUCKETS } from "./frozen/analytics-triggers-v1/sql";
 import { analyticsTriggers, switchTriggers } from "./frozen/analytics-triggers-v1/triggers";
 
-// Organisation time zones (issue 17 §3, decision 0023): an IANA name for display and its fixed
+// Organisation time zones (decision 0023): an IANA name for display and its fixed
 // offset from UTC, which the analytics triggers now bucket hours and days by. Existing
 // organisations keep UTC (offset 0), so their roll-up rows are already right and nothing is rebuilt.
 export async function up(db: Kysely<any>): Promise<void> {

@@ -3,7 +3,7 @@ import { clustered } from "./_dialect";
 import { LOCAL_BUCKETS } from "./frozen/analytics-triggers-v1/sql";
 import { analyticsTriggers, switchTriggers } from "./frozen/analytics-triggers-v1/triggers";
 
-// Presence chains (issue 17 §10, frozen/analytics-triggers-v1/presence.ts): the all-visitors report counts its
+// Presence chains (frozen/analytics-triggers-v1/presence.ts): the all-visitors report counts its
 // customers (any connection record, authorized or not) from roll-ups as the other visitor lists do,
 // instead of walking customers with a test on their connections.
 const WITH_PRESENCE = analyticsTriggers(LOCAL_BUCKETS, { presence: true });

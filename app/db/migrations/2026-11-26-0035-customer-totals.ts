@@ -3,7 +3,7 @@ import { clustered } from "./_dialect";
 import { LOCAL_BUCKETS } from "./frozen/analytics-triggers-v1/sql";
 import { analyticsTriggers, switchTriggers } from "./frozen/analytics-triggers-v1/triggers";
 
-// Customer totals (issue [marketing], group counts): each customer's visit days and authorized
+// Customer totals: each customer's visit days and authorized
 // connections in the whole organisation, kept by triggers on customer_visit_days, so a group rule
 // "more than 5 connections" reads one row per customer instead of summing their visit days.
 const WITH_TOTALS = analyticsTriggers(LOCAL_BUCKETS, { presence: true, totals: true });

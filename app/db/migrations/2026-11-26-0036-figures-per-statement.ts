@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { LOCAL_BUCKETS } from "./frozen/analytics-triggers-v1/sql";
 import { analyticsTriggers, switchTriggers } from "./frozen/analytics-triggers-v1/triggers";
 
-// Accounting at RADIUS rates on PostgreSQL (issue [radius], decision 0021): a batch's byte and end
+// Accounting at RADIUS rates on PostgreSQL (decision 0021): a batch's byte and end
 // changes are summed per roll-up row by one trigger per statement instead of two upserts of each
 // roll-up row per connection. The roll-ups hold the same sums, so nothing is rebuilt. SQLite keeps
 // its row triggers (it has no statement triggers, and its row triggers are cheap).

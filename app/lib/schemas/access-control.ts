@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ALL_PERMISSIONS, isPermission, type Permission } from "~/lib/permissions";
 
 // The access-control forms (invite an administrator, change an administrator's role, roles and
-// their permissions), shared by the pages and the API taking the same payload (spec 1 §5, §7).
+// their permissions), shared by the pages and the API taking the same payload
+// (docs/guide/access-control.md#invitations, docs/guide/api.md#account-service).
 
 export const ACCESS_CONTROL_MESSAGES = {
   emailRequired: "Email field is required.",
@@ -88,7 +89,7 @@ export const roleDetailsSchema = z.object({
     .max(500, ACCESS_CONTROL_MESSAGES.tooLong)
     .optional()
     .transform((v) => (v ? v : null)),
-  // Read only is the default role type (spec 1 §4, §9).
+  // Read only is the default role type (docs/guide/access-control.md#role-types).
   role_type: z.enum(ROLE_TYPE_VALUES, { errorMap: () => ({ message: ACCESS_CONTROL_MESSAGES.roleTypeInvalid }) }).default("r"),
 });
 export type RoleDetailsInput = z.infer<typeof roleDetailsSchema>;

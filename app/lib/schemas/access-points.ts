@@ -6,7 +6,7 @@ import { optionalText, optionalUrl, requiredText, VENUE_MESSAGES } from "./venue
 // The access point (hotspot) form, create and edit, shared by the pages and the API
 // (POST/PUT access_points: name, make, mac_address, serial_number, custom_splash_url,
 // success_url, description, venue_id, lat, lng — plus layout_x/layout_y, the floor-plan spot).
-// Required messages are the spec's, word for word (spec 2 §5).
+// Required messages are the guide's, word for word (docs/guide/access-points.md#validation).
 
 /** The makes the spec names, and the product's own. */
 export const AP_MAKES = ["Meraki", "Mikrotik", "Cisco Controller", "Rukus", "Mlango"] as const;

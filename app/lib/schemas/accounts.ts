@@ -22,7 +22,7 @@ export const MESSAGES = {
 } as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
-/** After a password reset the page goes to login after this long (spec 1 §9). */
+/** After a password reset the page goes to login after this long (docs/guide/accounts.md#reset-password). */
 export const REDIRECT_AFTER_RESET_MS = 3000;
 const PASSWORD_MAX_LENGTH = 200; // scrypt on a huge input would be a cheap way to burn CPU
 const LOGIN_ID_MAX_LENGTH = 254; // the longest email address

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { optionalText, requiredText, VENUE_MESSAGES } from "./venues";
 
-// Ads (issue [surveys-ads] §6–9; spec 3 §2 ads routes, §3 "Ad campaign", "Banner", §4 status, §9 CTR).
+// Ads (docs/guide/ads.md#routes, #campaigns, #banners, #dashboard-and-analytics).
 // Mlango serves the banners itself (decision 0020): the spec's external ad server, with credentials
 // fixed in the client, is not reproduced. Shared by the pages and the tests; nothing here touches
 // the database.
@@ -28,7 +28,7 @@ export const ADS_MESSAGES = {
   wrongType: "The banner must be a PNG, JPEG, WebP or GIF image (SVG is not accepted).",
   tooLarge: "The file is too large: a banner can be at most 2 MB.",
   unreadable: "The image could not be read: its width and height are unknown.",
-  /** Spec 3 §5: the campaign export with no rows. */
+  /** The campaign export with no rows (docs/guide/ads.md#dashboard-and-analytics). */
   noData: "No data to export.",
   failed: "Failed to load the ads figures.",
 } as const;
@@ -36,7 +36,7 @@ export const ADS_MESSAGES = {
 export const ADS_CSV = "campaigns.csv";
 export const MAX_BANNER_BYTES = 2 * 1024 * 1024;
 
-/** Spec 3 §4: pause flag "1" is Paused; else status "0" is Active; else Inactive. */
+/** A campaign's status (docs/guide/ads.md#campaigns): pause flag "1" is Paused; else status "0" is Active; else Inactive. */
 export type CampaignStatus = "Paused" | "Active" | "Inactive";
 export function campaignStatusOf(pause: string, status: string): CampaignStatus {
   if (pause === "1") return "Paused";
@@ -129,7 +129,7 @@ const venueIds = z
     return [...new Set(ids)];
   });
 
-/** The campaign form (spec 3 §3 "Ad campaign": campaignname, clientname, revenue, activate_time, expire_time, pause) plus networks. */
+/** The campaign form (docs/guide/ads.md#campaigns: campaignname, clientname, revenue, activate_time, expire_time, pause) plus networks. */
 export const campaignSchema = z
   .object({
     campaignname: requiredText(ADS_MESSAGES.nameRequired, 120),

@@ -3,8 +3,8 @@ import type { BroadcastChannel } from "~/db/schema";
 import { smsCount } from "~/lib/sms-segments";
 import { optionalText, requiredText } from "./venues";
 
-// The broadcast forms (spec 3 §2 broadcasts, broadcast/{id}/{email|sms|schedules|settings}, §3
-// Broadcast and Broadcast schedule, §5, §7), shared by the pages and the data API. The spec marks the
+// The broadcast forms (docs/guide/marketing.md#broadcasts, docs/guide/api.md#data-api-graphql),
+// shared by the pages and the data API. The spec marks the
 // subject (the title: it is also the e-mail's subject) required without checking it; we check it.
 
 export const BROADCAST_MESSAGES = {
@@ -83,7 +83,7 @@ export type BroadcastSmsInput = z.infer<typeof broadcastSmsSchema>;
 /** The confirmation of a schedule's Cancel (the dispatch time as the list shows it). */
 export const cancelQuestion = (dispatchAt: string) => `Cancel the dispatch of ${dispatchAt} (UTC)? Nothing will be sent.`;
 
-/** Spec 3 §5: the delete confirmation. */
+/** The delete confirmation (docs/guide/marketing.md#broadcasts). */
 export const DELETE_BROADCAST_QUESTION = "Are you sure you want to delete this broadcast?";
 
 export const CHANNELS: readonly BroadcastChannel[] = ["BOTH", "SMS", "EMAIL"];

@@ -2,9 +2,10 @@ import { z } from "zod";
 import { looksLikeEmail, normalizePhone } from "~/lib/phone";
 import { PROFILE_MESSAGES } from "./profile";
 
-// The customer profile's Account info form (spec 2 §2 "Customer profile"; payload names of §3
-// Customer). A guest may be known by a phone number or an email only, so every field is optional,
-// but what is given must be valid: an email address, a phone number (stored in E.164).
+// The customer profile's Account info form
+// (docs/guide/connections-devices-customers.md#account-info; the customer's payload names). A
+// guest may be known by a phone number or an email only, so every field is optional, but what is
+// given must be valid: an email address, a phone number (stored in E.164).
 
 export const CUSTOMER_MESSAGES = {
   emailInvalid: PROFILE_MESSAGES.emailInvalid,

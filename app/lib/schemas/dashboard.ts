@@ -2,8 +2,8 @@ import { z } from "zod";
 import { DASHBOARD_MESSAGES } from "~/lib/dashboard-messages";
 import { DASHLET_KEYS, ROW_LAYOUT_KEYS } from "~/lib/dashboard-layout";
 
-// The dashboard's edit forms (spec 1 §4): each submit button carries `intent`; node ids come from
-// the page. Anything else is a 400 with a message, never a change.
+// The dashboard's edit forms (docs/guide/dashboard.md#edit-mode): each submit button carries
+// `intent`; node ids come from the page. Anything else is a 400 with a message, never a change.
 
 export { DASHBOARD_MESSAGES };
 

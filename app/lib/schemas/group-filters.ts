@@ -1,8 +1,8 @@
 import { z } from "zod";
 
-// The group filter structure of spec 3 §3, stored as JSON in customer_groups.filters and edited on the
-// group's Filters section (and by updateCustomerGroupFilters). The compiler is
-// app/services/marketing/group-filter.server.ts.
+// The group filter structure of docs/guide/marketing.md#filters, stored as JSON in
+// customer_groups.filters and edited on the group's Filters section (and by
+// updateCustomerGroupFilters). The compiler is app/services/marketing/group-filter.server.ts.
 //
 // Meaning (the spec shows the fields, not their semantics; this is ours, tested as a table):
 // - venues[] / accessPoints[]: the customer connected at one of these (empty: anywhere);

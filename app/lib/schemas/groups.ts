@@ -10,9 +10,9 @@ import {
 } from "./group-filters";
 import { optionalText, requiredText } from "./venues";
 
-// Customer groups (spec 3 §2 "Customer groups list", "Group detail", §3, §5, §7): the group form (name,
-// description) and the Filters form, shared by the console and the data API. The spec marks the name
-// required and never checks it; we check it with the voucher form's sentence.
+// Customer groups (docs/guide/marketing.md#customer-groups, docs/guide/api.md#data-api-graphql): the
+// group form (name, description) and the Filters form, shared by the console and the data API. The spec
+// marks the name required and never checks it; we check it with the voucher form's sentence.
 
 export const GROUP_MESSAGES = {
   nameRequired: "Name field is required.",

@@ -2,16 +2,20 @@ import { z } from "zod";
 import { dateRange, todayIso, type DateRange } from "~/lib/date-range";
 import type { Permission } from "~/lib/permissions";
 
-// The M-Pesa transactions list (issue [prepaid] §6; spec 3 §2 "Mobile-money transactions list", §3,
-// §4, §7 POST /api/v1/getmpesatransactions, §8, §9), shared by the page, its CSV and the REST call.
-// The window is whole days (the organization's on the page and the CSV, UTC for the API), inclusive, from 1970-01-01 to today unless given; dates after today
-// are today, like every date range of the console. Unlike the analytics screens, a malformed or
-// reversed range is refused with a message (400 on the page and the CSV, 422 from the API).
+// The M-Pesa transactions list (docs/guide/plans-and-prepaid.md#m-pesa-transactions,
+// docs/guide/api.md#m-pesa-transactions), shared by the page, its CSV and the REST call. The window
+// is whole days (the organization's on the page and the CSV, UTC for the API), inclusive, from
+// 1970-01-01 to today unless given; dates after today are today, like every date range of the
+// console. Unlike the analytics screens, a malformed or reversed range is refused with a message
+// (400 on the page and the CSV, 422 from the API).
 
-/** Spec 3 §6 names no permission for mobile-money items; M-Pesa payments are prepaid sales, so the Subscriptions permission guards them. */
+/**
+ * M-Pesa payments are prepaid sales, so the Subscriptions permission guards them (the old client checked none:
+ * docs/guide/access-control.md#differences-from-the-old-client).
+ */
 export const MPESA_TRANSACTIONS_PERMISSION: Permission = "view_subscriptions";
 
-/** Spec 3 §9: 50 per page (no choice of page size), a page window of two either side. */
+/** 50 per page (no choice of page size), a page window of two either side (docs/guide/plans-and-prepaid.md#m-pesa-transactions). */
 export const MPESA_TRANSACTIONS_PAGE_SIZE = 50;
 export const MPESA_TRANSACTIONS_FIRST_DAY = "1970-01-01";
 /** The deepest page asked for (as parseListParams clamps the lists' pages). */
@@ -22,12 +26,12 @@ export const MPESA_TRANSACTIONS_MESSAGES = {
   empty: "No M-Pesa transactions found.",
   failed: "Failed to fetch transactions.",
   date: "Use a date like 2026-11-25 (YYYY-MM-DD).",
-  // The spec's sentence for the same rule on surveys (spec 3 §5).
+  // The survey form's sentence for the same rule (docs/guide/surveys.md#validation).
   order: "Start date cannot be later than End date!",
   page: "The page must be a whole number from 1 to 1,000,000.",
 } as const;
 
-/** Spec 3 §3/§4: status 1 is Completed, anything else (0 pending, 2 failed) Incomplete. */
+/** Status 1 is Completed, anything else (0 pending, 2 failed) Incomplete (docs/guide/plans-and-prepaid.md#m-pesa-transactions). */
 export function mpesaStatusText(status: number): "Completed" | "Incomplete" {
   return Number(status) === 1 ? "Completed" : "Incomplete";
 }
@@ -80,8 +84,9 @@ const optionalText = z
   .optional();
 
 /**
- * POST /api/v1/getmpesatransactions {organization_id, start_date, end_date, page} (spec 3 §7).
- * organization_id is read by the route's guard; the rest comes out as the window and the page.
+ * POST /api/v1/getmpesatransactions {organization_id, start_date, end_date, page}
+ * (docs/guide/api.md#m-pesa-transactions). organization_id is read by the route's guard; the
+ * rest comes out as the window and the page.
  */
 export function mpesaTransactionsQuerySchema(now = Date.now()) {
   return z

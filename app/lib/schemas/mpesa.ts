@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { MpesaEnvironment, MpesaShortCodeType } from "~/db/schema";
 
-// The organisation's M-Pesa (Daraja) credentials on /{orgId}/organization/mpesa (issue [prepaid]
-// §6). The consumer secret and the passkey are write-only: an empty field keeps the stored one,
+// The organisation's M-Pesa (Daraja) credentials on /{orgId}/organization/mpesa.
+// The consumer secret and the passkey are write-only: an empty field keeps the stored one,
 // so the form never needs to show them.
 
 export const MPESA_ENVIRONMENTS = ["sandbox", "production"] as const satisfies readonly MpesaEnvironment[];

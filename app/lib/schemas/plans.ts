@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { optionalText, requiredText } from "./venues";
 
-// Fair usage and prepaid forms (spec 3 §2 "Service plan form", "Bandwidth policies", §3, §5, §9),
+// Fair usage and prepaid forms (docs/guide/plans-and-prepaid.md#plan-form, #bandwidth-policies),
 // shared by the console's pages and the data API's mutations. Messages the spec gives are word for word.
 
 export const BANDWIDTH_UNITS = ["Kbps", "Mbps"] as const;
@@ -53,7 +53,7 @@ const optionalWhole = (message: string) =>
       return n;
     });
 
-/** Bandwidth policy form: defaults 1 Mbps up and down (spec 3 §9). */
+/** Bandwidth policy form: defaults 1 Mbps up and down (docs/guide/plans-and-prepaid.md#bandwidth-policies). */
 export const bandwidthPolicySchema = z.object({
   name: requiredText(PLAN_MESSAGES.nameRequired, 120),
   max_upload: wholeNumber(PLAN_MESSAGES.bandwidth).default(1),
@@ -67,8 +67,9 @@ export type BandwidthPolicyInput = z.infer<typeof bandwidthPolicySchema>;
 const PRICE = /^\d{1,7}(\.\d{1,2})?$/;
 
 /**
- * Service plan form (spec 3 §9 defaults: Unlimited, Time, Mins, MBs, 1 connection, validity 1 Hrs,
- * price 0). `free` is the route's flag, not a field: a free plan has no price.
+ * Service plan form (docs/guide/plans-and-prepaid.md#plan-form; defaults: Unlimited, Time, Mins,
+ * MBs, 1 connection, validity 1 Hrs, price 0). `free` is the route's flag, not a field: a free
+ * plan has no price.
  */
 export function servicePlanSchema(free: boolean) {
   return z

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { normalizePhone } from "~/lib/phone";
 
-// The guest sign-up of the connect page and POST /splash/connect/auto (spec 2 §3 "Guest
-// connection": token, first_name, middle_name, last_name, email_address, phone_number,
-// mode=SIGNUP). Which fields are required depends on what the customer record already has, so
-// the schema only shapes the input; signupErrors decides what is missing.
+// The guest sign-up of the connect page and POST /splash/connect/auto
+// (docs/guide/guest-connect.md#the-page: token, first_name, middle_name, last_name,
+// email_address, phone_number, mode=SIGNUP). Which fields are required depends on what the
+// customer record already has, so the schema only shapes the input; signupErrors decides what
+// is missing.
 
 export const SIGNUP_MESSAGES = {
   emailRequired: "Email address is required.",
@@ -16,7 +17,7 @@ export const SIGNUP_MESSAGES = {
   tooLong: "This value is too long.",
 } as const;
 
-/** The phone field starts with the local prefix (spec 2 §5); the prefix alone counts as empty. */
+/** The phone field starts with the local prefix (docs/guide/guest-connect.md#the-page); the prefix alone counts as empty. */
 export const PHONE_PREFIX = "07";
 /** Changes when the wording of the consent checkboxes changes: each consent records the version it was given under. */
 export const CONSENT_WORDING_VERSION = "2026-11-25";

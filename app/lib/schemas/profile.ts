@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { looksLikeEmail, normalizePhone } from "~/lib/phone";
 
-// The user profile forms (spec 2 §5 "Account profile" and "Password change"), shared by the
+// The user profile forms (docs/guide/accounts.md#profile), shared by the
 // pages and the API (PUT profile, PUT profile/password).
 
 export const PROFILE_MESSAGES = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// A network's RADIUS gateways (NAS clients, issue [radius] §3): the form on the network's RADIUS
+// A network's RADIUS gateways (NAS clients): the form on the network's RADIUS
 // page and the API share this schema. The secret is made by Mlango and shown once.
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;

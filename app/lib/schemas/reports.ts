@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { REPORT_SLUGS, type ReportSlug } from "~/lib/reports";
 
-// The report subscription forms (spec 3 §7 subscribeReport(report, sendTime), unsubscribeReport(id)),
+// The report subscription forms (docs/guide/api.md#mutations),
 // shared by the report pages and any API that takes the same payload.
 
 export const REPORT_SUBSCRIPTION_MESSAGES = {

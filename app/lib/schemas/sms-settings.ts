@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-// The organisation's SMS provider (Africa's Talking) on /{orgId}/organization/sms (issue [marketing]
-// §3 "SMS"). The API key is write-only: an empty field keeps the stored one, so the form never
+// The organisation's SMS provider (Africa's Talking) on /{orgId}/organization/sms.
+// The API key is write-only: an empty field keeps the stored one, so the form never
 // needs to show it.
 
 export const SMS_MESSAGES_PER_SECOND = { min: 1, max: 100, default: 10 } as const;

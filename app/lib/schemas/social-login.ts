@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OAuthProviderName } from "~/db/schema";
 
-// The organisation's guest sign-in providers (issue [portal] §2 social buttons): one form per
+// The organisation's guest sign-in providers: one form per
 // provider on /{orgId}/organization/social-login. The client secret is write-only: an empty
 // field keeps the stored one, so the form never needs to show it.
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { optionalText, requiredText } from "./venues";
 
-// Splash pages (spec 2 §2 "Splash pages", §3 Splash page, Page config option, Display setting, §5, §9),
+// Splash pages (docs/guide/splash-pages.md#splash-pages-list, #splash-page-details, #presentation),
 // shared by the console's forms and the REST API. Messages the spec gives are word for word.
 
 export const CSS_TEMPLATES = ["tailwind.css", "bootstrap4.css", "bootstrap3.css"] as const;
@@ -104,7 +104,7 @@ const optionalDate = z
     return v;
   });
 
-/** POST splash_pages/display_settings; the spec's defaults: After, 1, Day (§9). */
+/** POST splash_pages/display_settings; the defaults: After, 1, Day (docs/guide/splash-pages.md#presentation). */
 export const displaySettingSchema = z
   .object({
     splash_page_id: z.coerce.number().int().positive().optional(),

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { optionalText, requiredText } from "./venues";
 
-// Surveys (spec 3 §2 surveys, survey/{id}, surveys/create, surveys/report; §3 Survey, Question,
-// Survey response row; §4 status; §5 rules; §7 survey service; §8 messages; §9 constants). One
-// schema for the create and edit forms and for POST/PUT /api/v1/survey; one for the report's
-// query and POST /api/v1/survey/responses. Messages from the spec are word for word.
+// Surveys (docs/guide/surveys.md#routes, #survey-report, #create-survey, #survey-list,
+// docs/guide/api.md#survey-service). One schema for the create and edit forms and for POST/PUT
+// /api/v1/survey; one for the report's query and POST /api/v1/survey/responses. Messages from
+// the spec are word for word.
 
 export const SURVEY_MESSAGES = {
-  // §8
+  // Messages (docs/guide/surveys.md)
   loadListFailed: "Failed to load surveys.",
   deleteFailed: "Failed to delete survey.",
   loadFailed: "Failed to load survey.",
@@ -19,7 +19,7 @@ export const SURVEY_MESSAGES = {
   loadSurveysListFailed: "Failed to load surveys list.",
   exportPageFailed: "Failed to export this page.",
   noResponses: "No responses found.",
-  // §5
+  // Rules and confirmations (docs/guide/surveys.md)
   atLeastOneQuestion: "Please add at least one question before saving the survey.",
   datesOrder: "Start date cannot be later than End date!",
   selectSurvey: "Please select a survey",
@@ -42,7 +42,7 @@ export const SURVEY_MESSAGES = {
   foreignVenue: "Choose networks of this organization.",
 } as const;
 
-/** Question types (spec 3 §3 Question: text, multiple, checkbox, dropdown; §9 the create form: text, multiple, rating). */
+/** Question types (docs/guide/surveys.md#create-survey): the stored text, multiple, checkbox and dropdown, and the create form's rating. */
 export const QUESTION_TYPES = ["text", "multiple", "checkbox", "dropdown", "rating"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 export const QUESTION_TYPE_LABELS: Record<QuestionType, string> = {
@@ -60,16 +60,19 @@ export const MAX_QUESTIONS = 50;
 export const MAX_OPTIONS = 30;
 export const MAX_TEXT_ANSWER = 1000;
 
-/** Spec 3 §9: the survey list offers page sizes up to 100. */
+/** The survey list offers page sizes up to 100 (docs/guide/surveys.md#survey-list). */
 export const SURVEY_PAGE_SIZES = [5, 10, 25, 50, 100] as const;
-/** Spec 3 §9: survey responses, 20 per page. */
+/** Survey responses, 20 per page (docs/guide/surveys.md#survey-report). */
 export const RESPONSES_PER_PAGE = 20;
-/** The list's search box waits this long after typing (spec 3 §9). */
+/** The list's search box waits this long after typing (docs/guide/surveys.md#survey-list). */
 export const SEARCH_DEBOUNCE_MS = 500;
 
 export type SurveyStatus = "Upcoming" | "Active" | "Expired";
 
-/** Spec 3 §4: before start_date Upcoming; after end_date Expired; otherwise Active (UTC days, both inclusive). */
+/**
+ * A survey's status (docs/guide/surveys.md#survey-list): before start_date Upcoming; after end_date Expired;
+ * otherwise Active (UTC days, both inclusive).
+ */
 export function surveyStatus(survey: { start_date: string; end_date: string }, today: string): SurveyStatus {
   if (today < survey.start_date) return "Upcoming";
   if (today > survey.end_date) return "Expired";
@@ -90,7 +93,7 @@ const day = (required: string) =>
     .refine(isDay, SURVEY_MESSAGES.dateFormat);
 
 /**
- * Spec 3 §5: "On edit the options text is parsed as JSON or else split on commas and trimmed." The
+ * On edit the options text is parsed as JSON or else split on commas and trimmed. The
  * form types them comma separated; the API may send a JSON array (turned into its JSON text).
  */
 export function parseOptions(text: string | null | undefined): string[] {
@@ -139,7 +142,7 @@ const questionSchema = z
     options: z.string().max(10_000, SURVEY_MESSAGES.tooManyOptions).optional(),
   })
   .transform((q, ctx) => {
-    // Spec 3 §5: only the option types keep options; the others have none.
+    // Only the option types keep options; the others have none (docs/guide/surveys.md#create-survey).
     if (!OPTION_TYPES.includes(q.question_type))
       return { id: q.id, question_text: q.question_text, question_type: q.question_type, options: [] as string[] };
     const options = parseOptions(q.options);
@@ -221,7 +224,10 @@ export const responsesQuerySchema = z
   });
 export type ResponsesQuery = z.output<typeof responsesQuerySchema>;
 
-/** Spec 3 §9: all pages if 7 or fewer, otherwise first, last and two either side of the current one, with gaps (null). */
+/**
+ * The report's page list (docs/guide/surveys.md#survey-report): all pages if 7 or fewer, otherwise first, last and two
+ * either side of the current one, with gaps (null).
+ */
 export function responsesPageWindow(current: number, last: number): (number | null)[] {
   if (last <= 7) return Array.from({ length: last }, (_, i) => i + 1);
   const pages: (number | null)[] = [];
@@ -232,9 +238,9 @@ export function responsesPageWindow(current: number, last: number): (number | nu
   return pages;
 }
 
-/** The XLSX of a report page (spec 3 §9: "a spreadsheet named by page with a sheet called Survey Responses"). */
+/** The XLSX of a report page (docs/guide/surveys.md#survey-report: "a spreadsheet named by page with a sheet called Survey Responses"). */
 export const XLSX_SHEET = "Survey Responses";
 export const xlsxFileName = (page: number) => `survey-responses-page-${page}.xlsx`;
 export const CSV_FILE = "surveys.csv";
-/** Columns of the report, the CSV and the XLSX (spec 3 §3 Survey response row). */
+/** Columns of the report, the CSV and the XLSX (docs/guide/surveys.md#survey-report). */
 export const RESPONSE_COLUMNS = ["Question", "Response", "First Name", "Last Name", "Email", "Phone Number"] as const;

@@ -3,7 +3,7 @@ import { normalizePhone } from "~/lib/phone";
 
 // The network (venue) form, create and settings, shared by the pages and the API
 // (POST/PUT venues: name, address, phone_number, email, custom_splash_url, success_url, more_info).
-// Required messages are the spec's, word for word (spec 2 §5).
+// Required messages are the guide's, word for word (docs/guide/networks.md#validation).
 
 export const VENUE_MESSAGES = {
   nameRequired: "Name field is required.",
@@ -14,7 +14,7 @@ export const VENUE_MESSAGES = {
   tooLong: "This value is too long.",
 } as const;
 
-/** The networks list's page sizes (spec 2 §9: the venues list also offers 1); default 10. */
+/** The networks list's page sizes (docs/guide/networks.md#networks-list: the venues list also offers 1); default 10. */
 export const VENUE_PAGE_SIZES = [1, 10, 25, 50, 100, 250] as const;
 
 /** A required text field: conform turns an empty field into undefined, so the message goes on both. */

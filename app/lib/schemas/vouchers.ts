@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { optionalText, requiredText } from "./venues";
 
-// Voucher groups (spec 3 §2 "Vouchers list", "generate/update form", §3 Voucher group, §5, §7 POST/PUT
-// vouchers), shared by the console and the REST API. Messages are the spec's, word for word; the
+// Voucher groups (docs/guide/plans-and-prepaid.md#vouchers, docs/guide/api.md#vouchers),
+// shared by the console and the REST API. Messages are the spec's, word for word; the
 // validity message checks the validity field itself (the old client checked another value).
 
 export const VOUCHER_MESSAGES = {

@@ -14,8 +14,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Print ${data.group.name} · Vouchers · Mlango` : "Mlango" },
 ];
 
-// vouchers/{id}/print: the group's codes as a sheet of tear-off cards for the till (issue [prepaid]
-// §4), outside the console's shell so the page itself is what prints, with or without JavaScript.
+// vouchers/{id}/print: the group's codes as a sheet of tear-off cards for the till,
+// outside the console's shell so the page itself is what prints, with or without JavaScript.
 // Codes with no use left are left out (the page says how many).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_vouchers");

@@ -13,7 +13,7 @@ import { parseForm } from "~/services/forms.server";
 export const meta: MetaFunction = () => [{ title: "Sign in | Mlango" }];
 
 // The first page an operator on mobile data loads ships no JavaScript (root.tsx): one form that works
-// without it, in about a tenth of the bytes (issue 17: under 60 KB). The schema still checks on the server.
+// without it, in about a tenth of the bytes (under 60 KB). The schema still checks on the server.
 export const handle = { hydrate: false };
 
 export async function loader({ request }: LoaderFunctionArgs) {

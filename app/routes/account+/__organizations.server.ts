@@ -1,5 +1,6 @@
-// The organisation as the Account service API answers it (spec 1 §3 "Organisation"), shared by
-// GET/POST organizations and GET/PUT organizations/{id}. Times are ISO strings.
+// The organisation as the Account service API answers it
+// (docs/guide/organizations.md#organisation-form), shared by GET/POST organizations and
+// GET/PUT organizations/{id}. Times are ISO strings.
 import { isoTime } from "~/services/api.server";
 import type { OrgContext } from "~/services/guard.server";
 import { getOrganizationDetails, listOrganizationVenues } from "~/services/organizations.server";

@@ -1,6 +1,7 @@
-// Splash pages, their options and display rules as the account API answers them (spec 2 §3
-// "Splash page", "Page config option", "Display setting"; §7 splash_pages), shared by the
-// splash_pages routes. Times are ISO strings, as in the venues API.
+// Splash pages, their options and display rules as the account API answers them
+// (docs/guide/splash-pages.md#splash-page-details, #presentation,
+// docs/guide/api.md#splash-pages), shared by the splash_pages routes. Times are ISO
+// strings, as in the venues API.
 import type { Permission } from "~/lib/permissions";
 import { apiValidationFailed, isoTime, readApiBody, requireApiOrg, requireApiUser, type ApiBody } from "~/services/api.server";
 import type { OrgContext } from "~/services/guard.server";

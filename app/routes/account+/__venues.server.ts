@@ -1,5 +1,6 @@
-// Networks and access points as the account API answers them (spec 2 §3 "Venue", "Access point"),
-// shared by the venues and access_points routes. Times are ISO strings.
+// Networks and access points as the account API answers them
+// (docs/guide/networks.md#network-form, docs/guide/access-points.md#access-point-form), shared by
+// the venues and access_points routes. Times are ISO strings.
 import { storedPolygons } from "~/lib/layout";
 import type { AccessPointCounts } from "~/services/access-points.server";
 import type { Permission } from "~/lib/permissions";

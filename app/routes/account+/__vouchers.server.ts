@@ -1,6 +1,7 @@
-// Voucher groups as the account API answers them (spec 3 §3 "Voucher group": name, face_value,
-// valid_till, redeemed_entries, description, organization_id; §7 POST/PUT vouchers), shared by the
-// vouchers routes. face_value is in Kes (a number, like 50 or 49.5); times are ISO strings.
+// Voucher groups as the account API answers them (docs/guide/plans-and-prepaid.md#vouchers,
+// docs/guide/api.md#vouchers: name, face_value, valid_till, redeemed_entries, description,
+// organization_id), shared by the vouchers routes. face_value is in Kes (a number, like 50 or
+// 49.5); times are ISO strings.
 import { displayCode } from "~/lib/schemas/vouchers";
 import { isoTime } from "~/services/api.server";
 import type { getVoucherGroup } from "~/services/prepaid/vouchers.server";

@@ -21,9 +21,10 @@ import { readImageUpload, type UploadResult } from "~/services/storage.server";
 import { requireQueryOrg } from "./__venues.server";
 
 // POST /account/api/v1/assets — multipart: file, name, organization_id (or X-Organization-Id).
-//      - name {venueId}_floor_plan (spec 2 §7): the image (PNG, JPEG or WebP by its content, at most
-//        10 MB) becomes the network's layout plan (edit_network_layout)
-//        → 201 { data: { file: { name, url } } }. A name ending in _floor_plan without a network id: 422.
+//      - name {venueId}_floor_plan (docs/guide/api.md#account-service): the image (PNG, JPEG or WebP
+//        by its content, at most 10 MB) becomes the network's layout plan (edit_network_layout) →
+//        201 { data: { file: { name, url } } }. A name ending in _floor_plan without a network id:
+//        422.
 //      - any other name (or none): an image for splash pages (edit_splash_pages): PNG, JPEG, WebP or
 //        GIF by its content (SVG refused), at most 5 MB, within the organisation's quota; `name` is the
 //        name shown (else the file's own) → 201 { data: { file: { id, name, path, url } } }; use `url`

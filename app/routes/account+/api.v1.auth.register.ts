@@ -9,7 +9,7 @@ import { register, registrationSentMessage } from "~/services/registration.serve
 // spec's `login`, still accepted). Same schema and rules as /register. The account is usable once the
 // link mailed to the address is opened, so the answer is the same 201 { data: { message } } whether
 // or not the address or phone number has an account, and carries no token (decision 0013: a
-// departure from spec 1 §7, where the client was signed in at once).
+// departure from the old client, which was signed in at once; docs/guide/api.md#account-service).
 
 const schema = registerSchema.omit({ redirectTo: true }).extend({
   login: z.enum(["true", "false", "1", "0", "on", "off"], { errorMap: () => ({ message: "Login must be true or false." }) }).optional(),

@@ -4,10 +4,11 @@ import { apiData, dispatch, type ApiMethods } from "~/services/api.server";
 import { removeDisplaySetting } from "~/services/splash/rules.server";
 import { requireQueryOrg } from "./__venues.server";
 
-// DELETE /account/api/v1/splash_pages/{pageId}/display_settings/{settingId} — not in spec 2 §7 (its
-//        client only adds rules); our addition, so the Presentation tab's Remove has an API twin.
-//        (change_splash_pages_presentation) → { data: { message } }. A rule of another page or
-//        organisation, an unknown or a malformed id is a 404.
+// DELETE /account/api/v1/splash_pages/{pageId}/display_settings/{settingId} — an addition to the
+//        old client's API, which only adds rules (docs/guide/api.md#splash-pages), so the
+//        Presentation tab's Remove has an API twin. (change_splash_pages_presentation) →
+//        { data: { message } }. A rule of another page or organisation, an unknown or a malformed
+//        id is a 404.
 
 const methods: ApiMethods = {
   async DELETE({ request, params }) {

@@ -7,7 +7,7 @@ import { addRadiusClient, listRadiusClients } from "~/services/radius/clients.se
 import { getVenueHeader } from "~/services/venues.server";
 import { readScopedBody, requireQueryOrg } from "./__venues.server";
 
-// A network's RADIUS gateways (issue [radius]; the network's RADIUS page):
+// A network's RADIUS gateways (the network's RADIUS page):
 // GET  /account/api/v1/venues/{id}/radius-clients (view_networks) → { data: { radius_clients, messages } }:
 //      name, make, ip_address, coa_port, created_at, updated_at, and the latest Disconnect/CoA answers. Never a secret.
 // POST /account/api/v1/venues/{id}/radius-clients (edit_networks), JSON or form: name, make

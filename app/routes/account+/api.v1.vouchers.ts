@@ -13,9 +13,9 @@ import { savedJson, voucherJson } from "./__vouchers.server";
 // POST /account/api/v1/vouchers — name, face_value (Kes), valid_till (YYYY-MM-DD, today or later,
 //      UTC), description, organization_id, service_plan_id, codes_count (default 10, at most
 //      10,000), uses_per_code (default 1) (edit_vouchers) → 201 { data: { message, data: { message },
-//      voucher } } (spec 3 §7: "The success message is in data.data.message"); 422 { errors } with
-//      the form's messages ('Name field is required.', 'Voucher value is required.', 'Voucher
-//      validity is required.', …). The codes are read with GET vouchers/{id}.
+//      voucher } } (docs/guide/api.md#vouchers: "The success message is in data.data.message"); 422
+//      { errors } with the form's messages ('Name field is required.', 'Voucher value is required.',
+//      'Voucher validity is required.', …). The codes are read with GET vouchers/{id}.
 // A group is id, organization_id, name, face_value, valid_till, redeemed_entries, description,
 // service_plan_id, service_plan_name, codes_count, uses_per_code, created_at, updated_at.
 

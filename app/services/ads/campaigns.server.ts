@@ -1,4 +1,4 @@
-// Ad campaigns and banners (issue [surveys-ads] §6–7): create, list, pause/activate, the targeted
+// Ad campaigns and banners: create, list, pause/activate, the targeted
 // networks (none = every network of the organisation), banner images in the asset store, and the
 // campaigns.csv export. Every function takes the guard's context first and filters by its
 // organisation; view_ads to read, edit_ads to change.

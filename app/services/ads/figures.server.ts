@@ -1,4 +1,4 @@
-// Ads figures (issue [surveys-ads] §8–9, decision 0020): the hourly roll-up of the append-only
+// Ads figures (decision 0020): the hourly roll-up of the append-only
 // ad_events into ad_hourly (a recurring, idempotent job), and the answers the ads dashboard, the
 // analytics page and the home dashboard's campaign summary read: roll-up rows for the hours already
 // rolled up, plus the same aggregate over the raw events of the hours after that (at most a couple

@@ -1,4 +1,4 @@
-// The guest path's ads routes (issue [surveys-ads] §8), mounted by the portal router before its
+// The guest path's ads routes, mounted by the portal router before its
 // generic /assets handler: the banner images (/assets/ads/…) and the click redirect
 // (/ads/click/{bannerId}?token=…), which counts the click and sends the guest to the banner's stored
 // click-through URL — never to an address taken from the request.

@@ -1,4 +1,4 @@
-// Serving banners on the guest's connect page (issue [surveys-ads] §8, decision 0020). The page asks
+// Serving banners on the guest's connect page (decision 0020). The page asks
 // `bannerForGuest(view)`: the active banners of the organisation's running campaigns (not paused,
 // within their times) that target the guest's network (or every network: all_networks),
 // one chosen by rotation, its impression logged, and a plain image link that works without

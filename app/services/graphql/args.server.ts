@@ -6,7 +6,7 @@ import { parseDashboardFilters, type DashboardFilters } from "../dashboard.serve
 import { notFound, type OrgContext } from "../guard.server";
 import { badInput } from "./errors.server";
 
-/** Every list answers at most this many rows (spec 1 §9's largest page size). */
+/** Every list answers at most this many rows (docs/guide/README.md#shared-behaviour). */
 export const MAX_PAGE_SIZE = 250;
 export const DEFAULT_PAGE_SIZE = 10;
 /** Offsets past this are refused: a deep offset walks that many index entries (decision 0006). */

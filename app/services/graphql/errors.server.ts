@@ -62,7 +62,7 @@ export async function asGraphQLError(thrown: unknown): Promise<unknown> {
   return graphqlError(code, await responseMessage(thrown));
 }
 
-/** The result every mutation answers (spec 1 §7): code 200 on success, else the refusal's status and message. */
+/** The result every mutation answers (docs/guide/api.md#data-api-graphql): code 200 on success, else the refusal's status and message. */
 export interface MutationResult {
   code: number;
   message: string;

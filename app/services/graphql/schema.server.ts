@@ -1,4 +1,4 @@
-// The data API's schema (spec 1 §7 "Data API", spec 2 §7, spec 3 §7), written as SDL beside each
+// The data API's schema (docs/guide/api.md#data-api-graphql), written as SDL beside each
 // area's resolvers and merged here. schema.graphql at the repository root is this schema printed
 // (`npm run graphql:schema`); tests/integration/graphql-schema.test.ts fails when they differ.
 //

@@ -1,12 +1,14 @@
-// Broadcasts (issue [marketing] §3; spec 3 §2 broadcasts, broadcast/{id}/{path?}, broadcasts/create,
-// §3 Broadcast, §5, §6, §7): a message's content (title = the e-mail's subject, description, the
-// e-mail as HTML and plain text with an optional designer JSON, the SMS text) and, for its Messages
-// section, what its schedules delivered. Every function takes the guard's context first, checks the
-// permission the page checks and filters by ctx.org.id; another organisation's id is a 404.
+// Broadcasts (docs/guide/marketing.md#broadcasts,
+// docs/guide/access-control.md#what-each-permission-shows, docs/guide/api.md#data-api-graphql): a
+// message's content (title = the e-mail's subject, description, the e-mail as HTML and plain text
+// with an optional designer JSON, the SMS text) and, for its Messages section, what its schedules
+// delivered. Every function takes the guard's context first, checks the permission the page checks
+// and filters by ctx.org.id; another organisation's id is a 404.
 //
-// Permissions (spec 3 §6): seeing needs view_broadcasts or create_broadcasts (the menu section), or
-// create_groups (the spec's New Message button: who may write a message may read it back); writing
-// needs create_broadcasts or create_groups; deleting delete_groups. Schedules: schedules.server.ts.
+// Permissions (docs/guide/access-control.md#what-each-permission-shows): seeing needs
+// view_broadcasts or create_broadcasts (the menu section), or create_groups (the spec's New Message
+// button: who may write a message may read it back); writing needs create_broadcasts or
+// create_groups; deleting delete_groups. Schedules: schedules.server.ts.
 import type { Updateable } from "kysely";
 import { db } from "~/db/db.server";
 import type { BroadcastsTable, DeliveryStatus } from "~/db/schema";
@@ -31,7 +33,7 @@ export const BROADCAST_RESULT_MESSAGES = {
   sending: "This broadcast is being sent: delete it when the sending has ended.",
 } as const;
 
-/** The spec's delete confirmation (§5), word for word. */
+/** The delete confirmation of docs/guide/marketing.md#broadcasts, word for word. */
 
 /** The per-recipient statuses of the Messages section, in the order its totals show them. */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["queued", "sent", "delivered", "failed", "bounced", "opted_out"];

@@ -1,4 +1,4 @@
-// Who may receive broadcasts (issue [marketing] §4), and opting out of them: an unsubscribe link, a
+// Who may receive broadcasts, and opting out of them: an unsubscribe link, a
 // one-click List-Unsubscribe POST or an SMS "STOP" reply. Opting out clears the opt-in (only a new,
 // explicit opt-in on the connect page sets it again), dates it, and is recorded as a consent row.
 import type { Kysely } from "kysely";

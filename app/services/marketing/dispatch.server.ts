@@ -1,4 +1,4 @@
-// Sending a broadcast schedule (issue [marketing] §4–5, decision 0018) on the job queue:
+// Sending a broadcast schedule (decision 0018) on the job queue:
 //   broadcast.dispatch {scheduleId}   at dispatch_at: Scheduled → Sending, checks what the channels
 //                                     need, makes the delivery rows (who receives, once each), wakes
 //                                     the senders

@@ -1,9 +1,10 @@
-// Customer groups (spec 3 §2 groups, groups/{id}/{customers|filters|settings}, §3 Customer group, §6,
-// §7): the list, a group, its live customers, and the changes. Every function takes the guard's
-// context and filters by ctx.org.id (another organisation's id is a 404); view_groups to read,
-// create_groups to create and change (the spec has no edit permission for groups), delete_groups to
-// delete. Members are computed when asked (group-filter.server.ts), never stored; their count is kept
-// for the groups list (COUNT_FRESH_MS).
+// Customer groups (docs/guide/marketing.md#customer-groups,
+// docs/guide/access-control.md#what-each-permission-shows, docs/guide/api.md#data-api-graphql): the
+// list, a group, its live customers, and the changes. Every function takes the guard's context and
+// filters by ctx.org.id (another organisation's id is a 404); view_groups to read, create_groups to
+// create and change (the spec has no edit permission for groups), delete_groups to delete. Members
+// are computed when asked (group-filter.server.ts), never stored; their count is kept for the groups
+// list (COUNT_FRESH_MS).
 import { db } from "~/db/db.server";
 import { containsText } from "~/db/sql.server";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";

@@ -1,7 +1,8 @@
-// Broadcast schedules (issue [marketing] §3 "Schedules"; spec 3 §2 broadcast/{id}/schedules, §3
-// Broadcast schedule, §6 create_groups, §7 scheduleBroadcast): when a broadcast goes out, by which
-// channel, to which customer groups. Creating one writes the schedule and its groups, then queues its
-// dispatch on the job queue (dispatch.server.ts), which decides who receives it at dispatch time.
+// Broadcast schedules (docs/guide/marketing.md#schedules,
+// docs/guide/access-control.md#what-each-permission-shows, docs/guide/api.md#data-api-graphql): when
+// a broadcast goes out, by which channel, to which customer groups. Creating one writes the schedule
+// and its groups, then queues its dispatch on the job queue (dispatch.server.ts), which decides who
+// receives it at dispatch time.
 //
 // Statuses (the spec shows them as returned without naming them; these are ours):
 //   Scheduled  waiting for its time; the only status that can be cancelled.

@@ -1,4 +1,4 @@
-// Unsubscribing from broadcast mail (issue [marketing] §3 "E-mail"), a guest page with no sign-in, no
+// Unsubscribing from broadcast mail, a guest page with no sign-in, no
 // cookie and no script:
 //   GET  /unsubscribe/{token}   "Stop messages from {organisation}?" and one button
 //   POST /unsubscribe/{token}   the button's form, or a mail client's RFC 8058 one-click POST (body

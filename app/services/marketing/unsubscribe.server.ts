@@ -1,4 +1,4 @@
-// Unsubscribe links (issue [marketing] §3 "E-mail"): a token in each broadcast mail names one customer
+// Unsubscribe links: a token in each broadcast mail names one customer
 // of one organisation and works with no sign-in. It is encrypted and authenticated with the server's
 // SECRETS_KEY (encryptSecret: AES-256-GCM, a fresh IV per mail), so it cannot be guessed from ids or
 // forged; a token that does not decrypt to our own payload names no one.

@@ -1,6 +1,6 @@
-// Gateway accounting (issue [portal] §5): start, interim and stop records keep a connection's usage,
+// Gateway accounting: start, interim and stop records keep a connection's usage,
 // online state and end; the roll-up triggers move its figures. One service for every source
-// (../shared/DESIGN.md, "The guest path"): the HTTP endpoint parses into AccountingRecords here.
+// (docs/architecture.md#the-guest-path): the HTTP endpoint parses into AccountingRecords here.
 //
 // Every record is idempotent and order-independent: bytes only grow (max), an ended connection
 // never reopens, the first end wins. Records of sessions we do not know are acknowledged and logged.

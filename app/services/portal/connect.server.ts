@@ -1,4 +1,4 @@
-// The connect page's logic (issue [portal] §2–3): what a token's guest is offered, and authorizing
+// The connect page's logic: what a token's guest is offered, and authorizing
 // the connection exactly once, then letting the guest through at the gateway.
 import DataLoader from "dataloader";
 import {

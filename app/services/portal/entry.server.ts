@@ -1,4 +1,4 @@
-// A gateway hands a guest over (issue [portal] §1): find the network by portal key, let its make's
+// A gateway hands a guest over: find the network by portal key, let its make's
 // adapter read the redirect, find the access point, the device and its customer, record the visit
 // (footfall) with a fresh token, and send the browser to the connect page. An unknown access point
 // is still served, attributed to the network and kept as an unregistered MAC: a guest is never stranded.

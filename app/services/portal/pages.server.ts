@@ -1,4 +1,4 @@
-// The built-in guest pages (issue [portal] §4): the connect page, "You are online" and plain
+// The built-in guest pages: the connect page, "You are online" and plain
 // refusals. Server-rendered strings with one small inline style sheet, no script, no cookie, no
 // request to another host; served under a CSP sandbox (router.server.ts). An operator's published
 // splash page, when one applies, wraps the same form (splash/render.server.ts).

@@ -1,4 +1,4 @@
-// Closing a connection in the console reaches the gateway where its make allows (issue [portal] §6):
+// Closing a connection in the console reaches the gateway where its make allows:
 // a controller is told by a queued job (retried while it is unreachable), Mlango's own make polls a
 // revocation list, and the rest cannot be told: the console says so instead of pretending.
 import type { Kysely } from "kysely";

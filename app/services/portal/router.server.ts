@@ -279,7 +279,7 @@ export function portalRouter(): express.Router {
     sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, online ? await surveyOffer(token) : null));
   });
 
-  // Spec 2 §7: the connection and its customer, for app-based portals.
+  // The connection and its customer, for app-based portals (docs/guide/api.md#guest-calls).
   router.get("/splash/connection/:token", saneQuery, async (req, res) => {
     res.set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
     const view = await loadGuestView(req.params.token, { plans: false });
@@ -299,7 +299,7 @@ export function portalRouter(): express.Router {
     });
   });
 
-  // Spec 2 §7: the sign-up payload (JSON or form); answers redirect_to or the error.
+  // The sign-up payload (JSON or form) of app-based portals; answers redirect_to or the error (docs/guide/api.md#guest-calls).
   router.post("/splash/connect/auto", saneQuery, ...form, async (req, res) => {
     res.set({ "Cache-Control": "no-store" });
     const asked = await connectRequest(req.body);
@@ -349,7 +349,7 @@ export function portalRouter(): express.Router {
   mountSurveyRoutes(router, { sendPage });
   mountAdsRoutes(router, { sendPage, messagePage });
 
-  // Splash pages (issue [splash]): the styling templates' files, operators' images, "View page".
+  // Splash pages: the styling templates' files, operators' images, "View page".
   router.get("/splash/styles/:file", (req, res) => {
     const body = styleFileFor(req.params.file!);
     if (!body) return sendPage(res, 404, messagePage("Not found", ["There is no such style sheet."]));

@@ -1,4 +1,4 @@
-// A network's guest portal settings (issue 10 §1): its portal key, each gateway make's URL and
+// A network's guest portal settings: its portal key, each gateway make's URL and
 // set-up steps, and the gateway credentials. Secrets are write-only: what leaves this module says
 // whether a secret is set, never the secret (nor its ciphertext).
 import type { SqlBool, Updateable } from "kysely";

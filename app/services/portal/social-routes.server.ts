@@ -1,8 +1,9 @@
-// Guests' social sign-in (issue [portal] §2, spec 2 §2 and §7): /splash/{provider}/login sends the
-// guest to the provider, /splash/{provider}/callback comes back, reads who signed in and authorizes
-// the connection with that provider as the mode. Nothing here sets a cookie (captive mini-browsers
-// keep none): the flow travels in an encrypted `state` (social.server.ts). A provider that is
-// configured but fails, or a guest who cancels there, gets the connect page again saying so.
+// Guests' social sign-in (docs/guide/guest-connect.md#social-sign-in,
+// docs/guide/api.md#guest-calls): /splash/{provider}/login sends the guest to the provider,
+// /splash/{provider}/callback comes back, reads who signed in and authorizes the connection with
+// that provider as the mode. Nothing here sets a cookie (captive mini-browsers keep none): the flow
+// travels in an encrypted `state` (social.server.ts). A provider that is configured but fails, or a
+// guest who cancels there, gets the connect page again saying so.
 import type express from "express";
 import type { OAuthProviderName } from "~/db/schema";
 import { getEnv } from "~/env.server";
@@ -54,7 +55,7 @@ export function mountSocialRoutes(
   const connectAgain = (res: express.Response, status: number, view: GuestView, token: string, message: string) =>
     sendConnectPage(res, status, view, token, { message });
 
-  // Spec 2 §2: the click method; the connect page's Connect button is the click-through.
+  // The click-through route (docs/guide/guest-connect.md#routes); the connect page's Connect button does the same.
   router.get("/splash/click_through", (req, res) => {
     redirect(res, 302, `/connect?token=${encodeURIComponent(queryText(req.query.token) ?? "")}`);
   });

@@ -1,4 +1,4 @@
-// Guests' social sign-in (issue [portal] §2 social buttons): the provider catalogue, the
+// Guests' social sign-in: the provider catalogue, the
 // organisation's registrations (console, `ctx` first) and the OAuth 2 authorization-code flow with
 // PKCE that the guest path runs (social-routes.server.ts). Client secrets are stored with
 // encryptSecret and only decrypted here, server-side, to talk to the provider.

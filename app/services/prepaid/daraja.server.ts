@@ -1,5 +1,5 @@
 // A small typed client for Safaricom's Daraja (M-Pesa) API over fetch: OAuth, STK push, STK query
-// and C2B URL registration (issue [prepaid] §6). Written here on purpose: the official npm client
+// and C2B URL registration. Written here on purpose: the official npm client
 // says it is not meant for production, and no well-kept client exists.
 //
 // Facts from Daraja's documentation it builds on:

@@ -1,4 +1,4 @@
-// An organisation's M-Pesa (Daraja) credentials (issue [prepaid] §6), console side (`ctx` first):
+// An organisation's M-Pesa (Daraja) credentials, console side (`ctx` first):
 // read with the secrets as `*_set` booleans, saved by the owner only (like guest sign-in: one
 // credential for every network, and whoever holds it decides where guests' money goes), write-only
 // secrets stored with encryptSecret, and "Test connection" (an OAuth token through the client).

@@ -1,8 +1,9 @@
-// The M-Pesa transactions list and its export (issue [prepaid] §6; spec 3 §2, §3, §7, §9): the
-// organisation's payments (STK pushes and C2B confirmations) created in a window of whole UTC days,
-// newest first by (created_at, id) on mpesa_transactions_org, 50 a page, counted up to a cap like the
-// other big lists (list-count.server.ts, decision 0006). Phone numbers are guests' contacts: they
-// need view_clients (PERSONAL_DATA_PERMISSION) too, and are null without it.
+// The M-Pesa transactions list and its export (docs/guide/plans-and-prepaid.md#m-pesa-transactions,
+// docs/guide/api.md#m-pesa-transactions): the organisation's payments (STK pushes and C2B
+// confirmations) created in a window of whole UTC days, newest first by (created_at, id) on
+// mpesa_transactions_org, 50 a page, counted up to a cap like the other big lists
+// (list-count.server.ts, decision 0006). Phone numbers are guests' contacts: they need view_clients
+// (PERSONAL_DATA_PERMISSION) too, and are null without it.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
@@ -72,8 +73,9 @@ function inWindow(orgId: number, window: MpesaWindow, after: Cursor | null = nul
 }
 
 /**
- * getmpesatransactions / the page (spec 3 §7, §9): page `page` (from 1) of 50, newest first.
- * A page past the end is empty. Needs MPESA_TRANSACTIONS_PERMISSION.
+ * getmpesatransactions / the page (docs/guide/api.md#m-pesa-transactions,
+ * docs/guide/plans-and-prepaid.md#m-pesa-transactions): page `page` (from 1) of 50, newest
+ * first. A page past the end is empty. Needs MPESA_TRANSACTIONS_PERMISSION.
  */
 export async function listMpesaTransactions(ctx: OrgContext, window: MpesaWindow, page: number): Promise<MpesaTransactionPage> {
   requirePermission(ctx, MPESA_TRANSACTIONS_PERMISSION);
@@ -162,8 +164,9 @@ async function transactionsByIds(ctx: OrgContext, ids: number[]): Promise<MpesaT
 }
 
 // ---------------------------------------------------------------------------------------------
-// mpesa_transactions.csv (spec 3 §2 "Export to csv", §9): every row of the window, newest first, in
-// keyset batches written as the client reads (connections-export.server.ts does the same at scale).
+// mpesa_transactions.csv (docs/guide/plans-and-prepaid.md#m-pesa-transactions): every row of the
+// window, newest first, in keyset batches written as the client reads (connections-export.server.ts
+// does the same at scale).
 
 export const MPESA_CSV_HEADER = ["#", "Transaction ID", "Phone Number", "Amount (Kes)", "Short Code", "Status", "Created At (UTC)"];
 

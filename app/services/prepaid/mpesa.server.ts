@@ -1,4 +1,4 @@
-// Buying a plan with M-Pesa on the connect page (issue [prepaid] §5–6, decision 0017):
+// Buying a plan with M-Pesa on the connect page (decision 0017):
 //
 // 1. startPurchase: the guest picks a plan and types a phone number; a Pending subscription and a
 //    pending transaction are written, then Daraja's STK push asks the phone for the PIN.

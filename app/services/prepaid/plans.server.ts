@@ -1,8 +1,8 @@
-// Service plans and the free plan (spec 3 §2 "Service plans", §3 Service plan, §4 plan kind, §5, §6,
-// §9; issue [prepaid] §2–§3). Every function takes the guard's context first, filters by ctx.org.id
-// and checks its permission (the spec's swapped submit checks built the intended way:
-// create_service_plan creates, edit_service_plan edits). Limits are stored as entered and in base
-// units (minutes, bytes) for enforcement; the price in cents.
+// Service plans and the free plan (docs/guide/plans-and-prepaid.md#service-plans, #plan-form,
+// docs/guide/access-control.md#what-each-permission-shows). Every function takes the guard's context
+// first, filters by ctx.org.id and checks its permission (the spec's swapped submit checks built the
+// intended way: create_service_plan creates, edit_service_plan edits). Limits are stored as entered
+// and in base units (minutes, bytes) for enforcement; the price in cents.
 import crypto from "node:crypto";
 import { db } from "~/db/db.server";
 import { pushPlanSpeeds } from "../radius/speeds.server";

@@ -1,7 +1,8 @@
-// Bandwidth policies (spec 3 §2 "Bandwidth policies", §3, §6; issue [prepaid] §1). Every function
-// takes the guard's context first, filters by ctx.org.id and checks its permission, so the pages
-// and the data API refuse alike; another organisation's policy is a 404. The spec's swapped
-// permission checks are built the intended way: create_bandwidth_policy creates, edit_… edits.
+// Bandwidth policies (docs/guide/plans-and-prepaid.md#bandwidth-policies,
+// docs/guide/access-control.md#what-each-permission-shows). Every function takes the guard's
+// context first, filters by ctx.org.id and checks its permission, so the pages and the data API
+// refuse alike; another organisation's policy is a 404. The spec's swapped permission checks are
+// built the intended way: create_bandwidth_policy creates, edit_… edits.
 import { db } from "~/db/db.server";
 import { pushPlanSpeeds } from "../radius/speeds.server";
 import { containsText, inIds, isForeignKeyViolation } from "~/db/sql.server";

@@ -1,4 +1,4 @@
-// Subscriptions (issue [prepaid] §3, §7): what a guest holds under a plan. Today the free plan is
+// Subscriptions: what a guest holds under a plan. Today the free plan is
 // the one way in: a guest who signs up or clicks through at an organisation with a free plan takes
 // it, once per device in the plan's period, and is online for the plan's time (capped by its
 // validity). Statuses and the rules are decision 0017.
@@ -354,7 +354,7 @@ export async function enforceDataLimits(trx: Kysely<DB>, subscriptionIds: readon
 }
 
 // ---------------------------------------------------------------------------------------------
-// The subscriptions list (spec 3 §2 "Subscriptions list", §3 Subscription, §7 subscriptions):
+// The subscriptions list (docs/guide/plans-and-prepaid.md#subscriptions, docs/guide/api.md#queries):
 // newest first (created_at, id), searched by the guest's identity, name or phone number and by the
 // plan's name, counted up to a cap like the other big lists (list-count.server.ts, decision 0006).
 

@@ -1,4 +1,4 @@
-// Vouchers (spec 3 §2 vouchers, §3 Voucher group, §5, §7; issue [prepaid] §4): groups of printed
+// Vouchers (docs/guide/plans-and-prepaid.md#vouchers, docs/guide/api.md#vouchers): groups of printed
 // codes that each give a service plan. Every console function takes the guard's context first and
 // filters by ctx.org.id; generating needs edit_vouchers (our permission: the spec checks only
 // view_vouchers, which would let read-only staff mint internet). Redeeming happens on the connect

@@ -1,4 +1,4 @@
-// Accounting-Requests (issue [radius] §5) onto the one accounting service of the guest path
+// Accounting-Requests onto the one accounting service of the guest path
 // (portal/accounting.server.ts): the same maxima, ends and data limits as HTTP accounting.
 //
 // Requests arrive one per HTTP call from FreeRADIUS. Each would be its own transaction, and on

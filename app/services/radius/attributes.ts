@@ -64,7 +64,7 @@ export interface ReplyLimits {
   downKbps: number | null;
 }
 
-/** The Access-Accept's limits in each make's attributes (issue [radius] §4). */
+/** The Access-Accept's limits in each make's attributes. */
 export function limitAttributes(limits: ReplyLimits): Record<string, string | number> {
   const reply: Record<string, string | number> = {
     "reply:Session-Timeout": Math.max(1, limits.sessionSeconds),

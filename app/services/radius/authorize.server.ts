@@ -1,4 +1,4 @@
-// Access-Requests, as FreeRADIUS's rest module asks (issue [radius] §3–4): is this login one of a
+// Access-Requests, as FreeRADIUS's rest module asks: is this login one of a
 // connection Mlango authorized, at this NAS's network, from the guest's own device, still within its
 // session and plan? The answer carries the plan's limits (attributes.ts) and either the password
 // for FreeRADIUS's CHAP check or Auth-Type mlango (PAP: /radius/authenticate checks it here), or

@@ -1,4 +1,4 @@
-// The one-time RADIUS login of a connection (issue [radius] §1): the gateway's login form gets a
+// The one-time RADIUS login of a connection: the gateway's login form gets a
 // username naming the connection and a password Mlango can recompute (an HMAC of the connection and
 // its token under SECRETS_KEY), so nothing is stored and nothing is valid for another connection.
 // The guest's browser posts them to the gateway from an auto-submitting page (loginPage).

@@ -1,4 +1,4 @@
-// A plan's speed changes while guests are online under it (issue [radius] §6): the operator edits
+// A plan's speed changes while guests are online under it: the operator edits
 // a bandwidth policy, or gives a plan another one. The Active subscriptions of those plans take the
 // new speeds (they are what RADIUS replies and CoA read), and every guest online under them through
 // a RADIUS gateway gets a CoA-Request with the new speed, one retried job per connection.

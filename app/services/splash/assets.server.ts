@@ -1,7 +1,8 @@
-// Images for splash pages (spec 2 §3 "Asset", §7 assets): uploaded by operators, listed with the
-// address to use in a page, served to guests without a session at /assets/{key} (keys are random,
-// so one organisation cannot list another's). The type is decided by the file's bytes; SVG is
-// refused because it can carry scripts. Each organisation has a quota.
+// Images for splash pages (docs/guide/splash-pages.md#images, docs/guide/api.md#splash-pages):
+// uploaded by operators, listed with the address to use in a page, served to guests without a
+// session at /assets/{key} (keys are random, so one organisation cannot list another's). The type
+// is decided by the file's bytes; SVG is refused because it can carry scripts. Each organisation
+// has a quota.
 import type { Permission } from "~/lib/permissions";
 import { db } from "~/db/db.server";
 import { imageContentType, SPLASH_IMAGE_TYPES } from "~/lib/image-type";

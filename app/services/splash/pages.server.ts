@@ -1,4 +1,4 @@
-// Splash pages of an organisation (spec 2 §2–§8 splash pages; issue [splash]). Every function takes
+// Splash pages of an organisation (docs/guide/splash-pages.md). Every function takes
 // the guard's context first, filters by ctx.org.id itself and checks its permission, so the pages
 // and the REST API refuse alike; another organisation's page is a 404. Edits change the draft and
 // add a draft revision; publishPage renders the draft once into the published snapshot guests get.

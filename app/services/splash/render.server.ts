@@ -1,4 +1,4 @@
-// Turning a splash page into the document guests get (issue [splash] §6). The operator's HTML, CSS
+// Turning a splash page into the document guests get. The operator's HTML, CSS
 // and scripts go in as written: they run only under the guest pages' CSP sandbox, without
 // allow-same-origin, so they never act with the console's origin (decision 0016). Option values
 // are substituted HTML-escaped; the connect form goes where the page's `{{ connect_form }}` is, or

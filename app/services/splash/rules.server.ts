@@ -1,5 +1,5 @@
-// Display rules (spec 2 §3 "Display setting"; the Presentation tab) and the choice of the page a
-// guest sees (issue [splash] §6; the semantics are decision 0016's and tests/integration/
+// Display rules (docs/guide/splash-pages.md#presentation; the Presentation tab) and the choice
+// of the page a guest sees (the semantics are decision 0016's and tests/integration/
 // splash-rules.test.ts's table):
 //   1. rules of published pages for the guest's access point whose dates include today (UTC);
 //   2. of those, the ones whose factor holds for the guest's device: the connection being shown is

@@ -1,7 +1,8 @@
-// The styling templates a splash page names (spec 2 §3 css_template), served from this server:
-// Bootstrap 4 and 3 are the packages' own files under /splash/styles/; Tailwind has no single
-// file (v3 generates what a page uses), so a page's Tailwind CSS is compiled from its HTML when
-// it is saved or published and inlined in the page (a few KB, not the megabytes of a full build).
+// The styling templates a splash page names (docs/guide/splash-pages.md#create-splash-page),
+// served from this server: Bootstrap 4 and 3 are the packages' own files under /splash/styles/;
+// Tailwind has no single file (v3 generates what a page uses), so a page's Tailwind CSS is
+// compiled from its HTML when it is saved or published and inlined in the page (a few KB, not
+// the megabytes of a full build).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import postcss from "postcss";

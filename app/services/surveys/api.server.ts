@@ -1,8 +1,9 @@
-// The survey service's REST calls (spec 3 §7; routes api.v1.survey*.ts): the organisation from
-// X-Organization-Id (or organization_id in the query), bearer tokens only, and bodies read into the
-// FormData the pages' conform/zod schemas read. A survey body nests questions, which the account
-// API's flat reader does not take: JSON questions[{question_text, question_type, options}] become
-// questions[0].question_text …, and an options array its JSON text (parseOptions reads either).
+// The survey service's REST calls (docs/guide/api.md#survey-service; routes api.v1.survey*.ts): the
+// organisation from X-Organization-Id (or organization_id in the query), bearer tokens only, and
+// bodies read into the FormData the pages' conform/zod schemas read. A survey body nests questions,
+// which the account API's flat reader does not take: JSON questions[{question_text, question_type,
+// options}] become questions[0].question_text …, and an options array its JSON text (parseOptions
+// reads either).
 import type { z, ZodTypeAny } from "zod";
 import { hasNul } from "~/lib/nul";
 import type { Permission } from "~/lib/permissions";

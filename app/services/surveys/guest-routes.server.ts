@@ -1,4 +1,4 @@
-// The guest's survey on the "online" page (issue [surveys-ads] §3): the offer block the online page
+// The guest's survey on the "online" page: the offer block the online page
 // shows, and POST /connect/survey, which stores the answers or the skip and shows the online page
 // again with a thank-you. Plain HTML forms (html.server.ts escapes every value), no script, no cookie;
 // the connection's token identifies the guest. Mounted on the portal router (router.server.ts).

@@ -1,5 +1,5 @@
-// Guests answer surveys (issue [surveys-ads] §3). After authorization the guest lands on the "online"
-// page; an Active survey (spec 3 §4) of the organisation that runs on the connection's network and
+// Guests answer surveys. After authorization the guest lands on the "online" page; an Active survey
+// (docs/guide/surveys.md#survey-list) of the organisation that runs on the connection's network and
 // that this customer has neither answered nor skipped is offered there, below "You are online": a
 // plain form (no script, no cookie) that carries the connection's token. Answering is optional and
 // never blocks anything — the guest is online already. A participation row per (survey, customer),

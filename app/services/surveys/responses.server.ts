@@ -1,5 +1,5 @@
-// The survey report (spec 3 §2 surveys/report; §3 Survey response row; §7 POST /api/v1/survey/responses;
-// §9 20 per page): one survey's answers in a date range, newest first, with the answering customer's
+// The survey report (docs/guide/surveys.md#survey-report, docs/guide/api.md#survey-service):
+// one survey's answers in a date range, newest first, with the answering customer's
 // name and contacts (view_clients, like every list of guests' details), per-question summaries, and
 // the exports: surveys.csv (every row, streamed in keyset batches) and the XLSX of one page.
 //
@@ -352,8 +352,9 @@ export async function responsesCsvStream(
 }
 
 /**
- * The XLSX of one report page (spec 3 §9: named by the page, sheet "Survey Responses"), written with
- * exceljs's streaming writer. The rows are the page's; null when the page has none.
+ * The XLSX of one report page (docs/guide/surveys.md#survey-report: named by the page, sheet "Survey
+ * Responses"), written with exceljs's streaming writer. The rows are the page's; null when the page
+ * has none.
  */
 export function responsesXlsxStream(page: ResponsesPage): ReadableStream<Uint8Array> {
   const out = new PassThrough();

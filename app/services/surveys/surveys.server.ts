@@ -1,7 +1,7 @@
-// Surveys (spec 3 §2 surveys, survey/{id}, surveys/create; §3 Survey, Question; §4 status; §5; §7
-// survey service): the list, a survey with its questions and networks, create, edit, delete. Every
+// Surveys (docs/guide/surveys.md#routes, #create-survey, docs/guide/api.md#survey-service):
+// the list, a survey with its questions and networks, create, edit, delete. Every
 // function takes the guard's context and filters by ctx.org.id (another organisation's survey is a
-// 404); view_surveys to read, edit_surveys to change (issue [surveys-ads] §10).
+// 404); view_surveys to read, edit_surveys to change.
 import { db } from "~/db/db.server";
 import { containsText, inIds } from "~/db/sql.server";
 import type { SurveyQuestionType } from "~/db/schema";
@@ -71,7 +71,7 @@ export function parseStoredOptions(text: string): string[] {
   }
 }
 
-/** surveys: newest first (spec 3 §9), searched by title or description. */
+/** surveys: newest first (docs/guide/surveys.md#survey-list), searched by title or description. */
 export async function listSurveys(
   ctx: OrgContext,
   params: { offset: number; pageSize: number; search?: string | null },
@@ -298,7 +298,7 @@ export function surveyFormValues(s: SurveyRecord) {
   };
 }
 
-/** The API's and the GraphQL-free JSON shape of a survey (spec 3 §3 Survey, Question). */
+/** The API's and the GraphQL-free JSON shape of a survey (docs/guide/surveys.md#create-survey). */
 export function surveyJson(s: SurveySummary & Partial<Pick<SurveyRecord, "questions" | "venues">>) {
   return {
     id: s.id,

@@ -1,4 +1,4 @@
-// The demo's ads (issue [surveys-ads] §6–9), made through the ads services as an operator would: a
+// The demo's ads, made through the ads services as an operator would: a
 // running campaign on every network with a banner (a small PNG drawn here), and its figures: an
 // impression on each of the last week's portal visits (at most 3,000), a click on every 25th, then
 // the hourly roll-up (conversions follow from the visits that were authorized).

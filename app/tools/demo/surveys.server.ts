@@ -1,4 +1,4 @@
-// The demo's survey (issue [surveys-ads]): one Active survey on every network, made through the survey
+// The demo's survey: one Active survey on every network, made through the survey
 // service as an operator would, and answers from guests who got online in the last weeks (one
 // participation each, as the online page's form stores them), so the report has pages, charts and
 // exports to show.

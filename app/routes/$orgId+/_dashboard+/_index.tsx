@@ -18,7 +18,7 @@ import { listOrganizationVenues } from "~/services/organizations.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Dashboard · ${data.org.name} · Mlango` : "Mlango" }];
 
-// The home dashboard (spec 1 §2 "Home dashboard", §4 edit mode): filters, the usage summary, and
+// The home dashboard (docs/guide/dashboard.md#controls, #edit-mode): filters, the usage summary, and
 // the user's own layout of dashlets, of which only those in the layout are computed.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params);
@@ -38,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     venues,
     selectedVenues: filters.venueIds,
     filterQuery: filterQuery(filters),
-    // Spec 1 §4: a dashboard with no items opens in edit mode.
+    // A dashboard with no items opens in edit mode (docs/guide/dashboard.md#edit-mode).
     editing: url.searchParams.get("edit") === "1" || stored.layout.content.length === 0,
     layoutStatus: stored.status,
     layout: stored.layout,

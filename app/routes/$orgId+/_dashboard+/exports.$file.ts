@@ -1,7 +1,8 @@
-// GET /{orgId}/exports/{file}?start&end&venues[&limit]: the dashboard's CSV exports (spec 1 §9):
-// dashboard_summary_data.csv (downloaded as dashboard_summary_data_{start}_to_{end}.csv),
-// top_networks.csv, top_access_points.csv, auth_mode_summary.csv, device_type_summary.csv,
-// os_summary.csv, device_brand_summary.csv, browser_summary.csv. Signed-in browser or bearer token.
+// GET /{orgId}/exports/{file}?start&end&venues[&limit]: the dashboard's CSV exports
+// (docs/guide/dashboard.md#exports): dashboard_summary_data.csv (downloaded as
+// dashboard_summary_data_{start}_to_{end}.csv), top_networks.csv, top_access_points.csv,
+// auth_mode_summary.csv, device_type_summary.csv, os_summary.csv, device_brand_summary.csv,
+// browser_summary.csv. Signed-in browser or bearer token.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { downloadName, isExportFile, parseTopLimit } from "~/lib/dashboard-exports";
 import { DASHBOARD_MESSAGES } from "~/lib/schemas/dashboard";
@@ -19,7 +20,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const limit = parseTopLimit(url.searchParams);
   const table = await exportTable(file, filters, limit);
   if (table.rows.length === 0) {
-    // Spec 1 §8. A script gets the sentence with a 404; a browser goes back to the page it came from.
+    // "No data available to export." (docs/guide/dashboard.md#exports): a script gets the sentence with
+    // a 404; a browser goes back to the page it came from.
     if (request.headers.get("Authorization")?.startsWith("Bearer ")) {
       return new Response(DASHBOARD_MESSAGES.noData, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     }

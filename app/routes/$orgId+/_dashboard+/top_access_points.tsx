@@ -13,7 +13,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Top access points · ${data.org.name} · Mlango` : "Mlango" },
 ];
 
-// Top access points by bandwidth over the date range and chosen networks (spec 1 §2, §9: 5 by default).
+// Top access points by bandwidth over the date range and chosen networks (docs/guide/dashboard.md#top-access-points: 5 by default).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params);
   const url = new URL(request.url);

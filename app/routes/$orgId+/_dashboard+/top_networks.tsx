@@ -11,7 +11,7 @@ import { listOrganizationVenues } from "~/services/organizations.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Top networks · ${data.org.name} · Mlango` : "Mlango" }];
 
-// Top networks by bandwidth over the date range and chosen networks (spec 1 §2, §9: 5 by default).
+// Top networks by bandwidth over the date range and chosen networks (docs/guide/dashboard.md#top-networks: 5 by default).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params);
   const url = new URL(request.url);

@@ -15,7 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ orgId: ctx.org.id });
 }
 
-// POST venues; afterwards the user lands on the new network's profile (issue 17 item 6: spec 2 §2
+// POST venues; afterwards the user lands on the new network's profile (the old client
 // returned to the networks list, where the operator had to find the network they just made).
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "create_networks");

@@ -24,7 +24,7 @@ export function kes(cents: number): string {
     : value.toLocaleString("en-KE", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
-/** A plan as the list's columns show it (spec 3 §2): the free plan's price is "Free". */
+/** A plan as the list's columns show it (docs/guide/plans-and-prepaid.md#service-plans): the free plan's price is "Free". */
 export function planRow(plan: ServicePlan) {
   return {
     id: plan.id,

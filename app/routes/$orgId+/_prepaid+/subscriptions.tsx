@@ -1,7 +1,8 @@
-// /{orgId}/subscriptions (menu "Subscriptions", view_subscriptions; spec 3 §2 "Subscriptions list"):
-// what guests hold under the organisation's plans, newest first, with search and paging. Guests'
-// names and phone numbers need view_clients too; without it a row names the guest "Guest #id".
-// Statuses: docs/decisions/0017-plans-and-subscriptions.md (Expired is Active past its expiry).
+// /{orgId}/subscriptions (menu "Subscriptions", view_subscriptions;
+// docs/guide/plans-and-prepaid.md#subscriptions): what guests hold under the organisation's plans,
+// newest first, with search and paging. Guests' names and phone numbers need view_clients too;
+// without it a row names the guest "Guest #id". Statuses:
+// docs/decisions/0017-plans-and-subscriptions.md (Expired is Active past its expiry).
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/ui/data-table";

@@ -1,5 +1,5 @@
 // What the survey screens share: the delete action (list and detail), and how a failed save or load
-// is told (spec 3 §8's messages) instead of a bare 500.
+// is told (the messages of docs/guide/surveys.md) instead of a bare 500.
 import { json } from "@remix-run/node";
 import { confirmationNeeded } from "~/lib/confirm";
 import { parseId } from "~/lib/ids";

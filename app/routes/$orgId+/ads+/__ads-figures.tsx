@@ -1,6 +1,6 @@
 // The ads figures shared by the ads dashboard and the analytics page: totals with the click-through
-// rate (spec 3 §9: clicks ÷ impressions × 100, two decimals), the hourly chart (server-rendered SVG)
-// and tables per campaign and per banner.
+// rate (docs/guide/ads.md#dashboard-and-analytics: clicks ÷ impressions × 100, two decimals), the
+// hourly chart (server-rendered SVG) and tables per campaign and per banner.
 import { Link } from "@remix-run/react";
 import { bucketLabel, LineChart } from "~/components/charts";
 import { DataTable } from "~/components/ui/data-table";

@@ -1,6 +1,6 @@
-// /{orgId}/ads (menu Ads › Dashboard, view_ads; spec 3 §2 "ads dashboard"): the organisation's
-// impressions, clicks, conversions and CTR in a date range (default today), the hourly chart and
-// the figures per campaign. Counted by Mlango itself (decision 0020).
+// /{orgId}/ads (menu Ads › Dashboard, view_ads; docs/guide/ads.md#dashboard-and-analytics): the
+// organisation's impressions, clicks, conversions and CTR in a date range (default today), the
+// hourly chart and the figures per campaign. Counted by Mlango itself (decision 0020).
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DateRangeForm } from "~/components/ui/date-range-form";

@@ -1,5 +1,6 @@
-// /{orgId}/ads/analytics (menu Ads › Analytics, view_ads; spec 3 §2, §9): impressions, clicks,
-// conversions and CTR per campaign and per banner in a date range, with the hourly chart.
+// /{orgId}/ads/analytics (menu Ads › Analytics, view_ads;
+// docs/guide/ads.md#dashboard-and-analytics): impressions, clicks, conversions and CTR per
+// campaign and per banner in a date range, with the hourly chart.
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { DateRangeForm } from "~/components/ui/date-range-form";

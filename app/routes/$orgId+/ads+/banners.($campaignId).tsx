@@ -1,4 +1,4 @@
-// /{orgId}/ads/banners/{campaignId?} (spec 3 §2 "banner list", §3 "Banner"; view_ads): the banners
+// /{orgId}/ads/banners/{campaignId?} (docs/guide/ads.md#banners; view_ads): the banners
 // of one campaign (or of all), each with a full-size preview, its size read from the image, active
 // flag and click-through URL. Uploading (edit_ads): PNG, JPEG, WebP or GIF decided by the file's
 // bytes (never SVG), at most 2 MB, a click-through URL that is http or https.

@@ -1,4 +1,4 @@
-// /{orgId}/ads/campaigns (menu "Campaign List", view_ads; spec 3 §2, §3, §4): the organisation's
+// /{orgId}/ads/campaigns (menu "Campaign List", view_ads; docs/guide/ads.md#campaigns): the organisation's
 // campaigns, newest first, paged and searched by name or client, with the spec's derived status
 // (pause "1" Paused; else status "0" Active; else Inactive). Pause/Activate (edit_ads) changes the
 // campaign on the server, so serving stops or resumes at once. Export campaigns.csv.

@@ -1,6 +1,7 @@
-// GET /{orgId}/ads/campaigns.csv (spec 3 §9 campaigns.csv; view_ads): every campaign of the
-// organisation, newest first, with its derived status. No campaigns: 404 with the spec's
-// "No data to export." For the signed-in browser (cookie) and scripts (bearer token).
+// GET /{orgId}/ads/campaigns.csv (docs/guide/ads.md#dashboard-and-analytics; view_ads):
+// every campaign of the organisation, newest first, with its derived status. No campaigns:
+// 404 with the spec's "No data to export." For the signed-in browser (cookie) and scripts
+// (bearer token).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ADS_CSV, ADS_MESSAGES } from "~/lib/schemas/ads";
 import { campaignsCsv } from "~/services/ads/campaigns.server";

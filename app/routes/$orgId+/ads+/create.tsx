@@ -1,4 +1,4 @@
-// /{orgId}/ads/create (menu "Create Campaign", edit_ads; spec 3 §2, §3 "Ad campaign"): campaign name,
+// /{orgId}/ads/create (menu "Create Campaign", edit_ads; docs/guide/ads.md#campaigns): campaign name,
 // client (advertiser) name, revenue in Ksh, activate and expire times (UTC), the networks it runs
 // on (none ticked = every network) and the pause flag. Then the campaign's banners page.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";

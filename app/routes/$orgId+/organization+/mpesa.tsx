@@ -19,7 +19,7 @@ import {
 import { redirectWithToast } from "~/services/session.server";
 import { parseForm } from "~/services/forms.server";
 
-// The organisation's M-Pesa (Daraja) credentials (issue [prepaid] §6). Anyone with view_settings
+// The organisation's M-Pesa (Daraja) credentials. Anyone with view_settings
 // sees what is set; only the owner changes it (like guest sign-in). The consumer secret and the
 // passkey are write-only: the page says whether they are set, never what they are.
 

@@ -18,7 +18,7 @@ import {
 import { redirectWithToast } from "~/services/session.server";
 import { parseForm } from "~/services/forms.server";
 
-// The organisation's SMS provider, Africa's Talking (issue [marketing] §3 "SMS"). Like M-Pesa:
+// The organisation's SMS provider, Africa's Talking. Like M-Pesa:
 // anyone with view_settings sees what is set; only the owner changes it and sees the callback URLs
 // (their key is what authenticates delivery reports and STOP replies). The API key is write-only.
 

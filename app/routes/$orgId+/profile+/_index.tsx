@@ -32,7 +32,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["current_password"] }), { status: 400 });
   const outcome = await updateProfile(ctx.user.id, submission.value);
   if (!outcome.ok) return json(submission.reply({ fieldErrors: outcome.fieldErrors, hideFields: ["current_password"] }), { status: 400 });
-  // Honest mail (issue 17 item 7): without SMTP_URL the link is a file in the outbox folder, not sent.
+  // Honest mail: without SMTP_URL the link is a file in the outbox folder, not sent.
   const kept = outcome.emailPending ? outboxNotice(`The link to confirm ${outcome.emailPending}`) : null;
   const pending = !outcome.emailPending
     ? ""

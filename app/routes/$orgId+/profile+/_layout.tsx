@@ -20,10 +20,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block rounded-md px-3 py-2 text-sm ${isActive ? "bg-indigo-50 font-semibold text-indigo-700" : "text-slate-700 hover:bg-slate-50"}`;
 
-/** The user profile (spec 2 "Profile"): who is signed in, a sidebar, and the chosen panel. */
+/** The user profile (docs/guide/accounts.md#profile): who is signed in, a sidebar, and the chosen panel. */
 export default function ProfileLayout() {
   const { orgId, user } = useLoaderData<typeof loader>();
-  // Billing and My Account both lead to the account panel; Settings is hidden (spec 2 "Profile").
+  // Billing and My Account both lead to the account panel; Settings is hidden (docs/guide/accounts.md#profile).
   const items = [
     { to: `/${orgId}/connections`, label: "Connections", end: false },
     { to: `/${orgId}/profile`, label: "Billing", end: true, plain: true },

@@ -1,5 +1,6 @@
-// What every report page shares on the server: the guard (membership only: spec 3 §6), the date
-// range, the venue filter, the user's subscription to this report, and the bell's two actions.
+// What every report page shares on the server: the guard (membership only:
+// docs/guide/access-control.md#what-each-permission-shows), the date range, the venue filter,
+// the user's subscription to this report, and the bell's two actions.
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { AnalyticsScope } from "~/lib/analytics";
 import { parseId } from "~/lib/ids";
@@ -60,7 +61,7 @@ export async function reportSubscriptionAction({ request, params }: ActionFuncti
       }
       const saved = await subscribeReport(ctx, report, submission.value.sendTime);
       const subscribed = `You will receive the ${reportTitle(report)} report by email every day at ${formatSendHour(saved.send_at)} (${formatOffset(ctx.org.clock.offsetMs)}).`;
-      // Honest mail (issue 17 item 7): without SMTP_URL each report is a file in the outbox folder.
+      // Honest mail: without SMTP_URL each report is a file in the outbox folder.
       const outbox = outboxFolder();
       const kept =
         outbox && `No mail server is set (SMTP_URL), so until one is, each report is kept in the outbox folder ${outbox} instead.`;

@@ -2,7 +2,7 @@ import { Outlet, useParams } from "@remix-run/react";
 import { ReportTabs } from "~/components/reports/report-header";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 
-// The reports (spec 3 §2 "reports/{report?}") under one tab bar. No loader: every report page runs
+// The reports (docs/guide/reports.md#routes) under one tab bar. No loader: every report page runs
 // its own guard, and the tabs need only the organisation id of the URL.
 export default function ReportsLayout() {
   const { orgId } = useParams();

@@ -8,7 +8,7 @@ import { redirectWithToast } from "~/services/session.server";
 import { getPage, saveCode } from "~/services/splash/pages.server";
 import { parseForm } from "~/services/forms.server";
 
-/** Anyone who may see splash pages: view, create or edit (spec 2 §6). */
+/** Anyone who may see splash pages: view, create or edit (docs/guide/access-control.md#what-each-permission-shows). */
 export function requireSplashViewer(request: Request, params: ActionFunctionArgs["params"]): Promise<OrgContext> {
   return requireOrg(request, params, "view_splash_pages", "create_splash_pages", "edit_splash_pages");
 }

@@ -15,7 +15,7 @@ import { requireSplashViewer } from "./__splash.server";
 
 export const meta: MetaFunction = () => [{ title: "Splash Pages | Mlango" }];
 
-// splash_pages?organization_id: the grid of cards (spec 2 §2 "Splash pages list").
+// splash_pages?organization_id: the grid of cards (docs/guide/splash-pages.md#splash-pages-list).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireSplashViewer(request, params);
   const list = parseListParams(new URL(request.url).searchParams, SPLASH_PAGE_SIZES, SPLASH_PAGE_SIZES[0]);

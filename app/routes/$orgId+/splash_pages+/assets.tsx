@@ -13,8 +13,9 @@ import { ASSET_MESSAGES, deleteAsset, listAssets, readAssetUpload, saveAsset } f
 
 export const meta: MetaFunction = () => [{ title: "Images · Splash Pages | Mlango" }];
 
-// Images for splash pages (spec 2 §3 Asset): upload (works without JavaScript), list with the
-// address to use in a page, delete. Uploading and deleting need edit_splash_pages.
+// Images for splash pages (docs/guide/splash-pages.md#images): upload (works without
+// JavaScript), list with the address to use in a page, delete. Uploading and deleting need
+// edit_splash_pages.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_splash_pages", "edit_splash_pages");
   const assets = await listAssets(ctx);

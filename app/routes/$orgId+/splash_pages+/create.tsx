@@ -10,7 +10,8 @@ import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "New splash page | Mlango" }];
 
-// The create form (spec 2 §2): Page name, Styling template, Description; the Create button needs create_splash_pages.
+// The create form (docs/guide/splash-pages.md#create-splash-page): Page name, Styling template, Description; the
+// Create button needs create_splash_pages.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "create_splash_pages");
   return json({ orgId: ctx.org.id });

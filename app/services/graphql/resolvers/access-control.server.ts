@@ -1,6 +1,7 @@
-// Roles, permissions and administrators (spec 1 §2 "Access control", §6, §7). Reading needs
-// view_settings like the access-control pages; each mutation needs what its page's action needs
-// and refuses with the spec's message (roles.server.ts, access-control.server.ts check it).
+// Roles, permissions and administrators (docs/guide/access-control.md#routes,
+// docs/guide/api.md#data-api-graphql). Reading needs view_settings like the access-control
+// pages; each mutation needs what its page's action needs and refuses with the spec's message
+// (roles.server.ts, access-control.server.ts check it).
 import type { ZodTypeAny, z } from "zod";
 import { isPermission } from "~/lib/permissions";
 import { createRoleSchema, roleDetailsSchema } from "~/lib/schemas/access-control";

@@ -1,6 +1,6 @@
-// The API client's own profile and personal dashboard (spec 1 §3 User profile, §7 profile,
-// updateUser(dashboard)). The profile needs no organisation, except its permissions and role,
-// which are the user's in the organisation of X-Organization-Id.
+// The API client's own profile and personal dashboard (docs/guide/accounts.md#profile,
+// docs/guide/api.md#queries). The profile needs no organisation, except its permissions and
+// role, which are the user's in the organisation of X-Organization-Id.
 import { serializeLayout } from "~/lib/dashboard-layout";
 import { parseLayout } from "~/lib/dashboard-layout-schema";
 import { getDashboardLayout, saveDashboardLayout } from "../../dashboard.server";

@@ -1,6 +1,7 @@
-// The dashboard's figures (spec 1 §7): usage summaries, top networks and access points, auth modes,
-// device mixes, dwell time and footfall. Membership is enough, as on the home dashboard; the window
-// and venues are checked like the dashboard's URL (args.server.ts windowOf).
+// The dashboard's figures (docs/guide/api.md#data-api-graphql): usage summaries, top networks and
+// access points, auth modes, device mixes, dwell time and footfall. Membership is enough, as on the
+// home dashboard; the window and venues are checked like the dashboard's URL (args.server.ts
+// windowOf).
 import { bucketFor, type DeviceDimension, type DeviceUsage, type UsagePoint, type UsageTotals } from "~/lib/analytics";
 import {
   accessPointUsage,
@@ -57,7 +58,7 @@ export const typeDefs = /* GraphQL */ `
     formattedBandwidth: String!
   }
 
-  "The summary cards (DESIGN.md 'Analytics definitions'). Bytes and seconds are Float: they outgrow 32-bit integers."
+  "The summary cards. Bytes and seconds are Float: they outgrow 32-bit integers."
   type UsageSummary {
     upload: Float!
     download: Float!
@@ -189,7 +190,7 @@ const deviceRow = (dimension: DeviceDimension) => (d: DeviceUsage) => ({
   browser: dimension === "browser" ? d.key : null,
 });
 
-/** The fields Organization repeats with the same arguments (spec 1 §7 organization(id){…}). */
+/** The fields Organization repeats with the same arguments (docs/guide/api.md#queries). */
 export async function aggregateUsageSummary(ctx: OrgContext, args: WindowArgs) {
   return usageSummaryOf(await aggregateUsage((await windowOf(ctx, args)).scope));
 }

@@ -1,9 +1,8 @@
-// Broadcasts and their schedules (issue [marketing] §3; spec 3 §3 Broadcast and Broadcast schedule,
-// §6, §7 broadcasts, broadcastsCount, broadcast(id){… schedules schedulesCount}, updateBroadcastEmail,
-// updateBroadcastMessage, deleteBroadcast, createBroadcast, scheduleBroadcast). The services check the
-// permissions the pages check; inputs go through the pages' zod schemas, so a script is refused with
-// the forms' messages (422). A list of broadcasts carries no content and no schedules: those come with
-// broadcast(id), one broadcast at a time, so a page of broadcasts is two queries.
+// Broadcasts and their schedules (docs/guide/marketing.md#broadcasts,
+// docs/guide/access-control.md#what-each-permission-shows, docs/guide/api.md#queries). The services
+// check the permissions the pages check; inputs go through the pages' zod schemas, so a script is
+// refused with the forms' messages (422). A list of broadcasts carries no content and no schedules:
+// those come with broadcast(id), one broadcast at a time, so a page of broadcasts is two queries.
 import type { ZodTypeAny, z } from "zod";
 import { parseId } from "~/lib/ids";
 import { broadcastEmailSchema, broadcastSchema, broadcastSmsSchema, scheduleSchema } from "~/lib/schemas/broadcasts";
@@ -39,7 +38,7 @@ export const typeDefs = /* GraphQL */ `
     last_name: String!
   }
 
-  "A broadcast as the list shows it (spec 3 §2: Title, Created on, Owner, Description)."
+  "A broadcast as the list shows it (Title, Created on, Owner, Description)."
   type Broadcast {
     id: ID!
     "Also the e-mail's subject."
@@ -49,7 +48,7 @@ export const typeDefs = /* GraphQL */ `
     created_at: String!
   }
 
-  "A broadcast with its content and schedules (spec 3 §3 Broadcast)."
+  "A broadcast with its content and schedules."
   type BroadcastDetail {
     id: ID!
     "Also the e-mail's subject."
@@ -78,8 +77,8 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
-  When and how a broadcast is sent (spec 3 §3 Broadcast schedule). status: Scheduled (waiting; the only
-  one that can be cancelled), Sending, Sent, Failed (error says why) or Cancelled.
+  When and how a broadcast is sent. status: Scheduled (waiting; the only one that can be cancelled),
+  Sending, Sent, Failed (error says why) or Cancelled.
   """
   type BroadcastSchedule {
     id: ID!

@@ -1,7 +1,8 @@
-// Guests and their traffic (spec 2 §3, §7): connections, customers, devices, closeConnection and
-// blockDevice. Names and contacts of guests need view_clients wherever they appear (PERSONAL_DATA_PERMISSION),
-// as on the connections, customers and devices pages. Nested customers, devices, networks and access
-// points of a page are batched (loaders.server.ts).
+// Guests and their traffic (docs/guide/connections-devices-customers.md#customers-list,
+// docs/guide/api.md#data-api-graphql): connections, customers, devices, closeConnection and blockDevice. Names
+// and contacts of guests need view_clients wherever they appear (PERSONAL_DATA_PERMISSION), as on the
+// connections, customers and devices pages. Nested customers, devices, networks and access points of a page
+// are batched (loaders.server.ts).
 import type { ConnectionFilter, ConnectionRow } from "~/lib/connections";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import type { DeviceRow, RecordFilter } from "~/lib/records";
@@ -47,7 +48,7 @@ export const typeDefs = /* GraphQL */ `
     authorization_mode: String
   }
 
-  "A guest (spec 2 §3 Customer)."
+  "A guest."
   type Customer {
     id: ID!
     identity: String!

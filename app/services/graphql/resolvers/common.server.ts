@@ -10,8 +10,8 @@ export const typeDefs = /* GraphQL */ `
   directive @complexity(value: Int!, multipliers: [String!]) on FIELD_DEFINITION
 
   """
-  The answer of every mutation (spec 1 §7): code 200 on success, otherwise the refusal's HTTP-style
-  status (403 not allowed, 404 not found, 409 nothing to do, 422 invalid input) with its message.
+  The answer of every mutation: code 200 on success, otherwise the refusal's HTTP-style status (403
+  not allowed, 404 not found, 409 nothing to do, 422 invalid input) with its message.
   """
   interface Result {
     code: Int!

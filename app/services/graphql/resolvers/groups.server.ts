@@ -1,4 +1,5 @@
-// Customer groups in the data API (issue [marketing] §1–§2; spec 3 §3 Customer group, §6, §7):
+// Customer groups in the data API (docs/guide/marketing.md#customer-groups,
+// docs/guide/access-control.md#what-each-permission-shows, docs/guide/api.md#data-api-graphql):
 // customerGroups, customerGroupsCount, customerGroup, createCustomerGroup, updateCustomerGroupFilters,
 // deleteCustomerGroup, through the pages' services and schemas (the same permissions and messages).
 // filters travel as the stored JSON text, as the spec has them; customersCount is counted when asked.
@@ -21,7 +22,7 @@ import { iso, type Resolvers } from "./common.server";
 import { todayIso } from "~/lib/date-range";
 
 export const typeDefs = /* GraphQL */ `
-  "A customer group (spec 3 §3): customers chosen by filters, computed when asked."
+  "A customer group: customers chosen by filters, computed when asked."
   type CustomerGroup {
     id: ID!
     name: String!

@@ -1,5 +1,5 @@
-// Networks (venues) and access points (spec 2 §3, §7 venue(id){…}, accessPoint, venues {id name},
-// accessPoints {id name}). A network's or access point's id and name are shown to every member (the
+// Networks (venues) and access points (docs/guide/networks.md, docs/guide/api.md#queries).
+// A network's or access point's id and name are shown to every member (the
 // dashboard's network filter, the top lists); everything else needs view_networks, as the network
 // pages do. Parents carry the guard's context, so nested fields need no second lookup.
 import type { DateRange } from "~/lib/date-range";

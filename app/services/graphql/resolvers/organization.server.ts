@@ -1,6 +1,7 @@
-// organization(id){…} (spec 1 §7, spec 2 §7): the organisation of X-Organization-Id with its counts,
-// lists and figures. The lists and figures are the other areas' fields with the organisation as
-// parent; their permissions are theirs (connections: view_clients; accessPoints: view_networks …).
+// organization(id){…} (docs/guide/api.md#data-api-graphql): the organisation of X-Organization-Id
+// with its counts, lists and figures. The lists and figures are the other areas' fields with the
+// organisation as parent; their permissions are theirs (connections: view_clients; accessPoints:
+// view_networks …).
 import { requirePermission, type OrgContext } from "../../guard.server";
 import { getOrganizationDetails, organizationCounts } from "../../organizations.server";
 import type { PageArgs, WindowArgs } from "../args.server";

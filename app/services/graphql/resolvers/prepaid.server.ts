@@ -1,8 +1,9 @@
-// Fair usage and prepaid, first part (issue [prepaid] §1–§3; spec 3 §3 Service plan, Bandwidth
-// policy, §5, §6, §7): service plans (the free plan among them) and bandwidth policies. The services
-// check the permissions as for the pages; inputs go through the pages' own zod schemas as the form's
-// strings, so a script is refused with the form's messages. A page of plans reads its policies in one
-// batch (loaders.server.ts), and a policy's id and name come with the plan's row.
+// Fair usage and prepaid, first part (docs/guide/plans-and-prepaid.md#plan-form, #bandwidth-policies,
+// docs/guide/access-control.md#what-each-permission-shows, docs/guide/api.md#data-api-graphql):
+// service plans (the free plan among them) and bandwidth policies. The services check the permissions
+// as for the pages; inputs go through the pages' own zod schemas as the form's strings, so a script
+// is refused with the form's messages. A page of plans reads its policies in one batch
+// (loaders.server.ts), and a policy's id and name come with the plan's row.
 import type { ZodTypeAny, z } from "zod";
 import { bandwidthPolicySchema, servicePlanSchema } from "~/lib/schemas/plans";
 import { requirePermission, type OrgContext } from "../../guard.server";
@@ -24,7 +25,7 @@ import type { PolicyRecord } from "../loaders.server";
 import { iso, type Resolver, type Resolvers } from "./common.server";
 
 export const typeDefs = /* GraphQL */ `
-  "A bandwidth policy: the speeds a plan's guests get (spec 3 §3)."
+  "A bandwidth policy: the speeds a plan's guests get."
   type BandwidthPolicy {
     id: ID!
     name: String!
@@ -39,7 +40,7 @@ export const typeDefs = /* GraphQL */ `
     updated_at: String!
   }
 
-  "A service plan guests buy, or the organization's free plan (free_internet; spec 3 §3, §4)."
+  "A service plan guests buy, or the organization's free plan (free_internet)."
   type ServicePlan {
     id: ID!
     name: String!
@@ -78,8 +79,8 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
-  A service plan to create (no id) or update (id), with the form's fields and rules (spec 3 §5, §9):
-  unset fields take the form's defaults (Unlimited, Time, Mins, MBs, 1 connection, validity 1 Hrs).
+  A service plan to create (no id) or update (id), with the form's fields and rules: unset fields
+  take the form's defaults (Unlimited, Time, Mins, MBs, 1 connection, validity 1 Hrs).
   """
   input ServicePlanInput {
     "The plan to update; without it a plan is created."

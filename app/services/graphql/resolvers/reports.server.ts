@@ -1,7 +1,7 @@
-// Reports (spec 3 §3, §7): the overview, the visitor lists with their counts, and the member's
-// report e-mail subscriptions. Reports need membership only; the visitors' names and contacts need
-// view_clients, and so does a count with a search (it would tell whether someone visited), as on
-// the report pages.
+// Reports (docs/guide/reports.md, docs/guide/api.md#data-api-graphql): the overview, the visitor
+// lists with their counts, and the member's report e-mail subscriptions. Reports need membership
+// only; the visitors' names and contacts need view_clients, and so does a count with a search (it
+// would tell whether someone visited), as on the report pages.
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { formatSendHour, isReportSlug, reportTitle, type ReportSlug, type VisitorReport } from "~/lib/reports";
 import { subscribeReportSchema } from "~/lib/schemas/reports";
@@ -19,7 +19,7 @@ const list = `${window}, limit: Int = 10, offset: Int = 0, order: String = "crea
 const count = `${window}, search: String`;
 
 export const typeDefs = /* GraphQL */ `
-  "A customer of a visitor list (spec 3 §3 Visitor record); counts are within the window."
+  "A customer of a visitor list; counts are within the window."
   type Visitor {
     id: ID!
     name: String!
@@ -33,7 +33,7 @@ export const typeDefs = /* GraphQL */ `
     connectionsCount: Int!
   }
 
-  "The overview report (spec 3 §3): totals of the window and the calendar periods it spans."
+  "The overview report: totals of the window and the calendar periods it spans."
   type Overview {
     days: Int!
     weeks: Int!

@@ -1,4 +1,4 @@
-// Splash pages (issue [splash]; spec 2 §3 Splash page, Page config option, Display setting). The
+// Splash pages (docs/guide/splash-pages.md#splash-page-details, #presentation). The
 // spec lists only REST calls for them; the data API reads the same services so scripts can list
 // pages, their options and rules, and publish, with the same permissions.
 import { getPage, listPages, listTemplates, publishPage } from "../../splash/pages.server";

@@ -1,4 +1,4 @@
-// Subscriptions (issue [prepaid] §7; spec 3 §3 Subscription, §7 subscriptions): what guests hold
+// Subscriptions (docs/guide/plans-and-prepaid.md#subscriptions, docs/guide/api.md#queries): what guests hold
 // under the organisation's plans, newest first, as the Subscriptions page lists them. view_subscriptions;
 // guests' identity, name and phone number need view_clients too (PERSONAL_DATA_PERMISSION) and are
 // null without it, when the search also looks at plan names only. Statuses: decision 0017.
@@ -26,7 +26,7 @@ export const typeDefs = /* GraphQL */ `
     price: Float!
   }
 
-  "A guest's subscription to a plan (spec 3 §3)."
+  "A guest's subscription to a plan."
   type GuestSubscription {
     id: ID!
     "Null when only the device is known."

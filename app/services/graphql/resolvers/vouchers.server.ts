@@ -1,4 +1,4 @@
-// Voucher groups (issue [prepaid] §4; spec 3 §3 "Voucher group", §7 vouchers): the organisation's
+// Voucher groups (docs/guide/plans-and-prepaid.md#vouchers, docs/guide/api.md#queries): the organisation's
 // groups, newest first, as the Vouchers page lists them (view_vouchers). The codes themselves are
 // not here: they are money, printed from the console or downloaded as CSV by those who may see them.
 import { listVoucherGroups } from "../../prepaid/vouchers.server";
@@ -6,7 +6,7 @@ import { pageOf, searchOf, type PageArgs } from "../args.server";
 import { iso, type Resolvers } from "./common.server";
 
 export const typeDefs = /* GraphQL */ `
-  "A voucher group (spec 3 §3): codes that each give its plan."
+  "A voucher group: codes that each give its plan."
   type VoucherGroup {
     id: ID!
     name: String!

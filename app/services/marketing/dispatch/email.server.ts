@@ -1,4 +1,4 @@
-// One broadcast e-mail (issue [marketing] §3 "E-mail"): the broadcast's title as the subject, its HTML
+// One broadcast e-mail: the broadcast's title as the subject, its HTML
 // and a text part (the broadcast's own, or one read off the HTML), a footer with the unsubscribe link
 // in both, and RFC 8058's one-click headers. The Message-ID is made from the delivery row, so a mail
 // sent again after a crash (decision 0018) carries the same id and receivers can tell it is a repeat.

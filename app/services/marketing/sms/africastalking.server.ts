@@ -1,4 +1,4 @@
-// Africa's Talking, the first SMS provider (issue [marketing] §3 "SMS"):
+// Africa's Talking, the first SMS provider:
 //   POST {base}/version1/messaging   header apiKey; form username, to (comma-separated), message,
 //                                    from (optional), bulkSMSMode=1
 //   → 201 { SMSMessageData: { Message, Recipients: [{ statusCode, number, status, cost, messageId }] } }

@@ -1,4 +1,4 @@
-// What Africa's Talking POSTs back (issue [marketing] §3 "SMS"), mounted on the guest path's router
+// What Africa's Talking POSTs back, mounted on the guest path's router
 // (no session, no same-origin check: machine to machine). The callback key in the path, made on the
 // first save of the SMS settings, is what authenticates the caller and names the organisation:
 //   POST /marketing/sms/{callbackKey}/delivery   a delivery report (id, status, phoneNumber, networkCode, failureReason)

@@ -1,4 +1,4 @@
-// One interface for SMS providers (issue [marketing] §3): Africa's Talking first; a second provider
+// One interface for SMS providers: Africa's Talking first; a second provider
 // implements the same two calls. The dispatch job sends through it and never knows the vendor.
 
 /** One recipient's answer to a send. */

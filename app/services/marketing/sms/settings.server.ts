@@ -1,4 +1,4 @@
-// An organisation's SMS provider settings (issue [marketing] §3 "SMS"), console side (`ctx` first):
+// An organisation's SMS provider settings, console side (`ctx` first):
 // read with the API key as a `*_set` boolean, saved by the owner only (like M-Pesa: whoever holds the
 // key spends the organisation's SMS credit), the key stored with encryptSecret. The callback key is
 // a random path segment made on the first save and kept across saves; it is what authenticates

@@ -1,5 +1,5 @@
 // One adapter per gateway make behind one small interface: the connect flow knows nothing
-// vendor-specific (../shared/DESIGN.md, "The guest path").
+// vendor-specific (docs/architecture.md#the-guest-path).
 import type { GatewayMake } from "~/db/schema";
 import type { LoginForm } from "../../radius/login.server";
 

@@ -1,9 +1,9 @@
-// POST /{orgId}/connections/{id}/close (spec 2 §4, §7 closeConnection): ends an online connection and
-// returns to the list it was closed from (redirectTo), which reloads with the answer as a toast.
-// Closing asks first, like every destructive action (docs/decisions/0003): with JavaScript the
-// button's confirm() does; without it the unconfirmed POST lands on this route's page, which asks
-// 'Are you sure you want to close the connection of {customer}?'. The REST and GraphQL
-// closeConnection act directly (no person to ask).
+// POST /{orgId}/connections/{id}/close (docs/guide/connections-devices-customers.md#close,
+// docs/guide/api.md#mutations): ends an online connection and returns to the list it was closed from
+// (redirectTo), which reloads with the answer as a toast. Closing asks first, like every destructive
+// action (docs/decisions/0003): with JavaScript the button's confirm() does; without it the
+// unconfirmed POST lands on this route's page, which asks 'Are you sure you want to close the
+// connection of {customer}?'. The REST and GraphQL closeConnection act directly (no person to ask).
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ConfirmPrompt } from "~/components/ui/confirm";

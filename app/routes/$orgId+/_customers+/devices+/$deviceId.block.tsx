@@ -1,7 +1,8 @@
-// POST /{orgId}/devices/{id}/block (spec 2 §7 blockDevice, §8): intent block | unblock, back to
-// redirectTo with the spec's message as a toast. Blocking asks first: with JavaScript the
-// button's confirm() does; without it the unconfirmed POST lands on this route's page, which asks
-// 'Are you sure you want to block device {name or mac}?' (docs/decisions/0003).
+// POST /{orgId}/devices/{id}/block (docs/guide/api.md#mutations,
+// docs/guide/connections-devices-customers.md#block): intent block | unblock, back to redirectTo
+// with the spec's message as a toast. Blocking asks first: with JavaScript the button's confirm()
+// does; without it the unconfirmed POST lands on this route's page, which asks 'Are you sure you
+// want to block device {name or mac}?' (docs/decisions/0003).
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";

@@ -12,9 +12,9 @@ import { formatOffset } from "~/lib/time-zone";
 import { requireOrg } from "~/services/guard.server";
 import { broadcastDeliveries, DELIVERY_STATUSES, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 
-// broadcast/{id} (messages, the default section; spec 3 §2): what the broadcast's schedules sent,
-// one row per recipient and channel with its status, and the totals per status. Guests' names and
-// addresses need view_clients.
+// broadcast/{id} (messages, the default section; docs/guide/marketing.md#broadcasts): what the
+// broadcast's schedules sent, one row per recipient and channel with its status, and the totals
+// per status. Guests' names and addresses need view_clients.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, ...VIEW_BROADCASTS);
   const list = parseListParams(new URL(request.url).searchParams);

@@ -22,12 +22,13 @@ const EmailDesigner = lazy(() => import("~/components/marketing/email-designer.c
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: builderStylesheet }];
 
-// broadcast/{id}/email (spec 3 §2): the e-mail as an HTML body and a plain-text body, edited as text
-// so it works offline and without JavaScript; the subject is the broadcast's title. The spec's
-// react-email-editor loads its code from its vendor at run time, which this offline product cannot
-// do; with JavaScript, the offline GrapesJS newsletter designer edits it instead (its HTML saved
-// with the CSS inlined, its project kept as email_design to open it again). The preview renders the saved HTML in a sandboxed frame (no scripts, no
-// same origin), never in the console's own page.
+// broadcast/{id}/email (docs/guide/marketing.md#broadcasts): the e-mail as an HTML body and a
+// plain-text body, edited as text so it works offline and without JavaScript; the subject is the
+// broadcast's title. The spec's react-email-editor loads its code from its vendor at run time, which
+// this offline product cannot do; with JavaScript, the offline GrapesJS newsletter designer edits it
+// instead (its HTML saved with the CSS inlined, its project kept as email_design to open it again).
+// The preview renders the saved HTML in a sandboxed frame (no scripts, no same origin), never in the
+// console's own page.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, ...VIEW_BROADCASTS);
   const b = await getBroadcast(ctx, parseId(params.id));

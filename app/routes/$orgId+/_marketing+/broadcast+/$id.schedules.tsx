@@ -25,10 +25,11 @@ import {
 import { redirectWithToast } from "~/services/session.server";
 import { parseForm } from "~/services/forms.server";
 
-// broadcast/{id}/schedules (spec 3 §2, §3 Broadcast schedule, §6): the broadcast's schedules
-// (channel, groups, created by, created at, dispatch at, status) and the Schedule form (create_groups):
-// channel BOTH, SMS or EMAIL, one or more of the organisation's groups, now or at a time (UTC).
-// A schedule that has not started can be cancelled (create_groups), with a confirmation.
+// broadcast/{id}/schedules (docs/guide/marketing.md#schedules,
+// docs/guide/access-control.md#what-each-permission-shows): the broadcast's schedules (channel, groups,
+// created by, created at, dispatch at, status) and the Schedule form (create_groups): channel BOTH, SMS
+// or EMAIL, one or more of the organisation's groups, now or at a time (UTC). A schedule that has not
+// started can be cancelled (create_groups), with a confirmation.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, ...VIEW_BROADCASTS);
   const list = parseListParams(new URL(request.url).searchParams);

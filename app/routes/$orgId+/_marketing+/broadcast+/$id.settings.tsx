@@ -13,7 +13,7 @@ import { EDIT_BROADCASTS, getBroadcast, updateBroadcastSettings, VIEW_BROADCASTS
 import { redirectWithToast } from "~/services/session.server";
 import { parseForm } from "~/services/forms.server";
 
-// broadcast/{id}/settings (spec 3 §2): the title (also the e-mail's subject) and the description.
+// broadcast/{id}/settings (docs/guide/marketing.md#broadcasts): the title (also the e-mail's subject) and the description.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, ...VIEW_BROADCASTS);
   const b = await getBroadcast(ctx, parseId(params.id));

@@ -14,9 +14,10 @@ import { EDIT_BROADCASTS, getBroadcast, updateBroadcastSms, VIEW_BROADCASTS } fr
 import { redirectWithToast } from "~/services/session.server";
 import { parseForm } from "~/services/forms.server";
 
-// broadcast/{id}/sms (spec 3 §2 "SMS text editor"): the SMS text with its length in characters and
-// parts (GSM-7 160/153, UCS-2 70/67; app/lib/sms-segments.ts), counted live as it is typed and, for
-// the saved text, on the server (the count shown without JavaScript and after saving).
+// broadcast/{id}/sms (docs/guide/marketing.md#sms-text-editor): the SMS text with its length in
+// characters and parts (GSM-7 160/153, UCS-2 70/67; app/lib/sms-segments.ts), counted live as it is
+// typed and, for the saved text, on the server (the count shown without JavaScript and after
+// saving).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, ...VIEW_BROADCASTS);
   const b = await getBroadcast(ctx, parseId(params.id));

@@ -13,8 +13,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.broadcast.title} · Broadcasts · Mlango` : "Mlango" },
 ];
 
-// broadcast/{id}/{path?} (spec 3 §2): the frame of a broadcast's sections (messages, email, sms,
-// schedules, settings) and its Delete (delete_groups). Each section's route runs its own guard.
+// broadcast/{id}/{path?} (docs/guide/marketing.md#broadcasts): the frame of a broadcast's
+// sections (messages, email, sms, schedules, settings) and its Delete (delete_groups). Each
+// section's route runs its own guard.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, ...VIEW_BROADCASTS);
   const broadcast = await getBroadcast(ctx, parseId(params.id));

@@ -12,8 +12,9 @@ import { EDIT_BROADCASTS, listBroadcasts, VIEW_BROADCASTS } from "~/services/mar
 
 export const meta: MetaFunction = () => [{ title: "Broadcast messages | Mlango" }];
 
-// broadcasts (spec 3 §2): the organisation's broadcasts, newest first, paged and searched by title.
-// New Message needs create_broadcasts or create_groups (§6).
+// broadcasts (docs/guide/marketing.md#broadcasts): the organisation's broadcasts, newest first,
+// paged and searched by title. New Message needs create_broadcasts or create_groups
+// (docs/guide/access-control.md#what-each-permission-shows).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, ...VIEW_BROADCASTS);
   const list = parseListParams(new URL(request.url).searchParams);

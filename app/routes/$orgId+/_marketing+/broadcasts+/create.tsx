@@ -13,8 +13,9 @@ import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "New message | Mlango" }];
 
-// broadcasts/create (spec 3 §2; the menu's New Message): the title, which is also the e-mail's
-// subject, and a description; then on to the broadcast's e-mail section to write the content.
+// broadcasts/create (docs/guide/marketing.md#broadcasts; the menu's New Message): the title,
+// which is also the e-mail's subject, and a description; then on to the broadcast's e-mail
+// section to write the content.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, ...EDIT_BROADCASTS);
   return json({ orgId: ctx.org.id });

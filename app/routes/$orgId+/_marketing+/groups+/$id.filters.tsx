@@ -1,4 +1,4 @@
-// A group's Filters (spec 3 §3 "Group filter structure"; issue [marketing] §2): by date (YES/NO) with
+// A group's Filters (docs/guide/marketing.md#filters): by date (YES/NO) with
 // a range that cannot pass today, minimum connections and days, venues, access points, and profile
 // rules joined by AND/OR (AND binds tighter). Rules are added and removed with conform's list
 // intents: the buttons post the form, so the editor works without JavaScript.

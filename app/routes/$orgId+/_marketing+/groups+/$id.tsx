@@ -1,4 +1,4 @@
-// A customer group (spec 3 §2 "Group detail", groups/{id}/{customers|filters|settings}): its name and
+// A customer group (docs/guide/marketing.md#customer-groups): its name and
 // the three sections. Each section's route runs its own guard.
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";

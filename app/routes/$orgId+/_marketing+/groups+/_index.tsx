@@ -14,7 +14,7 @@ import { deleteGroupAction, groupRow } from "./__groups.server";
 
 export const meta: MetaFunction = () => [{ title: "Customer Groups | Mlango" }];
 
-// groups (spec 3 §2 "Customer groups list"): Name (a link), Customers (counted now), Owner,
+// groups (docs/guide/marketing.md#customer-groups): Name (a link), Customers (counted now), Owner,
 // Description; newest first, paged and searched by name. New Group needs create_groups, Delete
 // delete_groups.
 export async function loader({ request, params }: LoaderFunctionArgs) {

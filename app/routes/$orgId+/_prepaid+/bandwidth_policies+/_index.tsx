@@ -9,7 +9,7 @@ import { listPolicies, speedText } from "~/services/prepaid/policies.server";
 
 export const meta: MetaFunction = () => [{ title: "Bandwidth policies | Mlango" }];
 
-// bandwidthPolicies: newest first, paged and searched by name (spec 3 §2, §9).
+// bandwidthPolicies: newest first, paged and searched by name (docs/guide/plans-and-prepaid.md#bandwidth-policies).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_bandwidth_policy");
   const list = parseListParams(new URL(request.url).searchParams);

@@ -72,8 +72,9 @@ async function update(request: Request, ctx: OrgContext, params: ActionFunctionA
   return redirectWithToast(request, `/${ctx.org.id}/bandwidth_policy/${policy.id}`, message);
 }
 
-// After deletion the server's message, then the list (spec 3 §4, §8). A policy that plans use is
-// not deleted: the page says which plans, and stays.
+// After deletion the server's message, then the list
+// (docs/guide/plans-and-prepaid.md#bandwidth-policies). A policy that plans use is not deleted:
+// the page says which plans, and stays.
 async function remove(request: Request, ctx: OrgContext, params: ActionFunctionArgs["params"], form: FormData) {
   requirePermission(ctx, "delete_bandwidth_policy");
   const policy = await policyOf(ctx, params);

@@ -10,8 +10,9 @@ import { checkSection, planAction, planPageData } from "~/routes/$orgId+/_prepai
 export const meta: MetaFunction = () => [{ title: "Free plan | Mlango" }];
 
 /**
- * free_plan/{planId}/{path?} (spec 3 §2): "free" is the organisation's free plan; a number shows
- * that plan only when it is the free plan. Anything else is a 404.
+ * free_plan/{planId}/{path?} (docs/guide/plans-and-prepaid.md#free-plan): "free" is the
+ * organisation's free plan; a number shows that plan only when it is the free plan. Anything
+ * else is a 404.
  */
 async function freePlanOf(ctx: OrgContext, params: LoaderFunctionArgs["params"]) {
   checkSection(params.path);

@@ -1,8 +1,9 @@
-// /{orgId}/prepaid/mpesa-transactions (menu "M-Pesa Transactions"; spec 3 §2 "Mobile-money
-// transactions list", §9): the organisation's M-Pesa payments created in a date range (whole UTC
-// days, default 1970-01-01 to today), newest first, 50 a page with a window of two pages either side,
-// and the range's rows as mpesa_transactions.csv. Needs view_subscriptions (the spec names no
-// permission; see MPESA_TRANSACTIONS_PERMISSION); phone numbers need view_clients too.
+// /{orgId}/prepaid/mpesa-transactions (menu "M-Pesa Transactions";
+// docs/guide/plans-and-prepaid.md#m-pesa-transactions): the organisation's M-Pesa payments created in
+// a date range (whole UTC days, default 1970-01-01 to today), newest first, 50 a page with a window
+// of two pages either side, and the range's rows as mpesa_transactions.csv. Needs view_subscriptions
+// (the spec names no permission; see MPESA_TRANSACTIONS_PERMISSION); phone numbers need view_clients
+// too.
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { DataTable } from "~/components/ui/data-table";
@@ -30,7 +31,7 @@ export const meta: MetaFunction = () => [{ title: "M-Pesa Transactions | Mlango"
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, MPESA_TRANSACTIONS_PERMISSION);
   const url = new URL(request.url);
-  // One page size (spec 3 §9); the page number is clamped like every list's.
+  // One page size (docs/guide/plans-and-prepaid.md#m-pesa-transactions); the page number is clamped like every list's.
   const list = parseListParams(url.searchParams, [MPESA_TRANSACTIONS_PAGE_SIZE], MPESA_TRANSACTIONS_PAGE_SIZE);
   const personalData = ctx.permissions.has(PERSONAL_DATA_PERMISSION);
   const window = mpesaWindowOfUrl(url.searchParams, ctx.org.clock.offsetMs);
@@ -118,7 +119,7 @@ export default function MpesaTransactions() {
   );
 }
 
-/** 403 and 404 as everywhere; a failure of our own says what the spec says (spec 3 §8). */
+/** 403 and 404 as everywhere; a failure of our own says what the guide says (docs/guide/plans-and-prepaid.md#m-pesa-transactions). */
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status < 500) return <GeneralErrorBoundary />;

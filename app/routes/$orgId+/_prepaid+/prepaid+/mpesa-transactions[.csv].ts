@@ -1,5 +1,5 @@
-// GET /{orgId}/prepaid/mpesa-transactions.csv?start&end (spec 3 §2 "Export to csv", §9
-// mpesa_transactions.csv): every M-Pesa transaction of the page's date range, newest first, streamed
+// GET /{orgId}/prepaid/mpesa-transactions.csv?start&end (docs/guide/plans-and-prepaid.md#m-pesa-transactions):
+// every M-Pesa transaction of the page's date range, newest first, streamed
 // (mpesa-transactions.server.ts). For the signed-in browser (cookie) and for scripts (Authorization:
 // Bearer <token>). Columns: #, Transaction ID (empty until paid), Phone Number (empty without
 // view_clients), Amount (Kes), Short Code, Status (Completed / Incomplete), Created At (UTC).

@@ -11,7 +11,7 @@ import { planRow } from "~/routes/$orgId+/_prepaid+/__plans.server";
 
 export const meta: MetaFunction = () => [{ title: "Service plans | Mlango" }];
 
-// servicePlans: newest first, paged and searched by name or code, the free plan among them (spec 3 §2, §9).
+// servicePlans: newest first, paged and searched by name or code, the free plan among them (docs/guide/plans-and-prepaid.md#service-plans).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_service_plan");
   const list = parseListParams(new URL(request.url).searchParams);

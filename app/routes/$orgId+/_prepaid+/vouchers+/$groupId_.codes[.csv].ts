@@ -1,5 +1,5 @@
-// GET /{orgId}/vouchers/{id}/codes.csv: a voucher group's codes for the till or a mail merge
-// (issue [prepaid] §4 "a PDF or CSV download"): code (as printed, XXXXX-XXXXX; the connect page
+// GET /{orgId}/vouchers/{id}/codes.csv: a voucher group's codes for the till or a mail merge:
+// code (as printed, XXXXX-XXXXX; the connect page
 // takes it with or without the dash), uses, first_redeemed_at (ISO 8601, UTC; empty while unused).
 // UTF-8 with a BOM so spreadsheets read it as UTF-8; for the signed-in browser (cookie) and for
 // scripts (Authorization: Bearer <token>). A group holds at most MAX_CODES codes, read in batches.

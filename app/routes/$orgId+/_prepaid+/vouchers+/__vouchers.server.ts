@@ -1,6 +1,6 @@
 // What the voucher screens share: a group as the list and the detail show it, the form's values,
 // today's date (UTC) that the validity is checked against, and the ?id= of the generate page
-// (spec 3 §4: "create mode without a voucher id, update mode with one").
+// (docs/guide/plans-and-prepaid.md#vouchers: "create mode without a voucher id, update mode with one").
 import { parseId } from "~/lib/ids";
 import { displayCode } from "~/lib/schemas/vouchers";
 import { formatUtcDateTime } from "~/lib/time";
@@ -21,7 +21,10 @@ export function groupIdOf(request: Request): number | null {
   return id ?? notFound();
 }
 
-/** A group as the list's columns show it (spec 3 §2: Name, value, Expiry date, Redeemed entries, Description). */
+/**
+ * A group as the list's columns show it (docs/guide/plans-and-prepaid.md#vouchers: Name, value, Expiry date,
+ * Redeemed entries, Description).
+ */
 export function groupRow(g: VoucherGroup, today = todayUtc()) {
   return {
     id: Number(g.id),

@@ -11,8 +11,9 @@ import { groupRow, todayUtc } from "./__vouchers.server";
 
 export const meta: MetaFunction = () => [{ title: "Vouchers | Mlango" }];
 
-// vouchers (spec 3 §2): the organisation's voucher groups, newest first, paged and searched by name.
-// The Generate Vouchers button needs edit_vouchers (our permission; the spec checks view_vouchers only).
+// vouchers (docs/guide/plans-and-prepaid.md#vouchers): the organisation's voucher groups, newest
+// first, paged and searched by name. The Generate Vouchers button needs edit_vouchers (our
+// permission; the spec checks view_vouchers only).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_vouchers");
   const list = parseListParams(new URL(request.url).searchParams);

@@ -14,8 +14,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.group ? `Update ${data.group.name} · Vouchers · Mlango` : "Generate vouchers | Mlango" },
 ];
 
-// vouchers/generate (spec 3 §2, §4): create mode without a voucher id, update mode with one
-// (?id=5). Both need edit_vouchers, on the server; another organisation's id is a 404.
+// vouchers/generate (docs/guide/plans-and-prepaid.md#vouchers): create mode without a
+// voucher id, update mode with one (?id=5). Both need edit_vouchers, on the server; another
+// organisation's id is a 404.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_vouchers");
   requirePermission(ctx, "edit_vouchers");

@@ -15,9 +15,10 @@ import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.survey.title ?? "Survey"} | Mlango` }];
 
-// survey/{id} (spec 3 §2, §4; view_surveys): the survey, and with ?edit (edit_surveys) its form.
-// Cancel goes back to the view (the stored survey, untouched); Save stores and returns to the view
-// with 'Survey Edited successfully!'. Another organisation's or an unknown id is a 404.
+// survey/{id} (docs/guide/surveys.md#survey-detail; view_surveys): the survey, and with ?edit
+// (edit_surveys) its form. Cancel goes back to the view (the stored survey, untouched); Save
+// stores and returns to the view with 'Survey Edited successfully!'. Another organisation's or an
+// unknown id is a 404.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_surveys");
   const editing = new URL(request.url).searchParams.has("edit");

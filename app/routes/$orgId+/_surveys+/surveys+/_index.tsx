@@ -15,7 +15,7 @@ import { deleteSurveyAction, logFailure } from "~/routes/$orgId+/_surveys+/__sur
 
 export const meta: MetaFunction = () => [{ title: "Surveys | Mlango" }];
 
-// surveys (spec 3 §2 "Survey list"; view_surveys): title, description, dates, status derived from the
+// surveys (docs/guide/surveys.md#survey-list; view_surveys): title, description, dates, status derived from the
 // dates, page sizes up to 100, search (debounced 500 ms with JavaScript, a Search button without),
 // Delete (edit_surveys) after 'Are you sure you want to delete this survey?'.
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -12,8 +12,9 @@ import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Survey | Mlango" }];
 
-// surveys/create (spec 3 §2; edit_surveys): title, description, dates, networks, questions; success
-// goes to the survey list (spec 3 §4) with 'Survey created successfully!'.
+// surveys/create (docs/guide/surveys.md#create-survey; edit_surveys): title, description, dates,
+// networks, questions; success goes to the survey list (docs/guide/surveys.md#validation) with
+// 'Survey created successfully!'.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "edit_surveys");
   return json({ orgId: ctx.org.id, venues: await venueChoices(ctx), today: todayIso() });

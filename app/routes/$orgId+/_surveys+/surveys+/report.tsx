@@ -19,9 +19,10 @@ import { logFailure } from "~/routes/$orgId+/_surveys+/__surveys.server";
 
 export const meta: MetaFunction = () => [{ title: "Survey Report | Mlango" }];
 
-// surveys/report (spec 3 §2, §5, §8, §9; view_surveys): pick a survey ('Please select a survey') and
-// dates; answers 20 per page with the spec's page window; per-question summaries as charts drawn on
-// the server; surveys.csv (every row) and the XLSX of the page. Names and contacts need view_clients.
+// surveys/report (docs/guide/surveys.md#survey-report; view_surveys): pick a survey ('Please select
+// a survey') and dates; answers 20 per page with the spec's page window; per-question summaries as
+// charts drawn on the server; surveys.csv (every row) and the XLSX of the page. Names and contacts
+// need view_clients.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_surveys");
   const searchParams = new URL(request.url).searchParams;
@@ -169,7 +170,10 @@ export default function SurveyReport() {
   );
 }
 
-/** Spec 3 §9's page list: all pages if 7 or fewer, else first, last and two either side, with ellipses. */
+/**
+ * The report's page list (docs/guide/surveys.md#survey-report): all pages if 7 or fewer, else first, last
+ * and two either side, with ellipses.
+ */
 function ResponsesPagination({ current, last }: { current: number; last: number }) {
   const location = useLocation();
   if (last <= 1) return null;

@@ -1,8 +1,8 @@
-// GET /{orgId}/surveys/report.xlsx?survey_id=…&start_date=…&end_date=…&page=N (spec 3 §9): the report's
-// page N as a spreadsheet named survey-responses-page-N.xlsx with one sheet, 'Survey Responses',
-// written by exceljs's streaming writer. Cookie or bearer token; view_surveys (names and contacts
-// with view_clients). An empty page: 'No data found on this page to export.'; a failure: 'Failed to
-// export this page.'
+// GET /{orgId}/surveys/report.xlsx?survey_id=…&start_date=…&end_date=…&page=N
+// (docs/guide/surveys.md#survey-report): the report's page N as a spreadsheet named
+// survey-responses-page-N.xlsx with one sheet, 'Survey Responses', written by exceljs's streaming
+// writer. Cookie or bearer token; view_surveys (names and contacts with view_clients). An empty page:
+// 'No data found on this page to export.'; a failure: 'Failed to export this page.'
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { RESPONSES_PER_PAGE, SURVEY_MESSAGES, responsesQuerySchema, xlsxFileName } from "~/lib/schemas/surveys";
 import { requireOrg } from "~/services/guard.server";

@@ -1,8 +1,8 @@
-// GET /{orgId}/surveys/surveys.csv?survey_id=…&start_date=…&end_date=… (spec 3 §5, §9): every answer of
-// the survey in the range, newest first, streamed in keyset batches (responses.server.ts). For the
-// signed-in browser (cookie) and for scripts (Authorization: Bearer <token>); view_surveys, names and
-// contacts with view_clients. No rows: 'No surveys to export.' (a toast back on the report for a
-// browser, 404 { message } for a script).
+// GET /{orgId}/surveys/surveys.csv?survey_id=…&start_date=…&end_date=…
+// (docs/guide/surveys.md#survey-report): every answer of the survey in the range, newest first,
+// streamed in keyset batches (responses.server.ts). For the signed-in browser (cookie) and for scripts
+// (Authorization: Bearer <token>); view_surveys, names and contacts with view_clients. No rows: 'No
+// surveys to export.' (a toast back on the report for a browser, 404 { message } for a script).
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { CSV_FILE, SURVEY_MESSAGES, responsesQuerySchema } from "~/lib/schemas/surveys";
 import { requireOrg } from "~/services/guard.server";

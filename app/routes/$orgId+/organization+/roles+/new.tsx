@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: "Add role | Mlango" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_settings");
-  requirePermission(ctx, "create_administrators"); // the Add role menu item (spec 1 §6)
+  requirePermission(ctx, "create_administrators"); // the Add role menu item (docs/guide/access-control.md#what-each-permission-shows)
   return json({ canCreate: ctx.permissions.has("create_roles") });
 }
 

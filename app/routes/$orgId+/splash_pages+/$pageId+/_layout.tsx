@@ -15,8 +15,9 @@ import { parseForm } from "~/services/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.page.name} · Splash Pages · Mlango` : "Mlango" }];
 
-// The splash page's frame (spec 2 §2 "Splash page details"): header with Publish, View page and
-// Delete; then the set-up screen (no type yet) or the tabs. Each tab's route runs its own guard.
+// The splash page's frame (docs/guide/splash-pages.md#splash-page-details): header with
+// Publish, View page and Delete; then the set-up screen (no type yet) or the tabs. Each tab's
+// route runs its own guard.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireSplashViewer(request, params);
   const page = await getPage(ctx, pageIdParam(params));

@@ -1,5 +1,6 @@
-// The customer profile (spec 2 §2 "Customer profile"): identity, phone, email, counts of
-// connections and devices, and the menu connections, devices, account info. Each tab runs its own guard.
+// The customer profile (docs/guide/connections-devices-customers.md#customer-profile):
+// identity, phone, email, counts of connections and devices, and the menu connections,
+// devices, account info. Each tab runs its own guard.
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";

@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => [{ title: "Access point overview | Mlang
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "view_networks");
   const ap = await getAccessPoint(ctx, parseId(params.apId));
-  // The access point pages look at one year (spec 2 §9).
+  // The access point pages look at one year (docs/guide/access-points.md#access-point-details).
   const range = lastDays(365, ctx.org.clock);
   return json({
     ap: { make: ap.make, serial_number: ap.serial_number, description: ap.description },

@@ -1,4 +1,4 @@
-// A network's RADIUS gateways (issue [radius] §3): the MikroTik, Cisco or Ruckus gateways that send
+// A network's RADIUS gateways: the MikroTik, Cisco or Ruckus gateways that send
 // RADIUS to FreeRADIUS in front of Mlango, each with its own secret (shown once, when made), and the
 // answers to the Disconnect and CoA messages Mlango sent them.
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
