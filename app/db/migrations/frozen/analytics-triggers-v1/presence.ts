@@ -2,7 +2,7 @@
 // 0012 and 0033–0036 use it, unchanged since 0036. Never edit this folder: tests/unit/migrations.test.ts
 // holds its contents' hashes. New trigger behaviour is a new migration with its own statements.
 //
-// Customers' presence chains (migration 0034): customer_presence_days holds, per
+// Customers' presence chains (migration 0034, issue 17 §10): customer_presence_days holds, per
 // customer, the organisation's local days with any connection record (authorized or not) in the
 // whole organisation (venue_key 0) and at each venue, each with the next such day there (NEVER for
 // the last); presence_gaps counts (day, next day) pairs. A window's distinct visitors are then the
