@@ -125,7 +125,7 @@ function allowList(): AllowList {
   if (cached === undefined || cached.value !== value) {
     const list: AllowList = { hosts: new Set(), addresses: new net.BlockList() };
     const parsed = parseAllowList(value);
-    // The environment is validated at boot (env.server.ts), so a bad entry here allows nothing.
+    // The environment is validated at start (app/config.server.mjs), so a bad entry here allows nothing.
     for (const entry of parsed.ok ? parsed.entries : []) {
       if (entry.kind === "host") list.hosts.add(entry.name);
       else list.addresses.addSubnet(entry.address, entry.prefix, entry.family);
