@@ -287,6 +287,13 @@ export interface OAuthProvidersTable {
   updated_at: Timestamp;
 }
 
+/** A Mlango-make entry's nonce, kept until the entry's signature window has passed (one visit per signed URL). */
+export interface GatewayNoncesTable {
+  venue_id: number;
+  nonce: string;
+  expires_at: Timestamp;
+}
+
 export interface GatewayRevocationsTable {
   id: Generated<number>;
   organization_id: number;
@@ -928,6 +935,7 @@ export interface DB {
   customer_consents: CustomerConsentsTable;
   oauth_providers: OAuthProvidersTable;
   gateway_revocations: GatewayRevocationsTable;
+  gateway_nonces: GatewayNoncesTable;
   splash_pages: SplashPagesTable;
   splash_page_configs: SplashPageConfigsTable;
   splash_display_settings: SplashDisplaySettingsTable;

@@ -238,17 +238,17 @@ export const mlango: GatewayBehaviour = {
       ap_mac: apMac(network, device),
       client_mac: device.clientMac,
       client_ip: device.clientIp,
+      ssid: "Mlango Guest",
       grant_url: `http://127.0.${20 + device.apIndex}.1:2060/mlango/grant`,
       continue_url: pick(CONTINUE_URLS),
       ts: String(Math.floor(now / 1000)),
+      nonce: crypto.randomBytes(12).toString("base64url"),
     };
-    // The documented entry signature: hex HMAC-SHA256 of the six values, in this order, joined by "\n".
-    const signature = hmac(
-      network.gatewaySecret,
-      [values.ap_mac, values.client_mac, values.client_ip, values.grant_url, values.continue_url, values.ts].join("\n"),
-    );
+    // The documented entry signature (README, "Mlango's own protocol"): hex HMAC-SHA256 of the tag and
+    // the eight values, in this order, joined by "\n"; a new nonce for every entry.
+    const message = ["mlango-entry-v2", ...Object.values(values)].join("\n");
     return {
-      path: withQuery(network.entryPath, { ...values, signature }),
+      path: withQuery(network.entryPath, { ...values, signature: hmac(network.gatewaySecret, message) }),
       state: { grant_url: values.grant_url },
     };
   },
@@ -258,21 +258,21 @@ export const mlango: GatewayBehaviour = {
     if (`${url.origin}${url.pathname}` !== check.state.grant_url)
       return `the grant goes to ${url.origin}${url.pathname}, not grant_url ${check.state.grant_url}`;
     const q = url.searchParams;
-    const [token, duration, expires, signature] = ["token", "duration", "expires", "signature"].map((k) => q.get(k) ?? "");
+    const fields = ["token", "client_mac", "duration", "expires", "up", "down", "bytes"] as const;
+    const [token, clientMac, duration, expires] = fields.map((k) => q.get(k) ?? "");
     if (token !== check.token) return `the grant's token is not this connection's`;
+    // The grant names the device it opens; the gateway lets no other through.
+    if (clientMac !== check.device.clientMac) return `the grant names ${clientMac}, not the device ${check.device.clientMac}`;
     const long = durationProblem(duration, check);
     if (long) return long;
     if (!/^\d+$/.test(expires) || !(Number(expires) > Date.now() / 1000)) return `the grant expired at ${expires}`;
-    // The documented grant signature: v1 without limits; v2 (tagged, with up, down, bytes — empty when
-    // unlimited) as soon as any of the three is in the query.
     const limits = ["up", "down", "bytes"] as const;
-    const limited = limits.some((k) => q.has(k));
-    if (limited && !limits.every((k) => /^\d*$/.test(q.get(k) ?? "")))
-      return `the grant's limits are not whole numbers: ${limits.map((k) => `${k}=${q.get(k)}`).join(" ")}`;
-    const message = limited
-      ? ["mlango-grant-v2", token, duration, expires, ...limits.map((k) => q.get(k) ?? "")].join("\n")
-      : `${token}\n${duration}\n${expires}`;
-    if (signature !== hmac(check.network.gatewaySecret, message)) return "the grant's signature does not verify under the gateway secret";
+    if (!limits.every((k) => q.has(k) && /^\d*$/.test(q.get(k) ?? "")))
+      return `the grant's limits are not whole numbers or empty: ${limits.map((k) => `${k}=${q.get(k)}`).join(" ")}`;
+    // The documented grant signature: the tag and the seven values joined by "\n".
+    const message = ["mlango-grant-v3", ...fields.map((k) => q.get(k) ?? "")].join("\n");
+    if (q.get("signature") !== hmac(check.network.gatewaySecret, message))
+      return "the grant's signature does not verify under the gateway secret";
     return null;
   },
   // Mlango's own firmware knows the token from the grant.

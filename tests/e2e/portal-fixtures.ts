@@ -306,19 +306,29 @@ export function unifiEntry(portalKey: string, at: { site: string; apMac: string;
 
 export const mlangoGrantUrl = (gateway: FakeGateway) => `${gateway.origin}/mlango/grant`;
 
-/** Mlango's own make: the six values joined by "\n", HMAC-SHA256 under the network's gateway secret (README, "Mlango gateways"). */
+/** Mlango's own make: the eight values after the version tag, signed with HMAC-SHA256 under the network's gateway secret (README, "Mlango gateways"). */
 export function mlangoEntry(portalKey: string, gateway: FakeGateway, secret: string, at: { apMac: string; clientMac: string }): string {
   const values = {
     ap_mac: at.apMac,
     client_mac: at.clientMac,
     client_ip: "10.9.0.57",
+    ssid: "Kahawa Guest",
     grant_url: mlangoGrantUrl(gateway),
     continue_url: "http://example.test/",
     ts: String(Math.floor(Date.now() / 1000)),
+    nonce: crypto.randomBytes(12).toString("base64url"),
   };
-  const signature = hmac(
-    secret,
-    [values.ap_mac, values.client_mac, values.client_ip, values.grant_url, values.continue_url, values.ts].join("\n"),
-  );
-  return `/hotspot/mlango/${portalKey}?${new URLSearchParams({ ...values, signature })}`;
+  // Written from the README's description, not from the code that checks it.
+  const message = [
+    "mlango-entry-v2",
+    values.ap_mac,
+    values.client_mac,
+    values.client_ip,
+    values.ssid,
+    values.grant_url,
+    values.continue_url,
+    values.ts,
+    values.nonce,
+  ];
+  return `/hotspot/mlango/${portalKey}?${new URLSearchParams({ ...values, signature: hmac(secret, message.join("\n")) })}`;
 }

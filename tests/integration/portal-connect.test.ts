@@ -8,6 +8,8 @@ import { db } from "~/db/db.server";
 import { buildDevice } from "~/tools/factories.server";
 import { hashToken } from "~/services/crypto.server";
 import { loadGuestView } from "~/services/portal/connect.server";
+import { ENTRY_MESSAGES, pruneGatewayNonces } from "~/services/portal/entry.server";
+import { grantIsValid, hmac } from "~/services/portal/gateways/mlango.server";
 import { encryptSecret } from "~/services/secrets.server";
 import { startFakeUnifi, type FakeUnifi } from "../../scripts/fakes/unifi-controller";
 import { makeOrg } from "../fixtures";
@@ -132,7 +134,11 @@ describe("gateway entry", () => {
       ],
       [`/hotspot/unifi/${key}/guest/s/default/?id=nonsense`, 400, "id"],
       [`/hotspot/unifi/${key}/somewhere/?id=02:00:00:00:00:03`, 400, "site"],
-      [`/hotspot/mlango/${key}?client_mac=02:00:00:00:00:04&grant_url=http://gw/&ts=1&signature=${"0".repeat(64)}`, 400, "signature"],
+      [
+        `/hotspot/mlango/${key}?client_mac=02:00:00:00:00:04&grant_url=http://gw/&ts=1&nonce=0123456789abcdef&signature=${"0".repeat(64)}`,
+        400,
+        "signature",
+      ],
       [`/hotspot/meraki/${key}?${merakiQuery(ap.mac_address)}&x=%00`, 400, "not allowed"],
       [`/hotspot/meraki/${key}?${merakiQuery(ap.mac_address)}&pad=${"a".repeat(9000)}`, 414, "too long"],
     ];
@@ -534,30 +540,60 @@ describe("other makes", () => {
     expect(unifi.commands.at(-1)).toMatchObject({ site: "default", cmd: "authorize-guest", mac: clientMac });
   });
 
-  it("Mlango: takes only signed entries and signs the grant", async () => {
+  it("Mlango: takes only signed entries, each once, and signs a grant bound to the device", async () => {
     const { venue, ap, secret } = await world();
-    const sign = (message: string) => crypto.createHmac("sha256", secret).update(message).digest("hex");
     const values = {
       ap_mac: ap.mac_address,
       client_mac: randomMac(),
       client_ip: "10.1.1.9",
+      ssid: "Kahawa Guest",
       grant_url: "http://127.0.0.1:9/grant",
       continue_url: "",
       ts: String(Math.floor(Date.now() / 1000)),
+      nonce: crypto.randomBytes(12).toString("base64url"),
     };
-    const message = [values.ap_mac, values.client_mac, values.client_ip, values.grant_url, values.continue_url, values.ts].join("\n");
-    const query = (signature: string, v = values) => new URLSearchParams({ ...v, signature }).toString();
-    expect((await enter(server.origin, `/hotspot/mlango/${venue.portal_key}?${query(sign(message + "x"))}`)).status).toBe(400);
-    const stale = { ...values, ts: String(Math.floor(Date.now() / 1000) - 3600) };
-    const staleMessage = [stale.ap_mac, stale.client_mac, stale.client_ip, stale.grant_url, stale.continue_url, stale.ts].join("\n");
-    expect((await enter(server.origin, `/hotspot/mlango/${venue.portal_key}?${query(sign(staleMessage), stale)}`)).status).toBe(400);
-    const entry = await enter(server.origin, `/hotspot/mlango/${venue.portal_key}?${query(sign(message))}`);
+    // The README's entry message, written out here rather than taken from the code under test.
+    const message = (v: typeof values) =>
+      ["mlango-entry-v2", v.ap_mac, v.client_mac, v.client_ip, v.ssid, v.grant_url, v.continue_url, v.ts, v.nonce].join("\n");
+    const url = (v: typeof values, signature = hmac(secret, message(v))) =>
+      `/hotspot/mlango/${venue.portal_key}?${new URLSearchParams({ ...v, signature })}`;
+    expect((await enter(server.origin, url(values, hmac(secret, message(values) + "x")))).status).toBe(400);
+    expect((await enter(server.origin, url({ ...values, ts: String(Math.floor(Date.now() / 1000) - 3600) }))).status).toBe(400);
+    // The SSID is signed: an entry whose SSID was changed on the way is refused.
+    expect((await enter(server.origin, url(values).replace("Kahawa", "Other"))).status).toBe(400);
+    const entry = await enter(server.origin, url(values));
     expect(entry.status).toBe(302);
+    // The attack: the same signed URL, replayed within its five minutes, makes no second connection.
+    const replay = await fetch(`${server.origin}${url(values)}`, { redirect: "manual" });
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain(ENTRY_MESSAGES.replayed);
+    expect(
+      Number(
+        (
+          await db
+            .selectFrom("connections")
+            .where("venue_id", "=", venue.id)
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(1);
+
     const grant = new URL((await postForm(server.origin, "/connect", { token: entry.token!, ...SIGNUP })).headers.get("location")!);
     expect(`${grant.origin}${grant.pathname}`).toBe("http://127.0.0.1:9/grant");
-    const { token, duration, expires, signature } = Object.fromEntries(grant.searchParams);
-    expect(token).toBe(entry.token);
-    expect(signature).toBe(sign(`${token}\n${duration}\n${expires}`));
+    expect(grant.searchParams.get("token")).toBe(entry.token);
+    expect(grant.searchParams.get("client_mac")).toBe(values.client_mac);
+    expect(grantIsValid(secret, grant.searchParams, values.client_mac)).toBe(true);
+    // Taken to another device, the grant opens nothing there.
+    expect(grantIsValid(secret, grant.searchParams, randomMac())).toBe(false);
+
+    // The nonce is kept for the signature's window, then pruned (by then the URL has expired anyway).
+    const nonces = () => db.selectFrom("gateway_nonces").where("venue_id", "=", venue.id).select("nonce").execute();
+    expect(await nonces()).toEqual([{ nonce: values.nonce }]);
+    await pruneGatewayNonces(Date.now());
+    expect(await nonces()).toHaveLength(1);
+    await pruneGatewayNonces(Date.now() + 11 * 60_000);
+    expect(await nonces()).toEqual([]);
   });
 });
 

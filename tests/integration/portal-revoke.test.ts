@@ -1,6 +1,7 @@
 // Closing a connection in the console reaches the gateway on SQLite and
 // PostgreSQL: the UniFi controller is told by a retried job, Mlango's own make polls a revocation
 // list, Meraki and openNDS cannot be told and the console says so.
+import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import * as closeRoute from "~/routes/$orgId+/_connections+/connections+/$connectionId.close";
@@ -53,6 +54,7 @@ function entryOf(make: "meraki" | "opennds" | "unifi" | "mlango", w: World, clie
     client_mac: clientMac,
     grant_url: "http://127.0.0.1:2050/mlango/grant",
     ts: String(Math.floor(Date.now() / 1000)),
+    nonce: crypto.randomBytes(12).toString("base64url"),
   };
   return { rest: "", query: new URLSearchParams({ ...values, signature: hmac(w.secret, entryMessage(values)) }) };
 }

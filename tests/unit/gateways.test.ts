@@ -4,7 +4,16 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { meraki } from "~/services/portal/gateways/meraki.server";
-import { GRANT_V2, grantIsValid, grantMessage, grantMessageOf, hmac, mlango } from "~/services/portal/gateways/mlango.server";
+import {
+  entryMessage,
+  GRANT_V3,
+  grantIsValid,
+  grantMessage,
+  grantMessageOf,
+  hmac,
+  mlango,
+  MLANGO_MESSAGES,
+} from "~/services/portal/gateways/mlango.server";
 import { opennds } from "~/services/portal/gateways/opennds.server";
 import { grantLimits } from "~/services/portal/gateways/params";
 import type { GatewayNetwork, GrantLimits, GrantRequest } from "~/services/portal/gateways/types";
@@ -109,65 +118,89 @@ describe("UniFi", () => {
 
 describe("Mlango's make", () => {
   const GRANT_URL = "http://127.0.0.1:2060/mlango/grant";
+  const DEVICE = "02:00:00:00:00:01";
+  const NOW = Date.UTC(2026, 11, 2, 9, 0, 0);
 
-  it("keeps the v1 grant, byte for byte, when there are no limits", async () => {
-    for (const limits of [undefined, { upKbps: null, downKbps: null, bytes: null }]) {
-      const req = request({ grant_url: `${GRANT_URL}?up=9&bytes=1` }, { limits });
-      const url = new URL(await mlango.grant(req));
-      const q = url.searchParams;
-      expect([...q.keys()]).toEqual(["token", "duration", "expires", "signature"]);
-      expect(q.get("signature")).toBe(hmac(SECRET, `${req.token}\n1800\n${q.get("expires")}`));
-      expect(grantIsValid(SECRET, q)).toBe(true);
-    }
+  function signedEntry(values: Record<string, string>): URLSearchParams {
+    return new URLSearchParams({ ...values, signature: hmac(SECRET, entryMessage(values)) });
+  }
+  const ENTRY = {
+    ap_mac: "02:00:00:00:00:aa",
+    client_mac: DEVICE,
+    client_ip: "10.1.1.9",
+    ssid: "Kahawa Guest",
+    grant_url: GRANT_URL,
+    continue_url: "http://example.com/",
+    ts: String(NOW / 1000),
+    nonce: "n0nce-0123456789abcdef",
+  };
+
+  it("takes an entry whose eight values are signed, and hands its nonce on to be used once", () => {
+    const parsed = mlango.parseEntry(signedEntry(ENTRY), "", network(), NOW);
+    expect(parsed).toMatchObject({
+      ok: true,
+      entry: { clientMac: DEVICE, ssid: "Kahawa Guest", nonce: { value: ENTRY.nonce, expiresAt: NOW + 300_000 } },
+    });
   });
 
-  it("signs up, down and bytes into a v2 grant (empty = no limit)", async () => {
+  it("refuses an entry whose SSID, nonce or any value was changed after signing", () => {
+    for (const field of Object.keys(ENTRY)) {
+      const q = signedEntry(ENTRY);
+      q.set(field, field === "ts" ? String(NOW / 1000 + 1) : `${q.get(field)}x`);
+      expect(mlango.parseEntry(q, "", network(), NOW), field).toEqual({ ok: false, message: MLANGO_MESSAGES.badSignature });
+    }
+    // A value cannot move into its neighbour: no value may hold a newline.
+    const shifted = { ...ENTRY, ssid: `${ENTRY.ssid}\n${ENTRY.grant_url}`, grant_url: "" };
+    expect(mlango.parseEntry(signedEntry(shifted), "", network(), NOW)).toMatchObject({ ok: false });
+  });
+
+  it("refuses the first version's entries (no nonce, SSID unsigned) and stale ones", () => {
+    const v1 = { ...ENTRY } as Partial<typeof ENTRY>;
+    delete v1.nonce;
+    delete v1.ssid;
+    const oldSignature = hmac(SECRET, [v1.ap_mac, v1.client_mac, v1.client_ip, v1.grant_url, v1.continue_url, v1.ts].join("\n"));
+    const q = new URLSearchParams({ ...(v1 as Record<string, string>), signature: oldSignature });
+    expect(mlango.parseEntry(q, "", network(), NOW)).toEqual({ ok: false, message: MLANGO_MESSAGES.oldFirmware });
+    expect(mlango.parseEntry(signedEntry(ENTRY), "", network(), NOW + 301_000)).toEqual({ ok: false, message: MLANGO_MESSAGES.expired });
+    expect(mlango.parseEntry(signedEntry({ ...ENTRY, nonce: "short" }), "", network(), NOW)).toMatchObject({ ok: false });
+  });
+
+  it("signs a grant that names the device, with every limit field present (empty = no limit)", async () => {
+    for (const limits of [undefined, { upKbps: null, downKbps: null, bytes: null }]) {
+      const req = request({ grant_url: `${GRANT_URL}?up=9&bytes=1&client_mac=02:00:00:00:00:99` }, { limits });
+      const q = new URL(await mlango.grant(req)).searchParams;
+      expect(Object.fromEntries(q)).toMatchObject({ token: req.token, client_mac: DEVICE, duration: "1800", up: "", down: "", bytes: "" });
+      expect(grantIsValid(SECRET, q, DEVICE)).toBe(true);
+    }
     const req = request({ grant_url: GRANT_URL }, { limits: { upKbps: 1000, downKbps: null, bytes: 123_456 } });
     const q = new URL(await mlango.grant(req)).searchParams;
-    expect(Object.fromEntries(q)).toMatchObject({ token: req.token, duration: "1800", up: "1000", down: "", bytes: "123456" });
     const expires = Number(q.get("expires"));
-    const message = `${GRANT_V2}\n${req.token}\n1800\n${expires}\n1000\n\n123456`;
-    expect(grantMessage(req.token, 1800, expires, { upKbps: 1000, downKbps: null, bytes: 123_456 })).toBe(message);
+    const message = `${GRANT_V3}\n${req.token}\n${DEVICE}\n1800\n${expires}\n1000\n\n123456`;
+    expect(grantMessage(req.token, DEVICE, 1800, expires, { upKbps: 1000, downKbps: null, bytes: 123_456 })).toBe(message);
     expect(grantMessageOf(q)).toBe(message);
     expect(q.get("signature")).toBe(hmac(SECRET, message));
-    expect(grantIsValid(SECRET, q)).toBe(true);
-    expect(grantIsValid("another-secret", q)).toBe(false);
-    expect(grantIsValid(SECRET, q, (expires + 1) * 1000)).toBe(false);
+    expect(grantIsValid("another-secret", q, DEVICE)).toBe(false);
+    expect(grantIsValid(SECRET, q, DEVICE, (expires + 1) * 1000)).toBe(false);
   });
 
-  it("fails verification when a limit is changed, dropped or added", async () => {
+  it("opens nothing for another device, and fails when a limit or the MAC is changed", async () => {
     const q = new URL(await mlango.grant(request({ grant_url: GRANT_URL }, { limits: LIMITS }))).searchParams;
-    expect(grantIsValid(SECRET, q)).toBe(true);
-    const tampered = (change: (t: URLSearchParams) => void) => {
+    expect(grantIsValid(SECRET, q, DEVICE)).toBe(true);
+    expect(grantIsValid(SECRET, q, "02:00:00:00:00:02")).toBe(false);
+    const tampered = (change: (t: URLSearchParams) => void, device = DEVICE) => {
       const t = new URLSearchParams(q);
       change(t);
-      return grantIsValid(SECRET, t);
+      return grantIsValid(SECRET, t, device);
     };
+    expect(tampered((t) => t.set("client_mac", "02:00:00:00:00:02"), "02:00:00:00:00:02")).toBe(false);
     expect(tampered((t) => t.set("down", "20000"))).toBe(false);
     expect(tampered((t) => t.set("down", ""))).toBe(false);
     expect(tampered((t) => t.set("bytes", String(10 * 1024 * MB)))).toBe(false);
     expect(tampered((t) => t.delete("bytes"))).toBe(false);
     expect(tampered((t) => t.set("up", "513"))).toBe(false);
-    expect(tampered((t) => ["up", "down", "bytes"].forEach((f) => t.delete(f)))).toBe(false);
     expect(tampered((t) => t.set("duration", "86400"))).toBe(false);
-
-    // A v2 message read as v1 (the limits folded into the token, no limit parameters left) has the
-    // same text: only the check of each value's form stops it.
-    const [, token, duration, expires, up, down, bytes] = grantMessageOf(q).split("\n");
-    const folded = new URLSearchParams({
-      token: [GRANT_V2, token, duration, expires, up].join("\n"),
-      duration: down!,
-      expires: bytes!,
-      signature: q.get("signature")!,
-    });
-    expect(grantMessageOf(folded)).toBe(grantMessageOf(q));
-    expect(Number(bytes)).toBeGreaterThan(Date.now() / 1000);
-    expect(grantIsValid(SECRET, folded)).toBe(false);
-
-    const v1 = new URL(await mlango.grant(request({ grant_url: GRANT_URL }))).searchParams;
-    const added = new URLSearchParams(v1);
-    added.set("bytes", "1");
-    expect(grantIsValid(SECRET, v1)).toBe(true);
-    expect(grantIsValid(SECRET, added)).toBe(false);
+    // Values folded into the token (a newline inside) are refused before the signature is checked.
+    const [, token, mac, duration] = grantMessageOf(q).split("\n");
+    expect(tampered((t) => t.set("token", [token, mac, duration].join("\n")))).toBe(false);
   });
 });

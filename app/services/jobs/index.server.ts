@@ -5,6 +5,7 @@ import { deliverEmail, emailFromPayload, type EmailPayload } from "../email.serv
 import { DISPATCH_JOB, runDispatchJob } from "../marketing/dispatch.server";
 import { runSendJob, SEND_JOB, type SendPayload } from "../marketing/dispatch/sender.server";
 import { endIdleConnections } from "../portal/accounting.server";
+import { pruneGatewayNonces } from "../portal/entry.server";
 import { REVOKE_JOB, runRevokeJob } from "../portal/revoke.server";
 import { COA_JOB, runCoaJob } from "../radius/speeds.server";
 import { reconcilePayments } from "../prepaid/mpesa.server";
@@ -35,8 +36,13 @@ export const JOB_TYPES: Record<string, JobType> = {
   [SEND_JOB]: { run: (payload: SendPayload) => runSendJob(payload) },
   // Ad impressions and clicks into hourly figures (decision 0020); recomputes whole hours, so idempotent.
   [ADS_ROLLUP_JOB]: { run: async () => void (await runAdsRollup()) },
-  // Finished jobs and dead letters older than 30 days.
-  "jobs.prune": { run: async () => void (await pruneJobs(30 * DAY_MS)) },
+  // Finished jobs and dead letters older than 30 days; gateway entry nonces past their window.
+  "jobs.prune": {
+    run: async () => {
+      await pruneJobs(30 * DAY_MS);
+      await pruneGatewayNonces();
+    },
+  },
 };
 
 export function recurringJobs(): Recurring[] {

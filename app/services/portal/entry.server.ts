@@ -19,7 +19,11 @@ export type EntryOutcome = { ok: true; token: string; connectionId: number } | {
 export const ENTRY_MESSAGES = {
   unknownMake: "This gateway type is not supported. Supported: meraki, opennds, unifi, mlango, mikrotik, cisco, ruckus.",
   unknownNetwork: "This Wi-Fi network is not set up in Mlango. Ask the venue's staff for help.",
+  replayed: "This sign-in link has already been used: open any web page to try again.",
 } as const;
+
+/** Thrown inside the entry's transaction when its nonce was seen before: nothing of the visit is written. */
+class ReplayedEntry extends Error {}
 
 interface DeviceFacts {
   name: string | null;
@@ -67,6 +71,15 @@ export async function enterFromGateway(input: {
   // The roll-up triggers lock shared rows; PostgreSQL may abort one of two racing visits (deadlock).
   const connectionId = await retryDeadlocks(() =>
     db.transaction().execute(async (trx) => {
+      if (entry.nonce) {
+        const fresh = await trx
+          .insertInto("gateway_nonces")
+          .values({ venue_id: network.id, nonce: entry.nonce.value, expires_at: entry.nonce.expiresAt })
+          .onConflict((oc) => oc.doNothing())
+          .returning("nonce")
+          .executeTakeFirst();
+        if (!fresh) throw new ReplayedEntry();
+      }
       const ap = entry.apMac
         ? await trx
             .selectFrom("access_points")
@@ -143,6 +156,16 @@ export async function enterFromGateway(input: {
         .executeTakeFirstOrThrow();
       return Number(connection.id);
     }),
-  );
+  ).catch((error: unknown) => {
+    if (error instanceof ReplayedEntry) return null;
+    throw error;
+  });
+  if (connectionId === null) return { ok: false, status: 400, message: ENTRY_MESSAGES.replayed };
   return { ok: true, token, connectionId };
+}
+
+/** Drops the nonces of entries whose signature window has passed (the daily prune job): they can no longer be replayed anyway. */
+export async function pruneGatewayNonces(now = Date.now()): Promise<number> {
+  const result = await db.deleteFrom("gateway_nonces").where("expires_at", "<", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

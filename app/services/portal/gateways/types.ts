@@ -14,6 +14,8 @@ export interface GatewayEntry {
   continueUrl: string | null;
   /** What grant and revoke need later (stored as JSON on the connection). */
   context: Record<string, string>;
+  /** A signed entry that may be used once (Mlango's make): its nonce, kept until the signature expires. */
+  nonce?: { value: string; expiresAt: number };
 }
 
 export type ParsedEntry = { ok: true; entry: GatewayEntry } | { ok: false; message: string };
