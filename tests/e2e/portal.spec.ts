@@ -277,7 +277,10 @@ test(
     expect(grant.searchParams.get("duration")).toBe(String(90 * 60));
     expect(expires).toBeGreaterThan(Date.now() / 1000);
     expect(expires).toBeLessThanOrEqual(Date.now() / 1000 + 301);
-    expect(grant.searchParams.get("signature")).toBe(hmac(setup.gatewaySecret, `${token}\n${90 * 60}\n${expires}`));
+    // The README's grant message: the tag and the seven values, the device's MAC among them.
+    expect(grant.searchParams.get("client_mac")).toBe(clientMac);
+    const message = ["mlango-grant-v3", token, clientMac, 90 * 60, expires, "", "", ""].join("\n");
+    expect(grant.searchParams.get("signature")).toBe(hmac(setup.gatewaySecret, message));
     await expectNoCookies(context);
     expect(await connectionByToken(token)).toMatchObject({
       authorization_mode: "SIGNUP",
