@@ -11,13 +11,21 @@
 //   3. gateway accounting over HTTP, batches of 100: start, interim (by token and by client_mac +
 //      ap_mac) and stop for 20,000 online connections.
 // Each engine gets a fresh database (data/bench/portal/<engine>/portal.db, or the PostgreSQL database
-// mlango_bench_portal) seeded directly: one organisation, a network with two access points and
+// mlango_bench_portal_<suffix>) seeded directly: one organisation, a network with two access points and
 // gateway credentials, N pending connections (connect tokens) and M online ones.
 // The server runs as a child process (NODE_ENV=production, JOBS_WORKER=off, request log to /dev/null,
 // its stderr in data/bench/portal/<engine>/stderr.log).
 //   tsx bench/portal.bench.ts [--duration 10] [--connections 64] [--pending 10000] [--online 20000]
 //                             [--guests 2000] [--concurrency 32] [--in-flight 4] [--make meraki|opennds|mlango] [--workers 1] [--profile]
-//                             [--only hello,healthz,login,connect,flow,accounting]
+//                             [--only hello,healthz,login,connect,flow,accounting] [--baseline DIR]
+// --baseline DIR compares this checkout with another one, DIR (bash scripts/bench-baseline.sh <commit>
+// makes one): per engine, DIR's server runs beside this one, on a database of its own seeded by DIR's
+// own bench/portal.bench.ts (data/bench/portal/baseline/<engine>/, PostgreSQL …_baseline); each part
+// runs on both servers in turn (new first, then baseline first, …), and the summary gives new / baseline /
+// new ÷ baseline.
+// Ports: BENCH_PORT_BASE (default 3240) for the server, +1 the hello world, +2 the baseline's server.
+// PostgreSQL database names end in BENCH_DB_SUFFIX, else a short hash of the checkout's path, so that
+// checkouts benching at once never share one.
 // --workers N runs the server as N web processes (WEB_CONCURRENCY, server/cluster.mjs): one Node
 // process answers on one core, so on this 2-core machine a second one uses the other.
 // --profile writes a CPU profile of each server (node --cpu-prof) to data/bench/portal/<engine>/;
@@ -51,14 +59,14 @@ import {
 import { HttpClient } from "../scripts/simulator/http";
 import { BEHAVIOURS, isMake, type AccountingId, type Make, type SimNetwork } from "../scripts/simulator/makes";
 import { fmt, percentile, pool, table } from "../scripts/simulator/report";
+import { baselineCheckout, benchDatabaseName, comparisonTable, portBase, type Measure, type Side } from "./baseline";
 import { databaseCpuMs, serverCpuMs } from "./engine-harness";
 
 type Engine = "sqlite" | "postgres";
 
-const SERVER_PORT = 3240;
-const HELLO_PORT = 3241;
+const PORT_BASE = portBase(3240);
+const HELLO_PORT = PORT_BASE + 1;
 const ROOT = "data/bench/portal";
-const POSTGRES_DATABASE = "mlango_bench_portal";
 const SECRETS_KEY = "5".repeat(64);
 const GATEWAY_SECRET = "portal-bench-gateway-secret-0123456789abcdef";
 const FASKEY = "portal-bench-faskey";
@@ -81,6 +89,7 @@ const { values } = parseArgs({
     profile: { type: "boolean", default: false },
     only: { type: "string", default: "hello,healthz,login,connect,splash,flow,accounting" },
     prepare: { type: "string" },
+    baseline: { type: "string" },
   },
 });
 const number = (name: keyof typeof values) => {
@@ -108,6 +117,33 @@ for (const part of only)
   if (![...LOAD_TARGETS, "flow", "accounting"].includes(part))
     throw new Error(`--only takes ${[...LOAD_TARGETS, "flow", "accounting"].join(", ")}, got "${part}".`);
 if (!isMake(settings.make)) throw new Error(`--make must be meraki, opennds, unifi or mlango.`);
+
+/** A checkout whose server the benchmark measures: this one and, with --baseline, the other. */
+interface Checkout {
+  side: Side;
+  /** Its directory: its server.mjs, build/ and bench/portal.bench.ts (which seeds its databases). */
+  dir: string;
+  port: number;
+  postgresDatabase: string;
+}
+const baselineDir = values.prepare ? null : baselineCheckout(values.baseline);
+const CHECKOUTS: Checkout[] = [
+  { side: "new", dir: process.cwd(), port: PORT_BASE, postgresDatabase: benchDatabaseName("mlango_bench_portal", "new") },
+  ...(baselineDir
+    ? [
+        {
+          side: "baseline" as const,
+          dir: baselineDir,
+          port: PORT_BASE + 2,
+          postgresDatabase: benchDatabaseName("mlango_bench_portal", "baseline"),
+        },
+      ]
+    : []),
+];
+/** A checkout's files for an engine (its SQLite database, its server's stderr and profiles), absolute. */
+const filesOf = (checkout: { side: Side }, engine: Engine) => path.resolve(ROOT, checkout.side === "baseline" ? "baseline" : "", engine);
+/** How the results name a checkout's run on an engine. */
+const runName = (checkout: { side: Side }, engine: Engine) => (checkout.side === "baseline" ? `${engine} (baseline)` : engine);
 
 // ---------------------------------------------------------------------------------------------
 // Seeding (in a child process per engine: the database module reads DATABASE_URL once)
@@ -289,33 +325,33 @@ async function prepare(databaseUrl: string): Promise<Prepared> {
   return { portalKey: venue.portal_key, accessPointMacs: aps.map((a) => a.mac_address), pendingTokens, splashTokens, online };
 }
 
-function prepareInChild(databaseUrl: string): Promise<Prepared> {
+/** Seeds with the checkout's own bench/portal.bench.ts (a baseline's schema may differ from this one's). */
+function prepareInChild(databaseUrl: string, checkout: Checkout): Promise<Prepared> {
   return new Promise((resolve, reject) => {
     let result: Prepared | undefined;
-    const argv = process.argv.slice(2).filter((a) => a !== "--prepare");
-    const child = fork(fileURLToPath(import.meta.url), [...argv, "--prepare", databaseUrl], { execArgv: process.execArgv });
+    // Only the options seeding reads: an older bench file may not know the others.
+    const args = ["--pending", String(settings.pending), "--online", String(settings.online), "--prepare", databaseUrl];
+    const file = checkout.side === "new" ? fileURLToPath(import.meta.url) : path.join(checkout.dir, "bench/portal.bench.ts");
+    // In its directory, tsx reads its tsconfig.json: "~/…" is its app/.
+    const child = fork(file, args, { cwd: checkout.dir, execArgv: process.execArgv });
     child.on("message", (message) => (result = message as Prepared));
     child.on("error", reject);
     child.on("exit", (code) => (result && code === 0 ? resolve(result) : reject(new Error(`seeding failed (exit code ${code})`))));
   });
 }
 
-async function freshDatabase(engine: Engine): Promise<string> {
-  if (engine === "sqlite") {
-    const dir = path.join(ROOT, "sqlite");
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-    return `file:${dir}/portal.db`;
-  }
-  fs.rmSync(path.join(ROOT, "postgres"), { recursive: true, force: true });
-  fs.mkdirSync(path.join(ROOT, "postgres"), { recursive: true });
+async function freshDatabase(engine: Engine, checkout: Checkout): Promise<string> {
+  const dir = filesOf(checkout, engine);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  if (engine === "sqlite") return `file:${dir}/portal.db`;
   const admin = new pg.Client({ connectionString: process.env.BENCH_POSTGRES_URL });
   await admin.connect();
-  await admin.query(`drop database if exists ${POSTGRES_DATABASE} with (force)`);
-  await admin.query(`create database ${POSTGRES_DATABASE}`);
+  await admin.query(`drop database if exists ${checkout.postgresDatabase} with (force)`);
+  await admin.query(`create database ${checkout.postgresDatabase}`);
   await admin.end();
   const url = new URL(process.env.BENCH_POSTGRES_URL!);
-  url.pathname = `/${POSTGRES_DATABASE}`;
+  url.pathname = `/${checkout.postgresDatabase}`;
   return url.toString();
 }
 
@@ -348,18 +384,19 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function startApp(engine: Engine, databaseUrl: string): Promise<ChildProcess> {
-  const dir = path.join(ROOT, engine);
+async function startApp(engine: Engine, databaseUrl: string, checkout: Checkout): Promise<ChildProcess> {
+  const dir = filesOf(checkout, engine);
   const stderr = fs.openSync(path.join(dir, "stderr.log"), "a");
   const profile = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
   const server = spawn(process.execPath, [...profile, "server.mjs"], {
+    cwd: checkout.dir,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
       DATA_DIR: dir,
-      PORT: String(SERVER_PORT),
+      PORT: String(checkout.port),
       HOST: "127.0.0.1",
-      PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`,
+      PUBLIC_URL: `http://127.0.0.1:${checkout.port}`,
       NODE_ENV: "production",
       SESSION_SECRET: "portal-benchmark-session-secret-0123456789abcdef",
       SECRETS_KEY,
@@ -369,7 +406,7 @@ async function startApp(engine: Engine, databaseUrl: string): Promise<ChildProce
     },
     stdio: ["ignore", "ignore", stderr],
   });
-  await waitFor(`http://127.0.0.1:${SERVER_PORT}/healthz`, server, "The app server");
+  await waitFor(`http://127.0.0.1:${checkout.port}/healthz`, server, `The app server (${runName(checkout, engine)})`);
   return server;
 }
 
@@ -459,7 +496,7 @@ interface FlowResult {
   firstFailure?: string;
 }
 
-async function guestFlow(prepared: Prepared, pid: number | undefined): Promise<FlowResult> {
+async function guestFlow(prepared: Prepared, origin: string, pid: number | undefined): Promise<FlowResult> {
   const behaviour = BEHAVIOURS[settings.make];
   const network: SimNetwork = {
     entryPath: `/hotspot/${settings.make}/${prepared.portalKey}`,
@@ -471,7 +508,7 @@ async function guestFlow(prepared: Prepared, pid: number | undefined): Promise<F
   };
   if (settings.make === "unifi")
     throw new Error("The benchmark plays meraki, opennds or mlango guests (unifi needs a controller per network).");
-  const client = new HttpClient(`http://127.0.0.1:${SERVER_PORT}`, settings.concurrency);
+  const client = new HttpClient(origin, settings.concurrency);
   const person = personMaker();
   const plan = () => ({ device: randomDevice(network.accessPoints.length), person: person(), expect: "SIGNUP" as const });
   await pool(Array.from({ length: FLOW_WARMUP_GUESTS }, plan), settings.concurrency, (p) => playGuest(client, behaviour, network, p));
@@ -511,8 +548,8 @@ interface AccountingRow {
   firstFailure?: string;
 }
 
-async function accounting(prepared: Prepared, pid: number | undefined): Promise<AccountingRow[]> {
-  const client = new HttpClient(`http://127.0.0.1:${SERVER_PORT}`, settings.inFlight);
+async function accounting(prepared: Prepared, origin: string, pid: number | undefined): Promise<AccountingRow[]> {
+  const client = new HttpClient(origin, settings.inFlight);
   const byToken = prepared.online.map((o): Session => newSession({ token: o.token }));
   const byMac = prepared.online.map((o, i): { id: AccountingId; session: Session } => ({
     id: { client_mac: o.clientMac, ap_mac: o.apMac },
@@ -563,6 +600,7 @@ async function accounting(prepared: Prepared, pid: number | undefined): Promise<
 
 interface EngineResult {
   engine: Engine;
+  side: Side;
   load: Partial<Record<LoadTarget, LoadRow>>;
   flow?: FlowResult;
   accounting?: AccountingRow[];
@@ -570,90 +608,129 @@ interface EngineResult {
   crashes: string[];
 }
 
-async function benchEngine(engine: Engine): Promise<EngineResult> {
-  const databaseUrl = await freshDatabase(engine);
-  process.stdout.write(`\n== ${engine}: seeding ${fmt(settings.pending)} pending and ${fmt(settings.online)} online connections… `);
-  const prepared = await prepareInChild(databaseUrl);
+/** A checkout's server on an engine, during the run. */
+interface Running {
+  checkout: Checkout;
+  databaseUrl: string;
+  prepared: Prepared;
+  server: ChildProcess;
+  origin: string;
+  result: EngineResult;
+}
+
+/** One engine: each checkout's database and server; each part on each server in turn. */
+async function benchEngine(engine: Engine): Promise<EngineResult[]> {
+  const seeded: { checkout: Checkout; databaseUrl: string; prepared: Prepared }[] = [];
+  for (const checkout of CHECKOUTS) {
+    const databaseUrl = await freshDatabase(engine, checkout);
+    process.stdout.write(
+      `\n== ${runName(checkout, engine)}: seeding ${fmt(settings.pending)} pending and ${fmt(settings.online)} online connections… `,
+    );
+    seeded.push({ checkout, databaseUrl, prepared: await prepareInChild(databaseUrl, checkout) });
+  }
   process.stdout.write("measuring");
   const hello = await startHello();
-  let server = await startApp(engine, databaseUrl);
-  const result: EngineResult = { engine, load: {}, crashes: [] };
-  const stderrLog = path.join(ROOT, engine, "stderr.log");
-  /** A server that died during a part is reported with its last words and started again for the next part. */
-  const survived = async (part: string) => {
-    await new Promise((r) => setTimeout(r, 200));
-    if (server.exitCode === null && server.signalCode === null) return;
-    const words = fs.readFileSync(stderrLog, "utf8");
-    const error = /^(\w*Error|error): .*$/m.exec(words)?.[0] ?? words.trim().split("\n").at(-1) ?? "";
-    result.crashes.push(`${part}: the server exited (${server.exitCode ?? server.signalCode}) — ${error}`);
-    server = await startApp(engine, databaseUrl);
-  };
+  const runs: Running[] = [];
   try {
-    const origin = `http://127.0.0.1:${SERVER_PORT}`;
-    // Every token must give the connect page: check a few before timing them.
-    for (const token of prepared.pendingTokens.slice(0, 3)) {
-      const page = await fetch(`${origin}/connect?token=${token}`);
-      if (page.status !== 200) throw new Error(`GET /connect answered ${page.status}`);
-    }
-    for (const token of prepared.splashTokens.slice(0, 3)) {
-      const page = await fetch(`${origin}/connect?token=${token}`);
-      if (page.status !== 200 || !(await page.text()).includes('class="mlango-form"'))
-        throw new Error(`GET /connect (splash page) answered ${page.status} without the page`);
-    }
-    const splashTokens = prepared.splashTokens;
-    let nextSplash = 0;
-    const tokens = prepared.pendingTokens;
-    let next = 0;
-    const targets: Record<LoadTarget, [string, string, () => ChildProcess, (() => string)?]> = {
-      hello: ["bare node:http hello world", `http://127.0.0.1:${HELLO_PORT}/`, () => hello],
-      healthz: ["GET /healthz (Express + 1 query)", `${origin}/healthz`, () => server],
-      login: ["GET /login (console page)", `${origin}/login`, () => server],
-      connect: [
-        `GET /connect?token= (${fmt(tokens.length)} tokens)`,
-        `${origin}/connect`,
-        () => server,
-        () => `/connect?token=${tokens[next++ % tokens.length]}`,
-      ],
-      splash: [
-        `GET /connect?token= in a splash page (${fmt(splashTokens.length)} tokens)`,
-        `${origin}/connect`,
-        () => server,
-        () => `/connect?token=${splashTokens[nextSplash++ % splashTokens.length]}`,
-      ],
+    for (const s of seeded)
+      runs.push({
+        ...s,
+        server: await startApp(engine, s.databaseUrl, s.checkout),
+        origin: `http://127.0.0.1:${s.checkout.port}`,
+        result: { engine, side: s.checkout.side, load: {}, crashes: [] },
+      });
+    /** A server that died during a part is reported with its last words and started again for the next part. */
+    const survived = async (run: Running, part: string) => {
+      await new Promise((r) => setTimeout(r, 200));
+      if (run.server.exitCode === null && run.server.signalCode === null) return;
+      const words = fs.readFileSync(path.join(filesOf(run.checkout, engine), "stderr.log"), "utf8");
+      const error = /^(\w*Error|error): .*$/m.exec(words)?.[0] ?? words.trim().split("\n").at(-1) ?? "";
+      run.result.crashes.push(`${part}: the server exited (${run.server.exitCode ?? run.server.signalCode}) — ${error}`);
+      run.server = await startApp(engine, run.databaseUrl, run.checkout);
     };
-    for (const [key, [label, url, child, paths]] of Object.entries(targets) as [
-      LoadTarget,
-      [string, string, () => ChildProcess, (() => string)?],
-    ][]) {
+    for (const { origin, prepared } of runs) {
+      // Every token must give the connect page: check a few before timing them.
+      for (const token of prepared.pendingTokens.slice(0, 3)) {
+        const page = await fetch(`${origin}/connect?token=${token}`);
+        if (page.status !== 200) throw new Error(`GET /connect answered ${page.status}`);
+      }
+      for (const token of prepared.splashTokens.slice(0, 3)) {
+        const page = await fetch(`${origin}/connect?token=${token}`);
+        if (page.status !== 200 || !(await page.text()).includes('class="mlango-form"'))
+          throw new Error(`GET /connect (splash page) answered ${page.status} without the page`);
+      }
+    }
+    const targets = (run: Running): Record<LoadTarget, [string, string, (() => string)?]> => {
+      const { origin } = run;
+      const { pendingTokens: tokens, splashTokens } = run.prepared;
+      let next = 0;
+      let nextSplash = 0;
+      return {
+        hello: ["bare node:http hello world", `http://127.0.0.1:${HELLO_PORT}/`],
+        healthz: ["GET /healthz (Express + 1 query)", `${origin}/healthz`],
+        login: ["GET /login (console page)", `${origin}/login`],
+        connect: [
+          `GET /connect?token= (${fmt(tokens.length)} tokens)`,
+          `${origin}/connect`,
+          () => `/connect?token=${tokens[next++ % tokens.length]}`,
+        ],
+        splash: [
+          `GET /connect?token= in a splash page (${fmt(splashTokens.length)} tokens)`,
+          `${origin}/connect`,
+          () => `/connect?token=${splashTokens[nextSplash++ % splashTokens.length]}`,
+        ],
+      };
+    };
+    const targetsOf = new Map(runs.map((run) => [run, targets(run)]));
+    // Each part on each checkout's server in turn, so that the machine's other load falls on all alike;
+    // the order flips from part to part (new, baseline; baseline, new; …) so that neither always goes first.
+    let parts = 0;
+    const inTurn = () => (parts++ % 2 === 0 ? runs : [...runs].reverse());
+    for (const key of LOAD_TARGETS) {
       if (!only.has(key)) continue;
-      result.load[key] = await load(label, url, child().pid, engine === "postgres" && key !== "hello" ? POSTGRES_DATABASE : null, paths);
-      process.stdout.write(".");
-      if (key === "hello") await stop(hello);
-      else await survived(label);
+      for (const run of key === "hello" ? runs : inTurn()) {
+        const [label, url, paths] = targetsOf.get(run)![key];
+        if (key === "hello") {
+          // The machine's ceiling: the same for every checkout.
+          if (run.checkout.side === "new") run.result.load.hello = await load(label, url, hello.pid, null);
+          continue;
+        }
+        const database = engine === "postgres" ? run.checkout.postgresDatabase : null;
+        run.result.load[key] = await load(label, url, run.server.pid, database, paths);
+        process.stdout.write(".");
+        await survived(run, label);
+      }
+      if (key === "hello") {
+        process.stdout.write(".");
+        await stop(hello);
+      }
     }
     await stop(hello);
-    if (only.has("flow")) {
-      result.flow = await guestFlow(prepared, server.pid);
-      await survived("guest flow");
-    }
+    if (only.has("flow"))
+      for (const run of inTurn()) {
+        run.result.flow = await guestFlow(run.prepared, run.origin, run.server.pid);
+        await survived(run, "guest flow");
+      }
     process.stdout.write(".");
-    if (only.has("accounting")) {
-      result.accounting = await accounting(prepared, server.pid);
-      await survived("accounting");
-    }
+    if (only.has("accounting"))
+      for (const run of inTurn()) {
+        run.result.accounting = await accounting(run.prepared, run.origin, run.server.pid);
+        await survived(run, "accounting");
+      }
     process.stdout.write("\n");
-    return result;
+    return runs.map((run) => run.result);
   } finally {
     await stop(hello);
-    await stop(server);
+    for (const run of runs) await stop(run.server);
   }
 }
 
 function printEngine(r: EngineResult): void {
-  for (const crash of r.crashes) console.log(`\n${r.engine}: ${crash} (see ${path.join(ROOT, r.engine, "stderr.log")})`);
+  const name = runName(r, r.engine);
+  for (const crash of r.crashes) console.log(`\n${name}: ${crash} (see ${path.join(filesOf(r, r.engine), "stderr.log")})`);
   const load = Object.values(r.load);
   if (load.length) {
-    console.log(`\n${r.engine}: autocannon, ${settings.connections} connections, ${settings.duration} s after a ${WARMUP_S} s warm-up`);
+    console.log(`\n${name}: autocannon, ${settings.connections} connections, ${settings.duration} s after a ${WARMUP_S} s warm-up`);
     console.log(
       table([
         ["target", "req/s", "p50 ms", "p95 ms", "p99 ms", "server CPU µs/req", "database CPU µs/req", "not 200"],
@@ -679,7 +756,7 @@ function printEngine(r: EngineResult): void {
   const f = r.flow;
   if (f) {
     console.log(
-      `\n${r.engine}: guest flow (${settings.make}, entry → connect → sign-up → grant), ${fmt(f.guests)} new guests at concurrency ${
+      `\n${name}: guest flow (${settings.make}, entry → connect → sign-up → grant), ${fmt(f.guests)} new guests at concurrency ${
         settings.concurrency
       } after ${FLOW_WARMUP_GUESTS} warm-up guests`,
     );
@@ -699,7 +776,7 @@ function printEngine(r: EngineResult): void {
 
   if (r.accounting) {
     console.log(
-      `\n${r.engine}: accounting over HTTP, batches of ${BATCH}, ${settings.inFlight} in flight, ${fmt(settings.online)} online connections`,
+      `\n${name}: accounting over HTTP, batches of ${BATCH}, ${settings.inFlight} in flight, ${fmt(settings.online)} online connections`,
     );
     console.log(
       table([
@@ -772,6 +849,35 @@ function printSummary(results: EngineResult[]): void {
   );
 }
 
+/** With --baseline: per measure and engine, this checkout's figure, the baseline's and their ratio. */
+function printComparison(results: EngineResult[]): void {
+  const interim = (r: EngineResult) => r.accounting?.find((a) => a.pass === "interim, by token");
+  const measures: Measure<EngineResult>[] = [
+    { name: "/healthz req/s", value: (r) => r.load.healthz?.rps },
+    { name: "/login req/s", value: (r) => r.load.login?.rps },
+    { name: "/connect req/s", value: (r) => r.load.connect?.rps },
+    { name: "/connect p95 ms", value: (r) => r.load.connect?.p95, digits: 1 },
+    { name: "/connect in a splash page req/s", value: (r) => r.load.splash?.rps },
+    { name: "server CPU µs/req /healthz", value: (r) => r.load.healthz?.cpuUs },
+    { name: "server CPU µs/req /connect", value: (r) => r.load.connect?.cpuUs },
+    { name: "database CPU µs/req /connect", value: (r) => r.load.connect?.databaseCpuUs },
+    { name: "server CPU µs/req splash page", value: (r) => r.load.splash?.cpuUs },
+    { name: "guest flow guests/s", value: (r) => r.flow?.guestsPerSecond },
+    { name: "guest flow whole visit p95 ms", value: (r) => r.flow?.whole.p95, digits: 1 },
+    { name: "guest flow server CPU ms/guest", value: (r) => (r.flow ? r.flow.cpuUs / 1000 : undefined), digits: 2 },
+    { name: "accounting interim updates/s", value: (r) => interim(r)?.perSecond },
+    { name: "accounting interim server CPU µs/record", value: (r) => interim(r)?.cpuUs },
+  ];
+  const pairs = [...new Set(results.map((r) => r.engine))].map((engine) => ({
+    engine,
+    current: results.find((r) => r.engine === engine && r.side === "new")!,
+    baseline: results.find((r) => r.engine === engine && r.side === "baseline")!,
+  }));
+  console.log(`\nThis checkout (new) beside ${baselineDir} (baseline), part by part in turn`);
+  console.log(comparisonTable(pairs, measures));
+  console.log("Rates: higher is better; ms and CPU per unit: lower is better. CPU per unit moves least with the machine's other load.");
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync("build/index.js")) throw new Error("Build the app first: npx remix build");
   const engines: Engine[] = process.env.BENCH_POSTGRES_URL ? ["sqlite", "postgres"] : ["sqlite"];
@@ -784,9 +890,10 @@ async function main(): Promise<void> {
       )} (${os.cpus().length} CPUs): figures are only comparable on an idle machine. The server: ${settings.workers} web process${settings.workers === 1 ? "" : "es"} (--workers).`,
   );
   const results: EngineResult[] = [];
-  for (const engine of engines) results.push(await benchEngine(engine));
+  for (const engine of engines) results.push(...(await benchEngine(engine)));
   for (const r of results) printEngine(r);
-  printSummary(results);
+  printSummary(results.filter((r) => r.side === "new"));
+  if (baselineDir) printComparison(results);
   if (!process.env.BENCH_POSTGRES_URL) console.log("\nAdd --pg (npm run bench -- portal --pg) to benchmark PostgreSQL too.");
 }
 
