@@ -84,8 +84,9 @@ function events(child: ChildProcess): () => Promise<Event> {
 
 /**
  * Forks the runs (each with BENCH_TURNS set) and lets them set up side by side; then, part by part
- * (each `turn`), one run at a time in the order given, so that the machine's other load falls on all
- * alike. Answers what each sent last before exiting 0.
+ * (each `turn`), one run at a time, so that the machine's other load falls on all alike: in the order
+ * given, then the reverse, and so on, so that none always goes first. Answers what each sent last
+ * before exiting 0.
  */
 export async function runInTurns<R>(runs: Run[]): Promise<R[]> {
   const children = runs.map((run) =>
@@ -105,12 +106,15 @@ export async function runInTurns<R>(runs: Run[]): Promise<R[]> {
       }
     };
     const at = await Promise.all(children.map((_, i) => until(i)));
-    while (at.some((part) => part !== null))
-      for (const [i, child] of children.entries()) {
+    const order = children.map((_, i) => i);
+    while (at.some((part) => part !== null)) {
+      for (const i of order) {
         if (at[i] === null) continue;
-        child.send({ go: at[i] });
+        children[i]!.send({ go: at[i] });
         at[i] = await until(i);
       }
+      order.reverse();
+    }
     return results as R[];
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill();

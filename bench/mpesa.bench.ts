@@ -2,10 +2,21 @@
 // against the fake Daraja server, callbacks arriving twice and out of order: every purchase ends in
 // exactly one subscription or one failure; time to grant after the callback p95 under 100 ms."
 //   tsx bench/mpesa.bench.ts [--guests 100] [--warmup 10] [--sequential 20] [--min-delay 20] [--max-delay 2000] [--workers 1] [--profile] [--rebuild]
+//                            [--baseline DIR]
 // (npm run bench -- mpesa, with --pg for SQLite and PostgreSQL; BENCH_ENGINES=postgres for one)
 //
+// --baseline DIR compares this checkout with another one, DIR (bash scripts/bench-baseline.sh <commit>
+// makes one): per engine, a second child process runs this file in DIR, where "~/…" is DIR's app/
+// (its tsconfig.json), so DIR's code migrates and fills its own database (data/bench/mpesa-baseline.db
+// in DIR, PostgreSQL …_baseline) and DIR's server answers; the two children take turns part by part
+// (warm-up, the purchases at once, one at a time; the order flips each part) and a new / baseline /
+// new ÷ baseline table follows. This file's harness (the guests, the fake, the checks) runs on both.
+// Ports: a free one each unless BENCH_PORT_BASE is set: then the server on base + 3 (the baseline's
+// + 4), the fake Daraja on + 5 (+ 6), beside the portal benchmark's base … + 2. PostgreSQL database
+// names end in BENCH_DB_SUFFIX, else a short hash of the checkout's path.
+//
 // Each engine runs in a child process of its own, against its benchmark database (SQLite file
-// data/bench/mpesa.db, PostgreSQL database mlango_bench_mpesa; a new organisation each run), the
+// data/bench/mpesa.db, PostgreSQL database mlango_bench_mpesa_<suffix>; a new organisation each run), the
 // production build (`npx remix build` first) as a server process of its own (NODE_ENV=production,
 // JOBS_WORKER=off so that reconciliation runs only when the benchmark says; its stderr in
 // data/bench/mpesa/<engine>/stderr.log) and the fake Daraja (scripts/fakes/daraja.ts) in this
@@ -38,9 +49,11 @@ import fs from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { DarajaOutcome, FakeDaraja, SentCallback } from "../scripts/fakes/daraja";
 import { httpRequest } from "../scripts/fakes/http-request";
+import { baselineCheckout, benchDatabaseName, comparisonTable, portBase, runInTurns, turn, type Measure, type Side } from "./baseline";
 import {
   benchEngines,
   databaseCpuMs,
@@ -52,9 +65,11 @@ import {
   type Engine,
 } from "./engine-harness";
 
-const ROOT = "data/bench/mpesa";
-const SQLITE_FILE = "data/bench/mpesa.db";
-const POSTGRES_DATABASE = "mlango_bench_mpesa";
+/** Which checkout's code this process measures (set for the engine's child by main). */
+const SIDE: Side = process.env.BENCH_SIDE === "baseline" ? "baseline" : "new";
+const ROOT = SIDE === "baseline" ? "data/bench/mpesa-baseline" : "data/bench/mpesa";
+const SQLITE_FILE = SIDE === "baseline" ? "data/bench/mpesa-baseline.db" : "data/bench/mpesa.db";
+const POSTGRES_DATABASE = benchDatabaseName("mlango_bench_mpesa", SIDE);
 const SECRETS_KEY = "6".repeat(64);
 const GRANT_URL = "https://n1.network-auth.com/splash/grant";
 /** The waiting page's Refresh header. */
@@ -76,6 +91,7 @@ const { values } = parseArgs({
     "max-delay": { type: "string", default: "2000" },
     workers: { type: "string", default: "1" },
     profile: { type: "boolean", default: false },
+    baseline: { type: "string" },
   },
 });
 const whole = (name: "guests" | "warmup" | "sequential" | "min-delay" | "max-delay" | "workers") => {
@@ -131,7 +147,8 @@ interface Checks {
 }
 
 interface Result {
-  engine: Engine;
+  /** the engine, and "(baseline)" for the baseline's run */
+  engine: string;
   guests: number;
   outcomes: Record<string, number>;
   entry: Summary;
@@ -174,10 +191,26 @@ async function main(): Promise<void> {
   console.log(
     `At the start: ${load()}; latencies are only comparable on an idle machine, the server's CPU per purchase much more. The server: ${settings.workers} web process${settings.workers === 1 ? "" : "es"} (--workers).`,
   );
+  const baseline = baselineCheckout(values.baseline);
   const results: Result[] = [];
+  const pairs: { engine: string; current: Result; baseline: Result }[] = [];
   for (const engine of benchEngines()) {
     console.log(`\n== ${engine}`);
-    results.push(await runChild<Result>(import.meta.url, engine));
+    if (!baseline) {
+      results.push(await runChild<Result>(import.meta.url, engine));
+      continue;
+    }
+    const args = ["--engine", engine, ...(values.rebuild ? ["--rebuild"] : [])];
+    const run = (side: Side, cwd: string) => ({
+      file: fileURLToPath(import.meta.url),
+      args,
+      cwd,
+      env: { ...process.env, BENCH_SIDE: side },
+    });
+    const [current, old] = await runInTurns<Result>([run("new", process.cwd()), run("baseline", baseline)]);
+    old!.engine = `${engine} (baseline)`;
+    results.push(current!, old!);
+    pairs.push({ engine, current: current!, baseline: old! });
   }
   const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
   const table = [["engine", "case", "n", "p50 ms", "p95 ms", "max ms", "target"]];
@@ -230,8 +263,33 @@ async function main(): Promise<void> {
       `${r.engine}: ${c.problems.length === 0 ? "PASS" : "FAIL"} — every purchase ended in exactly one subscription or one failure${c.problems.length === 0 ? "" : ` (${c.problems.length} problems)`}`,
     );
   }
+  if (baseline) printComparison(baseline, pairs);
   if (!process.env.BENCH_POSTGRES_URL) console.log("\nAdd --pg (npm run bench -- mpesa --pg) to benchmark PostgreSQL too.");
   if (results.some((r) => r.checks.problems.length > 0)) process.exitCode = 1;
+}
+
+/** With --baseline: per measure and engine, this checkout's figure, the baseline's and their ratio. */
+function printComparison(baseline: string, pairs: { engine: string; current: Result; baseline: Result }[]): void {
+  const latency = (name: string, of: (r: Result) => Summary): Measure<Result>[] => [
+    { name: `${name} p50 ms`, value: (r) => of(r).p50, digits: 1 },
+    { name: `${name} p95 ms`, value: (r) => of(r).p95, digits: 1 },
+  ];
+  const measures: Measure<Result>[] = [
+    ...latency("STK push, all at once", (r) => r.push),
+    ...latency("callback answered", (r) => r.callback),
+    ...latency("grant after the callback", (r) => r.grant),
+    ...latency("grant, one purchase at a time", (r) => r.grantAlone),
+    { name: "server CPU ms per purchase, at once", value: (r) => r.serverCpuMsPerPurchase, digits: 1 },
+    { name: "PostgreSQL CPU ms per purchase, at once", value: (r) => r.databaseCpuMsPerPurchase ?? undefined, digits: 1 },
+    {
+      name: "server CPU ms per purchase, one at a time",
+      value: (r) => Object.values(r.aloneCpuMs).reduce((sum, ms) => sum + ms, 0),
+      digits: 1,
+    },
+  ];
+  console.log(`\nThis checkout (new) beside ${baseline} (baseline), part by part in turn`);
+  console.log(comparisonTable(pairs, measures));
+  console.log("Lower is better throughout; CPU per purchase moves least with the machine's other load.");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,8 +321,13 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
   await useBenchDatabase(engine, { sqliteFile: SQLITE_FILE, postgresDatabase: POSTGRES_DATABASE }, rebuild);
   // The fake first: the environment (parsed once, in this process and the server's) names it.
   const { startFakeDaraja } = await import("../scripts/fakes/daraja");
-  const fake = await startFakeDaraja();
-  const port = await freePort();
+  const base = portBase();
+  const offset = SIDE === "baseline" ? 1 : 0;
+  const fake = await startFakeDaraja({ port: base === undefined ? undefined : base + 5 + offset });
+  const port = base === undefined ? await freePort() : base + 3 + offset;
+  /** Progress, named by engine and checkout when two children share the terminal. */
+  const say = (text: string) =>
+    console.log(process.env.BENCH_TURNS ? `  ${engine}${SIDE === "baseline" ? " (baseline)" : ""}: ${text}` : `  ${text}`);
   const origin = `http://127.0.0.1:${port}`;
   Object.assign(process.env, { SECRETS_KEY, DARAJA_URL: fake.url, PUBLIC_URL: origin });
   const { closeDatabase, migrateToLatest } = await import("~/db/db.server");
@@ -297,11 +360,13 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
     const guests = makeGuests(settings.guests, (i) => (i % 10 === 8 ? "cancelled" : i % 10 === 9 ? "no_callback" : "success"));
     for (const g of [...warmup, ...guests]) outcomeOf.set(g.digits, g.outcome);
 
-    console.log(`  ${settings.warmup} warm-up purchases`);
+    await turn("warm-up");
+    say(`${settings.warmup} warm-up purchases`);
     await purchases(origin, world, warmup, fake, byCheckout);
     await fake.idle();
 
-    console.log(`  ${settings.guests} purchases at once`);
+    await turn("purchases at once");
+    say(`${settings.guests} purchases at once`);
     measuring = true;
     const cpuBefore = serverCpuMs(app.pid);
     const benchCpuBefore = process.cpuUsage();
@@ -350,6 +415,7 @@ async function runEngine(engine: Engine, rebuild: boolean): Promise<Result> {
     }
 
     // One at a time: the grant without a queue in front of it.
+    await turn("one at a time");
     const alone = makeGuests(settings.sequential, () => "success");
     for (const g of alone) outcomeOf.set(g.digits, g.outcome);
     fake.callbackDelayFor = () => 50;
