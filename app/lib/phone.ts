@@ -12,3 +12,19 @@ export function normalizePhone(input: string): string | null {
 export function looksLikeEmail(value: string): boolean {
   return value.includes("@");
 }
+
+/**
+ * The part of a phone number a filter typed ("starts with 071", "contains 0715…") as stored numbers
+ * (E.164, +254…) hold it, read the way Kenyans type numbers: 07…/01… and 2547… are +2547…, and for
+ * a prefix a bare 7… or 1… is the local number without its 0. Spaces, dashes and brackets are
+ * dropped. Anything else (a number's middle or end, another country's +…) is kept as typed.
+ */
+export function phoneFragment(input: string, position: "prefix" | "anywhere"): string {
+  const value = input.trim().replace(/[\s\-().]/g, "");
+  if (!/^\+?\d+$/.test(value)) return input.trim();
+  if (value.startsWith("+")) return value;
+  if (value.startsWith("254")) return `+${value}`;
+  if (/^0[17]/.test(value)) return `+254${value.slice(1)}`;
+  if (position === "prefix" && /^[17]/.test(value)) return `+254${value}`;
+  return value;
+}

@@ -17,7 +17,8 @@
 //   include customers without one), ignoring the case of A–Z only: SQLite's lower() folds ASCII and
 //   nothing else, so PostgreSQL folds with translate() to answer exactly the same. Values are trimmed
 //   and always bound; LIKE patterns escape \ % and _. `name` is the first, middle and last names joined
-//   with single spaces ("Achieng Atieno Odhiambo"). A phone number typed as 07… equals its +254 form.
+//   with single spaces ("Achieng Atieno Odhiambo"). A phone number is read as Kenyans type it
+//   (07…, 7…, 2547…, +2547…: phoneFragment) for equals, starts with and contains alike.
 // - days / connections in profile rules are the customer's totals in the organisation: empty means 0,
 //   not empty more than 0, and the value is a whole number.
 // - A rule the filter form refuses (more than / less than on text, text operators on numbers, a
@@ -28,7 +29,7 @@ import { dialect } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { groupFiltersSchema, type FilterField, type GroupFilters, type ProfileRule } from "~/lib/schemas/group-filters";
 import { WHOLE_NUMBER } from "~/lib/schemas/groups";
-import { normalizePhone } from "~/lib/phone";
+import { normalizePhone, phoneFragment } from "~/lib/phone";
 import { CUSTOMER_COLUMNS } from "../customers.server";
 
 const DAY = 86_400_000;
@@ -278,12 +279,30 @@ function textOf(field: Exclude<FilterField, "days" | "connections">): Expression
   return dialect() === "postgres" ? sql<string>`translate(${text}, ${UPPER}, ${LOWER})` : sql<string>`lower(${text})`;
 }
 
+/** A phone number's value as stored numbers (E.164) hold it, however it was typed (07…, 7…, 2547…, +2547…). */
+function phoneValue(equation: ProfileRule["equation"], value: string): string {
+  switch (equation) {
+    case "eq":
+    case "neq":
+      return normalizePhone(value) ?? value;
+    case "startsWith":
+      return phoneFragment(value, "prefix");
+    case "like":
+    case "notLike":
+      return phoneFragment(value, "anywhere");
+    case "endsWith":
+      return value.replace(/[\s\-().]/g, "");
+    default:
+      return value;
+  }
+}
+
 const foldAscii = (value: string) => value.replace(/[A-Z]/g, (c) => c.toLowerCase());
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function textCondition(rule: ProfileRule, text: Expression<string>): Expression<SqlBool> {
   let value = rule.value.trim();
-  if (rule.field === "phoneNumber" && (rule.equation === "eq" || rule.equation === "neq")) value = normalizePhone(value) ?? value;
+  if (rule.field === "phoneNumber") value = phoneValue(rule.equation, value);
   value = foldAscii(value);
   const like = (pattern: string, not = false) => sql<SqlBool>`${text} ${sql.raw(not ? "not like" : "like")} ${pattern} escape '\\'`;
   switch (rule.equation) {
