@@ -6,7 +6,7 @@ import { db, dialect } from "~/db/db.server";
 import type { ConnectionFilter } from "~/lib/connections";
 import { csvCell, csvHeader } from "~/lib/csv-line";
 import { formatBytes, formatClock } from "~/lib/format";
-import { formatUtcDateTime } from "~/lib/time";
+import { formatDateTime, withZone } from "~/lib/time";
 import { resolveSearch } from "./connections-search.server";
 import { assertFilterOwned, connectionConditions, customerName, type KeyRange } from "./connections.server";
 import type { OrgContext } from "./guard.server";
@@ -21,9 +21,10 @@ const BATCH = { sqlite: 2_000, postgres: 1_000 } as const;
 /** PostgreSQL batches being read at once. */
 const IN_FLIGHT = 3;
 
-export const CSV_HEADER = [
+/** The header; times are on the organisation's clock (`offsetMs` from UTC), named in the column. */
+export const csvHeaderAt = (offsetMs: number) => [
   "#",
-  "Connected At (UTC)",
+  withZone("Connected At", offsetMs),
   "Customer",
   "Phone Number",
   "Device",
@@ -39,7 +40,8 @@ export const CSV_HEADER = [
   "Status",
 ];
 
-type Places = { venues: Map<number, string>; accessPoints: Map<number, string> };
+/** What every line needs besides its row: place names and the organisation's offset from UTC. */
+type Places = { venues: Map<number, string>; accessPoints: Map<number, string>; offsetMs: number };
 
 type ExportRow = {
   id: number;
@@ -61,23 +63,27 @@ type ExportRow = {
 };
 
 /** Names of the organisation's venues and access points, read once per export instead of joined per row. */
-async function placeNames(orgId: number): Promise<Places> {
+async function placeNames(orgId: number, offsetMs: number): Promise<Places> {
   const [venues, accessPoints] = await Promise.all([
     db.selectFrom("venues").select(["id", "name"]).where("organization_id", "=", orgId).execute(),
     db.selectFrom("access_points").select(["id", "name"]).where("organization_id", "=", orgId).execute(),
   ]);
-  return { venues: new Map(venues.map((v) => [v.id, v.name])), accessPoints: new Map(accessPoints.map((a) => [a.id, a.name])) };
+  return {
+    venues: new Map(venues.map((v) => [v.id, v.name])),
+    accessPoints: new Map(accessPoints.map((a) => [a.id, a.name])),
+    offsetMs,
+  };
 }
 
 /** "DD-MM-YYYY HH:mm" of consecutive rows is mostly the same minute: formatted once per minute. */
-function minuteFormatter() {
+function minuteFormatter(offsetMs: number) {
   let minute = Number.NaN;
   let text = "";
   return (ms: number) => {
     const m = Math.floor(ms / 60_000);
     if (m !== minute) {
       minute = m;
-      text = formatUtcDateTime(ms);
+      text = formatDateTime(ms, offsetMs);
     }
     return text;
   };
@@ -140,7 +146,7 @@ const cursorOf = (row: { created_at: number; id: number }): Cursor => ({ created
 
 function linesOf(rows: ExportRow[], first: number, places: Places): string {
   const now = Date.now();
-  const time = minuteFormatter();
+  const time = minuteFormatter(places.offsetMs);
   let chunk = "";
   for (let i = 0; i < rows.length; i++) chunk += csvRecord(first + i, rows[i], places, now, time);
   return chunk;
@@ -208,7 +214,7 @@ async function* lineBatches(ctx: OrgContext, filter: ConnectionFilter, search: s
   // Connections that arrive during the export are left out, so every batch holds exactly its share.
   const window = { ...filter, endMs: Math.min(filter.endMs ?? Infinity, Date.now() + 1) };
   const where: Where = (range) => connectionConditions(ctx.org.id, window, match, range);
-  const places = await placeNames(ctx.org.id);
+  const places = await placeNames(ctx.org.id, ctx.org.clock.offsetMs);
   yield* dialect() === "postgres" ? concurrentBatches(where, places, batchSize) : sequentialBatches(where, places, batchSize);
 }
 
@@ -232,7 +238,7 @@ export async function connectionsCsvStream(
     async pull(controller) {
       if (next === null) {
         next = batches.next();
-        controller.enqueue(encoder.encode(csvHeader(CSV_HEADER)));
+        controller.enqueue(encoder.encode(csvHeader(csvHeaderAt(ctx.org.clock.offsetMs))));
         return;
       }
       const { value: chunk, done } = await next;

@@ -121,7 +121,7 @@ describe("scheduling a broadcast", () => {
       dispatch_at: at,
     });
     expect(res.status).toBe(302);
-    expect(await toastOf(res)).toMatchObject({ message: SCHEDULE_MESSAGES.scheduled(at.replace("T", " ")) });
+    expect(await toastOf(res)).toMatchObject({ message: SCHEDULE_MESSAGES.scheduled(at.replace("T", " "), "UTC") });
     const [schedule] = await schedulesOf(id);
     expect(schedule).toMatchObject({ channel: "SMS", status: "Scheduled" });
     expect(Number(schedule.dispatch_at)).toBe(Date.parse(`${at}:00Z`));
@@ -311,7 +311,11 @@ describe("cancelling a schedule", () => {
     const { orgId, owner, id, scheduleId, dispatchAt } = await scheduled();
     const ask = await post(owner.id, orgId, id, { intent: "cancel", schedule_id: String(scheduleId) });
     expect(await ask.json()).toEqual({
-      confirm: { message: cancelQuestion(formatUtcDateTime(dispatchAt)), intent: "cancel", fields: { schedule_id: String(scheduleId) } },
+      confirm: {
+        message: cancelQuestion(formatUtcDateTime(dispatchAt), "UTC"),
+        intent: "cancel",
+        fields: { schedule_id: String(scheduleId) },
+      },
     });
     expect((await schedulesOf(id))[0].status).toBe("Scheduled");
     const res = await post(owner.id, orgId, id, { intent: "cancel", schedule_id: String(scheduleId), confirmed: "yes" });

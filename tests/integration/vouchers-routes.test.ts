@@ -413,12 +413,10 @@ describe("the list, the detail, the print sheet and the CSV", () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).split("\n");
     expect(lines.pop()).toBe("");
-    expect(lines[0]).toBe("code,uses,first_redeemed_at");
+    expect(lines[0]).toBe("Code,Uses,First Redeemed At (UTC)");
     expect(lines).toHaveLength(2501);
     expect(lines[1]).toBe(`${codes[0].code.slice(0, 5)}-${codes[0].code.slice(5)},0,`);
-    expect(lines[2]).toMatch(
-      new RegExp(`^${codes[1].code.slice(0, 5)}-${codes[1].code.slice(5)},2,\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$`),
-    );
+    expect(lines[2]).toMatch(new RegExp(`^${codes[1].code.slice(0, 5)}-${codes[1].code.slice(5)},2,\\d{2}-\\d{2}-\\d{4} \\d{2}:\\d{2}$`));
     expect(lines[2500].split(",")[0].replace("-", "")).toBe(codes[2499].code);
     for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^[${CODE_ALPHABET}]{5}-[${CODE_ALPHABET}]{5},[0-2],`));
 

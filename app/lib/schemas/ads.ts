@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseDateTimeAt } from "~/lib/time";
 import { optionalText, requiredText, VENUE_MESSAGES } from "./venues";
 
 // Ads (docs/guide/ads.md#routes, #campaigns, #banners, #dashboard-and-analytics).
@@ -58,44 +59,24 @@ export function formatKsh(cents: number): string {
   return `Ksh ${(cents / 100).toLocaleString("en-GB", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
-const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::\d{2})?Z?$/;
-
-/** "2026-11-25T14:30" (a datetime-local input; read as UTC like every time in Mlango) → epoch ms. */
-export function parseUtcDateTime(value: string): number | null {
-  const m = DATETIME.exec(value.trim());
-  if (!m) return null;
-  const ms = Date.parse(`${m[1]}T${m[2]}:${m[3]}:00.000Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== m[1]) return null;
+/** A datetime-local input's value read at `offsetMs` from UTC (the organisation's clock), or a refusal. */
+const timeAt = (offsetMs: number, v: string, ctx: z.RefinementCtx) => {
+  const ms = parseDateTimeAt(v, offsetMs);
+  if (ms === null) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: ADS_MESSAGES.timeInvalid });
+    return z.NEVER;
+  }
   return ms;
-}
+};
 
-/** epoch ms → "2026-11-25T14:30" for a datetime-local input (UTC). */
-export function toDateTimeInput(ms: number | null): string {
-  return ms === null ? "" : new Date(ms).toISOString().slice(0, 16);
-}
+const requiredTime = (message: string, offsetMs: number) =>
+  z.string({ required_error: message, invalid_type_error: message }).transform((v, ctx) => timeAt(offsetMs, v, ctx));
 
-const requiredTime = (message: string) =>
-  z.string({ required_error: message, invalid_type_error: message }).transform((v, ctx) => {
-    const ms = parseUtcDateTime(v);
-    if (ms === null) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: ADS_MESSAGES.timeInvalid });
-      return z.NEVER;
-    }
-    return ms;
-  });
-
-const optionalTime = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (!v || !v.trim()) return null;
-    const ms = parseUtcDateTime(v);
-    if (ms === null) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: ADS_MESSAGES.timeInvalid });
-      return z.NEVER;
-    }
-    return ms;
-  });
+const optionalTime = (offsetMs: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => (!v || !v.trim() ? null : timeAt(offsetMs, v, ctx)));
 
 /** Revenue in Ksh (up to two decimals) → integer cents; empty is 0. */
 const revenue = z
@@ -129,25 +110,31 @@ const venueIds = z
     return [...new Set(ids)];
   });
 
-/** The campaign form (docs/guide/ads.md#campaigns: campaignname, clientname, revenue, activate_time, expire_time, pause) plus networks. */
-export const campaignSchema = z
-  .object({
-    campaignname: requiredText(ADS_MESSAGES.nameRequired, 120),
-    clientname: requiredText(ADS_MESSAGES.clientRequired, 120),
-    revenue,
-    activate_time: requiredTime(ADS_MESSAGES.activateRequired),
-    expire_time: optionalTime,
-    venue_ids: venueIds,
-    pause: z
-      .string()
-      .optional()
-      .transform((v) => (v === "on" || v === "1" ? 1 : 0)),
-  })
-  .superRefine((v, ctx) => {
-    if (v.expire_time !== null && v.expire_time <= v.activate_time) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["expire_time"], message: ADS_MESSAGES.expireOrder });
-    }
-  });
+/**
+ * The campaign form (docs/guide/ads.md#campaigns: campaignname, clientname, revenue, activate_time, expire_time, pause) plus
+ * networks; the times are read at `offsetMs` from UTC, the organisation's clock.
+ */
+export const campaignSchemaAt = (offsetMs: number) =>
+  z
+    .object({
+      campaignname: requiredText(ADS_MESSAGES.nameRequired, 120),
+      clientname: requiredText(ADS_MESSAGES.clientRequired, 120),
+      revenue,
+      activate_time: requiredTime(ADS_MESSAGES.activateRequired, offsetMs),
+      expire_time: optionalTime(offsetMs),
+      venue_ids: venueIds,
+      pause: z
+        .string()
+        .optional()
+        .transform((v) => (v === "on" || v === "1" ? 1 : 0)),
+    })
+    .superRefine((v, ctx) => {
+      if (v.expire_time !== null && v.expire_time <= v.activate_time) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["expire_time"], message: ADS_MESSAGES.expireOrder });
+      }
+    });
+/** The browser-side check of the form (which times are valid does not depend on the clock). */
+export const campaignSchema = campaignSchemaAt(0);
 export type CampaignInput = z.infer<typeof campaignSchema>;
 
 /** A click-through address: http or https only (a javascript: or data: URL would run in the guest's browser). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { BroadcastChannel } from "~/db/schema";
 import { smsCount } from "~/lib/sms-segments";
+import { parseDateTimeAt } from "~/lib/time";
 import { optionalText, requiredText } from "./venues";
 
 // The broadcast forms (docs/guide/marketing.md#broadcasts, docs/guide/api.md#data-api-graphql),
@@ -17,7 +18,7 @@ export const BROADCAST_MESSAGES = {
   groupsRequired: "Choose at least one group.",
   tooManyGroups: (max: number) => `Choose at most ${max} groups.`,
   dispatchAtRequired: "Choose the date and time to send it.",
-  dispatchAtInvalid: "Use a date and time like 2026-12-31 09:30 (UTC).",
+  dispatchAtInvalid: "Use a date and time like 2026-12-31 09:30.",
 } as const;
 
 /** Sizes kept well inside the form body limit (256 KB; the e-mail form posts multipart, not percent-encoded). */
@@ -81,7 +82,7 @@ export const broadcastSmsSchema = z.object({
 export type BroadcastSmsInput = z.infer<typeof broadcastSmsSchema>;
 
 /** The confirmation of a schedule's Cancel (the dispatch time as the list shows it). */
-export const cancelQuestion = (dispatchAt: string) => `Cancel the dispatch of ${dispatchAt} (UTC)? Nothing will be sent.`;
+export const cancelQuestion = (dispatchAt: string, zone: string) => `Cancel the dispatch of ${dispatchAt} (${zone})? Nothing will be sent.`;
 
 /** The delete confirmation (docs/guide/marketing.md#broadcasts). */
 export const DELETE_BROADCAST_QUESTION = "Are you sure you want to delete this broadcast?";
@@ -89,75 +90,54 @@ export const DELETE_BROADCAST_QUESTION = "Are you sure you want to delete this b
 export const CHANNELS: readonly BroadcastChannel[] = ["BOTH", "SMS", "EMAIL"];
 export const CHANNEL_LABELS: Record<BroadcastChannel, string> = { BOTH: "E-mail and SMS", SMS: "SMS", EMAIL: "E-mail" };
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?$/;
-
 /**
- * A dispatch time: "2026-12-31T09:30" as a date-time field sends it (UTC, as the console shows
- * times), or an ISO 8601 time with Z or an offset (the data API). Null when it is no real time
- * (31 February included).
+ * A dispatch time: "2026-12-31T09:30" as a date-time field sends it (on the organisation's clock,
+ * `offsetMs` from UTC, as the console shows times), or an ISO 8601 time with Z or an offset (the data
+ * API; without one it is UTC there). Null when it is no real time (31 February included).
  */
-export function parseDispatchAt(raw: string): number | null {
-  const m = DATE_TIME.exec(raw.trim());
-  if (!m) return null;
-  const [year, month, day, hour, minute, second = "0", fraction = "0"] = m.slice(1, 8);
-  const ms = Date.UTC(
-    Number(year),
-    Number(month) - 1,
-    Number(day),
-    Number(hour),
-    Number(minute),
-    Number(second),
-    Number(fraction.padEnd(3, "0")),
-  );
-  const d = new Date(ms);
-  const real =
-    d.getUTCFullYear() === Number(year) &&
-    d.getUTCMonth() === Number(month) - 1 &&
-    d.getUTCDate() === Number(day) &&
-    d.getUTCHours() === Number(hour) &&
-    d.getUTCMinutes() === Number(minute) &&
-    d.getUTCSeconds() === Number(second);
-  if (!real) return null;
-  const zone = m[8];
-  if (!zone || zone === "Z") return ms;
-  const [h, min] = zone.slice(1).split(":").map(Number);
-  if (h > 14 || min > 59) return null;
-  return ms - (zone.startsWith("-") ? -1 : 1) * (h * 60 + min) * 60_000;
+export function parseDispatchAt(raw: string, offsetMs = 0): number | null {
+  return parseDateTimeAt(raw, offsetMs);
 }
 
-/** The schedule form: channel (BOTH by default), one or more groups, now or at a time. */
-export const scheduleSchema = z
-  .object({
-    channel: z.enum(["BOTH", "SMS", "EMAIL"], { errorMap: () => ({ message: BROADCAST_MESSAGES.channel }) }).default("BOTH"),
-    groups: z
-      .array(
-        z.coerce
-          .number({ invalid_type_error: BROADCAST_MESSAGES.groupsRequired })
-          .int()
-          .positive()
-          .max(2 ** 31 - 1),
-        {
-          required_error: BROADCAST_MESSAGES.groupsRequired,
-          invalid_type_error: BROADCAST_MESSAGES.groupsRequired,
-        },
-      )
-      .min(1, BROADCAST_MESSAGES.groupsRequired)
-      .max(SCHEDULE_MAX_GROUPS, BROADCAST_MESSAGES.tooManyGroups(SCHEDULE_MAX_GROUPS))
-      .transform((ids) => [...new Set(ids)]),
-    dispatch: z.enum(["now", "later"]).default("now"),
-    dispatch_at: z.string().trim().max(40, BROADCAST_MESSAGES.dispatchAtInvalid).optional(),
-  })
-  .transform((v, ctx) => {
-    let dispatchAt: number | "now" = "now";
-    if (v.dispatch === "later") {
-      const parsed = v.dispatch_at ? parseDispatchAt(v.dispatch_at) : null;
-      if (parsed === null) {
-        const message = v.dispatch_at ? BROADCAST_MESSAGES.dispatchAtInvalid : BROADCAST_MESSAGES.dispatchAtRequired;
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["dispatch_at"], message });
-        return z.NEVER;
+/**
+ * The schedule form: channel (BOTH by default), one or more groups, now or at a time read at `offsetMs`
+ * from UTC (the organisation's clock on the page; UTC for the data API).
+ */
+export const scheduleSchemaAt = (offsetMs: number) =>
+  z
+    .object({
+      channel: z.enum(["BOTH", "SMS", "EMAIL"], { errorMap: () => ({ message: BROADCAST_MESSAGES.channel }) }).default("BOTH"),
+      groups: z
+        .array(
+          z.coerce
+            .number({ invalid_type_error: BROADCAST_MESSAGES.groupsRequired })
+            .int()
+            .positive()
+            .max(2 ** 31 - 1),
+          {
+            required_error: BROADCAST_MESSAGES.groupsRequired,
+            invalid_type_error: BROADCAST_MESSAGES.groupsRequired,
+          },
+        )
+        .min(1, BROADCAST_MESSAGES.groupsRequired)
+        .max(SCHEDULE_MAX_GROUPS, BROADCAST_MESSAGES.tooManyGroups(SCHEDULE_MAX_GROUPS))
+        .transform((ids) => [...new Set(ids)]),
+      dispatch: z.enum(["now", "later"]).default("now"),
+      dispatch_at: z.string().trim().max(40, BROADCAST_MESSAGES.dispatchAtInvalid).optional(),
+    })
+    .transform((v, ctx) => {
+      let dispatchAt: number | "now" = "now";
+      if (v.dispatch === "later") {
+        const parsed = v.dispatch_at ? parseDispatchAt(v.dispatch_at, offsetMs) : null;
+        if (parsed === null) {
+          const message = v.dispatch_at ? BROADCAST_MESSAGES.dispatchAtInvalid : BROADCAST_MESSAGES.dispatchAtRequired;
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["dispatch_at"], message });
+          return z.NEVER;
+        }
+        dispatchAt = parsed;
       }
-      dispatchAt = parsed;
-    }
-    return { channel: v.channel, groups: v.groups, dispatchAt };
-  });
+      return { channel: v.channel, groups: v.groups, dispatchAt };
+    });
+/** The data API's schedule form (times without a zone are UTC there) and the page's browser-side check. */
+export const scheduleSchema = scheduleSchemaAt(0);
 export type ScheduleInput = z.infer<typeof scheduleSchema>;

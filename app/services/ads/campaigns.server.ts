@@ -16,7 +16,7 @@ import {
   type CampaignInput,
   type CampaignStatus,
 } from "~/lib/schemas/ads";
-import { formatUtcDateTime } from "~/lib/time";
+import { formatDateTime, withZone } from "~/lib/time";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
 import { assetStore, newAssetKey, readImageUpload } from "../storage.server";
 import { forgetCandidates } from "./candidates-cache.server";
@@ -229,14 +229,15 @@ export async function setCampaignPaused(ctx: OrgContext, campaignId: number | nu
 /** campaigns.csv: every campaign of the organisation, newest first; null when there is none ("No data to export."). */
 export async function campaignsCsv(ctx: OrgContext, now = Date.now()): Promise<string | null> {
   requirePermission(ctx, "view_ads", "edit_ads");
+  const { offsetMs } = ctx.org.clock;
   const header = csvHeader([
     "#",
     "Campaign ID",
     "Campaign Name",
     "Client Name",
     "Revenue (Ksh)",
-    "Activate Time (UTC)",
-    "Expire Time (UTC)",
+    withZone("Activate Time", offsetMs),
+    withZone("Expire Time", offsetMs),
     "Pause",
     "Status",
   ]);
@@ -262,8 +263,8 @@ export async function campaignsCsv(ctx: OrgContext, now = Date.now()): Promise<s
           plainText(c.name),
           plainText(c.clientName),
           (c.revenueCents / 100).toFixed(2),
-          formatUtcDateTime(c.activateAt),
-          c.expireAt === null ? "" : formatUtcDateTime(c.expireAt),
+          formatDateTime(c.activateAt, offsetMs),
+          c.expireAt === null ? "" : formatDateTime(c.expireAt, offsetMs),
           c.pause,
           c.derivedStatus,
         ]),

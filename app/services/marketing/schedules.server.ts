@@ -17,6 +17,8 @@ import { db } from "~/db/db.server";
 import type { BroadcastChannel, ScheduleStatus } from "~/db/schema";
 import { inIds } from "~/db/sql.server";
 import type { ScheduleInput } from "~/lib/schemas/broadcasts";
+import { formatInputTime } from "~/lib/time";
+import { formatOffset } from "~/lib/time-zone";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
 import { getBroadcast, VIEW_BROADCASTS, type Broadcast } from "./broadcasts.server";
 import { scheduleDispatch } from "./dispatch.server";
@@ -28,7 +30,7 @@ export const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3_600_000;
 
 export const SCHEDULE_MESSAGES = {
   scheduledNow: "The broadcast is being sent now.",
-  scheduled: (when: string) => `The broadcast is scheduled for ${when} (UTC).`,
+  scheduled: (when: string, zone: string) => `The broadcast is scheduled for ${when} (${zone}).`,
   past: "That time has passed: choose a later time, or send it now.",
   tooFar: "Choose a time within a year from now.",
   noEmail: "Write the e-mail (its HTML or plain-text body) before sending this broadcast by e-mail.",
@@ -126,7 +128,7 @@ export async function createSchedule(
   const message =
     input.dispatchAt === "now"
       ? SCHEDULE_MESSAGES.scheduledNow
-      : SCHEDULE_MESSAGES.scheduled(new Date(dispatchAt).toISOString().slice(0, 16).replace("T", " "));
+      : SCHEDULE_MESSAGES.scheduled(formatInputTime(dispatchAt, ctx.org.clock.offsetMs), formatOffset(ctx.org.clock.offsetMs));
   return { ok: true, id, message };
 }
 

@@ -12,7 +12,7 @@ import { csvCell, csvHeader } from "~/lib/csv-line";
 import { pageCount } from "~/lib/pagination";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { MPESA_TRANSACTIONS_PAGE_SIZE, MPESA_TRANSACTIONS_PERMISSION, mpesaStatusText } from "~/lib/schemas/mpesa-transactions";
-import { formatUtcDateTime } from "~/lib/time";
+import { formatDateTime, withZone } from "~/lib/time";
 import { noIndex } from "../connections.server";
 import { requirePermission, type OrgContext } from "../guard.server";
 import { cappedTotal, COUNT_CAP, type Cursor } from "../list-count.server";
@@ -168,13 +168,22 @@ async function transactionsByIds(ctx: OrgContext, ids: number[]): Promise<MpesaT
 // window, newest first, in keyset batches written as the client reads (connections-export.server.ts
 // does the same at scale).
 
-export const MPESA_CSV_HEADER = ["#", "Transaction ID", "Phone Number", "Amount (Kes)", "Short Code", "Status", "Created At (UTC)"];
+/** The header; times are on the organisation's clock (`offsetMs` from UTC), named in the column. */
+export const mpesaCsvHeaderAt = (offsetMs: number) => [
+  "#",
+  "Transaction ID",
+  "Phone Number",
+  "Amount (Kes)",
+  "Short Code",
+  "Status",
+  withZone("Created At", offsetMs),
+];
 
 /** Rows per read. */
 const CSV_BATCH = 2_000;
 
-function csvRecord(n: number, r: MpesaTransactionRow): string {
-  return `${n},${csvCell(r.transaction_id)},${csvCell(r.phone_number)},${r.amount},${csvCell(r.short_code)},${mpesaStatusText(r.status)},${formatUtcDateTime(r.created_at)}\n`;
+function csvRecord(n: number, r: MpesaTransactionRow, offsetMs: number): string {
+  return `${n},${csvCell(r.transaction_id)},${csvCell(r.phone_number)},${r.amount},${csvCell(r.short_code)},${mpesaStatusText(r.status)},${formatDateTime(r.created_at, offsetMs)}\n`;
 }
 
 async function* csvBatches(ctx: OrgContext, window: MpesaWindow, batchSize: number): AsyncGenerator<string> {
@@ -194,7 +203,7 @@ async function* csvBatches(ctx: OrgContext, window: MpesaWindow, batchSize: numb
       .execute();
     if (rows.length === 0) return;
     let chunk = "";
-    for (const r of rows) chunk += csvRecord(++numbered, rowOf(r, personal));
+    for (const r of rows) chunk += csvRecord(++numbered, rowOf(r, personal), ctx.org.clock.offsetMs);
     yield chunk;
     if (rows.length < batchSize) return;
     const last = rows[rows.length - 1];
@@ -219,7 +228,7 @@ export async function mpesaTransactionsCsvStream(
   let next: IteratorResult<string> | Promise<IteratorResult<string>> | null = first;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(csvHeader(MPESA_CSV_HEADER)));
+      controller.enqueue(encoder.encode(csvHeader(mpesaCsvHeaderAt(ctx.org.clock.offsetMs))));
     },
     async pull(controller) {
       const { value, done } = await next!;

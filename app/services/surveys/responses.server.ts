@@ -15,7 +15,7 @@ import type { DB } from "~/db/schema";
 import { csvCell, csvHeader, plainText } from "~/lib/csv-line";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { RATING_MAX, RATING_MIN, RESPONSE_COLUMNS, XLSX_SHEET, type ResponsesQuery } from "~/lib/schemas/surveys";
-import { formatUtcDateTime } from "~/lib/time";
+import { formatDateTime, withZone } from "~/lib/time";
 import { requirePermission, type OrgContext } from "../guard.server";
 import { findSurvey, parseStoredOptions } from "./surveys.server";
 
@@ -236,7 +236,8 @@ export async function questionSummaries(
 // ---------------------------------------------------------------------------------------------
 // Exports
 
-export const CSV_HEADER = ["#", ...RESPONSE_COLUMNS, "Answered At (UTC)"];
+/** The header; times are on the organisation's clock (`offsetMs` from UTC), named in the column. */
+export const csvHeaderAt = (offsetMs: number) => ["#", ...RESPONSE_COLUMNS, withZone("Answered At", offsetMs)];
 const CSV_BATCH = 2_000;
 
 /** Whether the survey has any answer in the range (the exports say so instead of sending an empty file). */
@@ -321,7 +322,7 @@ export async function responsesCsvStream(
       const m = Math.floor(at / 60_000);
       if (m !== minute) {
         minute = m;
-        time = formatUtcDateTime(at);
+        time = formatDateTime(at, ctx.org.clock.offsetMs);
       }
       numbered += 1;
       chunk +=
@@ -337,7 +338,7 @@ export async function responsesCsvStream(
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(csvHeader(CSV_HEADER)));
+        controller.enqueue(encoder.encode(csvHeader(csvHeaderAt(ctx.org.clock.offsetMs))));
         return;
       }
       if (done) {

@@ -4,7 +4,8 @@
 // the hourly roll-up (conversions follow from the visits that were authorized).
 import { deflateSync } from "node:zlib";
 import { db } from "~/db/db.server";
-import { bannerSchema, campaignSchema, toDateTimeInput } from "~/lib/schemas/ads";
+import { bannerSchema, campaignSchemaAt } from "~/lib/schemas/ads";
+import { toDateTimeInputAt } from "~/lib/time";
 import { createBanner, createCampaign } from "~/services/ads/campaigns.server";
 import { rollUpAds } from "~/services/ads/figures.server";
 import { minuteOf } from "~/services/ads/serving.server";
@@ -57,11 +58,11 @@ export function demoBannerPng(width = 320, height = 50): Buffer {
 export async function createDemoAds(ctx: OrgContext, now: number): Promise<number> {
   const campaignId = await createCampaign(
     ctx,
-    campaignSchema.parse({
+    campaignSchemaAt(ctx.org.clock.offsetMs).parse({
       campaignname: "Home Fibre launch",
       clientname: "Safaricom",
       revenue: "25000",
-      activate_time: toDateTimeInput(now - 30 * DAY),
+      activate_time: toDateTimeInputAt(now - 30 * DAY, ctx.org.clock.offsetMs),
     }),
     now,
   );

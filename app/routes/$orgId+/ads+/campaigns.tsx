@@ -14,7 +14,8 @@ import { ADS_CSV, ADS_MESSAGES, formatKsh, type CampaignStatus } from "~/lib/sch
 import { listCampaigns, setCampaignPaused } from "~/services/ads/campaigns.server";
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
-import { Time } from "~/components/ui/time";
+import { Time, useOrgClock } from "~/components/ui/time";
+import { formatOffset } from "~/lib/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Campaign List | Mlango" }];
 
@@ -47,6 +48,7 @@ const BADGE: Record<CampaignStatus, string> = {
 
 export default function Campaigns() {
   const { orgId, rows, total, list, canEdit } = useLoaderData<typeof loader>();
+  const zone = formatOffset(useOrgClock().offsetMs);
   const actionData = useActionData<typeof action>();
   return (
     <section className="card">
@@ -84,8 +86,8 @@ export default function Campaigns() {
           { header: "Campaign", cell: (c) => <span className="font-medium">{c.name}</span> },
           { header: "Client", cell: (c) => c.clientName },
           { header: "Revenue", numeric: true, cell: (c) => formatKsh(c.revenueCents) },
-          { header: "Activate Time", nowrap: true, cell: (c) => <Time ms={c.activateAt} /> },
-          { header: "Expire Time", nowrap: true, cell: (c) => (c.expireAt === null ? "—" : <Time ms={c.expireAt} />) },
+          { header: `Activate Time (${zone})`, nowrap: true, cell: (c) => <Time ms={c.activateAt} /> },
+          { header: `Expire Time (${zone})`, nowrap: true, cell: (c) => (c.expireAt === null ? "—" : <Time ms={c.expireAt} />) },
           {
             header: "Networks",
             cell: (c) => (c.allNetworks ? "All" : c.venueIds.length === 0 ? "None (deleted)" : formatCount(c.venueIds.length)),

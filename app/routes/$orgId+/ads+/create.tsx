@@ -1,5 +1,5 @@
 // /{orgId}/ads/create (menu "Create Campaign", edit_ads; docs/guide/ads.md#campaigns): campaign name,
-// client (advertiser) name, revenue in Ksh, activate and expire times (UTC), the networks it runs
+// client (advertiser) name, revenue in Ksh, activate and expire times (the organisation's clock), the networks it runs
 // on (none ticked = every network) and the pause flag. Then the campaign's banners page.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
@@ -7,7 +7,9 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, FormErrors, SubmitButton } from "~/components/ui/field";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { ADS_MESSAGES, campaignSchema, toDateTimeInput } from "~/lib/schemas/ads";
+import { ADS_MESSAGES, campaignSchema, campaignSchemaAt } from "~/lib/schemas/ads";
+import { toDateTimeInputAt } from "~/lib/time";
+import { formatOffset } from "~/lib/time-zone";
 import { createCampaign, venuesBelong } from "~/services/ads/campaigns.server";
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -18,12 +20,18 @@ export const meta: MetaFunction = () => [{ title: "Create Campaign | Mlango" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "edit_ads");
-  return json({ orgId: ctx.org.id, venues: await venueOptions(ctx), now: toDateTimeInput(Math.floor(Date.now() / 60_000) * 60_000) });
+  const { offsetMs } = ctx.org.clock;
+  return json({
+    orgId: ctx.org.id,
+    venues: await venueOptions(ctx),
+    now: toDateTimeInputAt(Math.floor(Date.now() / 60_000) * 60_000, offsetMs),
+    zone: formatOffset(offsetMs),
+  });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "edit_ads");
-  const submission = parseForm(await request.formData(), { schema: campaignSchema });
+  const submission = parseForm(await request.formData(), { schema: campaignSchemaAt(ctx.org.clock.offsetMs) });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   if (!(await venuesBelong(ctx, submission.value.venue_ids))) {
     return json(submission.reply({ fieldErrors: { venue_ids: [ADS_MESSAGES.foreignVenue] } }), { status: 422 });
@@ -33,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CreateCampaign() {
-  const { orgId, venues, now } = useLoaderData<typeof loader>();
+  const { orgId, venues, now, zone } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -48,7 +56,7 @@ export default function CreateCampaign() {
     <section className="card">
       <h1 className="mb-1 text-xl font-semibold">Create Campaign</h1>
       <p className="mb-4 text-sm text-slate-600">
-        Mlango shows the campaign's banners on the guest connect page of the networks it runs on. Times are UTC.
+        Mlango shows the campaign's banners on the guest connect page of the networks it runs on. Times are {zone}.
       </p>
       <Form method="post" {...getFormProps(form)} className="max-w-xl">
         <FormErrors errors={form.errors} />
@@ -69,12 +77,12 @@ export default function CreateCampaign() {
           errors={fields.revenue.errors}
         />
         <Field
-          label="Activate time (UTC)"
+          label={`Activate time (${zone})`}
           inputProps={getInputProps(fields.activate_time, { type: "datetime-local" })}
           errors={fields.activate_time.errors}
         />
         <Field
-          label="Expire time (UTC)"
+          label={`Expire time (${zone})`}
           inputProps={getInputProps(fields.expire_time, { type: "datetime-local" })}
           errors={fields.expire_time.errors}
           hint="Leave empty to run until paused."

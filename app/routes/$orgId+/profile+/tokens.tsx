@@ -3,8 +3,9 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/ui/data-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { SubmitButton } from "~/components/ui/field";
+import { Time, useOrgClock } from "~/components/ui/time";
 import { parseId } from "~/lib/ids";
-import { formatUtcDateTime } from "~/lib/time";
+import { formatOffset } from "~/lib/time-zone";
 import { listApiTokens, revokeApiToken } from "~/services/api-tokens.server";
 import { requireOrg } from "~/services/guard.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -24,11 +25,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithToast(request, `/${ctx.org.id}/profile/tokens`, "The API token has been revoked.");
 }
 
-const when = (ms: number | null) => (ms === null ? "Never" : `${formatUtcDateTime(ms)} UTC`);
+const when = (ms: number | null) => (ms === null ? "Never" : <Time ms={ms} />);
 
 /** The user's API tokens (made by POST /account/api/v1/auth/login), each with a Revoke button. */
 export default function ApiTokens() {
   const { tokens } = useLoaderData<typeof loader>();
+  const zone = formatOffset(useOrgClock().offsetMs);
   return (
     <section className="card">
       <h2 className="mb-1 text-lg font-semibold">API tokens</h2>
@@ -41,9 +43,9 @@ export default function ApiTokens() {
         rowKey={(t) => t.id}
         empty="You have no API tokens."
         columns={[
-          { header: "Created", nowrap: true, cell: (t) => when(t.createdAt) },
-          { header: "Last used", nowrap: true, cell: (t) => when(t.lastUsedAt) },
-          { header: "Expires", nowrap: true, cell: (t) => when(t.expiresAt) },
+          { header: `Created (${zone})`, nowrap: true, cell: (t) => when(t.createdAt) },
+          { header: `Last used (${zone})`, nowrap: true, cell: (t) => when(t.lastUsedAt) },
+          { header: `Expires (${zone})`, nowrap: true, cell: (t) => when(t.expiresAt) },
         ]}
         actions={(t) => (
           <Form method="post" className="inline">

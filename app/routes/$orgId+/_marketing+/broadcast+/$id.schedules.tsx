@@ -10,8 +10,9 @@ import { Pagination } from "~/components/ui/pagination";
 import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
 import { parseId } from "~/lib/ids";
 import { parseListParams, rowNumber } from "~/lib/pagination";
-import { cancelQuestion, CHANNEL_LABELS, CHANNELS, scheduleSchema } from "~/lib/schemas/broadcasts";
-import { formatUtcDateTime } from "~/lib/time";
+import { cancelQuestion, CHANNEL_LABELS, CHANNELS, scheduleSchema, scheduleSchemaAt } from "~/lib/schemas/broadcasts";
+import { formatDateTime, toDateTimeInputAt } from "~/lib/time";
+import { formatOffset } from "~/lib/time-zone";
 import { requireOrg, requirePermission } from "~/services/guard.server";
 import { VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
 import {
@@ -28,11 +29,13 @@ import { parseForm } from "~/services/forms.server";
 // broadcast/{id}/schedules (docs/guide/marketing.md#schedules,
 // docs/guide/access-control.md#what-each-permission-shows): the broadcast's schedules (channel, groups,
 // created by, created at, dispatch at, status) and the Schedule form (create_groups): channel BOTH, SMS
-// or EMAIL, one or more of the organisation's groups, now or at a time (UTC). A schedule that has not
+// or EMAIL, one or more of the organisation's groups, now or at a time (the organisation's clock, as
+// every time on the page). A schedule that has not
 // started can be cancelled (create_groups), with a confirmation.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, ...VIEW_BROADCASTS);
   const list = parseListParams(new URL(request.url).searchParams);
+  const { offsetMs } = ctx.org.clock;
   const { broadcast, rows, total } = await listSchedules(ctx, parseId(params.id), list);
   const canSchedule = ctx.permissions.has(SCHEDULE_PERMISSION);
   return json({
@@ -40,7 +43,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     broadcastId: broadcast.id,
     list,
     total,
-    now: new Date().toISOString().slice(0, 16),
+    now: toDateTimeInputAt(Date.now(), offsetMs),
+    zone: formatOffset(offsetMs),
     groups: canSchedule ? await groupChoices(ctx) : [],
     canSchedule,
     schedules: rows.map((s) => ({
@@ -48,8 +52,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       channel: CHANNEL_LABELS[s.channel],
       groups: s.groups.map((g) => g.name).join(", "),
       created_by: s.createdBy ? `${s.createdBy.first_name} ${s.createdBy.last_name}`.trim() : "—",
-      created_at: formatUtcDateTime(s.created_at),
-      dispatch_at: formatUtcDateTime(s.dispatch_at),
+      created_at: formatDateTime(s.created_at, offsetMs),
+      dispatch_at: formatDateTime(s.dispatch_at, offsetMs),
       status: s.status,
       error: s.error,
     })),
@@ -63,7 +67,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case "schedule": {
       requirePermission(ctx, SCHEDULE_PERMISSION);
-      const submission = parseForm(form, { schema: scheduleSchema });
+      const submission = parseForm(form, { schema: scheduleSchemaAt(ctx.org.clock.offsetMs) });
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const result = await createSchedule(ctx, broadcastId, submission.value);
       if (!result.ok) return json(submission.reply({ fieldErrors: result.errors }), { status: 400 });
@@ -72,7 +76,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "cancel": {
       const scheduleId = parseId(form.get("schedule_id"));
       const schedule = await scheduleForCancel(ctx, broadcastId, scheduleId);
-      const ask = confirmationNeeded(form, "cancel", cancelQuestion(formatUtcDateTime(schedule.dispatch_at)), { schedule_id: schedule.id });
+      const ask = confirmationNeeded(
+        form,
+        "cancel",
+        cancelQuestion(formatDateTime(schedule.dispatch_at, ctx.org.clock.offsetMs), formatOffset(ctx.org.clock.offsetMs)),
+        { schedule_id: schedule.id },
+      );
       if (ask) return json(ask);
       const outcome = await cancelSchedule(ctx, schedule.id, broadcastId);
       if (!outcome.ok) return json({ message: outcome.message }, { status: 409 });
@@ -86,10 +95,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function ScheduleForm({
   groups,
   now,
+  zone,
   lastResult,
 }: {
   groups: { id: number; name: string }[];
   now: string;
+  zone: string;
   lastResult: SubmissionResult<string[]> | null;
 }) {
   const [form, fields] = useForm({
@@ -145,9 +156,11 @@ function ScheduleForm({
               {props.value === "now" ? "Now" : "At"}
             </label>
           ))}
-          <input {...dispatchAtProps} key={dispatchAtKey} min={now} aria-label="Dispatch at (UTC)" className="input w-auto" />
+          <input {...dispatchAtProps} key={dispatchAtKey} min={now} aria-label={`Dispatch at (${zone})`} className="input w-auto" />
         </div>
-        <p className="mt-1 text-xs text-slate-500">Times are UTC: it is now {now.replace("T", " ")} UTC.</p>
+        <p className="mt-1 text-xs text-slate-500">
+          Times are {zone}: it is now {now.replace("T", " ")}.
+        </p>
         <ErrorList id={`${fields.dispatch_at.id}-error`} errors={fields.dispatch_at.errors} />
       </fieldset>
       <SubmitButton name="intent" value="schedule" pendingText="Scheduling…">
@@ -158,7 +171,7 @@ function ScheduleForm({
 }
 
 export default function BroadcastSchedules() {
-  const { orgId, broadcastId, list, total, now, groups, canSchedule, schedules } = useLoaderData<typeof loader>();
+  const { orgId, broadcastId, list, total, now, zone, groups, canSchedule, schedules } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult =
     actionData && typeof actionData === "object" && !isConfirmationRequest(actionData) && !("message" in actionData)
@@ -170,7 +183,7 @@ export default function BroadcastSchedules() {
       {canSchedule ? (
         <section className="card">
           <h2 className="mb-3 text-lg font-semibold">Schedule</h2>
-          <ScheduleForm key={total} groups={groups} now={now} lastResult={lastResult} />
+          <ScheduleForm key={total} groups={groups} now={now} zone={zone} lastResult={lastResult} />
         </section>
       ) : null}
       <section className="card">
@@ -184,8 +197,8 @@ export default function BroadcastSchedules() {
             { header: "Channel", cell: (s) => s.channel },
             { header: "Groups", cell: (s) => s.groups },
             { header: "Created by", cell: (s) => s.created_by },
-            { header: "Created at (UTC)", nowrap: true, cell: (s) => s.created_at },
-            { header: "Dispatch at (UTC)", nowrap: true, cell: (s) => s.dispatch_at },
+            { header: `Created at (${zone})`, nowrap: true, cell: (s) => s.created_at },
+            { header: `Dispatch at (${zone})`, nowrap: true, cell: (s) => s.dispatch_at },
             {
               header: "Status",
               cell: (s) => (
@@ -201,7 +214,7 @@ export default function BroadcastSchedules() {
               <ConfirmButton
                 intent="cancel"
                 fields={{ schedule_id: s.id }}
-                message={cancelQuestion(s.dispatch_at)}
+                message={cancelQuestion(s.dispatch_at, zone)}
                 className="btn-secondary"
               >
                 Cancel

@@ -4,6 +4,7 @@ import { json } from "@remix-run/node";
 import { confirmationNeeded } from "~/lib/confirm";
 import { parseId } from "~/lib/ids";
 import { GROUP_MESSAGES } from "~/lib/schemas/groups";
+import { formatDateTime } from "~/lib/time";
 import { requirePermission, type OrgContext } from "~/services/guard.server";
 import { deleteGroup, getGroup, ownerName, type GroupRecord } from "~/services/marketing/groups.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -12,8 +13,8 @@ export const groupIdParam = (params: { id?: string }) => parseId(params.id);
 
 export const groupBase = (orgId: number, groupId: number) => `/${orgId}/groups/${groupId}`;
 
-export function groupRow(g: GroupRecord & { customersCount: number; countedAt: number }) {
-  const countedAt = new Date(g.countedAt).toISOString().slice(11, 16);
+export function groupRow(g: GroupRecord & { customersCount: number; countedAt: number }, offsetMs: number) {
+  const countedAt = formatDateTime(g.countedAt, offsetMs).slice(11);
   return { id: g.id, name: g.name, description: g.description, owner: ownerName(g), customersCount: g.customersCount, countedAt };
 }
 

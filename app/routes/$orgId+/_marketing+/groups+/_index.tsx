@@ -10,6 +10,7 @@ import { parseListParams, rowNumber } from "~/lib/pagination";
 import { GROUP_MESSAGES } from "~/lib/schemas/groups";
 import { requireOrg } from "~/services/guard.server";
 import { listGroups, withCounts } from "~/services/marketing/groups.server";
+import { formatOffset } from "~/lib/time-zone";
 import { deleteGroupAction, groupRow } from "./__groups.server";
 
 export const meta: MetaFunction = () => [{ title: "Customer Groups | Mlango" }];
@@ -22,8 +23,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const list = parseListParams(new URL(request.url).searchParams);
   const { rows, total } = await listGroups(ctx, list);
   return json({
+    zone: formatOffset(ctx.org.clock.offsetMs),
     orgId: ctx.org.id,
-    groups: (await withCounts(ctx, rows)).map(groupRow),
+    groups: (await withCounts(ctx, rows)).map((g) => groupRow(g, ctx.org.clock.offsetMs)),
     total,
     list,
     can: { create: ctx.permissions.has("create_groups"), delete: ctx.permissions.has("delete_groups") },
@@ -38,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function Groups() {
-  const { orgId, groups, total, list, can } = useLoaderData<typeof loader>();
+  const { orgId, zone, groups, total, list, can } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <section className="card">
@@ -69,7 +71,7 @@ export default function Groups() {
           {
             header: "Customers",
             numeric: true,
-            cell: (g) => <span title={`Counted at ${g.countedAt} UTC`}>{formatCount(g.customersCount)}</span>,
+            cell: (g) => <span title={`Counted at ${g.countedAt} (${zone})`}>{formatCount(g.customersCount)}</span>,
           },
           { header: "Owner", cell: (g) => g.owner },
           { header: "Description", cell: (g) => g.description ?? "" },

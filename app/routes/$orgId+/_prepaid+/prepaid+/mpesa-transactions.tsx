@@ -1,6 +1,6 @@
 // /{orgId}/prepaid/mpesa-transactions (menu "M-Pesa Transactions";
 // docs/guide/plans-and-prepaid.md#m-pesa-transactions): the organisation's M-Pesa payments created in
-// a date range (whole UTC days, default 1970-01-01 to today), newest first, 50 a page with a window
+// a date range (whole days of the organisation, default 1970-01-01 to today), newest first, 50 a page with a window
 // of two pages either side, and the range's rows as mpesa_transactions.csv. Needs view_subscriptions
 // (the spec names no permission; see MPESA_TRANSACTIONS_PERMISSION); phone numbers need view_clients
 // too.
@@ -24,7 +24,8 @@ import {
 } from "~/lib/schemas/mpesa-transactions";
 import { requireOrg } from "~/services/guard.server";
 import { listMpesaTransactions } from "~/services/prepaid/mpesa-transactions.server";
-import { Time } from "~/components/ui/time";
+import { Time, useOrgClock } from "~/components/ui/time";
+import { formatOffset } from "~/lib/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "M-Pesa Transactions | Mlango" }];
 
@@ -59,6 +60,7 @@ const BADGE = {
 
 export default function MpesaTransactions() {
   const { orgId, personalData, error, range, list, page } = useLoaderData<typeof loader>();
+  const zone = formatOffset(useOrgClock().offsetMs);
   const rows = page?.rows ?? [];
   const csvHref = `/${orgId}/prepaid/mpesa-transactions.csv?${new URLSearchParams({ start: range.start, end: range.end })}`;
   return (
@@ -105,7 +107,7 @@ export default function MpesaTransactions() {
               return <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${BADGE[status]}`}>{status}</span>;
             },
           },
-          { header: "Created At", nowrap: true, cell: (row) => <Time ms={row.created_at} /> },
+          { header: `Created At (${zone})`, nowrap: true, cell: (row) => <Time ms={row.created_at} /> },
         ]}
       />
       {page && rows.length > 0 ? (

@@ -6,6 +6,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { formatCount } from "~/lib/format";
 import { parseId } from "~/lib/ids";
 import { parseListParams, rowNumber } from "~/lib/pagination";
+import { formatOffset } from "~/lib/time-zone";
 import { requireOrg } from "~/services/guard.server";
 import { voucherCodes } from "~/services/prepaid/vouchers.server";
 import { codeRow, groupRow } from "./__vouchers.server";
@@ -22,15 +23,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { group, codes } = await voucherCodes(ctx, parseId(params.groupId), list);
   return json({
     orgId: ctx.org.id,
-    group: groupRow(group),
-    codes: codes.map((c) => codeRow(c, Number(group.uses_per_code))),
+    group: groupRow(group, ctx.org.clock.offsetMs),
+    codes: codes.map((c) => codeRow(c, Number(group.uses_per_code), ctx.org.clock.offsetMs)),
+    zone: formatOffset(ctx.org.clock.offsetMs),
     list,
     canEdit: ctx.permissions.has("edit_vouchers"),
   });
 }
 
 export default function VoucherGroupDetail() {
-  const { orgId, group, codes, list, canEdit } = useLoaderData<typeof loader>();
+  const { orgId, group, codes, zone, list, canEdit } = useLoaderData<typeof loader>();
   const base = `/${orgId}/vouchers/${group.id}`;
   const summary: [string, string][] = [
     ["Value (Kes)", group.value],
@@ -39,7 +41,7 @@ export default function VoucherGroupDetail() {
     ["Codes", formatCount(group.codes_count)],
     ["Uses per code", formatCount(group.uses_per_code)],
     ["Redeemed entries", formatCount(group.redeemed_entries)],
-    ["Created (UTC)", group.created_at],
+    [`Created (${zone})`, group.created_at],
   ];
   return (
     <div className="space-y-4">
@@ -103,7 +105,7 @@ export default function VoucherGroupDetail() {
                 </>
               ),
             },
-            { header: "First redeemed at (UTC)", nowrap: true, cell: (c) => c.first_redeemed_at ?? "—" },
+            { header: `First redeemed at (${zone})`, nowrap: true, cell: (c) => c.first_redeemed_at ?? "—" },
           ]}
         />
         <Pagination page={list.page} pageSize={list.pageSize} total={group.codes_count} />

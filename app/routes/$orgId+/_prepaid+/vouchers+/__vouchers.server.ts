@@ -3,7 +3,7 @@
 // (docs/guide/plans-and-prepaid.md#vouchers: "create mode without a voucher id, update mode with one").
 import { parseId } from "~/lib/ids";
 import { displayCode } from "~/lib/schemas/vouchers";
-import { formatUtcDateTime } from "~/lib/time";
+import { formatDateTime } from "~/lib/time";
 import { notFound } from "~/services/guard.server";
 import type { getVoucherGroup } from "~/services/prepaid/vouchers.server";
 import { kes } from "~/routes/$orgId+/_prepaid+/__plans.server";
@@ -25,7 +25,7 @@ export function groupIdOf(request: Request): number | null {
  * A group as the list's columns show it (docs/guide/plans-and-prepaid.md#vouchers: Name, value, Expiry date,
  * Redeemed entries, Description).
  */
-export function groupRow(g: VoucherGroup, today = todayUtc()) {
+export function groupRow(g: VoucherGroup, offsetMs: number, today = todayUtc()) {
   return {
     id: Number(g.id),
     name: g.name,
@@ -38,7 +38,7 @@ export function groupRow(g: VoucherGroup, today = todayUtc()) {
     has_plan: g.service_plan_id !== null,
     codes_count: Number(g.codes_count),
     uses_per_code: Number(g.uses_per_code),
-    created_at: formatUtcDateTime(Number(g.created_at)),
+    created_at: formatDateTime(Number(g.created_at), offsetMs),
   };
 }
 
@@ -62,13 +62,17 @@ export function groupFormValues(g: VoucherGroup): Record<string, string> {
 /** The generate form's defaults (10 codes, single-use). */
 export const NEW_GROUP_VALUES: Record<string, string> = { codes_count: "10", uses_per_code: "1" };
 
-/** A code as the detail page lists it. */
-export function codeRow(c: { code: string; uses: number; first_redeemed_at: number | string | null }, usesPerCode: number) {
+/** A code as the detail page lists it (times at `offsetMs` from UTC, the organisation's clock). */
+export function codeRow(
+  c: { code: string; uses: number; first_redeemed_at: number | string | null },
+  usesPerCode: number,
+  offsetMs: number,
+) {
   const uses = Number(c.uses);
   return {
     code: displayCode(c.code),
     uses,
     used_up: uses >= usesPerCode,
-    first_redeemed_at: c.first_redeemed_at === null ? null : formatUtcDateTime(Number(c.first_redeemed_at)),
+    first_redeemed_at: c.first_redeemed_at === null ? null : formatDateTime(Number(c.first_redeemed_at), offsetMs),
   };
 }

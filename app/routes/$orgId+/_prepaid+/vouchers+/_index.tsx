@@ -20,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { rows, total } = await listVoucherGroups(ctx, list);
   const today = todayUtc();
   return json({
-    groups: rows.map((g) => groupRow(g, today)),
+    groups: rows.map((g) => groupRow(g, ctx.org.clock.offsetMs, today)),
     total,
     list,
     orgId: ctx.org.id,

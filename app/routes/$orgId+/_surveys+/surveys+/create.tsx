@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: "Create Survey | Mlango" }];
 // 'Survey created successfully!'.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, "edit_surveys");
-  return json({ orgId: ctx.org.id, venues: await venueChoices(ctx), today: todayIso() });
+  return json({ orgId: ctx.org.id, venues: await venueChoices(ctx), today: todayIso(Date.now(), ctx.org.clock.offsetMs) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
