@@ -22,6 +22,21 @@ export interface DateRange {
   offsetMs: number;
 }
 
+export const DATE_RANGE_MESSAGES = {
+  afterToday: (today: string) => `There is no data after today (${formatDayMonthYear(today)}): choose dates up to today.`,
+} as const;
+
+/**
+ * Whether `start` or `end` of the URL is a day after `today` (YYYY-MM-DD). dateRange ends such a range
+ * today; the form says so rather than leave the operator thinking the dates were taken.
+ */
+export function asksAfterToday(searchParams: URLSearchParams, today: string): boolean {
+  return ["start", "end"].some((key) => {
+    const value = searchParams.get(key);
+    return value !== null && parseIsoDate(value) !== null && value > today;
+  });
+}
+
 /** Today's date (YYYY-MM-DD) at `offsetMs` from UTC. */
 export function todayIso(now = Date.now(), offsetMs = 0): string {
   return new Date(now + offsetMs).toISOString().slice(0, 10);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateRange, mondayOf, rangePresets } from "~/lib/date-range";
+import { asksAfterToday, DATE_RANGE_MESSAGES, dateRange, mondayOf, rangePresets } from "~/lib/date-range";
 import { formatBytes, formatClock, formatHms, toGigabytes } from "~/lib/format";
 
 const NOW = Date.parse("2026-11-22T15:30:00Z"); // a Sunday
@@ -49,5 +49,17 @@ describe("format", () => {
     expect(formatHms(3725)).toBe("1h 2m 5s");
     expect(formatClock(3725)).toBe("01:02:05");
     expect(formatClock(90_000)).toBe("25:00:00");
+  });
+});
+
+describe("a range after today", () => {
+  it("is noticed in the URL (a start or end after today), so the form can say it was not taken", () => {
+    const asked = (query: string) => asksAfterToday(new URLSearchParams(query), "2026-11-22");
+    expect(asked("start=2026-11-23&end=2026-11-24")).toBe(true);
+    expect(asked("start=2026-11-01&end=2027-01-01")).toBe(true);
+    expect(asked("start=2026-11-01&end=2026-11-22")).toBe(false);
+    expect(asked("start=2099-02-31")).toBe(false); // not a date: the default range, no message
+    expect(asked("")).toBe(false);
+    expect(DATE_RANGE_MESSAGES.afterToday("2026-11-22")).toBe("There is no data after today (22/11/2026): choose dates up to today.");
   });
 });

@@ -32,8 +32,12 @@ export interface ConnectionsTableProps {
   /** Names this table's URL params (`{prefix}page`, …) when a page shows several lists. */
   prefix?: string;
   pageSizes?: readonly number[];
-  /** Extra controls beside the title (e.g. the connections page's status filter). */
-  toolbar?: ReactNode;
+  /**
+   * The list's own filter fields (the connections page's status), in the form of the page size and search
+   * so one submit keeps all of them; `filterNames` are their params.
+   */
+  filters?: ReactNode;
+  filterNames?: readonly string[];
   /** Columns that repeat the page's own subject (the Network column on a network's tabs). */
   hide?: readonly ("Customer" | "Network" | "Access Point")[];
 }
@@ -48,7 +52,8 @@ export function ConnectionsTable({
   compact = false,
   prefix = "",
   pageSizes = PAGE_SIZES,
-  toolbar,
+  filters,
+  filterNames = [],
   hide = [],
 }: ConnectionsTableProps) {
   const { orgId } = useParams();
@@ -63,7 +68,6 @@ export function ConnectionsTable({
           {title}
         </h2>
         <div className="flex flex-wrap items-center gap-2">
-          {toolbar}
           {!compact && exportHref ? <ExportButton href={exportHref} empty={page.total === 0} /> : null}
         </div>
       </div>
@@ -74,7 +78,10 @@ export function ConnectionsTable({
           pageSizes={pageSizes}
           prefix={prefix}
           searchLabel="Search connections"
-        />
+          controls={filterNames}
+        >
+          {filters}
+        </ListControls>
       )}
       <DataTable
         rows={page.rows}

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, NavLink, useLocation, useSubmit } from "@remix-run/react";
+import { NavLink, useLocation, useSubmit } from "@remix-run/react";
 import { DateRangeForm } from "~/components/ui/date-range-form";
 import { FormErrors } from "~/components/ui/field";
 import { REPORTS, type ReportPageHeader } from "~/lib/reports";
@@ -35,14 +35,15 @@ export function ReportTabs({ orgId }: { orgId: number }) {
   );
 }
 
-/** Venue filter: a GET form that keeps the period (works without JavaScript; applies on change with it). */
+/**
+ * Venue filter, in the date range's GET form so the dates typed go with it (works without JavaScript;
+ * applies on change with it).
+ */
 function VenueFilter({ header }: { header: ReportPageHeader }) {
   const submit = useSubmit();
   if (header.venues.length === 0) return null;
   return (
-    <Form method="get" className="flex items-end gap-2 text-sm" aria-label="Venue filter">
-      <input type="hidden" name="start" value={header.range.start} />
-      <input type="hidden" name="end" value={header.range.end} />
+    <div className="flex items-end gap-2">
       <div className="flex flex-col gap-1">
         <label htmlFor="report-venue" className="text-slate-600">
           Venue
@@ -65,7 +66,7 @@ function VenueFilter({ header }: { header: ReportPageHeader }) {
       <button type="submit" className="btn-secondary">
         Filter
       </button>
-    </Form>
+    </div>
   );
 }
 
@@ -89,8 +90,9 @@ export function ReportHeader({ header, actionData }: { header: ReportPageHeader;
       </div>
       {typeof message === "string" ? <FormErrors errors={[message]} /> : null}
       <div className="flex flex-wrap items-end gap-4">
-        <DateRangeForm key={`${header.range.start}/${header.range.end}`} range={header.range} />
-        <VenueFilter header={header} />
+        <DateRangeForm key={`${header.range.start}/${header.range.end}`} range={header.range} controls={["venue_id"]}>
+          <VenueFilter header={header} />
+        </DateRangeForm>
       </div>
     </header>
   );

@@ -1,12 +1,13 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { rangePresets, todayIso, type DateRange } from "~/lib/date-range";
+import { asksAfterToday, DATE_RANGE_MESSAGES, rangePresets, todayIso, type DateRange } from "~/lib/date-range";
 import { clockLabel } from "~/lib/time-zone";
 import { useOrgClock } from "./time";
 
 /**
  * The date range picker of the analytics screens: a GET form (works without JavaScript) with two
  * date inputs capped at today, Apply, Cancel (back to the current range) and quick ranges whose
- * week starts on Monday. Other search params (venues, per_page …) are kept; the page resets to 1.
+ * week starts on Monday. Other search params (venues, per_page …) are kept; the page resets to 1. A
+ * range after today (typed into the URL: the inputs stop at today) is shown up to today with a message.
  */
 export function DateRangeForm({
   range,
@@ -32,6 +33,11 @@ export function DateRangeForm({
   };
   return (
     <Form method="get" className="flex flex-wrap items-end gap-3 text-sm" aria-label="Date range">
+      {asksAfterToday(params, today) ? (
+        <p role="alert" className="w-full rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-800">
+          {DATE_RANGE_MESSAGES.afterToday(today)}
+        </p>
+      ) : null}
       {hidden.map(([k, v], i) => (
         <input key={`${k}${i}`} type="hidden" name={k} value={v} />
       ))}

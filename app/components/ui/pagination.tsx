@@ -46,7 +46,9 @@ export function Pagination({ page, pageSize, total, prefix = "" }: { page: numbe
 
 /**
  * Records per page and search: a GET form, so it works without JavaScript (Show button);
- * with JavaScript the page size applies as soon as it is chosen.
+ * with JavaScript the page size applies as soon as it is chosen. A list's own filters (`children`,
+ * whose field names are `controls`) sit in the same form, so submitting any of them sends what was
+ * typed or chosen in all of them; the other params of the URL are kept.
  */
 export function ListControls({
   pageSize,
@@ -54,22 +56,27 @@ export function ListControls({
   pageSizes = PAGE_SIZES,
   searchLabel = "Search",
   prefix = "",
+  children,
+  controls = [],
 }: {
   pageSize: number;
   search: string;
   pageSizes?: readonly number[];
   searchLabel?: string;
   prefix?: string;
+  children?: React.ReactNode;
+  controls?: readonly string[];
 }) {
   const submit = useSubmit();
   const location = useLocation();
-  const own = ["page", "per_page", "search"].map((k) => `${prefix}${k}`);
+  const own = [...["page", "per_page", "search"].map((k) => `${prefix}${k}`), ...controls];
   const keep = [...new URLSearchParams(location.search)].filter(([k]) => !own.includes(k));
   return (
     <Form method="get" className="mb-3 flex flex-wrap items-end gap-3 text-sm" role="search">
-      {keep.map(([k, v]) => (
-        <input key={k} type="hidden" name={k} value={v} />
+      {keep.map(([k, v], i) => (
+        <input key={`${k}${i}`} type="hidden" name={k} value={v} />
       ))}
+      {children}
       <label className="flex items-center gap-2">
         Records per page
         <select name={`${prefix}per_page`} defaultValue={pageSize} className="input w-auto" onChange={(e) => submit(e.currentTarget.form)}>

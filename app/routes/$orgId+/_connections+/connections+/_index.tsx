@@ -1,7 +1,7 @@
 // /{orgId}/connections (menu "Connections", view_clients): the organisation's connections with a
 // status filter (authorized by default, online, all), search, paging, Close and Export CSV.
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { ConnectionsTable } from "~/components/connections/connections-table";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { CONNECTION_STATUSES, connectionsCsvHref, parseConnectionFilter, type ConnectionStatus } from "~/lib/connections";
@@ -42,17 +42,16 @@ export default function Connections() {
       params={list}
       canClose={canClose}
       exportHref={exportHref}
-      toolbar={<StatusFilter status={status} search={list.search} pageSize={list.pageSize} />}
+      filters={<StatusFilter status={status} />}
+      filterNames={["status"]}
     />
   );
 }
 
-/** A GET form, so the filter is in the URL and works without JavaScript. */
-function StatusFilter({ status, search, pageSize }: { status: ConnectionStatus; search: string; pageSize: number }) {
+/** The status select and its Filter button, in the list's GET form (page size and search go with it). */
+function StatusFilter({ status }: { status: ConnectionStatus }) {
   return (
-    <Form method="get" className="flex items-center gap-2 text-sm">
-      {search ? <input type="hidden" name="search" value={search} /> : null}
-      <input type="hidden" name="per_page" value={pageSize} />
+    <>
       <label className="flex items-center gap-2">
         Status
         <select name="status" defaultValue={status} className="input w-auto">
@@ -66,7 +65,7 @@ function StatusFilter({ status, search, pageSize }: { status: ConnectionStatus; 
       <button type="submit" className="btn-secondary">
         Filter
       </button>
-    </Form>
+    </>
   );
 }
 
