@@ -14,7 +14,9 @@ import { db, dialect } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { inIds } from "~/db/sql.server";
 import type { ConnectionFilter, ConnectionPage, ConnectionRow } from "~/lib/connections";
+import { dateRange, isWholeDays } from "~/lib/date-range";
 import type { ListParams } from "~/lib/pagination";
+import { aggregateUsage } from "./analytics.server";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 import { resolveSearch, type SearchMatch } from "./connections-search.server";
 import { revokeAtGateway, type GatewayNote } from "./portal/revoke.server";
@@ -156,7 +158,29 @@ export async function listConnections(
     ctx.org.id,
     page.map((r) => Number(r.id)),
   );
-  return { rows, ...counted };
+  const exact = counted.capped && !search ? await totalFromRollups(ctx, filter) : null;
+  // Roll-ups behind the rows (being rebuilt) are no total: the capped count stands then.
+  return { rows, ...(exact === null || exact < counted.total ? counted : { total: exact, capped: false }) };
+}
+
+/**
+ * The exact total of a long list the roll-ups hold (decision 0009): every connection, or every authorized
+ * one, of the organisation or one venue, in whole days of the organisation. The capped count said "more
+ * than 10,000" beside the dashboard's exact figure, and its pages stopped at the cap. Null for any other
+ * filter (an access point, a customer, a device, online, a window that is not whole days).
+ */
+async function totalFromRollups(ctx: OrgContext, filter: ConnectionFilter): Promise<number | null> {
+  const { venueId, accessPointMac, customerId, deviceId, online, authorized, startMs, endMs } = filter;
+  if (accessPointMac !== undefined || customerId !== undefined || deviceId !== undefined || online) return null;
+  const { offsetMs } = ctx.org.clock;
+  const allHistory = { startMs: -offsetMs, endMs: dateRange(null, null, Date.now(), offsetMs).endMs, offsetMs };
+  const range =
+    startMs === undefined && endMs === undefined
+      ? allHistory
+      : { startMs: startMs ?? allHistory.startMs, endMs: endMs ?? allHistory.endMs, offsetMs };
+  if (!isWholeDays(range)) return null;
+  const totals = await aggregateUsage({ organizationId: ctx.org.id, venueIds: venueId === undefined ? [] : [venueId], range });
+  return authorized ? totals.connections : totals.footfall;
 }
 
 /** The rows behind these ids with their customer, device, venue and access point, in the ids' order. */

@@ -25,6 +25,7 @@ import type { DashboardFilters } from "./dashboard.server";
 import { notFound, type OrgContext } from "./guard.server";
 import { getVenueLayout, layoutImageUrl, listVenueAccessPoints, MAX_ACCESS_POINTS_SHOWN } from "./layout.server";
 import { organizationCounts } from "./organizations.server";
+import { onlineNow } from "./venues.server";
 
 export interface DashletRequest {
   ctx: OrgContext;
@@ -62,7 +63,7 @@ async function connectionsDashlet(req: DashletRequest, prefix: string, extra: Co
 /**
  * status { status } of several of the organisation's access points (the data API), by the access
  * point status dashlet's rule below (seen, or a guest connected through it, in the last
- * AP_ONLINE_WINDOW_MINUTES): one query for any number; others' and missing ids are "offline".
+ * AP_ONLINE_WINDOW_MINUTES, or a guest online through it now): two queries for any number; others' and missing ids are "offline".
  */
 export async function accessPointStatuses(orgId: number, ids: readonly number[]): Promise<Map<number, "online" | "offline">> {
   const statuses = new Map<number, "online" | "offline">(ids.map((id) => [id, "offline"]));
@@ -72,17 +73,22 @@ export async function accessPointStatuses(orgId: number, ids: readonly number[])
     .select("access_points.id")
     .where("access_points.organization_id", "=", orgId)
     .where("access_points.id", "in", [...ids])
-    .where(accessPointOnline(orgId, Date.now() - AP_ONLINE_WINDOW_MINUTES * 60_000))
+    .where(accessPointOnline(orgId, Date.now() - AP_ONLINE_WINDOW_MINUTES * 60_000, await onlineMacsOf(orgId)))
     .execute();
   for (const r of online) statuses.set(Number(r.id), "online");
   return statuses;
 }
 
-/** The access point was seen, or a guest reached the portal through it, since `cutoff`. */
-function accessPointOnline(orgId: number, cutoff: number) {
+/**
+ * The access point was seen, or a guest reached the portal through it, since `cutoff`, or a guest is
+ * online through it now (`onlineMacs`, from onlineNow: a guest who connected an hour ago and is still
+ * online proves the access point works as well as a new one, and "Online now" counts them).
+ */
+function accessPointOnline(orgId: number, cutoff: number, onlineMacs: readonly string[]) {
   return (eb: ExpressionBuilder<DB, "access_points">) =>
     eb.or([
       eb("access_points.last_seen_at", ">=", cutoff),
+      ...(onlineMacs.length ? [eb("access_points.mac_address", "in", [...onlineMacs])] : []),
       eb.exists(
         eb
           .selectFrom("connections")
@@ -94,6 +100,13 @@ function accessPointOnline(orgId: number, cutoff: number) {
     ]);
 }
 
+/** The MAC addresses of the access points guests are online through now (few: one per busy access point). */
+async function onlineMacsOf(orgId: number): Promise<string[]> {
+  const macs = new Set<string>();
+  for (const r of await onlineNow(orgId)) if (r.access_point_mac) macs.add(r.access_point_mac);
+  return [...macs];
+}
+
 async function accessPointStatus(req: DashletRequest): Promise<DashletDataMap["access_point_status"]> {
   const orgId = req.ctx.org.id;
   const cutoff = Date.now() - AP_ONLINE_WINDOW_MINUTES * 60_000;
@@ -103,7 +116,7 @@ async function accessPointStatus(req: DashletRequest): Promise<DashletDataMap["a
     .innerJoin("venues", "venues.id", "access_points.venue_id")
     .where("access_points.organization_id", "=", orgId);
   if (req.filters.venueIds.length) base = base.where("access_points.venue_id", "in", req.filters.venueIds);
-  const isOnline = accessPointOnline(orgId, cutoff);
+  const isOnline = accessPointOnline(orgId, cutoff, await onlineMacsOf(orgId));
   const [total, onlineCount, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
     base

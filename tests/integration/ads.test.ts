@@ -374,18 +374,19 @@ describe("serving and counting", () => {
     expect((await events(banner)).filter((e) => e.kind === "c")).toHaveLength(1);
   });
 
-  it("rolls events up per hour idempotently, counts a conversion when the guest authorized after seeing the banner, and answers the same before and after", async () => {
+  it("rolls events up per hour idempotently, counts a conversion when the guest authorized after clicking the banner, and answers the same before and after", async () => {
     const { orgId, owner, me, venue } = await world();
     const campaign = await createdCampaign(me, { activate_time: "2026-11-01T00:00" });
     const banner = await uploadedBanner(me, campaign);
     const ref = { id: banner, campaignId: campaign, organizationId: orgId };
     const h10 = Date.UTC(2026, 10, 20, 10);
-    // Guest 1: sees at 10:05 and 11:10, clicks, authorizes at 11:15 → one conversion, in 10:00 (first impression).
+    // Guest 1: sees at 10:05 and 11:10, clicks at 11:11, authorizes at 11:15 → one conversion, in 11:00 (the click's hour).
     const g1 = await guest(orgId, venue.id, { authorized_at: h10 + HOUR + 15 * 60_000 });
     await logAdEvent(ref, g1.id, "i", h10 + 5 * 60_000);
     await logAdEvent(ref, g1.id, "i", h10 + HOUR + 10 * 60_000);
     await logAdEvent(ref, g1.id, "c", h10 + HOUR + 11 * 60_000);
-    // Guest 2: sees at 10:30, never authorizes. Guest 3: sees at 11:50 and authorizes at 11:55.
+    // Guest 2: sees at 10:30, never authorizes. Guest 3: sees at 11:50 and authorizes at 11:55 without a click: no
+    // conversion (a guest who only saw the banner would make conversions outnumber clicks).
     const g2 = await guest(orgId, venue.id);
     await logAdEvent(ref, g2.id, "i", h10 + 30 * 60_000);
     const g3 = await guest(orgId, venue.id, { authorized_at: h10 + HOUR + 55 * 60_000 });
@@ -394,11 +395,11 @@ describe("serving and counting", () => {
     const ctx = await contextOf(owner.id, orgId);
     const window = { startMs: Date.UTC(2026, 10, 20), endMs: Date.UTC(2026, 10, 21) };
     const live = await adsReport(ctx, window); // nothing rolled up yet: all from the raw events
-    expect(live.totals).toEqual({ impressions: 4, clicks: 1, conversions: 2 });
+    expect(live.totals).toEqual({ impressions: 4, clicks: 1, conversions: 1 });
     const hours = (r: typeof live) =>
       r.hours.filter((h) => h.impressions || h.clicks || h.conversions).map((h) => [h.hour, h.impressions, h.clicks, h.conversions]);
     expect(hours(live)).toEqual([
-      [h10, 2, 0, 1],
+      [h10, 2, 0, 0],
       [h10 + HOUR, 2, 1, 1],
     ]);
 
@@ -413,7 +414,7 @@ describe("serving and counting", () => {
       ]);
     const after = await rolled();
     expect(after).toEqual([
-      [h10, 2, 0, 1],
+      [h10, 2, 0, 0],
       [h10 + HOUR, 2, 1, 1],
     ]);
     await rollUpAds(h10 + 3 * HOUR + 120_000); // again: the same rows
@@ -422,31 +423,36 @@ describe("serving and counting", () => {
     const fromRollup = await adsReport(ctx, window);
     expect(fromRollup.totals).toEqual(live.totals);
     expect(hours(fromRollup)).toEqual(hours(live));
-    expect(fromRollup.campaigns.find((c) => c.campaignId === campaign)).toMatchObject({ impressions: 4, clicks: 1, conversions: 2 });
+    expect(fromRollup.campaigns.find((c) => c.campaignId === campaign)).toMatchObject({ impressions: 4, clicks: 1, conversions: 1 });
     expect(fromRollup.banners).toEqual([
-      { bannerId: banner, campaignId: campaign, description: "Home fibre", impressions: 4, clicks: 1, conversions: 2 },
+      { bannerId: banner, campaignId: campaign, description: "Home fibre", impressions: 4, clicks: 1, conversions: 1 },
     ]);
 
-    // Guest 4 sees the banner at 12:50, the hour is rolled up at 13:01 without a conversion; the guest
-    // authorizes at 13:03 and the next run (the lookback re-rolls 12:00) counts it.
+    // Guest 4 sees the banner at 12:50 and clicks it at 12:52, the hour is rolled up at 13:01 without a
+    // conversion; the guest authorizes at 13:03 and the next run (the lookback re-rolls 12:00) counts it.
     const g4 = await guest(orgId, venue.id);
     await logAdEvent(ref, g4.id, "i", h10 + 2 * HOUR + 50 * 60_000);
+    await logAdEvent(ref, g4.id, "c", h10 + 2 * HOUR + 52 * 60_000);
     await rollUpAds(h10 + 3 * HOUR + 60_000);
-    expect((await adsReport(ctx, window)).totals).toEqual({ impressions: 5, clicks: 1, conversions: 2 });
+    expect((await adsReport(ctx, window)).totals).toEqual({ impressions: 5, clicks: 2, conversions: 1 });
     await db
       .updateTable("connections")
       .set({ authorized_at: h10 + 3 * HOUR + 3 * 60_000 })
       .where("id", "=", g4.id)
       .execute();
     await rollUpAds(h10 + 3 * HOUR + 240_000);
-    expect((await adsReport(ctx, window)).totals).toEqual({ impressions: 5, clicks: 1, conversions: 3 });
-    expect(await rolled()).toEqual([...after, [h10 + 2 * HOUR, 1, 0, 1]]);
+    expect((await adsReport(ctx, window)).totals).toEqual({ impressions: 5, clicks: 2, conversions: 2 });
+    expect(await rolled()).toEqual([...after, [h10 + 2 * HOUR, 1, 1, 1]]);
     // An event in the current hour is not rolled up yet but is counted from the raw rows.
     await logAdEvent(ref, g2.id, "i", h10 + 3 * HOUR + 300_000);
     expect((await hourlyFigures(orgId, window.startMs, window.endMs)).find((h) => h.hour === h10 + 3 * HOUR)).toMatchObject({
       impressions: 1,
       conversions: 0,
     });
+    // Hours still to come are not drawn: at 13:30 the day's chart ends with the 13:00 hour.
+    const today = await hourlyFigures(orgId, window.startMs, window.endMs, h10 + 3 * HOUR + 30 * 60_000);
+    expect(today).toHaveLength(14);
+    expect(today.at(-1)).toMatchObject({ hour: h10 + 3 * HOUR, impressions: 1 });
     expect(clickThroughRate(1, 4)).toBe("25.00");
     expect(clickThroughRate(2, 3)).toBe("66.67");
     expect(clickThroughRate(0, 0)).toBe("0.00");
@@ -463,7 +469,8 @@ describe("pages, organisations and permissions", () => {
     await logAdEvent({ id: banner, campaignId: campaign, organizationId: orgId }, g.id, "c");
     const dash = (await (await me.get(dashboardRoute.loader, "ads")).json()) as Json;
     expect(dash.totals).toEqual({ impressions: 1, clicks: 1, conversions: 1 });
-    expect(dash.hours).toHaveLength(24);
+    // Today's hours up to the current one (a UTC organisation), not the hours still to come.
+    expect(dash.hours).toHaveLength(new Date().getUTCHours() + 1);
     expect(dash.campaigns).toEqual([expect.objectContaining({ campaignId: campaign, impressions: 1, clicks: 1, conversions: 1 })]);
     const analytics = (await (await me.get(analyticsRoute.loader, "ads/analytics")).json()) as Json;
     expect(analytics.banners).toEqual([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { pauseRollups } from "~/db/rollups.server";
+import { pauseRollups, rebuildRollups } from "~/db/rollups.server";
 import { buildConnection, buildCustomer } from "~/tools/factories.server";
 import { closeQuestion } from "~/lib/connections";
 import { parseListParams } from "~/lib/pagination";
@@ -115,6 +115,15 @@ describe("listConnections", () => {
     const deep = await listConnections(ctx, { authorized: true }, list("", 10, COUNT_CAP - 10));
     expect(deep).toMatchObject({ total: total, capped: false });
     expect(deep.rows).toHaveLength(10);
+
+    // With the roll-ups kept (decision 0009), a long list of whole days has its exact total from them, as
+    // the dashboard does, so every page is reachable: authorized ones, every one, one venue's.
+    await insertConnection(org.id, { created_at: BASE + total }); // not authorized: footfall only
+    await rebuildRollups(org.id);
+    expect(await listConnections(ctx, { authorized: true }, list())).toMatchObject({ total, capped: false });
+    expect(await listConnections(ctx, {}, list())).toMatchObject({ total: total + 1, capped: false });
+    // A window the roll-ups do not hold (not whole days) keeps the capped count.
+    expect(await listConnections(ctx, { authorized: true, startMs: BASE - 1 }, list())).toMatchObject({ total: COUNT_CAP, capped: true });
   });
 
   it("filters by venue, access point MAC, customer, device and time window", async () => {

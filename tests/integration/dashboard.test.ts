@@ -176,6 +176,33 @@ describe("home dashboard loader", () => {
     expect(Object.keys(data.dashlets)).toEqual(["access_point_status"]);
   });
 
+  it("counts an access point online while a guest is online through it, however long ago they connected", async () => {
+    const w = await world();
+    const now = Date.now();
+    // Alpha: a guest connected 40 minutes ago and still online (no report from the access point since).
+    await w.connect("a", { created_at: now - 40 * MIN, authorized_at: now - 40 * MIN, ended_at: null });
+    await setStored(
+      w.owner.id,
+      JSON.stringify({
+        content: [
+          {
+            id: "r1",
+            type: "row",
+            content: [
+              { id: "c1", type: "col", width: "width-full", content: [{ id: "d1", type: "dashlet", dashlet: "access_point_status" }] },
+            ],
+          },
+        ],
+      }),
+    );
+    const data = await (await get(home.loader as Route, w.owner.id, w.org.id, `/${w.org.id}`)).json();
+    expect(data.dashlets.access_point_status).toMatchObject({ total: 2, online: 1 });
+    expect(data.dashlets.access_point_status.rows.map((r: { name: string; online: boolean }) => [r.name, r.online])).toEqual([
+      ["Alpha AP", true],
+      ["Beta AP", false],
+    ]);
+  });
+
   it("draws the indoor heatmap of the chosen venue with its access points' footfall", async () => {
     const w = await world();
     await db.updateTable("access_points").set({ layout_x: 100, layout_y: 200 }).where("id", "=", w.apA.id).execute();

@@ -3,7 +3,7 @@ import { DashletCard } from "./dashlet-card";
 import type { DashletProps } from "~/lib/dashlet-data";
 import { Time } from "~/components/ui/time";
 
-/** Access point status: how many are online (seen, or used by a guest, in the last N minutes) and a page of them. */
+/** Access point status: how many are online (seen or used by a guest in the last N minutes, or with a guest online) and a page of them. */
 export function AccessPointStatusDashlet({ data }: DashletProps<"access_point_status">) {
   return (
     <DashletCard title="Access point status">
@@ -14,7 +14,9 @@ export function AccessPointStatusDashlet({ data }: DashletProps<"access_point_st
           <p className="text-sm text-slate-600">
             <span className="text-lg font-semibold text-emerald-700">{data.online}</span> online,{" "}
             <span className="text-lg font-semibold text-slate-700">{data.total - data.online}</span> offline
-            <span className="block text-xs text-slate-500">Online: seen or used by a guest in the last {data.windowMinutes} minutes.</span>
+            <span className="block text-xs text-slate-500">
+              Online: seen or used by a guest in the last {data.windowMinutes} minutes, or a guest is online through it.
+            </span>
           </p>
           <ul className="mt-3 divide-y divide-slate-100 text-sm">
             {data.rows.map((ap) => (

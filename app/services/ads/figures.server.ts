@@ -11,8 +11,8 @@ import { requirePermission, type OrgContext } from "../guard.server";
 
 const HOUR_MS = 3_600_000;
 /**
- * Hours re-rolled on every run, besides the new ones: a conversion (the guest authorizing after the
- * banner) comes at most a connect token's life (30 minutes) after the impression, and an event may
+ * Hours re-rolled on every run, besides the new ones: a conversion (the guest authorizing after clicking
+ * the banner) comes at most a connect token's life (30 minutes) after the impression, and an event may
  * commit a moment after its hour was rolled; two hours covers both with room.
  */
 export const ROLLUP_LOOKBACK_MS = 2 * HOUR_MS;
@@ -22,16 +22,16 @@ const hourStart = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
 
 /**
  * Per banner and hour: impressions, clicks and conversions of the events whose minute is in
- * [fromMinute, toMinute). A conversion is a (banner, connection) whose first impression is this one
- * and whose connection was authorized at or after it.
+ * [fromMinute, toMinute). A conversion is a (banner, connection) whose first click is this one and
+ * whose connection was authorized at or after it (decision 0072): never more conversions than clicks.
  */
 function aggregateSql(fromMinute: number, toMinute: number, organizationId: number | null): RawBuilder<unknown> {
   const org = organizationId === null ? sql`` : sql`and e.organization_id = ${organizationId}`;
   return sql`select e.organization_id as organization_id, e.campaign_id as campaign_id, e.banner_id as banner_id, (e.minute / 60) * 3600000 as hour,
   sum(case when e.kind = 'i' then 1 else 0 end) as impressions,
   sum(case when e.kind = 'c' then 1 else 0 end) as clicks,
-  sum(case when e.kind = 'i' and c.authorized_at is not null and c.authorized_at >= e.created_at
-    and not exists (select 1 from ad_events p where p.connection_id = e.connection_id and p.banner_id = e.banner_id and p.kind = 'i' and p.minute < e.minute)
+  sum(case when e.kind = 'c' and c.authorized_at is not null and c.authorized_at >= e.created_at
+    and not exists (select 1 from ad_events p where p.connection_id = e.connection_id and p.banner_id = e.banner_id and p.kind = 'c' and p.minute < e.minute)
     then 1 else 0 end) as conversions
 from ad_events e left join connections c on c.id = e.connection_id
 where e.minute >= ${fromMinute} and e.minute < ${toMinute} ${org}
@@ -160,12 +160,15 @@ export interface AdsReport {
 
 const zero = (): AdFigures => ({ impressions: 0, clicks: 0, conversions: 0 });
 
-/** Every hour of [fromMs, toMs) with its figures (zeros where nothing happened): the hourly chart. */
-export async function hourlyFigures(orgId: number, fromMs: number, toMs: number): Promise<AdHourPoint[]> {
+/**
+ * Every hour of [fromMs, toMs) up to the current one with its figures (zeros where nothing happened): the
+ * hourly chart. Hours still to come are left out, not drawn as zeros (as fillBuckets does for the analytics).
+ */
+export async function hourlyFigures(orgId: number, fromMs: number, toMs: number, now = Date.now()): Promise<AdHourPoint[]> {
   const rows = await figureRows(orgId, fromMs, toMs, "hour");
   const byHour = new Map(rows.map((r) => [r.hour, r]));
   const points: AdHourPoint[] = [];
-  for (let h = hourStart(fromMs); h < toMs; h += HOUR_MS) {
+  for (let h = hourStart(fromMs); h < Math.min(toMs, now); h += HOUR_MS) {
     const r = byHour.get(h);
     points.push({ hour: h, impressions: r?.impressions ?? 0, clicks: r?.clicks ?? 0, conversions: r?.conversions ?? 0 });
   }
