@@ -1,6 +1,6 @@
 // Authorization modes as people read them. Connections store the portal's codes (SIGNUP,
 // CLICK_THROUGH, VOUCHER, MPESA, SUBSCRIPTION, the social providers' names; "unknown" in the
-// roll-ups when a connection has none): pages show words, exports and the APIs keep the codes.
+// roll-ups when a connection has none): pages and exports show words, the APIs keep the codes.
 const LABELS: Record<string, string> = {
   signup: "Sign-up",
   click_through: "Click-through",

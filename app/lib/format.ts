@@ -19,15 +19,16 @@ export function toGigabytes(bytes: number): number {
 const SECONDS_PER_DAY = 86_400;
 
 /**
- * 3725 → "1h 2m 5s" (the dashboard's summary text: h, m and s, docs/guide/dashboard.md#summary-cards). A day or
- * more reads as days and hours: 16_583_729 → "191 d 22 h", not "4606h 35m 29s". `exact` keeps the h m s form at
- * any size (exports, where the figure is data rather than text to read).
+ * A duration, the one way every screen writes it: 3725 → "1h 2m 5s" (the dashboard's summary text: h, m and s,
+ * docs/guide/dashboard.md#summary-cards). A day or more reads as days, hours and minutes in the same style:
+ * 16_583_729 → "191d 22h 35m", not "4606h 35m 29s". (The overview report's hours:minutes:seconds is
+ * formatClock, as spec 3 asks; exports give seconds.)
  */
-export function formatHms(totalSeconds: number, form: "readable" | "exact" = "readable"): string {
+export function formatHms(totalSeconds: number): string {
   const s = Math.max(0, Math.round(totalSeconds));
-  if (form === "readable" && s >= SECONDS_PER_DAY)
-    return `${Math.floor(s / SECONDS_PER_DAY)} d ${Math.floor((s % SECONDS_PER_DAY) / 3600)} h`;
-  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m ${s % 60}s`;
+  const hms = `${Math.floor((s % SECONDS_PER_DAY) / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+  if (s >= SECONDS_PER_DAY) return `${Math.floor(s / SECONDS_PER_DAY)}d ${hms}`;
+  return `${hms} ${s % 60}s`;
 }
 
 /** 3725 → "01:02:05" (hours:minutes:seconds, the reports' format; hours may exceed 24). */
@@ -45,4 +46,20 @@ export function toHours(seconds: number): number {
 /** Thousands separators: 12345 → "12,345". */
 export function formatCount(n: number): string {
   return new Intl.NumberFormat("en-GB").format(n);
+}
+
+/** The spec's stored units (plans' Mins/Hrs/Days, MBs/GBs) as people write them. */
+const UNIT_WORDS: Record<string, [one: string, many: string]> = {
+  Mins: ["minute", "minutes"],
+  Hrs: ["hour", "hours"],
+  Days: ["day", "days"],
+  MBs: ["MB", "MB"],
+  GBs: ["GB", "GB"],
+};
+
+/** 1 and "Days" → "1 day", 2 → "2 days", 200 and "MBs" → "200 MB"; a unit it does not know is kept as it is. */
+export function formatQuantity(value: number, unit: string): string {
+  const words = UNIT_WORDS[unit];
+  if (!words) return `${formatCount(value)} ${unit}`;
+  return `${formatCount(value)} ${value === 1 ? words[0] : words[1]}`;
 }

@@ -9,6 +9,11 @@ export function normalizePhone(input: string): string | null {
   return parsed && parsed.isPossible() ? parsed.number : null;
 }
 
+/** A stored number as every screen and export shows it: E.164 (+2547…), whether it was kept so or as Daraja sends it (2547…). */
+export function displayPhone(value: string | null): string | null {
+  return value === null ? null : (normalizePhone(value) ?? value);
+}
+
 export function looksLikeEmail(value: string): boolean {
   return value.includes("@");
 }

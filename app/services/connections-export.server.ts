@@ -5,7 +5,7 @@
 import { db, dialect } from "~/db/db.server";
 import type { ConnectionFilter } from "~/lib/connections";
 import { csvCell, csvHeader } from "~/lib/csv-line";
-import { formatBytes, formatClock } from "~/lib/format";
+import { authModeLabel } from "~/lib/auth-modes";
 import { formatDateTime, withZone } from "~/lib/time";
 import { resolveSearch } from "./connections-search.server";
 import { assertFilterOwned, connectionConditions, customerName, type KeyRange } from "./connections.server";
@@ -33,10 +33,10 @@ export const csvHeaderAt = (offsetMs: number) => [
   "Access Point",
   "Access Point MAC",
   "Auth Mode",
-  "Duration",
+  "Duration (seconds)",
   "Upload (bytes)",
   "Download (bytes)",
-  "Consumption",
+  "Consumption (bytes)",
   "Status",
 ];
 
@@ -104,8 +104,8 @@ function csvRecord(n: number, r: ExportRow, places: Places, now: number, time: (
   return (
     `${n},${time(Number(r.created_at))},${csvCell(customer)},${csvCell(r.phone_number)},` +
     `${csvCell(r.device_name || r.device_mac || "")},${csvCell(r.device_mac)},${csvCell(venue)},${csvCell(accessPoint)},` +
-    `${csvCell(r.access_point_mac)},${csvCell(r.authorization_mode)},${formatClock(seconds)},${upload},${download},` +
-    `${formatBytes(upload + download)},${authorizedAt !== null && r.ended_at === null ? "Online" : "Offline"}\n`
+    `${csvCell(r.access_point_mac)},${r.authorization_mode === null ? "" : csvCell(authModeLabel(r.authorization_mode))},${Math.round(seconds)},` +
+    `${upload},${download},${upload + download},${authorizedAt !== null && r.ended_at === null ? "Online" : "Offline"}\n`
   );
 }
 

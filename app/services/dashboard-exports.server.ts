@@ -1,10 +1,12 @@
 // The rows of the dashboard's CSV exports (docs/guide/dashboard.md#exports): the usage summary, the top
 // networks and access points, and the share charts. Small, bounded tables (a summary row, a top-N
-// list, one row per mode/OS/brand/browser), so they are built in memory.
+// list, one row per mode/OS/brand/browser), so they are built in memory. As in every export, figures are
+// numbers a spreadsheet can sum (sizes in bytes, durations in seconds, the unit in the header) and
+// authorization modes are words.
 import { csvFile } from "~/lib/csv-line";
 import type { ExportFile } from "~/lib/dashboard-exports";
 import type { DeviceDimension, DeviceUsage } from "~/lib/analytics";
-import { formatBytes, formatHms } from "~/lib/format";
+import { authModeLabel } from "~/lib/auth-modes";
 import { accessPointUsage, aggregateUsage, authModeSummary, deviceSummary, venueUsage } from "./analytics.server";
 import type { DashboardFilters } from "./dashboard.server";
 import { BRAND_LIMIT, BROWSER_LIMIT, OS_LIMIT } from "./dashlets.server";
@@ -33,16 +35,16 @@ export async function exportTable(file: ExportFile, filters: DashboardFilters, l
         headers: [
           "Start",
           "End",
-          "Upload",
-          "Download",
-          "Bandwidth",
+          "Upload (bytes)",
+          "Download (bytes)",
+          "Bandwidth (bytes)",
           "New customers",
           "Repeat customers",
           "Connections",
           "Footfall",
-          "Dwell time",
+          "Dwell time (seconds)",
           "Abandoned",
-          "Average dwell time",
+          "Average dwell time (seconds)",
         ],
         rows:
           t.footfall === 0 && t.connections === 0
@@ -51,16 +53,16 @@ export async function exportTable(file: ExportFile, filters: DashboardFilters, l
                 [
                   range.start,
                   range.end,
-                  formatBytes(t.upload),
-                  formatBytes(t.download),
-                  formatBytes(t.bandwidth),
+                  t.upload,
+                  t.download,
+                  t.bandwidth,
                   t.newCustomers,
                   t.repeatCustomers,
                   t.connections,
                   t.footfall,
-                  formatHms(t.dwellTime, "exact"),
+                  t.dwellTime,
                   t.abandoned,
-                  formatHms(t.avgDwellTime, "exact"),
+                  t.avgDwellTime,
                 ],
               ],
       };
@@ -68,28 +70,20 @@ export async function exportTable(file: ExportFile, filters: DashboardFilters, l
     case "top_networks.csv": {
       const rows = await venueUsage(scope, limit);
       return {
-        headers: ["#", "Venue", "Footfall", "Connections", "Bandwidth", "Bandwidth (bytes)"],
-        rows: rows.map((r, i) => [i + 1, r.venueName, r.footfall, r.connections, formatBytes(r.bandwidth), r.bandwidth]),
+        headers: ["#", "Venue", "Footfall", "Connections", "Bandwidth (bytes)"],
+        rows: rows.map((r, i) => [i + 1, r.venueName, r.footfall, r.connections, r.bandwidth]),
       };
     }
     case "top_access_points.csv": {
       const rows = await accessPointUsage(scope, limit);
       return {
-        headers: ["#", "AP name", "MAC address", "Footfall", "Connections", "Bandwidth", "Bandwidth (bytes)"],
-        rows: rows.map((r, i) => [
-          i + 1,
-          r.apName,
-          r.accessPointMac ?? "",
-          r.footfall,
-          r.connections,
-          formatBytes(r.bandwidth),
-          r.bandwidth,
-        ]),
+        headers: ["#", "AP name", "MAC address", "Footfall", "Connections", "Bandwidth (bytes)"],
+        rows: rows.map((r, i) => [i + 1, r.apName, r.accessPointMac ?? "", r.footfall, r.connections, r.bandwidth]),
       };
     }
     case "auth_mode_summary.csv": {
       const rows = await authModeSummary(scope);
-      return { headers: ["Mode", "Connections"], rows: rows.map((r) => [r.mode, r.connections]) };
+      return { headers: ["Mode", "Connections"], rows: rows.map((r) => [authModeLabel(r.mode), r.connections]) };
     }
     default: {
       const spec = DEVICE_EXPORTS[file]!;

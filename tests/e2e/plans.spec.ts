@@ -40,7 +40,7 @@ test("creates a policy, a plan that uses it, refuses to delete the policy in use
   await expect(page.getByText("Service plan created.")).toBeVisible();
   const row = page.getByRole("row").filter({ hasText: "Hour Pass" });
   await expect(row).toContainText("Lobby");
-  await expect(row).toContainText("60 Mins");
+  await expect(row).toContainText("60 minutes");
 
   await page.goto(`/${org.id}/bandwidth_policies`);
   await page.getByRole("link", { name: "Lobby" }).click();

@@ -66,7 +66,7 @@ test("downloads connections.csv with the header and the rows on screen, newest f
     .trim()
     .split("\n");
   expect(lines[0]).toBe(
-    "#,Connected At (UTC),Customer,Phone Number,Device,Device MAC,Network,Access Point,Access Point MAC,Auth Mode,Duration,Upload (bytes),Download (bytes),Consumption,Status",
+    "#,Connected At (UTC),Customer,Phone Number,Device,Device MAC,Network,Access Point,Access Point MAC,Auth Mode,Duration (seconds),Upload (bytes),Download (bytes),Consumption (bytes),Status",
   );
   expect(lines).toHaveLength(4);
   expect(lines.slice(1).map((l) => l.split(",").slice(0, 2).join(","))).toEqual([

@@ -461,10 +461,10 @@ describe("connections.csv", () => {
       "Access Point",
       "Access Point MAC",
       "Auth Mode",
-      "Duration",
+      "Duration (seconds)",
       "Upload (bytes)",
       "Download (bytes)",
-      "Consumption",
+      "Consumption (bytes)",
       "Status",
     ]);
     expect(rows.map((r) => r[0])).toEqual(["1", "2", "3"]);
@@ -476,10 +476,10 @@ describe("connections.csv", () => {
       "Lobby AP",
       world.accessPoint.mac_address,
       "click",
-      "00:30:00",
+      "1800",
       "2048",
       "4096",
-      "6.00 KB",
+      "6144",
       "Offline",
     ]);
   });

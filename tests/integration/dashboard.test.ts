@@ -316,9 +316,10 @@ describe("dashboard exports", () => {
     expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="dashboard_summary_data_${DAY_ISO}_to_${DAY_ISO}.csv"`);
     const [header, row] = (await res.text()).trim().split("\n");
     expect(header).toBe(
-      "Start,End,Upload,Download,Bandwidth,New customers,Repeat customers,Connections,Footfall,Dwell time,Abandoned,Average dwell time",
+      "Start,End,Upload (bytes),Download (bytes),Bandwidth (bytes),New customers,Repeat customers,Connections,Footfall,Dwell time (seconds),Abandoned,Average dwell time (seconds)",
     );
-    expect(row).toBe(`${DAY_ISO},${DAY_ISO},3.42 KB,11.23 KB,14.65 KB,2,0,3,4,1h 45m 0s,1,0h 35m 0s`);
+    // Numbers a spreadsheet can sum: bytes and seconds, the unit in the header.
+    expect(row).toBe(`${DAY_ISO},${DAY_ISO},3500,11500,15000,2,0,3,4,6300,1,2100`);
   });
 
   it("writes the top networks, top access points and share summaries under the spec's names", async () => {
@@ -326,15 +327,15 @@ describe("dashboard exports", () => {
     const networks = await exportOf(w.owner.id, w.org.id, "top_networks.csv");
     expect(networks.headers.get("Content-Disposition")).toBe('attachment; filename="top_networks.csv"');
     expect((await networks.text()).trim().split("\n")).toEqual([
-      "#,Venue,Footfall,Connections,Bandwidth,Bandwidth (bytes)",
-      "1,Alpha Cafe,2,2,13.67 KB,14000",
-      "2,Beta Mall,2,1,1000 Bytes,1000",
+      "#,Venue,Footfall,Connections,Bandwidth (bytes)",
+      "1,Alpha Cafe,2,2,14000",
+      "2,Beta Mall,2,1,1000",
     ]);
     const aps = await exportOf(w.owner.id, w.org.id, "top_access_points.csv");
     expect(aps.headers.get("Content-Disposition")).toBe('attachment; filename="top_access_points.csv"');
-    expect((await aps.text()).split("\n")[1]).toBe(`1,Alpha AP,${w.apA.mac_address},2,2,13.67 KB,14000`);
+    expect((await aps.text()).split("\n")[1]).toBe(`1,Alpha AP,${w.apA.mac_address},2,2,14000`);
     const modes = await exportOf(w.owner.id, w.org.id, "auth_mode_summary.csv");
-    expect((await modes.text()).trim().split("\n")).toEqual(["Mode,Connections", "sms,2", "voucher,1"]);
+    expect((await modes.text()).trim().split("\n")).toEqual(["Mode,Connections", "SMS,2", "Voucher,1"]);
     const types = await exportOf(w.owner.id, w.org.id, "device_type_summary.csv");
     expect((await types.text()).trim().split("\n").slice(1).sort()).toEqual(["Desktop,1,1", "Mobile,2,2", "Unknown,0,1"]);
     for (const file of ["os_summary.csv", "device_brand_summary.csv", "browser_summary.csv"]) {

@@ -299,10 +299,10 @@ describe("mpesa_transactions.csv", () => {
     const lines = (await res.text()).split("\n");
     expect(lines).toEqual([
       "#,Transaction ID,Phone Number,Amount (Kes),Short Code,Status,Created At (UTC)",
-      expect.stringMatching(/^1,SKL7C2B999,2547\d{8},20,174379,Completed,20-11-2026 12:00$/),
-      expect.stringMatching(/^2,,2547\d{8},50,174379,Incomplete,20-11-2026 12:00$/),
-      expect.stringMatching(/^3,,2547\d{8},50,174379,Incomplete,20-11-2026 12:00$/),
-      "4,SKL7ABC123,254712000111,1500,600999,Completed,20-11-2026 12:00",
+      expect.stringMatching(/^1,SKL7C2B999,\+2547\d{8},20,174379,Completed,20-11-2026 12:00$/),
+      expect.stringMatching(/^2,,\+2547\d{8},50,174379,Incomplete,20-11-2026 12:00$/),
+      expect.stringMatching(/^3,,\+2547\d{8},50,174379,Incomplete,20-11-2026 12:00$/),
+      "4,SKL7ABC123,+254712000111,1500,600999,Completed,20-11-2026 12:00",
       "",
     ]);
     const all = (await (await csvOf(owner.id, orgId)).text()).trim().split("\n");

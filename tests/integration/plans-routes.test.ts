@@ -283,9 +283,9 @@ describe("service plans", () => {
     expect(body.plans[0]).toMatchObject({
       name: "Data Bundle",
       bandwidth_policy: "Standard",
-      time_limit: "2 Days",
-      data_limit: "1 GBs",
-      validity: "7 Days",
+      time_limit: "2 days",
+      data_limit: "1 GB",
+      validity: "7 days",
       simultaneous_connections: 3,
       price: "49.50",
       subscriptions: 0,
@@ -298,7 +298,7 @@ describe("service plans", () => {
       bandwidth_policy: "No limit",
       time_limit: "Unlimited",
       data_limit: "Unlimited",
-      validity: "1 Hrs",
+      validity: "1 hour",
       price: "20",
       description: "One hour",
     });
@@ -488,7 +488,7 @@ describe("the free plan", () => {
     const shown = await as(owner.id, orgId).get(freePlan.loader, "free_plan/free", { planId: "free" });
     expect(shown.status).toBe(200);
     const body: Json = await shown.json();
-    expect(body.plan).toMatchObject({ name: "Free 30", free: true, price: "Free", time_limit: "30 Mins", free_every: "Once a day" });
+    expect(body.plan).toMatchObject({ name: "Free 30", free: true, price: "Free", time_limit: "30 minutes", free_every: "Once a day" });
     expect((await as(owner.id, orgId).get(freePlan.loader, `free_plan/${row.id}`, { planId: String(row.id) })).status).toBe(200);
 
     const list: Json = await (await as(owner.id, orgId).get(plansList.loader, "service_plans")).json();

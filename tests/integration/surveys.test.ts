@@ -643,9 +643,30 @@ describe("report and exports", () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as never);
     const sheet = workbook.getWorksheet("Survey Responses")!;
-    expect(sheet.getRow(1).values).toEqual([undefined, "#", "Question", "Response", "First Name", "Last Name", "Email", "Phone Number"]);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      "#",
+      "Question",
+      "Response",
+      "First Name",
+      "Last Name",
+      "Email",
+      "Phone Number",
+      "Answered At (UTC)",
+    ]);
     expect(sheet.rowCount).toBe(6);
     expect(sheet.getRow(2).getCell(1).value).toBe(21);
+    // Ratings are numbers a spreadsheet can average; other answers stay text; every answer has its time.
+    const ratingQuestions = new Set((await questionsOf(id!)).filter((q) => q.question_type === "rating").map((q) => q.question_text));
+    let ratings = 0;
+    for (let n = 2; n <= 6; n++) {
+      const row = sheet.getRow(n);
+      const rating = ratingQuestions.has(String(row.getCell(2).value));
+      if (rating) ratings++;
+      expect(typeof row.getCell(3).value).toBe(rating ? "number" : "string");
+      expect(String(row.getCell(8).value)).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}$/);
+    }
+    expect(ratings).toBeGreaterThan(0);
     const past = await run(() =>
       xlsxRoute.loader({
         request: makeRequest(`/${org.id}/surveys/report.xlsx?survey_id=${id}&page=3`, { headers: { Authorization: `Bearer ${token}` } }),

@@ -388,7 +388,7 @@ describe("the list, the detail, the print sheet and the CSV", () => {
     expect(page).toMatchObject({
       organization: org.name,
       group: { id, name: "Lobby Day Pass", value: "Kes 50", valid_till: daysFromNow(30), uses_per_code: 1 },
-      plan: { name: "Hour Pass", gives: "1 Hrs of time · 500 MBs of data · lasts 1 Days" },
+      plan: { name: "Hour Pass", gives: "1 hour of time · 500 MB of data · lasts 1 day" },
       usedUp: 1,
     });
     expect(page.codes).toEqual(codes.slice(0, 3).map((c) => `${c.code.slice(0, 5)}-${c.code.slice(5)}`));
@@ -788,7 +788,7 @@ describe("over HTTP (the built server, no JavaScript)", () => {
       expect(html).toContain("@media print");
       expect(html).toContain(org.name.replace("&", "&amp;"));
       expect(html).toContain("Hour Pass");
-      expect(html).toContain("1 Hrs of time · 500 MBs of data · lasts 1 Days");
+      expect(html).toContain("1 hour of time · 500 MB of data · lasts 1 day");
       expect(html).toContain(`Valid till ${daysFromNow(30)}`);
       for (const c of codes) expect(html).toContain(`${c.code.slice(0, 5)}-${c.code.slice(5)}`);
       // Without JavaScript the page itself is what prints: no Print button, the browser's command instead.

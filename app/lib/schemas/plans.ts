@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatQuantity } from "~/lib/format";
 import { optionalText, requiredText } from "./venues";
 
 // Fair usage and prepaid forms (docs/guide/plans-and-prepaid.md#plan-form, #bandwidth-policies),
@@ -143,9 +144,9 @@ export const MINUTES: Record<(typeof DURATION_UNITS)[number], number> = { Mins: 
 export const BYTES: Record<(typeof DATA_UNITS)[number], number> = { MBs: 1024 ** 2, GBs: 1024 ** 3 };
 export const KBPS: Record<(typeof BANDWIDTH_UNITS)[number], number> = { Kbps: 1, Mbps: 1000 };
 
-/** "30 Mins", "Unlimited". */
+/** "30 minutes", "1 day", "200 MB", "Unlimited". */
 export function limitText(value: number | null, unit: string | null): string {
-  return value === null || unit === null ? "Unlimited" : `${value} ${unit}`;
+  return value === null || unit === null ? "Unlimited" : formatQuantity(value, unit);
 }
 
 /** Kes from cents: "Kes 49.50", "Kes 50". */

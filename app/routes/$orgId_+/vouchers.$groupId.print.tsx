@@ -4,6 +4,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { formatCount } from "~/lib/format";
 import { parseId } from "~/lib/ids";
+import { formatQuantity } from "~/lib/format";
 import { limitText, priceText } from "~/lib/schemas/plans";
 import { displayCode } from "~/lib/schemas/vouchers";
 import { requireOrg } from "~/services/guard.server";
@@ -39,14 +40,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-/** "1 Hrs of time · 500 MBs of data · lasts 1 Days": what a guest gets for a code. */
+/** "1 hour of time · 500 MB of data · lasts 1 day": what a guest gets for a code. */
 function planGives(plan: NonNullable<Awaited<ReturnType<typeof planOffer>>>): string {
   const time = limitText(plan.time_limit, plan.time_limit_unit);
   const data = limitText(plan.usage_limit, plan.usage_limit_unit);
   return [
     time === "Unlimited" ? "Unlimited time" : `${time} of time`,
     data === "Unlimited" ? "unlimited data" : `${data} of data`,
-    `lasts ${plan.validity} ${plan.validity_units}`,
+    `lasts ${formatQuantity(plan.validity, plan.validity_units)}`,
   ].join(" · ");
 }
 

@@ -12,6 +12,7 @@ import { csvCell, csvHeader } from "~/lib/csv-line";
 import { pageCount } from "~/lib/pagination";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { MPESA_TRANSACTIONS_PAGE_SIZE, MPESA_TRANSACTIONS_PERMISSION, mpesaStatusText } from "~/lib/schemas/mpesa-transactions";
+import { displayPhone } from "~/lib/phone";
 import { formatDateTime, withZone } from "~/lib/time";
 import { noIndex } from "../connections.server";
 import { requirePermission, type OrgContext } from "../guard.server";
@@ -183,7 +184,7 @@ export const mpesaCsvHeaderAt = (offsetMs: number) => [
 const CSV_BATCH = 2_000;
 
 function csvRecord(n: number, r: MpesaTransactionRow, offsetMs: number): string {
-  return `${n},${csvCell(r.transaction_id)},${csvCell(r.phone_number)},${r.amount},${csvCell(r.short_code)},${mpesaStatusText(r.status)},${formatDateTime(r.created_at, offsetMs)}\n`;
+  return `${n},${csvCell(r.transaction_id)},${csvCell(displayPhone(r.phone_number))},${r.amount},${csvCell(r.short_code)},${mpesaStatusText(r.status)},${formatDateTime(r.created_at, offsetMs)}\n`;
 }
 
 async function* csvBatches(ctx: OrgContext, window: MpesaWindow, batchSize: number): AsyncGenerator<string> {

@@ -354,27 +354,38 @@ export async function responsesCsvStream(
 
 /**
  * The XLSX of one report page (docs/guide/surveys.md#survey-report: named by the page, sheet "Survey
- * Responses"), written with exceljs's streaming writer. The rows are the page's; null when the page
- * has none.
+ * Responses"), written with exceljs's streaming writer: the CSV's columns, answers to rating questions as
+ * numbers (a spreadsheet averages them), times on the organisation's clock (`offsetMs`) with the zone in
+ * the header.
  */
-export function responsesXlsxStream(page: ResponsesPage): ReadableStream<Uint8Array> {
+export function responsesXlsxStream(page: ResponsesPage, offsetMs: number): ReadableStream<Uint8Array> {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(XLSX_SHEET);
-  sheet.columns = ["#", ...RESPONSE_COLUMNS].map((header) => ({ header, width: header === "#" ? 8 : 28 }));
+  sheet.columns = csvHeaderAt(offsetMs).map((header) => ({ header, width: header === "#" ? 8 : 28 }));
   const first = (page.pagination.current_page - 1) * page.pagination.per_page;
   void (async () => {
     try {
+      const ratings = await db
+        .selectFrom("survey_questions")
+        .select("id")
+        .where("survey_id", "=", page.survey.id)
+        .where("question_type", "=", "rating")
+        .execute();
+      const rating = new Set(ratings.map((q) => Number(q.id)));
       page.rows.forEach((r, i) => {
+        const answer =
+          rating.has(r.question_id) && /^\d{1,2}$/.test(r.surveyresponse) ? Number(r.surveyresponse) : plainText(r.surveyresponse);
         sheet
           .addRow([
             first + i + 1,
             plainText(r.surveyquestion),
-            plainText(r.surveyresponse),
+            answer,
             text(r.firstname),
             text(r.lastname),
             text(r.email),
             text(r.phonenumber),
+            formatDateTime(r.created_at, offsetMs),
           ])
           .commit();
       });

@@ -2,6 +2,7 @@
 // page's loader and action, used by service_plan/{planId}/{path?} and free_plan/{planId}/{path?}.
 import { json } from "@remix-run/node";
 import { confirmationNeeded } from "~/lib/confirm";
+import { formatQuantity } from "~/lib/format";
 import { FREE_EVERY, limitText, servicePlanSchema } from "~/lib/schemas/plans";
 import { notFound, requirePermission, type OrgContext } from "~/services/guard.server";
 import { policyChoices } from "~/services/prepaid/policies.server";
@@ -34,7 +35,7 @@ export function planRow(plan: ServicePlan) {
     bandwidth_policy: plan.bandwidth_policy_name ?? "No limit",
     time_limit: limitText(plan.time_limit, plan.time_limit_unit),
     data_limit: limitText(plan.usage_limit, plan.usage_limit_unit),
-    validity: `${plan.validity} ${plan.validity_units}`,
+    validity: formatQuantity(plan.validity, plan.validity_units),
     simultaneous_connections: plan.simultaneous_connections,
     price: plan.free_internet ? "Free" : kes(plan.price_cents),
     subscriptions: plan.subscriptions_count,

@@ -25,6 +25,7 @@ import {
 import { requireOrg } from "~/services/guard.server";
 import { listMpesaTransactions } from "~/services/prepaid/mpesa-transactions.server";
 import { Time, useOrgClock } from "~/components/ui/time";
+import { displayPhone } from "~/lib/phone";
 import { formatOffset } from "~/lib/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "M-Pesa Transactions | Mlango" }];
@@ -50,7 +51,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     );
     throw json({ message: MPESA_TRANSACTIONS_MESSAGES.failed }, { status: 500 });
   });
-  return json({ orgId: ctx.org.id, personalData, error: null, range: window.range, list, page });
+  const rows = page.rows.map((row) => ({ ...row, phone_number: displayPhone(row.phone_number) }));
+  return json({ orgId: ctx.org.id, personalData, error: null, range: window.range, list, page: { ...page, rows } });
 }
 
 const BADGE = {

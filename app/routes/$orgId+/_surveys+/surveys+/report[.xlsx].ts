@@ -29,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   // A page past the last one is empty, not the last page again.
   if (page.rows.length === 0 || page.pagination.current_page !== parsed.data.page) return refuse(SURVEY_MESSAGES.noPageRows, 404);
-  return new Response(responsesXlsxStream(page), {
+  return new Response(responsesXlsxStream(page, ctx.org.clock.offsetMs), {
     headers: {
       "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
       "Content-Disposition": `attachment; filename="${xlsxFileName(page.pagination.current_page)}"`,
