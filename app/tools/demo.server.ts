@@ -211,8 +211,12 @@ export async function generateDemoData(options: DemoOptions = {}): Promise<DemoR
 
   await rebuildRollups(orgId);
   log("analytics roll-ups rebuilt");
-  const ctx = await createDemoSplashPages(organization, ownerId, venueIds);
-  log("splash pages: two published, one draft");
+  const ctx = await createDemoSplashPages(
+    organization,
+    ownerId,
+    profiles.map((profile, v) => ({ id: venueIds[v], kind: profile.kind })),
+  );
+  log("splash pages: the cafés' and the hotels' published, the mall's a draft");
   await createDemoPrepaid(ctx, now);
   log("prepaid: two plans for sale, a free plan, 50 vouchers, M-Pesa with the fake Daraja's demo credentials");
   await createDemoMarketing(ctx, now, options.smsCallbackKey);

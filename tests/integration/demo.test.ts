@@ -115,6 +115,78 @@ describe("demo data generator", () => {
     expect(sum("download")).toBeGreaterThan(5 * sum("upload"));
   });
 
+  it("tells the truth: voucher and M-Pesa sign-ins have their codes and payments, each kind of network its page, no more conversions than clicks", async () => {
+    const { organizationId } = await generateDemoData({ ...SMALL, venues: 5, now: Date.now(), ownerId: (await makeUser()).id });
+    const n = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
+    const signedIn = async (mode: string) =>
+      n(
+        await db
+          .selectFrom("connections")
+          .where("organization_id", "=", organizationId)
+          .where("authorization_mode", "=", mode)
+          .where("authorized_at", "is not", null)
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirst(),
+      );
+    const vouchers = await signedIn("VOUCHER");
+    expect(vouchers).toBeGreaterThan(0);
+    const group = await db
+      .selectFrom("voucher_groups")
+      .select(["id", "redeemed_entries"])
+      .where("organization_id", "=", organizationId)
+      .executeTakeFirstOrThrow();
+    expect(Number(group.redeemed_entries)).toBe(vouchers);
+    const used = await db
+      .selectFrom("vouchers")
+      .where("voucher_group_id", "=", group.id)
+      .where("uses", "=", 1)
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirst();
+    expect(n(used)).toBe(vouchers);
+
+    const mpesa = await signedIn("MPESA");
+    expect(mpesa).toBeGreaterThan(0);
+    const paid = await db
+      .selectFrom("mpesa_transactions")
+      .innerJoin("connections", "connections.id", "mpesa_transactions.connection_id")
+      .where("mpesa_transactions.organization_id", "=", organizationId)
+      .where("mpesa_transactions.status", "=", 1)
+      .where("connections.authorization_mode", "=", "MPESA")
+      .whereRef("mpesa_transactions.created_at", "<", "connections.authorized_at")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirst();
+    expect(n(paid)).toBe(mpesa);
+
+    // The catalogue's first five networks: a café, a mall, a hotel, a resort, a mall.
+    const pages = await db
+      .selectFrom("venues")
+      .leftJoin("splash_pages", "splash_pages.id", "venues.splash_page_id")
+      .select(["venues.name", "splash_pages.name as page"])
+      .where("venues.organization_id", "=", organizationId)
+      .orderBy("venues.id")
+      .execute();
+    expect(pages.map((p) => p.page)).toEqual(["Café welcome", null, "Hotel lobby", null, null]);
+    const ruled = await db
+      .selectFrom("splash_display_settings as s")
+      .innerJoin("splash_pages as p", "p.id", "s.splash_page_id")
+      .innerJoin("splash_display_setting_access_points as sa", "sa.display_setting_id", "s.id")
+      .innerJoin("access_points as a", "a.id", "sa.access_point_id")
+      .innerJoin("venues as v", "v.id", "a.venue_id")
+      .select(["p.name as page", "v.name as venue"])
+      .distinct()
+      .where("s.organization_id", "=", organizationId)
+      .execute();
+    expect(ruled).toEqual([{ page: "Hotel lobby", venue: pages[3]!.name }]);
+
+    const ads = await db
+      .selectFrom("ad_hourly")
+      .where("organization_id", "=", organizationId)
+      .select((eb) => [eb.fn.sum<number>("clicks").as("clicks"), eb.fn.sum<number>("conversions").as("conversions")])
+      .executeTakeFirstOrThrow();
+    expect(Number(ads.clicks)).toBeGreaterThan(0);
+    expect(Number(ads.conversions)).toBeLessThanOrEqual(Number(ads.clicks));
+  });
+
   it("links every connection to a venue, access point, customer and device of its own organisation", async () => {
     const now = Date.now();
     // Two organisations in one database, so a link across them would show.

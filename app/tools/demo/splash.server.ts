@@ -1,17 +1,19 @@
 // The demo's splash pages, made through the splash services as an operator would: the café and
-// hotel templates published as two networks' pages, a display rule greeting first-time guests at a
-// third network, and the mall template left as an unpublished draft.
+// hotel templates published as the pages of the cafés and the hotels, a display rule greeting
+// first-time guests at the resorts with the hotel's page, and the mall template left as an unpublished
+// draft. Each page goes to networks of its own kind: a hotel guest never gets the café's page.
 import { ALL_PERMISSIONS } from "~/lib/permissions";
 import type { OrgContext } from "~/services/guard.server";
 import { copyTemplate, createPage, publishPage } from "~/services/splash/pages.server";
 import { addDisplaySetting } from "~/services/splash/rules.server";
 import { db } from "~/db/db.server";
+import type { VenueKind } from "./catalogue.server";
 
 /** Answers the owner's context it used, for the demo's other operator-made parts. */
 export async function createDemoSplashPages(
   organization: OrgContext["org"],
   ownerId: number,
-  venueIds: readonly number[],
+  venues: readonly { id: number; kind: VenueKind }[],
 ): Promise<OrgContext> {
   const owner = await db
     .selectFrom("users")
@@ -34,21 +36,22 @@ export async function createDemoSplashPages(
   const cafe = await page("cafe", "Café welcome", "Warm welcome for the cafés.", true);
   const hotel = await page("hotel", "Hotel lobby", "For hotel guests.", true);
   await page("mall", "Mall weekend offer", "Draft for the mall's weekend promotion.", false);
-  const [first, second, third] = venueIds;
-  if (first !== undefined) await db.updateTable("venues").set({ splash_page_id: cafe }).where("id", "=", first).execute();
-  if (second !== undefined) await db.updateTable("venues").set({ splash_page_id: hotel }).where("id", "=", second).execute();
-  if (third !== undefined) {
-    const aps = await db.selectFrom("access_points").select("id").where("venue_id", "=", third).execute();
-    if (aps.length) {
-      await addDisplaySetting(ctx, cafe, {
-        access_points: aps.map((a) => a.id),
-        factor: "On",
-        factor_count: 1,
-        factor_type: "Session",
-        start_date: null,
-        end_date: null,
-      });
-    }
+  const ofKind = (...kinds: VenueKind[]) => venues.filter((v) => kinds.includes(v.kind)).map((v) => v.id);
+  const cafes = ofKind("cafe");
+  const hotels = ofKind("hotel");
+  if (cafes.length) await db.updateTable("venues").set({ splash_page_id: cafe }).where("id", "in", cafes).execute();
+  if (hotels.length) await db.updateTable("venues").set({ splash_page_id: hotel }).where("id", "in", hotels).execute();
+  const resorts = ofKind("resort");
+  const aps = resorts.length ? await db.selectFrom("access_points").select("id").where("venue_id", "in", resorts).execute() : [];
+  if (aps.length) {
+    await addDisplaySetting(ctx, hotel, {
+      access_points: aps.map((a) => a.id),
+      factor: "On",
+      factor_count: 1,
+      factor_type: "Session",
+      start_date: null,
+      end_date: null,
+    });
   }
   return ctx;
 }
