@@ -141,10 +141,11 @@ test("an operator creates, edits and deletes a survey; a guest answers it; the r
   const answers = [2, 3].map((r) => [sheet.getRow(r).getCell(2).value, sheet.getRow(r).getCell(3).value]);
   expect(answers).toEqual(
     expect.arrayContaining([
-      ["How was the Wi-Fi?", "4"],
+      ["How was the Wi-Fi?", 4], // a rating is a number the spreadsheet can average
       ["What brought you here?", "Work"],
     ]),
   );
+  expect(sheet.getRow(1).getCell(8).value).toBe("Answered At (UTC)");
 
   // Delete, after the confirmation.
   await page.goto(`/${setup.orgId}/surveys`);
