@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  # A node_modules that is a link to another checkout's is shared: npm ci would empty that one first.
+  if [ -L node_modules ]; then
+    echo "node_modules links to $(readlink node_modules), which is older than package-lock.json: not reinstalling a shared copy; run npm ci where it lives." >&2
+    exit 1
+  fi
   mkdir -p data
   log=data/npm-ci.log
   echo "Installing packages (npm ci; its output goes to $log)…"
