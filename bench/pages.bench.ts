@@ -1,7 +1,8 @@
 // Page benchmark: server time to first byte of whole pages, measured over HTTP against the
 // production build (`npx remix build` first) on the analytics benchmark's data — one organisation
 // with 5,000,000 connections over a year across 20 venues, 200,000 customers, 300,000 devices.
-//   tsx bench/pages.bench.ts [--runs N] [--connections N]   SQLite (data/bench/analytics-<N>.db)
+//   tsx bench/pages.bench.ts [--runs N] [--connections N] [--port N] [--only TEXT] [--profile]
+//                                                           SQLite (data/bench/analytics-<N>.db)
 //   BENCH_POSTGRES_URL=postgres://… tsx bench/pages.bench.ts   PostgreSQL too
 // The data is built by `npm run bench -- analytics [--pg]` (`--connections N` for a
 // smaller set); this script refuses to run without it rather than quietly timing an empty database.
@@ -9,6 +10,10 @@
 // wire): the HTML plus every script and stylesheet it references, for a first visit (nothing cached)
 // and a repeat visit (what is not cached as immutable, so in practice the HTML), and the same first
 // visit uncompressed. Scripts a page imports later (maplibre on the map) are not counted.
+// Beside the times, the server's CPU time per request (user + system, from /proc), printed under
+// /healthz's in the same run: CPU time moves much less with the machine's other load than latency.
+// --only TEXT times only the pages whose name contains TEXT (and /healthz); --port N moves the
+// server (3190); --profile writes the server's CPU profiles (node --cpu-prof) to data/bench/pages/.
 // Pages: the login page, the home dashboard with the default layout (1, 30, 365 days), every report (30 days),
 // the network overview (30 days) and the connections list (page 1 and 1,000, with and without search).
 import { fork, spawn, type ChildProcess } from "node:child_process";
@@ -18,12 +23,16 @@ import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { serverCpuMs } from "./engine-harness";
 
 const ORGANIZATION = "Analytics benchmark";
-const PORT = 3190;
+const PORT_DEFAULT = 3190;
 const DAY = 86_400_000;
+const PROFILE_DIR = "data/bench/pages";
 
 interface Timing {
+  /** the server process's CPU time per request, ms */
+  cpuMs: number;
   p50: number;
   p95: number;
   /** p95 of the whole response, body included. */
@@ -52,8 +61,16 @@ interface Prepared {
 
 // The database module reads DATABASE_URL once per process, so each engine is prepared in a child.
 const { values } = parseArgs({
-  options: { runs: { type: "string" }, prepare: { type: "string" }, connections: { type: "string" } },
+  options: {
+    runs: { type: "string" },
+    prepare: { type: "string" },
+    connections: { type: "string" },
+    port: { type: "string" },
+    only: { type: "string" },
+    profile: { type: "boolean" },
+  },
 });
+const PORT = Number(values.port ?? PORT_DEFAULT);
 const runs = Number(values.runs ?? 20);
 const CONNECTIONS = Number((values.connections ?? "5000000").replace(/_/g, ""));
 if (!Number.isSafeInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`Not a positive whole number: ${values.connections}`);
@@ -126,16 +143,24 @@ async function benchEngine(databaseUrl: string): Promise<Row[]> {
       ["connections list, page 1, search a venue", `${org}/connections?search=Kahawa`],
       ["connections list, page 1,000, search a venue", `${org}/connections?search=Kahawa&page=1000`],
     ];
-    const rows: Row[] = [];
-    for (const [page, path] of pages) {
+    const chosen = pages.filter(([page]) => !values.only || page.includes(values.only));
+    // /healthz first: the floor every request pays (Express, headers, one database query), measured
+    // in the same run as the pages. Cheap, so more requests than a page gets: /proc counts in ticks.
+    const rows: Row[] = [
+      { page: "/healthz (the floor)", ...(await timePage("/healthz", "", server.pid, runs * 20)), ...(await transferOf("/healthz", "")) },
+    ];
+    for (const [page, path] of chosen) {
       const auth = path === "/login" ? "" : token; // the login page as a signed-out visitor sees it
-      rows.push({ page, ...(await timePage(path, auth)), ...(await transferOf(path, auth)) });
+      rows.push({ page, ...(await timePage(path, auth, server.pid)), ...(await transferOf(path, auth)) });
       process.stdout.write(".");
     }
     process.stdout.write("\n");
     return rows;
   } finally {
+    // Waiting for the exit: a --cpu-prof profile is written then.
+    const exited = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGTERM");
+    await exited;
   }
 }
 
@@ -181,7 +206,8 @@ async function prepare(databaseUrl: string): Promise<Prepared> {
 }
 
 async function startServer(databaseUrl: string): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ["server.mjs"], {
+  const profile = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const server = spawn(process.execPath, [...profile, "server.mjs"], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -192,6 +218,8 @@ async function startServer(databaseUrl: string): Promise<ChildProcess> {
       SESSION_SECRET: "pages-benchmark-secret-0123456789abcdef",
       SECRETS_KEY: "0".repeat(64),
       REPORT_SCHEDULER: "off",
+      // No queue polling in the background: its CPU would be counted against the pages.
+      JOBS_WORKER: "off",
       LOG_LEVEL: "silent",
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -209,13 +237,15 @@ async function startServer(databaseUrl: string): Promise<ChildProcess> {
 }
 
 /** Time to the response's headers (Remix sends them once every loader has answered), after 2 warm-ups. */
-async function timePage(path: string, token: string): Promise<Timing> {
+async function timePage(path: string, token: string, serverPid: number | undefined, count = runs): Promise<Timing> {
   const headers = { ...(token ? { Authorization: `Bearer ${token}` } : {}), Accept: "text/html" };
   let status = 0;
   let bytes = 0;
   const samples: number[] = [];
   const full: number[] = [];
-  for (let i = 0; i < runs + 2; i++) {
+  let cpuBefore = 0;
+  for (let i = 0; i < count + 2; i++) {
+    if (i === 2) cpuBefore = serverCpuMs(serverPid);
     const started = performance.now();
     const response = await fetch(`http://127.0.0.1:${PORT}${path}`, {
       headers,
@@ -229,11 +259,12 @@ async function timePage(path: string, token: string): Promise<Timing> {
       full.push(performance.now() - started);
     }
   }
+  const cpuMs = (serverCpuMs(serverPid) - cpuBefore) / count;
   const at = (values: number[], q: number) => {
     const sorted = [...values].sort((a, b) => a - b);
     return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   };
-  return { p50: at(samples, 0.5), p95: at(samples, 0.95), fullP95: at(full, 0.95), kb: bytes / 1024, status };
+  return { cpuMs, p50: at(samples, 0.5), p95: at(samples, 0.95), fullP95: at(full, 0.95), kb: bytes / 1024, status };
 }
 
 /** One GET as a browser sends it, counting the body's bytes as they come over the wire. */
@@ -287,11 +318,26 @@ async function transferOf(path: string, token: string): Promise<Transfer> {
 }
 
 function printTable(engine: string, rows: Row[]): void {
+  const floor = rows[0].cpuMs;
   const table = [
-    ["page", "status", "TTFB p50 ms", "TTFB p95 ms", "full p95 ms", "KB", "first visit KB", "repeat KB", "first, uncompressed KB"],
+    [
+      "page",
+      "status",
+      "CPU ms/req",
+      "× /healthz",
+      "TTFB p50 ms",
+      "TTFB p95 ms",
+      "full p95 ms",
+      "KB",
+      "first visit KB",
+      "repeat KB",
+      "first, uncompressed KB",
+    ],
     ...rows.map((r) => [
       r.page,
       String(r.status),
+      r.cpuMs.toFixed(2),
+      (r.cpuMs / floor).toFixed(1),
       r.p50.toFixed(1),
       r.p95.toFixed(1),
       r.fullP95.toFixed(1),
@@ -303,6 +349,7 @@ function printTable(engine: string, rows: Row[]): void {
   ];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   console.log(`\n${engine}: ${CONNECTIONS.toLocaleString("en-US")} connections; ${runs} requests per page after 2 warm-ups, one at a time`);
+  console.log("CPU ms/req: the server process's CPU time (user + system) per request; × /healthz: that over /healthz's in this run");
   console.log(
     "KB: the HTML as decoded; first visit / repeat: HTML + scripts + stylesheets on the wire (br or gzip), repeat without immutable-cached files",
   );

@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # The README's run command: install, build, migrate, load demo data into an empty database, serve.
+# Ports: the console on PORT (3000), the fake Daraja on DARAJA_PORT (3199), the fake Africa's Talking
+# on AFRICASTALKING_PORT (3198), FreeRADIUS (when installed) on RADIUS_AUTH_PORT/RADIUS_ACCT_PORT
+# (1812/1813). The request log (a JSON line per request) is left out unless DEMO_REQUEST_LOG=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "Mlango demo: the console on port ${PORT:-3000}, the fake Daraja on ${DARAJA_PORT:-3199}, the fake Africa's Talking on ${AFRICASTALKING_PORT:-3198}, FreeRADIUS (if installed) on ${RADIUS_AUTH_PORT:-1812}/${RADIUS_ACCT_PORT:-1813}."
+echo "  Another port: PORT=…, DARAJA_PORT=…, AFRICASTALKING_PORT=…, RADIUS_AUTH_PORT=… RADIUS_ACCT_PORT=… npm run demo"
 bash scripts/ensure-deps.sh
+echo "Building the app (remix build)…"
 npx remix build
 node scripts/precompress-build.mjs
 mkdir -p data
@@ -51,14 +57,22 @@ if [ -x /usr/sbin/freeradius ] && [ -e /usr/lib/freeradius/rlm_rest.so ]; then
   RADIUS_STARTED=1
 fi
 npx tsx app/tools/cli/main.ts demo ${DEMO_SMS_CALLBACK_KEY:+--sms-callback-key "$DEMO_SMS_CALLBACK_KEY"}
+echo "Starting the server…"
 # Live guests for the console to show: once the server answers, the gateway simulator plays a dozen
 # guests through the real guest path (a Meraki network, "Simulator Lab") and leaves them online; three
 # more buy a plan with M-Pesa from the connect page, paid through the fake Daraja started above.
 (
+  answered=""
   for _ in $(seq 1 90); do
-    node -e "fetch('http://127.0.0.1:${PORT:-3000}/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" && break
+    node -e "fetch('http://127.0.0.1:${PORT:-3000}/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" && answered=1 && break
     sleep 1
   done
+  if [ -z "$answered" ]; then
+    echo "The server did not answer on port ${PORT:-3000} within 90 s: see the lines above."
+    exit 0
+  fi
+  # Printed once the server answers, not before (the demo owner: DEMO_LOGIN in app/tools/demo.server.ts).
+  echo "Mlango is ready: sign in at ${PUBLIC_URL}/login as admin@example.com / mlango-demo (Ctrl-C stops the demo)."
   npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 12 --buyers 3 --make meraki --stay > data/simulator.log 2>&1 \
     && echo "Live guests: the gateway simulator played 12 guests and 3 M-Pesa purchases through the network \"Simulator Lab\"; those it left online show in the console (data/simulator.log)." \
     || echo "The gateway simulator could not add live guests: see data/simulator.log."
@@ -69,4 +83,8 @@ npx tsx app/tools/cli/main.ts demo ${DEMO_SMS_CALLBACK_KEY:+--sms-callback-key "
       || echo "The RADIUS simulation failed: see data/simulator-radius.log and data/freeradius.log."
   fi
 ) &
-exec node server.mjs
+# The request log floods a terminal: the demo shows the server's other lines only, unless asked.
+if [ "${DEMO_REQUEST_LOG:-}" = "1" ]; then
+  exec node server.mjs
+fi
+node server.mjs | grep --line-buffered -v '^{"at":"[^"]*","method":'

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/services/guard.server";
 import { canCreateOrganization, countPendingInvitations, listUserOrganizations } from "~/services/organizations.server";
@@ -15,6 +15,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     canCreateOrganization(user.id),
     getSession(request),
   ]);
+  // Nothing to choose: a member of one organisation, with no invitation waiting, goes straight to it.
+  if (organizations.length === 1 && pendingInvitations === 0) throw redirect(`/${organizations[0].id}`);
   return json({
     user: { firstName: user.first_name },
     organizations,

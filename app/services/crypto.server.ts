@@ -1,12 +1,6 @@
 import crypto from "node:crypto";
-import { promisify } from "node:util";
+import { scryptInThread as scrypt } from "./password-hashing.server";
 
-const scrypt = promisify(crypto.scrypt) as (
-  password: string,
-  salt: Buffer,
-  keylen: number,
-  options: crypto.ScryptOptions,
-) => Promise<Buffer>;
 /** OWASP's current scrypt parameters (2^17 × 8 × 1: 128 MiB and ~250 ms here per hash). */
 export const OWASP_SCRYPT = { N: 2 ** 17, r: 8, p: 1 };
 /**

@@ -1,7 +1,6 @@
 // The deterministic demo data: a Kenyan guest Wi-Fi operator with venues, access points,
 // customers, devices and months of connections. The same seed (and `now`) always gives
 // the same data; sizes scale to millions of connections in constant memory.
-import { getEnv } from "~/env.server";
 import type { Permission } from "~/lib/permissions";
 import { createOrganization } from "~/services/organizations.server";
 import { db } from "~/db/db.server";
@@ -251,7 +250,7 @@ async function createTeam(orgId: number): Promise<void> {
 
 /**
  * Loads the demo when the database has no users yet (a fresh install); returns whether it did.
- * Prints progress and, at the end, how to sign in.
+ * Prints progress; how to sign in is printed by scripts/demo.sh once the server answers.
  */
 export async function loadDemoIfEmpty(options: Omit<DemoOptions, "ownerId"> = {}): Promise<boolean> {
   const log = options.log ?? console.log;
@@ -261,6 +260,5 @@ export async function loadDemoIfEmpty(options: Omit<DemoOptions, "ownerId"> = {}
   const result = await generateDemoData({ ...options, log });
   const rate = Math.round(result.connections / result.seconds);
   log(`Demo data loaded in ${result.seconds.toFixed(1)} s (${count(result.connections)} connections, ${count(rate)} connections/s)`);
-  log(`Sign in at ${getEnv().PUBLIC_URL}/login as ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   return true;
 }

@@ -18,9 +18,11 @@ test("creates a network from the list, opens it, edits its settings and deletes 
   await page.getByLabel("Address").fill("Westlands, Nairobi");
   await page.getByLabel("Phone number").fill("0712 345 678");
   await page.getByRole("button", { name: "Create" }).click();
-  // The new network's profile, not the list.
-  await expect(page).toHaveURL(/\/venues\/\d+\/overview$/);
+  // Spec 2: back to the networks list, the new network in it; its name opens its profile.
+  await expect(page).toHaveURL(`/${org.id}/venues`);
   await expect(page.getByText("Network Sarit Centre created.")).toBeVisible();
+  await page.getByRole("link", { name: "Sarit Centre" }).first().click();
+  await expect(page).toHaveURL(/\/venues\/\d+(\/overview)?$/);
   await expect(page.getByRole("heading", { level: 1, name: "Sarit Centre" })).toBeVisible();
   await expect(page.getByText("Currently Connected")).toBeVisible();
   await expect(page.getByText("Traffic flow")).toBeVisible();

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { buildDevice } from "~/tools/factories.server";
 import { refusalMessage } from "~/lib/permissions";
-import { ACCESS_POINT_MESSAGES } from "~/lib/schemas/access-points";
+import { ACCESS_POINT_MESSAGES, makeLabel } from "~/lib/schemas/access-points";
 import { VENUE_MESSAGES } from "~/lib/schemas/venues";
 import * as apIndex from "~/routes/$orgId+/_networks+/ap+/$apId+/_index";
 import * as apConnections from "~/routes/$orgId+/_networks+/ap+/$apId+/connections";
@@ -107,6 +107,24 @@ describe("new hotspot", () => {
     ).json();
     expect(overCanvas.error).toEqual({ layout_x: [ACCESS_POINT_MESSAGES.layoutXInvalid] });
     expect(await db.selectFrom("access_points").select("id").execute()).toEqual([]);
+  });
+
+  it("takes the brand's spelling Ruckus and the spec's Rukus alike, and stores the spec's value", async () => {
+    const { org, owner } = await makeOrg();
+    const venue = await insertVenue(org.id);
+    const params = { orgId: String(org.id) };
+    for (const [make, mac] of [
+      ["Ruckus", "aa:bb:cc:00:00:01"],
+      ["Rukus", "aa:bb:cc:00:00:02"],
+    ]) {
+      const res = await callRoute(apCreate.action, owner.id, `/${org.id}/ap/create`, params, apForm(venue.id, { make, mac_address: mac }));
+      expect(res.status).toBe(302);
+    }
+    expect((await db.selectFrom("access_points").select("make").execute()).map((r) => r.make)).toEqual(["Rukus", "Rukus"]);
+    // What a person reads names the brand as it is spelt.
+    expect(ACCESS_POINT_MESSAGES.makeInvalid).toBe("Choose one of Meraki, Mikrotik, Cisco Controller, Ruckus or Mlango.");
+    expect(makeLabel("Rukus")).toBe("Ruckus");
+    expect(makeLabel("Meraki")).toBe("Meraki");
   });
 
   it("creates the access point with its MAC normalised and its typed positions, then opens its details", async () => {

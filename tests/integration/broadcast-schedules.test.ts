@@ -12,6 +12,7 @@ import { formatUtcDateTime } from "~/lib/time";
 import * as schedulesPage from "~/routes/$orgId+/_marketing+/broadcast+/$id.schedules";
 import { DISPATCH_JOB } from "~/services/marketing/dispatch.server";
 import { cancelSchedule, createSchedule, SCHEDULE_MESSAGES } from "~/services/marketing/schedules.server";
+import { buildCustomer } from "~/tools/factories.server";
 import { makeMember, makeOrg, makeRequest, makeUser, run, sessionCookie } from "../fixtures";
 import { contextOf, toastOf } from "../fixtures/records";
 
@@ -82,11 +83,34 @@ describe("scheduling a broadcast", () => {
     const { orgId, owner } = await world();
     const id = await broadcast(orgId);
     const regulars = await group(orgId, "Regulars");
+    // Six customers in the group (its filters are empty): four agreed to marketing, of whom three
+    // have an e-mail address and all a phone number; another organisation's customer does not count.
+    const consent = { marketing_opt_in_at: Date.now() - MINUTE };
+    for (const fields of [
+      { ...consent, email_address: "a@example.com" },
+      { ...consent, email_address: "b@example.com" },
+      { ...consent, email_address: "c@example.com" },
+      consent,
+      { email_address: "d@example.com" },
+      {},
+    ])
+      await db.insertInto("customers").values(buildCustomer(orgId, fields)).execute();
+    const other = await world("Other Cafe");
+    await db
+      .insertInto("customers")
+      .values(buildCustomer(other.orgId, { ...consent, email_address: "e@example.com" }))
+      .execute();
     const before = Date.now();
     const res = await post(owner.id, orgId, id, { intent: "schedule", groups: String(regulars) });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/${orgId}/broadcast/${id}/schedules`);
-    expect(await toastOf(res)).toMatchObject({ type: "success", message: SCHEDULE_MESSAGES.scheduledNow });
+    expect(await toastOf(res)).toMatchObject({
+      type: "success",
+      message: `${SCHEDULE_MESSAGES.scheduledNow} ${SCHEDULE_MESSAGES.reach(6, { EMAIL: 3, SMS: 4 })}`,
+    });
+    expect(SCHEDULE_MESSAGES.reach(6, { EMAIL: 3, SMS: 4 })).toBe(
+      "It reaches 3 by e-mail and 4 by SMS of the 6 customers in the chosen groups: those who agreed to marketing messages and have the address.",
+    );
     const [schedule] = await schedulesOf(id);
     expect(schedule).toMatchObject({
       organization_id: orgId,
@@ -121,7 +145,9 @@ describe("scheduling a broadcast", () => {
       dispatch_at: at,
     });
     expect(res.status).toBe(302);
-    expect(await toastOf(res)).toMatchObject({ message: SCHEDULE_MESSAGES.scheduled(at.replace("T", " "), "UTC") });
+    expect(await toastOf(res)).toMatchObject({
+      message: `${SCHEDULE_MESSAGES.scheduled(at.replace("T", " "), "UTC")} ${SCHEDULE_MESSAGES.reach(0, { SMS: 0 })}`,
+    });
     const [schedule] = await schedulesOf(id);
     expect(schedule).toMatchObject({ channel: "SMS", status: "Scheduled" });
     expect(Number(schedule.dispatch_at)).toBe(Date.parse(`${at}:00Z`));

@@ -206,9 +206,11 @@ describe("a broadcast's sections", () => {
     const page: Json = await (await call(email.loader, owner.id, orgId, `broadcast/${id}/email`, params)).json();
     // The page gets the HTML as data for the sandboxed preview frame (srcdoc), not as markup of its own.
     expect(page.values).toEqual({ email_html: html, email_text: "Karibu\r\nsana" });
-    const cleared = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, { email_html: "  ", email_text: "" });
-    expect(cleared.status).toBe(302);
-    expect(await row(id)).toMatchObject({ email_html: null, email_text: null });
+    // An empty e-mail is refused with a message, and the saved one stays.
+    const empty = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, { email_html: "  ", email_text: "" });
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as Json).error.email_html).toEqual([BROADCAST_MESSAGES.emailRequired]);
+    expect(await row(id)).toMatchObject({ email_html: html, email_text: "Karibu\r\nsana" });
     const huge = await call(email.action, owner.id, orgId, `broadcast/${id}/email`, params, { email_html: "x".repeat(200_001) });
     expect(huge.status).toBe(400);
     expect(((await huge.json()) as Json).error.email_html).toEqual([BROADCAST_MESSAGES.tooLong]);
@@ -234,9 +236,13 @@ describe("a broadcast's sections", () => {
     const tooLong = await call(sms.action, owner.id, orgId, `broadcast/${id}/sms`, params, { sms: "😀".repeat(400) });
     expect(tooLong.status).toBe(400);
     expect(((await tooLong.json()) as Json).error.sms).toEqual([BROADCAST_MESSAGES.smsTooLong(13, SMS_MAX_SEGMENTS)]);
-    const cleared = await call(sms.action, owner.id, orgId, `broadcast/${id}/sms`, params, { sms: "" });
-    expect(cleared.status).toBe(302);
-    expect((await row(id))!.sms).toBeNull();
+    // An empty SMS is refused with a message, and the saved one stays.
+    for (const empty of ["", "  \r\n "]) {
+      const refused = await call(sms.action, owner.id, orgId, `broadcast/${id}/sms`, params, { sms: empty });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as Json).error.sms).toEqual([BROADCAST_MESSAGES.smsRequired]);
+    }
+    expect((await row(id))!.sms).toBe("Karibu!\nHalf price {today}");
   });
 
   it("shows the sections to view_broadcasts but refuses its changes", async () => {

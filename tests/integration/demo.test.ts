@@ -249,7 +249,8 @@ describe("loadDemoIfEmpty", () => {
     const log = (line: string) => lines.push(line);
     expect(await loadDemoIfEmpty({ ...SMALL, log })).toBe(true);
     expect(lines).toContainEqual(expect.stringMatching(/^Demo data loaded in \d+\.\d s \(2,000 connections, [\d,]+ connections\/s\)$/));
-    expect(lines.at(-1)).toMatch(/^Sign in at https?:\/\/\S+\/login as admin@example\.com \/ mlango-demo$/);
+    // How to sign in is printed by scripts/demo.sh once the server answers, not before it listens.
+    expect(lines.filter((line) => line.includes("/login"))).toEqual([]);
 
     expect(await loadDemoIfEmpty({ ...SMALL, log })).toBe(false);
     const organizations = await db.selectFrom("organizations").select("id").execute();

@@ -92,6 +92,7 @@ describe("service plans and bandwidth policies in the data API", () => {
       time_limit_unit: "Hrs",
       usage_limit: "1",
       usage_limit_unit: "GBs",
+      validity: "2",
     });
     const daily = await plan(ctx, {
       name: "Daily",

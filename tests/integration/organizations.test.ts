@@ -43,6 +43,20 @@ describe("organisation chooser (/)", () => {
     expect(data.canCreate).toBe(true);
   });
 
+  it("sends a member of one organisation, with no invitation waiting, straight to it", async () => {
+    const user = await makeUser();
+    const { org } = await makeOrg("Only Cafe", user);
+    const res = await run(async () => chooserLoader({ request: makeRequest("/", { cookie: await sessionCookie(user.id) }), ...noParams }));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe(`/${org.id}`);
+
+    const { org: second } = await makeOrg("Second Hotel");
+    await insertMembership(second.id, user.id, null, "Accepted");
+    const both = await run(async () => chooserLoader({ request: makeRequest("/", { cookie: await sessionCookie(user.id) }), ...noParams }));
+    expect(both.status).toBe(200);
+    expect((await both.json()).organizations).toHaveLength(2);
+  });
+
   it("sends a visitor without a session to login", async () => {
     const res = await run(() => chooserLoader({ request: makeRequest("/"), ...noParams }));
     expect(res.status).toBe(302);

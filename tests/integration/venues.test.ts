@@ -156,7 +156,8 @@ describe("new network", () => {
     );
     expect(res.status).toBe(302);
     const row = await db.selectFrom("venues").selectAll().executeTakeFirstOrThrow();
-    expect(res.headers.get("Location")).toBe(`/${org.id}/venues/${row.id}/overview`);
+    // Spec 2: back to the networks list.
+    expect(res.headers.get("Location")).toBe(`/${org.id}/venues`);
     expect(await toastOf(res)).toEqual({ type: "success", message: "Network Java House created." });
     expect(row).toMatchObject({
       organization_id: org.id,

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { ErrorList, Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
 import { CANVAS_HEIGHT, CANVAS_WIDTH } from "~/lib/layout";
-import { accessPointSchema, AP_MAKES } from "~/lib/schemas/access-points";
+import { accessPointSchema, AP_MAKES, makeLabel } from "~/lib/schemas/access-points";
 
 export interface AccessPointFormValues {
   name?: string;
@@ -31,7 +31,7 @@ interface AccessPointFormProps {
   backTo: string;
 }
 
-const MAKE_OPTIONS = AP_MAKES.map((m) => ({ value: m, label: m }));
+const MAKE_OPTIONS = AP_MAKES.map((m) => ({ value: m, label: makeLabel(m) }));
 
 /**
  * The access point form (create and edit). Positions are typed numbers, so an access point can be

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { DataTable } from "~/components/ui/data-table";
 import { formatCount } from "~/lib/format";
+import { makeLabel } from "~/lib/schemas/access-points";
 
 export interface AccessPointRow {
   id: number;
@@ -32,7 +33,7 @@ export function AccessPointsTable({ orgId, rows, empty }: { orgId: number; rows:
             </Link>
           ),
         },
-        { header: "Make", cell: (ap) => ap.make },
+        { header: "Make", cell: (ap) => makeLabel(ap.make) },
         { header: "Mac address", mono: true, nowrap: true, cell: (ap) => ap.mac_address },
         { header: "Serial number", nowrap: true, cell: (ap) => ap.serial_number },
         { header: "Clients", numeric: true, cell: (ap) => formatCount(ap.customersCount) },

@@ -24,8 +24,6 @@ export function BarChart({
     return row;
   });
   const legend = series.length > 1;
-  // A grid line and a tick per labelled point only: a year of days would otherwise draw 365 of each.
-  const ticks = sparseTicks(labels, Math.max(2, Math.floor(width / 80)));
   return (
     <ChartFrame
       title={title}
@@ -38,40 +36,50 @@ export function BarChart({
         rows: seriesTable(series, format),
       }}
     >
-      <Bar
-        width={width}
-        height={height}
-        animate={false}
-        role="presentation"
-        data={rows}
-        keys={keys}
-        indexBy="x"
-        groupMode="grouped"
-        margin={{ top: legend ? 30 : 12, right: 36, bottom: xLegend ? 48 : 36, left: 56 }}
-        padding={0.25}
-        valueScale={{ type: "linear", min: 0 }}
-        axisBottom={{ tickValues: ticks, legend: xLegend, legendOffset: 36, legendPosition: "middle" }}
-        axisLeft={{ legend: yLegend, legendOffset: -46, legendPosition: "middle", tickValues: 5 }}
-        colors={CHART_COLORS}
-        enableLabel={false}
-        enableGridX={false}
-        theme={chartTheme}
-        legends={
-          legend
-            ? [
-                {
-                  dataFrom: "keys",
-                  anchor: "top-left",
-                  direction: "row",
-                  translateY: -26,
-                  itemWidth: Math.min(110, Math.floor((width - 60) / series.length)),
-                  itemHeight: 16,
-                  symbolSize: 10,
-                },
-              ]
-            : []
-        }
-      />
+      {({ width, height, interactive }) => (
+        <Bar
+          width={width}
+          height={height}
+          isInteractive={interactive}
+          renderWrapper={interactive}
+          animate={false}
+          role="presentation"
+          data={rows}
+          keys={keys}
+          indexBy="x"
+          groupMode="grouped"
+          margin={{ top: legend ? 30 : 12, right: 36, bottom: xLegend ? 48 : 36, left: 56 }}
+          padding={0.25}
+          valueScale={{ type: "linear", min: 0 }}
+          // A grid line and a tick per labelled point only: a year of days would otherwise draw 365 of each.
+          axisBottom={{
+            tickValues: sparseTicks(labels, Math.max(2, Math.floor(width / 80))),
+            legend: xLegend,
+            legendOffset: 36,
+            legendPosition: "middle",
+          }}
+          axisLeft={{ legend: yLegend, legendOffset: -46, legendPosition: "middle", tickValues: 5 }}
+          colors={CHART_COLORS}
+          enableLabel={false}
+          enableGridX={false}
+          theme={chartTheme}
+          legends={
+            legend
+              ? [
+                  {
+                    dataFrom: "keys",
+                    anchor: "top-left",
+                    direction: "row",
+                    translateY: -26,
+                    itemWidth: Math.min(110, Math.floor((width - 60) / series.length)),
+                    itemHeight: 16,
+                    symbolSize: 10,
+                  },
+                ]
+              : []
+          }
+        />
+      )}
     </ChartFrame>
   );
 }

@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from "react";
+import { useId, useRef, type ReactNode } from "react";
+import { useWidth } from "./use-width";
 
 export const EMPTY_CHART_MESSAGE = "No data for this period.";
 
@@ -9,10 +10,25 @@ export interface DataTableSpec {
   rows: (string | number)[][];
 }
 
+/** The size a chart is drawn at, and whether it answers the pointer (tooltips). */
+export interface ChartSize {
+  width: number;
+  height: number;
+  interactive: boolean;
+}
+
+/** Below this a chart's labels no longer fit: a narrower cell scales the drawing down instead. */
+const MIN_DRAWN_WIDTH = 240;
+
 /**
- * The frame every chart shares: a visible title, the drawing (an SVG rendered on the server, so it
- * shows without JavaScript), "No data for this period." when there is nothing to draw, and a
- * collapsed table of the same figures for screen readers and for reading exact values.
+ * The frame every chart shares: a visible title, the drawing, "No data for this period." when
+ * there is nothing to draw, and a collapsed table of the same figures for screen readers and for
+ * reading exact values.
+ *
+ * The drawing fits its cell. The server (and a browser without JavaScript) draws it at the chart's
+ * size inside an SVG whose viewBox scales it to the cell's width; once the page runs, it is drawn
+ * again at the cell's measured width (the chart's height; `keepAspect` scales the height too, for
+ * pies), with its tooltips, so a phone gets labels at their size rather than a shrunk picture.
  */
 export function ChartFrame({
   title,
@@ -20,6 +36,7 @@ export function ChartFrame({
   table,
   width,
   height,
+  keepAspect = false,
   actions,
   legend,
   children,
@@ -27,16 +44,25 @@ export function ChartFrame({
   title: string;
   empty: boolean;
   table: DataTableSpec;
+  /** The size it is drawn at on the server, and at most, with keepAspect, in the browser. */
   width: number;
   height: number;
+  keepAspect?: boolean;
   /** Links beside the title (an export, a "see all"). */
   actions?: ReactNode;
   /** What each colour stands for, in words and figures, below the drawing. */
   legend?: ReactNode;
-  children: ReactNode;
+  children: (size: ChartSize) => ReactNode;
 }) {
   const id = useId();
   const titleId = `${id}-title`;
+  const cell = useRef<HTMLDivElement>(null);
+  const measured = useWidth(cell);
+  let drawn: ChartSize | null = null;
+  if (measured !== null && measured >= MIN_DRAWN_WIDTH) {
+    const w = keepAspect ? Math.min(width, measured) : measured;
+    drawn = { width: w, height: keepAspect ? Math.round((height * w) / width) : height, interactive: true };
+  }
   return (
     <figure className="min-w-0" aria-labelledby={titleId}>
       <figcaption className="flex flex-wrap items-baseline justify-between gap-2">
@@ -49,11 +75,22 @@ export function ChartFrame({
         <p className="mt-3 rounded border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">{EMPTY_CHART_MESSAGE}</p>
       ) : (
         <>
-          {/* A fixed-size drawing scrolls sideways in a narrow cell rather than being cut off. */}
-          <div className="mt-2 overflow-x-auto">
-            <div role="img" aria-labelledby={titleId} style={{ width, height }}>
-              {children}
-            </div>
+          <div ref={cell} className="mt-2 w-full min-w-0">
+            {drawn ? (
+              <div role="img" aria-labelledby={titleId} style={{ width: drawn.width, height: drawn.height }}>
+                {children(drawn)}
+              </div>
+            ) : (
+              <svg
+                role="img"
+                aria-labelledby={titleId}
+                viewBox={`0 0 ${width} ${height}`}
+                className="block h-auto w-full"
+                style={{ maxWidth: width }}
+              >
+                {children({ width, height, interactive: false })}
+              </svg>
+            )}
           </div>
           {legend}
           <details className="mt-2 text-sm">

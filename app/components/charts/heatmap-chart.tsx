@@ -40,23 +40,27 @@ export function HeatmapChart({
         rows: rows.map((r) => [r.id, ...r.cells.map((c) => c.value)]),
       }}
     >
-      <HeatMap
-        width={width}
-        height={height}
-        animate={false}
-        role="presentation"
-        data={rows.map((r) => ({ id: r.id, data: r.cells.map((c) => ({ x: c.x, y: c.value })) }))}
-        margin={{ top: 28, right: 8, bottom: 8, left: 40 }}
-        // Two-digit hours need about 22 px each: a narrow cell labels every second or third hour.
-        axisTop={{ tickSize: 0, tickPadding: 4, tickValues: sparseTicks(columns, Math.max(4, Math.floor((width - 48) / 22))) }}
-        axisLeft={{ tickSize: 0, tickPadding: 4 }}
-        colors={{ type: "sequential", scheme: "blues", minValue: 0 }}
-        emptyColor="#f8fafc"
-        enableLabels={false}
-        borderWidth={1}
-        borderColor="#ffffff"
-        theme={chartTheme}
-      />
+      {({ width, height, interactive }) => (
+        <HeatMap
+          width={width}
+          height={height}
+          isInteractive={interactive}
+          renderWrapper={interactive}
+          animate={false}
+          role="presentation"
+          data={rows.map((r) => ({ id: r.id, data: r.cells.map((c) => ({ x: c.x, y: c.value })) }))}
+          margin={{ top: 28, right: 8, bottom: 8, left: 40 }}
+          // Two-digit hours need about 22 px each: a narrow cell labels every second or third hour.
+          axisTop={{ tickSize: 0, tickPadding: 4, tickValues: sparseTicks(columns, Math.max(4, Math.floor((width - 48) / 22))) }}
+          axisLeft={{ tickSize: 0, tickPadding: 4 }}
+          colors={{ type: "sequential", scheme: "blues", minValue: 0 }}
+          emptyColor="#f8fafc"
+          enableLabels={false}
+          borderWidth={1}
+          borderColor="#ffffff"
+          theme={chartTheme}
+        />
+      )}
     </ChartFrame>
   );
 }

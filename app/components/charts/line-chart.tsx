@@ -30,8 +30,6 @@ export function LineChart({
 }: TimeSeriesChartProps) {
   const labels = xLabels(series);
   const legend = series.length > 1;
-  // A grid line and a tick per labelled point only: a year of days would otherwise draw 365 of each.
-  const ticks = sparseTicks(labels, Math.max(2, Math.floor(width / 80)));
   return (
     <ChartFrame
       title={title}
@@ -44,39 +42,49 @@ export function LineChart({
         rows: seriesTable(series, format),
       }}
     >
-      <Line
-        width={width}
-        height={height}
-        animate={false}
-        role="presentation"
-        data={series.map((s) => ({ id: s.id, data: s.points.map((p) => ({ x: p.x, y: p.y })) }))}
-        margin={{ top: legend ? 30 : 12, right: 36, bottom: xLegend ? 48 : 36, left: 56 }}
-        xScale={{ type: "point" }}
-        yScale={{ type: "linear", min: 0, max: "auto" }}
-        axisBottom={{ tickValues: ticks, legend: xLegend, legendOffset: 36, legendPosition: "middle" }}
-        axisLeft={{ legend: yLegend, legendOffset: -46, legendPosition: "middle", tickValues: 5 }}
-        colors={CHART_COLORS}
-        enableGridX={false}
-        enablePoints={labels.length <= 40}
-        pointSize={5}
-        useMesh
-        enableSlices={false}
-        theme={chartTheme}
-        legends={
-          legend
-            ? [
-                {
-                  anchor: "top-left",
-                  direction: "row",
-                  translateY: -26,
-                  itemWidth: Math.min(110, Math.floor((width - 60) / series.length)),
-                  itemHeight: 16,
-                  symbolSize: 10,
-                },
-              ]
-            : []
-        }
-      />
+      {({ width, height, interactive }) => (
+        <Line
+          width={width}
+          height={height}
+          isInteractive={interactive}
+          renderWrapper={interactive}
+          animate={false}
+          role="presentation"
+          data={series.map((s) => ({ id: s.id, data: s.points.map((p) => ({ x: p.x, y: p.y })) }))}
+          margin={{ top: legend ? 30 : 12, right: 36, bottom: xLegend ? 48 : 36, left: 56 }}
+          xScale={{ type: "point" }}
+          yScale={{ type: "linear", min: 0, max: "auto" }}
+          // A grid line and a tick per labelled point only: a year of days would otherwise draw 365 of each.
+          axisBottom={{
+            tickValues: sparseTicks(labels, Math.max(2, Math.floor(width / 80))),
+            legend: xLegend,
+            legendOffset: 36,
+            legendPosition: "middle",
+          }}
+          axisLeft={{ legend: yLegend, legendOffset: -46, legendPosition: "middle", tickValues: 5 }}
+          colors={CHART_COLORS}
+          enableGridX={false}
+          enablePoints={labels.length <= 40}
+          pointSize={5}
+          useMesh
+          enableSlices={false}
+          theme={chartTheme}
+          legends={
+            legend
+              ? [
+                  {
+                    anchor: "top-left",
+                    direction: "row",
+                    translateY: -26,
+                    itemWidth: Math.min(110, Math.floor((width - 60) / series.length)),
+                    itemHeight: 16,
+                    symbolSize: 10,
+                  },
+                ]
+              : []
+          }
+        />
+      )}
     </ChartFrame>
   );
 }

@@ -36,12 +36,14 @@ export function PieChart({
       empty={drawn.length === 0}
       width={width}
       height={height}
+      keepAspect
       actions={actions}
       table={{ headers: ["Name", valueLabel, "Share"], rows: drawn.map((s) => [s.label, s.value, share(s.value)]) }}
       legend={
         // Words and figures beside each colour, instead of numbers printed on the slices (hard to
         // read on the darker colours) and labels that a narrow cell had no room for.
-        <ul className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2">
+        // Columns only where a whole label fits (a narrow cell gets one), and a long label wraps rather than being cut.
+        <ul className="mt-2 grid grid-cols-[repeat(auto-fill,minmax(min(100%,13rem),1fr))] gap-x-4 gap-y-1 text-sm">
           {drawn.map((s, i) => (
             <li key={`${i}:${s.label}`} className="flex min-w-0 items-baseline gap-2">
               <span
@@ -49,9 +51,7 @@ export function PieChart({
                 className="inline-block h-3 w-3 shrink-0 translate-y-0.5 rounded-sm"
                 style={{ backgroundColor: color(i) }}
               />
-              <span className="min-w-0 truncate text-slate-700" title={s.label}>
-                {s.label}
-              </span>
+              <span className="min-w-0 break-words text-slate-700">{s.label}</span>
               <span className="ml-auto whitespace-nowrap tabular-nums text-slate-900">
                 {formatCount(s.value)} <span className="text-slate-500">({share(s.value)})</span>
               </span>
@@ -60,22 +60,26 @@ export function PieChart({
         </ul>
       }
     >
-      <Pie
-        width={width}
-        height={height}
-        animate={false}
-        role="presentation"
-        // Ids must be unique; two labels that differ only in case stay apart.
-        data={drawn.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value }))}
-        margin={{ top: 8, right: 8, bottom: 8, left: 8 }}
-        enableArcLinkLabels={false}
-        enableArcLabels={false}
-        innerRadius={doughnut ? 0.55 : 0}
-        padAngle={doughnut ? 1 : 0.5}
-        cornerRadius={doughnut ? 2 : 0}
-        colors={CHART_COLORS}
-        theme={chartTheme}
-      />
+      {({ width, height, interactive }) => (
+        <Pie
+          width={width}
+          height={height}
+          isInteractive={interactive}
+          renderWrapper={interactive}
+          animate={false}
+          role="presentation"
+          // Ids must be unique; two labels that differ only in case stay apart.
+          data={drawn.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value }))}
+          margin={{ top: 8, right: 8, bottom: 8, left: 8 }}
+          enableArcLinkLabels={false}
+          enableArcLabels={false}
+          innerRadius={doughnut ? 0.55 : 0}
+          padAngle={doughnut ? 1 : 0.5}
+          cornerRadius={doughnut ? 2 : 0}
+          colors={CHART_COLORS}
+          theme={chartTheme}
+        />
+      )}
     </ChartFrame>
   );
 }

@@ -10,7 +10,7 @@ import {
   type DashboardLayout,
   type RowNode,
 } from "~/lib/dashboard-layout";
-import { EditForm } from "./edit-form";
+import { EditForm, useDashboardEditBusy } from "./edit-form";
 
 /** The dashboard's rows of columns of dashlets; in edit mode with the controls of docs/guide/dashboard.md#edit-mode. */
 export function DashboardGrid({
@@ -25,8 +25,9 @@ export function DashboardGrid({
   editing: boolean;
 }) {
   const rows = editing ? layout.content : layout.content.filter((row) => row.content.some((col) => col.content.length > 0));
+  const busy = useDashboardEditBusy();
   return (
-    <div className="space-y-4">
+    <div className={`space-y-4 transition-opacity ${busy ? "opacity-60" : ""}`} aria-busy={busy ? true : undefined}>
       {rows.map((row, index) => (
         <div key={row.id} className={editing ? "rounded-lg border border-dashed border-indigo-300 p-2" : undefined} data-row={row.id}>
           {editing ? <RowToolbar row={row} index={index} count={rows.length} /> : null}

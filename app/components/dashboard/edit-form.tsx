@@ -37,6 +37,9 @@ export function EditForm({
   const fetcher = useFetcher<EditActionData>({ key: EDIT_FETCHER_KEY });
   const hydrated = useHydrated();
   const busy = fetcher.state !== "idle";
+  // The button that sent the edit under way says so until the dashboard has its new data.
+  const sent = fetcher.formData;
+  const mine = busy && sent?.get("intent") === intent && Object.entries(fields).every(([name, value]) => sent.get(name) === value);
   return (
     <fetcher.Form method="post" preventScrollReset className={className}>
       {Object.entries(fields).map(([name, value]) => (
@@ -44,10 +47,44 @@ export function EditForm({
       ))}
       {hydrated ? <input type="hidden" name="_fetcher" value="1" /> : null}
       {children}
-      <button type="submit" name="intent" value={intent} className={buttonClassName} disabled={busy} aria-busy={busy || undefined}>
+      <button type="submit" name="intent" value={intent} className={buttonClassName} disabled={busy} aria-busy={mine || undefined}>
+        {mine ? <Spinner /> : null}
         {label}
       </button>
     </fetcher.Form>
+  );
+}
+
+function Spinner() {
+  return (
+    <span
+      aria-hidden="true"
+      className="mr-1.5 inline-block h-3 w-3 animate-spin rounded-full border-2 border-current border-r-transparent align-[-1px]"
+    />
+  );
+}
+
+/** Whether a dashboard edit is being saved, or the dashboard is being read again after one. */
+export function useDashboardEditBusy(): false | "saving" | "updating" {
+  const fetcher = useFetcher<EditActionData>({ key: EDIT_FETCHER_KEY });
+  return fetcher.state === "submitting" ? "saving" : fetcher.state === "loading" ? "updating" : false;
+}
+
+/**
+ * Says what an edit click is doing while it runs: saving it, then reading the dashboard again
+ * (which can take seconds with many dashlets), so a click is never met with nothing.
+ */
+export function EditStatus({ className }: { className?: string }) {
+  const busy = useDashboardEditBusy();
+  return (
+    <span role="status" aria-live="polite" className={className}>
+      {busy ? (
+        <>
+          <Spinner />
+          {busy === "saving" ? "Saving the change…" : "Updating the dashboard…"}
+        </>
+      ) : null}
+    </span>
   );
 }
 

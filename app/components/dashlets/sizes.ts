@@ -1,7 +1,7 @@
 import type { Width } from "~/lib/dashboard-layout";
 
-// Charts have a fixed size (they are drawn on the server), so each picks one that fits its cell
-// on a laptop screen; on a narrower screen the drawing scrolls sideways inside its card.
+// The size each chart is drawn at on the server, to fit its cell on a laptop screen; in the browser
+// it is drawn again at its cell's width (ChartFrame), and without JavaScript scaled to fit it.
 const CHART_WIDTH: Record<Width, number> = {
   "width-full": 900,
   "width-3-4": 660,

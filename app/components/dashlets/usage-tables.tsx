@@ -46,23 +46,25 @@ function UsageTable({
 }) {
   if (rows.length === 0) return <p className="text-sm text-slate-500">No data for this period.</p>;
   return (
+    // Fits a 1/3 column: the name wraps, the figures keep to one line with little padding, so
+    // Bandwidth stays in view; only a cell narrower than the figures themselves scrolls.
     <div className="overflow-x-auto">
-      <table className="min-w-full text-left text-sm">
+      <table className="w-full text-left text-sm">
         <thead className="border-b border-slate-200 text-slate-600">
           <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">
+            <th scope="col" className="py-2 pr-2 font-medium">
               #
             </th>
             <th scope="col" className="py-2 pr-3 font-medium">
               {label}
             </th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
+            <th scope="col" className="whitespace-nowrap py-2 pr-2 text-right font-medium">
               Footfall
             </th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
+            <th scope="col" className="whitespace-nowrap py-2 pr-2 text-right font-medium">
               Connections
             </th>
-            <th scope="col" className="py-2 text-right font-medium">
+            <th scope="col" className="whitespace-nowrap py-2 text-right font-medium">
               Bandwidth
             </th>
           </tr>
@@ -70,11 +72,11 @@ function UsageTable({
         <tbody>
           {rows.map((r, i) => (
             <tr key={r.key} className="border-b border-slate-100 last:border-0">
-              <td className="py-2 pr-3 text-slate-500">{i + 1}</td>
-              <td className="py-2 pr-3">{r.name}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{formatCount(r.footfall)}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{formatCount(r.connections)}</td>
-              <td className="py-2 text-right tabular-nums">{formatBytes(r.bandwidth)}</td>
+              <td className="py-2 pr-2 text-slate-500">{i + 1}</td>
+              <td className="break-words py-2 pr-2 [overflow-wrap:anywhere]">{r.name}</td>
+              <td className="whitespace-nowrap py-2 pr-2 text-right tabular-nums">{formatCount(r.footfall)}</td>
+              <td className="whitespace-nowrap py-2 pr-2 text-right tabular-nums">{formatCount(r.connections)}</td>
+              <td className="whitespace-nowrap py-2 text-right tabular-nums">{formatBytes(r.bandwidth)}</td>
             </tr>
           ))}
         </tbody>

@@ -3,8 +3,8 @@
 // editor, whose hidden input carries the same name (so Save posts it) and which saves on its own
 // when it loses focus (docs/guide/splash-pages.md#splash-page-details), after which the page's data
 // is reloaded.
-import { Form, useActionData, useFetcher } from "@remix-run/react";
-import { lazy, Suspense } from "react";
+import { Form, useActionData, useFetcher, useNavigation } from "@remix-run/react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { ClientOnly } from "remix-utils/client-only";
 import { FormErrors, SubmitButton } from "~/components/ui/field";
 
@@ -32,8 +32,16 @@ export function CodeForm({ field, language, label, value, canEdit, action }: Cod
   const actionData = useActionData<Partial<CodeSaveResult> | null>();
   const fetcher = useFetcher<CodeSaveResult>();
   const id = `code-${field}`;
-  const autosaved = fetcher.state === "idle" ? fetcher.data : undefined;
-  const refused = typeof actionData?.message === "string" && actionData.ok === false ? actionData.message : null;
+  const navigation = useNavigation();
+  // One outcome at a time, the latest: a Save refused after an autosave went through must not
+  // stand beside that autosave's "saved", nor an autosave's answer beside an older refusal.
+  const [latest, setLatest] = useState<"autosave" | "save" | null>(null);
+  useEffect(() => setLatest(fetcher.data ? "autosave" : null), [fetcher.data]);
+  useEffect(() => setLatest(actionData ? "save" : null), [actionData]);
+  const busy = fetcher.state !== "idle" || navigation.state === "submitting";
+  const autosaved = !busy && latest !== "save" ? fetcher.data : undefined;
+  const refused =
+    !busy && latest !== "autosave" && typeof actionData?.message === "string" && actionData.ok === false ? actionData.message : null;
   const textarea = (
     <div className="space-y-1">
       <label htmlFor={id} className="label">
@@ -82,9 +90,12 @@ export function CodeForm({ field, language, label, value, canEdit, action }: Cod
           </Suspense>
         )}
       </ClientOnly>
-      <SubmitButton name="intent" value="save" pendingText="Saving…">
-        Save
-      </SubmitButton>
+      {/* Read-only: the code can be read and copied, and there is nothing to save. */}
+      {canEdit ? (
+        <SubmitButton name="intent" value="save" pendingText="Saving…">
+          Save
+        </SubmitButton>
+      ) : null}
     </Form>
   );
 }

@@ -11,7 +11,7 @@ export interface Column<T> {
   numeric?: boolean;
   /** Monospace and small (MAC addresses). */
   mono?: boolean;
-  /** One long word (an e-mail address): may break anywhere rather than widen its column. */
+  /** One long word (an e-mail address): wraps after "@" and before ".", "/", "_" rather than widen its column. */
   long?: boolean;
 }
 
@@ -67,7 +67,7 @@ export function DataTable<T>({ columns, rows, rowKey, empty, actions, caption }:
               <tr key={rowKey(row)}>
                 {shown.map((c) => (
                   <td key={c.header} data-label={c.header} className={cellClass(c)}>
-                    {c.cell(row, index)}
+                    {c.long ? withBreaks(c.cell(row, index)) : c.cell(row, index)}
                   </td>
                 ))}
                 {actions ? (
@@ -82,6 +82,16 @@ export function DataTable<T>({ columns, rows, rowKey, empty, actions, caption }:
       </table>
     </div>
   );
+}
+
+/**
+ * A long word with places to wrap where a reader expects them ("jane.wanjiru@|example.|com"), so
+ * an address breaks between its parts, not mid-word; only a part wider than the column breaks inside.
+ */
+export function withBreaks(value: ReactNode): ReactNode {
+  if (typeof value !== "string") return value;
+  const parts = value.split(/(?<=@)|(?=[./_])/);
+  return parts.length === 1 ? value : parts.flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
 }
 
 function cellClass(column: Pick<Column<unknown>, "nowrap" | "numeric" | "mono" | "long">): string | undefined {

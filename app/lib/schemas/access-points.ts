@@ -8,9 +8,16 @@ import { optionalText, optionalUrl, requiredText, VENUE_MESSAGES } from "./venue
 // success_url, description, venue_id, lat, lng — plus layout_x/layout_y, the floor-plan spot).
 // Required messages are the guide's, word for word (docs/guide/access-points.md#validation).
 
-/** The makes the spec names, and the product's own. */
+/** The makes the spec names, and the product's own: the values stored and sent by the API. */
 export const AP_MAKES = ["Meraki", "Mikrotik", "Cisco Controller", "Rukus", "Mlango"] as const;
 export type ApMake = (typeof AP_MAKES)[number];
+
+/** What a person reads: the spec stores the brand Ruckus as "Rukus", which stays the value. */
+const MAKE_LABELS: Partial<Record<string, string>> = { Rukus: "Ruckus" };
+export function makeLabel(make: string): string {
+  return MAKE_LABELS[make] ?? make;
+}
+const LABELS = AP_MAKES.map(makeLabel);
 
 export const ACCESS_POINT_MESSAGES = {
   nameRequired: "Name field is required.",
@@ -18,7 +25,7 @@ export const ACCESS_POINT_MESSAGES = {
   macRequired: "Mac address field is required.",
   serialRequired: "Serial number field is required.",
   venueRequired: "Network field is required.",
-  makeInvalid: `Choose one of ${AP_MAKES.slice(0, -1).join(", ")} or ${AP_MAKES[AP_MAKES.length - 1]}.`,
+  makeInvalid: `Choose one of ${LABELS.slice(0, -1).join(", ")} or ${LABELS[LABELS.length - 1]}.`,
   macInvalid: "Enter a MAC address such as aa:bb:cc:dd:ee:ff, AA-BB-CC-DD-EE-FF, aabb.ccdd.eeff or aabbccddeeff.",
   // Positions are checked as the layout designer and map check them (pixels of its canvas).
   latInvalid: LAYOUT_MESSAGES.lat,
@@ -44,7 +51,8 @@ export const accessPointSchema = z
       .min(1, M.makeRequired)
       .transform((v, ctx) => {
         // Case-insensitive, so "mikrotik" from a script is Mikrotik.
-        const make = AP_MAKES.find((m) => m.toLowerCase() === v.toLowerCase());
+        // The brand's spelling is taken too, and stored as the spec's value.
+        const make = AP_MAKES.find((m) => m.toLowerCase() === v.toLowerCase() || makeLabel(m).toLowerCase() === v.toLowerCase());
         if (!make) {
           ctx.addIssue({ code: z.ZodIssueCode.custom, message: M.makeInvalid });
           return z.NEVER;

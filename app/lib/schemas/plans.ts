@@ -31,6 +31,8 @@ export const PLAN_MESSAGES = {
   codeTaken: "Another plan of this organization already has this code.",
   bandwidth: "Enter a speed: a whole number from 1 to 1,000,000.",
   oneFreePlan: "This organization already has a free plan.",
+  /** Not in the spec: a time limit the validity ends before could never be used up. */
+  timeLimitOverValidity: "The time limit can not be longer than the validity.",
 } as const;
 
 const choice = <T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
@@ -135,6 +137,12 @@ export function servicePlanSchema(free: boolean) {
           ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["time_limit"], message: PLAN_MESSAGES.timeLimit });
         if (plan.limit_type !== "Time" && plan.usage_limit === null)
           ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["usage_limit"], message: PLAN_MESSAGES.usageLimit });
+        if (
+          plan.limit_type !== "Data" &&
+          plan.time_limit !== null &&
+          plan.time_limit * MINUTES[plan.time_limit_unit] > plan.validity * MINUTES[plan.validity_units]
+        )
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["time_limit"], message: PLAN_MESSAGES.timeLimitOverValidity });
       }
     });
 }

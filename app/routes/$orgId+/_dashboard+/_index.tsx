@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DashboardGrid } from "~/components/dashboard/dashboard-grid";
-import { EditFailure, type EditActionData } from "~/components/dashboard/edit-form";
+import { EditFailure, EditStatus, type EditActionData } from "~/components/dashboard/edit-form";
 import { SummaryCards } from "~/components/dashboard/summary-cards";
 import { VenueSelect } from "~/components/dashboard/venue-select";
 import type { DashletDataMap } from "~/lib/dashlet-data";
@@ -107,7 +107,9 @@ export default function OrganizationHome() {
       <SummaryCards totals={data.summary} />
       {editing ? (
         <p className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-indigo-200 bg-indigo-50 px-4 py-2 text-sm text-indigo-900">
-          <span>Editing the dashboard: every change is saved at once.</span>
+          <span>
+            Editing the dashboard: every change is saved at once. <EditStatus className="ml-2 font-medium" />
+          </span>
           {data.layout.content.length > 0 ? (
             <Link to={`/${org.id}?${data.filterQuery}`} className="font-medium underline">
               Done

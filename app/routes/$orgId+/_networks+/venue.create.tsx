@@ -15,15 +15,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ orgId: ctx.org.id });
 }
 
-// POST venues; afterwards the user lands on the new network's profile (the old client
-// returned to the networks list, where the operator had to find the network they just made).
+// POST venues; afterwards the user lands on the networks list, as spec 2 says, with the new
+// network named in the message (the list is newest first, so it is at the top).
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireOrg(request, params, "create_networks");
   const submission = parseForm(await request.formData(), { schema: venueSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const venue = await createVenue(ctx, submission.value);
-  // Straight to the Overview tab: a second redirect (/venues/{id} → overview) would lose the toast.
-  return redirectWithToast(request, `/${ctx.org.id}/venues/${venue.id}/overview`, `Network ${venue.name} created.`);
+  return redirectWithToast(request, `/${ctx.org.id}/venues`, `Network ${venue.name} created.`);
 }
 
 export default function CreateVenue() {

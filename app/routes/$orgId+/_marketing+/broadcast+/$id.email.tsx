@@ -9,7 +9,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/ui/field";
 import { hasAny } from "~/lib/permissions";
 import { parseId } from "~/lib/ids";
-import { broadcastEmailSchema } from "~/lib/schemas/broadcasts";
+import { broadcastEmailPageSchema, broadcastEmailSchema } from "~/lib/schemas/broadcasts";
 import { cleanHtml } from "~/services/editor-content.server";
 import { requireOrg } from "~/services/guard.server";
 import { EDIT_BROADCASTS, getBroadcast, updateBroadcastEmail, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
@@ -48,7 +48,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-const pageSchema = broadcastEmailSchema.omit({ email_design: true });
 const DESIGNER_INTENT = "designer";
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -64,7 +63,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const { message } = await updateBroadcastEmail(ctx, id, submission.value);
     return redirectWithToast(request, `/${ctx.org.id}/broadcast/${id}/email`, message);
   }
-  const submission = parseForm(form, { schema: pageSchema });
+  const submission = parseForm(form, { schema: broadcastEmailPageSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { message } = await updateBroadcastEmail(ctx, id, { ...submission.value, email_design: null });
   return redirectWithToast(request, `/${ctx.org.id}/broadcast/${id}/email`, message);
@@ -117,10 +116,10 @@ export default function BroadcastEmail() {
     id: `broadcast-email-${broadcast.updated_at}`,
     lastResult,
     defaultValue: values,
-    constraint: getZodConstraint(pageSchema),
+    constraint: getZodConstraint(broadcastEmailPageSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: pageSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: broadcastEmailPageSchema }),
   });
   return (
     <div className="space-y-4">

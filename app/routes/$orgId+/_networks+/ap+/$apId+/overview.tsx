@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { lastDays } from "~/lib/date-range";
 import { formatCount } from "~/lib/format";
 import { parseId } from "~/lib/ids";
+import { makeLabel } from "~/lib/schemas/access-points";
 import { accessPointOverview, getAccessPoint } from "~/services/access-points.server";
 import { requireOrg } from "~/services/guard.server";
 
@@ -46,7 +47,7 @@ export default function AccessPointOverview() {
         <h2 className="mb-2 text-lg font-semibold">Hardware</h2>
         <dl className="grid gap-2 text-sm sm:grid-cols-[10rem_1fr]">
           <dt className="text-slate-500">Make</dt>
-          <dd>{ap.make}</dd>
+          <dd>{makeLabel(ap.make)}</dd>
           <dt className="text-slate-500">Serial number</dt>
           <dd>{ap.serial_number}</dd>
           <dt className="text-slate-500">Description</dt>
