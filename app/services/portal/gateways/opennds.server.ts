@@ -12,7 +12,7 @@
 // the router's global ones (uploadquota/downloadquota, uploadrate/downloadrate in its config)
 // (docs/decisions/0017, "Enforcement per make").
 import crypto from "node:crypto";
-import { httpUrl, ip, mac, MAX_PARAM, param, short } from "./params";
+import { httpUrl, ip, mac, MAX_PARAM, short } from "./params";
 import { GatewayError, type GatewayAdapter } from "./types";
 
 const FAS_FIELDS = [
@@ -51,12 +51,23 @@ export function decodeFas(fas: string): Map<string, string> | null {
   return fields.has("clientmac") ? fields : null;
 }
 
+/**
+ * `fas` as openNDS sends it: raw standard base64 after `?fas=`, not URL-escaped (src/http_microhttpd.c,
+ * encode_and_redirect_to_splashpage), so each `+` of it reached us as a space through the query's
+ * form decoding. Base64 holds no spaces: they are put back before decoding, and nothing is trimmed
+ * first (a `+` may be the last character).
+ */
+export function fasParameter(query: URLSearchParams): string | null {
+  const fas = query.get("fas")?.replace(/ /g, "+");
+  return fas ? fas : null;
+}
+
 export const opennds: GatewayAdapter = {
   make: "opennds",
   label: "openNDS (FAS)",
   revocation: "none",
   parseEntry(query) {
-    const fas = param(query, "fas");
+    const fas = fasParameter(query);
     const fields = fas ? decodeFas(fas) : null;
     if (!fields) return { ok: false, message: "The router did not send a readable fas parameter." };
     const clientMac = mac(fields.get("clientmac") ?? null);
