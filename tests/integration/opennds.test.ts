@@ -1,15 +1,20 @@
 // openNDS as openNDS 9.10 behaves, over real HTTP against the built server, on SQLite and
-// PostgreSQL: `fas` arrives as unescaped base64 (a `+` in it must stay a `+`), and the grant is
-// opennds_auth with tok = sha256(hid + faskey).
+// PostgreSQL: `fas` arrives as unescaped base64 (a `+` in it must stay a `+`), the grant is
+// opennds_auth with tok = sha256(hid + faskey), and a faskey openNDS's printf would mangle (`%`) is
+// refused by the form and the API. The real daemon is driven by opennds-daemon.test.ts.
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
+import { GATEWAY_SETTINGS_MESSAGES as MSG } from "~/lib/schemas/gateway-settings";
+import { issueToken } from "~/services/auth.server";
 import { hashToken } from "~/services/crypto.server";
-import { encryptSecret } from "~/services/secrets.server";
+import { decryptSecret, encryptSecret } from "~/services/secrets.server";
+import * as settings from "~/routes/$orgId+/_networks+/venues+/$venueId+/settings";
 import { makeOrg } from "../fixtures";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
 import { openndsQuery } from "../fixtures/opennds";
 import { enter, makeNetwork, postForm, randomMac } from "../fixtures/portal";
+import { callRoute } from "../fixtures/venues";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -66,5 +71,55 @@ describe("openNDS entry", () => {
       expect(answer.status, fas).toBe(400);
       expect(await answer.text()).toContain("The router did not send a readable fas parameter.");
     }
+  });
+});
+
+describe("openNDS faskey", () => {
+  const storedFaskey = async (venueId: number) =>
+    (await db.selectFrom("venues").select("opennds_faskey").where("id", "=", venueId).executeTakeFirstOrThrow()).opennds_faskey;
+
+  it("refuses a faskey with % in the settings form and in the API, and keeps the stored one", async () => {
+    const { org, owner, venue } = await world();
+    const form = {
+      intent: "gateway",
+      gateway_secret: "",
+      opennds_faskey: "50%off-faskey",
+      unifi_url: "",
+      unifi_username: "",
+      unifi_password: "",
+      session_minutes: "60",
+      guest_signup: "1",
+      terms_url: "",
+      privacy_url: "",
+    };
+    const page = await callRoute(
+      settings.action,
+      owner.id,
+      `/${org.id}/venues/${venue.id}/settings`,
+      { orgId: String(org.id), venueId: String(venue.id) },
+      form,
+    );
+    expect(page.status).toBe(400);
+    expect(((await page.json()) as { gateway: { error: Record<string, string[]> } }).gateway.error.opennds_faskey).toEqual([
+      MSG.faskeyPercent,
+    ]);
+
+    const token = await issueToken(owner.id, "api");
+    const api = await fetch(`${server.origin}/account/api/v1/venues/${venue.id}/gateway`, {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${token}`, "X-Organization-Id": String(org.id), "Content-Type": "application/json" },
+      body: JSON.stringify({ opennds_faskey: "100%" }),
+    });
+    expect(api.status).toBe(422);
+    expect(await api.json()).toEqual({ errors: { opennds_faskey: [MSG.faskeyPercent] } });
+    expect(decryptSecret((await storedFaskey(venue.id))!)).toBe(FASKEY);
+
+    const accepted = await fetch(`${server.origin}/account/api/v1/venues/${venue.id}/gateway`, {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${token}`, "X-Organization-Id": String(org.id), "Content-Type": "application/json" },
+      body: JSON.stringify({ opennds_faskey: "new-faskey-without-percent" }),
+    });
+    expect(accepted.status).toBe(200);
+    expect(decryptSecret((await storedFaskey(venue.id))!)).toBe("new-faskey-without-percent");
   });
 });
