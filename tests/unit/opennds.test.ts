@@ -37,3 +37,45 @@ describe("openNDS fas", () => {
     }
   });
 });
+
+describe("openNDS set-up steps", () => {
+  const stepsFor = (origin: string, originIpv4: string | null = null) =>
+    opennds.setup(origin, { portalKey: "pk123", originIpv4 }).steps.join("\n");
+
+  it("gives fasremotefqdn a bare host name, the port in fasport, and fasremoteip, in both the UCI and the opennds.conf forms", () => {
+    const steps = stepsFor("http://wifi.example.com:44080", "203.0.113.7");
+    for (const line of [
+      "option login_option_enabled '0'",
+      "option fas_secure_enabled '1'",
+      "option fasremoteip '203.0.113.7'",
+      "option fasremotefqdn 'wifi.example.com'",
+      "option fasport '44080'",
+      "option faspath '/hotspot/opennds/pk123'",
+      "fasremotefqdn wifi.example.com",
+      "fasremoteip 203.0.113.7",
+      "fasport 44080",
+      "faspath /hotspot/opennds/pk123",
+      "/etc/config/opennds",
+      "/etc/opennds/opennds.conf",
+    ]) {
+      expect(steps).toContain(line);
+    }
+    expect(steps).not.toContain("wifi.example.com:44080");
+    expect(steps).not.toContain("fas_https");
+  });
+
+  it("names the address to look up when the host's IPv4 address is unknown, and needs no fqdn for an address", () => {
+    expect(stepsFor("http://wifi.example.com")).toContain("option fasremoteip '<IPv4 address of wifi.example.com>'");
+    expect(stepsFor("http://wifi.example.com")).toContain("option fasport '80'");
+    const byAddress = stepsFor("http://203.0.113.9:8080");
+    expect(byAddress).toContain("option fasremoteip '203.0.113.9'");
+    expect(byAddress).not.toContain("fasremotefqdn");
+  });
+
+  it("says what an https-only console needs: FAS levels 0 to 2 are plain http", () => {
+    const steps = stepsFor("https://wifi.example.com", "203.0.113.7");
+    expect(steps).toContain("option fasport '80'");
+    expect(steps).toMatch(/address is https.*http:\/\/wifi\.example\.com\/hotspot\/opennds\/ on port 80/);
+    expect(steps).not.toContain("fas_https");
+  });
+});

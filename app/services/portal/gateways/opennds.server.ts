@@ -13,7 +13,7 @@
 // (docs/decisions/0017, "Enforcement per make").
 import crypto from "node:crypto";
 import { httpUrl, ip, mac, MAX_PARAM, short } from "./params";
-import { GatewayError, type GatewayAdapter } from "./types";
+import { GatewayError, type GatewayAdapter, type SetupNetwork } from "./types";
 
 const FAS_FIELDS = [
   "clientip",
@@ -62,6 +62,38 @@ export function fasParameter(query: URLSearchParams): string | null {
   return fas ? fas : null;
 }
 
+/** Stands for the network's faskey in the set-up steps: the page never shows the secret. */
+export const FASKEY_PLACEHOLDER = "<your faskey>";
+
+/**
+ * The FAS options, as UCI lines (OpenWrt) and `keyword value` lines (opennds.conf), for Mlango at
+ * `origin` (openNDS docs, "FAS": the FAS URL is http://fasremotefqdn:fasport/faspath, built by
+ * openNDS itself, so fasremotefqdn is a bare host name; openNDS lets unauthenticated guests through to
+ * fasremoteip:fasport only, and fasremoteip defaults to the router; login_option_enabled above 0 turns
+ * FAS off, and OpenWrt's default file sets it to 1). No fas_https: no openNDS release has it.
+ */
+export function openndsSettings(origin: string, network: SetupNetwork) {
+  const url = new URL(origin);
+  const https = url.protocol === "https:";
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const hostIsIpv4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
+  const ipv4 = hostIsIpv4 ? host : (network.originIpv4 ?? `<IPv4 address of ${host}>`);
+  const options: [string, string][] = [
+    ["login_option_enabled", "0"],
+    ["fas_secure_enabled", "1"],
+    ["fasremoteip", ipv4],
+    ...(hostIsIpv4 ? [] : ([["fasremotefqdn", host]] as [string, string][])),
+    ["fasport", https ? "80" : url.port || "80"],
+    ["faspath", `/hotspot/opennds/${network.portalKey}`],
+    ["faskey", FASKEY_PLACEHOLDER],
+  ];
+  return {
+    uci: options.map(([name, value]) => `option ${name} '${value}'`),
+    conf: options.map(([name, value]) => `${name} ${value}`),
+    https,
+  };
+}
+
 export const opennds: GatewayAdapter = {
   make: "opennds",
   label: "openNDS (FAS)",
@@ -98,14 +130,18 @@ export const opennds: GatewayAdapter = {
       .digest("hex");
     return `http://${context.gatewayaddress}/opennds_auth/?tok=${tok}&redir=${encodeURIComponent(successUrl)}`;
   },
-  setup(origin, { portalKey }) {
-    const url = new URL(origin);
+  setup(origin, network) {
+    const url = `${origin}/hotspot/opennds/${network.portalKey}`;
+    const { uci, conf, https } = openndsSettings(origin, network);
     return {
-      url: `${origin}/hotspot/opennds/${portalKey}`,
+      url,
       steps: [
-        "In /etc/config/opennds set option fas_secure_enabled '1', option faskey to the faskey saved in this network's guest portal settings,",
-        `option fasremotefqdn '${url.host}', option fasport '${url.port || (url.protocol === "https:" ? "443" : "80")}', option faspath '/hotspot/opennds/${portalKey}'${url.protocol === "https:" ? " and option fas_https '1'" : ""}.`,
-        "Restart openNDS (service opennds restart).",
+        `OpenWrt: in /etc/config/opennds, section config opennds, set (then service opennds restart):\n${uci.join("\n")}`,
+        `Debian and other Linux: in /etc/opennds/opennds.conf, besides GatewayInterface (the interface guests join), set (then systemctl restart opennds):\n${conf.join("\n")}`,
+        `Replace ${FASKEY_PLACEHOLDER} with the faskey saved in this network's guest portal settings (no % in it: openNDS hashes it with the shell's printf).`,
+        https
+          ? `openNDS sends guests to the FAS over plain http (fas_secure_enabled 0 to 2; only level 3, which Mlango does not speak, uses https): this console's address is https, so also answer http://${new URL(origin).hostname}/hotspot/opennds/ on port 80 (a reverse proxy that forwards that path to Mlango without redirecting it to https, and no HSTS for that host).`
+          : "openNDS sends guests to the FAS over plain http (fas_secure_enabled 0 to 2), so these steps use Mlango's http address.",
       ],
     };
   },
