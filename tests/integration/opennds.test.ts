@@ -9,12 +9,13 @@ import { GATEWAY_SETTINGS_MESSAGES as MSG } from "~/lib/schemas/gateway-settings
 import { issueToken } from "~/services/auth.server";
 import { hashToken } from "~/services/crypto.server";
 import { decryptSecret, encryptSecret } from "~/services/secrets.server";
+import * as apCreate from "~/routes/$orgId+/_networks+/ap+/create";
 import * as settings from "~/routes/$orgId+/_networks+/venues+/$venueId+/settings";
 import { makeOrg } from "../fixtures";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
 import { openndsQuery } from "../fixtures/opennds";
 import { enter, makeNetwork, postForm, randomMac } from "../fixtures/portal";
-import { callRoute } from "../fixtures/venues";
+import { apForm, callRoute, insertVenue } from "../fixtures/venues";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -121,5 +122,41 @@ describe("openNDS faskey", () => {
     });
     expect(accepted.status).toBe(200);
     expect(decryptSecret((await storedFaskey(venue.id))!)).toBe("new-faskey-without-percent");
+  });
+});
+
+describe("openNDS access points", () => {
+  it("registers an openNDS router in the access point form, and its guests are seen on it", async () => {
+    const { org, owner } = await makeOrg(`openNDS AP ${Math.random()}`);
+    const venue = await insertVenue(org.id, { name: "Kahawa", opennds_faskey: encryptSecret(FASKEY) });
+    const created = await callRoute(
+      apCreate.action,
+      owner.id,
+      `/${org.id}/ap/create`,
+      { orgId: String(org.id) },
+      apForm(venue.id, { make: "openNDS", mac_address: "02:00:5e:00:53:01", serial_number: "NDS-1" }),
+    );
+    expect(created.status).toBe(302);
+    const ap = await db.selectFrom("access_points").select(["id", "make"]).where("venue_id", "=", venue.id).executeTakeFirstOrThrow();
+    expect(ap.make).toBe("openNDS");
+    const { portal_key } = await db.selectFrom("venues").select("portal_key").where("id", "=", venue.id).executeTakeFirstOrThrow();
+    // openNDS sends gatewaymac as twelve hex digits without separators.
+    const entry = await enter(server.origin, `/hotspot/opennds/${portal_key}?${openndsQuery("http://example.com/")}`);
+    expect(entry.status).toBe(302);
+    const connection = await db
+      .selectFrom("connections")
+      .select("access_point_id")
+      .where("token", "=", hashToken(entry.token!))
+      .executeTakeFirstOrThrow();
+    expect(connection.access_point_id).toBe(ap.id);
+
+    const unifi = await callRoute(
+      apCreate.action,
+      owner.id,
+      `/${org.id}/ap/create`,
+      { orgId: String(org.id) },
+      apForm(venue.id, { make: "unifi", mac_address: "02:00:5e:00:53:02", serial_number: "U6-1" }),
+    );
+    expect(unifi.status).toBe(302);
   });
 });
