@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { opennds } from "~/services/portal/gateways/opennds.server";
 import type { GatewayNetwork } from "~/services/portal/gateways/types";
+import { opennds as simulatedOpennds } from "../../scripts/simulator/makes";
 import { openndsQuery } from "../fixtures/opennds";
 
 const NETWORK = {} as GatewayNetwork;
@@ -77,5 +78,28 @@ describe("openNDS set-up steps", () => {
     expect(steps).toContain("option fasport '80'");
     expect(steps).toMatch(/address is https.*http:\/\/wifi\.example\.com\/hotspot\/opennds\/ on port 80/);
     expect(steps).not.toContain("fas_https");
+  });
+});
+
+describe("the simulator's openNDS", () => {
+  it("redirects as openNDS 9.10 does (fas unescaped, hid first), and the adapter reads it", () => {
+    const network = {
+      entryPath: "/hotspot/opennds/pk123",
+      accessPoints: [{ mac: "02:00:5e:00:53:01", successUrl: null }],
+      successUrl: null,
+      gatewaySecret: "s",
+      faskey: "k",
+      sessionMinutes: 60,
+    };
+    const device = { clientMac: "02:00:5e:00:53:99", clientIp: "198.51.100.99", userAgent: "test", apIndex: 0 };
+    const { path, state } = simulatedOpennds.entry(network, device, Date.now());
+    const fas = path.slice(path.indexOf("?fas=") + 5);
+    expect(fas).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    expect(Buffer.from(fas, "base64").toString()).toMatch(/^hid=[0-9a-f]{64}, clientip=198\.51\.100\.99, clientmac=02:00:5e:00:53:99, /);
+    const parsed = opennds.parseEntry(new URLSearchParams(path.split("?")[1]), "", NETWORK, Date.now());
+    expect(parsed).toMatchObject({
+      ok: true,
+      entry: { clientMac: device.clientMac, apMac: "02:00:5e:00:53:01", context: { hid: state.hid } },
+    });
   });
 });
