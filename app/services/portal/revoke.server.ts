@@ -47,8 +47,18 @@ function networkIdOf(context: Record<string, string>, venueId: number | null): n
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
+/**
+ * Makes whose gateway ends a guest's session on its own clock, not at Mlango's end time: openNDS at
+ * FAS level 1 takes no length from Mlango (docs/decisions/0075).
+ */
+const OWN_CLOCK: Partial<Record<GatewayMake, string>> = {
+  opennds:
+    "openNDS keeps the guest online until its own sessiontimeout runs out (set on the router, 1440 minutes unless changed), whatever Mlango's end time.",
+};
+
 function cannotTell(make: GatewayMake, sessionExpiresAt: number | null, now: number): string {
   const cannot = `This ${MAKE_NAMES[make]} network cannot be told from Mlango:`;
+  if (OWN_CLOCK[make]) return `${cannot} ${OWN_CLOCK[make]}`;
   if (sessionExpiresAt === null) return `${cannot} the guest stays online there until the session ends.`;
   if (sessionExpiresAt <= now) return `${cannot} the guest's session there has already run out.`;
   const iso = new Date(sessionExpiresAt).toISOString();
