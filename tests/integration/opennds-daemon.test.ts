@@ -4,13 +4,14 @@
 // what only this test bed needs (its interface, and leaving the machine's /etc/hosts alone). A new
 // device takes a DHCP lease, asks for a plain http page, is sent by openNDS to Mlango with `fas`, signs
 // up without JavaScript, is sent to opennds_auth with tok = sha256(hid + faskey), and `ndsctl json`
-// shows it Authenticated; then the "internet" answers it. Skipped, with a notice, where namespaces or
+// shows it Authenticated; then the "internet" answers it. Mlango's agent from the same page, run with
+// BusyBox on the router, cuts the guest off when the console closes the connection. Skipped, with a notice, where namespaces or
 // the packages are missing (bash .ci/run installs them).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { hashToken } from "~/services/crypto.server";
 import { closeConnection } from "~/services/connections.server";
-import { FASKEY_PLACEHOLDER } from "~/services/portal/gateways/opennds.server";
+import { FASKEY_PLACEHOLDER, GATEWAY_SECRET_PLACEHOLDER } from "~/services/portal/gateways/opennds.server";
 import { getGatewaySettings } from "~/services/portal/settings.server";
 import { encryptSecret } from "~/services/secrets.server";
 import { makeOrg } from "../fixtures";
@@ -83,7 +84,7 @@ describe.skipIf(unavailable !== null)(
   () => {
     it("sends a new device to Mlango, lets it in after a sign-up without JavaScript, and the internet answers", async () => {
       const { org, owner } = await makeOrg(`openNDS daemon ${Math.random()}`);
-      const { venue, ap } = await makeNetwork(org.id, { opennds_faskey: encryptSecret(FASKEY), session_minutes: 60 }, GATEWAY_MAC);
+      const { venue, ap, secret } = await makeNetwork(org.id, { opennds_faskey: encryptSecret(FASKEY), session_minutes: 60 }, GATEWAY_MAC);
       const ctx = await contextOf(owner.id, org.id);
 
       // The Debian form of the steps the settings page shows, faskey filled in.
@@ -156,11 +157,35 @@ describe.skipIf(unavailable !== null)(
       const online = await world.curl(`${INTERNET_URL}/`);
       expect(online).toMatchObject({ status: 200, body: INTERNET_ANSWER });
 
-      // Closing in the console cannot reach openNDS at level 1, and the console says so.
+      // Mlango's agent, from the settings page, on the router: closing in the console cuts the guest off.
+      const agentStep = steps.find((step) => step.includes("/usr/bin/mlango-opennds-agent"))!;
+      const [howTo, ...script] = agentStep.split("\n");
+      const env = Object.fromEntries([...howTo!.matchAll(/(MLANGO_[A-Z_]+)='([^']*)'/g)].map((m) => [m[1]!, m[2]!]));
+      expect(env).toEqual({
+        MLANGO_URL: `http://${world.hostIp}:${world.proxyPort}`,
+        MLANGO_PORTAL_KEY: venue.portal_key,
+        MLANGO_SECRET: GATEWAY_SECRET_PLACEHOLDER,
+      });
+      // Every 2 seconds instead of 30, so the test does not wait.
+      world.startAgent(`${script.join("\n")}\n`, { ...env, MLANGO_SECRET: secret, MLANGO_INTERVAL: "2" });
+      // The agent's first poll finds nothing to do: the guest stays.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      expect((await world.ndsctlJson()).clients[CLIENT_MAC]?.state, world.log()).toBe("Authenticated");
+
       const closed = await closeConnection(ctx, Number(connection.id));
-      expect(closed.gateway).toMatchObject({ make: "opennds", revocation: "none" });
-      expect(closed.gateway!.note).toMatch(/sessiontimeout/);
-      expect((await world.ndsctlJson()).clients[CLIENT_MAC]?.state).toBe("Authenticated");
+      expect(closed.gateway).toMatchObject({ make: "opennds", revocation: "poll" });
+      const closedAt = Date.now();
+      await until(
+        "the agent to deauthenticate the guest",
+        async () => ((await world.ndsctlJson()).clients[CLIENT_MAC] === undefined ? true : undefined),
+        60_000,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\n${world.log()}`);
+      });
+      console.info(`[opennds-daemon.test] deauthenticated ${((Date.now() - closedAt) / 1000).toFixed(1)} s after Close`);
+      const cutOff = await world.curl(`${INTERNET_URL}/`);
+      expect(cutOff.status).toBe(307);
+      expect(cutOff.location).toContain(`/hotspot/opennds/${venue.portal_key}?fas=`);
     }, 240_000);
   },
 );

@@ -1,6 +1,6 @@
 // Closing a connection in the console reaches the gateway on SQLite and
 // PostgreSQL: the UniFi controller is told by a retried job, Mlango's own make polls a revocation
-// list, Meraki and openNDS cannot be told and the console says so.
+// list (openNDS's too, for the agent on its routers), Meraki cannot be told and the console says so.
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
@@ -194,18 +194,21 @@ describe("closing where the gateway cannot be told", () => {
     expect(await db.selectFrom("gateway_revocations").select("id").execute()).toEqual([]);
   });
 
-  // openNDS at FAS level 1 takes no session length from Mlango: the router's own sessiontimeout
-  // ends the guest there, not Mlango's end time (docs/decisions/0075).
-  it("says honestly that openNDS keeps the guest until its own sessiontimeout", async () => {
+  // openNDS takes no orders from outside: only routers running Mlango's agent read the revocation
+  // list, and Mlango cannot know which do; without it the router's own sessiontimeout ends the guest,
+  // not Mlango's end time (docs/decisions/0075).
+  it("lists the openNDS guest for the router's agent, and says what happens without one", async () => {
     const w = await world({ opennds_faskey: encryptSecret("faskey-of-the-router") });
     const g = await onlineGuest("opennds", w);
     const outcome = await closeConnection(w.ctx, g.id);
     expect(outcome.message).toBe(
-      `${CLOSE_MESSAGES.closed} This openNDS network cannot be told from Mlango: openNDS keeps the guest online until its own sessiontimeout runs out (set on the router, 1440 minutes unless changed), whatever Mlango's end time.`,
+      `${CLOSE_MESSAGES.closed} openNDS routers that run Mlango's agent disconnect the guest when they next check (within a minute); without the agent, openNDS keeps the guest online until its own sessiontimeout runs out.`,
     );
-    expect(outcome.gateway).toMatchObject({ make: "opennds", revocation: "none" });
+    expect(outcome.gateway).toMatchObject({ make: "opennds", revocation: "poll" });
     expect(await db.selectFrom("jobs").select("id").execute()).toEqual([]);
-    expect(await db.selectFrom("gateway_revocations").select("id").execute()).toEqual([]);
+    expect(await db.selectFrom("gateway_revocations").select(["client_mac", "connection_id"]).execute()).toEqual([
+      { client_mac: g.clientMac, connection_id: g.id },
+    ]);
   });
 
   it("shows the note in the console's toast, and only the usual message for a connection no gateway handed over", async () => {

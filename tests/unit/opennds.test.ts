@@ -1,6 +1,7 @@
 // openNDS's entry read as openNDS 9.10 writes it (tests/fixtures/opennds.ts): a `+` of the unescaped
 // base64 arrives as a space and must be read as `+`.
 import { describe, expect, it } from "vitest";
+import { OPENNDS_AGENT } from "~/services/portal/gateways/opennds-agent";
 import { opennds } from "~/services/portal/gateways/opennds.server";
 import type { GatewayNetwork } from "~/services/portal/gateways/types";
 import { opennds as simulatedOpennds } from "../../scripts/simulator/makes";
@@ -61,7 +62,7 @@ describe("openNDS set-up steps", () => {
     ]) {
       expect(steps).toContain(line);
     }
-    expect(steps).not.toContain("wifi.example.com:44080");
+    expect(steps).not.toMatch(/fasremotefqdn .?wifi\.example\.com:/);
     expect(steps).not.toContain("fas_https");
   });
 
@@ -78,6 +79,19 @@ describe("openNDS set-up steps", () => {
     expect(steps).toContain("option fasport '80'");
     expect(steps).toMatch(/address is https.*http:\/\/wifi\.example\.com\/hotspot\/opennds\/ on port 80/);
     expect(steps).not.toContain("fas_https");
+  });
+});
+
+describe("openNDS agent step", () => {
+  it("offers the agent with this network's URL, portal key and a placeholder for its gateway secret", () => {
+    const steps = opennds.setup("http://wifi.example.com:8080", { portalKey: "pk123", originIpv4: "203.0.113.7" }).steps;
+    const agent = steps.find((step) => step.includes("/usr/bin/mlango-opennds-agent"))!;
+    const [howTo, ...script] = agent.split("\n");
+    expect(howTo).toContain("MLANGO_URL='http://wifi.example.com:8080' MLANGO_PORTAL_KEY='pk123' MLANGO_SECRET='<your gateway secret>'");
+    expect(`${script.join("\n")}\n`).toBe(OPENNDS_AGENT);
+    expect(OPENNDS_AGENT).toMatch(/^#!\/bin\/sh\n/);
+    expect(OPENNDS_AGENT).toContain("/hotspot/mlango/$MLANGO_PORTAL_KEY/revocations?after=$after");
+    expect(OPENNDS_AGENT).toContain('nds deauth "$1"');
   });
 });
 

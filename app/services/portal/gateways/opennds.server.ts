@@ -1,7 +1,8 @@
 // openNDS Forward Authentication Service, level 1 (fas_secure_enabled 1): the router sends the
 // guest with `fas` = base64 of "key=value, key=value…"; granting is a redirect to the router's
-// opennds_auth with tok = sha256(hid + faskey). openNDS takes no orders from outside without a
-// local agent, so a guest cannot be cut off from here.
+// opennds_auth with tok = sha256(hid + faskey). openNDS takes no orders from outside, so closing
+// reaches it only through Mlango's agent on the router (opennds-agent.ts), which polls the
+// network's revocation list and runs `ndsctl deauth` (docs/decisions/0075).
 // Limits: at FAS levels 0–2 the authentication call is only opennds_auth/?tok&redir (plus a free
 // `custom` string that openNDS hands to a local BinAuth script); a client's session length, rates
 // and quotas can be set only by BinAuth or, at level 3, by the Authmon daemon (openNDS docs, "FAS":
@@ -12,6 +13,7 @@
 // the router's global ones (uploadquota/downloadquota, uploadrate/downloadrate in its config)
 // (docs/decisions/0017, "Enforcement per make").
 import crypto from "node:crypto";
+import { OPENNDS_AGENT } from "./opennds-agent";
 import { httpUrl, ip, mac, MAX_PARAM, short } from "./params";
 import { GatewayError, type GatewayAdapter, type SetupNetwork } from "./types";
 
@@ -64,6 +66,7 @@ export function fasParameter(query: URLSearchParams): string | null {
 
 /** Stands for the network's faskey in the set-up steps: the page never shows the secret. */
 export const FASKEY_PLACEHOLDER = "<your faskey>";
+export const GATEWAY_SECRET_PLACEHOLDER = "<your gateway secret>";
 
 /**
  * The FAS options, as UCI lines (OpenWrt) and `keyword value` lines (opennds.conf), for Mlango at
@@ -97,7 +100,8 @@ export function openndsSettings(origin: string, network: SetupNetwork) {
 export const opennds: GatewayAdapter = {
   make: "opennds",
   label: "openNDS (FAS)",
-  revocation: "none",
+  // Through the agent, where the router runs it; revoke.server.ts says so when closing.
+  revocation: "poll",
   parseEntry(query) {
     const fas = fasParameter(query);
     const fields = fas ? decodeFas(fas) : null;
@@ -139,6 +143,7 @@ export const opennds: GatewayAdapter = {
         `OpenWrt: in /etc/config/opennds, section config opennds, set (then service opennds restart):\n${uci.join("\n")}`,
         `Debian and other Linux: in /etc/opennds/opennds.conf, besides GatewayInterface (the interface guests join), set (then systemctl restart opennds):\n${conf.join("\n")}`,
         `Replace ${FASKEY_PLACEHOLDER} with the faskey saved in this network's guest portal settings (no % in it: openNDS hashes it with the shell's printf).`,
+        `So that closing and blocking in the console reach the router, save this agent as /usr/bin/mlango-opennds-agent (chmod +x; it needs ndsctl and curl or wget) and start it from /etc/rc.local with MLANGO_URL='${origin}' MLANGO_PORTAL_KEY='${network.portalKey}' MLANGO_SECRET='${GATEWAY_SECRET_PLACEHOLDER}' /usr/bin/mlango-opennds-agent & (the gateway secret saved below; it polls every 30 seconds):\n${OPENNDS_AGENT.trimEnd()}`,
         https
           ? `openNDS sends guests to the FAS over plain http (fas_secure_enabled 0 to 2; only level 3, which Mlango does not speak, uses https): this console's address is https, so also answer http://${new URL(origin).hostname}/hotspot/opennds/ on port 80 (a reverse proxy that forwards that path to Mlango without redirecting it to https, and no HSTS for that host).`
           : "openNDS sends guests to the FAS over plain http (fas_secure_enabled 0 to 2), so these steps use Mlango's http address.",
