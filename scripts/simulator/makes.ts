@@ -153,27 +153,30 @@ export const meraki: GatewayBehaviour = {
 
 export const opennds: GatewayBehaviour = {
   make: "opennds",
+  // openNDS 9.10 with fas_secure_enabled 1 (docs/source/fas.rst, "Level 1"; src/http_microhttpd.c,
+  // construct_querystring): `?fas=` then standard base64, not URL-escaped, of "key=value, key=value…"
+  // in openNDS's order, originurl and gatewayurl URL-encoded, gatewaymac as bare hex.
   entry(network, device) {
     const gatewayAddress = `127.0.${10 + device.apIndex}.1:2050`;
     const hid = sha256(`${device.clientMac}${Date.now()}${Math.random()}`);
     const originUrl = pick(CONTINUE_URLS);
-    // openNDS 10, fas_secure_enabled 1: base64 of "key=value, key=value…" with URL-encoded values.
     const fields: [string, string][] = [
+      ["hid", hid],
       ["clientip", device.clientIp],
       ["clientmac", device.clientMac],
       ["client_type", "cpd_can"],
-      ["gatewayname", "Simulator Lab openNDS"],
-      ["gatewayurl", `http://${gatewayAddress}`],
-      ["version", "10.2.0"],
-      ["hid", hid],
+      ["gatewayname", encodeURIComponent("Simulator Lab openNDS")],
+      ["gatewayurl", encodeURIComponent(`http://${gatewayAddress.split(":")[0]}`)],
+      ["version", "9.10.0"],
       ["gatewayaddress", gatewayAddress],
       ["gatewaymac", apMac(network, device).replace(/:/g, "")],
-      ["originurl", originUrl],
+      ["originurl", encodeURIComponent(originUrl)],
       ["clientif", "br-lan"],
+      ["themespec", "(null)"],
     ];
-    const fas = Buffer.from(fields.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join(", ")).toString("base64");
+    const fas = Buffer.from(fields.map(([k, v]) => `${k}=${v}`).join(", ")).toString("base64");
     return {
-      path: withQuery(network.entryPath, { fas }),
+      path: `${network.entryPath}?fas=${fas}`,
       state: { hid, gatewayaddress: gatewayAddress, originurl: originUrl },
     };
   },

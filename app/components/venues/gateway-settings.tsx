@@ -69,9 +69,18 @@ function GatewayUrls({ gateways }: { gateways: GatewaySettingsView["gateways"] }
             </code>
           </p>
           <ol className="mt-2 list-decimal space-y-1 pl-5 text-sm text-slate-700">
-            {g.steps.map((step) => (
-              <li key={step}>{step}</li>
-            ))}
+            {g.steps.map((step) => {
+              // A step's first line says what to do; the lines after it are a configuration block.
+              const [text, ...block] = step.split("\n");
+              return (
+                <li key={step}>
+                  {text}
+                  {block.length > 0 ? (
+                    <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs">{block.join("\n")}</pre>
+                  ) : null}
+                </li>
+              );
+            })}
           </ol>
           <p className="mt-2 text-xs text-slate-500">{CLOSING[g.revocation]}</p>
         </div>

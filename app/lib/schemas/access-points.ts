@@ -8,8 +8,8 @@ import { optionalText, optionalUrl, requiredText, VENUE_MESSAGES } from "./venue
 // success_url, description, venue_id, lat, lng — plus layout_x/layout_y, the floor-plan spot).
 // Required messages are the guide's, word for word (docs/guide/access-points.md#validation).
 
-/** The makes the spec names, and the product's own: the values stored and sent by the API. */
-export const AP_MAKES = ["Meraki", "Mikrotik", "Cisco Controller", "Rukus", "Mlango"] as const;
+/** The makes the spec names, the other gateways Mlango serves (openNDS, UniFi), and the product's own. */
+export const AP_MAKES = ["Meraki", "Mikrotik", "Cisco Controller", "Rukus", "openNDS", "UniFi", "Mlango"] as const;
 export type ApMake = (typeof AP_MAKES)[number];
 
 /** What a person reads: the spec stores the brand Ruckus as "Rukus", which stays the value. */

@@ -10,6 +10,8 @@ export const GATEWAY_SETTINGS_MESSAGES = {
   secretCharacters: "The gateway secret may hold letters, digits and punctuation only, without spaces.",
   secretTaken: "This secret is already used by another network.",
   faskeyInvalid: "The faskey must be at most 256 letters, digits or punctuation marks, without spaces, quotes or backslashes.",
+  faskeyPercent:
+    "The faskey may not contain %: openNDS hashes it through the shell's printf, which reads % as a format, so no guest could be let in.",
   faskeyAndClear: "Enter a new faskey or tick “Remove the faskey”, not both.",
   unifiUrlMissing: "Enter the controller's address, or tick “Remove the UniFi controller”.",
   unifiUrlParts: "Enter the controller's address without a user name, query (?…) or fragment (#…), e.g. https://unifi.example.com:8443.",
@@ -30,6 +32,8 @@ export const SECRET_FIELDS = ["gateway_secret", "opennds_faskey", "unifi_passwor
 const SECRET_CHARACTERS = /^[\x21-\x7e]+$/;
 /** openNDS reads the faskey from a quoted UCI option: visible ASCII without quotes or backslashes. */
 const FASKEY = /^[\x21\x23-\x26\x28-\x5b\x5d-\x7e]{1,256}$/;
+/** openNDS 9.10 checks tok by running `printf '<hid><faskey>' | sha256sum` (src/util.c, hash_str). */
+const NO_PERCENT = /^[^%]*$/;
 const TRUE = ["1", "true", "on", "yes"];
 const FALSE = ["0", "false", "off", "no"];
 
@@ -63,7 +67,9 @@ const fields = z.object({
       .max(256, GATEWAY_SETTINGS_MESSAGES.secretLength)
       .regex(SECRET_CHARACTERS, GATEWAY_SETTINGS_MESSAGES.secretCharacters),
   ),
-  opennds_faskey: writeOnlySecret(z.string().regex(FASKEY, GATEWAY_SETTINGS_MESSAGES.faskeyInvalid)),
+  opennds_faskey: writeOnlySecret(
+    z.string().regex(NO_PERCENT, GATEWAY_SETTINGS_MESSAGES.faskeyPercent).regex(FASKEY, GATEWAY_SETTINGS_MESSAGES.faskeyInvalid),
+  ),
   clear_opennds_faskey: checkbox,
   // Mlango adds the API paths itself: a query or fragment would make them the query instead.
   unifi_url: optionalUrl().refine((v) => v === null || controllerUrlHasOnlyHostAndPath(v), GATEWAY_SETTINGS_MESSAGES.unifiUrlParts),

@@ -1,6 +1,7 @@
 // Closing a connection in the console reaches the gateway where its make allows:
-// a controller is told by a queued job (retried while it is unreachable), Mlango's own make polls a
-// revocation list, and the rest cannot be told: the console says so instead of pretending.
+// a controller is told by a queued job (retried while it is unreachable), Mlango's own make and
+// openNDS's agent poll a revocation list, and the rest cannot be told: the console says so instead
+// of pretending.
 import type { Kysely } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB, GatewayMake } from "~/db/schema";
@@ -47,8 +48,25 @@ function networkIdOf(context: Record<string, string>, venueId: number | null): n
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
+const POLL_NOTE = "The gateway will disconnect the guest when it next checks (within a minute).";
+/** Makes whose routers poll only where an agent was installed: Mlango cannot know whether one was. */
+const POLL_NOTES: Partial<Record<GatewayMake, string>> = {
+  opennds:
+    "openNDS routers that run Mlango's agent disconnect the guest when they next check (within a minute); without the agent, openNDS keeps the guest online until its own sessiontimeout runs out.",
+};
+
+/**
+ * Makes whose gateway ends a guest's session on its own clock, not at Mlango's end time: openNDS at
+ * FAS level 1 takes no length from Mlango (docs/decisions/0075).
+ */
+const OWN_CLOCK: Partial<Record<GatewayMake, string>> = {
+  opennds:
+    "openNDS keeps the guest online until its own sessiontimeout runs out (set on the router, 1440 minutes unless changed), whatever Mlango's end time.",
+};
+
 function cannotTell(make: GatewayMake, sessionExpiresAt: number | null, now: number): string {
   const cannot = `This ${MAKE_NAMES[make]} network cannot be told from Mlango:`;
+  if (OWN_CLOCK[make]) return `${cannot} ${OWN_CLOCK[make]}`;
   if (sessionExpiresAt === null) return `${cannot} the guest stays online there until the session ends.`;
   if (sessionExpiresAt <= now) return `${cannot} the guest's session there has already run out.`;
   const iso = new Date(sessionExpiresAt).toISOString();
@@ -75,7 +93,7 @@ export async function revokeAtGateway(trx: Kysely<DB>, connection: ClosedConnect
     };
   }
   if (reachable && adapter.revocation === "poll" && (await listRevocation(trx, connection, networkId!, now))) {
-    return { make: adapter.make, revocation: "poll", note: "The gateway will disconnect the guest when it next checks (within a minute)." };
+    return { make: adapter.make, revocation: "poll", note: POLL_NOTES[adapter.make] ?? POLL_NOTE };
   }
   return { make: adapter.make, revocation: "none", note: cannotTell(adapter.make, connection.sessionExpiresAt, now) };
 }

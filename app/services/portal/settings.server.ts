@@ -1,6 +1,8 @@
 // A network's guest portal settings: its portal key, each gateway make's URL and
 // set-up steps, and the gateway credentials. Secrets are write-only: what leaves this module says
 // whether a secret is set, never the secret (nor its ciphertext).
+import dns from "node:dns/promises";
+import net from "node:net";
 import type { SqlBool, Updateable } from "kysely";
 import { db } from "~/db/db.server";
 import type { GatewayMake, VenuesTable } from "~/db/schema";
@@ -84,11 +86,27 @@ function origin(): string {
   return publicOrigin().replace(/\/+$/, "");
 }
 
-function gatewaySetups(portalKey: string): GatewaySetup[] {
+/**
+ * The IPv4 address PUBLIC_URL's host name has, for openNDS's fasremoteip (openNDS opens its firewall
+ * to that address only); null when it has none or the lookup takes longer than a second.
+ */
+async function originIpv4(): Promise<string | null> {
+  const host = new URL(origin()).hostname;
+  if (net.isIP(host.replace(/^\[|\]$/g, ""))) return null;
+  const lookup = dns.lookup(host, { family: 4 }).then(
+    (found) => found.address,
+    () => null,
+  );
+  const timeout = new Promise<null>((resolve) => setTimeout(resolve, 1000, null).unref());
+  return Promise.race([lookup, timeout]);
+}
+
+async function gatewaySetups(portalKey: string): Promise<GatewaySetup[]> {
+  const network = { portalKey, originIpv4: await originIpv4() };
   return Object.values(GATEWAYS).map((adapter) => ({
     make: adapter.make,
     label: adapter.label,
-    ...adapter.setup(origin(), { portalKey }),
+    ...adapter.setup(origin(), network),
     revocation: adapter.revocation,
   }));
 }
@@ -97,7 +115,7 @@ function gatewaySetups(portalKey: string): GatewaySetup[] {
 export async function getGatewaySettings(ctx: OrgContext, venueId: number | null): Promise<GatewaySettings> {
   requirePermission(ctx, "view_networks");
   const row = await settingsRow(ctx, venueId);
-  const gateways = gatewaySetups(row.portal_key);
+  const gateways = await gatewaySetups(row.portal_key);
   return {
     portal_key: row.portal_key,
     urls: Object.fromEntries(gateways.map((g) => [g.make, g.url])) as Record<GatewayMake, string>,

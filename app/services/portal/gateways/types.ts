@@ -75,6 +75,9 @@ export type Revocation = "controller" | "poll" | "none";
 
 export class GatewayError extends Error {}
 
+/** What set-up steps know of a network: its portal key, and the IPv4 address PUBLIC_URL's host has (null: unknown). */
+export type SetupNetwork = Pick<GatewayNetwork, "portalKey"> & { originIpv4?: string | null };
+
 export interface GatewayAdapter {
   make: GatewayMake;
   label: string;
@@ -90,5 +93,5 @@ export interface GatewayAdapter {
    */
   loginForm?(context: Record<string, string>, credentials: { username: string; password: string }, successUrl: string): LoginForm;
   /** The URL to paste into the gateway, and short set-up steps (network settings page, README). */
-  setup(origin: string, network: Pick<GatewayNetwork, "portalKey">): { url: string; steps: string[] };
+  setup(origin: string, network: SetupNetwork): { url: string; steps: string[] };
 }
