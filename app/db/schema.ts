@@ -134,6 +134,8 @@ export interface VenuesTable {
   unifi_url: string | null;
   unifi_username: string | null;
   unifi_password: string | null; // ciphertext
+  /** SHA-256 of the controller's certificate the operator trusts (hex, lower case), for a self-signed one. */
+  unifi_fingerprint?: string | null;
   session_minutes: Generated<number>;
   guest_signup: Generated<Flag>;
   terms_url: string | null;
@@ -219,6 +221,9 @@ export interface ConnectionsTable {
   gateway_context: string | null; // JSON the adapter needs to grant and revoke
   /** The NAS that accepted the guest's RADIUS login (Disconnect and CoA go to it); RADIUS makes only. */
   radius_client_id?: number | null;
+  /** The NAS's Acct-Session-Id and the guest's Framed-IP-Address, from accounting: Disconnect and CoA name the session by them. */
+  nas_session_id?: string | null;
+  framed_ip?: string | null;
   created_at: Timestamp; // reached the portal
   authorized_at: Timestamp | null; // got online
   session_expires_at: Timestamp | null;

@@ -14,11 +14,18 @@
 //
 // A deployment whose controllers sit on its own network lists them in OUTBOUND_ALLOW: host names
 // (matched exactly; any address they resolve to is accepted) and addresses or CIDR ranges.
+//
+// https is verified as usual (a CA-signed certificate for the host). A controller that can only
+// show its own self-signed certificate (a UniFi controller's default) is trusted by the SHA-256
+// fingerprint the operator pinned after being shown it (`pinnedCertificate`), never by turning
+// verification off; a certificate that is neither answers UntrustedCertificateError, carrying its
+// fingerprint for that question. The request is only written once the certificate was accepted.
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { Readable } from "node:stream";
+import tls from "node:tls";
 import { getEnv } from "~/env.server";
 import { parseAllowList } from "~/lib/outbound-allow.mjs";
 
@@ -32,6 +39,29 @@ export const OUTBOUND_MESSAGES = {
 /** A call refused before any connection was made. */
 export class OutboundRefusedError extends Error {
   override name = "OutboundRefusedError";
+}
+
+/** The server's certificate is neither valid for the host nor the pinned one; nothing was sent. */
+export class UntrustedCertificateError extends Error {
+  override name = "UntrustedCertificateError";
+  constructor(
+    /** SHA-256 of the certificate the server presented: lower-case hex, no separators. */
+    readonly fingerprint: string,
+    readonly reason: string,
+  ) {
+    super(`The server presented a certificate that is not trusted (${reason}).`);
+  }
+}
+
+/** A SHA-256 fingerprint as typed or shown (AA:BB:…, aabb…), in the stored form, or null when it is not one. */
+export function normaliseFingerprint(value: string): string | null {
+  const hex = value.trim().replace(/[:\s]/g, "").toLowerCase();
+  return /^[0-9a-f]{64}$/.test(hex) ? hex : null;
+}
+
+/** The stored form as certificates are usually shown: AA:BB:CC:… */
+export function formatFingerprint(hex: string): string {
+  return hex.toUpperCase().match(/../g)!.join(":");
 }
 
 // Ranges no operator setting may reach (IANA special-purpose registries, the parts that are not
@@ -182,6 +212,44 @@ export interface OutboundInit {
   headers?: Record<string, string>;
   body?: string | URLSearchParams;
   signal?: AbortSignal;
+  /** https: trust the server's certificate only if its SHA-256 is this (see normaliseFingerprint), instead of a CA's signature. */
+  pinnedCertificate?: string | null;
+}
+
+/**
+ * The TLS connection of an https call, handed to the request only once its certificate is accepted:
+ * valid for the host, or exactly the pinned one. Until then no byte of the request is written.
+ */
+function verifiedTlsConnection(url: URL, lookup: net.LookupFunction, pinned: string | null, signal: AbortSignal | undefined) {
+  const host = hostOf(url);
+  return (_options: unknown, done: (error: Error | null, socket?: net.Socket) => void) => {
+    const socket = tls.connect({
+      host,
+      port: Number(url.port || 443),
+      servername: net.isIP(host) ? undefined : host,
+      lookup,
+      // Checked below, before the request is handed the socket: a pinned certificate is accepted by
+      // its fingerprint alone, any other must be valid for the host (socket.authorized).
+      rejectUnauthorized: false,
+    });
+    const abort = () => socket.destroy(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
+    signal?.addEventListener("abort", abort, { once: true });
+    socket.once("error", (error) => done(error));
+    socket.once("secureConnect", () => {
+      signal?.removeEventListener("abort", abort);
+      const fingerprint = socket.getPeerCertificate().fingerprint256?.replace(/:/g, "").toLowerCase() ?? "";
+      const reason = pinned
+        ? fingerprint === pinned
+          ? null
+          : "it is not the certificate whose fingerprint was pinned"
+        : socket.authorized
+          ? null
+          : String(socket.authorizationError ?? "not verified");
+      if (reason === null) return done(null, socket);
+      socket.destroy();
+      done(new UntrustedCertificateError(fingerprint, reason));
+    });
+  };
 }
 
 /**
@@ -217,10 +285,15 @@ export function outboundFetch(target: string | URL, init: OutboundInit = {}): Pr
   if (init.body instanceof URLSearchParams && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
     headers["Content-Type"] = "application/x-www-form-urlencoded;charset=UTF-8";
   }
+  const connection: http.RequestOptions =
+    url.protocol === "https:"
+      ? // No agent: every call connects through verifiedTlsConnection (and its lookup) itself.
+        { createConnection: verifiedTlsConnection(url, lookup, init.pinnedCertificate ?? null, init.signal) as never }
+      : // agent: false — a pooled socket would skip the lookup (and its check) for the next call.
+        { lookup, agent: false };
   const request = url.protocol === "https:" ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    // agent: false — a pooled socket would skip the lookup (and its check) for the next call.
-    const req = request(url, { method: init.method ?? "GET", headers, signal: init.signal, lookup, agent: false }, (res) => {
+    const req = request(url, { method: init.method ?? "GET", headers, signal: init.signal, ...connection }, (res) => {
       const answer = new Headers();
       for (let i = 0; i < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
       const status = res.statusCode ?? 502;

@@ -1,13 +1,24 @@
 /**
  * A fake MikroTik hotspot router for tests, the demo, the simulator and benchmarks: the router's
- * side of a RADIUS login, played against the real FreeRADIUS in front of Mlango.
+ * side of a RADIUS login, played against the real FreeRADIUS in front of Mlango. It follows the
+ * RouterOS manual, not Mlango's code:
  *
+ * - RADIUS client (RouterOS manual, "RADIUS" → "Supported RADIUS Attributes" → Access-Request and
+ *   Accounting-Request): Calling-Station-Id is the client's MAC address in capital letters with
+ *   colons (AA:BB:CC:DD:EE:FF), Framed-IP-Address the client's address, Acct-Session-Id a unique
+ *   session id, NAS-Identifier the router's identity, Called-Station-Id the hotspot server's name.
  * - POST /login (its hotspot login address, `link-login-only`): takes username and password (PAP, or
  *   the CHAP response when it issued a challenge) and dst, sends an Access-Request from its own
- *   address, and on Access-Accept keeps the session, sends Accounting-Start and redirects to dst;
- *   on Access-Reject it shows the Reply-Message.
- * - UDP {coaPort}: Disconnect-Request and CoA-Request (RFC 5176), ACK for a session it holds (a
- *   Disconnect ends it), NAK with Error-Cause 503 otherwise; every message is kept.
+ *   address, and on Access-Accept keeps the session, sends Accounting-Start and redirects to dst.
+ *   On Access-Reject it answers as the manual's "Hotspot customisation" → "Serving Servlet Pages"
+ *   says: flogin.html when the hotspot folder has one, otherwise login.html, with $(error) set to
+ *   the reason (the Access-Reject's Reply-Message). Pages are filled in as RouterOS does
+ *   ("Variables"): $(name), and $(if name) … $(else) … $(endif).
+ * - UDP {coaPort} (`/radius incoming`, RFC 5176): Disconnect-Request and CoA-Request. A session is
+ *   found by the identifying attributes the request carries (User-Name, Acct-Session-Id,
+ *   Framed-IP-Address, Calling-Station-Id, compared as the router writes them); every one present
+ *   must match. ACK for a session it holds (a Disconnect ends it), NAK with Error-Cause 503
+ *   (Session-Context-Not-Found) otherwise; every message is kept.
  * - login(), account(): the same packets, for tests that drive the router directly.
  * Packets are encoded with the `radius` package, like Mlango's own CoA.
  */
@@ -41,17 +52,29 @@ export interface RadiusAnswer {
 export interface FakeSession {
   username: string;
   mac: string;
+  /** The guest's address (Framed-IP-Address). */
+  ip: string;
   reply: Record<string, unknown>;
+  /** Acct-Session-Id */
   sessionId: string;
   started: number;
+}
+
+/** What identifies a session in accounting: a login's session, or one a test makes up. */
+export interface AccountedSession {
+  username: string;
+  mac: string;
+  sessionId: string;
+  ip?: string;
 }
 
 export interface FakeMikrotik {
   /** http://{address}:{port}/login — the router's link-login-only */
   loginUrl: string;
   coaPort: number;
-  /** The MAC of the phone whose browser posts /login next (a real router knows it from its host table). */
+  /** The MAC and address of the phone whose browser posts /login next (a real router knows them from its host table). */
   hostMac: string;
+  hostIp: string;
   /** The CHAP id and challenge it shows in login.html ($(chap-id), $(chap-challenge)), as MikroTik writes them. */
   chap: { id: Buffer; challenge: Buffer; idText: string; challengeText: string };
   /** Whether /login answers with CHAP (as the router does when the hotspot profile allows http-chap). */
@@ -66,19 +89,36 @@ export interface FakeMikrotik {
    * variables filled in, as RouterOS does: the page a phone sees first.
    */
   loginHtml: string | null;
+  /** The hotspot folder's flogin.html, shown instead of login.html after a failed login when set. */
+  floginHtml: string | null;
   /** The router's identity ($(identity)); an access point's MAC makes the guest's visits land on it. */
   identity: string;
-  login(username: string, password: string, mac: string, options?: { chap?: boolean; setSecret?: string }): Promise<RadiusAnswer | null>;
+  login(
+    username: string,
+    password: string,
+    mac: string,
+    options?: { chap?: boolean; setSecret?: string; ip?: string; withoutCallingStationId?: boolean },
+  ): Promise<RadiusAnswer | null>;
   account(
     status: "Start" | "Interim-Update" | "Stop",
-    session: { username: string; mac: string; sessionId: string },
+    session: AccountedSession,
     usage?: { input?: number; output?: number; time?: number; cause?: string },
   ): Promise<RadiusAnswer | null>;
   close(): Promise<void>;
 }
 
 const octal = (bytes: Buffer) => [...bytes].map((b) => "\\" + b.toString(8).padStart(3, "0")).join("");
-const dashes = (mac: string) => mac.toUpperCase().replace(/:/g, "-");
+/** RouterOS's Calling-Station-Id: the MAC in capital letters, colon separated. */
+export const routerOsMac = (mac: string) => mac.toUpperCase().replace(/-/g, ":");
+
+/** RouterOS's servlet page variables: $(if name) … $(else) … $(endif) (no nesting needed here), then $(name). */
+export function fillServletPage(page: string, variables: Record<string, string>): string {
+  const conditionals = page.replace(
+    /\$\(if ([a-z-]+)\)([\s\S]*?)(?:\$\(else\)([\s\S]*?))?\$\(endif\)/g,
+    (_whole, name: string, then: string, otherwise?: string) => (variables[name] ? then : (otherwise ?? "")),
+  );
+  return conditionals.replace(/\$\(([a-z-]+)\)/g, (whole, name: string) => variables[name] ?? whole);
+}
 
 export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<FakeMikrotik> {
   const radiusHost = options.radiusHost ?? "127.0.0.1";
@@ -117,6 +157,7 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
     loginUrl: "",
     coaPort: 0,
     hostMac: "02:00:00:00:00:01",
+    hostIp: "10.5.50.23",
     chap: { id: chapId, challenge, idText: octal(chapId), challengeText: octal(challenge) },
     useChap: false,
     sessions: new Map(),
@@ -124,16 +165,20 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
     logins: [],
     silent: false,
     loginHtml: null,
+    floginHtml: null,
     identity: "fake-mikrotik",
-    async login(username, password, mac, { chap = false, setSecret } = {}) {
+    async login(username, password, mac, { chap = false, setSecret, ip = fake.hostIp, withoutCallingStationId = false } = {}) {
+      const sessionId = crypto.randomBytes(4).toString("hex");
       const attributes: unknown[] = [
         ["User-Name", username],
-        ["NAS-Identifier", "fake-mikrotik"],
+        ["NAS-Identifier", fake.identity],
         ["NAS-IP-Address", options.address],
-        ["Calling-Station-Id", dashes(mac)],
         ["Called-Station-Id", "hotspot1"],
         ["Service-Type", "Login-User"],
+        ["Acct-Session-Id", sessionId],
+        ["Framed-IP-Address", ip],
       ];
+      if (!withoutCallingStationId) attributes.push(["Calling-Station-Id", routerOsMac(mac)]);
       if (chap) {
         // What the router sends for an http-chap login: CHAP-Password = id + the page's md5 response.
         attributes.push(["CHAP-Password", Buffer.concat([chapId, Buffer.from(password, "hex")])], ["CHAP-Challenge", challenge]);
@@ -144,8 +189,7 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
       const replyMessage = answer?.attributes["Reply-Message"] ? String(answer.attributes["Reply-Message"]) : null;
       fake.logins.push({ username, code: answer?.code ?? "timeout", replyMessage });
       if (answer?.code === "Access-Accept") {
-        const sessionId = crypto.randomBytes(4).toString("hex");
-        fake.sessions.set(username, { username, mac, reply: answer.attributes, sessionId, started: Date.now() });
+        fake.sessions.set(username, { username, mac, ip, reply: answer.attributes, sessionId, started: Date.now() });
       }
       return answer;
     },
@@ -157,8 +201,10 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
         ["User-Name", session.username],
         ["Acct-Session-Id", session.sessionId],
         ["NAS-IP-Address", options.address],
-        ["Calling-Station-Id", dashes(session.mac)],
+        ["NAS-Identifier", fake.identity],
+        ["Calling-Station-Id", routerOsMac(session.mac)],
         ["Called-Station-Id", "hotspot1"],
+        ["Framed-IP-Address", session.ip ?? fake.sessions.get(session.username)?.ip ?? fake.hostIp],
         ["Acct-Input-Octets", input % 2 ** 32],
         ["Acct-Input-Gigawords", Math.floor(input / 2 ** 32)],
         ["Acct-Output-Octets", output % 2 ** 32],
@@ -175,6 +221,22 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
     },
   };
 
+  /** The session every identifying attribute of a Disconnect/CoA names (at least one must be sent). */
+  function heldSession(attributes: Record<string, unknown>): FakeSession | null {
+    const given = (name: string) => (attributes[name] === undefined ? null : String(attributes[name]));
+    const identifying: [string | null, (s: FakeSession) => string][] = [
+      [given("User-Name"), (s) => s.username],
+      [given("Acct-Session-Id"), (s) => s.sessionId],
+      [given("Framed-IP-Address"), (s) => s.ip],
+      [given("Calling-Station-Id"), (s) => routerOsMac(s.mac)],
+    ];
+    if (identifying.every(([value]) => value === null)) return null;
+    for (const session of fake.sessions.values()) {
+      if (identifying.every(([value, of]) => value === null || value === of(session))) return session;
+    }
+    return null;
+  }
+
   coa.on("message", (packet, from) => {
     if (fake.silent) return;
     let decoded;
@@ -183,12 +245,11 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
     } catch {
       return;
     }
-    const username = String(decoded.attributes["User-Name"] ?? "");
-    const held = fake.sessions.has(username);
+    const held = heldSession(decoded.attributes);
     const ack = decoded.code === "Disconnect-Request" ? "Disconnect-ACK" : "CoA-ACK";
     const nak = decoded.code === "Disconnect-Request" ? "Disconnect-NAK" : "CoA-NAK";
     const answer = held ? ack : nak;
-    if (held && decoded.code === "Disconnect-Request") fake.sessions.delete(username);
+    if (held && decoded.code === "Disconnect-Request") fake.sessions.delete(held.username);
     fake.messages.push({ code: decoded.code, attributes: decoded.attributes, answer });
     const response = radius.encode_response({
       packet: decoded,
@@ -199,19 +260,21 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
     coa.send(response, from.port, from.address);
   });
 
+  /** The servlet pages' variables for the phone on the host table (RouterOS manual, Hotspot customisation → Variables). */
+  const variables = (error: string): Record<string, string> => ({
+    mac: fake.hostMac.toUpperCase(),
+    ip: fake.hostIp,
+    "link-login-only": fake.loginUrl,
+    "link-orig": "",
+    "chap-id": fake.useChap ? fake.chap.idText : "",
+    "chap-challenge": fake.useChap ? fake.chap.challengeText : "",
+    identity: fake.identity,
+    error,
+  });
+
   const http: Server = createServer(async (req, res) => {
     if (req.method === "GET" && req.url === "/login.html" && fake.loginHtml) {
-      const variables: Record<string, string> = {
-        mac: fake.hostMac.toUpperCase(),
-        ip: "10.5.50.23",
-        "link-login-only": fake.loginUrl,
-        "link-orig": "",
-        "chap-id": fake.useChap ? fake.chap.idText : "",
-        "chap-challenge": fake.useChap ? fake.chap.challengeText : "",
-        identity: fake.identity,
-      };
-      const page = fake.loginHtml.replace(/\$\(([a-z-]+)\)/g, (whole, name: string) => variables[name] ?? whole);
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page);
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(fillServletPage(fake.loginHtml, variables("")));
       return;
     }
     if (req.method !== "POST" || !req.url?.startsWith("/login")) {
@@ -227,10 +290,18 @@ export async function startFakeMikrotik(options: FakeMikrotikOptions): Promise<F
       res.writeHead(302, { Location: body.get("dst") || "/status" }).end();
       return;
     }
-    const reason = answer ? String(answer.attributes["Reply-Message"] ?? "Login refused") : "RADIUS server is not responding";
+    // RouterOS's own wording when the Access-Reject has no Reply-Message, or RADIUS does not answer.
+    const reason = answer
+      ? String(answer.attributes["Reply-Message"] ?? "invalid username or password")
+      : "RADIUS server is not responding";
+    const page = fake.floginHtml ?? fake.loginHtml;
     res
       .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
-      .end(`<!doctype html><title>Login failed</title><p id="error">${reason.replace(/[<&>]/g, "")}</p>`);
+      .end(
+        page
+          ? fillServletPage(page, variables(reason))
+          : `<!doctype html><title>Login failed</title><p id="error">${reason.replace(/[<&>]/g, "")}</p>`,
+      );
   });
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, options.address, resolve));
   fake.loginUrl = `http://${options.address}:${(http.address() as AddressInfo).port}/login`;

@@ -1,22 +1,45 @@
 /**
  * A fake UniFi Network controller for tests, the demo and the gateway simulator.
  *
- * Mimics the classic controller API that a captive portal uses: POST /api/login (session cookie),
- * POST /api/s/{site}/cmd/stamgr (authorize-guest / unauthorize-guest) and POST /api/logout.
- * authorize-guest takes the controller's optional limits as it names them: minutes, up and down
- * (kbit/s), bytes (the data allowance in MB) and ap_mac; each must be a positive integer when sent.
- * node:http only; listens on 127.0.0.1. Run it on its own with
- *   npx tsx scripts/fakes/unifi-controller.ts --port 8443
+ * It follows the community's reference for the controller API, the ubntwiki page "UniFi Controller
+ * API" (ubntwiki.com/products/software/unifi-controller/api), not Mlango's code:
+ * - Every network API answer is the envelope {"meta": {"rc": "ok" | "error", "msg"?}, "data": […]};
+ *   "rc" says whether the call worked, whatever the HTTP status (`refuse` makes stamgr answer
+ *   200 with rc "error", as a controller does for a command it cannot carry out).
+ * - Two kinds ("UDM Pro API" section): a classic controller (the Network application on its own,
+ *   port 8443) logs in at POST /api/login and serves /api/s/{site}/…; a UniFi OS console (UDM,
+ *   Cloud Key Gen2+, UniFi OS Server) logs in at POST /api/auth/login, answers with the TOKEN cookie
+ *   and an X-CSRF-Token header that every write must send back, and prefixes the network API with
+ *   /proxy/network. As the community's clients detect them (Art-of-WiFi UniFi-API-client,
+ *   check_unifi_os), GET / answers 200 on UniFi OS and redirects (302 to /manage) on a classic one.
+ * - The hotspot commands (ubntwiki, "Callable Commands" → stamgr): authorize-guest with mac and the
+ *   optional limits minutes, up and down (kbit/s), bytes (the data allowance in MB) and ap_mac, each
+ *   a positive integer when sent; unauthorize-guest with mac. GET …/api/self answers the signed-in
+ *   admin.
+ * - `https: true` serves TLS with a self-signed certificate made for the run, as controllers do out
+ *   of the box; its SHA-256 is `fingerprint`.
+ * node:http(s) only; listens on 127.0.0.1. Run it on its own with
+ *   npx tsx scripts/fakes/unifi-controller.ts --port 8443 [--unifi-os] [--https]
  */
-import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { execFileSync } from "node:child_process";
+import { randomBytes, X509Certificate } from "node:crypto";
+import fs from "node:fs";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { readBody } from "./read-body";
 
+export type UnifiKind = "classic" | "unifi-os";
+
 export interface FakeUnifi {
   url: string;
+  kind: UnifiKind;
+  /** https: SHA-256 of the self-signed certificate, lower-case hex without separators; null over http. */
+  fingerprint: string | null;
   /** every valid stamgr command received, in order */
   commands: Array<{
     site: string;
@@ -30,8 +53,12 @@ export interface FakeUnifi {
   }>;
   /** MACs currently authorized per site, "site|mac" keys (MACs lower case, colon separated) */
   authorized: Set<string>;
+  /** every request's method and path, in order (what a test asserts the client called) */
+  requests: string[];
   /** set true to make every call answer 500 (tests of a failing controller) */
   failing: boolean;
+  /** set to an api.err.* message: stamgr answers HTTP 200 with meta.rc "error" and that msg */
+  refuse: string | null;
   close(): Promise<void>;
 }
 
@@ -39,6 +66,8 @@ export interface FakeUnifiOptions {
   port?: number;
   username?: string;
   password?: string;
+  kind?: UnifiKind;
+  https?: boolean;
 }
 
 type Command = FakeUnifi["commands"][number];
@@ -46,17 +75,14 @@ type Payload = Record<string, unknown>;
 
 const MAC = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(?:\1[0-9a-f]{2}){4}$/i;
 const STAMGR = /^\/api\/s\/([^/]+)\/cmd\/stamgr$/;
+const SELF = /^\/api\/(?:s\/[^/]+\/)?self$/;
 
 const ok = (data: unknown[] = []) => ({ meta: { rc: "ok" }, data });
 const error = (msg: string) => ({ meta: { rc: "error", msg }, data: [] });
 
-function send(res: ServerResponse, status: number, body: unknown, cookies: string[] = []): void {
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    ...(cookies.length > 0 ? { "Set-Cookie": cookies } : {}),
-  });
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
@@ -81,17 +107,63 @@ const normaliseMac = (mac: string) => mac.toLowerCase().replaceAll("-", ":");
 const isMac = (value: unknown): value is string => typeof value === "string" && MAC.test(value);
 const token = () => randomBytes(16).toString("hex");
 
+/** A self-signed certificate for 127.0.0.1 (as a controller makes for itself), with openssl. */
+function selfSignedCertificate(): { key: string; cert: string; fingerprint: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fake-unifi-"));
+  try {
+    const key = path.join(dir, "key.pem");
+    const cert = path.join(dir, "cert.pem");
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=UniFi"].concat([
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+      ]),
+      { stdio: "ignore" },
+    );
+    const pem = fs.readFileSync(cert, "utf8");
+    const fingerprint = new X509Certificate(pem).fingerprint256.replace(/:/g, "").toLowerCase();
+    return { key: fs.readFileSync(key, "utf8"), cert: pem, fingerprint };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function startFakeUnifi(options: FakeUnifiOptions = {}): Promise<FakeUnifi> {
-  const { port = 0, username = "admin", password = "unifi-fake-password" } = options;
-  const sessions = new Set<string>();
+  const { port = 0, username = "admin", password = "unifi-fake-password", kind = "classic" } = options;
+  const unifiOs = kind === "unifi-os";
+  /** session cookie → its CSRF token (UniFi OS checks it on writes) */
+  const sessions = new Map<string, string>();
+  const sessionCookie = unifiOs ? "TOKEN" : "unifises";
+  const prefix = unifiOs ? "/proxy/network" : "";
 
   function login(res: ServerResponse, payload: Payload): void {
     if (payload.username !== username || payload.password !== password) {
-      return send(res, 400, error("api.err.Invalid"));
+      // UniFi OS answers its own error shape (not the network API's envelope); classic the envelope.
+      return unifiOs
+        ? send(res, 401, { code: "AUTHENTICATION_FAILED_INVALID_CREDENTIALS", message: "Invalid username or password" })
+        : send(res, 400, error("api.err.Invalid"));
     }
     const session = token();
-    sessions.add(session);
-    send(res, 200, ok(), [`unifises=${session}; Path=/; HttpOnly`, `csrf_token=${token()}; Path=/`]);
+    const csrf = token();
+    sessions.set(session, csrf);
+    if (unifiOs) {
+      send(
+        res,
+        200,
+        { unique_id: "fake-admin", username, isOwner: false },
+        {
+          "Set-Cookie": [`TOKEN=${session}; path=/; samesite=none; secure; httponly`],
+          "X-CSRF-Token": csrf,
+        },
+      );
+    } else {
+      send(res, 200, ok(), { "Set-Cookie": [`unifises=${session}; Path=/; HttpOnly`, `csrf_token=${csrf}; Path=/`] });
+    }
   }
 
   function stamgr(res: ServerResponse, site: string, payload: Payload): void {
@@ -104,6 +176,7 @@ export async function startFakeUnifi(options: FakeUnifiOptions = {}): Promise<Fa
     if (!isMac(mac) || !validCounts || (ap_mac !== undefined && !isMac(ap_mac))) {
       return send(res, 400, error("api.err.InvalidPayload"));
     }
+    if (fake.refuse) return send(res, 200, error(fake.refuse));
     const command: Command = { site, cmd, mac: normaliseMac(mac) };
     if (cmd === "authorize-guest") {
       for (const name of counts) command[name] = payload[name] as number;
@@ -117,22 +190,40 @@ export async function startFakeUnifi(options: FakeUnifiOptions = {}): Promise<Fa
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (fake.failing) return send(res, 500, error("api.err.ServerError"));
     const path = new URL(req.url ?? "/", "http://unifi.invalid").pathname;
-    const site = STAMGR.exec(path)?.[1];
-    const known = path === "/api/login" || path === "/api/logout" || site !== undefined;
+    fake.requests.push(`${req.method} ${path}`);
+    if (fake.failing) return send(res, 500, error("api.err.ServerError"));
+    if (req.method === "GET" && path === "/") {
+      // UniFi OS serves its web application; a classic controller sends the browser to /manage.
+      if (unifiOs) return void res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>UniFi OS</title>");
+      return void res.writeHead(302, { Location: "/manage" }).end();
+    }
+    const loginPath = unifiOs ? "/api/auth/login" : "/api/login";
+    const logoutPath = unifiOs ? "/api/auth/logout" : "/api/logout";
+    const network = path.startsWith(prefix) ? path.slice(prefix.length) : null;
+    const site = network === null ? undefined : STAMGR.exec(network)?.[1];
+    const self = network !== null && SELF.test(network);
+
+    const session = cookie(req, sessionCookie);
+    const csrf = session === undefined ? undefined : sessions.get(session);
+    const loggedIn = csrf !== undefined;
+    if (req.method === "GET" && self)
+      return loggedIn ? send(res, 200, ok([{ name: username }])) : send(res, 401, error("api.err.LoginRequired"));
+
+    const known = path === loginPath || path === logoutPath || site !== undefined;
     if (req.method !== "POST" || !known) return send(res, 404, error("api.err.NotFound"));
 
     const body = await readBody(req);
     if (body === null) return send(res, 413, error("api.err.PayloadTooLarge"));
 
-    const session = cookie(req, "unifises");
-    const loggedIn = session !== undefined && sessions.has(session);
-    if (path === "/api/logout") {
-      if (session !== undefined) sessions.delete(session);
-      return send(res, 200, ok(), ["unifises=; Path=/; HttpOnly; Max-Age=0"]);
+    // UniFi OS refuses a write without the session's CSRF token.
+    const csrfOk = !unifiOs || req.headers["x-csrf-token"] === csrf;
+    if (path === logoutPath) {
+      if (session !== undefined && csrfOk) sessions.delete(session);
+      return send(res, 200, ok(), { "Set-Cookie": [`${sessionCookie}=; Path=/; HttpOnly; Max-Age=0`] });
     }
     if (site !== undefined && !loggedIn) return send(res, 401, error("api.err.LoginRequired"));
+    if (site !== undefined && !csrfOk) return send(res, 403, error("api.err.InvalidCSRFToken"));
 
     const payload = parseJson(body);
     if (payload === null) return send(res, 400, error("api.err.InvalidPayload"));
@@ -146,12 +237,14 @@ export async function startFakeUnifi(options: FakeUnifiOptions = {}): Promise<Fa
     stamgr(res, siteName, payload);
   }
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) send(res, 500, error("api.err.ServerError"));
       else res.destroy();
     });
-  });
+  };
+  const certificate = options.https ? selfSignedCertificate() : null;
+  const server = certificate ? createHttpsServer({ key: certificate.key, cert: certificate.cert }, listener) : createHttpServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => {
@@ -161,10 +254,14 @@ export async function startFakeUnifi(options: FakeUnifiOptions = {}): Promise<Fa
   });
 
   const fake: FakeUnifi = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `${certificate ? "https" : "http"}://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    kind,
+    fingerprint: certificate?.fingerprint ?? null,
     commands: [],
     authorized: new Set(),
+    requests: [],
     failing: false,
+    refuse: null,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
@@ -175,11 +272,15 @@ export async function startFakeUnifi(options: FakeUnifiOptions = {}): Promise<Fa
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: "string", default: "8443" } } });
+  const { values } = parseArgs({
+    options: { port: { type: "string", default: "8443" }, "unifi-os": { type: "boolean" }, https: { type: "boolean" } },
+  });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Bad --port: ${values.port}`);
-  const fake = await startFakeUnifi({ port });
-  console.log(`Fake UniFi controller at ${fake.url} (admin / unifi-fake-password)`);
+  const fake = await startFakeUnifi({ port, kind: values["unifi-os"] ? "unifi-os" : "classic", https: values.https });
+  console.log(
+    `Fake UniFi ${fake.kind} controller at ${fake.url} (admin / unifi-fake-password)${fake.fingerprint ? `, certificate SHA-256 ${fake.fingerprint}` : ""}`,
+  );
   const stop = () => void fake.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -7,6 +7,10 @@
 //      the guests) and checks the Access-Accept carries Session-Timeout and Acct-Interim-Interval;
 //   3. the router sends Accounting Start, --interims Interim-Updates with growing octets and Stop
 //      (unless --stay), each of which must be answered.
+// The router's packets carry what the RouterOS manual lists (RADIUS → Supported RADIUS Attributes →
+// Access-Request, Accounting-Request): Calling-Station-Id is the client's MAC in capital letters with
+// colons, Framed-IP-Address the client's address, one Acct-Session-Id per session, NAS-Identifier
+// the router's identity, Called-Station-Id the hotspot server's name.
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import { personMaker, randomDevice } from "./guest";
@@ -145,13 +149,18 @@ export async function simulateMikrotik(run: MikrotikRun, log: (line: string) => 
             throw new Error("the grant page does not post to link-login-only");
           return f;
         });
+        const session = crypto.randomBytes(4).toString("hex");
+        const routerOsMac = device.clientMac.toUpperCase().replace(/-/g, ":");
         const reply = await timed("Access-Request", async () => {
           const attributes: Record<string, string | number> = {
             "Packet-Src-IP-Address": run.nas.address,
             "User-Name": fields.username!,
             "NAS-IP-Address": run.nas.address,
-            "Calling-Station-Id": device.clientMac.toUpperCase().replace(/:/g, "-"),
+            "NAS-Identifier": "sim-router",
+            "Calling-Station-Id": routerOsMac,
             "Called-Station-Id": "hotspot1",
+            "Acct-Session-Id": session,
+            "Framed-IP-Address": device.clientIp,
           };
           if (chap) {
             // What the router sends for an http-chap login: CHAP-Password = id + the page's md5 response.
@@ -167,13 +176,15 @@ export async function simulateMikrotik(run: MikrotikRun, log: (line: string) => 
           return answer;
         });
         await timed("accounting", async () => {
-          const session = crypto.randomBytes(4).toString("hex");
           const base = {
             "Packet-Src-IP-Address": run.nas.address,
             "User-Name": fields.username!,
             "Acct-Session-Id": session,
             "NAS-IP-Address": run.nas.address,
-            "Calling-Station-Id": device.clientMac.toUpperCase().replace(/:/g, "-"),
+            "NAS-Identifier": "sim-router",
+            "Calling-Station-Id": routerOsMac,
+            "Called-Station-Id": "hotspot1",
+            "Framed-IP-Address": device.clientIp,
           };
           const send = async (status: string, octets: number, seconds: number) => {
             const answer = await radclient(acct, "acct", run.nas.secret, {

@@ -14,6 +14,7 @@ import { HELD_MESSAGES } from "~/services/prepaid/subscriptions.server";
 import { RADIUS_MESSAGES } from "~/services/radius/authorize.server";
 import { changeSpeed } from "~/services/radius/coa.server";
 import { chapResponse, radiusPassword, radiusUsername } from "~/services/radius/login.server";
+import { mikrotikLoginHtml } from "~/services/portal/gateways/mikrotik.server";
 import { makeOrg } from "../fixtures";
 import { makeNetwork, randomMac } from "../fixtures/portal";
 import { contextOf } from "../fixtures/records";
@@ -180,6 +181,59 @@ describe.skipIf(!hasFreeRadius)("RADIUS logins through FreeRADIUS", () => {
     });
   });
 
+  it("an Access-Reject carries only the Reply-Message, never the session's limits (RFC 2865 §5.44)", async () => {
+    const n = await network();
+    const g = await guest(n);
+    await underPlan(n.org.id, g.id, { usage_limit_bytes: 5 * 2 ** 30, max_upload_kbps: 512, max_download_kbps: 2048 });
+    const allowed = ["Reply-Message", "Message-Authenticator", "Proxy-State"];
+    // A wrong PAP password and a wrong CHAP response fail after authorize put the limits in the reply.
+    const pap = await n.nas.router.login(g.username, "x".repeat(24), g.mac);
+    expect(pap?.code).toBe("Access-Reject");
+    expect(Object.keys(pap!.attributes).filter((a) => !allowed.includes(a))).toEqual([]);
+    const wrong = chapResponse(n.nas.router.chap.id.toString("hex"), "not-the-password", n.nas.router.chap.challenge.toString("hex"));
+    const chap = await n.nas.router.login(g.username, wrong, g.mac, { chap: true });
+    expect(chap?.code).toBe("Access-Reject");
+    expect(Object.keys(chap!.attributes).filter((a) => !allowed.includes(a))).toEqual([]);
+    // Mlango's own refusal keeps its reason.
+    const other = await n.nas.router.login(g.username, g.password, randomMac());
+    expect(other?.attributes).toEqual({ "Reply-Message": RADIUS_MESSAGES.invalid });
+  });
+
+  it("refuses an Access-Request without Calling-Station-Id: the login is the device's own", async () => {
+    const n = await network();
+    const g = await guest(n);
+    const answer = await n.nas.router.login(g.username, g.password, g.mac, { withoutCallingStationId: true });
+    expect(answer?.code).toBe("Access-Reject");
+    expect(answer?.attributes["Reply-Message"]).toBe(RADIUS_MESSAGES.invalid);
+    expect((await n.nas.router.login(g.username, g.password, g.mac))?.code).toBe("Access-Accept");
+  });
+
+  it("Mlango's login.html shows the router's $(error) after a refused login instead of starting over", async () => {
+    const n = await network();
+    const router = n.nas.router;
+    router.loginHtml = mikrotikLoginHtml(`http://mlango.example/hotspot/mikrotik/${n.venue.portal_key}`);
+    // The first visit: the page sends the phone on to Mlango at once.
+    const first = await (await fetch(router.loginUrl.replace(/\/login$/, "/login.html"))).text();
+    expect(first).toContain("document.mlango.submit()");
+    expect(first).not.toContain("$(");
+    // A used-up voucher: the router answers the login with its login.html and the Reply-Message as $(error).
+    const used = await guest(n, { mac: router.hostMac });
+    await underPlan(n.org.id, used.id, { status: "Exhausted", usage_limit_bytes: 1000, used_bytes: 1000 });
+    const refused = await fetch(router.loginUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: used.username, password: used.password, dst: "http://example.com/" }),
+    });
+    expect(refused.status).toBe(200);
+    const page = await refused.text();
+    expect(page).toContain(RADIUS_MESSAGES.voucherUsed);
+    // The guest reads it: no script sends them to a fresh connect page, a button does when they choose.
+    expect(page).not.toContain("document.mlango.submit()");
+    expect(page).toContain('<form name="mlango" method="post" action="http://mlango.example/hotspot/mikrotik/');
+    expect(page).not.toContain("$(");
+  });
+
   it("refuses a login past the plan's simultaneous use, with a message the guest can read", async () => {
     const n = await network();
     const first = await guest(n);
@@ -216,7 +270,7 @@ describe.skipIf(!hasFreeRadius)("RADIUS accounting", () => {
     const n = await network();
     const g = await guest(n);
     await n.nas.router.login(g.username, g.password, g.mac);
-    const session = { username: g.username, mac: g.mac, sessionId: randomSessionId() };
+    const session = n.nas.router.sessions.get(g.username)!;
     expect((await n.nas.router.account("Start", session))?.code).toBe("Accounting-Response");
     const upload = 5 * 2 ** 32 + 10;
     expect((await n.nas.router.account("Interim-Update", session, { input: upload, output: 7000, time: 60 }))?.code).toBe(
@@ -253,7 +307,7 @@ describe.skipIf(!hasFreeRadius)("RADIUS accounting", () => {
     const g = await guest(n);
     await underPlan(n.org.id, g.id, { usage_limit_bytes: 1_000_000 });
     await n.nas.router.login(g.username, g.password, g.mac);
-    const session = { username: g.username, mac: g.mac, sessionId: randomSessionId() };
+    const session = n.nas.router.sessions.get(g.username)!;
     await n.nas.router.account("Start", session);
     expect(n.nas.router.sessions.has(g.username)).toBe(true);
     await n.nas.router.account("Interim-Update", session, { input: 400_000, output: 700_000, time: 30 });
@@ -294,7 +348,36 @@ describe.skipIf(!hasFreeRadius)("Disconnect and CoA from the console", () => {
     });
     expect(await runDueJobs()).toBeGreaterThanOrEqual(1);
     expect(n.nas.router.messages).toMatchObject([{ code: "Disconnect-Request", answer: "Disconnect-ACK" }]);
-    expect(n.nas.router.messages[0]!.attributes["Calling-Station-Id"]).toBe(g.mac.toUpperCase().replace(/:/g, "-"));
+    // RouterOS writes the MAC in capital letters with colons, and the router matched the session by it.
+    expect(n.nas.router.messages[0]!.attributes["Calling-Station-Id"]).toBe(g.mac.toUpperCase());
+  });
+
+  it("names the session as RouterOS matches it: the Acct-Session-Id and Framed-IP-Address from accounting, at the NAS that accounted it", async () => {
+    const n = await network();
+    const g = await guest(n);
+    await n.nas.router.login(g.username, g.password, g.mac, { ip: "10.5.50.77" });
+    await nasKept(g.id);
+    // The NAS is known from accounting too (a login remembered nowhere, e.g. Mlango restarted meanwhile).
+    await db.updateTable("connections").set({ radius_client_id: null }).where("id", "=", g.id).execute();
+    const session = n.nas.router.sessions.get(g.username)!;
+    expect((await n.nas.router.account("Start", session))?.code).toBe("Accounting-Response");
+    expect(await connection(g.id)).toMatchObject({
+      radius_client_id: n.nas.id,
+      nas_session_id: session.sessionId,
+      framed_ip: "10.5.50.77",
+    });
+
+    await closeConnection(n.ctx, g.id);
+    await runDueJobs();
+    const sent = n.nas.router.messages.at(-1)!;
+    expect(sent).toMatchObject({ code: "Disconnect-Request", answer: "Disconnect-ACK" });
+    expect(sent.attributes).toMatchObject({
+      "User-Name": g.username,
+      "Acct-Session-Id": session.sessionId,
+      "Framed-IP-Address": "10.5.50.77",
+      "Calling-Station-Id": g.mac.toUpperCase(),
+    });
+    expect(n.nas.router.sessions.has(g.username)).toBe(false);
   });
 
   it("a router that does not answer fails the job (retried later) and the timeout is kept", async () => {

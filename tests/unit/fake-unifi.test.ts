@@ -79,7 +79,8 @@ describe("fake UniFi controller", () => {
     const bad = await post("/api/login", { username: "admin", password: "wrong" });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ meta: { rc: "error", msg: "api.err.Invalid" }, data: [] });
-    expect((await fetch(`${unifi.url}/api/self`)).status).toBe(404);
+    // GET /api/self is the network API's "who am I" (ubntwiki): signed out, it asks for a login.
+    expect((await fetch(`${unifi.url}/api/self`)).status).toBe(401);
   });
 
   it("answers 500 to everything while failing", async () => {

@@ -37,7 +37,7 @@ function network(): GatewayNetwork {
     portalKey: "portal-key",
     gatewaySecret: SECRET,
     openndsFaskey: "fas-key-123",
-    unifi: { url: controller.url, username: "admin", password: "unifi-fake-password" },
+    unifi: { url: controller.url, username: "admin", password: "unifi-fake-password", fingerprint: null },
   };
 }
 

@@ -82,6 +82,18 @@ describe("MikroTik", () => {
       expect(page).toContain(`name="${v}" value="$(${v})"`);
     expect(page).toContain("<button");
   });
+
+  it("the walled-garden step gives dst-host a host name and the port its own dst-port", () => {
+    const step = (origin: string) => mikrotik.setup(origin, { portalKey: "KEY" }).steps.find((s) => s.startsWith("Walled garden"));
+    expect(step("http://portal.example:8080")).toContain("/ip hotspot walled-garden add dst-host=portal.example dst-port=8080,");
+    expect(step("http://portal.example")).toContain("/ip hotspot walled-garden add dst-host=portal.example,");
+    expect(step("http://portal.example")).not.toContain("walled-garden ip");
+    // https never passes the HTTP walled garden: an IP rule by host name opens it.
+    expect(step("https://portal.example")).toContain(
+      "/ip hotspot walled-garden add dst-host=portal.example; /ip hotspot walled-garden ip add dst-host=portal.example protocol=tcp dst-port=443 action=accept",
+    );
+    for (const origin of ["http://portal.example:8080", "https://portal.example:8443"]) expect(step(origin)).not.toMatch(/dst-host=\S*:/);
+  });
 });
 
 describe("Cisco WLC and Ruckus", () => {
@@ -207,7 +219,21 @@ describe("credentials and attributes", () => {
       download: 6,
       sessionSeconds: 60,
       terminateCause: "Idle-Timeout",
+      nasSession: null,
     });
+    // The NAS's name for the session is kept for Disconnect and CoA; a garbled one is not.
+    const named = (extra: Record<string, string>) =>
+      (radiusRecord(attrs({ "Acct-Status-Type": "Start", "User-Name": "mlg9", ...extra })) as { nasSession: unknown }).nasSession;
+    expect(named({ "Acct-Session-Id": "81a00002", "Framed-IP-Address": "10.5.50.23" })).toEqual({
+      sessionId: "81a00002",
+      framedIp: "10.5.50.23",
+    });
+    expect(named({ "Acct-Session-Id": "81a00002", "Framed-IP-Address": "not an address" })).toEqual({
+      sessionId: "81a00002",
+      framedIp: null,
+    });
+    expect(named({ "Acct-Session-Id": "x y" })).toBeNull();
+    expect(named({ "Acct-Session-Id": "x".repeat(65) })).toBeNull();
     expect(radiusRecord(attrs({ "Acct-Status-Type": "Accounting-On" }))).toBeNull();
     expect(radiusRecord(attrs({ "Acct-Status-Type": "Weird", "User-Name": "mlg9" }))).toMatch(/Acct-Status-Type/);
     expect(radiusRecord(attrs({ "Acct-Status-Type": "Start", "User-Name": "bob" }))).toMatch(/User-Name/);

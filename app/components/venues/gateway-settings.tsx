@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ui/confirm";
 import { ErrorList, Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
-import { gatewaySettingsSchema, SESSION_MINUTES_MAX } from "~/lib/schemas/gateway-settings";
+import { FORGET_CERTIFICATE_QUESTION, gatewaySettingsSchema, SESSION_MINUTES_MAX } from "~/lib/schemas/gateway-settings";
 import type { Revocation } from "~/services/portal/gateways/types";
 import type { GatewaySettings as GatewaySettingsView } from "~/services/portal/settings.server";
 
@@ -49,6 +49,7 @@ export function GatewaySettings({ settings, canEdit, lastResult, regenerateQuest
             <span>If a URL has leaked: the current URLs stop working and every gateway needs the new one.</span>
           </div>
           <GatewaySettingsForm settings={settings} lastResult={lastResult} />
+          {settings.unifi_url ? <UnifiConnection fingerprint={settings.unifi_fingerprint} /> : null}
         </>
       ) : (
         <p className="text-sm text-slate-600">Changing the guest portal settings needs the Edit networks permission.</p>
@@ -206,6 +207,39 @@ function ClearCheckbox({ field, label }: { field: FieldMetadata<string | undefin
         {label}
       </label>
       <ErrorList id={errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+/**
+ * The saved controller: test the connection (a self-signed certificate is answered with the question
+ * whether to trust its fingerprint), and the certificate trusted, which may be removed.
+ */
+function UnifiConnection({ fingerprint }: { fingerprint: string | null }) {
+  return (
+    <div className="mt-6 border-t border-slate-200 pt-4 text-sm">
+      <h3 className="mb-2 font-medium">UniFi controller connection</h3>
+      <p className="mb-2 text-slate-600">
+        {fingerprint ? (
+          <>
+            Trusted certificate (SHA-256): <code className="break-all">{fingerprint}</code>
+          </>
+        ) : (
+          "Only a certificate a public authority signed for the controller's address is accepted. A controller with its own self-signed certificate: test the connection to see its fingerprint and decide whether to trust it."
+        )}
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <Form method="post">
+          <button type="submit" name="intent" value="test-unifi" className="btn-secondary">
+            Test connection
+          </button>
+        </Form>
+        {fingerprint ? (
+          <ConfirmButton intent="forget-unifi-certificate" message={FORGET_CERTIFICATE_QUESTION} className="btn-secondary">
+            Remove the trusted certificate
+          </ConfirmButton>
+        ) : null}
+      </div>
     </div>
   );
 }

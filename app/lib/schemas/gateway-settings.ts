@@ -26,6 +26,9 @@ export const GATEWAY_SETTINGS_MESSAGES = {
 } as const;
 
 export const SESSION_MINUTES_MAX = 43_200;
+/** Asked before the console stops trusting a UniFi controller's pinned certificate. */
+export const FORGET_CERTIFICATE_QUESTION =
+  "Stop trusting this certificate? Mlango then calls the controller only with a certificate a public authority signed for its address.";
 /** Never echoed back to a browser, not even after a failed submission. */
 export const SECRET_FIELDS = ["gateway_secret", "opennds_faskey", "unifi_password"] as const;
 /** Visible ASCII without spaces: the secret travels as a bearer token and keys an HMAC. */

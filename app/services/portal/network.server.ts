@@ -33,6 +33,7 @@ const networkQuery = () =>
       "venues.unifi_url",
       "venues.unifi_username",
       "venues.unifi_password",
+      "venues.unifi_fingerprint",
       "venues.success_url",
       "venues.session_minutes",
       "venues.guest_signup",
@@ -55,7 +56,7 @@ function toNetwork(row: NetworkRow): PortalNetwork {
     openndsFaskey: readSecret(row.opennds_faskey),
     unifi:
       row.unifi_url && row.unifi_username && unifiPassword
-        ? { url: row.unifi_url, username: row.unifi_username, password: unifiPassword }
+        ? { url: row.unifi_url, username: row.unifi_username, password: unifiPassword, fingerprint: row.unifi_fingerprint ?? null }
         : null,
     successUrl: row.success_url,
     sessionMinutes: Number(row.session_minutes),

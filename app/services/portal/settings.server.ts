@@ -11,10 +11,12 @@ import { GATEWAY_SETTINGS_MESSAGES, type GatewaySettingsChanges } from "~/lib/sc
 import { hashToken, newPortalKey } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
-import { outboundUrlProblem } from "../outbound.server";
+import { formatFingerprint, normaliseFingerprint, outboundUrlProblem } from "../outbound.server";
 import { encryptSecret } from "../secrets.server";
 import { GATEWAYS } from "./gateways/index.server";
 import type { Revocation } from "./gateways/types";
+import { testController, type ControllerKind } from "./gateways/unifi.server";
+import { networkById } from "./network.server";
 
 export interface GatewaySetup {
   make: GatewayMake;
@@ -34,6 +36,8 @@ export interface GatewaySettings {
   unifi_url: string | null;
   unifi_username: string | null;
   unifi_password_set: boolean;
+  /** The controller certificate's SHA-256 the operator trusts (AA:BB:…), or null. */
+  unifi_fingerprint: string | null;
   session_minutes: number;
   guest_signup: boolean;
   terms_url: string | null;
@@ -60,6 +64,7 @@ async function settingsRow(ctx: OrgContext, venueId: number | null) {
       "portal_key",
       "unifi_url",
       "unifi_username",
+      "unifi_fingerprint",
       "session_minutes",
       "guest_signup",
       "terms_url",
@@ -125,6 +130,7 @@ export async function getGatewaySettings(ctx: OrgContext, venueId: number | null
     unifi_url: row.unifi_url,
     unifi_username: row.unifi_username,
     unifi_password_set: row.unifi_password_set,
+    unifi_fingerprint: row.unifi_fingerprint ? formatFingerprint(row.unifi_fingerprint) : null,
     session_minutes: Number(row.session_minutes),
     guest_signup: Number(row.guest_signup) === 1,
     terms_url: row.terms_url,
@@ -154,7 +160,7 @@ function columnChanges(input: GatewaySettingsChanges): VenueChanges {
   if (input.clear_opennds_faskey) set.opennds_faskey = null;
   else if (input.opennds_faskey) set.opennds_faskey = encryptSecret(input.opennds_faskey);
   if (input.clear_unifi) {
-    Object.assign(set, { unifi_url: null, unifi_username: null, unifi_password: null });
+    Object.assign(set, { unifi_url: null, unifi_username: null, unifi_password: null, unifi_fingerprint: null });
   } else {
     if (input.unifi_url !== undefined) set.unifi_url = input.unifi_url;
     if (input.unifi_username !== undefined) set.unifi_username = input.unifi_username;
@@ -204,6 +210,8 @@ export async function updateGatewaySettings(
   requirePermission(ctx, "edit_networks");
   const current = await settingsRow(ctx, venueId);
   const set = columnChanges(input);
+  // A certificate trusted for one controller says nothing about another address.
+  if (set.unifi_url !== undefined && set.unifi_url !== current.unifi_url) set.unifi_fingerprint = null;
   const errors = unifiErrors(current, set);
   if (input.gateway_secret && (await secretTaken(current.id, hashToken(input.gateway_secret)))) {
     errors.gateway_secret = [GATEWAY_SETTINGS_MESSAGES.secretTaken];
@@ -228,6 +236,78 @@ export async function updateGatewaySettings(
     throw error;
   }
   return { ok: true };
+}
+
+export type UnifiTestResult =
+  { ok: true; message: string } | { ok: false; message: string } | { ok: false; trust: { fingerprint: string; question: string } };
+
+const KIND_LABELS: Record<ControllerKind, string> = {
+  "unifi-os": "a UniFi OS console (UDM, Cloud Key Gen2+ or UniFi OS Server)",
+  classic: "a UniFi Network controller",
+};
+
+/** The question before trusting a certificate that no authority vouches for. */
+export function trustQuestion(fingerprint: string): string {
+  return (
+    `The controller presented a certificate with SHA-256 fingerprint ${formatFingerprint(fingerprint)}: trust it? ` +
+    "Say yes only if it is your controller's: compare it with the certificate your browser shows for the controller's address " +
+    "(or `openssl x509 -noout -fingerprint -sha256` on the controller). Mlango will then call this controller only while it presents this certificate."
+  );
+}
+
+/**
+ * "Test connection" (edit_networks): signs in to the saved controller and asks its network API. A
+ * self-signed certificate comes back as the question to trust its fingerprint, never as a switch
+ * that turns verification off.
+ */
+export async function testUnifiConnection(ctx: OrgContext, venueId: number | null): Promise<UnifiTestResult> {
+  requirePermission(ctx, "edit_networks");
+  const current = await settingsRow(ctx, venueId);
+  const controller = (await networkById(current.id))?.unifi;
+  if (!controller) return { ok: false, message: "Save the controller's address, username and password first, then test the connection." };
+  const result = await testController(current.id, controller);
+  if (result.ok) return { ok: true, message: `Connected: Mlango signed in to ${KIND_LABELS[result.kind]} and can let guests through.` };
+  if ("untrusted" in result) {
+    if (controller.fingerprint) {
+      return {
+        ok: false,
+        message: `The controller now presents another certificate (SHA-256 ${formatFingerprint(result.untrusted.fingerprint)}) than the one trusted. If it was renewed, remove the trusted certificate and test again.`,
+      };
+    }
+    return { ok: false, trust: { fingerprint: result.untrusted.fingerprint, question: trustQuestion(result.untrusted.fingerprint) } };
+  }
+  return { ok: false, message: result.message };
+}
+
+export const UNIFI_TRUST_MESSAGES = {
+  invalid: "That is not a SHA-256 fingerprint: 64 hexadecimal digits, with or without colons.",
+} as const;
+
+/** Trusts the certificate with this fingerprint for the network's controller (edit_networks); false: not a fingerprint. */
+export async function trustUnifiCertificate(ctx: OrgContext, venueId: number | null, fingerprint: string): Promise<boolean> {
+  requirePermission(ctx, "edit_networks");
+  const current = await settingsRow(ctx, venueId);
+  const hex = normaliseFingerprint(fingerprint);
+  if (!hex) return false;
+  await db
+    .updateTable("venues")
+    .set({ unifi_fingerprint: hex, updated_at: Date.now() })
+    .where("id", "=", current.id)
+    .where("organization_id", "=", ctx.org.id)
+    .execute();
+  return true;
+}
+
+/** Stops trusting the pinned certificate (edit_networks): only a CA-signed one is accepted again. */
+export async function forgetUnifiCertificate(ctx: OrgContext, venueId: number | null): Promise<void> {
+  requirePermission(ctx, "edit_networks");
+  const current = await settingsRow(ctx, venueId);
+  await db
+    .updateTable("venues")
+    .set({ unifi_fingerprint: null, updated_at: Date.now() })
+    .where("id", "=", current.id)
+    .where("organization_id", "=", ctx.org.id)
+    .execute();
 }
 
 /** The question asked before a new portal key: every URL pasted into a gateway stops working. */

@@ -8,6 +8,8 @@
 // time: while a batch is written the next one gathers, so batches grow with the load instead of
 // queueing on the organisation's accounting lock (group commit). Each request is answered when its
 // batch is written, so an Accounting-Response still means "stored".
+import net from "node:net";
+import { db } from "~/db/db.server";
 import { applyAccounting, type AccountingRecord } from "../portal/accounting.server";
 import type { PortalNetwork } from "../portal/network.server";
 import { count, octets, text, type RadiusAttributes } from "./attributes";
@@ -26,8 +28,20 @@ const STATUS: Record<string, AccountingRecord["status"]> = {
   "2": "stop",
 };
 
+/**
+ * An accounting record with the NAS's name for the session: Disconnect and CoA repeat them
+ * (coa.server.ts), as RouterOS finds a session by Acct-Session-Id and Framed-IP-Address.
+ */
+export interface RadiusAccountingRecord extends AccountingRecord {
+  session: { connectionId: number };
+  nasSession: { sessionId: string; framedIp: string | null } | null;
+}
+
+/** Acct-Session-Id is the NAS's text (RFC 2866 §5.5): printable, and short enough to keep. */
+const SESSION_ID = /^[\x21-\x7e]{1,64}$/;
+
 /** An Accounting-Request as an accounting record; a string says what is wrong; null: nothing to apply (Accounting-On/Off). */
-export function radiusRecord(attributes: RadiusAttributes): AccountingRecord | string | null {
+export function radiusRecord(attributes: RadiusAttributes): RadiusAccountingRecord | string | null {
   const status = text(attributes, "Acct-Status-Type");
   if (status === "Accounting-On" || status === "Accounting-Off" || status === "7" || status === "8") return null;
   const mapped = status ? STATUS[status] : undefined;
@@ -35,7 +49,10 @@ export function radiusRecord(attributes: RadiusAttributes): AccountingRecord | s
   const connectionId = connectionIdOf(text(attributes, "User-Name"));
   if (connectionId === null) return "User-Name is not a Mlango login.";
   const cause = text(attributes, "Acct-Terminate-Cause");
+  const sessionId = text(attributes, "Acct-Session-Id");
+  const framedIp = text(attributes, "Framed-IP-Address");
   return {
+    nasSession: sessionId && SESSION_ID.test(sessionId) ? { sessionId, framedIp: framedIp && net.isIP(framedIp) ? framedIp : null } : null,
     status: mapped,
     session: { connectionId },
     // Input is what the NAS received from the guest: the upload.
@@ -90,8 +107,36 @@ function flush(networkId: number): void {
     });
 }
 
-/** Applies one record with the others of its network arriving meanwhile; true when its session is known. */
-export function applyRadiusAccounting(nas: Nas, record: AccountingRecord): Promise<boolean> {
+/**
+ * Applies one record with the others of its network arriving meanwhile; true when its session is
+ * known. The session's NAS, Acct-Session-Id and Framed-IP-Address are kept from it (the NAS too:
+ * a login Mlango did not see accepted, or one moved to another NAS, is still reached).
+ */
+export async function applyRadiusAccounting(nas: Nas, record: RadiusAccountingRecord): Promise<boolean> {
+  const known = await gathered(nas, record);
+  if (known && record.nasSession) await rememberSession(nas, record.session.connectionId, record.nasSession);
+  return known;
+}
+
+/** Writes only when something changed: interim updates of a session repeat the same values. */
+async function rememberSession(nas: Nas, connectionId: number, session: NonNullable<RadiusAccountingRecord["nasSession"]>) {
+  await db
+    .updateTable("connections")
+    .set({ radius_client_id: nas.id, nas_session_id: session.sessionId, framed_ip: session.framedIp })
+    .where("id", "=", connectionId)
+    .where("organization_id", "=", nas.organizationId)
+    .where((eb) =>
+      eb.or([
+        eb("radius_client_id", "is", null),
+        eb("radius_client_id", "<>", nas.id),
+        eb("nas_session_id", "is", null),
+        eb("nas_session_id", "<>", session.sessionId),
+      ]),
+    )
+    .execute();
+}
+
+function gathered(nas: Nas, record: AccountingRecord): Promise<boolean> {
   return new Promise((resolve, reject) => {
     let state = networks.get(nas.venueId);
     if (!state) {

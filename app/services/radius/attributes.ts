@@ -1,6 +1,7 @@
 // FreeRADIUS's rest module sends a request's attributes as JSON — {"User-Name": {"type": "string",
 // "value": ["mlg12"]}, …} — and reads replies as {"reply:Session-Timeout": 3600, "control:…": …}.
 // Everything in the body is the NAS's (a guest's device may have chosen some of it): read with limits.
+import type { RadiusMake } from "~/db/schema";
 import { hasNul } from "~/lib/nul";
 
 export type RadiusAttributes = ReadonlyMap<string, string | number>;
@@ -47,9 +48,14 @@ export function octets(a: RadiusAttributes, name: "Acct-Input" | "Acct-Output"):
   return Number.isSafeInteger(total) ? total : null;
 }
 
-/** AA-BB-CC-DD-EE-FF: how gateways write Calling-Station-Id (RFC 3580). */
-export function formatMacDashes(mac: string): string {
-  return mac.toUpperCase().replace(/:/g, "-");
+/**
+ * Calling-Station-Id as the make writes it, so a NAS that compares it as text finds its session:
+ * RouterOS sends the MAC "in capital letters" with colons (RouterOS manual, RADIUS → Supported
+ * RADIUS Attributes → Access-Request); the others take RFC 3580 §3.21's AA-BB-CC-DD-EE-FF.
+ */
+export function callingStationId(make: RadiusMake, mac: string): string {
+  const upper = mac.toUpperCase();
+  return make === "mikrotik" ? upper.replace(/-/g, ":") : upper.replace(/:/g, "-");
 }
 
 const UINT32 = 2 ** 32;

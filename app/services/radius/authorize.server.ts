@@ -70,9 +70,10 @@ async function findLogin(nas: Nas, attributes: RadiusAttributes): Promise<LoginR
   if (!row || row.token === null || row.authorized_at === null) return null;
   const context = JSON.parse(row.gateway_context ?? "{}") as Record<string, string>;
   if (Number(context.network_id ?? row.venue_id) !== nas.venueId) return null;
-  // The login is the device's own: a password copied to another device is refused.
+  // The login is the device's own: a password copied to another device is refused, and so is a
+  // request that does not say which device it is (every RADIUS make sends the guest's MAC in it).
   const calling = text(attributes, "Calling-Station-Id");
-  if (calling !== null && normaliseMac(calling) !== row.mac_address) return null;
+  if (calling === null || normaliseMac(calling) !== row.mac_address) return null;
   return row;
 }
 

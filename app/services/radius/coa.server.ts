@@ -6,7 +6,7 @@ import dgram from "node:dgram";
 import path from "node:path";
 import radius from "radius";
 import { db } from "~/db/db.server";
-import { formatMacDashes, mikrotikRate } from "./attributes";
+import { callingStationId, mikrotikRate } from "./attributes";
 import { GatewayError } from "../portal/gateways/types";
 import { readSecret } from "../secrets.server";
 import { radiusUsername } from "./login.server";
@@ -67,9 +67,13 @@ export async function sendCoa(
 }
 
 /**
- * One message to the NAS that accepted the connection's login, naming the session by User-Name and
- * Calling-Station-Id, with `extra` attributes; the answer is kept. A NAS that does not answer throws
- * GatewayError (the job retries). Null when no NAS accepted the login (nothing to tell).
+ * One message to the NAS that accepted (or last accounted) the connection's login, with `extra`
+ * attributes; the answer is kept. The session is named by its session identification attributes
+ * (RFC 5176 §3): User-Name, and, as the NAS sent them in accounting, Acct-Session-Id and
+ * Framed-IP-Address, with Calling-Station-Id in the make's own form — RouterOS finds a hotspot
+ * session by these (RouterOS manual, RADIUS → Connection Terminating from RADIUS, `/radius
+ * incoming`). A NAS that does not answer throws GatewayError (the job retries). Null when no NAS
+ * accepted the login (nothing to tell).
  */
 async function tellNas(connectionId: number, kind: "Disconnect" | "CoA", extra: unknown[][] = []): Promise<CoaOutcome | null> {
   const row = await db
@@ -83,6 +87,9 @@ async function tellNas(connectionId: number, kind: "Disconnect" | "CoA", extra: 
       "radius_clients.ip_address",
       "radius_clients.coa_port",
       "radius_clients.secret",
+      "radius_clients.make",
+      "connections.nas_session_id",
+      "connections.framed_ip",
       "devices.mac_address",
     ])
     .where("connections.id", "=", connectionId)
@@ -90,7 +97,9 @@ async function tellNas(connectionId: number, kind: "Disconnect" | "CoA", extra: 
     .executeTakeFirst();
   if (!row) return null;
   const attributes: unknown[][] = [["User-Name", radiusUsername(Number(row.id))]];
-  if (row.mac_address) attributes.push(["Calling-Station-Id", formatMacDashes(row.mac_address)]);
+  if (row.nas_session_id) attributes.push(["Acct-Session-Id", row.nas_session_id]);
+  if (row.framed_ip) attributes.push(["Framed-IP-Address", row.framed_ip]);
+  if (row.mac_address) attributes.push(["Calling-Station-Id", callingStationId(row.make, row.mac_address)]);
   attributes.push(...extra);
   const code = kind === "Disconnect" ? "Disconnect-Request" : "CoA-Request";
   const result = await sendCoa({ host: row.ip_address, port: Number(row.coa_port), secret: readSecret(row.secret)! }, code, attributes);

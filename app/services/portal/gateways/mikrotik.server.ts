@@ -48,20 +48,41 @@ export const mikrotik = radiusGateway({
     };
   },
   setup(origin, { portalKey }) {
-    const host = new URL(origin).host;
     return {
       url: `${origin}/hotspot/mikrotik/${portalKey}`,
       steps: [
         ...registerSteps(origin),
         "On the router: /radius add service=hotspot address=<FreeRADIUS address> secret=<the secret>; /radius incoming set accept=yes port=3799; /ip hotspot profile set [find] use-radius=yes login-by=http-chap,http-pap radius-interim-update=received.",
         `Download login.html from ${origin}/hotspot/mikrotik/${portalKey}/login.html and upload it to the router's hotspot folder (Files → hotspot/), replacing the router's own.`,
-        `Walled garden: /ip hotspot walled-garden add dst-host=${host}, with your social sign-in providers' hosts if you use them.`,
+        walledGardenStep(origin),
       ],
     };
   },
 });
 
-/** The login.html an operator uploads to the router: it sends the guest, with the router's variables, to Mlango. */
+/**
+ * The walled-garden rule that lets guests reach Mlango before they log in. `dst-host` is a host
+ * name and the port is its own `dst-port` (RouterOS manual, IP/Hotspot → Walled Garden); the HTTP
+ * walled garden only sees plain http, so an https console also needs an IP walled-garden rule.
+ */
+export function walledGardenStep(origin: string): string {
+  const url = new URL(origin);
+  const port = url.port ? ` dst-port=${url.port}` : "";
+  const rules = [`/ip hotspot walled-garden add dst-host=${url.hostname}${port}`];
+  if (url.protocol === "https:") {
+    rules.push(`/ip hotspot walled-garden ip add dst-host=${url.hostname} protocol=tcp dst-port=${url.port || "443"} action=accept`);
+  }
+  return `Walled garden: ${rules.join("; ")}, with your social sign-in providers' hosts if you use them.`;
+}
+
+/**
+ * The login.html an operator uploads to the router: it sends the guest, with the router's variables,
+ * to Mlango. RouterOS serves login.html for a failed login too when the folder has no flogin.html,
+ * with $(error) set to the reason — for a RADIUS refusal, Mlango's Reply-Message (RouterOS manual,
+ * Hotspot customisation → Serving Servlet Pages and Variables; `$(if …)`/`$(else)`/`$(endif)` are
+ * its conditionals). Then the page shows the reason and waits for the guest instead of sending
+ * them straight back to a fresh connect page, which would hide it.
+ */
 export function mikrotikLoginHtml(entryUrl: string): string {
   const fields = ["mac", "ip", "link-login-only", "link-orig", "chap-id", "chap-challenge", "identity"]
     .map((name) => `<input type="hidden" name="${name}" value="$(${name})">`)
@@ -69,13 +90,24 @@ export function mikrotikLoginHtml(entryUrl: string): string {
   return `<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Wi-Fi</title></head>
 <body>
-<!-- Mlango: sends the guest to the connect page. Upload as hotspot/login.html. -->
+<!-- Mlango: sends the guest to the connect page. Upload as hotspot/login.html (and remove any flogin.html). -->
+$(if error)
+<p><strong>You are not online yet.</strong></p>
+<p id="error">$(error)</p>
+$(endif)
 <form name="mlango" method="post" action="${entryUrl}">
 ${fields}
+$(if error)
+<button type="submit">Try again</button>
+$(else)
 <noscript><p>Press the button to get connected.</p></noscript>
 <button type="submit">Get connected</button>
+$(endif)
 </form>
+$(if error)
+$(else)
 <script>document.mlango.submit();</script>
+$(endif)
 </body></html>
 `;
 }

@@ -27,7 +27,8 @@ export interface GatewayNetwork {
   portalKey: string;
   gatewaySecret: string | null;
   openndsFaskey: string | null;
-  unifi: { url: string; username: string; password: string } | null;
+  /** fingerprint: the SHA-256 (hex) of the controller's self-signed certificate the operator trusts, or null (a CA-signed one). */
+  unifi: { url: string; username: string; password: string; fingerprint: string | null } | null;
 }
 
 /**

@@ -6,10 +6,21 @@ import { GatewaySettings } from "~/components/venues/gateway-settings";
 import { VenueForm } from "~/components/venues/venue-form";
 import { confirmationNeeded, isConfirmationRequest } from "~/lib/confirm";
 import { parseId } from "~/lib/ids";
-import { gatewaySettingsSchema, SECRET_FIELDS } from "~/lib/schemas/gateway-settings";
+import { FORGET_CERTIFICATE_QUESTION, gatewaySettingsSchema, SECRET_FIELDS } from "~/lib/schemas/gateway-settings";
 import { venueSchema } from "~/lib/schemas/venues";
 import { requireOrg, requirePermission, type OrgContext } from "~/services/guard.server";
-import { getGatewaySettings, regeneratePortalKey, regenerateQuestion, updateGatewaySettings } from "~/services/portal/settings.server";
+import { normaliseFingerprint } from "~/services/outbound.server";
+import {
+  forgetUnifiCertificate,
+  getGatewaySettings,
+  regeneratePortalKey,
+  regenerateQuestion,
+  testUnifiConnection,
+  trustQuestion,
+  trustUnifiCertificate,
+  UNIFI_TRUST_MESSAGES,
+  updateGatewaySettings,
+} from "~/services/portal/settings.server";
 import { redirectWithToast } from "~/services/session.server";
 import { countVenueAccessPoints, deleteVenue, getVenue, getVenueHeader, updateVenue, venueDeleteQuestion } from "~/services/venues.server";
 import { parseForm } from "~/services/forms.server";
@@ -51,6 +62,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return updateGateway(request, ctx, params.venueId, form);
     case "regenerate-portal-key":
       return regenerate(request, ctx, params.venueId, form);
+    case "test-unifi":
+      return testUnifi(request, ctx, params.venueId);
+    case "trust-unifi-certificate":
+      return trustCertificate(request, ctx, params.venueId, form);
+    case "forget-unifi-certificate":
+      return forgetCertificate(request, ctx, params.venueId, form);
     default:
       return json({ message: "Unknown action." }, { status: 400 });
   }
@@ -109,6 +126,46 @@ async function regenerate(request: Request, ctx: OrgContext, rawId: string | und
   return redirectWithToast(request, `/${ctx.org.id}/venues/${venue.id}/settings`, {
     type: "info",
     message: "New portal key made. The old gateway URLs no longer work: paste the new URL into each gateway of this network.",
+  });
+}
+
+// "Test connection": a self-signed certificate is answered with the question whether to trust its
+// fingerprint (the confirmation carries the fingerprint shown, so what is trusted is what was asked).
+async function testUnifi(request: Request, ctx: OrgContext, rawId: string | undefined) {
+  requirePermission(ctx, "edit_networks");
+  const result = await testUnifiConnection(ctx, parseId(rawId));
+  if (result.ok) return redirectWithToast(request, `/${ctx.org.id}/venues/${rawId}/settings`, result.message);
+  if ("trust" in result) {
+    return json({
+      confirm: { message: result.trust.question, intent: "trust-unifi-certificate", fields: { fingerprint: result.trust.fingerprint } },
+    });
+  }
+  return json({ message: result.message });
+}
+
+async function trustCertificate(request: Request, ctx: OrgContext, rawId: string | undefined, form: FormData) {
+  requirePermission(ctx, "edit_networks");
+  const fingerprint = normaliseFingerprint(String(form.get("fingerprint") ?? ""));
+  if (!fingerprint) return json({ message: UNIFI_TRUST_MESSAGES.invalid }, { status: 400 });
+  const ask = confirmationNeeded(form, "trust-unifi-certificate", trustQuestion(fingerprint), { fingerprint });
+  if (ask) return json(ask);
+  await trustUnifiCertificate(ctx, parseId(rawId), fingerprint);
+  return redirectWithToast(
+    request,
+    `/${ctx.org.id}/venues/${rawId}/settings`,
+    "Certificate trusted. Test the connection again to check it.",
+  );
+}
+
+async function forgetCertificate(request: Request, ctx: OrgContext, rawId: string | undefined, form: FormData) {
+  requirePermission(ctx, "edit_networks");
+  const ask = confirmationNeeded(form, "forget-unifi-certificate", FORGET_CERTIFICATE_QUESTION);
+  if (ask) return json(ask);
+  await forgetUnifiCertificate(ctx, parseId(rawId));
+  return redirectWithToast(request, `/${ctx.org.id}/venues/${rawId}/settings`, {
+    type: "info",
+    message:
+      "The controller's certificate is no longer trusted: Mlango calls it only with a certificate a public authority signed for its address.",
   });
 }
 
