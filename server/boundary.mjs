@@ -169,6 +169,8 @@ async function fieldsOf(type, body, { jsonRequired, parameterLimit }) {
       if (!jsonRequired && error.message === BOUNDARY_MESSAGES.malformed) return undefined;
       throw error;
     }
+    // As body-parser's strict mode, where the route reads JSON: an object or an array, never a bare value.
+    if (jsonRequired && (value === null || typeof value !== "object")) throw new BadBody(BOUNDARY_MESSAGES.malformed);
     if (hasNul(value)) throw new BadBody(BOUNDARY_MESSAGES.nul);
     return value;
   }

@@ -1,5 +1,5 @@
 // Every URL of the guest side, in one list: what gateways, guests' browsers, FreeRADIUS, Daraja and
-// Africa's Talking call. One small router (find-my-way, which answers HEAD for every GET route) on
+// Africa's Talking call. One small router (find-my-way; every GET route answers HEAD too, Node leaving out the body) on
 // plain node:http; server/app.mjs asks it first and passes its route's body rules to the request
 // boundary (server/boundary.mjs) before the handler runs. What is not here goes to Express and Remix.
 // The handlers live in this folder, one module per area; the rules they apply live in app/services.
@@ -89,7 +89,7 @@ export function guestRoutes(): { find(method: string, url: string): GuestRequest
   // Express matched "/connect/" as "/connect"; ids and keys in paths may be longer than find-my-way's default 100.
   const router = Router({ ignoreTrailingSlash: true, maxParamLength: 1000 });
   const get = (path: string, handler: GuestHandler, answers: Answers = "page") =>
-    router.on("GET", path, () => {}, { handler, body: NO_BODY, answers } satisfies Route);
+    router.on(["GET", "HEAD"], path, () => {}, { handler, body: NO_BODY, answers } satisfies Route);
   const post = (path: string, handler: GuestHandler, body: BodyRules, answers: Answers = "page") =>
     router.on("POST", path, () => {}, { handler, body, answers } satisfies Route);
 
