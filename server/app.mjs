@@ -55,8 +55,21 @@ export function configuredOrigin() {
   return new URL(getEnv().PUBLIC_URL).origin;
 }
 
-// The request log: one line per request on stdout (synchronous to a file or pipe on Linux).
-const logLine = (line) => process.stdout.write(line + "\n");
+// The request log: lines gathered while the event loop is busy go out in one write when it turns
+// (one write per request cost ~5 % of a guest page's CPU, the portal benchmark), and whatever is left when
+// the process exits is written then (stdout to a file or pipe is synchronous on Linux).
+let pendingLines = [];
+function flushLog() {
+  if (pendingLines.length === 0) return;
+  const text = pendingLines.join("");
+  pendingLines = [];
+  process.stdout.write(text);
+}
+process.on("exit", flushLog);
+function logLine(line) {
+  if (pendingLines.length === 0) setImmediate(flushLog);
+  pendingLines.push(line + "\n");
+}
 
 /** One log line per request once its answer is sent. The query is left out (it may hold search terms). */
 function logWhenFinished(req, res) {

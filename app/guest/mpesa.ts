@@ -4,6 +4,7 @@
 //   POST /hotspot/mpesa/{callbackKey}        Daraja's STK result
 //   POST /hotspot/mpesa/{callbackKey}/c2b/confirmation | /c2b/validation   paybill payments
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { firstServed, lanes } from "~/lib/lanes";
 import { authorizeGuest, loadGuestView } from "~/services/portal/connect.server";
 import { messagePage, paymentFailedPage, refusalPage, refusalStatus, WAIT_REFRESH_SECONDS, waitingPage, type FormState } from "~/services/portal/pages.server";
 import { darajaPhone } from "~/services/prepaid/daraja.server";
@@ -11,6 +12,16 @@ import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase 
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
 import { sendConnectPage } from "./connect-page";
 import { GUEST_CSP, redirect, sendJson, sendPage, text, type GuestInput, type GuestPage } from "./http";
+
+/**
+ * Guests who have paid go first (decision 0028). New purchases take turns, one at a time in each
+ * process, for their own database work (not for Daraja's STK push, which may take seconds); the one
+ * whose turn it is first waits while a callback or a waiting page is being answered, for
+ * PAID_FIRST_MS at most, so a burst of purchases never stands in front of the callbacks and grants.
+ */
+const purchaseLanes = lanes(1);
+const paidGuestsFirst = firstServed();
+const PAID_FIRST_MS = 250;
 
 /** The waiting page's answer: a page (with its Refresh header while the payment is pending) or a redirect. */
 type WaitingAnswer = { redirect: string } | (GuestPage & { refresh?: string });
@@ -47,17 +58,16 @@ async function waitingAnswer(token: string, paymentId: number): Promise<WaitingA
   );
 }
 
-/** GET /connect/mpesa/wait?token&payment: the waiting page, then the grant. */
+/** GET /connect/mpesa/wait?token&payment: the waiting page, then the grant. A paid guest's work goes first. */
 export async function showWaitingPage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
   const payment = text(query.payment) ?? "";
-  const answer = await waitingAnswer(text(query.token) ?? "", /^\d{1,12}$/.test(payment) ? Number(payment) : 0);
+  const answer = await paidGuestsFirst.run(() => waitingAnswer(text(query.token) ?? "", /^\d{1,12}$/.test(payment) ? Number(payment) : 0));
   if ("redirect" in answer) return redirect(res, 303, answer.redirect);
   sendPage(res, answer.status, answer.html, answer.csp, answer.refresh ? { Refresh: answer.refresh } : {});
 }
 
-/** POST /connect/mpesa: the plan and phone from the connect page → the STK push. */
-export async function startMpesaPurchase(_req: IncomingMessage, res: ServerResponse, input: GuestInput): Promise<void> {
-  const body = (input.body ?? {}) as Record<string, unknown>;
+/** POST /connect/mpesa, in a purchase lane (beforePush gives it back). */
+async function buy(res: ServerResponse, body: Record<string, unknown>, beforePush: () => void): Promise<void> {
   const token = text(body.token) ?? "";
   const view = await loadGuestView(token, { plans: false });
   if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
@@ -76,7 +86,7 @@ export async function startMpesaPurchase(_req: IncomingMessage, res: ServerRespo
     }
   }
 
-  const started = await startPurchase({ token, planId, phone });
+  const started = await startPurchase({ token, planId, phone, beforePush });
   if (started.ok) return redirect(res, 303, `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${started.paymentId}`);
   const state: FormState = started.field ? { values, errors: { [started.field]: [started.message] } } : { values, message: started.message };
   // The form again, with the plans for sale this time.
@@ -85,8 +95,18 @@ export async function startMpesaPurchase(_req: IncomingMessage, res: ServerRespo
   await sendConnectPage(res, started.status, again, token, state);
 }
 
+export async function startMpesaPurchase(_req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+  const lane = await purchaseLanes.enter();
+  try {
+    await paidGuestsFirst.quiet(PAID_FIRST_MS);
+    await buy(res, (body ?? {}) as Record<string, unknown>, lane.leave);
+  } finally {
+    lane.leave();
+  }
+}
+
 export async function stkCallback(_req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {
-  const answer = await applyStkCallback(params.callbackKey!, body);
+  const answer = await paidGuestsFirst.run(() => applyStkCallback(params.callbackKey!, body));
   sendJson(res, answer.status, answer.body);
 }
 

@@ -51,7 +51,8 @@ export function randomToken(bytes = 32): string {
 
 /** Secrets are stored hashed: a leaked table gives no usable token. */
 export function hashToken(token: string): string {
-  return crypto.createHash("sha256").update(token).digest("hex");
+  // The one-shot crypto.hash (Node ≥ 20.12) skips building a Hash object: a few µs on every guest request.
+  return crypto.hash("sha256", token, "hex");
 }
 
 /** A network's portal key: in every gateway URL, so unguessable (144 bits), and URL-safe. */
