@@ -86,8 +86,8 @@ const loginOrEntry: GuestHandler = (req, res, input) =>
   isRadiusMake(input.params.make) ? radiusLoginPage(input.params.make!, res, input) : enterByRedirect(req, res, input);
 
 export function guestRoutes(): { find(method: string, url: string): GuestRequest | null } {
-  // Express matched "/connect/" as "/connect"; ids and keys in paths may be longer than find-my-way's default 100.
-  const router = Router({ ignoreTrailingSlash: true, maxParamLength: 1000 });
+  // Express matched "/connect/" as "/connect", and any length of path segment (Node caps the request line).
+  const router = Router({ ignoreTrailingSlash: true, maxParamLength: 16 * KB });
   const get = (path: string, handler: GuestHandler, answers: Answers = "page") =>
     router.on(["GET", "HEAD"], path, () => {}, { handler, body: NO_BODY, answers } satisfies Route);
   const post = (path: string, handler: GuestHandler, body: BodyRules, answers: Answers = "page") =>
