@@ -148,7 +148,12 @@ const graphqlRules = {
   types: null,
   origin: null,
   refuse: (_req, res, status, message) =>
-    answer(res, status, "application/json; charset=utf-8", JSON.stringify({ errors: [{ message, extensions: { code: "BAD_USER_INPUT" } }] })),
+    answer(
+      res,
+      status,
+      "application/json; charset=utf-8",
+      JSON.stringify({ errors: [{ message, extensions: { code: "BAD_USER_INPUT" } }] }),
+    ),
 };
 
 /** The console: security headers (helmet), the health check, static files, /graphql, then Remix. */
@@ -238,7 +243,8 @@ function answer(res, status, type, body) {
 
 /** A refusal people can read: a small page for browsers, the API's JSON shape for its paths, else text. */
 function refuse(req, res, status, message) {
-  if (isApiPath(pathOf(req.url ?? "/"))) return answer(res, status, "application/json; charset=utf-8", JSON.stringify({ error: { message } }));
+  if (isApiPath(pathOf(req.url ?? "/")))
+    return answer(res, status, "application/json; charset=utf-8", JSON.stringify({ error: { message } }));
   if (req.headers.accept?.includes("text/html")) return answer(res, status, "text/html; charset=utf-8", refusalPage(req, status, message));
   answer(res, status, "text/plain; charset=utf-8", message);
 }

@@ -121,7 +121,8 @@ export function readJson(text, maxDepth = JSON_DEPTH) {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
@@ -199,8 +200,7 @@ export async function passBoundary(req, res, rules) {
   };
   const url = req.url ?? "/";
   if (hasNulEscape(url)) return stop(400, BOUNDARY_MESSAGES.nul);
-  if (rules.queryLimit !== undefined && url.length - pathOf(url).length > rules.queryLimit + 1)
-    return stop(414, BOUNDARY_MESSAGES.tooLong);
+  if (rules.queryLimit !== undefined && url.length - pathOf(url).length > rules.queryLimit + 1) return stop(414, BOUNDARY_MESSAGES.tooLong);
   if (SAFE_METHODS.has(req.method)) return { body: undefined, fields: undefined };
 
   // CSRF. A bearer token is sent only by scripts: no browser can be made to add that header to a

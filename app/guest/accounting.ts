@@ -25,5 +25,10 @@ export async function listRevocations(req: IncomingMessage, res: ServerResponse,
   const network = await networkOf(req);
   if (!network || network.portalKey !== params.portalKey) return unauthorized(res);
   const after = Number(text(query.after) ?? 0);
-  sendJson(res, 200, { data: await revocationsSince(network, Number.isSafeInteger(after) && after > 0 ? after : 0) }, { "Cache-Control": "no-store" });
+  sendJson(
+    res,
+    200,
+    { data: await revocationsSince(network, Number.isSafeInteger(after) && after > 0 ? after : 0) },
+    { "Cache-Control": "no-store" },
+  );
 }

@@ -13,7 +13,13 @@ export async function connectPageFor(status: number, view: GuestView, token: str
   return { status, html: connectPage(view, token, state, frame, ad), csp: frame ? SPLASH_CSP : GUEST_CSP };
 }
 
-export async function sendConnectPage(res: ServerResponse, status: number, view: GuestView, token: string, state?: FormState): Promise<void> {
+export async function sendConnectPage(
+  res: ServerResponse,
+  status: number,
+  view: GuestView,
+  token: string,
+  state?: FormState,
+): Promise<void> {
   sendGuestPage(res, await connectPageFor(status, view, token, state));
 }
 

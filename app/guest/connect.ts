@@ -114,7 +114,12 @@ export async function connectAsJson(_req: IncomingMessage, res: ServerResponse, 
   }
   const outcome = await authorizeGuest(asked.request);
   if (outcome.ok) return sendJson(res, 200, { redirect_to: outcome.redirect }, headers);
-  sendJson(res, outcome.status, { error: outcome.reconnect ? `${outcome.message}. ${CONNECT_MESSAGES.reconnect}` : outcome.message }, headers);
+  sendJson(
+    res,
+    outcome.status,
+    { error: outcome.reconnect ? `${outcome.message}. ${CONNECT_MESSAGES.reconnect}` : outcome.message },
+    headers,
+  );
 }
 
 /** GET /splash/click_through: the click-through route (docs/guide/guest-connect.md#routes); the connect page's Connect button does the same. */

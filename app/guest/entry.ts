@@ -32,6 +32,7 @@ export function enterByRedirect(req: IncomingMessage, res: ServerResponse, { par
 export async function enterByForm(req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {
   if (!isRadiusMake(params.make)) return sendPage(res, 404, messagePage("Not found", ["This page does not exist."]));
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) if (typeof value === "string") query.set(name, value);
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>))
+    if (typeof value === "string") query.set(name, value);
   return enter(req, res, params, query, 303);
 }

@@ -68,13 +68,25 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   send(res, status, { "Content-Type": "application/json; charset=utf-8", ...headers }, JSON.stringify(body));
 }
 
-export function sendText(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   send(res, status, { "Content-Type": type, ...headers }, body);
 }
 
 /** A redirect the guest's browser follows with no Referer (the connect token is in the URL) and that nothing caches. */
 export function redirect(res: ServerResponse, status: 302 | 303, location: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", ...headers, Location: location, "Content-Length": "0" });
+  res.writeHead(status, {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    ...headers,
+    Location: location,
+    "Content-Length": "0",
+  });
   res.end();
 }
 

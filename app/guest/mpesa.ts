@@ -6,7 +6,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { firstServed, lanes } from "~/lib/lanes";
 import { authorizeGuest, loadGuestView } from "~/services/portal/connect.server";
-import { messagePage, paymentFailedPage, refusalPage, refusalStatus, WAIT_REFRESH_SECONDS, waitingPage, type FormState } from "~/services/portal/pages.server";
+import {
+  messagePage,
+  paymentFailedPage,
+  refusalPage,
+  refusalStatus,
+  WAIT_REFRESH_SECONDS,
+  waitingPage,
+  type FormState,
+} from "~/services/portal/pages.server";
 import { darajaPhone } from "~/services/prepaid/daraja.server";
 import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase } from "~/services/prepaid/mpesa.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
@@ -88,7 +96,9 @@ async function buy(res: ServerResponse, body: Record<string, unknown>, beforePus
 
   const started = await startPurchase({ token, planId, phone, beforePush });
   if (started.ok) return redirect(res, 303, `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${started.paymentId}`);
-  const state: FormState = started.field ? { values, errors: { [started.field]: [started.message] } } : { values, message: started.message };
+  const state: FormState = started.field
+    ? { values, errors: { [started.field]: [started.message] } }
+    : { values, message: started.message };
   // The form again, with the plans for sale this time.
   const again = await loadGuestView(token);
   if (!again || again.state !== "form") return sendPage(res, refusalStatus(again), refusalPage(again));

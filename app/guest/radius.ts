@@ -116,7 +116,13 @@ export async function radiusLoginPage(make: string, res: ServerResponse, { param
   const network = plausibleToken(token) ? await networkByPortalKey(params.portalKey!) : null;
   const row = network ? await connectionForLogin(token, network.organizationId) : undefined;
   const context = JSON.parse(row?.gateway_context ?? "{}") as Record<string, string>;
-  if (!adapter?.loginForm || !network || !row || row.gateway !== adapter.make || Number(context.network_id ?? row.venue_id) !== network.id) {
+  if (
+    !adapter?.loginForm ||
+    !network ||
+    !row ||
+    row.gateway !== adapter.make ||
+    Number(context.network_id ?? row.venue_id) !== network.id
+  ) {
     return sendPage(
       res,
       404,

@@ -10,7 +10,10 @@ import { sendAsset, sendPage, sendText, SPLASH_CSP, type GuestInput } from "./ht
 export function styleSheet(_req: IncomingMessage, res: ServerResponse, { params }: GuestInput): void {
   const body = styleFileFor(params.file!);
   if (!body) return sendPage(res, 404, messagePage("Not found", ["There is no such style sheet."]));
-  sendText(res, 200, "text/css; charset=utf-8", body, { "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" });
+  sendText(res, 200, "text/css; charset=utf-8", body, {
+    "Cache-Control": "public, max-age=31536000, immutable",
+    "X-Content-Type-Options": "nosniff",
+  });
 }
 
 export async function splashImage(_req: IncomingMessage, res: ServerResponse, { params }: GuestInput): Promise<void> {

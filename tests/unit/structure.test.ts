@@ -163,7 +163,14 @@ describe("the layers", () => {
 
   it("keep the guest side's areas apart: only routes.ts imports them, and its modules form no cycle", () => {
     const guest = files.map(relative).filter((f) => f.startsWith("guest/"));
-    const edges = new Map(guest.map((f) => [f, importsOf(path.join(APP, f)).map((i) => i.target).filter((t) => t.startsWith("guest/"))]));
+    const edges = new Map(
+      guest.map((f) => [
+        f,
+        importsOf(path.join(APP, f))
+          .map((i) => i.target)
+          .filter((t) => t.startsWith("guest/")),
+      ]),
+    );
     // The helpers every area shares; each area is its own module, as app/routes' files are.
     const shared = new Set(["guest/http.ts", "guest/connect-page.ts"]);
     const crossings = [...edges].flatMap(([from, targets]) =>
