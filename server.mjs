@@ -2,6 +2,7 @@
 // (startup), serves the app (server/app.mjs), and on SIGTERM/SIGINT stops taking requests and lets background work finish.
 // With WEB_CONCURRENCY above 1, a primary runs that many of these as workers (server/cluster.mjs).
 import cluster from "node:cluster";
+import http from "node:http";
 import path from "node:path";
 import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import { getEnv } from "./app/config.server.mjs";
@@ -27,7 +28,7 @@ else await serve();
 async function serve() {
   await build.entry.module.startup();
 
-  const server = createApp({ build }).listen(env.PORT, env.HOST, () => {
+  const server = http.createServer(createApp({ build })).listen(env.PORT, env.HOST, () => {
     // Once, not once per worker.
     if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Mlango is running at ${env.PUBLIC_URL}`);
     if (env.REMIX_DEV_ORIGIN) broadcastDevReady(build, env.REMIX_DEV_ORIGIN);

@@ -9,10 +9,8 @@ import { getEnv } from "~/env.server";
 import { NonceProvider } from "~/components/nonce";
 import { startJobWorker, stopJobWorker } from "~/services/jobs/index.server";
 
-// The guest path is served before Remix by server/app.mjs (decision 0014).
-export { portalRouter } from "~/services/portal/router.server";
-// …and its connect page ahead of Express (decision 0026).
-export { answerFastGuestRequest, isFastGuestRequest } from "~/services/portal/fast-path.server";
+// The guest side's router, asked first by server/app.mjs (app/guest/routes.ts, decision 0070).
+export { guestRoutes } from "~/guest/routes";
 // The data API (POST/GET /graphql) is served before Remix by server/app.mjs (decision 0015).
 export { graphqlHandler } from "~/services/graphql/handler.server";
 

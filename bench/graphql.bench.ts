@@ -11,6 +11,7 @@
 // PostgreSQL is measured when BENCH_POSTGRES_URL is set. Needs `npx remix build` first.
 import { fork } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -158,7 +159,7 @@ async function measure(engine: Engine, options: Options): Promise<Row[]> {
   // The built server in this process: its database module shares this one's connection (globalThis).
   const build = await import(pathToFileURL(path.resolve("build/index.js")).href);
   const { createApp } = await import(pathToFileURL(path.resolve("server/app.mjs")).href);
-  const server = createApp({ build }).listen(0, "127.0.0.1");
+  const server = http.createServer(createApp({ build })).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 

@@ -1,11 +1,13 @@
-// The HTTP application: security headers, one log line per request, health check, static files,
-// the request boundary (server/boundary.mjs), then Remix. server.mjs starts it; tests import it.
+// The HTTP application, a node:http request handler: the headers every answer gets, one log line per
+// request, compression, the one request boundary (server/boundary.mjs), then the guest side's router
+// (app/guest/routes.ts) or the console's Express app (helmet, health check, static files, /graphql,
+// Remix). server.mjs starts it; tests import it.
 import crypto from "node:crypto";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import { getEnv } from "../app/config.server.mjs";
-import { isApiPath, requestBoundary } from "./boundary.mjs";
+import { consoleRules, isApiPath, passBoundary, pathOf } from "./boundary.mjs";
 import { precompressed } from "./precompressed.mjs";
 import { remixHandler } from "./remix-handler.mjs";
 
@@ -15,7 +17,7 @@ const redact = (p) =>
     .replace(/^\/(password\/reset|invitations|register\/verify|splash\/connection|unsubscribe)\/[^/]+/, "/$1/***")
     .replace(/^\/(hotspot\/[^/]+|captive|marketing\/sms)\/[^/]+/, "/$1/***");
 
-// Headers on every answer, whoever makes it (Express, the connect page ahead of it, Node's parser):
+// Headers on every answer, whoever makes it (the guest side, Express, Node's parser):
 // powerful browser features that no page of Mlango uses are off for every origin (the network map
 // shows positions it is given; nothing asks for the device's own), and no answer is MIME-sniffed
 // (the guest path's JSON included). "browsing-topics" is the successor of "interest-cohort", which
@@ -69,13 +71,12 @@ function logLine(line) {
   pendingLines.push(line + "\n");
 }
 
-/** One log line per request once its answer is sent. */
+/** One log line per request once its answer is sent. The query is left out (it may hold search terms). */
 function logWhenFinished(req, res) {
   const started = process.hrtime.bigint();
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    // originalUrl (Express): req.path is relative inside mounted middleware. The query is left out (it may hold search terms).
-    const path = (req.originalUrl ?? req.url).split("?")[0];
+    const path = pathOf(req.url ?? "/");
     const org = path.match(/^\/(\d+)(\/|$)/)?.[1] ?? null;
     logLine(
       JSON.stringify({
@@ -90,7 +91,73 @@ function logWhenFinished(req, res) {
   });
 }
 
+/**
+ * The server's request handler (node:http): the headers every answer gets and the log line, the
+ * compression, then the one request boundary (server/boundary.mjs) with the rules of whoever answers:
+ * the guest side's router when it has the route (app/guest/routes.ts), else the console's Express
+ * app (below) — /graphql, or Remix. server.mjs and the tests' servers pass it to http.createServer.
+ */
 export function createApp({ build }) {
+  return serve({ guest: build.entry.module.guestRoutes(), console: consoleApp({ build }) });
+}
+
+/**
+ * The same handler with `guest` (guestRoutes()) alone in front of `console`, a node:http handler;
+ * without one, what the guest side does not answer is a 404 (the tests' and benchmarks' guest-only servers).
+ */
+export function serve({ guest, console: next = notFound }) {
+  // Answers compressed as the client asks (brotli, else gzip): operators and guests are often on mobile
+  // data. Bodies under 1 KB and types that are compressed already (images, XLSX) go as they are. Streamed
+  // answers (CSV exports, streamed HTML) stay streamed: the Remix hand-off (server/remix-handler.mjs)
+  // flushes the compressor whenever the body pauses.
+  const compress = compression({ threshold: 1024 });
+  const publicOrigin = configuredOrigin();
+  return (req, res) => {
+    for (const [name, value] of EVERY_ANSWER) res.setHeader(name, value);
+    logWhenFinished(req, res);
+    compress(req, res, () => {
+      const url = req.url ?? "/";
+      const route = guest.find(req.method ?? "GET", url);
+      const path = pathOf(url);
+      const rules = route?.rules ?? (path === "/graphql" ? graphqlRules : consoleRules(path, { publicOrigin, refuse }));
+      passBoundary(req, res, rules).then(
+        (passed) => {
+          if (!passed) return;
+          if (route) return route.answer(req, res, passed.fields);
+          req.body = passed.body;
+          next(req, res);
+        },
+        (error) => {
+          console.error(JSON.stringify({ at: new Date().toISOString(), event: "boundary_error", error: String(error?.stack ?? error) }));
+          if (!res.headersSent) refuse(req, res, 500, "Something went wrong on our side.");
+          else res.destroy();
+        },
+      );
+    });
+  };
+}
+
+function notFound(_req, res) {
+  res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
+  res.end("Not found");
+}
+
+/** GraphQL's own body limit (its handler reads at most that too), JSON errors in its shape; bearer tokens, no cookies (decision 0015). */
+const graphqlRules = {
+  limit: 100 * 1024,
+  types: null,
+  origin: null,
+  refuse: (_req, res, status, message) =>
+    answer(
+      res,
+      status,
+      "application/json; charset=utf-8",
+      JSON.stringify({ errors: [{ message, extensions: { code: "BAD_USER_INPUT" } }] }),
+    ),
+};
+
+/** The console: security headers (helmet), the health check, static files, /graphql, then Remix. */
+function consoleApp({ build }) {
   const env = getEnv();
   // A map style on another host (MAP_STYLE_URL) is fetched, with its tiles, glyphs and sprites, from that origin.
   const mapOrigins = /^https?:\/\//.test(env.MAP_STYLE_URL ?? "") ? [new URL(env.MAP_STYLE_URL).origin] : [];
@@ -98,29 +165,8 @@ export function createApp({ build }) {
   const devServer = env.REMIX_DEV_ORIGIN !== undefined;
   const app = express();
   app.disable("x-powered-by");
-  // Query strings as flat strings (node:querystring), not qs's nested objects: no handler reads
-  // nested parameters (Remix reads the URL itself), and qs cost ~4 % of a guest page's CPU.
-  app.set("query parser", "simple");
-  // No ETag on res.send(): guest pages are no-store and assets immutable, so hashing every body buys
-  // nothing. (Remix routes that revalidate set their own.)
-  app.set("etag", false);
   // Forwarded headers (client address, protocol, host) are believed only behind TRUST_PROXY.
   if (env.TRUST_PROXY !== undefined) app.set("trust proxy", env.TRUST_PROXY);
-
-  app.use((req, res, next) => {
-    logWhenFinished(req, res);
-    next();
-  });
-
-  // Answers compressed as the client asks (brotli, else gzip): operators and guests are often on mobile
-  // data. Before the guest path so its pages get it too. Bodies under 1 KB and types that are compressed
-  // already (images, XLSX) go as they are. Streamed answers (CSV exports, streamed HTML) stay streamed:
-  // the Remix hand-off (server/remix-handler.mjs) flushes the compressor whenever the body pauses.
-  app.use(compression({ threshold: 1024 }));
-
-  // The guest path (gateway entries, the connect page, /splash calls, accounting): its own headers
-  // (a CSP sandbox), body limits and checks, before the console's (decision 0014).
-  app.use(build.entry.module.portalRouter());
 
   app.use((_req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
@@ -170,20 +216,8 @@ export function createApp({ build }) {
   // The data API: bearer tokens only, its own body limit and errors in GraphQL's shape (decision 0015).
   app.use("/graphql", build.entry.module.graphqlHandler());
 
-  app.use(requestBoundary({ publicOrigin: configuredOrigin(), refuse }));
   app.all("*", remixHandler({ build, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.ip ?? null }) }));
 
-  // The guest's connect page is answered before Express sets the request up: that set-up cost more
-  // than the page (decision 0026). Express's app function calls app.handle, so server.mjs and the
-  // tests' servers both get this.
-  const { answerFastGuestRequest, isFastGuestRequest } = build.entry.module;
-  const expressHandle = app.handle.bind(app);
-  app.handle = (req, res, callback) => {
-    for (const [name, value] of EVERY_ANSWER) res.setHeader(name, value);
-    if (!isFastGuestRequest(req)) return expressHandle(req, res, callback);
-    logWhenFinished(req, res);
-    void answerFastGuestRequest(req, res);
-  };
   return app;
 }
 
@@ -202,12 +236,17 @@ export function answerClientError(error, socket) {
 
 const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+function answer(res, status, type, body) {
+  res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
+  res.end(body);
+}
+
 /** A refusal people can read: a small page for browsers, the API's JSON shape for its paths, else text. */
 function refuse(req, res, status, message) {
-  res.status(status).set("Cache-Control", "no-store");
-  if (isApiPath(req.path)) return res.json({ error: { message } });
-  if (req.headers.accept?.includes("text/html")) return res.type("html").send(refusalPage(req, status, message));
-  return res.type("text/plain").send(message);
+  if (isApiPath(pathOf(req.url ?? "/")))
+    return answer(res, status, "application/json; charset=utf-8", JSON.stringify({ error: { message } }));
+  if (req.headers.accept?.includes("text/html")) return answer(res, status, "text/html; charset=utf-8", refusalPage(req, status, message));
+  answer(res, status, "text/plain; charset=utf-8", message);
 }
 
 function refusalPage(req, status, message) {

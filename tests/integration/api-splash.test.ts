@@ -6,7 +6,6 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import express from "express";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import type { Permission } from "~/lib/permissions";
@@ -885,13 +884,14 @@ describe("assets", () => {
 
 describe("the request boundary for these paths", () => {
   it("lets a splash page's code through up to about 2 MB, keeps other API bodies small, refuses NUL", async () => {
-    const { requestBoundary, bodyLimitFor } = (await import(
+    const { passBoundary, consoleRules, bodyLimitFor } = (await import(
       /* @vite-ignore */ pathToFileURL(path.resolve("server/boundary.mjs")).href
     )) as {
-      requestBoundary: (o: {
-        publicOrigin: string;
-        refuse: (req: express.Request, res: express.Response, status: number, message: string) => void;
-      }) => express.RequestHandler;
+      passBoundary: (req: http.IncomingMessage, res: http.ServerResponse, rules: unknown) => Promise<{ body?: Buffer } | null>;
+      consoleRules: (
+        path: string,
+        o: { publicOrigin: string; refuse: (req: http.IncomingMessage, res: http.ServerResponse, status: number, message: string) => void },
+      ) => unknown;
       bodyLimitFor: (path: string) => number;
     };
     expect(bodyLimitFor("/account/api/v1/splash_pages/12")).toBeGreaterThanOrEqual(2 * 1024 * 1024);
@@ -904,14 +904,16 @@ describe("the request boundary for these paths", () => {
       expect(bodyLimitFor(p), p).toBe(256 * 1024);
     }
 
-    const app = express();
-    app.use(
-      requestBoundary({
-        publicOrigin: "http://localhost",
-        refuse: (_req, res, status, message) => void res.status(status).json({ error: { message } }),
-      }),
-    );
-    app.use((req, res) => void res.json({ bytes: (req.body as Buffer | undefined)?.byteLength ?? 0 }));
+    const json = (res: http.ServerResponse, status: number, body: unknown) => {
+      res.writeHead(status, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    const refuse = (_req: http.IncomingMessage, res: http.ServerResponse, status: number, message: string) =>
+      json(res, status, { error: { message } });
+    const app = (req: http.IncomingMessage, res: http.ServerResponse) =>
+      void passBoundary(req, res, consoleRules(new URL(req.url!, "http://x").pathname, { publicOrigin: "http://localhost", refuse })).then(
+        (passed) => passed && json(res, 200, { bytes: passed.body?.byteLength ?? 0 }),
+      );
     const server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

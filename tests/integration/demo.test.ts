@@ -4,7 +4,7 @@ import { DEMO_LOGIN, generateDemoData, loadDemoIfEmpty } from "~/tools/demo.serv
 import { normalizePhone } from "~/lib/phone";
 import { migrations } from "~/db/migrations";
 import { verifyLogin } from "~/services/auth.server";
-import { applyDeliveryReport, applyInboundMessage } from "~/services/marketing/sms/callback-routes.server";
+import { applyDeliveryReport, applyInboundMessage } from "~/services/marketing/sms/callbacks.server";
 import { makeUser } from "../fixtures";
 
 const SMALL = { connections: 2_000, customers: 200, devices: 300 };

@@ -137,7 +137,7 @@ describe("buying a plan with M-Pesa", () => {
     // A sandboxed page's meta refresh does not run: a header reloads it.
     expect(waiting.headers.get("refresh")).toBe(`3;url=${location}`);
     expect(waitingPage).toContain(`Enter your M-Pesa PIN on ${phone}`);
-    // GET is answered ahead of Express (fast-path.server.ts), HEAD through it: the same answer.
+    // HEAD gets GET's answer without the body.
     const head = await fetch(waitUrl(location), { method: "HEAD", redirect: "manual" });
     expect(head.status).toBe(200);
     for (const name of ["refresh", "content-security-policy", "cache-control", "referrer-policy", "x-frame-options"])

@@ -1,14 +1,10 @@
 // A network's RADIUS gateways in the console, and the RADIUS makes' HTTP entry and grant page, on
 // SQLite and PostgreSQL (no FreeRADIUS needed: tests/integration/radius.test.ts goes through it).
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import * as radiusPage from "~/routes/$orgId+/_networks+/venues+/$venueId+/radius";
 import { RADIUS_CLIENT_MESSAGES } from "~/lib/schemas/radius-clients";
 import { authorizeGuest } from "~/services/portal/connect.server";
-import { portalRouter } from "~/services/portal/router.server";
 import { listRadiusClients, radiusClientByAddress } from "~/services/radius/clients.server";
 import { bandwidthPolicySchema, servicePlanSchema } from "~/lib/schemas/plans";
 import { createPlan } from "~/services/prepaid/plans.server";
@@ -16,18 +12,15 @@ import { createPolicy, updatePolicy } from "~/services/prepaid/policies.server";
 import { makeMember, makeOrg } from "../fixtures";
 import { makeNetwork, randomMac } from "../fixtures/portal";
 import { callRoute, contextOf } from "../fixtures/records";
+import { startGuestServer, type GuestServer } from "../fixtures/guest-server";
 
-let server: Server;
+let guest: GuestServer;
 let origin: string;
 beforeAll(async () => {
-  server = await new Promise((resolve) => {
-    const s = express()
-      .use(portalRouter())
-      .listen(0, "127.0.0.1", () => resolve(s));
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  guest = await startGuestServer();
+  origin = guest.origin;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => guest.close());
 
 async function world() {
   const { org, owner } = await makeOrg(`Radius console ${Math.random()}`);

@@ -1,32 +1,25 @@
-// What Africa's Talking POSTs back, over HTTP through the guest path's router (portalRouter, as
+// What Africa's Talking POSTs back, over HTTP through the guest side's router (app/guest/routes.ts, as
 // server/app.mjs mounts it), on SQLite and PostgreSQL: delivery reports (delivered, failed,
 // repeated, out of order, forged ids, another organisation's key), inbound STOP replies opting out
 // only that organisation's customers, bad bodies as 4xx, and the fake's reports end to end.
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import express from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/db.server";
 import { smsSettingsSchema } from "~/lib/schemas/sms-settings";
 import { saveSmsSettings, smsSenderFor } from "~/services/marketing/sms/settings.server";
-import { portalRouter } from "~/services/portal/router.server";
 import { createFakeAfricasTalking, DEMO_AT_CREDENTIALS } from "../../scripts/fakes/africastalking";
 import { makeOrg } from "../fixtures";
+import { startGuestServer, type GuestServer } from "../fixtures/guest-server";
 import { postForm } from "../fixtures/portal";
 import { contextOf, insertCustomer } from "../fixtures/records";
 
-let server: Server;
+let guest: GuestServer;
 let origin: string;
 
 beforeAll(async () => {
-  server = express().use(portalRouter()).listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  guest = await startGuestServer();
+  origin = guest.origin;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => guest.close());
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -221,7 +214,7 @@ describe("delivery reports", () => {
       [post('{"id":', "application/json"), 400],
       [post(JSON.stringify({ id: [sms.messageId], status: "Success" }), "application/json"), 400],
       [post(JSON.stringify({ id: sms.messageId, status: "Success\u0000" }), "application/json"), 400],
-      [post("hello", "text/plain"), 400],
+      [post("hello", "text/plain"), 415], // the request boundary: a type the route does not read
       [post(`id=${sms.messageId}&status=Success&pad=${"a".repeat(20_000)}`), 413],
       [
         fetch(`${origin}/marketing/sms/${w.key}%00/delivery`, {

@@ -3,7 +3,7 @@
 // its scripts run without our origin, the styling templates' files, images, and "View page".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
-import { SPLASH_CSP } from "~/services/portal/router.server";
+import { SPLASH_CSP } from "~/guest/http";
 import { saveAsset } from "~/services/splash/assets.server";
 import { createPage, getPage, publishPage, saveCode, setPageType } from "~/services/splash/pages.server";
 import { styleHref } from "~/services/splash/styles.server";

@@ -1,5 +1,5 @@
 // The repository's structure, checked: the layers of docs/architecture.md point down only, services
-// know nothing of Express, engine differences stay in app/db, and every loader and action of an
+// know nothing of Express, the guest side's modules form no cycle, engine differences stay in app/db, and every loader and action of an
 // organisation's pages reaches the guard. Known exceptions are listed with the work that removes
 // them; an exception that no longer occurs fails the test too, so the lists only shrink.
 import fs from "node:fs";
@@ -18,8 +18,10 @@ const MAY_USE: Record<string, string[]> = {
   services: ["db", "lib", "env"],
   components: ["lib"],
   routes: ["services", "components", "lib", "env"],
+  // The guest side's HTTP handlers (app/guest): as routes, and neither imports the other.
+  guest: ["services", "components", "lib", "env"],
   tools: ["services", "db", "lib", "env"],
-  root: ["routes", "services", "components", "db", "lib", "env"],
+  root: ["routes", "guest", "services", "components", "db", "lib", "env"],
 };
 
 /** Type-only imports that are allowed across layers: the tables' row types are shared vocabulary. */
@@ -33,18 +35,6 @@ const KNOWN_UPWARD = new Set<string>([
   // The gateway settings form shows the adapters' revocation kinds and the settings view.
   "components/venues/gateway-settings.tsx → services/portal/gateways/types.ts",
   "components/venues/gateway-settings.tsx → services/portal/settings.server.ts",
-]);
-
-/** Services that still mount Express handlers (the guest side's own router replaces them). */
-const KNOWN_EXPRESS = new Set([
-  "services/ads/guest-routes.server.ts",
-  "services/marketing/sms/callback-routes.server.ts",
-  "services/marketing/unsubscribe-routes.server.ts",
-  "services/portal/mpesa-routes.server.ts",
-  "services/portal/router.server.ts",
-  "services/portal/social-routes.server.ts",
-  "services/radius/routes.server.ts",
-  "services/surveys/guest-routes.server.ts",
 ]);
 
 /** Files outside app/db that still ask which engine runs or tune statements (to move behind app/db helpers). */
@@ -168,14 +158,32 @@ describe("the layers", () => {
       .map(relative)
       .filter((f) => f.startsWith("services/"))
       .filter((f) => /from\s+["']express["']/.test(fs.readFileSync(path.join(APP, f), "utf8")));
-    expect(
-      users.filter((f) => !KNOWN_EXPRESS.has(f)),
-      "services importing express",
-    ).toEqual([]);
-    expect(
-      [...KNOWN_EXPRESS].filter((f) => !users.includes(f)),
-      "remove from KNOWN_EXPRESS",
-    ).toEqual([]);
+    expect(users, "services importing express").toEqual([]);
+  });
+
+  it("keep the guest side's areas apart: only routes.ts imports them, and its modules form no cycle", () => {
+    const guest = files.map(relative).filter((f) => f.startsWith("guest/"));
+    const edges = new Map(
+      guest.map((f) => [
+        f,
+        importsOf(path.join(APP, f))
+          .map((i) => i.target)
+          .filter((t) => t.startsWith("guest/")),
+      ]),
+    );
+    // The helpers every area shares; each area is its own module, as app/routes' files are.
+    const shared = new Set(["guest/http.ts", "guest/connect-page.ts"]);
+    const crossings = [...edges].flatMap(([from, targets]) =>
+      from === "guest/routes.ts" ? [] : targets.filter((t) => !shared.has(t)).map((t) => `${from} → ${t}`),
+    );
+    expect(crossings, "guest areas importing each other").toEqual([]);
+    const cycles: string[] = [];
+    const visit = (file: string, trail: string[]) => {
+      if (trail.includes(file)) return void cycles.push([...trail.slice(trail.indexOf(file)), file].join(" → "));
+      for (const next of edges.get(file) ?? []) visit(next, [...trail, file]);
+    };
+    for (const file of guest) visit(file, []);
+    expect(cycles, "import cycles in app/guest").toEqual([]);
   });
 
   it("keep engine forks, prepared-statement marks and planner hints inside app/db", () => {

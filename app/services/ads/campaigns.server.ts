@@ -293,7 +293,7 @@ export interface BannerRow {
   createdAt: number;
 }
 
-/** Where browsers fetch a banner image: served by the guest router (ads/guest-routes.server.ts). */
+/** Where browsers fetch a banner image: served by the guest router (app/guest/ads.ts). */
 export const bannerImagePath = (key: string) => `/assets/${key}`;
 
 /** The organisation's banners, of one campaign or all, newest first. */

@@ -147,7 +147,7 @@ export async function settleAdWrites(): Promise<void> {
   while (pendingWrites.size) await Promise.all([...pendingWrites]);
 }
 
-/** The link a guest clicks: through Mlango's redirect, which counts it (guest-routes.server.ts). */
+/** The link a guest clicks: through Mlango's redirect, which counts it (app/guest/ads.ts). */
 export const clickPath = (bannerId: number, token: string) => `/ads/click/${bannerId}?token=${encodeURIComponent(token)}`;
 
 export function bannerHtml(banner: ServedBanner, token: string): Html {

@@ -1,6 +1,6 @@
 // Guests' social sign-in: the provider catalogue, the
 // organisation's registrations (console, `ctx` first) and the OAuth 2 authorization-code flow with
-// PKCE that the guest path runs (social-routes.server.ts). Client secrets are stored with
+// PKCE that the guest path runs (app/guest/social.ts). Client secrets are stored with
 // encryptSecret and only decrypted here, server-side, to talk to the provider.
 import { CodeChallengeMethod, OAuth2Client, OAuth2Tokens, generateCodeVerifier } from "arctic";
 import { z } from "zod";

@@ -3,7 +3,7 @@
 //                                    from (optional), bulkSMSMode=1
 //   → 201 { SMSMessageData: { Message, Recipients: [{ statusCode, number, status, cost, messageId }] } }
 // Delivery reports come later to the callback URL set in Africa's Talking's dashboard (see
-// callback-routes.server.ts); parseDeliveryReport reads one.
+// app/guest/sms.ts); parseDeliveryReport reads one.
 //
 // Failures, and what may be tried again:
 //   - the request as a whole (nothing reached, a timeout, HTTP 429 or 5xx, refused credentials, an

@@ -2,7 +2,7 @@
 // read with the API key as a `*_set` boolean, saved by the owner only (like M-Pesa: whoever holds the
 // key spends the organisation's SMS credit), the key stored with encryptSecret. The callback key is
 // a random path segment made on the first save and kept across saves; it is what authenticates
-// Africa's Talking's delivery reports and inbound messages (callback-routes.server.ts), so only the
+// Africa's Talking's delivery reports and inbound messages (app/guest/sms.ts), so only the
 // owner sees the URLs. For the dispatch (no user): smsSenderFor(organizationId).
 import crypto from "node:crypto";
 import { db } from "~/db/db.server";

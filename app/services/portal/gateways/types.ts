@@ -90,7 +90,7 @@ export interface GatewayAdapter {
   revoke?(request: RevokeRequest): Promise<void>;
   /**
    * RADIUS makes: the form the guest's browser posts to the gateway's login address with the
-   * connection's one-time credentials (the grant's page, app/services/radius/routes.server.ts).
+   * connection's one-time credentials (the grant's page, app/guest/radius.ts).
    */
   loginForm?(context: Record<string, string>, credentials: { username: string; password: string }, successUrl: string): LoginForm;
   /** The URL to paste into the gateway, and short set-up steps (network settings page, README). */

@@ -1,17 +1,12 @@
-// The guest's survey on the "online" page: the offer block the online page
-// shows, and POST /connect/survey, which stores the answers or the skip and shows the online page
-// again with a thank-you. Plain HTML forms (html.server.ts escapes every value), no script, no cookie;
-// the connection's token identifies the guest. Mounted on the portal router (router.server.ts).
-import express from "express";
-import { hasNul } from "~/lib/nul";
+// The guest's survey on the "online" page: the offer block the online page shows, and the pages
+// POST /connect/survey answers with (app/guest/surveys.ts). Plain HTML forms (html.server.ts escapes
+// every value), no script, no cookie; the connection's token identifies the guest.
 import { captiveStatus } from "../portal/captive.server";
 import { loadGuestView } from "../portal/connect.server";
 import { html, type Html } from "../portal/html.server";
-import { messagePage, onlinePage } from "../portal/pages.server";
-import { answerSurvey, GUEST_SURVEY_MESSAGES, guestConnection, surveyToOffer, type GuestQuestion, type GuestSurvey } from "./guest.server";
-import { MAX_OPTIONS, MAX_TEXT_ANSWER, RATING_MAX, RATING_MIN } from "~/lib/schemas/surveys";
-
-type SendPage = (res: express.Response, status: number, page: string) => void;
+import { onlinePage } from "../portal/pages.server";
+import { guestConnection, surveyToOffer, type GuestQuestion, type GuestSurvey } from "./guest.server";
+import { MAX_TEXT_ANSWER, RATING_MAX, RATING_MIN } from "~/lib/schemas/surveys";
 
 const SURVEY_STYLE = html`<style>.survey{margin-top:1rem}.survey h2{font-size:1.15rem;margin:0 0 .25rem}.survey fieldset{border:0;padding:0;margin:.9rem 0 0}.survey legend{font-weight:600;font-size:.9rem;padding:0}.survey textarea,.survey select{width:100%;padding:.6rem .7rem;font:inherit;border:1px solid #94a3b8;border-radius:.5rem;background:#fff}.survey .rating{display:flex;gap:.4rem;flex-wrap:wrap}.survey .rating label{display:flex;gap:.25rem;align-items:center;font-weight:400;margin:.25rem 0 0;border:1px solid #cbd5e1;border-radius:.5rem;padding:.35rem .6rem}</style>`;
 
@@ -61,36 +56,12 @@ export async function surveyOffer(token: string | null): Promise<Html | null> {
   return survey ? surveyBlock(survey, token) : null;
 }
 
-const note = (message: string, tone: "ok" | "error" = "ok") =>
+export const note = (message: string, tone: "ok" | "error" = "ok") =>
   html`<div class="card survey"><div class="alert${tone === "ok" ? " ok" : ""}" role="${tone === "ok" ? "status" : "alert"}"><p>${message}</p></div></div>`;
 
 /** The online page of the token's guest with `extra` under it. */
-async function online(token: string, extra: Html): Promise<string> {
+export async function online(token: string, extra: Html): Promise<string> {
   const view = await loadGuestView(token);
   const status = view ? await captiveStatus(view.connectionId) : null;
   return onlinePage(view?.state === "authorized" ? view : null, status?.sessionExpiresAt ?? null, extra);
-}
-
-/**
- * The connect page's form parser takes 50 fields of 16 KB; a survey's form carries up to 50 questions
- * (a checkbox question one field per ticked option) and text answers of up to 1,000 characters.
- */
-const parseSurveyForm = express.urlencoded({ extended: false, limit: "128kb", parameterLimit: 50 * (MAX_OPTIONS + 1) + 10 });
-
-export function mountSurveyRoutes(router: express.Router, { sendPage }: { sendPage: SendPage }): void {
-  const refuseNul: express.RequestHandler = (req, res, next) =>
-    hasNul(req.body) ? sendPage(res, 400, messagePage("Bad request", ["The request contains a character that is not allowed."])) : next();
-  router.post("/connect/survey", parseSurveyForm, refuseNul, async (req, res) => {
-    const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
-    const token = typeof body.token === "string" ? body.token : "";
-    const outcome = await answerSurvey({ token, surveyId: body.survey_id, intent: body.intent, body });
-    if (outcome.ok) {
-      const message = outcome.status === "answered" ? GUEST_SURVEY_MESSAGES.thanks : GUEST_SURVEY_MESSAGES.skipped;
-      return sendPage(res, 200, await online(token, note(message)));
-    }
-    if ("survey" in outcome) return sendPage(res, 422, await online(token, surveyBlock(outcome.survey, token, outcome)));
-    if (outcome.status === 404 && outcome.message === GUEST_SURVEY_MESSAGES.unknownLink)
-      return sendPage(res, 404, messagePage("Survey", [outcome.message]));
-    sendPage(res, outcome.status, await online(token, note(outcome.message, outcome.status === 409 ? "ok" : "error")));
-  });
 }

@@ -1,6 +1,5 @@
-// What Africa's Talking POSTs back, mounted on the guest path's router
-// (no session, no same-origin check: machine to machine). The callback key in the path, made on the
-// first save of the SMS settings, is what authenticates the caller and names the organisation:
+// What Africa's Talking POSTs back (app/guest/sms.ts; no session, no same-origin check: machine to
+// machine). The callback key in the path, made on the first save of the SMS settings, is what authenticates the caller and names the organisation:
 //   POST /marketing/sms/{callbackKey}/delivery   a delivery report (id, status, phoneNumber, networkCode, failureReason)
 //   POST /marketing/sms/{callbackKey}/inbound    a message to the short code (from, to, text, date, id, linkId): "STOP" opts out
 // Answers:
@@ -8,19 +7,16 @@
 //   - a report for a message id the organisation never sent (forged, another organisation's, or of a
 //     broadcast deleted since): 200 and nothing written, logged as `sms_report_unknown`. Not a 4xx:
 //     providers retry what is not 2xx, and no retry would ever find the message;
-//   - a body that is not a report or a message, or holds a NUL: 400. Bodies are at most 16 KB.
+//   - a body that is not a report or a message: 400; one that holds a NUL or is over 16 KB, the request boundary refuses.
 // Reports apply idempotently and in any order: Success makes a delivery `delivered` (whatever came
 // before: the handset has it); Rejected/Failed/Expired make it `failed` unless it was delivered or
 // failed already; intermediate statuses change nothing. A report that arrives before the dispatch
 // has stored the message id is unknown (Africa's Talking sends reports seconds later, not sooner).
-import express from "express";
 import { db } from "~/db/db.server";
 import { normalizePhone } from "~/lib/phone";
 import { optOut } from "../consent.server";
 import { parseDeliveryReport } from "./africastalking.server";
-import { hasNul } from "~/lib/nul";
 
-const BODY_LIMIT = "16kb";
 const CALLBACK_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 /** The first word of an inbound text that opts the sender out (case-insensitive). */
 export const STOP_WORDS = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT"]);
@@ -106,24 +102,4 @@ export async function applyInboundMessage(callbackKey: string, body: unknown, no
   for (const customer of customers) await optOut(organizationId, customer.id, "sms-stop", now);
   log("sms_stop", { organizationId, customers: customers.length });
   return ok;
-}
-
-export function mountSmsRoutes(router: express.Router): void {
-  // Africa's Talking posts forms; JSON is read too. A NUL is never theirs (PostgreSQL text cannot hold one).
-  const body: express.RequestHandler[] = [
-    express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 20 }),
-    express.json({ limit: BODY_LIMIT }),
-    (req, res, next) =>
-      hasNul(req.body) || hasNul(req.params)
-        ? res.status(400).json({ error: { message: "The request contains a character that is not allowed." } })
-        : next(),
-  ];
-  router.post("/marketing/sms/:callbackKey/delivery", ...body, async (req, res) => {
-    const answer = await applyDeliveryReport(req.params.callbackKey!, req.body);
-    res.status(answer.status).json(answer.body);
-  });
-  router.post("/marketing/sms/:callbackKey/inbound", ...body, async (req, res) => {
-    const answer = await applyInboundMessage(req.params.callbackKey!, req.body);
-    res.status(answer.status).json(answer.body);
-  });
 }

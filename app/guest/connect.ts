@@ -1,0 +1,128 @@
+// The connect page and the spec's /splash JSON calls for app-based portals
+// (docs/guide/guest-connect.md, docs/guide/api.md#guest-calls): the form, its sign-up or
+// click-through, and the "You are online" page.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { signupSchema, checkSignup } from "~/lib/schemas/portal";
+import { captiveStatus } from "~/services/portal/captive.server";
+import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type AuthorizeRequest } from "~/services/portal/connect.server";
+import { onlinePage, refusalPage, refusalStatus } from "~/services/portal/pages.server";
+import { surveyOffer } from "~/services/surveys/guest-page.server";
+import { connectPageForToken, sendConnectPage } from "./connect-page";
+import { guestHeaderValues, redirect, sendGuestPage, sendJson, sendPage, text, type GuestInput } from "./http";
+
+/** The sign-up or click-through a form or JSON body asks for, as an authorization request (or field errors). */
+async function connectRequest(
+  body: unknown,
+): Promise<
+  { request: AuthorizeRequest; token: string } | { errors: Record<string, string[]>; token: string; values: Record<string, unknown> }
+> {
+  const parsed = signupSchema.safeParse(body ?? {});
+  const values = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  if (!parsed.success)
+    return { errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])), token: "", values };
+  const input = parsed.data;
+  // "Continue with my plan": the device's own subscription is looked up when it is authorized.
+  if (input.mode === "SUBSCRIPTION") return { request: { token: input.token, mode: "SUBSCRIPTION" }, token: input.token };
+  // The voucher box: the code is checked when the connection is authorized (redeemVoucher).
+  if (input.mode === "VOUCHER") {
+    const code = typeof values.voucher_code === "string" ? values.voucher_code.slice(0, 64) : null;
+    return { request: { token: input.token, mode: "VOUCHER", voucherCode: code }, token: input.token };
+  }
+  const view = await loadGuestView(input.token, { plans: false });
+  if (!view || view.state !== "form") return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
+  if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
+  const { errors, details } = checkSignup(input, {
+    first_name: view.customer.firstName,
+    last_name: view.customer.lastName,
+    email_address: view.customer.emailAddress,
+    phone_number: view.customer.phoneNumber,
+  });
+  if (Object.keys(errors).length) return { errors, token: input.token, values };
+  return {
+    request: { token: input.token, mode: "SIGNUP", details, consent: { terms: true, marketing: input.marketing_opt_in } },
+    token: input.token,
+  };
+}
+
+/** GET /connect?token=…: the form (GET and HEAD alike). */
+export async function showConnectPage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+  sendGuestPage(res, await connectPageForToken(text(query.token)));
+}
+
+/** POST /connect: the form's sign-up, click-through, plan or voucher. */
+export async function submitConnectForm(_req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+  const asked = await connectRequest(body);
+  if ("errors" in asked) {
+    const view = await loadGuestView(asked.token);
+    if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
+    return sendConnectPage(res, 422, view, asked.token, { values: asked.values as Record<string, string>, errors: asked.errors });
+  }
+  const outcome = await authorizeGuest(asked.request);
+  if (outcome.ok) return redirect(res, 303, outcome.redirect, guestHeaderValues());
+  const view = await loadGuestView(asked.token);
+  if (view?.state === "form") {
+    const voucher =
+      asked.request.mode === "VOUCHER"
+        ? { values: { voucher_code: asked.request.voucherCode ?? "" }, errors: { voucher_code: [outcome.message] } }
+        : { message: outcome.message };
+    return sendConnectPage(res, outcome.status, view, asked.token, voucher);
+  }
+  sendPage(res, outcome.status, refusalPage(view, outcome.message));
+}
+
+/** GET /connect/online: "You are online", with the guest's survey if one is offered. */
+export async function showOnlinePage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+  const token = text(query.token);
+  const view = await loadGuestView(token, { plans: false });
+  const status = view ? await captiveStatus(view.connectionId) : null;
+  const online = view?.state === "authorized";
+  sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, online ? await surveyOffer(token) : null));
+}
+
+/** GET /splash/connection/{token}: the connection and its customer, for app-based portals. */
+export async function connectionAsJson(_req: IncomingMessage, res: ServerResponse, { params }: GuestInput): Promise<void> {
+  const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+  const view = await loadGuestView(params.token!, { plans: false });
+  if (!view) return sendJson(res, 404, { error: { message: CONNECT_MESSAGES.unknown } }, headers);
+  sendJson(
+    res,
+    200,
+    {
+      data: {
+        connection: {
+          id: view.connectionId,
+          authorizedAt: view.authorizedAt,
+          status: view.state,
+          venue: { name: view.network.name },
+          needsSignup: view.needsSignup,
+          providers: view.providers,
+          customer: view.customer,
+        },
+      },
+    },
+    headers,
+  );
+}
+
+/** POST /splash/connect/auto: the sign-up payload (JSON or form) of app-based portals; answers redirect_to or the error. */
+export async function connectAsJson(_req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+  const headers = { "Cache-Control": "no-store" };
+  const asked = await connectRequest(body);
+  if ("errors" in asked) {
+    const first = Object.values(asked.errors)[0]?.[0] ?? "Check the form.";
+    return sendJson(res, 422, { error: first, errors: asked.errors }, headers);
+  }
+  const outcome = await authorizeGuest(asked.request);
+  if (outcome.ok) return sendJson(res, 200, { redirect_to: outcome.redirect }, headers);
+  sendJson(
+    res,
+    outcome.status,
+    { error: outcome.reconnect ? `${outcome.message}. ${CONNECT_MESSAGES.reconnect}` : outcome.message },
+    headers,
+  );
+}
+
+/** GET /splash/click_through: the click-through route (docs/guide/guest-connect.md#routes); the connect page's Connect button does the same. */
+export function clickThrough(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): void {
+  redirect(res, 302, `/connect?token=${encodeURIComponent(text(query.token) ?? "")}`);
+}

@@ -1,0 +1,38 @@
+// A gateway hands a guest over: GET /hotspot/{make}/{portalKey}[/…] (UniFi appends /guest/s/{site}/),
+// and for the RADIUS makes also POST (a MikroTik login.html posts the router's variables; Cisco and
+// Ruckus may be set to POST too). The adapter reads the redirect (entry.server.ts); the guest goes on
+// to the connect page with a fresh token.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { enterFromGateway } from "~/services/portal/entry.server";
+import { messagePage } from "~/services/portal/pages.server";
+import { RADIUS_MAKES } from "~/lib/schemas/radius-clients";
+import { guestHeaderValues, redirect, sendPage, type GuestInput } from "./http";
+
+/** The makes whose gateway entry may come by POST, and whose grant is a login form (radius.ts). */
+export const isRadiusMake = (make: string | undefined): boolean => RADIUS_MAKES.some((m) => m.value === make);
+
+async function enter(req: IncomingMessage, res: ServerResponse, params: GuestInput["params"], query: URLSearchParams, status: 302 | 303) {
+  const outcome = await enterFromGateway({
+    make: params.make!,
+    portalKey: params.portalKey!,
+    rest: params["*"] ?? "",
+    query,
+    userAgent: req.headers["user-agent"] ?? null,
+  });
+  if (!outcome.ok) return sendPage(res, outcome.status, messagePage("We could not connect you", [outcome.message]));
+  redirect(res, status, `/connect?token=${outcome.token}`, status === 302 ? guestHeaderValues() : {});
+}
+
+/** GET /hotspot/{make}/{portalKey}[/…]: the gateway's redirect, its query read as sent. */
+export function enterByRedirect(req: IncomingMessage, res: ServerResponse, { params, search }: GuestInput): Promise<void> {
+  return enter(req, res, params, new URLSearchParams(search), 302);
+}
+
+/** POST /hotspot/{make}/{portalKey}: a RADIUS make's login.html posting the router's variables. */
+export async function enterByForm(req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {
+  if (!isRadiusMake(params.make)) return sendPage(res, 404, messagePage("Not found", ["This page does not exist."]));
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>))
+    if (typeof value === "string") query.set(name, value);
+  return enter(req, res, params, query, 303);
+}

@@ -1,0 +1,28 @@
+// POST /connect/survey: the survey on the "online" page stores the answers or the skip and shows
+// the online page again with a thank-you (the pages: services/surveys/guest-page.server.ts).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { MAX_OPTIONS } from "~/lib/schemas/surveys";
+import { messagePage } from "~/services/portal/pages.server";
+import { answerSurvey, GUEST_SURVEY_MESSAGES } from "~/services/surveys/guest.server";
+import { note, online, surveyBlock } from "~/services/surveys/guest-page.server";
+import { sendPage, text, type GuestInput } from "./http";
+
+/**
+ * The connect page's form takes 50 fields of 16 KB; a survey's form carries up to 50 questions
+ * (a checkbox question one field per ticked option) and text answers of up to 1,000 characters.
+ */
+export const SURVEY_FORM = { limit: 128 * 1024, parameterLimit: 50 * (MAX_OPTIONS + 1) + 10 };
+
+export async function answerGuestSurvey(_req: IncomingMessage, res: ServerResponse, input: GuestInput): Promise<void> {
+  const body = (input.body && typeof input.body === "object" ? input.body : {}) as Record<string, unknown>;
+  const token = text(body.token) ?? "";
+  const outcome = await answerSurvey({ token, surveyId: body.survey_id, intent: body.intent, body });
+  if (outcome.ok) {
+    const message = outcome.status === "answered" ? GUEST_SURVEY_MESSAGES.thanks : GUEST_SURVEY_MESSAGES.skipped;
+    return sendPage(res, 200, await online(token, note(message)));
+  }
+  if ("survey" in outcome) return sendPage(res, 422, await online(token, surveyBlock(outcome.survey, token, outcome)));
+  if (outcome.status === 404 && outcome.message === GUEST_SURVEY_MESSAGES.unknownLink)
+    return sendPage(res, 404, messagePage("Survey", [outcome.message]));
+  sendPage(res, outcome.status, await online(token, note(outcome.message, outcome.status === 409 ? "ok" : "error")));
+}
