@@ -17,9 +17,12 @@ const MAY_USE: Record<string, string[]> = {
   db: ["lib", "env"],
   services: ["db", "lib", "env"],
   components: ["lib"],
-  routes: ["services", "components", "lib", "env"],
+  // The guest side: its pages are components rendered by app/guest (decision 0071).
+  guest: ["services", "components", "lib", "env"],
+  // Console pages that preview a guest page ask the guest layer for it.
+  routes: ["guest", "services", "components", "lib", "env"],
   tools: ["services", "db", "lib", "env"],
-  root: ["routes", "services", "components", "db", "lib", "env"],
+  root: ["routes", "guest", "services", "components", "db", "lib", "env"],
 };
 
 /** Type-only imports that are allowed across layers: the tables' row types are shared vocabulary. */
@@ -33,6 +36,15 @@ const KNOWN_UPWARD = new Set<string>([
   // The gateway settings form shows the adapters' revocation kinds and the settings view.
   "components/venues/gateway-settings.tsx → services/portal/gateways/types.ts",
   "components/venues/gateway-settings.tsx → services/portal/settings.server.ts",
+  // The guest handlers still in services send the guest layer's pages; they move to app/guest.
+  "services/marketing/unsubscribe-routes.server.ts → guest/html.ts",
+  "services/marketing/unsubscribe-routes.server.ts → guest/pages.tsx",
+  "services/portal/mpesa-routes.server.ts → guest/pages.tsx",
+  "services/portal/router.server.ts → guest/pages.tsx",
+  "services/portal/social-routes.server.ts → guest/pages.tsx",
+  "services/radius/routes.server.ts → guest/pages.tsx",
+  "services/surveys/guest-routes.server.ts → guest/html.ts",
+  "services/surveys/guest-routes.server.ts → guest/pages.tsx",
 ]);
 
 /** Services that still mount Express handlers (the guest side's own router replaces them). */

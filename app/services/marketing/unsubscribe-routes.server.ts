@@ -8,8 +8,8 @@
 // another origin is taken (it can only ever opt its own customer out).
 import type express from "express";
 import { optOut } from "./consent.server";
-import { html, Html } from "../portal/html.server";
-import { messagePage } from "../portal/pages.server";
+import { html, Html } from "~/guest/html";
+import { messagePage } from "~/guest/pages";
 import { unsubscribeTarget } from "./unsubscribe.server";
 
 type SendPage = (res: express.Response, status: number, page: string) => void;

@@ -18,7 +18,7 @@ import {
   WAIT_REFRESH_SECONDS,
   waitingPage,
   type FormState,
-} from "./pages.server";
+} from "~/guest/pages";
 import { GUEST_CSP, type GuestPage } from "./router.server";
 
 type SendPage = (res: express.Response, status: number, page: string, csp?: string) => void;

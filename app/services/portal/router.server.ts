@@ -19,7 +19,7 @@ import { publishedFrameByKey } from "../splash/pages.server";
 import { publicAsset } from "../splash/assets.server";
 import { frameForGuest } from "../splash/rules.server";
 import { styleFileFor } from "../splash/styles.server";
-import { connectPage, messagePage, onlinePage, previewCard, refusalPage, refusalStatus, type FormState } from "./pages.server";
+import { connectPage, messagePage, onlinePage, previewCard, refusalPage, refusalStatus, type FormState } from "~/guest/pages";
 import { mountMpesaRoutes } from "./mpesa-routes.server";
 import { mountSocialRoutes } from "./social-routes.server";
 import { mountSurveyRoutes, surveyOffer } from "../surveys/guest-routes.server";

@@ -8,7 +8,7 @@ import type express from "express";
 import type { OAuthProviderName } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type GuestView } from "./connect.server";
-import { messagePage, PROVIDER_LABELS, refusalPage, refusalStatus, type FormState } from "./pages.server";
+import { messagePage, PROVIDER_LABELS, refusalPage, refusalStatus, type FormState } from "~/guest/pages";
 import { authorizationUrl, guestDetails, loadSocialClient, openState, socialProvider } from "./social.server";
 
 type SendPage = (res: express.Response, status: number, page: string) => void;

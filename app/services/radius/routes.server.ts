@@ -19,7 +19,8 @@ import { readAttributes } from "./attributes";
 import { radiusRecord, applyRadiusAccounting } from "./accounting.server";
 import { authenticateLogin, authorizeLogin } from "./authorize.server";
 import { nasById, nasIdOf, nasShortname, radiusClientByAddress } from "./clients.server";
-import { loginPage, LOGIN_CSP, radiusPassword, radiusUsername } from "./login.server";
+import { loginPage } from "~/guest/pages";
+import { LOGIN_CSP, radiusPassword, radiusUsername } from "./login.server";
 
 type Page = (res: Response, status: number, page: string, csp?: string) => void;
 type MessagePage = (title: string, messages: string[], networkName?: string) => string;

@@ -6,8 +6,8 @@ import express from "express";
 import { hasNul } from "~/lib/nul";
 import { captiveStatus } from "../portal/captive.server";
 import { loadGuestView } from "../portal/connect.server";
-import { html, type Html } from "../portal/html.server";
-import { messagePage, onlinePage } from "../portal/pages.server";
+import { html, type Html } from "~/guest/html";
+import { messagePage, onlinePage } from "~/guest/pages";
 import { answerSurvey, GUEST_SURVEY_MESSAGES, guestConnection, surveyToOffer, type GuestQuestion, type GuestSurvey } from "./guest.server";
 import { MAX_OPTIONS, MAX_TEXT_ANSWER, RATING_MAX, RATING_MIN } from "~/lib/schemas/surveys";
 
