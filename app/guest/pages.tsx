@@ -58,7 +58,9 @@ export function connectPage(
   frame: SplashFrame | null = null,
   ad: GuestBanner | null = null,
 ): string {
-  const card = (heading: "h1" | "h2") => <ConnectCard view={view} token={token} state={state} heading={heading} banner={ad} text={CONNECT_TEXT} />;
+  const card = (heading: "h1" | "h2") => (
+    <ConnectCard view={view} token={token} state={state} heading={heading} banner={ad} text={CONNECT_TEXT} />
+  );
   // Inside an operator's page the page has its own h1; the form's title is a second-level heading.
   if (frame) return frame.before + renderToStaticMarkup(card("h2")) + frame.after;
   return page(CONNECT_TEXT.title, <div className="card">{card("h1")}</div>);

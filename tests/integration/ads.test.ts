@@ -335,7 +335,13 @@ describe("serving and counting", () => {
     const g = await guest(orgId, venue.id);
     const banner = await bannerForGuest(g.view, g.token);
     const served = pickBanner([a, b], g.id)!;
-    expect(banner).toMatchObject({ id: served, href: `/ads/click/${served}?token=${g.token}`, width: 32, height: 16, description: "Home fibre" });
+    expect(banner).toMatchObject({
+      id: served,
+      href: `/ads/click/${served}?token=${g.token}`,
+      width: 32,
+      height: 16,
+      description: "Home fibre",
+    });
     expect(banner?.src).toMatch(/^\/assets\/ads\/\d+\/banner-[0-9a-f]{16}\.gif$/);
     await settleAdWrites();
     expect((await events(served)).map((e) => [e.kind, Number(e.connection_id) === g.id])).toEqual([["i", true]]);

@@ -13,7 +13,17 @@ export interface WaitingPurchase {
  * (which works without JavaScript; a meta refresh would not run under the CSP sandbox), and the
  * link checks at once.
  */
-export function WaitingCard({ networkName, checkHref, backHref, purchase }: { networkName: string; checkHref: string; backHref: string; purchase: WaitingPurchase }) {
+export function WaitingCard({
+  networkName,
+  checkHref,
+  backHref,
+  purchase,
+}: {
+  networkName: string;
+  checkHref: string;
+  backHref: string;
+  purchase: WaitingPurchase;
+}) {
   const phone = purchase.phone.startsWith("254") ? `0${purchase.phone.slice(3)}` : purchase.phone;
   return (
     <div className="card" aria-live="polite">

@@ -4,7 +4,13 @@ import { ProviderCard, type ProviderView } from "~/components/social-login/provi
 import { ActionFeedback } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { confirmationNeeded } from "~/lib/confirm";
-import { PROVIDER_LABELS, removeSocialLoginSchema, SOCIAL_LOGIN_MESSAGES, SOCIAL_PROVIDERS, socialLoginSchema } from "~/lib/schemas/social-login";
+import {
+  PROVIDER_LABELS,
+  removeSocialLoginSchema,
+  SOCIAL_LOGIN_MESSAGES,
+  SOCIAL_PROVIDERS,
+  socialLoginSchema,
+} from "~/lib/schemas/social-login";
 import { requireOrg, requireOwner, type OrgContext } from "~/services/guard.server";
 import { listSocialProviders, redirectUri, removeSocialProvider, saveSocialProvider } from "~/services/portal/social.server";
 import { redirectWithToast } from "~/services/session.server";
