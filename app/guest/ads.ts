@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseId } from "~/lib/ids";
 import { bannerAsset } from "~/services/ads/campaigns.server";
 import { recordClick } from "~/services/ads/serving.server";
-import { messagePage } from "~/services/portal/pages.server";
+import { messagePage } from "./pages";
 import { redirect, sendAsset, sendPage, text, type GuestInput } from "./http";
 
 export async function adClick(_req: IncomingMessage, res: ServerResponse, { params, query }: GuestInput): Promise<void> {

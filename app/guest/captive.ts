@@ -6,7 +6,7 @@ import { publicOrigin } from "~/services/email.server";
 import { captiveStatus } from "~/services/portal/captive.server";
 import { loadGuestView, plausibleToken } from "~/services/portal/connect.server";
 import { networkByPortalKey } from "~/services/portal/network.server";
-import { messagePage } from "~/services/portal/pages.server";
+import { messagePage } from "./pages";
 import { sendPage, sendText, text, type GuestInput } from "./http";
 
 const CAPTIVE_JSON = "application/captive+json";

@@ -4,7 +4,7 @@
 import type { ServerResponse } from "node:http";
 import { bannerForGuest } from "~/services/ads/serving.server";
 import { loadGuestView, type GuestView } from "~/services/portal/connect.server";
-import { connectPage, messagePage, refusalPage, refusalStatus, type FormState } from "~/services/portal/pages.server";
+import { connectPage, messagePage, refusalPage, refusalStatus, type FormState } from "./pages";
 import { frameForGuest } from "~/services/splash/rules.server";
 import { GUEST_CSP, sendGuestPage, SPLASH_CSP, TRY_AGAIN, type GuestPage } from "./http";
 

@@ -5,8 +5,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { signupSchema, checkSignup } from "~/lib/schemas/portal";
 import { captiveStatus } from "~/services/portal/captive.server";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type AuthorizeRequest } from "~/services/portal/connect.server";
-import { onlinePage, refusalPage, refusalStatus } from "~/services/portal/pages.server";
-import { surveyOffer } from "~/services/surveys/guest-page.server";
+import { onlinePage, refusalPage, refusalStatus } from "./pages";
+import { surveyOffer } from "./survey-page";
 import { connectPageForToken, sendConnectPage } from "./connect-page";
 import { guestHeaderValues, redirect, sendGuestPage, sendJson, sendPage, text, type GuestInput } from "./http";
 

@@ -4,7 +4,7 @@
 // to the connect page with a fresh token.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { enterFromGateway } from "~/services/portal/entry.server";
-import { messagePage } from "~/services/portal/pages.server";
+import { messagePage } from "./pages";
 import { RADIUS_MAKES } from "~/lib/schemas/radius-clients";
 import { guestHeaderValues, redirect, sendPage, type GuestInput } from "./http";
 

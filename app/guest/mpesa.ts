@@ -6,15 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { firstServed, lanes } from "~/lib/lanes";
 import { authorizeGuest, loadGuestView } from "~/services/portal/connect.server";
-import {
-  messagePage,
-  paymentFailedPage,
-  refusalPage,
-  refusalStatus,
-  WAIT_REFRESH_SECONDS,
-  waitingPage,
-  type FormState,
-} from "~/services/portal/pages.server";
+import { messagePage, paymentFailedPage, refusalPage, refusalStatus, WAIT_REFRESH_SECONDS, waitingPage, type FormState } from "./pages";
 import { darajaPhone } from "~/services/prepaid/daraja.server";
 import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase } from "~/services/prepaid/mpesa.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";

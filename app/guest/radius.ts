@@ -13,13 +13,13 @@ import { httpUrl } from "~/services/portal/gateways/params";
 import { mikrotikLoginHtml } from "~/services/portal/gateways/mikrotik.server";
 import { plausibleToken } from "~/services/portal/connect.server";
 import { networkByPortalKey } from "~/services/portal/network.server";
-import { messagePage } from "~/services/portal/pages.server";
 import { connectionForLogin } from "~/services/radius/grant.server";
 import { readAttributes } from "~/services/radius/attributes";
 import { radiusRecord, applyRadiusAccounting } from "~/services/radius/accounting.server";
 import { authenticateLogin, authorizeLogin } from "~/services/radius/authorize.server";
 import { nasById, nasIdOf, nasShortname, radiusClientByAddress } from "~/services/radius/clients.server";
-import { loginPage, LOGIN_CSP, radiusPassword, radiusUsername } from "~/services/radius/login.server";
+import { LOGIN_CSP, radiusPassword, radiusUsername } from "~/services/radius/login.server";
+import { loginPage, messagePage } from "./pages";
 import { sendJson, sendPage, sendText, text, type GuestHandler, type GuestInput } from "./http";
 
 /** FreeRADIUS proves itself with the shared secret; without one configured, RADIUS is off (503). */

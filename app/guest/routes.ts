@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import querystring from "node:querystring";
 import Router from "find-my-way";
-import { messagePage } from "~/services/portal/pages.server";
+import { messagePage } from "./pages";
 import { acceptAccounting, listRevocations } from "./accounting";
 import { adBanner, adClick } from "./ads";
 import { captiveApi, venueInfo } from "./captive";

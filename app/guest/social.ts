@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OAuthProviderName } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type GuestView } from "~/services/portal/connect.server";
-import { messagePage, PROVIDER_LABELS, refusalPage, refusalStatus } from "~/services/portal/pages.server";
+import { messagePage, PROVIDER_LABELS, refusalPage, refusalStatus } from "./pages";
 import { authorizationUrl, guestDetails, loadSocialClient, openState, socialProvider } from "~/services/portal/social.server";
 import { sendConnectPage } from "./connect-page";
 import { redirect, sendPage, text, type GuestInput } from "./http";

@@ -1,7 +1,7 @@
 // Splash pages' public files: the styling templates' style sheets, operators' images, and
 // "View page" of a published splash page.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { messagePage, previewCard } from "~/services/portal/pages.server";
+import { messagePage, previewCard } from "./pages";
 import { publicAsset } from "~/services/splash/assets.server";
 import { publishedFrameByKey } from "~/services/splash/pages.server";
 import { styleFileFor } from "~/services/splash/styles.server";

@@ -1,10 +1,10 @@
 // POST /connect/survey: the survey on the "online" page stores the answers or the skip and shows
-// the online page again with a thank-you (the pages: services/surveys/guest-page.server.ts).
+// the online page again with a thank-you (the pages: app/guest/survey-page.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_OPTIONS } from "~/lib/schemas/surveys";
-import { messagePage } from "~/services/portal/pages.server";
+import { messagePage } from "./pages";
 import { answerSurvey, GUEST_SURVEY_MESSAGES } from "~/services/surveys/guest.server";
-import { note, online, surveyBlock } from "~/services/surveys/guest-page.server";
+import { note, online, surveyBlock } from "./survey-page";
 import { sendPage, text, type GuestInput } from "./http";
 
 /**

@@ -7,7 +7,7 @@
 // opt its own customer out).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { optOut } from "~/services/marketing/consent.server";
-import { notFound, questionPage, UNSUBSCRIBE_MESSAGES, unsubscribedPage } from "~/services/marketing/unsubscribe-page.server";
+import { notFound, questionPage, UNSUBSCRIBE_MESSAGES, unsubscribedPage } from "./unsubscribe-page";
 import { unsubscribeTarget } from "~/services/marketing/unsubscribe.server";
 import { sendPage, type GuestInput } from "./http";
 

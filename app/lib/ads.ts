@@ -8,3 +8,14 @@
 export function clickThroughRate(clicks: number, impressions: number): string {
   return impressions > 0 ? ((clicks / impressions) * 100).toFixed(2) : "0.00";
 }
+
+/** The banner chosen for a guest's connect page (services/ads/serving.server.ts), as the page shows it. */
+export interface GuestBanner {
+  id: number;
+  /** Mlango's redirect, which logs the click. */
+  href: string;
+  src: string;
+  width: number;
+  height: number;
+  description: string | null;
+}

@@ -64,12 +64,12 @@ export function radclient(
 
 const hidden = (page: string) =>
   Object.fromEntries(
-    [...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [
+    [...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)].map((m) => [
       m[1]!,
       m[2]!
         .replace(/&amp;/g, "&")
         .replace(/&quot;/g, '"')
-        .replace(/&#39;/g, "'")
+        .replace(/&#(39|x27);/g, "'")
         .replace(/&lt;/g, "<")
         .replace(/&gt;/g, ">"),
     ]),

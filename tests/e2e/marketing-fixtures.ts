@@ -18,7 +18,7 @@ const { smsSettingsSchema } = await import("~/lib/schemas/sms-settings");
 const { createGroup, updateGroupFilters } = await import("~/services/marketing/groups.server");
 const { saveSmsSettings } = await import("~/services/marketing/sms/settings.server");
 
-export const { UNSUBSCRIBE_MESSAGES } = await import("~/services/marketing/unsubscribe-page.server");
+export const { UNSUBSCRIBE_MESSAGES } = await import("~/guest/unsubscribe-page");
 
 export interface Customer {
   id: number;

@@ -333,15 +333,21 @@ describe("serving and counting", () => {
     expect(picks).toEqual([a, b, a, b]);
 
     const g = await guest(orgId, venue.id);
-    const html = String(await bannerForGuest(g.view, g.token));
+    const banner = await bannerForGuest(g.view, g.token);
     const served = pickBanner([a, b], g.id)!;
-    expect(html).toContain(`href="/ads/click/${served}?token=${g.token}"`);
-    expect(html).toMatch(/<img src="\/assets\/ads\/\d+\/banner-[0-9a-f]{16}\.gif" width="32" height="16" alt="Home fibre"/);
+    expect(banner).toMatchObject({
+      id: served,
+      href: `/ads/click/${served}?token=${g.token}`,
+      width: 32,
+      height: 16,
+      description: "Home fibre",
+    });
+    expect(banner?.src).toMatch(/^\/assets\/ads\/\d+\/banner-[0-9a-f]{16}\.gif$/);
     await settleAdWrites();
     expect((await events(served)).map((e) => [e.kind, Number(e.connection_id) === g.id])).toEqual([["i", true]]);
     // Pausing stops serving at once.
     await me.post(campaignsRoute.action, "ads/campaigns", { intent: "pause", id: String(everywhere) });
-    expect(String(await bannerForGuest(g.view, g.token))).toBe("");
+    expect(await bannerForGuest(g.view, g.token)).toBeNull();
     // Deleting the only network a campaign targets does not widen it to every network.
     await db.deleteFrom("venues").where("id", "=", other.id).execute();
     expect((await candidateBanners(orgId, venue.id)).map((x) => x.id)).toEqual([]);

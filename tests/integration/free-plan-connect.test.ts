@@ -7,7 +7,7 @@ import { servicePlanSchema } from "~/lib/schemas/plans";
 import { hashToken } from "~/services/crypto.server";
 import { createPlan } from "~/services/prepaid/plans.server";
 import { FREE_PLAN_MESSAGES } from "~/services/prepaid/subscriptions.server";
-import { escapeHtml } from "~/services/portal/html.server";
+import { escapeHtml } from "~/lib/escape-html";
 import { encryptSecret } from "~/services/secrets.server";
 import { startFakeUnifi, type FakeUnifi } from "../../scripts/fakes/unifi-controller";
 import { makeOrg } from "../fixtures";

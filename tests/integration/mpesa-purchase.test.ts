@@ -8,7 +8,7 @@ import { db } from "~/db/db.server";
 import { mpesaSettingsSchema } from "~/lib/schemas/mpesa";
 import { servicePlanSchema } from "~/lib/schemas/plans";
 import { hashToken } from "~/services/crypto.server";
-import { escapeHtml } from "~/services/portal/html.server";
+import { escapeHtml } from "~/lib/escape-html";
 import { STK_RESULT_MESSAGES, stkPassword } from "~/services/prepaid/daraja.server";
 import { COMPLETED, FAILED, MPESA_MESSAGES, PAYMENT_TIMEOUT_MS, PENDING, reconcilePayments } from "~/services/prepaid/mpesa.server";
 import { saveMpesaSettings } from "~/services/prepaid/mpesa-settings.server";

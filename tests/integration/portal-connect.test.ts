@@ -267,7 +267,7 @@ describe("connect page", () => {
     const { token } = await merakiGuest();
     const page = await (await fetch(`${server.origin}/connect?token=${token}`)).text();
     expect(page).toContain("By connecting you accept");
-    expect(page).toMatch(/<input type="checkbox" name="marketing_opt_in">/); // unticked
+    expect(page).toMatch(/<input type="checkbox" name="marketing_opt_in"\/>/); // unticked
     expect((await postForm(server.origin, "/connect", { token, ...SIGNUP })).status).toBe(303);
     const connection = await connectionOf(token);
     const customer = await db.selectFrom("customers").selectAll().where("id", "=", connection.customer_id!).executeTakeFirstOrThrow();

@@ -49,7 +49,7 @@ type Net = Awaited<ReturnType<typeof network>>;
 const decode = (value: string) =>
   value
     .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
+    .replace(/&#(39|x27);/g, "'")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&");
@@ -60,7 +60,7 @@ async function loginForm(path: string) {
   const page = await response.text();
   const action = decode(/<form id="login" method="post" action="([^"]*)"/.exec(page)?.[1] ?? "");
   const fields = Object.fromEntries(
-    [...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [m[1]!, decode(m[2]!)]),
+    [...page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)].map((m) => [m[1]!, decode(m[2]!)]),
   );
   return { status: response.status, csp: response.headers.get("content-security-policy"), action, fields, page };
 }

@@ -9,7 +9,7 @@ import { runDueJobs } from "~/services/jobs/index.server";
 import { scheduleDispatch } from "~/services/marketing/dispatch.server";
 import { encryptSecret } from "~/services/secrets.server";
 import { unsubscribeToken, unsubscribeUrl } from "~/services/marketing/unsubscribe.server";
-import { UNSUBSCRIBE_MESSAGES } from "~/services/marketing/unsubscribe-page.server";
+import { UNSUBSCRIBE_MESSAGES } from "~/guest/unsubscribe-page";
 import { makeOrg } from "../fixtures";
 import { startGuestServer } from "../fixtures/guest-server";
 

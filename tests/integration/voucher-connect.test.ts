@@ -6,7 +6,7 @@ import { db } from "~/db/db.server";
 import { servicePlanSchema } from "~/lib/schemas/plans";
 import { CODE_ALPHABET, displayCode, voucherGroupSchema } from "~/lib/schemas/vouchers";
 import { hashToken } from "~/services/crypto.server";
-import { escapeHtml } from "~/services/portal/html.server";
+import { escapeHtml } from "~/lib/escape-html";
 import { createPlan } from "~/services/prepaid/plans.server";
 import { generateVouchers, VOUCHER_RESULT_MESSAGES } from "~/services/prepaid/vouchers.server";
 import { encryptSecret } from "~/services/secrets.server";

@@ -7,7 +7,8 @@ import { mikrotik, mikrotikLoginHtml } from "~/services/portal/gateways/mikrotik
 import { ruckus } from "~/services/portal/gateways/ruckus.server";
 import { count, limitAttributes, octets, readAttributes } from "~/services/radius/attributes";
 import { radiusRecord } from "~/services/radius/accounting.server";
-import { chapResponse, connectionIdOf, loginPage, octalBytesHex, radiusPassword, radiusUsername } from "~/services/radius/login.server";
+import { loginPage } from "~/guest/pages";
+import { chapResponse, connectionIdOf, octalBytesHex, radiusPassword, radiusUsername } from "~/services/radius/login.server";
 import { isIpAddress } from "~/lib/schemas/radius-clients";
 
 const network = { id: 1, organizationId: 1, portalKey: "k", gatewaySecret: null, openndsFaskey: null, unifi: null };

@@ -17,9 +17,10 @@ const MAY_USE: Record<string, string[]> = {
   db: ["lib", "env"],
   services: ["db", "lib", "env"],
   components: ["lib"],
-  routes: ["services", "components", "lib", "env"],
-  // The guest side's HTTP handlers (app/guest): as routes, and neither imports the other.
+  // The guest side's HTTP handlers and the pages they render as components (decisions 0070, 0071).
   guest: ["services", "components", "lib", "env"],
+  // Console pages that preview a guest page ask the guest layer for it.
+  routes: ["guest", "services", "components", "lib", "env"],
   tools: ["services", "db", "lib", "env"],
   root: ["routes", "guest", "services", "components", "db", "lib", "env"],
 };
@@ -171,8 +172,15 @@ describe("the layers", () => {
           .filter((t) => t.startsWith("guest/")),
       ]),
     );
-    // The helpers every area shares; each area is its own module, as app/routes' files are.
-    const shared = new Set(["guest/http.ts", "guest/connect-page.ts"]);
+    // The helpers and page builders every area shares; each area is its own module, as app/routes' files are.
+    const shared = new Set([
+      "guest/http.ts",
+      "guest/connect-page.ts",
+      "guest/pages.tsx",
+      "guest/html.ts",
+      "guest/survey-page.ts",
+      "guest/unsubscribe-page.ts",
+    ]);
     const crossings = [...edges].flatMap(([from, targets]) =>
       from === "guest/routes.ts" ? [] : targets.filter((t) => !shared.has(t)).map((t) => `${from} → ${t}`),
     );

@@ -13,6 +13,15 @@ export const AJIRA_DOMAIN = "ajiradigital.go.ke";
 
 export const SOCIAL_PROVIDERS = ["fb", "google", "twitter", "linkedin", "ajira"] as const satisfies readonly OAuthProviderName[];
 
+/** The providers' names, as the console and the guests' "Continue with …" buttons show them. */
+export const PROVIDER_LABELS: Record<OAuthProviderName, string> = {
+  fb: "Facebook",
+  google: "Google",
+  twitter: "X (Twitter)",
+  linkedin: "LinkedIn",
+  ajira: "Ajira Digital",
+};
+
 export const SOCIAL_LOGIN_MESSAGES = {
   providerUnknown: "Choose one of the listed providers.",
   clientIdRequired: "Client ID field is required.",

@@ -7,8 +7,8 @@
 // INSERT … ON CONFLICT DO NOTHING is written while the page goes out.
 import { sql, type CompiledQuery } from "kysely";
 import { db, dialect, executePrepared } from "~/db/db.server";
+import type { GuestBanner } from "~/lib/ads";
 import { hashToken } from "../crypto.server";
-import { html, type Html } from "../portal/html.server";
 import type { GuestView } from "../portal/connect.server";
 import { bannerImagePath } from "./campaigns.server";
 import { cachedCandidates } from "./candidates-cache.server";
@@ -150,33 +150,34 @@ export async function settleAdWrites(): Promise<void> {
 /** The link a guest clicks: through Mlango's redirect, which counts it (app/guest/ads.ts). */
 export const clickPath = (bannerId: number, token: string) => `/ads/click/${bannerId}?token=${encodeURIComponent(token)}`;
 
-export function bannerHtml(banner: ServedBanner, token: string): Html {
-  const alt = banner.description || "Advertisement";
-  return html`<p class="ad" style="margin:0 0 1rem;text-align:center"><a href="${clickPath(banner.id, token)}" data-banner="${banner.id}"><img src="${bannerImagePath(banner.assetKey)}" width="${banner.width}" height="${banner.height}" alt="${alt}" style="max-width:100%;height:auto;border-radius:.5rem"></a><br><small>Sponsored</small></p>`;
+/** What the connect page shows of a banner (the page itself is app/components/guest/ad-banner.tsx). */
+function guestBanner(banner: ServedBanner, token: string): GuestBanner {
+  const { id, width, height, description } = banner;
+  return { id, href: clickPath(id, token), src: bannerImagePath(banner.assetKey), width, height, description };
 }
 
 /**
- * The banner for a guest's connect page, with its impression logged; "" when none applies. A failure
+ * The banner for a guest's connect page, with its impression logged; null when none applies. A failure
  * here must not cost the guest the page: it is logged and the page goes out without a banner.
  */
 export async function bannerForGuest(
   view: Pick<GuestView, "organizationId" | "connectionId" | "network">,
   token: string,
   now = Date.now(),
-): Promise<Html | ""> {
+): Promise<GuestBanner | null> {
   try {
     const candidates = await cachedCandidates(`${view.organizationId}:${view.network.id}`, now, () =>
       candidateBanners(view.organizationId, view.network.id, now),
     );
     const banner = pickBanner(candidates, view.connectionId);
-    if (!banner) return "";
+    if (!banner) return null;
     logInBackground(banner, view.connectionId, now);
-    return bannerHtml(banner, token);
+    return guestBanner(banner, token);
   } catch (error) {
     console.error(
       JSON.stringify({ at: new Date().toISOString(), event: "ad_serving_failed", organization: view.organizationId, error: String(error) }),
     );
-    return "";
+    return null;
   }
 }
 

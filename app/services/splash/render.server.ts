@@ -5,7 +5,7 @@
 // after the page's body when it has none. The result is split there once, at publish, so a guest's
 // request only concatenates before + form + after.
 import type { CssTemplate } from "~/db/schema";
-import { escapeHtml } from "../portal/html.server";
+import { escapeHtml } from "~/lib/escape-html";
 import { compileTailwind, styleHref } from "./styles.server";
 
 /** `{{ config.welcome_text }}`: an option of the page (names are lower-case words). */

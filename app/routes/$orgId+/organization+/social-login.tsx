@@ -4,9 +4,14 @@ import { ProviderCard, type ProviderView } from "~/components/social-login/provi
 import { ActionFeedback } from "~/components/ui/confirm";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { confirmationNeeded } from "~/lib/confirm";
-import { removeSocialLoginSchema, SOCIAL_LOGIN_MESSAGES, SOCIAL_PROVIDERS, socialLoginSchema } from "~/lib/schemas/social-login";
+import {
+  PROVIDER_LABELS,
+  removeSocialLoginSchema,
+  SOCIAL_LOGIN_MESSAGES,
+  SOCIAL_PROVIDERS,
+  socialLoginSchema,
+} from "~/lib/schemas/social-login";
 import { requireOrg, requireOwner, type OrgContext } from "~/services/guard.server";
-import { PROVIDER_LABELS } from "~/services/portal/pages.server";
 import { listSocialProviders, redirectUri, removeSocialProvider, saveSocialProvider } from "~/services/portal/social.server";
 import { redirectWithToast } from "~/services/session.server";
 import { parseForm } from "~/services/forms.server";

@@ -4,7 +4,7 @@
 // sent again after a crash (decision 0018) carries the same id and receivers can tell it is a repeat.
 import type { Email } from "../../email.server";
 import { publicOrigin } from "../../email.server";
-import { escapeHtml } from "../../portal/html.server";
+import { escapeHtml } from "~/lib/escape-html";
 import { unsubscribeUrl } from "../unsubscribe.server";
 
 export interface BroadcastContent {

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { previewCard } from "~/services/portal/pages.server";
+import { previewCard } from "~/guest/pages";
 import { draftFrame } from "~/services/splash/pages.server";
 import { pageIdParam, requireSplashViewer } from "../__splash.server";
 

@@ -1,11 +1,11 @@
 // The guest's survey on the "online" page: the offer block the online page shows, and the pages
 // POST /connect/survey answers with (app/guest/surveys.ts). Plain HTML forms (html.server.ts escapes
 // every value), no script, no cookie; the connection's token identifies the guest.
-import { captiveStatus } from "../portal/captive.server";
-import { loadGuestView } from "../portal/connect.server";
-import { html, type Html } from "../portal/html.server";
-import { onlinePage } from "../portal/pages.server";
-import { guestConnection, surveyToOffer, type GuestQuestion, type GuestSurvey } from "./guest.server";
+import { captiveStatus } from "~/services/portal/captive.server";
+import { loadGuestView } from "~/services/portal/connect.server";
+import { html, type Html } from "./html";
+import { onlinePage } from "./pages";
+import { guestConnection, surveyToOffer, type GuestQuestion, type GuestSurvey } from "~/services/surveys/guest.server";
 import { MAX_TEXT_ANSWER, RATING_MAX, RATING_MIN } from "~/lib/schemas/surveys";
 
 const SURVEY_STYLE = html`<style>.survey{margin-top:1rem}.survey h2{font-size:1.15rem;margin:0 0 .25rem}.survey fieldset{border:0;padding:0;margin:.9rem 0 0}.survey legend{font-weight:600;font-size:.9rem;padding:0}.survey textarea,.survey select{width:100%;padding:.6rem .7rem;font:inherit;border:1px solid #94a3b8;border-radius:.5rem;background:#fff}.survey .rating{display:flex;gap:.4rem;flex-wrap:wrap}.survey .rating label{display:flex;gap:.25rem;align-items:center;font-weight:400;margin:.25rem 0 0;border:1px solid #cbd5e1;border-radius:.5rem;padding:.35rem .6rem}</style>`;

@@ -1,18 +1,14 @@
-// Guest pages are strings, not React: they must be small, fast (a guest's page cannot cost what a
-// console page costs, see bench/portal.bench.ts) and work with no JavaScript. This tagged template
-// escapes every interpolated value unless it is already Html, so guest- and operator-typed text
-// can never become markup (decision 0014).
+// A tagged template for the guest pages not yet written as components (the survey form and offer,
+// the unsubscribe page): it escapes every interpolated value unless it is already Html, so guest-
+// and operator-typed text can never become markup (decision 0014). New pages are components in
+// app/components/guest/, rendered by app/guest/pages.tsx (decision 0071).
+import { escapeHtml } from "~/lib/escape-html";
+
 export class Html {
   constructor(readonly text: string) {}
   toString(): string {
     return this.text;
   }
-}
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 type Value = Html | string | number | null | undefined | false | readonly Value[];

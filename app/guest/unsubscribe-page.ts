@@ -1,7 +1,7 @@
 // The pages of unsubscribing from broadcast mail (app/guest/unsubscribe.ts): a guest page with no
 // sign-in, no cookie and no script.
-import { html, Html } from "../portal/html.server";
-import { messagePage } from "../portal/pages.server";
+import { html, Html } from "./html";
+import { messagePage } from "./pages";
 
 export const UNSUBSCRIBE_MESSAGES = {
   question: (organization: string) => `Stop messages from ${organization}?`,

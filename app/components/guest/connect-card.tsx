@@ -1,0 +1,255 @@
+// The connect form: sign-up fields or one Connect button, the plan the device holds, the free plan,
+// a voucher box, plans for M-Pesa and the social buttons. Plain forms that post without JavaScript;
+// the same card goes on the built-in page and inside an operator's splash page.
+import type { FreeEvery, OAuthProviderName } from "~/db/schema";
+import { PHONE_PREFIX } from "~/lib/schemas/portal";
+import type { GuestBanner } from "~/lib/ads";
+import { AdBanner } from "./ad-banner";
+import type { ConnectText } from "./connect-text";
+import { GuestAlert } from "./guest-alert";
+import { clockText, freePlanText, planSummary, type PlanLimits } from "./plan-text";
+
+/** What the form shows of the guest's connection (the portal's GuestView has these and more). */
+export interface ConnectView {
+  network: { name: string; termsUrl: string | null; privacyUrl: string | null; organizationName: string };
+  customer: {
+    firstName: string | null;
+    lastName: string | null;
+    emailAddress: string | null;
+    phoneNumber: string | null;
+  };
+  needsSignup: boolean;
+  providers: readonly OAuthProviderName[];
+  freePlan?: (PlanLimits & { every: FreeEvery | null }) | null;
+  vouchers?: boolean;
+  held: { planName: string; expiresOn: number } | null;
+  plansForSale: readonly (PlanLimits & { id: number; name: string; price: number })[];
+}
+
+/** A refused submission: the values to show again, each field's errors, a message above the form. */
+export interface FormState {
+  values?: Record<string, string | boolean | null | undefined>;
+  errors?: Record<string, string[]>;
+  message?: string;
+}
+
+export interface ConnectCardProps {
+  view: ConnectView;
+  token: string;
+  state: FormState;
+  /** h1 on the built-in page; inside an operator's page, which has its own h1, h2. */
+  heading: "h1" | "h2";
+  banner: GuestBanner | null;
+  text: ConnectText;
+}
+
+function Field({
+  name,
+  label,
+  type,
+  state,
+  autoComplete,
+  value = "",
+  inputMode,
+}: {
+  name: string;
+  label: string;
+  type: string;
+  state: FormState;
+  autoComplete: string;
+  value?: string;
+  inputMode?: "email" | "tel";
+}) {
+  const errors = state.errors?.[name];
+  const raw = state.values?.[name];
+  return (
+    <>
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        defaultValue={typeof raw === "string" ? raw : value}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        aria-invalid={errors ? "true" : undefined}
+        aria-describedby={errors ? `${name}-error` : undefined}
+      />
+      {errors ? (
+        <p className="err" id={`${name}-error`}>
+          {errors[0]}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+const Token = ({ token }: { token: string }) => <input type="hidden" name="token" value={token} />;
+
+function Consent({ view, text }: { view: ConnectView; text: ConnectText }) {
+  const { termsUrl, privacyUrl, organizationName } = view.network;
+  return (
+    <p className="or">
+      <small>
+        {text.acceptPrefix}
+        {text.possessive(organizationName)}
+        {termsUrl ? <a href={termsUrl}>{text.termsOfUse}</a> : text.termsOfUse}
+        {text.and}
+        {privacyUrl ? <a href={privacyUrl}>{text.privacyNotice}</a> : text.privacyNotice}.
+      </small>
+    </p>
+  );
+}
+
+function SignupForm({ view, token, state, text }: Omit<ConnectCardProps, "heading" | "banner">) {
+  const c = view.customer;
+  const optIn = state.values?.marketing_opt_in;
+  return (
+    <form method="post" action="/connect" noValidate>
+      <Token token={token} />
+      <input type="hidden" name="mode" value="SIGNUP" />
+      {c.firstName ? null : (
+        <>
+          <Field name="first_name" label={text.firstName} type="text" state={state} autoComplete="given-name" />
+          <Field name="middle_name" label={text.middleName} type="text" state={state} autoComplete="additional-name" />
+        </>
+      )}
+      {c.lastName ? null : <Field name="last_name" label={text.lastName} type="text" state={state} autoComplete="family-name" />}
+      {c.emailAddress ? null : (
+        <Field name="email_address" label={text.email} type="email" state={state} autoComplete="email" inputMode="email" />
+      )}
+      {c.phoneNumber ? null : (
+        <Field name="phone_number" label={text.phone} type="tel" state={state} autoComplete="tel" value={PHONE_PREFIX} inputMode="tel" />
+      )}
+      <label className="check">
+        <input type="checkbox" name="marketing_opt_in" defaultChecked={optIn === true || optIn === "on"} />
+        <span>{text.marketingOptIn(view.network.organizationName)}</span>
+      </label>
+      <button type="submit">{text.connect}</button>
+      <Consent view={view} text={text} />
+    </form>
+  );
+}
+
+function ClickThroughForm({ view, token, text }: { view: ConnectView; token: string; text: ConnectText }) {
+  return (
+    <>
+      <form method="post" action="/connect">
+        <Token token={token} />
+        <input type="hidden" name="mode" value="CLICK_THROUGH" />
+        <button type="submit">{text.connect}</button>
+      </form>
+      <Consent view={view} text={text} />
+    </>
+  );
+}
+
+function HeldPlanForm({ held, token, text }: { held: NonNullable<ConnectView["held"]>; token: string; text: ConnectText }) {
+  const [before, middle, after] = text.heldPlan;
+  return (
+    <form method="post" action="/connect" className="plan">
+      <Token token={token} />
+      <input type="hidden" name="mode" value="SUBSCRIPTION" />
+      <p>
+        {before}
+        <b>{held.planName}</b>
+        {middle}
+        {clockText(held.expiresOn)}
+        {after}
+      </p>
+      <button type="submit">{text.continueWithPlan}</button>
+    </form>
+  );
+}
+
+function VoucherForm({ token, state, text }: { token: string; state: FormState; text: ConnectText }) {
+  return (
+    <form method="post" action="/connect" className="voucher" noValidate>
+      <Token token={token} />
+      <input type="hidden" name="mode" value="VOUCHER" />
+      <Field name="voucher_code" label={text.voucherCode} type="text" state={state} autoComplete="off" />
+      <button type="submit" className="alt">
+        {text.useVoucher}
+      </button>
+    </form>
+  );
+}
+
+/** The plans for sale: one choice each, the phone to pay from, and Pay with M-Pesa. */
+function MpesaForm({ view, token, state, text }: Omit<ConnectCardProps, "heading" | "banner">) {
+  const only = view.plansForSale.length === 1;
+  const chosen = state.values?.plan_id;
+  const planError = state.errors?.plan_id?.[0];
+  const phone = view.customer.phoneNumber?.startsWith("+254") ? `0${view.customer.phoneNumber.slice(4)}` : PHONE_PREFIX;
+  return (
+    <form method="post" action="/connect/mpesa" noValidate>
+      <Token token={token} />
+      <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+        <legend style={{ fontWeight: 600 }}>{text.buyWithMpesa}</legend>
+        {view.plansForSale.map((p) => (
+          <label className="check" key={p.id}>
+            <input type="radio" name="plan_id" value={p.id} defaultChecked={only || String(p.id) === chosen} />
+            <span>
+              <b>{p.name}</b> — {text.currency} {p.price}
+              <br />
+              <small>{planSummary(p)}</small>
+            </span>
+          </label>
+        ))}
+        {planError ? (
+          <p className="err" id="plan_id-error">
+            {planError}
+          </p>
+        ) : null}
+      </fieldset>
+      <Field name="phone_number" label={text.mpesaPhone} type="tel" state={state} autoComplete="tel" value={phone} inputMode="tel" />
+      <button type="submit">{text.payWithMpesa}</button>
+      <p className="or">
+        <small>{text.mpesaPrompt}</small>
+      </p>
+    </form>
+  );
+}
+
+const Or = ({ text }: { text: ConnectText }) => <p className="or">{text.or}</p>;
+
+export function ConnectCard({ view, token, state, heading: Heading, banner, text }: ConnectCardProps) {
+  const socials = view.providers.map((p) => (
+    <a key={p} className="btn alt" href={`/splash/${p}/login?token=${encodeURIComponent(token)}`}>
+      {text.continueWith(p)}
+    </a>
+  ));
+  return (
+    <>
+      <p className="venue">{view.network.name}</p>
+      <Heading>{text.title}</Heading>
+      {state.message ? <GuestAlert messages={[state.message]} /> : null}
+      {banner ? <AdBanner banner={banner} text={text} /> : null}
+      {view.held ? <HeldPlanForm held={view.held} token={token} text={text} /> : null}
+      {view.freePlan ? <p className="plan">{freePlanText(view.freePlan)}</p> : null}
+      {view.needsSignup ? (
+        <SignupForm view={view} token={token} state={state} text={text} />
+      ) : (
+        <ClickThroughForm view={view} token={token} text={text} />
+      )}
+      {view.vouchers ? (
+        <>
+          <Or text={text} />
+          <VoucherForm token={token} state={state} text={text} />
+        </>
+      ) : null}
+      {view.plansForSale.length ? (
+        <>
+          <Or text={text} />
+          <MpesaForm view={view} token={token} state={state} text={text} />
+        </>
+      ) : null}
+      {socials.length ? (
+        <>
+          <Or text={text} />
+          {socials}
+        </>
+      ) : null}
+    </>
+  );
+}
