@@ -90,7 +90,7 @@ describe("in a Nairobi organisation at 22:30 UTC", () => {
       form: { intent: "schedule", groups: String(groupId), dispatch: "later", dispatch_at: "2026-12-02T09:00" },
     });
     expect(res.status).toBe(302);
-    expect(await toastOf(res)).toMatchObject({ message: SCHEDULE_MESSAGES.scheduled("2026-12-02 09:00", "UTC+03:00") });
+    expect((await toastOf(res))?.message).toContain(SCHEDULE_MESSAGES.scheduled("2026-12-02 09:00", "UTC+03:00"));
     expect(SCHEDULE_MESSAGES.scheduled("2026-12-02 09:00", "UTC+03:00")).toBe(
       "The broadcast is scheduled for 2026-12-02 09:00 (UTC+03:00).",
     );
