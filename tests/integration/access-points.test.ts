@@ -122,7 +122,7 @@ describe("new hotspot", () => {
     }
     expect((await db.selectFrom("access_points").select("make").execute()).map((r) => r.make)).toEqual(["Rukus", "Rukus"]);
     // What a person reads names the brand as it is spelt.
-    expect(ACCESS_POINT_MESSAGES.makeInvalid).toBe("Choose one of Meraki, Mikrotik, Cisco Controller, Ruckus or Mlango.");
+    expect(ACCESS_POINT_MESSAGES.makeInvalid).toBe("Choose one of Meraki, Mikrotik, Cisco Controller, Ruckus, openNDS, UniFi or Mlango.");
     expect(makeLabel("Rukus")).toBe("Ruckus");
     expect(makeLabel("Meraki")).toBe("Meraki");
   });
