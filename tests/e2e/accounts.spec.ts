@@ -4,6 +4,8 @@ import { latestMailTo } from "./outbox";
 test("signs in through the login form and reaches the chooser and the organisation's shell", async ({ page }) => {
   const user = await makeUser("correct horse");
   const org = await makeOrg(user.id, "Java House Westlands");
+  // A second organisation, so the chooser is shown (a member of one goes straight into it).
+  await makeOrg(user.id, "Java House Karen");
   await page.goto("/login");
   await page.getByLabel("Email or phone number").fill(user.email.toUpperCase());
   await page.getByLabel("Password").fill("correct horse");

@@ -11,7 +11,7 @@ export interface Column<T> {
   numeric?: boolean;
   /** Monospace and small (MAC addresses). */
   mono?: boolean;
-  /** One long word (an e-mail address): wraps after "@" and before ".", "/", "_" rather than widen its column. */
+  /** One long word (an e-mail address): wraps after "@" and "-" and before ".", "/", "_" rather than widen its column. */
   long?: boolean;
 }
 
@@ -90,7 +90,9 @@ export function DataTable<T>({ columns, rows, rowKey, empty, actions, caption }:
  */
 export function withBreaks(value: ReactNode): ReactNode {
   if (typeof value !== "string") return value;
-  const parts = value.split(/(?<=@)|(?=[./_])/);
+  // After "-" too: browsers do not break a hyphen followed by a digit ("e2e-1764692012"), and such
+  // parts would otherwise set the column's least width.
+  const parts = value.split(/(?<=[@-])|(?=[./_])/);
   return parts.length === 1 ? value : parts.flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
 }
 
