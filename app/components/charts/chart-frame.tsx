@@ -147,4 +147,12 @@ export const chartTheme = {
   grid: { line: { stroke: "#e2e8f0" } },
 } as const;
 
+/**
+ * The props every nivo drawing takes from its frame: the size it is drawn at, tooltips only once the
+ * page runs (the server's markup has no wrapper div), no animation, the shared look.
+ */
+export function drawnAt({ width, height, interactive }: ChartSize) {
+  return { width, height, isInteractive: interactive, renderWrapper: interactive, animate: false, role: "presentation", theme: chartTheme };
+}
+
 export const CHART_COLORS = ["#4f46e5", "#0ea5e9", "#10b981", "#f59e0b", "#ef4444", "#8b5cf6", "#ec4899", "#14b8a6", "#84cc16", "#64748b"];

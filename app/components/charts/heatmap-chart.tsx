@@ -1,7 +1,7 @@
 import { HeatMap } from "@nivo/heatmap";
 import type { ReactNode } from "react";
 import type { TrafficCell } from "~/lib/analytics";
-import { ChartFrame, chartTheme, sparseTicks } from "./chart-frame";
+import { ChartFrame, drawnAt, sparseTicks } from "./chart-frame";
 
 export interface HeatmapRow {
   /** Row label, e.g. a weekday. */
@@ -40,25 +40,19 @@ export function HeatmapChart({
         rows: rows.map((r) => [r.id, ...r.cells.map((c) => c.value)]),
       }}
     >
-      {({ width, height, interactive }) => (
+      {(size) => (
         <HeatMap
-          width={width}
-          height={height}
-          isInteractive={interactive}
-          renderWrapper={interactive}
-          animate={false}
-          role="presentation"
+          {...drawnAt(size)}
           data={rows.map((r) => ({ id: r.id, data: r.cells.map((c) => ({ x: c.x, y: c.value })) }))}
           margin={{ top: 28, right: 8, bottom: 8, left: 40 }}
           // Two-digit hours need about 22 px each: a narrow cell labels every second or third hour.
-          axisTop={{ tickSize: 0, tickPadding: 4, tickValues: sparseTicks(columns, Math.max(4, Math.floor((width - 48) / 22))) }}
+          axisTop={{ tickSize: 0, tickPadding: 4, tickValues: sparseTicks(columns, Math.max(4, Math.floor((size.width - 48) / 22))) }}
           axisLeft={{ tickSize: 0, tickPadding: 4 }}
           colors={{ type: "sequential", scheme: "blues", minValue: 0 }}
           emptyColor="#f8fafc"
           enableLabels={false}
           borderWidth={1}
           borderColor="#ffffff"
-          theme={chartTheme}
         />
       )}
     </ChartFrame>

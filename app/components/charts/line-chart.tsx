@@ -1,7 +1,7 @@
 import { Line } from "@nivo/line";
 import type { ReactNode } from "react";
-import { CHART_COLORS, ChartFrame, chartTheme, sparseTicks } from "./chart-frame";
-import { isEmptySeries, seriesTable, xLabels, type ChartSeries } from "./series";
+import { CHART_COLORS, ChartFrame, drawnAt } from "./chart-frame";
+import { isEmptySeries, timeAxes, timeSeriesTable, xLabels, type ChartSeries } from "./series";
 
 export interface TimeSeriesChartProps {
   title: string;
@@ -29,7 +29,6 @@ export function LineChart({
   actions,
 }: TimeSeriesChartProps) {
   const labels = xLabels(series);
-  const legend = series.length > 1;
   return (
     <ChartFrame
       title={title}
@@ -37,52 +36,21 @@ export function LineChart({
       width={width}
       height={height}
       actions={actions}
-      table={{
-        headers: [xLegend ?? "Time", ...series.map((s) => (yLegend ? `${s.id} (${yLegend})` : s.id))],
-        rows: seriesTable(series, format),
-      }}
+      table={timeSeriesTable(series, format, xLegend, yLegend)}
     >
-      {({ width, height, interactive }) => (
+      {(size) => (
         <Line
-          width={width}
-          height={height}
-          isInteractive={interactive}
-          renderWrapper={interactive}
-          animate={false}
-          role="presentation"
+          {...drawnAt(size)}
           data={series.map((s) => ({ id: s.id, data: s.points.map((p) => ({ x: p.x, y: p.y })) }))}
-          margin={{ top: legend ? 30 : 12, right: 36, bottom: xLegend ? 48 : 36, left: 56 }}
+          {...timeAxes(labels, series.length, size.width, xLegend, yLegend)}
           xScale={{ type: "point" }}
           yScale={{ type: "linear", min: 0, max: "auto" }}
-          // A grid line and a tick per labelled point only: a year of days would otherwise draw 365 of each.
-          axisBottom={{
-            tickValues: sparseTicks(labels, Math.max(2, Math.floor(width / 80))),
-            legend: xLegend,
-            legendOffset: 36,
-            legendPosition: "middle",
-          }}
-          axisLeft={{ legend: yLegend, legendOffset: -46, legendPosition: "middle", tickValues: 5 }}
           colors={CHART_COLORS}
           enableGridX={false}
           enablePoints={labels.length <= 40}
           pointSize={5}
           useMesh
           enableSlices={false}
-          theme={chartTheme}
-          legends={
-            legend
-              ? [
-                  {
-                    anchor: "top-left",
-                    direction: "row",
-                    translateY: -26,
-                    itemWidth: Math.min(110, Math.floor((width - 60) / series.length)),
-                    itemHeight: 16,
-                    symbolSize: 10,
-                  },
-                ]
-              : []
-          }
         />
       )}
     </ChartFrame>

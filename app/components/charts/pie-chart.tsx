@@ -1,7 +1,7 @@
 import { Pie } from "@nivo/pie";
 import type { ReactNode } from "react";
 import { formatCount } from "~/lib/format";
-import { CHART_COLORS, ChartFrame, chartTheme } from "./chart-frame";
+import { CHART_COLORS, ChartFrame, drawnAt } from "./chart-frame";
 
 export interface PieSlice {
   label: string;
@@ -60,14 +60,9 @@ export function PieChart({
         </ul>
       }
     >
-      {({ width, height, interactive }) => (
+      {(size) => (
         <Pie
-          width={width}
-          height={height}
-          isInteractive={interactive}
-          renderWrapper={interactive}
-          animate={false}
-          role="presentation"
+          {...drawnAt(size)}
           // Ids must be unique; two labels that differ only in case stay apart.
           data={drawn.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value }))}
           margin={{ top: 8, right: 8, bottom: 8, left: 8 }}
@@ -77,7 +72,6 @@ export function PieChart({
           padAngle={doughnut ? 1 : 0.5}
           cornerRadius={doughnut ? 2 : 0}
           colors={CHART_COLORS}
-          theme={chartTheme}
         />
       )}
     </ChartFrame>
