@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, sql, type CompiledQuery } from "kysely";
+import { Kysely, Migrator, PostgresDialect, type CompiledQuery } from "kysely";
 import pg from "pg";
 import { getEnv } from "~/env.server";
 import { PERMISSIONS } from "~/lib/permissions";
@@ -30,7 +30,6 @@ export function openDatabase(url: string | undefined): Database {
     // JIT compilation costs ~100 ms per query when the planner overestimates a small partial index
     // ("online now") and buys nothing for the short queries of a console; it is off for our sessions.
     const pool = new pg.Pool({ connectionString: url, max: 10, options: "-c jit=off" });
-    pool.on("connect", preparingMarkedStatements);
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres", sqlite: null, pool };
   }
   const file = url ? url.replace(/^(file|sqlite):(\/\/)?/, "") : path.join(getEnv().DATA_DIR, "mlango.db");
@@ -69,34 +68,6 @@ export function dialect(): Dialect {
 
 export function rawSqlite(): SQLite.Database | null {
   return database().sqlite;
-}
-
-const PREPARED_MARK = "/* prepared */";
-/**
- * Appended to a statement that runs for every guest (`.modifyEnd(PREPARED)`): on PostgreSQL it becomes
- * a named statement, parsed and planned once per connection instead of on every call. Planning the
- * paid path's joins cost PostgreSQL ~30 % of its CPU per purchase (the mpesa benchmark, decision 0027). Only
- * marked statements: a cached generic plan suits these indexed lookups of one guest's rows, not the
- * console's range scans, whose best plan depends on the values. SQLite ignores the comment (it keeps
- * every statement prepared already).
- */
-export const PREPARED = sql.raw(PREPARED_MARK);
-/** At most this many marked statements (distinct SQL) are named per process; more run unnamed. */
-const MAX_NAMED_STATEMENTS = 200;
-const statementNames = new Map<string, string>();
-
-function preparingMarkedStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
-    // Kysely calls query(text, values) and awaits the promise; anything else goes through as it is.
-    if (typeof text === "string" && Array.isArray(values) && rest.length === 0 && text.endsWith(PREPARED_MARK)) {
-      let name = statementNames.get(text);
-      if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS)
-        statementNames.set(text, (name = `mlango_${statementNames.size + 1}`));
-      if (name !== undefined) return queryNamed((config) => query(config) as Promise<pg.QueryResult>, { name, text, values });
-    }
-    return query(text, values, ...rest);
-  };
 }
 
 /**

@@ -2,7 +2,8 @@
 // matching record, newest first). Rows are read in batches by keyset on (created_at, id),
 // through the same filters and index choice as the list, and written as the client reads, so
 // memory does not grow with the row count.
-import { db, dialect } from "~/db/db.server";
+import { db } from "~/db/db.server";
+import { parallelReads } from "~/db/sql.server";
 import type { ConnectionFilter } from "~/lib/connections";
 import { csvCell, csvHeader } from "~/lib/csv-line";
 import { authModeLabel } from "~/lib/auth-modes";
@@ -17,7 +18,7 @@ import type { Cursor } from "./list-count.server";
  * was faster, but the heap then grew past 100 MB); PostgreSQL reads several at once, and small
  * ones keep memory flat while the database and this process overlap.
  */
-const BATCH = { sqlite: 2_000, postgres: 1_000 } as const;
+const BATCH = { sequential: 2_000, parallel: 1_000 } as const;
 /** PostgreSQL batches being read at once. */
 const IN_FLIGHT = 3;
 
@@ -215,7 +216,7 @@ async function* lineBatches(ctx: OrgContext, filter: ConnectionFilter, search: s
   const window = { ...filter, endMs: Math.min(filter.endMs ?? Infinity, Date.now() + 1) };
   const where: Where = (range) => connectionConditions(ctx.org.id, window, match, range);
   const places = await placeNames(ctx.org.id, ctx.org.clock.offsetMs);
-  yield* dialect() === "postgres" ? concurrentBatches(where, places, batchSize) : sequentialBatches(where, places, batchSize);
+  yield* parallelReads() ? concurrentBatches(where, places, batchSize) : sequentialBatches(where, places, batchSize);
 }
 
 /**
@@ -227,7 +228,7 @@ export async function connectionsCsvStream(
   ctx: OrgContext,
   filter: ConnectionFilter,
   search: string,
-  batchSize: number = BATCH[dialect()],
+  batchSize: number = parallelReads() ? BATCH.parallel : BATCH.sequential,
 ): Promise<ReadableStream<Uint8Array>> {
   // Ownership of the filter's ids is checked before the response starts, so a foreign id is a 404.
   await assertFilterOwned(ctx, filter);

@@ -9,9 +9,9 @@
 // - more ("dense"): newest first through the list's own index, keeping rows that belong to a match
 //   (matches are frequent, so a page fills quickly); the ids travel as one parameter.
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from "kysely";
-import { db, dialect } from "~/db/db.server";
+import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
-import { containsText, inIds } from "~/db/sql.server";
+import { checkedPerRow, containsText, hasTrigramTables, inIds } from "~/db/sql.server";
 import { likePattern } from "~/lib/pagination";
 import type { OrgContext } from "./guard.server";
 
@@ -63,7 +63,7 @@ export function searchTextMatches(table: Searchable, term: string): Expression<S
  */
 export function matchingIds(table: Searchable, orgId: number, term: string): RawBuilder<{ id: number }> {
   const variants = searchVariants(term);
-  if (dialect() === "postgres" || !variants.every(trigramReady)) {
+  if (!hasTrigramTables() || !variants.every(trigramReady)) {
     return sql<{
       id: number;
     }>`select ${sql.ref(`${table}.id`)} as id from ${sql.table(table)} where ${sql.ref(`${table}.organization_id`)} = ${orgId} and ${searchTextMatches(table, term)}`;
@@ -76,7 +76,7 @@ export function matchingIds(table: Searchable, orgId: number, term: string): Raw
       (v) =>
         sql<{
           id: number;
-        }>`select ${id} as id from ${fts} join ${sql.table(table)} on ${id} = ${fts}.rowid where ${fts}.search_text like ${`%${v}%`} and ${sql.ref(`${table}.organization_id`)} + 0 = ${orgId}`,
+        }>`select ${id} as id from ${fts} join ${sql.table(table)} on ${id} = ${fts}.rowid where ${fts}.search_text like ${`%${v}%`} and ${checkedPerRow(`${table}.organization_id`)} = ${orgId}`,
     ),
     sql` union all `,
   ) as RawBuilder<{ id: number }>;
@@ -121,7 +121,7 @@ export async function resolveSearch(ctx: OrgContext, term: string): Promise<Sear
   // Many matches: each is tested per row while the list's index gives the order.
   const among = (column: string, table: Searchable, found: number[]) =>
     found.length > DENSE_LIMIT
-      ? sql<SqlBool>`${sql.ref(column)} + 0 in (${matchingIds(table, orgId, term)})`
+      ? sql<SqlBool>`${checkedPerRow(column)} in (${matchingIds(table, orgId, term)})`
       : inIds(column, found, { indexed: false });
   return {
     none: false,

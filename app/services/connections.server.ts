@@ -5,14 +5,14 @@
 //
 // Built for organisations with millions of connections (docs/decisions/0006-connections-at-scale.md):
 // - every query reads one index in (created_at, id) order, chosen here rather than by the planner
-//   (on SQLite the other filter columns are written `col + 0` / `col || ''` so no other index is used);
+//   (on SQLite the other filter columns are written `unindexed(col)` (app/db/sql.server.ts) so no other index is used);
 // - totals are counted up to a cap (list-count.server.ts), never over millions;
 // - a search term is first resolved to matching customers, devices, venues and access points through
 //   their own tables, then connections are read by those ids (connections-search.server.ts).
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
-import { db, dialect } from "~/db/db.server";
+import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
-import { inIds } from "~/db/sql.server";
+import { inIds, unindexed, unindexedText } from "~/db/sql.server";
 import type { ConnectionFilter, ConnectionPage, ConnectionRow } from "~/lib/connections";
 import { dateRange, isWholeDays } from "~/lib/date-range";
 import type { ListParams } from "~/lib/pagination";
@@ -41,13 +41,6 @@ function driverOf(filter: ConnectionFilter, search: SearchMatch | null): Driver 
   if (filter.venueId !== undefined) return "venue";
   return "organization";
 }
-
-// `col + 0` / `col || ''` compare the same values but cannot use an index on col: SQLite, without
-// statistics, would otherwise pick an index that gives no order. PostgreSQL plans from its
-// statistics, which such expressions would blind (it then misjudged a venue's rows and scanned
-// the table), so there the column stays as it is.
-export const noIndex = (column: string) => (dialect() === "postgres" ? sql.ref(column) : sql`${sql.ref(column)} + 0`);
-export const noIndexText = (column: string) => (dialect() === "postgres" ? sql.ref(column) : sql`${sql.ref(column)} || ''`);
 
 /** Keyset bounds in the lists' order (created_at desc, id desc): rows after `after`, down to `through`. */
 export interface KeyRange {
@@ -85,14 +78,14 @@ export function connectionConditions(orgId: number, filter: ConnectionFilter, se
   const orgIndexed = driver === "online" || driver === "accessPoint" || driver === "organization";
   return (eb: Builder): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [
-      orgIndexed ? eb("connections.organization_id", "=", orgId) : eb(noIndex("connections.organization_id"), "=", orgId),
+      orgIndexed ? eb("connections.organization_id", "=", orgId) : eb(unindexed("connections.organization_id"), "=", orgId),
     ];
     if (filter.online || filter.authorized) and.push(eb("connections.authorized_at", "is not", null));
     if (filter.online) and.push(eb("connections.ended_at", "is", null));
     const id = (column: "customer_id" | "device_id" | "venue_id", value: number | undefined, own: Driver) => {
       if (value === undefined) return;
       const ref = `connections.${column}` as const;
-      and.push(driver === own ? eb(ref, "=", value) : eb(noIndex(ref), "=", value));
+      and.push(driver === own ? eb(ref, "=", value) : eb(unindexed(ref), "=", value));
     };
     id("customer_id", filter.customerId, "customer");
     id("device_id", filter.deviceId, "device");
@@ -101,7 +94,7 @@ export function connectionConditions(orgId: number, filter: ConnectionFilter, se
       and.push(
         driver === "accessPoint"
           ? eb("connections.access_point_mac", "=", filter.accessPointMac)
-          : eb(noIndexText("connections.access_point_mac"), "=", filter.accessPointMac),
+          : eb(unindexedText("connections.access_point_mac"), "=", filter.accessPointMac),
       );
     }
     and.push(...createdRange(eb, filter, range));
@@ -216,7 +209,7 @@ export async function connectionDetails(orgId: number, ids: number[], now = Date
       "access_points.name as access_point_name",
     ])
     // The ids drive (primary key); with the organisation indexable SQLite walked its index instead.
-    .where(noIndex("connections.organization_id"), "=", orgId)
+    .where(unindexed("connections.organization_id"), "=", orgId)
     .where(inIds("connections.id", ids, { bigint: true }))
     .execute();
   const byId = new Map(rows.map((r) => [Number(r.id), toConnectionRow(r, now)]));

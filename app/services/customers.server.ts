@@ -4,13 +4,14 @@
 // counts, and the Account info update.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
+import { unindexed } from "~/db/sql.server";
 import type { DB } from "~/db/schema";
 import type { Outcome } from "~/lib/outcome";
 import type { ListParams } from "~/lib/pagination";
 import type { CustomerRow, RecordFilter, RecordPage } from "~/lib/records";
 import { CUSTOMER_MESSAGES, type CustomerAccountInput } from "~/lib/schemas/customers";
 import { recordSearch } from "./connections-search.server";
-import { customerName, noIndex } from "./connections.server";
+import { customerName } from "./connections.server";
 import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, olderThan } from "./list-count.server";
 import { connectionScope, findDevice, scopedToPlace } from "./devices.server";
 import { forbidden, notFound, type OrgContext } from "./guard.server";
@@ -94,7 +95,7 @@ export async function listCustomers(
   const throughConnections = scopedToPlace(filter) || !!filter.online || !!filter.authorized;
   const where = (eb: ExpressionBuilder<DB, "customers">): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [
-      byIds ? eb(noIndex("customers.organization_id"), "=", ctx.org.id) : eb("customers.organization_id", "=", ctx.org.id),
+      byIds ? eb(unindexed("customers.organization_id"), "=", ctx.org.id) : eb("customers.organization_id", "=", ctx.org.id),
     ];
     if (ownerId != null) and.push(eb("customers.id", "=", ownerId));
     if (search) and.push(search.condition);
@@ -166,7 +167,7 @@ export async function getCustomer(ctx: OrgContext, customerId: number | null) {
       .selectFrom("connections")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("customer_id", "=", customer.id)
-      .where(noIndex("organization_id"), "=", ctx.org.id)
+      .where(unindexed("organization_id"), "=", ctx.org.id)
       .where("authorized_at", "is not", null)
       .executeTakeFirstOrThrow(),
     db
@@ -237,7 +238,7 @@ export async function customersByIds(ctx: OrgContext, ids: readonly number[]) {
     .selectFrom("customers")
     .select([...CUSTOMER_COLUMNS, "customers.created_at"])
     // The ids drive (primary key); with the organisation indexable SQLite walks its index instead.
-    .where(noIndex("customers.organization_id"), "=", ctx.org.id)
+    .where(unindexed("customers.organization_id"), "=", ctx.org.id)
     .where("customers.id", "in", [...ids])
     .execute();
   return rows.map((c) => ({
@@ -261,7 +262,7 @@ export async function customerCountsByIds(
       .selectFrom("connections")
       .select(["customer_id", (eb) => eb.fn.countAll<number>().as("n")])
       .where("customer_id", "in", [...ids])
-      .where(noIndex("organization_id"), "=", ctx.org.id)
+      .where(unindexed("organization_id"), "=", ctx.org.id)
       .where("authorized_at", "is not", null)
       .groupBy("customer_id")
       .execute(),
@@ -269,7 +270,7 @@ export async function customerCountsByIds(
       .selectFrom("devices")
       .select(["customer_id", (eb) => eb.fn.countAll<number>().as("n")])
       .where("customer_id", "in", [...ids])
-      .where(noIndex("organization_id"), "=", ctx.org.id)
+      .where(unindexed("organization_id"), "=", ctx.org.id)
       .groupBy("customer_id")
       .execute(),
   ]);

@@ -1,7 +1,8 @@
 // The personal dashboard (docs/guide/dashboard.md#dashlets, #edit-mode): the layout stored on the
 // user (`users.dashboard`, JSON), its edits, and the filters every dashboard figure shares (date
 // range and venues).
-import { db, dialect } from "~/db/db.server";
+import { db } from "~/db/db.server";
+import { lockedForUpdate } from "~/db/sql.server";
 import type { AnalyticsScope } from "~/lib/analytics";
 import {
   addRow,
@@ -67,8 +68,7 @@ function applyEdit(layout: DashboardLayout, edit: DashboardEdit): EditResult {
 export async function editDashboard(userId: number, edit: DashboardEdit): Promise<EditResult> {
   return db.transaction().execute(async (trx) => {
     let read = trx.selectFrom("users").select("dashboard").where("id", "=", userId);
-    // PostgreSQL: lock the row for the read-modify-write; SQLite transactions are serialised anyway.
-    if (dialect() === "postgres") read = read.forUpdate();
+    read = lockedForUpdate(read);
     const row = await read.executeTakeFirst();
     const result = applyEdit(parseLayout(row?.dashboard).layout, edit);
     if (result.ok) {

@@ -4,11 +4,12 @@
 // connection there (in the window given).
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
+import { unindexed, unindexedText } from "~/db/sql.server";
 import type { DB } from "~/db/schema";
 import type { ListParams } from "~/lib/pagination";
 import { DEVICE_MESSAGES, type DeviceRow, type RecordFilter, type RecordPage } from "~/lib/records";
 import { recordSearch } from "./connections-search.server";
-import { customerName, noIndex, noIndexText } from "./connections.server";
+import { customerName } from "./connections.server";
 import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, olderThan } from "./list-count.server";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
 
@@ -19,8 +20,8 @@ import { notFound, requirePermission, type OrgContext } from "./guard.server";
 export function connectionScope(filter: RecordFilter) {
   return (eb: ExpressionBuilder<DB, "connections">): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [];
-    if (filter.venueId !== undefined) and.push(eb(noIndex("connections.venue_id"), "=", filter.venueId));
-    if (filter.accessPointMac !== undefined) and.push(eb(noIndexText("connections.access_point_mac"), "=", filter.accessPointMac));
+    if (filter.venueId !== undefined) and.push(eb(unindexed("connections.venue_id"), "=", filter.venueId));
+    if (filter.accessPointMac !== undefined) and.push(eb(unindexedText("connections.access_point_mac"), "=", filter.accessPointMac));
     if (filter.startMs !== undefined) and.push(eb("connections.created_at", ">=", filter.startMs));
     if (filter.endMs !== undefined) and.push(eb("connections.created_at", "<", filter.endMs));
     return eb.and(and);
@@ -64,10 +65,10 @@ export async function listDevices(
   const byCustomer = !byIds && filter.customerId !== undefined;
   const where = (eb: ExpressionBuilder<DB, "devices">): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [
-      byIds || byCustomer ? eb(noIndex("devices.organization_id"), "=", orgId) : eb("devices.organization_id", "=", orgId),
+      byIds || byCustomer ? eb(unindexed("devices.organization_id"), "=", orgId) : eb("devices.organization_id", "=", orgId),
     ];
     if (filter.customerId !== undefined) {
-      and.push(byIds ? eb(noIndex("devices.customer_id"), "=", filter.customerId) : eb("devices.customer_id", "=", filter.customerId));
+      and.push(byIds ? eb(unindexed("devices.customer_id"), "=", filter.customerId) : eb("devices.customer_id", "=", filter.customerId));
     }
     if (search) and.push(search.condition);
     if (scopedToPlace(filter)) {
@@ -181,7 +182,7 @@ export async function deviceStats(orgId: number, deviceIds: number[], filter: Re
         .as("online"),
     ])
     .where("connections.device_id", "in", deviceIds)
-    .where(noIndex("connections.organization_id"), "=", orgId)
+    .where(unindexed("connections.organization_id"), "=", orgId)
     .where(connectionScope(filter))
     .groupBy("connections.device_id")
     .execute();
@@ -246,7 +247,7 @@ export async function devicesByIds(ctx: OrgContext, ids: readonly number[]) {
   return db
     .selectFrom("devices")
     .select(DEVICE_COLUMNS)
-    .where(noIndex("organization_id"), "=", ctx.org.id)
+    .where(unindexed("organization_id"), "=", ctx.org.id)
     .where("id", "in", [...ids])
     .execute();
 }

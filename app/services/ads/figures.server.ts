@@ -5,7 +5,8 @@
 // of hours of rows), so figures are current to the request.
 import { sql, type RawBuilder, type Transaction } from "kysely";
 import type { DB } from "~/db/schema";
-import { db, dialect } from "~/db/db.server";
+import { db } from "~/db/db.server";
+import { lockedForUpdate } from "~/db/sql.server";
 import type { AdFigures, AdHourPoint } from "~/lib/schemas/ads";
 import { requirePermission, type OrgContext } from "../guard.server";
 
@@ -55,7 +56,7 @@ export async function rollUpAds(now = Date.now()): Promise<{ from: number; to: n
   return db.transaction().execute(async (trx) => {
     // PostgreSQL: runs in several instances wait for each other on the state row; SQLite has one writer.
     let read = trx.selectFrom("ad_rollup_state").select("rolled_until").where("id", "=", 1);
-    if (dialect() === "postgres") read = read.forUpdate();
+    read = lockedForUpdate(read);
     const state = await read.executeTakeFirst();
     const rolledUntil = Number(state?.rolled_until ?? 0);
     const to = hourStart(now);

@@ -6,7 +6,8 @@
 // and kept for a few seconds per network: candidates-cache.server.ts); the impression's
 // INSERT … ON CONFLICT DO NOTHING is written while the page goes out.
 import { sql, type CompiledQuery } from "kysely";
-import { db, dialect, executePrepared } from "~/db/db.server";
+import { db, executePrepared } from "~/db/db.server";
+import { writeWithoutFlush } from "~/db/sql.server";
 import type { GuestBanner } from "~/lib/ads";
 import { hashToken } from "../crypto.server";
 import type { GuestView } from "../portal/connect.server";
@@ -111,16 +112,9 @@ export async function logAdEvent(
       })
       .onConflict((oc) => oc.doNothing())
       .execute();
-  if (dialect() !== "postgres") {
-    await insert(db);
-    return;
-  }
-  // PostgreSQL: the commit does not wait for the WAL to reach the disk (a crash may lose the last
-  // fraction of a second of counts, never corrupt them). A count is not worth an fsync per guest.
-  await db.transaction().execute(async (trx) => {
-    await sql`set local synchronous_commit = off`.execute(trx);
-    await insert(trx);
-  });
+  // A crash may lose the last fraction of a second of counts, never corrupt them: a count is not
+  // worth an fsync per guest.
+  await writeWithoutFlush(insert);
 }
 
 const pendingWrites = new Set<Promise<void>>();

@@ -8,7 +8,8 @@
 // idempotent: a job whose worker died after the work but before `complete` runs again.
 import crypto from "node:crypto";
 import { sql, type Kysely } from "kysely";
-import { db as defaultDb, dialect } from "~/db/db.server";
+import { db as defaultDb } from "~/db/db.server";
+import { claimable } from "~/db/sql.server";
 import type { DB, JobStatus } from "~/db/schema";
 
 const MINUTE_MS = 60_000;
@@ -88,7 +89,7 @@ export async function claimJob(now = Date.now(), leaseMs = DEFAULT_LEASE_MS, dat
     .orderBy("run_at")
     .orderBy("id")
     .limit(1);
-  if (dialect() === "postgres") next = next.forUpdate().skipLocked();
+  next = claimable(next);
   const row = await database
     .updateTable("jobs")
     .set((eb) => ({ status: "running", attempts: eb("attempts", "+", 1), lock_token: token, locked_until: now + leaseMs, updated_at: now }))

@@ -25,7 +25,7 @@
 //   number that is not one) and an impossible date range match nobody: a broadcast reaching fewer
 //   people than meant is the safe mistake.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
-import { dialect } from "~/db/db.server";
+import { foldAsciiCase } from "~/db/sql.server";
 import type { DB } from "~/db/schema";
 import { groupFiltersSchema, type FilterField, type GroupFilters, type ProfileRule } from "~/lib/schemas/group-filters";
 import { WHOLE_NUMBER } from "~/lib/schemas/groups";
@@ -33,8 +33,6 @@ import { normalizePhone, phoneFragment } from "~/lib/phone";
 import { CUSTOMER_COLUMNS } from "../customers.server";
 
 const DAY = 86_400_000;
-const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
 
 type Customers = ExpressionBuilder<DB, "customers">;
 type Condition = (eb: Customers) => Expression<SqlBool>;
@@ -276,7 +274,7 @@ function textOf(field: Exclude<FilterField, "days" | "connections">): Expression
     field === "name"
       ? sql<string>`trim(replace(${part("customers.first_name")} || ' ' || ${part("customers.middle_name")} || ' ' || ${part("customers.last_name")}, '  ', ' '))`
       : part(TEXT_COLUMNS[field]);
-  return dialect() === "postgres" ? sql<string>`translate(${text}, ${UPPER}, ${LOWER})` : sql<string>`lower(${text})`;
+  return foldAsciiCase(text);
 }
 
 /** A phone number's value as stored numbers (E.164) hold it, however it was typed (07…, 7…, 2547…, +2547…). */

@@ -6,8 +6,8 @@
 // never reopens, the first end wins. Records of sessions we do not know are acknowledged and logged.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import { z } from "zod";
-import { retryDeadlocks } from "~/db/sql.server";
-import { db, dialect } from "~/db/db.server";
+import { bigintValue, checkedPerRow, claimable, greatest, jsonText, retryDeadlocks, serializeOn, textValue } from "~/db/sql.server";
+import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 import { normaliseMac } from "~/lib/mac";
 import { getEnv } from "~/env.server";
@@ -27,7 +27,7 @@ const SAMPLE = 20;
  * PostgreSQL: one accounting batch of an organisation at a time. Every batch updates the
  * organisation's roll-up rows of the hours and days of its connections; two at once would wait on
  * each other's rows anyway, and taking them in different orders deadlocks (a second's stall each).
- * The first key of pg_advisory_xact_lock(key, id): 4 is the roll-up triggers' customer lock.
+ * The first key of the advisory lock (`serializeOn(trx, key, id)`): 4 is the roll-up triggers' customer lock.
  */
 const ORGANIZATION_ACCOUNTING_LOCK = 5;
 
@@ -168,10 +168,7 @@ const SESSION_COLUMNS = [
 
 /** The connection was handed over by this network (its access point may be filed under another venue). */
 function atNetwork(networkId: number): Expression<SqlBool> {
-  const handedOver =
-    dialect() === "postgres"
-      ? sql`(connections.gateway_context::json ->> 'network_id')`
-      : sql`json_extract(connections.gateway_context, '$.network_id')`;
+  const handedOver = jsonText("connections.gateway_context", "network_id");
   return sql<SqlBool>`(connections.venue_id = ${networkId} or ${handedOver} = ${String(networkId)})`;
 }
 
@@ -188,8 +185,8 @@ async function findSessions(trx: Kysely<DB>, network: PortalNetwork, records: Ac
       .selectFrom("connections")
       .select(SESSION_COLUMNS)
       .where("connections.id", "in", ids)
-      // As for tokens below: the ids find the rows, `+` keeps SQLite off the organisation's index.
-      .where(sql`+connections.organization_id`, "=", network.organizationId)
+      // As for tokens below: the ids find the rows, `checkedPerRow` keeps SQLite off the organisation's index.
+      .where(checkedPerRow("connections.organization_id"), "=", network.organizationId)
       .where("connections.authorized_at", "is not", null)
       .where(atNetwork(network.id))
       .execute();
@@ -200,10 +197,10 @@ async function findSessions(trx: Kysely<DB>, network: PortalNetwork, records: Ac
       .selectFrom("connections")
       .select([...SESSION_COLUMNS, "connections.token"])
       .where("connections.token", "in", tokens)
-      // The tokens' unique index finds the rows; the organisation is checked on them. `+` keeps SQLite
+      // The tokens' unique index finds the rows; the organisation is checked on them. `checkedPerRow` keeps SQLite
       // without statistics (the default: Mlango runs no ANALYZE) from reading the organisation's whole
       // authorized index for a batch instead, which it estimates cheaper than 100 lookups (decision 0030).
-      .where(sql`+connections.organization_id`, "=", network.organizationId)
+      .where(checkedPerRow("connections.organization_id"), "=", network.organizationId)
       .where("connections.authorized_at", "is not", null)
       .where(atNetwork(network.id))
       .execute();
@@ -284,10 +281,7 @@ const changed = (a: Session, b: Session) =>
  * the console keeps that end; rows that would not change are left alone (no trigger work).
  */
 async function writeSessions(trx: Kysely<DB>, sessions: Session[]): Promise<void> {
-  const pg = dialect() === "postgres";
-  const int = (v: number | null) => (pg ? sql`${v}::int8` : sql`${v}`);
-  const text = (v: string | null) => (pg ? sql`${v}::text` : sql`${v}`);
-  const max = pg ? sql.raw("greatest") : sql.raw("max");
+  const [int, text] = [bigintValue, textValue];
   const rows = sessions.map(
     (s) =>
       sql`(${int(s.id)}, ${int(s.upload)}, ${int(s.download)}, ${int(s.accounted_at)}, ${int(s.ended_at)}, ${text(s.terminate_cause)})`,
@@ -295,9 +289,9 @@ async function writeSessions(trx: Kysely<DB>, sessions: Session[]): Promise<void
   await sql`
     with v (id, upload, download, accounted_at, ended_at, terminate_cause) as (values ${sql.join(rows)})
     update connections set
-      upload = ${max}(connections.upload, v.upload),
-      download = ${max}(connections.download, v.download),
-      accounted_at = case when connections.ended_at is null then ${max}(coalesce(connections.accounted_at, 0), v.accounted_at) else connections.accounted_at end,
+      upload = ${greatest(sql`connections.upload`, sql`v.upload`)},
+      download = ${greatest(sql`connections.download`, sql`v.download`)},
+      accounted_at = case when connections.ended_at is null then ${greatest(sql`coalesce(connections.accounted_at, 0)`, sql`v.accounted_at`)} else connections.accounted_at end,
       ended_at = coalesce(connections.ended_at, v.ended_at),
       terminate_cause = case when connections.ended_at is null and v.ended_at is not null then v.terminate_cause else connections.terminate_cause end
     from v
@@ -315,8 +309,7 @@ export async function applyAccounting(network: PortalNetwork, records: Accountin
   if (records.length === 0) return [];
   return retryDeadlocks(() =>
     db.transaction().execute(async (trx) => {
-      if (dialect() === "postgres")
-        await sql`select pg_advisory_xact_lock(${ORGANIZATION_ACCOUNTING_LOCK}, ${network.organizationId})`.execute(trx);
+      await serializeOn(trx, ORGANIZATION_ACCOUNTING_LOCK, network.organizationId);
       const sessionOf = await findSessions(trx, network, records);
       const unknown: number[] = [];
       const before = new Map<number, Session>();
@@ -387,7 +380,7 @@ async function endInBatches(condition: Condition, ending: { ended_at: RawBuilder
     let batch = db.selectFrom("connections").select("id").where(open).limit(END_BATCH);
     // Rows another transaction holds (another instance's batch, an accounting batch) are skipped,
     // not waited for: the next run takes them if they are still due.
-    if (dialect() === "postgres") batch = batch.forUpdate().skipLocked();
+    batch = claimable(batch);
     const result = await retryDeadlocks(() =>
       db.updateTable("connections").set(ending).where("id", "in", batch).where(open).executeTakeFirst(),
     );

@@ -1,9 +1,7 @@
 // The connect page's logic: what a token's guest is offered, and authorizing
 // the connection exactly once, then letting the guest through at the gateway.
-import DataLoader from "dataloader";
 import {
   sql,
-  type CompiledQuery,
   type ExpressionBuilder,
   type Insertable,
   type QueryCreator,
@@ -11,8 +9,8 @@ import {
   type Updateable,
   type UpdateResult,
 } from "kysely";
-import { db, dialect, executePrepared, PREPARED } from "~/db/db.server";
-import { retryDeadlocks } from "~/db/sql.server";
+import { db } from "~/db/db.server";
+import { commaJoined, databaseNowMs, keyedLookup, retryDeadlocks, writeTogether } from "~/db/sql.server";
 import type { DB, FreeEvery, OAuthProviderName } from "~/db/schema";
 import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/portal";
 import { hashToken } from "../crypto.server";
@@ -98,7 +96,7 @@ const viewQuery = () =>
       join.on(
         "held.id",
         "=",
-        sql<number>`(select max(s.id) from subscriptions s where s.device_id = connections.device_id and s.organization_id = connections.organization_id and s.status = 'Active' and s.expires_on > ${sql.raw(dialect() === "postgres" ? "(extract(epoch from now()) * 1000)::bigint" : "(strftime('%s', 'now') * 1000)")})`,
+        sql<number>`(select max(s.id) from subscriptions s where s.device_id = connections.device_id and s.organization_id = connections.organization_id and s.status = 'Active' and s.expires_on > ${databaseNowMs()})`,
       ),
     )
     // A literal, not a parameter: the statement is prepared once with the token as its only parameter.
@@ -144,7 +142,7 @@ const viewQuery = () =>
       // One round trip: the organisation's configured social providers, comma separated.
       sql<
         string | null
-      >`(select ${sql.raw(dialect() === "postgres" ? "string_agg(provider, ',')" : "group_concat(provider, ',')")} from oauth_providers where oauth_providers.organization_id = connections.organization_id)`.as(
+      >`(select ${commaJoined("provider")} from oauth_providers where oauth_providers.organization_id = connections.organization_id)`.as(
         "providers",
       ),
     ]);
@@ -155,37 +153,17 @@ export function plausibleToken(token: string | null | undefined): token is strin
 }
 
 type ViewRow = NonNullable<Awaited<ReturnType<ReturnType<typeof viewQuery>["executeTakeFirst"]>>>;
-let compiledView: CompiledQuery | undefined;
-let compiledViews: CompiledQuery | undefined;
 
 /**
  * The view's row. Its SQL is the same for every token: built and compiled once, then run as a
  * prepared statement (bench/portal.bench.ts: building, compiling and planning cost more than the
- * indexed lookup itself). On PostgreSQL the lookups of one turn of the event loop go as one
- * statement (decision 0026); SQLite answers in this process, so there is nothing to gather.
+ * indexed lookup itself), gathered per turn of the event loop where that saves round trips.
  */
-async function viewRow(tokenHash: string): Promise<ViewRow | undefined> {
-  if (dialect() === "postgres") return (await viewBatches.load(tokenHash)) ?? undefined;
-  compiledView ??= viewQuery().where("connections.token", "=", "").compile();
-  return (await executePrepared<ViewRow>("guest_connect_view", compiledView, [tokenHash]))[0];
-}
-
-/**
- * Each round trip to PostgreSQL wakes a backend, which on a busy machine takes the CPU from this
- * process until it has answered: 64 guests' pages cost 64 of those one by one, or a few gathered.
- * Lookups wait for the end of the event loop's I/O phase (setImmediate), not just the current
- * callback, so the requests read together go together. No cache: every load reads the database.
- */
-const viewBatches = new DataLoader<string, ViewRow | null>(
-  async (tokenHashes) => {
-    compiledViews ??= viewQuery()
-      .where(sql<boolean>`connections.token = any(${sql.val([])}::text[])`)
-      .compile();
-    const rows = await executePrepared<ViewRow>("guest_connect_views", compiledViews, [tokenHashes]);
-    const byToken = new Map(rows.map((row) => [row.token, row]));
-    return tokenHashes.map((hash) => byToken.get(hash) ?? null);
-  },
-  { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 100 },
+const viewRow = keyedLookup<ViewRow>(
+  "guest_connect_view",
+  (condition) => viewQuery().where(condition),
+  "connections.token",
+  (row) => row.token!,
 );
 
 /**
@@ -416,7 +394,6 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
         .select(heldSubscriptionColumns(sql<number>`coalesce(connections.device_id, -1)`, now)),
     )
     .where("connections.token", "=", hashToken(request.token))
-    .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!row) return refuse(404, CONNECT_MESSAGES.unknown, true);
   if (row.authorized_at !== null) return refuse(409, CONNECT_MESSAGES.alreadyAuthorized, true);
@@ -654,7 +631,7 @@ async function authorizeConnection(
   const authorize = (qc: QueryCreator<DB>) =>
     qc.updateTable("connections").set(set).where("id", "=", connectionId).where("authorized_at", "is", null);
   const updated = (done: UpdateResult) => Number(done.numUpdatedRows) === 1;
-  if (!consent) return updated(await authorize(trx).modifyEnd(PREPARED).executeTakeFirst());
+  if (!consent) return updated(await authorize(trx).executeTakeFirst());
   const keep = (qc: QueryCreator<DB>) => {
     const q = qc
       .updateTable("customers")
@@ -664,18 +641,22 @@ async function authorizeConnection(
     return consent.onlyIfUnset ? q.where("terms_accepted_at", "is", null) : q;
   };
   const changesCustomer = Object.keys(consent.change).length > 0;
-  if (dialect() === "postgres") {
-    // The CTEs add names the statement does not read: each creator stands for a plain one.
-    let creator: QueryCreator<DB> = trx;
-    if (consent.rows.length > 0)
-      creator = creator.with("consented", (qc) =>
-        qc.insertInto("customer_consents").values(consent.rows).returning("id"),
-      ) as unknown as QueryCreator<DB>;
-    if (changesCustomer)
-      creator = creator.with("kept", (qc) => keep(qc as unknown as QueryCreator<DB>).returning("id")) as unknown as QueryCreator<DB>;
-    return updated(await authorize(creator).executeTakeFirst());
-  }
-  if (consent.rows.length > 0) await trx.insertInto("customer_consents").values(consent.rows).execute();
-  if (changesCustomer) await keep(trx).execute();
-  return updated(await authorize(trx).modifyEnd(PREPARED).executeTakeFirst());
+  return writeTogether({
+    together: async () => {
+      // The CTEs add names the statement does not read: each creator stands for a plain one.
+      let creator: QueryCreator<DB> = trx;
+      if (consent.rows.length > 0)
+        creator = creator.with("consented", (qc) =>
+          qc.insertInto("customer_consents").values(consent.rows).returning("id"),
+        ) as unknown as QueryCreator<DB>;
+      if (changesCustomer)
+        creator = creator.with("kept", (qc) => keep(qc as unknown as QueryCreator<DB>).returning("id")) as unknown as QueryCreator<DB>;
+      return updated(await authorize(creator).executeTakeFirst());
+    },
+    apart: async () => {
+      if (consent.rows.length > 0) await trx.insertInto("customer_consents").values(consent.rows).execute();
+      if (changesCustomer) await keep(trx).execute();
+      return updated(await authorize(trx).executeTakeFirst());
+    },
+  });
 }

@@ -3,7 +3,7 @@
 // (footfall) with a fresh token, and send the browser to the connect page. An unknown access point
 // is still served, attributed to the network and kept as an unregistered MAC: a guest is never stranded.
 import UAParser from "ua-parser-js";
-import { db, PREPARED } from "~/db/db.server";
+import { db } from "~/db/db.server";
 import { retryDeadlocks } from "~/db/sql.server";
 import { hashToken, randomToken } from "../crypto.server";
 import { gatewayFor } from "./gateways/index.server";
@@ -86,7 +86,6 @@ export async function enterFromGateway(input: {
             .select(["id", "venue_id", "last_seen_at"])
             .where("organization_id", "=", orgId)
             .where("mac_address", "=", entry.apMac)
-            .modifyEnd(PREPARED)
             .executeTakeFirst()
         : undefined;
       if (ap && (ap.last_seen_at === null || Number(ap.last_seen_at) < now - SEEN_EVERY_MS)) {
@@ -152,7 +151,6 @@ export async function enterFromGateway(input: {
           download: 0,
         })
         .returning("id")
-        .modifyEnd(PREPARED)
         .executeTakeFirstOrThrow();
       return Number(connection.id);
     }),

@@ -1,6 +1,6 @@
 // A network (venue) as the guest path sees it: found by its portal key or gateway secret, with its
 // gateway credentials decrypted for the adapters. Server-side only: nothing here goes to a browser.
-import { db, PREPARED } from "~/db/db.server";
+import { db } from "~/db/db.server";
 import { hashToken } from "../crypto.server";
 import { readSecret } from "../secrets.server";
 import type { GatewayNetwork } from "./gateways/types";
@@ -39,8 +39,7 @@ const networkQuery = () =>
       "venues.guest_signup",
       "venues.terms_url",
       "venues.privacy_url",
-    ])
-    .modifyEnd(PREPARED);
+    ]);
 
 type NetworkRow = NonNullable<Awaited<ReturnType<ReturnType<typeof networkQuery>["executeTakeFirst"]>>>;
 

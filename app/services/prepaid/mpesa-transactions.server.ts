@@ -7,14 +7,13 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB } from "~/db/schema";
-import { inIds } from "~/db/sql.server";
+import { inIds, unindexed } from "~/db/sql.server";
 import { csvCell, csvHeader } from "~/lib/csv-line";
 import { pageCount } from "~/lib/pagination";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import { MPESA_TRANSACTIONS_PAGE_SIZE, MPESA_TRANSACTIONS_PERMISSION, mpesaStatusText } from "~/lib/schemas/mpesa-transactions";
 import { displayPhone } from "~/lib/phone";
 import { formatDateTime, withZone } from "~/lib/time";
-import { noIndex } from "../connections.server";
 import { requirePermission, type OrgContext } from "../guard.server";
 import { cappedTotal, COUNT_CAP, type Cursor } from "../list-count.server";
 
@@ -157,7 +156,7 @@ async function transactionsByIds(ctx: OrgContext, ids: number[]): Promise<MpesaT
     .selectFrom("mpesa_transactions")
     .select(COLUMNS)
     // The ids drive (primary key); the organisation is tested row by row.
-    .where(noIndex("mpesa_transactions.organization_id"), "=", ctx.org.id)
+    .where(unindexed("mpesa_transactions.organization_id"), "=", ctx.org.id)
     .where(inIds("mpesa_transactions.id", ids))
     .execute();
   const byId = new Map(rows.map((r) => [Number(r.id), rowOf(r, personal)]));

@@ -15,8 +15,8 @@
 //
 // C2B confirmations (paybill payments made from the phone's menu) are recorded once per TransID.
 import { sql, type ExpressionBuilder, type Kysely } from "kysely";
-import { db, dialect, PREPARED } from "~/db/db.server";
-import { isUniqueViolation, retryDeadlocks } from "~/db/sql.server";
+import { db } from "~/db/db.server";
+import { isUniqueViolation, retryDeadlocks, writeTogether } from "~/db/sql.server";
 import type { DB, MpesaTransactionStatus } from "~/db/schema";
 import { hashToken } from "../crypto.server";
 import { plausibleToken } from "../portal/connect.server";
@@ -115,7 +115,6 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
           .as("pending_id"),
     ])
     .where("connections.token", "=", hashToken(input.token))
-    .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!row) return { ok: false, status: 404, message: MPESA_MESSAGES.notSetUp };
   if (row.authorized_at !== null || Number(row.token_expires_at ?? 0) <= now)
@@ -168,28 +167,29 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
     created_at: now,
     updated_at: now,
   };
-  const insertPurchase = async (): Promise<number> => {
-    if (dialect() === "postgres") {
-      // One statement, one round trip: the transaction's row takes the id of the subscription inserted beside it.
-      const inserted = await db
-        .with("subscription", (qc) => qc.insertInto("subscriptions").values(subscription).returning("id"))
-        .insertInto("mpesa_transactions")
-        .values((eb) => ({ ...payment, subscription_id: eb.selectFrom("subscription").select("subscription.id") }))
-        .returning("id")
-        .modifyEnd(PREPARED)
-        .executeTakeFirstOrThrow();
-      return Number(inserted.id);
-    }
-    return db.transaction().execute(async (trx) => {
-      const inserted = await trx.insertInto("subscriptions").values(subscription).returning("id").executeTakeFirstOrThrow();
-      const paid = await trx
-        .insertInto("mpesa_transactions")
-        .values({ ...payment, subscription_id: inserted.id })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      return Number(paid.id);
+  const insertPurchase = (): Promise<number> =>
+    writeTogether({
+      // The transaction's row takes the id of the subscription inserted beside it.
+      together: async () => {
+        const inserted = await db
+          .with("subscription", (qc) => qc.insertInto("subscriptions").values(subscription).returning("id"))
+          .insertInto("mpesa_transactions")
+          .values((eb) => ({ ...payment, subscription_id: eb.selectFrom("subscription").select("subscription.id") }))
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        return Number(inserted.id);
+      },
+      apart: () =>
+        db.transaction().execute(async (trx) => {
+          const inserted = await trx.insertInto("subscriptions").values(subscription).returning("id").executeTakeFirstOrThrow();
+          const paid = await trx
+            .insertInto("mpesa_transactions")
+            .values({ ...payment, subscription_id: inserted.id })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          return Number(paid.id);
+        }),
     });
-  };
   let paymentId: number;
   try {
     paymentId = await insertPurchase();
@@ -219,7 +219,6 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
       .updateTable("mpesa_transactions")
       .set({ checkout_request_id: accepted.checkoutRequestId, merchant_request_id: accepted.merchantRequestId, updated_at: Date.now() })
       .where("id", "=", paymentId)
-      .modifyEnd(PREPARED)
       .execute();
     return { ok: true, paymentId };
   } catch (error) {
@@ -290,42 +289,44 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
         }
       : { status: "Cancelled" as const, updated_at: now };
 
-  if (dialect() === "postgres") {
-    // One statement, one round trip (a callback's whole write): both UPDATEs in a data-modifying WITH.
-    const row = await retryDeadlocks(() =>
-      db
-        .with("payment", () => settlePayment(db))
-        .with("subscription", (qc) =>
-          qc
-            .updateTable("subscriptions")
-            .from("payment")
-            .set(subscriptionChange)
-            .whereRef("subscriptions.id", "=", "payment.subscription_id")
-            .where("subscriptions.status", "=", "Pending")
-            .returning("subscriptions.id"),
-        )
-        .selectFrom("payment")
-        .select((eb) => eb.fn.countAll<number>().as("applied"))
-        .modifyEnd(PREPARED)
-        .executeTakeFirstOrThrow(),
-    );
-    return Number(row.applied) === 1;
-  }
-  return retryDeadlocks(() =>
-    db.transaction().execute(async (trx) => {
-      const updated = await settlePayment(trx).executeTakeFirst();
-      if (!updated) return false;
-      if (updated.subscription_id !== null) {
-        await trx
-          .updateTable("subscriptions")
-          .set(subscriptionChange)
-          .where("id", "=", updated.subscription_id)
-          .where("status", "=", "Pending")
-          .execute();
-      }
-      return true;
-    }),
-  );
+  return writeTogether({
+    // A callback's whole write: both UPDATEs.
+    together: async () => {
+      const row = await retryDeadlocks(() =>
+        db
+          .with("payment", () => settlePayment(db))
+          .with("subscription", (qc) =>
+            qc
+              .updateTable("subscriptions")
+              .from("payment")
+              .set(subscriptionChange)
+              .whereRef("subscriptions.id", "=", "payment.subscription_id")
+              .where("subscriptions.status", "=", "Pending")
+              .returning("subscriptions.id"),
+          )
+          .selectFrom("payment")
+          .select((eb) => eb.fn.countAll<number>().as("applied"))
+          .executeTakeFirstOrThrow(),
+      );
+      return Number(row.applied) === 1;
+    },
+    apart: () =>
+      retryDeadlocks(() =>
+        db.transaction().execute(async (trx) => {
+          const updated = await settlePayment(trx).executeTakeFirst();
+          if (!updated) return false;
+          if (updated.subscription_id !== null) {
+            await trx
+              .updateTable("subscriptions")
+              .set(subscriptionChange)
+              .where("id", "=", updated.subscription_id)
+              .where("status", "=", "Pending")
+              .execute();
+          }
+          return true;
+        }),
+      ),
+  });
 }
 
 // ---- Daraja's callback ----
@@ -386,7 +387,6 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
         "mpesa_transactions.phone_number",
       ])
       .where("mpesa_settings.callback_key", "=", callbackKey)
-      .modifyEnd(PREPARED)
       .executeTakeFirst();
   let found = await find();
   // A result can overtake our own write of the CheckoutRequestID Daraja just gave us: look again briefly.
@@ -592,7 +592,6 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
       ])
       .where("mpesa_transactions.id", "=", paymentId)
       .where("connections.token", "=", hashToken(token))
-      .modifyEnd(PREPARED)
       .executeTakeFirst();
   let row = await find();
   if (!row) return null;

@@ -3,12 +3,12 @@
 // it, once per device in the plan's period, and is online for the plan's time (capped by its
 // validity). Statuses and the rules are decision 0017.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
-import { db, PREPARED } from "~/db/db.server";
+import { db } from "~/db/db.server";
 import type { DB, FreeEvery, GatewayMake, SubscriptionSource, SubscriptionStatus } from "~/db/schema";
-import { containsText, inIds } from "~/db/sql.server";
+import { containsText, inIds, unindexed, unindexedText } from "~/db/sql.server";
 import type { ListParams } from "~/lib/pagination";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
-import { customerName, noIndex, noIndexText } from "../connections.server";
+import { customerName } from "../connections.server";
 import { matchingIds, SPARSE_LIMIT } from "../connections-search.server";
 import { requirePermission, type OrgContext } from "../guard.server";
 import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, olderThan } from "../list-count.server";
@@ -168,7 +168,6 @@ export async function useSubscription(
     .select(heldSubscriptionColumns(sql<number>`${deviceId ?? -1}`, now))
     .where("held.id", "=", subscriptionId)
     .where("held.organization_id", "=", organizationId)
-    .modifyEnd(PREPARED)
     .executeTakeFirst();
   return weighHeldSubscription(held, now);
 }
@@ -266,7 +265,7 @@ export async function heldSubscription(
           .innerJoin("customers", "customers.id", "subscriptions.customer_id")
           .where("customers.organization_id", "=", organizationId)
           .where("customers.phone_number", "=", by.phone!);
-  const row = await query.modifyEnd(PREPARED).executeTakeFirst();
+  const row = await query.executeTakeFirst();
   return row ? { id: Number(row.id), planName: row.plan_name, expiresOn: Number(row.expires_on) } : null;
 }
 
@@ -453,9 +452,9 @@ async function subscriptionSearch(ctx: OrgContext, term: string): Promise<Subscr
     kind: "scan",
     condition: (eb) => {
       const or: Expression<SqlBool>[] = [];
-      if (planNames.length) or.push(eb(noIndexText("subscriptions.plan_name"), "in", planNames));
+      if (planNames.length) or.push(eb(unindexedText("subscriptions.plan_name"), "in", planNames));
       if (customerIds.length > DENSE_CUSTOMERS) {
-        or.push(sql<SqlBool>`${noIndex("subscriptions.customer_id")} in (${matchingIds("customers", orgId, term)})`);
+        or.push(sql<SqlBool>`${unindexed("subscriptions.customer_id")} in (${matchingIds("customers", orgId, term)})`);
       } else if (customerIds.length) {
         or.push(inIds("subscriptions.customer_id", customerIds, { indexed: false }));
       }
@@ -469,7 +468,10 @@ function subscriptionConditions(orgId: number, search: SubscriptionSearch | null
   return (eb: Builder): Expression<SqlBool> => {
     if (search?.kind === "customers") {
       // The customers' index drives; the organisation is tested row by row.
-      return eb.and([eb("subscriptions.customer_id", "in", search.customerIds), eb(noIndex("subscriptions.organization_id"), "=", orgId)]);
+      return eb.and([
+        eb("subscriptions.customer_id", "in", search.customerIds),
+        eb(unindexed("subscriptions.organization_id"), "=", orgId),
+      ]);
     }
     const and: Expression<SqlBool>[] = [eb("subscriptions.organization_id", "=", orgId)];
     if (search?.kind === "plan") and.push(eb("subscriptions.plan_name", "=", search.name));
@@ -554,7 +556,7 @@ async function subscriptionDetails(ctx: OrgContext, ids: number[], now: number):
       "customers.phone_number as customer_phone",
     ])
     // The ids drive (primary key); the organisation is tested row by row.
-    .where(noIndex("subscriptions.organization_id"), "=", ctx.org.id)
+    .where(unindexed("subscriptions.organization_id"), "=", ctx.org.id)
     .where(inIds("subscriptions.id", ids, { bigint: true }))
     .execute();
   const byId = new Map(

@@ -9,7 +9,7 @@
 //   3. the most specific wins: On before After, then the larger N, then the newest rule;
 //   4. no rule holds: the network's own page (if published), else the built-in page.
 import { sql } from "kysely";
-import { db, PREPARED } from "~/db/db.server";
+import { db } from "~/db/db.server";
 import type { DisplayFactor, DisplayFactorType } from "~/db/schema";
 import { ruleText, SPLASH_MESSAGES, type DisplaySettingInput } from "~/lib/schemas/splash";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
@@ -63,7 +63,6 @@ export async function deviceNumbers(
     .where("device_id", "=", deviceId)
     .where("organization_id", "=", organizationId)
     .where("authorized_at", "is not", null)
-    .modifyEnd(PREPARED)
     .executeTakeFirstOrThrow();
   const days = Number(row.days);
   return { session: Number(row.sessions) + 1, day: Number(row.today ?? 0) > 0 ? days : days + 1 };
@@ -106,7 +105,6 @@ export async function frameForGuest(place: GuestPlace, now = Date.now()): Promis
       .where("page.published_revision", "is not", null)
       .where((eb) => eb.or([eb("rule.start_date", "is", null), eb("rule.start_date", "<=", today)]))
       .where((eb) => eb.or([eb("rule.end_date", "is", null), eb("rule.end_date", ">=", today)]))
-      .modifyEnd(PREPARED)
       .execute();
     if (rules.length > 0) {
       const { session, day } = await deviceNumbers(place.organizationId, place.deviceId, now);
@@ -124,7 +122,6 @@ export async function frameForGuest(place: GuestPlace, now = Date.now()): Promis
     .select(["published_before", "published_after"])
     .where("id", "=", place.networkPageId)
     .where("organization_id", "=", place.organizationId)
-    .modifyEnd(PREPARED)
     .executeTakeFirst();
   return page ? frameOf(page) : null;
 }

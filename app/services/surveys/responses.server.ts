@@ -9,8 +9,9 @@
 // short index walk; only the middle pages pay for an offset.
 import { PassThrough, Readable } from "node:stream";
 import ExcelJS from "exceljs";
-import { sql, type ExpressionBuilder, type SqlBool } from "kysely";
-import { db, dialect } from "~/db/db.server";
+import type { ExpressionBuilder } from "kysely";
+import { db } from "~/db/db.server";
+import { before } from "~/db/sql.server";
 import type { DB } from "~/db/schema";
 import { csvCell, csvHeader, plainText } from "~/lib/csv-line";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
@@ -295,18 +296,7 @@ export async function responsesCsvStream(
     if (range.from !== null) query = query.where("survey_responses.created_at", ">=", range.from);
     if (cursor) {
       const c = cursor;
-      // Each engine reads on down the index from the last row only with its own form of "before
-      // (created_at, id)": PostgreSQL with a row value, SQLite with the OR (a row value there sorts
-      // every remaining row).
-      query =
-        dialect() === "postgres"
-          ? query.where(sql<SqlBool>`(survey_responses.created_at, survey_responses.id) < (${c.createdAt}, ${c.id})`)
-          : query.where((eb) =>
-              eb.or([
-                eb("survey_responses.created_at", "<", c.createdAt),
-                eb.and([eb("survey_responses.created_at", "=", c.createdAt), eb("survey_responses.id", "<", c.id)]),
-              ]),
-            );
+      query = query.where(before("survey_responses.created_at", "survey_responses.id", c.createdAt, c.id));
     }
     const rows = await query
       .orderBy("survey_responses.created_at", "desc")

@@ -8,7 +8,8 @@
 //               request, so nothing goes twice
 //   sent ──the provider refuses at the end──▶ queued for a retry, or failed
 import { sql } from "kysely";
-import { db, dialect } from "~/db/db.server";
+import { db } from "~/db/db.server";
+import { claimable } from "~/db/sql.server";
 import type { DeliveryChannel } from "~/db/schema";
 import { retryDelayMs } from "../../jobs/queue.server";
 import { DISPATCH_TUNING } from "./tuning.server";
@@ -60,7 +61,7 @@ export async function claimDeliveries(
     .where((eb) => eb.or([eb("next_attempt_at", "is", null), eb("next_attempt_at", "<=", now)]))
     .orderBy("id")
     .limit(limit);
-  if (dialect() === "postgres") due = due.forUpdate().skipLocked();
+  due = claimable(due);
   // A materialised CTE: PostgreSQL may run an `IN (select … limit n for update skip locked)` more
   // than once inside an UPDATE and take more than n rows (seen: all of them); the CTE runs once.
   const rows = await db
