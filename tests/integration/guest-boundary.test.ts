@@ -2,9 +2,9 @@
 // server on SQLite and PostgreSQL (docs/security.md, "The HTTP boundary"; issue 38 items 5–7): deeply
 // nested JSON is a 400 on every route that reads JSON, NUL bytes in paths and queries never reach
 // the database, and an oversized body streamed into a guest route is answered 413 at once.
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
+import { streamUntilAnswered } from "../fixtures/streaming";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -85,31 +85,7 @@ describe("NUL bytes in paths and queries", () => {
 describe("oversized bodies", () => {
   it("answers a body streamed into a guest route past its cap with 413 at once, and closes the connection", async () => {
     for (const path of ["/connect", "/hotspot/accounting", `/hotspot/mpesa/${KEY}`]) {
-      const outcome = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
-        const req = http.request(new URL(`${server.origin}${path}`), {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
-        });
-        const chunk = Buffer.alloc(64 * 1024, " ");
-        let sent = 0;
-        let answered = false;
-        req.on("response", (res) => {
-          answered = true;
-          res.resume();
-          resolve({ status: res.statusCode ?? 0, sent });
-          req.destroy();
-        });
-        req.on("error", (error) => (answered ? undefined : reject(error)));
-        // Up to 32 MB, one chunk at a time, stopping as soon as the server answers.
-        const pump = () => {
-          while (!answered && sent < 32 * 1024 * 1024) {
-            sent += chunk.length;
-            if (!req.write(chunk)) return void req.once("drain", pump);
-          }
-          if (!answered) req.end();
-        };
-        pump();
-      });
+      const outcome = await streamUntilAnswered(`${server.origin}${path}`, "application/json", 32 * 1024 * 1024);
       expect(outcome.status, path).toBe(413);
       expect(outcome.sent, path).toBeLessThan(4 * 1024 * 1024);
     }

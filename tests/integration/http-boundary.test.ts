@@ -2,13 +2,13 @@
 // the built server (server/app.mjs over build/index.js), on SQLite and PostgreSQL: cross-site
 // requests (CSRF), oversized and chunked bodies, wrong content types, NUL bytes, open redirects,
 // cookies over HTTPS and caching of pages with customer data.
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/db.server";
 import { getEnv } from "~/env.server";
 import { issueToken } from "~/services/auth.server";
 import { makeOrg, makeUser, sessionCookie } from "../fixtures";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
+import { streamUntilAnswered } from "../fixtures/streaming";
 import { makeConnectionWorld } from "../fixtures/records";
 import { OFF_SITE_REDIRECTS } from "../fixtures/redirects";
 
@@ -98,32 +98,7 @@ describe("cross-site requests (CSRF)", () => {
 describe("request bodies", () => {
   it("answers a chunked body past the form limit with 413 at once, without buffering it", async () => {
     const before = process.memoryUsage().rss;
-    const url = new URL(`${server.origin}/login`);
-    const outcome = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
-      const req = http.request(url, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
-      });
-      const chunk = Buffer.alloc(64 * 1024, "a");
-      let sent = 0;
-      let answered = false;
-      req.on("response", (res) => {
-        answered = true;
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, sent });
-        req.destroy();
-      });
-      req.on("error", (error) => (answered ? undefined : reject(error)));
-      // Up to 300 MB, one chunk at a time, stopping as soon as the server answers.
-      const pump = () => {
-        while (!answered && sent < 300 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once("drain", pump);
-        }
-        if (!answered) req.end();
-      };
-      pump();
-    });
+    const outcome = await streamUntilAnswered(`${server.origin}/login`, "application/x-www-form-urlencoded", 300 * 1024 * 1024, "a");
     expect(outcome.status).toBe(413);
     expect(outcome.sent).toBeLessThan(20 * 1024 * 1024);
     expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
