@@ -48,8 +48,7 @@ const paymentParam = (value: unknown): number => {
   const payment = text(value) ?? "";
   return /^\d{1,12}$/.test(payment) ? Number(payment) : 0;
 };
-const paymentLink = (path: string, token: string, paymentId: number) =>
-  `${path}?token=${encodeURIComponent(token)}&payment=${paymentId}`;
+const paymentLink = (path: string, token: string, paymentId: number) => `${path}?token=${encodeURIComponent(token)}&payment=${paymentId}`;
 
 /** The waiting page's answer: a page (with its Refresh header while the payment is pending) or a redirect. */
 type WaitingAnswer = { redirect: string } | (GuestPage & { refresh?: string });

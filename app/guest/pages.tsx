@@ -150,6 +150,12 @@ export function tooManyAttemptsPage(networkName: string | null, token: string | 
   const backHref = token ? `/connect?token=${encodeURIComponent(token)}` : null;
   return page(
     "Too many attempts",
-    <TooManyAttemptsCard networkName={networkName} title="Too many attempts" message={message} backHref={backHref} backLabel="Back to the Wi-Fi page" />,
+    <TooManyAttemptsCard
+      networkName={networkName}
+      title="Too many attempts"
+      message={message}
+      backHref={backHref}
+      backLabel="Back to the Wi-Fi page"
+    />,
   );
 }

@@ -5,7 +5,15 @@
 import type { Page } from "@playwright/test";
 import { DARAJA_SILENT_PHONES } from "../../playwright.config";
 import { expect, E2E_PORT, test as base } from "./fixtures";
-import { connectionByToken, type FakeGateway, makePortal, merakiEntry, merakiGrantUrl, randomMac, startFakeGateway } from "./portal-fixtures";
+import {
+  connectionByToken,
+  type FakeGateway,
+  makePortal,
+  merakiEntry,
+  merakiGrantUrl,
+  randomMac,
+  startFakeGateway,
+} from "./portal-fixtures";
 import { addPlan, contextOf, purchaseOf, setUpMpesa } from "./prepaid-fixtures";
 
 const ORIGIN = `http://localhost:${E2E_PORT}`;
@@ -60,7 +68,10 @@ const freshPhone = () => `07${String(10_000_000 + Math.floor(Math.random() * 89_
 const local = (daraja: string) => `0${daraja.slice(3)}`;
 
 async function payHourPass(page: Page, token: string, phone: string): Promise<number> {
-  await page.getByRole("group", { name: "Buy a plan with M-Pesa" }).getByRole("radio", { name: /Hour Pass/ }).check();
+  await page
+    .getByRole("group", { name: "Buy a plan with M-Pesa" })
+    .getByRole("radio", { name: /Hour Pass/ })
+    .check();
   await page.getByLabel("M-Pesa phone number").fill(phone);
   await page.getByRole("button", { name: "Pay with M-Pesa" }).click();
   await expect(page).toHaveURL(new RegExp(`/connect/mpesa/wait\\?token=${token}&payment=\\d+$`));
@@ -73,7 +84,7 @@ test("a mistyped number: Use another number sends a new prompt to the right one,
   gateway,
 }, testInfo) => {
   const setup = await portal();
-  const mistyped = DARAJA_SILENT_PHONES[testInfo.project.name as keyof typeof DARAJA_SILENT_PHONES];
+  const mistyped = DARAJA_SILENT_PHONES[testInfo.project.name as keyof typeof DARAJA_SILENT_PHONES][0];
   const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   const first = await payHourPass(page, token, local(mistyped));
   await expect(page.getByText(`Enter your M-Pesa PIN on ${local(mistyped)} to pay Kes 20 for Hour Pass.`)).toBeVisible();
@@ -104,7 +115,7 @@ test("a mistyped number: Use another number sends a new prompt to the right one,
 
 test("Cancel this payment goes back to the connect page, where Pay starts afresh", async ({ page, gateway }, testInfo) => {
   const setup = await portal();
-  const silent = DARAJA_SILENT_PHONES[testInfo.project.name as keyof typeof DARAJA_SILENT_PHONES];
+  const silent = DARAJA_SILENT_PHONES[testInfo.project.name as keyof typeof DARAJA_SILENT_PHONES][1];
   const token = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac: randomMac() }));
   const first = await payHourPass(page, token, local(silent));
 

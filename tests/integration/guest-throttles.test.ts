@@ -264,7 +264,11 @@ describe("the guest changes their mind on the waiting page", () => {
     fake.outcome = "timeout";
     const token = await visit(w);
     const first = (await buy(token, w.planId, nextPhone())).headers.get("location")!;
-    const cancelled = await postForm(server.origin, "/connect/mpesa/cancel", { token, payment: String(paymentIdOf(first)), intent: "cancel" });
+    const cancelled = await postForm(server.origin, "/connect/mpesa/cancel", {
+      token,
+      payment: String(paymentIdOf(first)),
+      intent: "cancel",
+    });
     expect(cancelled.headers.get("location")).toBe(`/connect?token=${token}`);
     const again = await buy(token, w.planId, nextPhone());
     expect(paymentIdOf(again.headers.get("location")!)).not.toBe(paymentIdOf(first));
@@ -316,7 +320,13 @@ describe("Daraja's limits", () => {
       },
       { tokens: memoryTokenStore() },
     );
-  const push = { amount: 10, phone: "0712345678", accountReference: "Two hours", description: "WiFi plan", callbackUrl: "http://127.0.0.1:9/cb" };
+  const push = {
+    amount: 10,
+    phone: "0712345678",
+    accountReference: "Two hours",
+    description: "WiFi plan",
+    callbackUrl: "http://127.0.0.1:9/cb",
+  };
 
   it("the client refuses a fractional amount, a long AccountReference or TransactionDesc before sending", async () => {
     const before = fake.stkRequests.length;
@@ -389,7 +399,11 @@ describe("the callback key", () => {
     expect(sameCallbackKey(w.callbackKey, `${w.callbackKey}x`)).toBe(false); // equal-length digests: no throw
     const body = { Body: { stkCallback: { MerchantRequestID: "m", CheckoutRequestID: "ws_CO_1", ResultCode: 1032, ResultDesc: "x" } } };
     const post = (key: string) =>
-      fetch(`${server.origin}/hotspot/mpesa/${key}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${server.origin}/hotspot/mpesa/${key}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const last = w.callbackKey.at(-1) === "A" ? "B" : "A";
     for (const key of [`${w.callbackKey.slice(0, -1)}${last}`, `${w.callbackKey}A`, w.callbackKey.slice(0, -1)])
       expect((await post(key)).status).toBe(404);

@@ -7,7 +7,8 @@ export const CHANGE_OF_MIND_TEXT = {
   otherNumber: "Use another number",
   cancel: "Cancel this payment",
   changeTitle: "Pay with another number",
-  changeIntro: (planName: string, amount: number) => `Type the Safaricom number to send the M-Pesa prompt for ${planName} (Kes ${amount}) to.`,
+  changeIntro: (planName: string, amount: number) =>
+    `Type the Safaricom number to send the M-Pesa prompt for ${planName} (Kes ${amount}) to.`,
   phoneLabel: "M-Pesa phone number",
   pay: (amount: number) => `Pay Kes ${amount}`,
   back: "Back to the Wi-Fi page",

@@ -61,7 +61,13 @@ export const MPESA_MESSAGES = {
 
 export type PurchaseOutcome =
   | { ok: true; paymentId: number }
-  | { ok: false; status: number; field?: "phone_number" | "plan_id"; message: string; /** status 429: when to try again */ retryAfterMs?: number };
+  | {
+      ok: false;
+      status: number;
+      field?: "phone_number" | "plan_id";
+      message: string;
+      /** status 429: when to try again */ retryAfterMs?: number;
+    };
 
 export interface PurchaseInput {
   token: string;
@@ -678,7 +684,11 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
 export async function cancelPurchase(token: string, paymentId: number, now = Date.now()): Promise<"cancelled" | "paid" | "failed" | null> {
   if (!plausibleToken(token) || !Number.isSafeInteger(paymentId) || paymentId < 1) return null;
   const ofToken = (eb: ExpressionBuilder<DB, "mpesa_transactions">) =>
-    eb("mpesa_transactions.connection_id", "=", eb.selectFrom("connections").select("connections.id").where("connections.token", "=", hashToken(token)));
+    eb(
+      "mpesa_transactions.connection_id",
+      "=",
+      eb.selectFrom("connections").select("connections.id").where("connections.token", "=", hashToken(token)),
+    );
   await db
     .updateTable("mpesa_transactions")
     .set({ cancelled_at: now, updated_at: now })
@@ -687,7 +697,12 @@ export async function cancelPurchase(token: string, paymentId: number, now = Dat
     .where("cancelled_at", "is", null)
     .where(ofToken)
     .execute();
-  const row = await db.selectFrom("mpesa_transactions").select(["status", "cancelled_at"]).where("id", "=", paymentId).where(ofToken).executeTakeFirst();
+  const row = await db
+    .selectFrom("mpesa_transactions")
+    .select(["status", "cancelled_at"])
+    .where("id", "=", paymentId)
+    .where(ofToken)
+    .executeTakeFirst();
   if (!row) return null;
   return row.status === COMPLETED ? "paid" : row.status === PENDING ? "cancelled" : "failed";
 }
@@ -735,8 +750,7 @@ export async function purchaseToRedo(token: string, paymentId: number): Promise<
   const phone = row.phone_number.startsWith("254") ? `0${row.phone_number.slice(3)}` : row.phone_number;
   return {
     networkName: row.network_name,
-    plan:
-      row.plan_id === null ? null : { id: row.plan_id, name: row.plan_name!, amount: Math.ceil(Number(row.price_cents) / 100) },
+    plan: row.plan_id === null ? null : { id: row.plan_id, name: row.plan_name!, amount: Math.ceil(Number(row.price_cents) / 100) },
     phone,
   };
 }
