@@ -20,6 +20,15 @@ export const AFRICASTALKING_PORT = E2E_PORT + 3;
  */
 export const DARAJA_TEST_PHONES = { success: "254700000100", cancelled: "254700001032", timeout: "254700001019" } as const;
 /**
+ * Phones whose prompts are never answered ("timeout"), per project one per test, for tests that
+ * push to a number and then change their mind: a number gets at most two prompts in two minutes
+ * (the guest path's throttle, decision 0078), so parallel projects and tests do not share one.
+ */
+export const DARAJA_SILENT_PHONES = {
+  enhanced: ["254700002019", "254700002119"],
+  "no-js": ["254700003019", "254700003119"],
+} as const;
+/**
  * The browser tests' data directory, emptied when their server starts: one per port, so sessions
  * sharing a checkout on different E2E_PORTs do not delete each other's database mid-run.
  */
@@ -94,6 +103,9 @@ export default defineConfig({
       command: [
         `npx tsx scripts/fakes/daraja.ts --port ${DARAJA_PORT} --callback-delay 2000`,
         ...Object.entries(DARAJA_TEST_PHONES).map(([outcome, phone]) => `--outcome-for ${phone}=${outcome}`),
+        ...Object.values(DARAJA_SILENT_PHONES)
+          .flat()
+          .map((phone) => `--outcome-for ${phone}=timeout`),
       ].join(" "),
       url: `http://127.0.0.1:${DARAJA_PORT}/oauth/v1/generate`,
       reuseExistingServer: false,

@@ -644,6 +644,8 @@ export interface MpesaSettingsTable {
   type: MpesaShortCodeType;
   party_b: string;
   callback_key: string;
+  /** SHA-256 (hex) of callback_key: what a callback is looked up by (compared in constant time after) */
+  callback_key_hash: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -682,6 +684,8 @@ export interface MpesaTransactionsTable {
   result_desc: string | null;
   completed_at: Timestamp | null;
   next_check_at: Timestamp | null;
+  /** the guest cancelled it on the waiting page (still open until Daraja's final answer; decision 0078) */
+  cancelled_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -5,7 +5,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { signupSchema, checkSignup } from "~/lib/schemas/portal";
 import { captiveStatus } from "~/services/portal/captive.server";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type AuthorizeRequest } from "~/services/portal/connect.server";
-import { onlinePage, refusalPage, refusalStatus } from "./pages";
+import { retryAfterSeconds } from "~/services/rate-limit.server";
+import { onlinePage, refusalPage, refusalStatus, tooManyAttemptsPage } from "./pages";
 import { surveyOffer } from "./survey-page";
 import { connectPageForToken, sendConnectPage } from "./connect-page";
 import { guestHeaderValues, redirect, sendGuestPage, sendJson, sendPage, text, type GuestInput } from "./http";
@@ -59,6 +60,13 @@ export async function submitConnectForm(_req: IncomingMessage, res: ServerRespon
   }
   const outcome = await authorizeGuest(asked.request);
   if (outcome.ok) return redirect(res, 303, outcome.redirect, guestHeaderValues());
+  if (outcome.retryAfterMs !== undefined) {
+    // Throttled (a voucher code too many): a page saying when to try again, not the form to guess on.
+    const view = await loadGuestView(asked.token, { plans: false });
+    return sendPage(res, 429, tooManyAttemptsPage(view?.network.name ?? null, asked.token, outcome.message), undefined, {
+      "Retry-After": String(retryAfterSeconds(outcome.retryAfterMs)),
+    });
+  }
   const view = await loadGuestView(asked.token);
   if (view?.state === "form") {
     const voucher =
@@ -114,6 +122,8 @@ export async function connectAsJson(_req: IncomingMessage, res: ServerResponse, 
   }
   const outcome = await authorizeGuest(asked.request);
   if (outcome.ok) return sendJson(res, 200, { redirect_to: outcome.redirect }, headers);
+  if (outcome.retryAfterMs !== undefined)
+    return sendJson(res, 429, { error: outcome.message }, { ...headers, "Retry-After": String(retryAfterSeconds(outcome.retryAfterMs)) });
   sendJson(
     res,
     outcome.status,

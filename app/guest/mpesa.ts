@@ -1,14 +1,34 @@
 // Buying a plan with M-Pesa on the guest path (prepaid/mpesa.server.ts has the rules):
 //   POST /connect/mpesa                      the plan and phone from the connect page → the STK push
 //   GET  /connect/mpesa/wait?token&payment   the waiting page (a Refresh header), then the grant
+//   POST /connect/mpesa/cancel               the waiting page's buttons: cancel, or use another number
+//   GET  /connect/mpesa/change?token&payment the page asking for another number
 //   POST /hotspot/mpesa/{callbackKey}        Daraja's STK result
 //   POST /hotspot/mpesa/{callbackKey}/c2b/confirmation | /c2b/validation   paybill payments
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { firstServed, lanes } from "~/lib/lanes";
 import { authorizeGuest, loadGuestView } from "~/services/portal/connect.server";
-import { messagePage, paymentFailedPage, refusalPage, refusalStatus, WAIT_REFRESH_SECONDS, waitingPage, type FormState } from "./pages";
+import {
+  changeNumberPage,
+  messagePage,
+  paymentFailedPage,
+  refusalPage,
+  refusalStatus,
+  tooManyAttemptsPage,
+  WAIT_REFRESH_SECONDS,
+  waitingPage,
+  type FormState,
+} from "./pages";
 import { darajaPhone } from "~/services/prepaid/daraja.server";
-import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase } from "~/services/prepaid/mpesa.server";
+import {
+  applyStkCallback,
+  cancelPurchase,
+  purchaseStatus,
+  purchaseToRedo,
+  recordC2bConfirmation,
+  startPurchase,
+} from "~/services/prepaid/mpesa.server";
+import { retryAfterSeconds } from "~/services/rate-limit.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
 import { sendConnectPage } from "./connect-page";
 import { GUEST_CSP, redirect, sendJson, sendPage, text, type GuestInput, type GuestPage } from "./http";
@@ -22,6 +42,13 @@ import { GUEST_CSP, redirect, sendJson, sendPage, text, type GuestInput, type Gu
 const purchaseLanes = lanes(1);
 const paidGuestsFirst = firstServed();
 const PAID_FIRST_MS = 250;
+
+/** The payment id of a query or form (0 when it is not one: no purchase has it). */
+const paymentParam = (value: unknown): number => {
+  const payment = text(value) ?? "";
+  return /^\d{1,12}$/.test(payment) ? Number(payment) : 0;
+};
+const paymentLink = (path: string, token: string, paymentId: number) => `${path}?token=${encodeURIComponent(token)}&payment=${paymentId}`;
 
 /** The waiting page's answer: a page (with its Refresh header while the payment is pending) or a redirect. */
 type WaitingAnswer = { redirect: string } | (GuestPage & { refresh?: string });
@@ -39,7 +66,8 @@ async function waitingAnswer(token: string, paymentId: number): Promise<WaitingA
       `${WAIT_REFRESH_SECONDS};url=/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`,
     );
   }
-  if (purchase.state === "failed") return page(200, paymentFailedPage(purchase.networkName, token, purchase.message));
+  if (purchase.state === "failed" || purchase.state === "cancelled")
+    return page(200, paymentFailedPage(purchase.networkName, token, purchase.message));
   // Paid: this connection goes online under the plan (a second poll finds it online already).
   const online = { redirect: `/connect/online?token=${encodeURIComponent(token)}` };
   if (purchase.authorized) return online;
@@ -60,8 +88,7 @@ async function waitingAnswer(token: string, paymentId: number): Promise<WaitingA
 
 /** GET /connect/mpesa/wait?token&payment: the waiting page, then the grant. A paid guest's work goes first. */
 export async function showWaitingPage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
-  const payment = text(query.payment) ?? "";
-  const answer = await paidGuestsFirst.run(() => waitingAnswer(text(query.token) ?? "", /^\d{1,12}$/.test(payment) ? Number(payment) : 0));
+  const answer = await paidGuestsFirst.run(() => waitingAnswer(text(query.token) ?? "", paymentParam(query.payment)));
   if ("redirect" in answer) return redirect(res, 303, answer.redirect);
   sendPage(res, answer.status, answer.html, answer.csp, answer.refresh ? { Refresh: answer.refresh } : {});
 }
@@ -88,6 +115,10 @@ async function buy(res: ServerResponse, body: Record<string, unknown>, beforePus
 
   const started = await startPurchase({ token, planId, phone, beforePush });
   if (started.ok) return redirect(res, 303, `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${started.paymentId}`);
+  if (started.retryAfterMs !== undefined)
+    return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, started.message), undefined, {
+      "Retry-After": String(retryAfterSeconds(started.retryAfterMs)),
+    });
   const state: FormState = started.field
     ? { values, errors: { [started.field]: [started.message] } }
     : { values, message: started.message };
@@ -105,6 +136,32 @@ export async function startMpesaPurchase(_req: IncomingMessage, res: ServerRespo
   } finally {
     lane.leave();
   }
+}
+
+/**
+ * POST /connect/mpesa/cancel (token, payment, intent): the waiting page's buttons. "cancel" stops
+ * waiting and goes back to the connect page; "change" goes on to the page asking for another
+ * number. A purchase paid meanwhile is not cancelled: its waiting page grants it.
+ */
+export async function cancelMpesaPurchase(_req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+  const fields = (body ?? {}) as Record<string, unknown>;
+  const token = text(fields.token) ?? "";
+  const paymentId = paymentParam(fields.payment);
+  const state = await cancelPurchase(token, paymentId);
+  if (state === null)
+    return sendPage(res, 404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
+  if (state === "paid") return redirect(res, 303, paymentLink("/connect/mpesa/wait", token, paymentId));
+  if (text(fields.intent) === "change") return redirect(res, 303, paymentLink("/connect/mpesa/change", token, paymentId));
+  redirect(res, 303, `/connect?token=${encodeURIComponent(token)}`);
+}
+
+/** GET /connect/mpesa/change?token&payment: the cancelled purchase's plan, and the number to type again. */
+export async function showChangeNumberPage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+  const token = text(query.token) ?? "";
+  const redo = await purchaseToRedo(token, paymentParam(query.payment));
+  // Paid, still pending, online or the plan gone: the connect page says what is true now.
+  if (!redo?.plan) return redirect(res, 303, `/connect?token=${encodeURIComponent(token)}`);
+  sendPage(res, 200, changeNumberPage(redo.networkName, token, redo.plan, redo.phone));
 }
 
 export async function stkCallback(_req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {

@@ -12,6 +12,8 @@ import { GuestDocument } from "~/components/guest/guest-document";
 import { MessageCard } from "~/components/guest/message-card";
 import { OnlineCard } from "~/components/guest/online-card";
 import { PaymentFailedCard, WaitingCard, type WaitingPurchase } from "~/components/guest/payment-cards";
+import { ChangeNumberCard, WaitingActions } from "~/components/guest/change-of-mind";
+import { TooManyAttemptsCard } from "~/components/guest/limit-card";
 import type { GuestBanner } from "~/lib/ads";
 import { CONNECT_MESSAGES, type GuestView } from "~/services/portal/connect.server";
 import { LOGIN_SCRIPT, type LoginForm } from "~/services/radius/login.server";
@@ -87,7 +89,12 @@ export const WAIT_REFRESH_SECONDS = 3;
 export function waitingPage(networkName: string, token: string, paymentId: number, purchase: WaitingPurchase): string {
   const checkHref = `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`;
   const backHref = `/connect?token=${encodeURIComponent(token)}`;
-  return page("Check your phone", <WaitingCard networkName={networkName} checkHref={checkHref} backHref={backHref} purchase={purchase} />);
+  return page(
+    "Check your phone",
+    <WaitingCard networkName={networkName} checkHref={checkHref} backHref={backHref} purchase={purchase}>
+      <WaitingActions action="/connect/mpesa/cancel" token={token} paymentId={paymentId} />
+    </WaitingCard>,
+  );
 }
 
 /** The payment did not go through: why, in plain words, and the way back. */
@@ -113,4 +120,42 @@ export function onlinePage(view: GuestView | null, sessionEndsAt: number | null,
 /** The page that logs the guest in at a RADIUS gateway: the form submits itself (LOGIN_CSP allows its script). */
 export function loginPage(form: LoginForm, networkName: string): string {
   return documentHtml(<GatewayLoginDocument form={form} networkName={networkName} script={LOGIN_SCRIPT} />);
+}
+
+/** After "Use another number" on the waiting page: the same plan, the number typed again (Pay posts to /connect/mpesa). */
+export function changeNumberPage(
+  networkName: string,
+  token: string,
+  plan: { id: number; name: string; amount: number },
+  phone: string,
+  error: string | null = null,
+): string {
+  const backHref = `/connect?token=${encodeURIComponent(token)}`;
+  return page(
+    "Pay with another number",
+    <ChangeNumberCard
+      networkName={networkName}
+      action="/connect/mpesa"
+      token={token}
+      plan={plan}
+      phone={phone}
+      error={error}
+      backHref={backHref}
+    />,
+  );
+}
+
+/** A throttled guest (status 429, decision 0078): why, when to try again, and the way back to the connect page. */
+export function tooManyAttemptsPage(networkName: string | null, token: string | null, message: string): string {
+  const backHref = token ? `/connect?token=${encodeURIComponent(token)}` : null;
+  return page(
+    "Too many attempts",
+    <TooManyAttemptsCard
+      networkName={networkName}
+      title="Too many attempts"
+      message={message}
+      backHref={backHref}
+      backLabel="Back to the Wi-Fi page"
+    />,
+  );
 }

@@ -14,7 +14,15 @@ import { clickThrough, connectAsJson, connectionAsJson, showConnectPage, showOnl
 import { tryAgainPage } from "./connect-page";
 import { enterByForm, enterByRedirect, isRadiusMake } from "./entry";
 import { logPortalError, sendGuestPage, sendJson, sendPage, TRY_AGAIN, type GuestHandler, type GuestInput } from "./http";
-import { c2bConfirmation, c2bValidation, showWaitingPage, startMpesaPurchase, stkCallback } from "./mpesa";
+import {
+  c2bConfirmation,
+  c2bValidation,
+  cancelMpesaPurchase,
+  showChangeNumberPage,
+  showWaitingPage,
+  startMpesaPurchase,
+  stkCallback,
+} from "./mpesa";
 import { mikrotikLoginFile, radiusAccounting, radiusAuthenticate, radiusAuthorize, radiusClient, radiusLoginPage } from "./radius";
 import { smsDeliveryReport, smsInbound } from "./sms";
 import { finishSocialSignIn, startSocialSignIn } from "./social";
@@ -107,6 +115,8 @@ export function guestRoutes(): { find(method: string, url: string): GuestRequest
   post("/connect/survey", answerGuestSurvey, SURVEY); // the survey's answers or its skip (surveys.ts)
   post("/connect/mpesa", startMpesaPurchase, GUEST_FORM); // a plan bought with M-Pesa: the STK push (mpesa.ts)
   get("/connect/mpesa/wait", showWaitingPage); // the waiting page, then the grant
+  post("/connect/mpesa/cancel", cancelMpesaPurchase, GUEST_FORM); // the waiting page's "Cancel" and "Use another number"
+  get("/connect/mpesa/change", showChangeNumberPage); // another number for the cancelled purchase's plan
   get("/splash/click_through", clickThrough); // the spec's click-through route
   get("/splash/:provider/login", startSocialSignIn); // social sign-in: off to the provider (social.ts)
   get("/splash/:provider/callback", finishSocialSignIn); // …and back

@@ -16,6 +16,16 @@ export const LIMITS = {
   registerPerAddress: { name: "register:ip", max: 20, windowMs: 60 * MINUTE },
   /** The data API (/graphql): requests per API token. */
   graphqlPerToken: { name: "graphql:token", max: 300, windowMs: MINUTE },
+
+  // ---- The guest path: what costs the operator money or guesses a secret (decision 0078) ----
+  /** M-Pesa prompts (STK pushes) sent to one phone: six devices asking at once reach Daraja twice. */
+  stkPerPhone: { name: "stk:phone", max: 2, windowMs: 2 * MINUTE },
+  /** M-Pesa prompts started from one connection (a changed number is a second one). */
+  stkPerConnection: { name: "stk:connection", max: 3, windowMs: 10 * MINUTE },
+  /** Voucher codes typed on one connection, right or wrong. */
+  voucherPerConnection: { name: "voucher:connection", max: 5, windowMs: 15 * MINUTE },
+  /** Voucher codes typed on one device, whatever its connections. */
+  voucherPerDevice: { name: "voucher:device", max: 10, windowMs: 60 * MINUTE },
 } as const;
 
 type Rule = (typeof LIMITS)[keyof typeof LIMITS];
@@ -28,11 +38,18 @@ const PRUNE_EVERY = 50;
 export interface Limited {
   retryAfterMs: number;
   message: string;
+  /** the rule whose window ends last (the one the wait is for) */
+  rule: Rule["name"];
+}
+
+/** "Please try again in 3 minutes." (whole minutes, at least one). */
+export function tryAgainInMessage(retryAfterMs: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterMs / MINUTE));
+  return `Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
 }
 
 export function tooManyAttemptsMessage(retryAfterMs: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterMs / MINUTE));
-  return `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+  return `Too many attempts. ${tryAgainInMessage(retryAfterMs)}`;
 }
 
 /**
@@ -71,11 +88,15 @@ export async function pruneRateLimits(now = Date.now()): Promise<void> {
 async function attempt(checks: [Rule, string][], now = Date.now()): Promise<Limited | null> {
   if (Math.random() * PRUNE_EVERY < 1) await pruneRateLimits(now);
   let retryAfterMs = 0;
-  for (const [rule, subject] of checks) {
-    const { hits, windowStartedAt } = await hit(counterKey(rule, subject), rule, now);
-    if (hits > rule.max) retryAfterMs = Math.max(retryAfterMs, windowStartedAt + rule.windowMs - now);
-  }
-  return retryAfterMs > 0 ? { retryAfterMs, message: tooManyAttemptsMessage(retryAfterMs) } : null;
+  let tripped: Rule["name"] | null = null;
+  // The counters at once (on PostgreSQL each is a round trip of its own; the guest path waits on them).
+  const counted = await Promise.all(checks.map(([rule, subject]) => hit(counterKey(rule, subject), rule, now)));
+  checks.forEach(([rule], i) => {
+    const { hits, windowStartedAt } = counted[i];
+    const wait = windowStartedAt + rule.windowMs - now;
+    if (hits > rule.max && wait > retryAfterMs) [retryAfterMs, tripped] = [wait, rule.name];
+  });
+  return tripped ? { retryAfterMs, message: tooManyAttemptsMessage(retryAfterMs), rule: tripped } : null;
 }
 
 /** Subjects are hashed: the table holds no email address or phone number. */
@@ -141,7 +162,7 @@ export function limitPasswordForgot(loginId: string, address: string, now?: numb
 
 /** Headers of a 429 answer. */
 export function retryAfterHeaders(limited: Limited): HeadersInit {
-  return { "Retry-After": String(Math.ceil(limited.retryAfterMs / 1000)) };
+  return { "Retry-After": String(retryAfterSeconds(limited.retryAfterMs)) };
 }
 
 /** Sign-ups: each one mails the address, so both the address mailed and the client are limited. */
@@ -158,4 +179,48 @@ export function limitRegister(email: string, address: string, now?: number) {
 /** One data API request (/graphql) against its API token (the token is hashed into the key like every subject). */
 export function limitGraphqlToken(token: string, now?: number) {
   return attempt([[LIMITS.graphqlPerToken, token]], now);
+}
+
+// ---- The guest path ----
+
+/** Why a guest must wait, said before "Please try again in N minutes." */
+export const GUEST_LIMIT_MESSAGES = {
+  title: "Too many attempts",
+  [LIMITS.stkPerPhone.name]: "Too many M-Pesa prompts were sent to this number just now.",
+  [LIMITS.stkPerConnection.name]: "Too many M-Pesa payments were started from this device just now.",
+  [LIMITS.voucherPerConnection.name]: "Too many voucher codes were tried on this device.",
+  [LIMITS.voucherPerDevice.name]: "Too many voucher codes were tried on this device.",
+} as const;
+
+/** What a throttled guest reads: why, then when to try again. */
+export function guestLimitMessage(limited: Limited): string {
+  const why = (GUEST_LIMIT_MESSAGES as Record<string, string>)[limited.rule] ?? "Too many attempts.";
+  return `${why} ${tryAgainInMessage(limited.retryAfterMs)}`;
+}
+
+/** Seconds to put in a Retry-After header. */
+export function retryAfterSeconds(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 1000));
+}
+
+/**
+ * One M-Pesa prompt about to be sent: counted against the phone it goes to (2547…, as Daraja has
+ * it) and the connection asking. Called once the purchase is written, so presses of one purchase
+ * that wait on it count once.
+ */
+export function limitStkPush(phone: string, connectionId: number, now?: number) {
+  return attempt(
+    [
+      [LIMITS.stkPerPhone, phone],
+      [LIMITS.stkPerConnection, String(connectionId)],
+    ],
+    now,
+  );
+}
+
+/** One voucher code typed: counted against the connection and its device (every attempt, before the code is looked at). */
+export function limitVoucherAttempt(connectionId: number, deviceId: number | null, now?: number) {
+  const checks: [Rule, string][] = [[LIMITS.voucherPerConnection, String(connectionId)]];
+  if (deviceId !== null) checks.push([LIMITS.voucherPerDevice, String(deviceId)]);
+  return attempt(checks, now);
 }

@@ -14,6 +14,16 @@
  * each answer). `simulateC2B` POSTs a C2B confirmation to the registered ConfirmationURL. The fake
  * calls no host but the callback URLs it is given.
  *
+ * What it refuses, as Safaricom's documentation says Daraja does (400 400.002.02 "Bad Request -
+ * Invalid <field>"): Daraja API documentation, "M-Pesa Express Simulate"
+ * (https://developer.safaricom.co.ke/APIs/MpesaExpressSimulate), section "Request Parameters":
+ *   Amount            "Only whole numbers are supported" — 10.5, "10.5" or 0 is refused (at most 250,000);
+ *   AccountReference  "Maximum of 12 characters" — empty or longer is refused;
+ *   TransactionDesc   "Maximum of 13 Characters" — empty or longer is refused;
+ *   PartyA/PhoneNumber 12-digit 2547XXXXXXXX / 2541XXXXXXXX; PartyB a shortcode (digits);
+ *   TransactionType   CustomerPayBillOnline or CustomerBuyGoodsOnline; CallBackURL an http(s) URL;
+ *   Timestamp         YYYYMMDDHHmmss, and Password = base64(Shortcode + Passkey + Timestamp).
+ *
  * Stricter than Daraja in one way, on purpose: the STK Timestamp must be within
  * `timestampToleranceMs` of the current Nairobi time (EAT, UTC+3), which catches a client that
  * sends UTC.
@@ -198,6 +208,9 @@ type Payload = Record<string, unknown>;
 
 const TRANSACTION_TYPES = ["CustomerPayBillOnline", "CustomerBuyGoodsOnline"];
 const PHONE = /^254[17]\d{8}$/;
+/** M-Pesa Express Simulate, Request Parameters: AccountReference "Maximum of 12 characters", TransactionDesc "Maximum of 13 Characters". */
+const ACCOUNT_REFERENCE_MAX = 12;
+const TRANSACTION_DESC_MAX = 13;
 const SHORT_CODE = /^\d{5,8}$/;
 const EAT_OFFSET_MS = 3 * 3600_000;
 
@@ -325,10 +338,11 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     const callbackUrl = str(body.CallBackURL);
     if (!isHttpUrl(callbackUrl)) return badRequest(res, "CallBackURL");
     const accountReference = str(body.AccountReference);
-    if (accountReference === null || accountReference.length === 0 || accountReference.length > 12)
+    if (accountReference === null || accountReference.length === 0 || accountReference.length > ACCOUNT_REFERENCE_MAX)
       return badRequest(res, "AccountReference");
     const description = str(body.TransactionDesc);
-    if (description === null || description.length === 0 || description.length > 13) return badRequest(res, "TransactionDesc");
+    if (description === null || description.length === 0 || description.length > TRANSACTION_DESC_MAX)
+      return badRequest(res, "TransactionDesc");
 
     const at = Date.now();
     const facts = { phone, amount, accountReference, shortCode };

@@ -1,4 +1,5 @@
 // The M-Pesa pages after Pay: waiting for the PIN, and a payment that did not go through.
+import type { ReactNode } from "react";
 import { GuestAlert, VenueName } from "./guest-alert";
 
 export interface WaitingPurchase {
@@ -18,11 +19,14 @@ export function WaitingCard({
   checkHref,
   backHref,
   purchase,
+  children,
 }: {
   networkName: string;
   checkHref: string;
   backHref: string;
   purchase: WaitingPurchase;
+  /** below the check link: what else the guest can do (change-of-mind.tsx) */
+  children?: ReactNode;
 }) {
   const phone = purchase.phone.startsWith("254") ? `0${purchase.phone.slice(3)}` : purchase.phone;
   return (
@@ -39,6 +43,7 @@ export function WaitingCard({
       <a className="btn alt" href={checkHref}>
         I have paid — check now
       </a>
+      {children}
       <p className="or">
         <a href={backHref}>Back to the Wi-Fi page</a>
       </p>

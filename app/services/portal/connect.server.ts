@@ -28,6 +28,7 @@ import {
   type SessionLimits,
 } from "../prepaid/subscriptions.server";
 import { redeemVoucher } from "../prepaid/vouchers.server";
+import { guestLimitMessage, limitVoucherAttempt } from "../rate-limit.server";
 import { networkById } from "./network.server";
 import type { GuestPlace } from "../splash/rules.server";
 
@@ -254,7 +255,9 @@ export async function plansForSale(organizationId: number): Promise<PlanForSale[
   }));
 }
 
-export type AuthorizeOutcome = { ok: true; redirect: string } | { ok: false; status: number; message: string; reconnect?: boolean };
+export type AuthorizeOutcome =
+  | { ok: true; redirect: string }
+  | { ok: false; status: number; message: string; reconnect?: boolean; /** status 429: when to try again */ retryAfterMs?: number };
 
 export interface AuthorizeRequest {
   token: string;
@@ -289,6 +292,10 @@ const refuse = (status: number, message: string, reconnect = false): never => {
  */
 export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()): Promise<AuthorizeOutcome> {
   if (!plausibleToken(request.token)) return { ok: false, status: 404, message: CONNECT_MESSAGES.unknown, reconnect: true };
+  if (request.mode === "VOUCHER") {
+    const limited = await voucherAttemptLimited(request.token, now);
+    if (limited) return limited;
+  }
   let claimed: Awaited<ReturnType<typeof claim>>;
   try {
     claimed = await retryDeadlocks(() => db.transaction().execute((trx) => claim(trx, request, now)));
@@ -339,6 +346,26 @@ export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()
     });
     return { ok: false, status: 502, message: CONNECT_MESSAGES.gatewayFailed };
   }
+}
+
+/**
+ * Counts a voucher code typed on the token's connection against it and its device (outside the
+ * authorization's transaction, whose refusal would take the count back). A throttled attempt is
+ * refused before the code is looked at (decision 0078).
+ */
+async function voucherAttemptLimited(token: string, now: number): Promise<Extract<AuthorizeOutcome, { ok: false }> | null> {
+  const connection = await db
+    .selectFrom("connections")
+    .select(["id", "device_id"])
+    .where("token", "=", hashToken(token))
+    .executeTakeFirst();
+  if (!connection) return null; // the claim answers an unknown token
+  const limited = await limitVoucherAttempt(
+    Number(connection.id),
+    connection.device_id === null ? null : Number(connection.device_id),
+    now,
+  );
+  return limited ? { ok: false, status: 429, message: guestLimitMessage(limited), retryAfterMs: limited.retryAfterMs } : null;
 }
 
 type Trx = Parameters<Parameters<ReturnType<typeof db.transaction>["execute"]>[0]>[0];

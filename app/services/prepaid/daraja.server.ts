@@ -12,7 +12,9 @@
 //   YYYYMMDDHHmmss in Kenyan time (EAT, Africa/Nairobi, UTC+3 all year: Kenya has no daylight
 //   saving), and the same value goes in the password and the Timestamp field.
 // - `Amount` in whole shillings; phones `2547XXXXXXXX` / `2541XXXXXXXX`; AccountReference at most
-//   12 characters, TransactionDesc at most 13.
+//   12 characters, TransactionDesc at most 13 ("M-Pesa Express Simulate", Request Parameters,
+//   https://developer.safaricom.co.ke/APIs/MpesaExpressSimulate). stkPush refuses anything else
+//   before sending (invalid_input), as Daraja would.
 // - The STK query answers HTTP 500 with 500.001.1001 "The transaction is being processed" while
 //   pending, and a string ResultCode when done.
 import crypto from "node:crypto";

@@ -36,6 +36,21 @@ export function mpesaCallbackUrl(callbackKey: string): string {
   return `${publicOrigin()}/hotspot/mpesa/${callbackKey}`;
 }
 
+/** What a callback key is looked up by: its SHA-256 in hex (the key itself is never a lookup's value). */
+export function callbackKeyHash(callbackKey: string): string {
+  return crypto.hash("sha256", callbackKey, "hex");
+}
+
+/**
+ * The key in a callback's URL against the organisation's, in constant time: equal-length SHA-256
+ * digests through crypto.timingSafeEqual, so how long the comparison takes says nothing about how
+ * much of the key was right.
+ */
+export function sameCallbackKey(stored: string, given: string): boolean {
+  const digest = (key: string) => crypto.createHash("sha256").update(key, "utf8").digest();
+  return crypto.timingSafeEqual(digest(stored), digest(given));
+}
+
 /** The organisation's settings without their secrets; null when M-Pesa is not set up. */
 export async function getMpesaSettings(ctx: OrgContext): Promise<MpesaSettingsView | null> {
   const row = await db
@@ -89,6 +104,7 @@ export async function saveMpesaSettings(ctx: OrgContext, input: MpesaSettingsInp
     ...(input.passkey === null ? (["passkey"] as const) : []),
   ];
   if (missing.length > 0) return { missing };
+  const callbackKey = crypto.randomBytes(24).toString("base64url");
   await db
     .insertInto("mpesa_settings")
     .values({
@@ -96,7 +112,8 @@ export async function saveMpesaSettings(ctx: OrgContext, input: MpesaSettingsInp
       ...fields,
       consumer_secret: encryptSecret(input.consumer_secret!),
       passkey: encryptSecret(input.passkey!),
-      callback_key: crypto.randomBytes(24).toString("base64url"),
+      callback_key: callbackKey,
+      callback_key_hash: callbackKeyHash(callbackKey),
       created_at: now,
     })
     // Saved twice at once: the second becomes an update, the callback key stays the first one's.

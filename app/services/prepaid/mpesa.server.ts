@@ -20,8 +20,16 @@ import { isUniqueViolation, retryDeadlocks, writeTogether } from "~/db/sql.serve
 import type { DB, MpesaTransactionStatus } from "~/db/schema";
 import { hashToken } from "../crypto.server";
 import { plausibleToken } from "../portal/connect.server";
+import { guestLimitMessage, limitStkPush } from "../rate-limit.server";
 import { darajaPhone, DarajaError, stkResultMessage, type DarajaClient, type StkQueryResult } from "./daraja.server";
-import { DARAJA_COLUMNS, darajaClientOf, loadDarajaClient, mpesaCallbackUrl } from "./mpesa-settings.server";
+import {
+  callbackKeyHash,
+  DARAJA_COLUMNS,
+  darajaClientOf,
+  loadDarajaClient,
+  mpesaCallbackUrl,
+  sameCallbackKey,
+} from "./mpesa-settings.server";
 
 export const PENDING: MpesaTransactionStatus = 0;
 export const COMPLETED: MpesaTransactionStatus = 1;
@@ -47,10 +55,19 @@ export const MPESA_MESSAGES = {
   timeout:
     "We did not hear back from M-Pesa in time. If you were charged, reconnect to the Wi-Fi: your plan will be waiting for you. Otherwise, try again.",
   unknown: "This payment link is not valid.",
+  cancelled:
+    "You cancelled this payment. If M-Pesa still takes it (a PIN entered on the prompt already sent), the plan is yours: reconnect to the Wi-Fi to use it.",
 } as const;
 
 export type PurchaseOutcome =
-  { ok: true; paymentId: number } | { ok: false; status: number; field?: "phone_number" | "plan_id"; message: string };
+  | { ok: true; paymentId: number }
+  | {
+      ok: false;
+      status: number;
+      field?: "phone_number" | "plan_id";
+      message: string;
+      /** status 429: when to try again */ retryAfterMs?: number;
+    };
 
 export interface PurchaseInput {
   token: string;
@@ -111,6 +128,7 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
           .select("mpesa_transactions.id")
           .whereRef("mpesa_transactions.connection_id", "=", "connections.id")
           .where("mpesa_transactions.status", "=", PENDING)
+          .where("mpesa_transactions.cancelled_at", "is", null)
           .limit(1)
           .as("pending_id"),
     ])
@@ -201,9 +219,18 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
       .select("id")
       .where("connection_id", "=", Number(row.id))
       .where("status", "=", PENDING)
+      .where("cancelled_at", "is", null)
       .executeTakeFirst();
     if (!other) throw error;
     return { ok: true, paymentId: Number(other.id) };
+  }
+
+  // Counted once the purchase is written, so presses that wait on one purchase count once; a
+  // prompt too many is not sent, and its purchase is taken back (decision 0078).
+  const limited = await limitStkPush(phone, Number(row.id), now);
+  if (limited) {
+    await dropPurchase(paymentId);
+    return { ok: false, status: 429, message: guestLimitMessage(limited), retryAfterMs: limited.retryAfterMs };
   }
 
   input.beforePush?.();
@@ -233,6 +260,20 @@ export async function startPurchase(input: PurchaseInput, now = Date.now()): Pro
     if (!(error instanceof DarajaError)) throw error;
     return { ok: false, status: 503, message: MPESA_MESSAGES.unavailable };
   }
+}
+
+/** A purchase whose prompt was never sent: its transaction and Pending subscription go. */
+async function dropPurchase(paymentId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const dropped = await trx
+      .deleteFrom("mpesa_transactions")
+      .where("id", "=", paymentId)
+      .where("status", "=", PENDING)
+      .returning("subscription_id")
+      .executeTakeFirst();
+    if (dropped?.subscription_id != null)
+      await trx.deleteFrom("subscriptions").where("id", "=", dropped.subscription_id).where("status", "=", "Pending").execute();
+  });
 }
 
 /** AccountReference (at most 12 characters): the plan's name, as the guest sees it in the prompt. */
@@ -381,14 +422,16 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
       )
       .select([
         "mpesa_settings.organization_id",
+        "mpesa_settings.callback_key",
         "mpesa_transactions.id",
         "mpesa_transactions.status",
         "mpesa_transactions.amount",
         "mpesa_transactions.phone_number",
       ])
-      .where("mpesa_settings.callback_key", "=", callbackKey)
+      .where("mpesa_settings.callback_key_hash", "=", callbackKeyHash(callbackKey))
       .executeTakeFirst();
   let found = await find();
+  if (found && !sameCallbackKey(found.callback_key, callbackKey)) return UNKNOWN_CALLBACK_KEY;
   // A result can overtake our own write of the CheckoutRequestID Daraja just gave us: look again briefly.
   for (let i = 0; found?.id === null && i < 3; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -426,10 +469,10 @@ async function organizationByCallbackKey(callbackKey: string): Promise<{ organiz
   if (!CALLBACK_KEY.test(callbackKey)) return null;
   const row = await db
     .selectFrom("mpesa_settings")
-    .select(["organization_id", "party_b"])
-    .where("callback_key", "=", callbackKey)
+    .select(["organization_id", "party_b", "callback_key"])
+    .where("callback_key_hash", "=", callbackKeyHash(callbackKey))
     .executeTakeFirst();
-  return row ? { organizationId: row.organization_id, shortCode: row.party_b } : null;
+  return row && sameCallbackKey(row.callback_key, callbackKey) ? { organizationId: row.organization_id, shortCode: row.party_b } : null;
 }
 
 /**
@@ -554,6 +597,8 @@ export async function reconcilePayments(now = Date.now(), limit = 200): Promise<
 export type PurchaseState = (
   | { state: "pending"; planName: string; amount: number; phone: string }
   | { state: "failed"; message: string }
+  /** the guest cancelled it; Daraja has not said how it ended yet */
+  | { state: "cancelled"; message: string }
   | { state: "paid"; subscriptionId: number; phone: string }
 ) & {
   /** the page's heading: the network the guest is on */
@@ -587,6 +632,7 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
         "mpesa_transactions.checkout_request_id",
         "mpesa_transactions.next_check_at",
         "mpesa_transactions.created_at",
+        "mpesa_transactions.cancelled_at",
         "mpesa_transactions.subscription_id",
         "subscriptions.plan_name",
       ])
@@ -611,6 +657,7 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
   const page = { networkName: row.network_name, authorized: row.authorized_at !== null };
   if (row.status === COMPLETED && row.subscription_id !== null)
     return { state: "paid", subscriptionId: row.subscription_id, phone: row.phone_number, ...page };
+  if (row.status === PENDING && row.cancelled_at !== null) return { state: "cancelled", message: MPESA_MESSAGES.cancelled, ...page };
   if (row.status === PENDING)
     return { state: "pending", planName: row.plan_name ?? "", amount: Number(row.amount), phone: row.phone_number, ...page };
   const message =
@@ -620,4 +667,89 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
         ? MPESA_MESSAGES.timeout
         : stkResultMessage(row.result_code);
   return { state: "failed", message, ...page };
+}
+
+// ---- The guest changes their mind (issue 34, item 5; decision 0078) ----
+
+/**
+ * The guest cancels a pending purchase from its waiting page. Daraja has no way to withdraw a
+ * prompt already on the phone, so the purchase is only marked cancelled_at: the connection may start
+ * another one (mpesa_transactions_one_pending leaves cancelled ones out), and this one stays
+ * pending until Daraja's final answer (callback, STK query, the job) settles it like any other — a
+ * PIN entered on the old prompt still makes its subscription Active (the plan waits on the device),
+ * and cancelled_at keeps it recognisable for the operator. Answers how the purchase stands
+ * afterwards; null: no such purchase for this token.
+ */
+export async function cancelPurchase(token: string, paymentId: number, now = Date.now()): Promise<"cancelled" | "paid" | "failed" | null> {
+  if (!plausibleToken(token) || !Number.isSafeInteger(paymentId) || paymentId < 1) return null;
+  const ofToken = (eb: ExpressionBuilder<DB, "mpesa_transactions">) =>
+    eb(
+      "mpesa_transactions.connection_id",
+      "=",
+      eb.selectFrom("connections").select("connections.id").where("connections.token", "=", hashToken(token)),
+    );
+  await db
+    .updateTable("mpesa_transactions")
+    .set({ cancelled_at: now, updated_at: now })
+    .where("id", "=", paymentId)
+    .where("status", "=", PENDING)
+    .where("cancelled_at", "is", null)
+    .where(ofToken)
+    .execute();
+  const row = await db
+    .selectFrom("mpesa_transactions")
+    .select(["status", "cancelled_at"])
+    .where("id", "=", paymentId)
+    .where(ofToken)
+    .executeTakeFirst();
+  if (!row) return null;
+  return row.status === COMPLETED ? "paid" : row.status === PENDING ? "cancelled" : "failed";
+}
+
+export interface PurchaseToRedo {
+  networkName: string;
+  /** the plan, as sold now (null: no longer for sale) */
+  plan: { id: number; name: string; amount: number } | null;
+  /** the number it was sent to, as the guest typed it (07…) */
+  phone: string;
+}
+
+/**
+ * A cancelled or failed purchase of the token's connection, to start again with another number
+ * (the change-number page); null when there is none, or it was paid, or the connection is online.
+ */
+export async function purchaseToRedo(token: string, paymentId: number): Promise<PurchaseToRedo | null> {
+  if (!plausibleToken(token) || !Number.isSafeInteger(paymentId) || paymentId < 1) return null;
+  const row = await db
+    .selectFrom("mpesa_transactions")
+    .innerJoin("connections", "connections.id", "mpesa_transactions.connection_id")
+    .innerJoin("venues", "venues.id", "connections.venue_id")
+    .leftJoin("service_plans", (join) =>
+      join
+        .onRef("service_plans.id", "=", "mpesa_transactions.service_plan_id")
+        .onRef("service_plans.organization_id", "=", "mpesa_transactions.organization_id")
+        .on("service_plans.free_internet", "=", 0)
+        .on("service_plans.price_cents", ">=", 100),
+    )
+    .select([
+      "venues.name as network_name",
+      "connections.authorized_at",
+      "mpesa_transactions.status",
+      "mpesa_transactions.cancelled_at",
+      "mpesa_transactions.phone_number",
+      "service_plans.id as plan_id",
+      "service_plans.name as plan_name",
+      "service_plans.price_cents",
+    ])
+    .where("mpesa_transactions.id", "=", paymentId)
+    .where("connections.token", "=", hashToken(token))
+    .executeTakeFirst();
+  if (!row || row.authorized_at !== null || row.status === COMPLETED) return null;
+  if (row.status === PENDING && row.cancelled_at === null) return null;
+  const phone = row.phone_number.startsWith("254") ? `0${row.phone_number.slice(3)}` : row.phone_number;
+  return {
+    networkName: row.network_name,
+    plan: row.plan_id === null ? null : { id: row.plan_id, name: row.plan_name!, amount: Math.ceil(Number(row.price_cents) / 100) },
+    phone,
+  };
 }
