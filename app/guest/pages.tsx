@@ -52,21 +52,24 @@ const framed = (frame: SplashFrame, lang: string) =>
   lang === "en" ? frame.before : frame.before.replace('<html lang="en">', `<html lang="${lang}">`);
 
 /** A card on the built-in page (with its h1), or inside the operator's frame (with an h2: the page has its own h1). */
-function page(title: string, look: Look, card: (heading: "h1" | "h2") => ReactElement, extra: Html | null = null): string {
+function page(title: string, look: Look, card: (heading: "h1" | "h2") => ReactElement, extra: Html | null = null, form = false): string {
   const lang = look.speech.lang;
   const extraMarkup = extra ? <div dangerouslySetInnerHTML={{ __html: extra.text }} /> : null;
-  if (look.frame)
+  if (look.frame) {
+    // Templates hide the connect form's own h2 (they title it themselves); every other page's title shows.
+    const body = form ? card("h2") : <div className="mlango-page">{card("h2")}</div>;
     return (
       framed(look.frame, lang) +
       renderToStaticMarkup(
         <>
           {languageSwitch(look)}
-          {card("h2")}
+          {body}
           {extraMarkup}
         </>,
       ) +
       look.frame.after
     );
+  }
   return documentHtml(
     <GuestDocument title={title} lang={lang}>
       <div className="card">
@@ -137,19 +140,25 @@ export function connectPage(
     message: state.message === undefined ? undefined : say(lang, state.message),
     errors: state.errors && Object.fromEntries(Object.entries(state.errors).map(([k, v]) => [k, v.map((m) => say(lang, m))])),
   };
-  return page(t.connect.title, look, (heading) => (
-    <ConnectCard
-      view={view}
-      token={token}
-      state={said}
-      heading={heading}
-      banner={ad}
-      text={t.connect}
-      plans={t.plans}
-      clock={look.clock}
-      lang={carried}
-    />
-  ));
+  return page(
+    t.connect.title,
+    look,
+    (heading) => (
+      <ConnectCard
+        view={view}
+        token={token}
+        state={said}
+        heading={heading}
+        banner={ad}
+        text={t.connect}
+        plans={t.plans}
+        clock={look.clock}
+        lang={carried}
+      />
+    ),
+    null,
+    true,
+  );
 }
 
 /** The connect form as a splash page's "View page" shows it: the sign-up fields, going nowhere. */
