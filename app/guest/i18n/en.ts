@@ -105,7 +105,8 @@ export const en = {
   social: {
     notOffered: "This way of signing in is not available on this network. Use another way to connect.",
     badState: "This sign-in link is not valid or has expired.",
-    failed: (provider: OAuthProviderName) => `Sign-in with ${PROVIDER_LABELS[provider]} did not work. Try again or use another way to connect.`,
+    failed: (provider: OAuthProviderName) =>
+      `Sign-in with ${PROVIDER_LABELS[provider]} did not work. Try again or use another way to connect.`,
     cancelled: (provider: OAuthProviderName) =>
       `Sign-in with ${PROVIDER_LABELS[provider]} was cancelled. Try again or use another way to connect.`,
   },

@@ -71,8 +71,7 @@ export function withLang(href: string, carried: GuestLanguage | null): string {
 const byEnglish = new Map<string, string[]>();
 function index(english: unknown, path: string[]): void {
   if (typeof english === "string") byEnglish.set(english, path);
-  else if (english && typeof english === "object")
-    for (const [key, value] of Object.entries(english)) index(value, [...path, key]);
+  else if (english && typeof english === "object") for (const [key, value] of Object.entries(english)) index(value, [...path, key]);
 }
 index(en.outcomes, []);
 
