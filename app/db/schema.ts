@@ -138,6 +138,8 @@ export interface VenuesTable {
   unifi_fingerprint?: string | null;
   session_minutes: Generated<number>;
   guest_signup: Generated<Flag>;
+  /** The guest pages' default language: 'en' or 'sw' (decision 0079). */
+  guest_language: Generated<string>;
   terms_url: string | null;
   privacy_url: string | null;
   /** The network's own splash page when no display rule applies (null: the built-in page). */

@@ -1,16 +1,45 @@
 // The connect page as every guest route that shows it sends it: inside the splash page the display
-// rules choose for this guest (if any), with the ad banner for them. Shared by connect, M-Pesa and
-// social sign-in.
-import type { ServerResponse } from "node:http";
+// rules choose for this guest (if any), with the ad banner for them, in the guest's language. And
+// the look every other page of a token's guest has (the same frame, language and clock). Shared by
+// connect, M-Pesa, social sign-in and surveys.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { bannerForGuest } from "~/services/ads/serving.server";
+import { captiveStatus } from "~/services/portal/captive.server";
 import { loadGuestView, type GuestView } from "~/services/portal/connect.server";
-import { connectPage, messagePage, refusalPage, refusalStatus, type FormState } from "./pages";
+import { connectPage, messagePage, PLAIN, plainLook, refusalPage, refusalStatus, type FormState, type Look } from "./pages";
 import { frameForGuest } from "~/services/splash/rules.server";
 import { GUEST_CSP, sendGuestPage, SPLASH_CSP, TRY_AGAIN, type GuestPage } from "./http";
+import { speechFor, type Speech } from "./i18n";
 
-export async function connectPageFor(status: number, view: GuestView, token: string, state?: FormState): Promise<GuestPage> {
-  const [frame, ad] = await Promise.all([frameForGuest(view.place), bannerForGuest(view, token)]);
-  return { status, html: connectPage(view, token, state, frame, ad), csp: frame ? SPLASH_CSP : GUEST_CSP };
+/** The guest's language: the page's choice (query, then form), their browser's, the network's default. */
+export const speechOf = (req: IncomingMessage | null, view: GuestView | null, ...sources: unknown[]): Speech =>
+  speechFor(req, view?.network.language, ...sources);
+
+/**
+ * How a token's guest's page looks: their language, the network's splash page around it (the one
+ * the display rules choose) and the organisation's clock. `here`: the page's address for the switch.
+ */
+export async function lookFor(speech: Speech, view: GuestView | null, here: string | null): Promise<Look> {
+  const frame = view ? await frameForGuest(view.place) : null;
+  return { speech, frame, clock: view?.clock ?? PLAIN.clock, here };
+}
+
+export { plainLook };
+
+const cspOf = (look: Look) => (look.frame ? SPLASH_CSP : GUEST_CSP);
+
+/** The connect page's own address (the switch's target). */
+export const connectHref = (token: string) => `/connect?token=${encodeURIComponent(token)}`;
+
+export async function connectPageFor(
+  status: number,
+  view: GuestView,
+  token: string,
+  speech: Speech,
+  state?: FormState,
+): Promise<GuestPage> {
+  const [look, ad] = await Promise.all([lookFor(speech, view, connectHref(token)), bannerForGuest(view, token)]);
+  return { status, html: connectPage(view, token, state, look, ad), csp: cspOf(look) };
 }
 
 export async function sendConnectPage(
@@ -18,19 +47,47 @@ export async function sendConnectPage(
   status: number,
   view: GuestView,
   token: string,
+  speech: Speech,
   state?: FormState,
 ): Promise<void> {
-  sendGuestPage(res, await connectPageFor(status, view, token, state));
+  sendGuestPage(res, await connectPageFor(status, view, token, speech, state));
+}
+
+/**
+ * Why the token's connection cannot be authorized, on the network's page. A connection already
+ * online says so, and until when, instead of refusing.
+ */
+export async function refusalFor(view: GuestView | null, token: string | null, speech: Speech, message?: string): Promise<GuestPage> {
+  const [look, status] = await Promise.all([
+    lookFor(speech, view, view && token ? connectHref(token) : null),
+    view?.state === "authorized" ? captiveStatus(view.connectionId) : null,
+  ]);
+  const online = status?.online ? status.sessionExpiresAt : null;
+  return { status: refusalStatus(view), html: refusalPage(view, message, look, online), csp: cspOf(look) };
+}
+
+/** A page of messages for a token's guest, on the network's page. */
+export async function messageFor(
+  status: number,
+  view: GuestView | null,
+  speech: Speech,
+  title: string,
+  messages: string[],
+  here: string | null = null,
+): Promise<GuestPage> {
+  const look = await lookFor(speech, view, here);
+  return { status, html: messagePage(title, messages, view?.network.name, look), csp: cspOf(look) };
 }
 
 /** GET /connect?token=…: the form, or the page saying why this token cannot be used. */
-export async function connectPageForToken(token: string | null): Promise<GuestPage> {
+export async function connectPageForToken(token: string | null, speech: (view: GuestView | null) => Speech): Promise<GuestPage> {
   const view = await loadGuestView(token);
-  if (!view || view.state !== "form") return { status: refusalStatus(view), html: refusalPage(view), csp: GUEST_CSP };
-  return connectPageFor(200, view, token!);
+  if (!view || view.state !== "form") return refusalFor(view, token, speech(view));
+  return connectPageFor(200, view, token!, speech(view));
 }
 
 /** The page for a failure on our side. */
-export function tryAgainPage(): GuestPage {
-  return { status: 503, html: messagePage("Please try again", [TRY_AGAIN]), csp: GUEST_CSP };
+export function tryAgainPage(speech: Speech): GuestPage {
+  const t = speech.t;
+  return { status: 503, html: messagePage(t.pages.tryAgainTitle, [TRY_AGAIN], undefined, plainLook(speech)), csp: GUEST_CSP };
 }

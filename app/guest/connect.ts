@@ -6,10 +6,11 @@ import { signupSchema, checkSignup } from "~/lib/schemas/portal";
 import { captiveStatus } from "~/services/portal/captive.server";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type AuthorizeRequest } from "~/services/portal/connect.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
-import { onlinePage, refusalPage, refusalStatus, tooManyAttemptsPage } from "./pages";
+import { onlinePage, tooManyAttemptsPage } from "./pages";
 import { surveyOffer } from "./survey-page";
-import { connectPageForToken, sendConnectPage } from "./connect-page";
-import { guestHeaderValues, redirect, sendGuestPage, sendJson, sendPage, text, type GuestInput } from "./http";
+import { connectPageForToken, lookFor, refusalFor, sendConnectPage, speechOf } from "./connect-page";
+import { guestHeaderValues, redirect, sendGuestPage, sendJson, sendPage, SPLASH_CSP, GUEST_CSP, text, type GuestInput } from "./http";
+import { chosenLanguage, withLang } from "./i18n";
 
 /** The sign-up or click-through a form or JSON body asks for, as an authorization request (or field errors). */
 async function connectRequest(
@@ -22,16 +23,17 @@ async function connectRequest(
   if (!parsed.success)
     return { errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])), token: "", values };
   const input = parsed.data;
+  const lang = chosenLanguage(values);
   // "Continue with my plan": the device's own subscription is looked up when it is authorized.
-  if (input.mode === "SUBSCRIPTION") return { request: { token: input.token, mode: "SUBSCRIPTION" }, token: input.token };
+  if (input.mode === "SUBSCRIPTION") return { request: { token: input.token, mode: "SUBSCRIPTION", lang }, token: input.token };
   // The voucher box: the code is checked when the connection is authorized (redeemVoucher).
   if (input.mode === "VOUCHER") {
     const code = typeof values.voucher_code === "string" ? values.voucher_code.slice(0, 64) : null;
-    return { request: { token: input.token, mode: "VOUCHER", voucherCode: code }, token: input.token };
+    return { request: { token: input.token, mode: "VOUCHER", voucherCode: code, lang }, token: input.token };
   }
   const view = await loadGuestView(input.token, { plans: false });
-  if (!view || view.state !== "form") return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
-  if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
+  if (!view || view.state !== "form") return { request: { token: input.token, mode: "CLICK_THROUGH", lang }, token: input.token };
+  if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH", lang }, token: input.token };
   const { errors, details } = checkSignup(input, {
     first_name: view.customer.firstName,
     last_name: view.customer.lastName,
@@ -40,23 +42,24 @@ async function connectRequest(
   });
   if (Object.keys(errors).length) return { errors, token: input.token, values };
   return {
-    request: { token: input.token, mode: "SIGNUP", details, consent: { terms: true, marketing: input.marketing_opt_in } },
+    request: { token: input.token, mode: "SIGNUP", details, consent: { terms: true, marketing: input.marketing_opt_in }, lang },
     token: input.token,
   };
 }
 
 /** GET /connect?token=…: the form (GET and HEAD alike). */
-export async function showConnectPage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
-  sendGuestPage(res, await connectPageForToken(text(query.token)));
+export async function showConnectPage(req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+  sendGuestPage(res, await connectPageForToken(text(query.token), (view) => speechOf(req, view, query)));
 }
 
 /** POST /connect: the form's sign-up, click-through, plan or voucher. */
-export async function submitConnectForm(_req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+export async function submitConnectForm(req: IncomingMessage, res: ServerResponse, { query, body }: GuestInput): Promise<void> {
   const asked = await connectRequest(body);
   if ("errors" in asked) {
     const view = await loadGuestView(asked.token);
-    if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
-    return sendConnectPage(res, 422, view, asked.token, { values: asked.values as Record<string, string>, errors: asked.errors });
+    const speech = speechOf(req, view, body, query);
+    if (!view || view.state !== "form") return sendGuestPage(res, await refusalFor(view, asked.token, speech));
+    return sendConnectPage(res, 422, view, asked.token, speech, { values: asked.values as Record<string, string>, errors: asked.errors });
   }
   const outcome = await authorizeGuest(asked.request);
   if (outcome.ok) return redirect(res, 303, outcome.redirect, guestHeaderValues());
@@ -68,23 +71,31 @@ export async function submitConnectForm(_req: IncomingMessage, res: ServerRespon
     });
   }
   const view = await loadGuestView(asked.token);
+  const speech = speechOf(req, view, body, query);
   if (view?.state === "form") {
     const voucher =
       asked.request.mode === "VOUCHER"
         ? { values: { voucher_code: asked.request.voucherCode ?? "" }, errors: { voucher_code: [outcome.message] } }
         : { message: outcome.message };
-    return sendConnectPage(res, outcome.status, view, asked.token, voucher);
+    return sendConnectPage(res, outcome.status, view, asked.token, speech, voucher);
   }
-  sendPage(res, outcome.status, refusalPage(view, outcome.message));
+  const refusal = await refusalFor(view, asked.token, speech, outcome.message);
+  sendGuestPage(res, { ...refusal, status: outcome.status });
 }
 
 /** GET /connect/online: "You are online", with the guest's survey if one is offered. */
-export async function showOnlinePage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+export async function showOnlinePage(req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
   const token = text(query.token);
   const view = await loadGuestView(token, { plans: false });
-  const status = view ? await captiveStatus(view.connectionId) : null;
+  const speech = speechOf(req, view, query);
   const online = view?.state === "authorized";
-  sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, online ? await surveyOffer(token) : null));
+  const here = token ? `/connect/online?token=${encodeURIComponent(token)}` : null;
+  const [status, look, offer] = await Promise.all([
+    view ? captiveStatus(view.connectionId) : null,
+    lookFor(speech, online ? view : null, here),
+    online ? surveyOffer(token, speech) : null,
+  ]);
+  sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, offer, look), look.frame ? SPLASH_CSP : GUEST_CSP);
 }
 
 /** GET /splash/connection/{token}: the connection and its customer, for app-based portals. */
@@ -134,5 +145,5 @@ export async function connectAsJson(_req: IncomingMessage, res: ServerResponse, 
 
 /** GET /splash/click_through: the click-through route (docs/guide/guest-connect.md#routes); the connect page's Connect button does the same. */
 export function clickThrough(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): void {
-  redirect(res, 302, `/connect?token=${encodeURIComponent(text(query.token) ?? "")}`);
+  redirect(res, 302, withLang(`/connect?token=${encodeURIComponent(text(query.token) ?? "")}`, chosenLanguage(query)));
 }

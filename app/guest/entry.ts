@@ -6,7 +6,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { enterFromGateway } from "~/services/portal/entry.server";
 import { messagePage } from "./pages";
 import { RADIUS_MAKES } from "~/lib/schemas/radius-clients";
+import { plainLook } from "./connect-page";
 import { guestHeaderValues, redirect, sendPage, type GuestInput } from "./http";
+import { speechFor, withLang } from "./i18n";
 
 /** The makes whose gateway entry may come by POST, and whose grant is a login form (radius.ts). */
 export const isRadiusMake = (make: string | undefined): boolean => RADIUS_MAKES.some((m) => m.value === make);
@@ -19,8 +21,11 @@ async function enter(req: IncomingMessage, res: ServerResponse, params: GuestInp
     query,
     userAgent: req.headers["user-agent"] ?? null,
   });
-  if (!outcome.ok) return sendPage(res, outcome.status, messagePage("We could not connect you", [outcome.message]));
-  redirect(res, status, `/connect?token=${outcome.token}`, status === 302 ? guestHeaderValues() : {});
+  // A gateway entry is good for one visit: its page has no language switch; `lang` on the entry goes on to the connect page.
+  const speech = speechFor(req, null, Object.fromEntries(query));
+  if (!outcome.ok)
+    return sendPage(res, outcome.status, messagePage(speech.t.pages.couldNotConnect, [outcome.message], undefined, plainLook(speech)));
+  redirect(res, status, withLang(`/connect?token=${outcome.token}`, speech.carried), status === 302 ? guestHeaderValues() : {});
 }
 
 /** GET /hotspot/{make}/{portalKey}[/…]: the gateway's redirect, its query read as sent. */
@@ -30,7 +35,10 @@ export function enterByRedirect(req: IncomingMessage, res: ServerResponse, { par
 
 /** POST /hotspot/{make}/{portalKey}: a RADIUS make's login.html posting the router's variables. */
 export async function enterByForm(req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {
-  if (!isRadiusMake(params.make)) return sendPage(res, 404, messagePage("Not found", ["This page does not exist."]));
+  if (!isRadiusMake(params.make)) {
+    const speech = speechFor(req, null);
+    return sendPage(res, 404, messagePage(speech.t.pages.notFound, [speech.t.pages.noSuchPage], undefined, plainLook(speech)));
+  }
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>))
     if (typeof value === "string") query.set(name, value);

@@ -12,10 +12,9 @@ import {
   changeNumberPage,
   messagePage,
   paymentFailedPage,
-  refusalPage,
-  refusalStatus,
   tooManyAttemptsPage,
   WAIT_REFRESH_SECONDS,
+  waitingHref,
   waitingPage,
   type FormState,
 } from "./pages";
@@ -30,8 +29,9 @@ import {
 } from "~/services/prepaid/mpesa.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
-import { sendConnectPage } from "./connect-page";
-import { GUEST_CSP, redirect, sendJson, sendPage, text, type GuestInput, type GuestPage } from "./http";
+import { lookFor, messageFor, refusalFor, sendConnectPage, speechOf } from "./connect-page";
+import { GUEST_CSP, redirect, sendGuestPage, sendJson, sendPage, SPLASH_CSP, text, type GuestInput, type GuestPage } from "./http";
+import { say, withLang, type Speech } from "./i18n";
 
 /**
  * Guests who have paid go first (decision 0028). New purchases take turns, one at a time in each
@@ -53,54 +53,65 @@ const paymentLink = (path: string, token: string, paymentId: number) => `${path}
 /** The waiting page's answer: a page (with its Refresh header while the payment is pending) or a redirect. */
 type WaitingAnswer = { redirect: string } | (GuestPage & { refresh?: string });
 
-async function waitingAnswer(token: string, paymentId: number): Promise<WaitingAnswer> {
-  const page = (status: number, html: string, refresh?: string): WaitingAnswer => ({ status, html, csp: GUEST_CSP, refresh });
-  const purchase = await purchaseStatus(token, paymentId);
-  if (!purchase)
-    return page(404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
+/**
+ * The waiting page's answer, on the network's page in the guest's language (`speech` once the
+ * guest's view is read: the network's default is in it).
+ */
+async function waitingAnswer(req: IncomingMessage, query: GuestInput["query"], token: string, paymentId: number): Promise<WaitingAnswer> {
+  const [purchase, view] = await Promise.all([purchaseStatus(token, paymentId), loadGuestView(token, { plans: false })]);
+  const speech: Speech = speechOf(req, view, query);
+  const t = speech.t;
+  if (!purchase) return messageFor(404, null, speech, t.pages.paymentNotFound, [t.pages.paymentLinkInvalid]);
+  const look = await lookFor(speech, view, waitingHref(token, paymentId));
+  const page = (status: number, html: string, refresh?: string): WaitingAnswer => ({
+    status,
+    html,
+    csp: look.frame ? SPLASH_CSP : GUEST_CSP,
+    refresh,
+  });
   if (purchase.state === "pending") {
-    // Reloads without JavaScript: a header, as the guest CSP's sandbox refuses a meta refresh.
+    // Reloads without JavaScript: a header, as the guest CSP's sandbox refuses a meta refresh. It keeps the chosen language.
     return page(
       200,
-      waitingPage(purchase.networkName, token, paymentId, purchase),
-      `${WAIT_REFRESH_SECONDS};url=/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`,
+      waitingPage(purchase.networkName, token, paymentId, purchase, look),
+      `${WAIT_REFRESH_SECONDS};url=${waitingHref(token, paymentId, speech.carried)}`,
     );
   }
   if (purchase.state === "failed" || purchase.state === "cancelled")
-    return page(200, paymentFailedPage(purchase.networkName, token, purchase.message));
+    return page(200, paymentFailedPage(purchase.networkName, token, purchase.message, look));
   // Paid: this connection goes online under the plan (a second poll finds it online already).
-  const online = { redirect: `/connect/online?token=${encodeURIComponent(token)}` };
+  const online = { redirect: withLang(`/connect/online?token=${encodeURIComponent(token)}`, speech.carried) };
   if (purchase.authorized) return online;
   const outcome = await authorizeGuest({
     token,
     mode: "MPESA",
     subscriptionId: purchase.subscriptionId,
     details: { phone_number: `+${purchase.phone}` },
+    lang: speech.carried,
   });
   if (outcome.ok) return { redirect: outcome.redirect };
   const again = await loadGuestView(token, { plans: false });
   if (again?.state === "authorized") return online;
-  return page(
-    outcome.status,
-    messagePage("Payment received", [`Thank you: your payment arrived. ${outcome.message}`], purchase.networkName),
-  );
+  return messageFor(outcome.status, view, speech, t.pages.paymentReceived, [t.pages.paymentArrived(say(speech.lang, outcome.message))]);
 }
 
 /** GET /connect/mpesa/wait?token&payment: the waiting page, then the grant. A paid guest's work goes first. */
-export async function showWaitingPage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
-  const answer = await paidGuestsFirst.run(() => waitingAnswer(text(query.token) ?? "", paymentParam(query.payment)));
+export async function showWaitingPage(req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+  const answer = await paidGuestsFirst.run(() => waitingAnswer(req, query, text(query.token) ?? "", paymentParam(query.payment)));
   if ("redirect" in answer) return redirect(res, 303, answer.redirect);
   sendPage(res, answer.status, answer.html, answer.csp, answer.refresh ? { Refresh: answer.refresh } : {});
 }
 
 /** POST /connect/mpesa, in a purchase lane (beforePush gives it back). */
-async function buy(res: ServerResponse, body: Record<string, unknown>, beforePush: () => void): Promise<void> {
+async function buy(req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>, beforePush: () => void): Promise<void> {
   const token = text(body.token) ?? "";
   const view = await loadGuestView(token, { plans: false });
-  if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
+  const speech = speechOf(req, view, body);
+  if (!view || view.state !== "form") return sendGuestPage(res, await refusalFor(view, token, speech));
   const planId = /^\d{1,9}$/.test(text(body.plan_id) ?? "") ? Number(body.plan_id) : null;
   const phone = text(body.phone_number)?.slice(0, 32) ?? null;
-  const values = { plan_id: planId === null ? "" : String(planId), phone_number: phone ?? "" };
+  // The M-Pesa form's own phone field (its id is mpesa_phone_number: the sign-up form has a phone field too).
+  const values = { plan_id: planId === null ? "" : String(planId), mpesa_phone_number: phone ?? "" };
 
   // A guest who already paid for a plan with this phone (on another device) reconnects under it,
   // within its simultaneous connections, instead of paying again.
@@ -108,31 +119,30 @@ async function buy(res: ServerResponse, body: Record<string, unknown>, beforePus
   if (digits) {
     const held = await paidPlanOfPhone(view.organizationId, `+${digits}`);
     if (held) {
-      const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: held.id });
+      const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: held.id, lang: speech.carried });
       if (outcome.ok) return redirect(res, 303, outcome.redirect);
     }
   }
 
   const started = await startPurchase({ token, planId, phone, beforePush });
-  if (started.ok) return redirect(res, 303, `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${started.paymentId}`);
+  if (started.ok) return redirect(res, 303, waitingHref(token, started.paymentId, speech.carried));
   if (started.retryAfterMs !== undefined)
     return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, started.message), undefined, {
       "Retry-After": String(retryAfterSeconds(started.retryAfterMs)),
     });
-  const state: FormState = started.field
-    ? { values, errors: { [started.field]: [started.message] } }
-    : { values, message: started.message };
+  const field = started.field === "phone_number" ? "mpesa_phone_number" : started.field;
+  const state: FormState = field ? { values, errors: { [field]: [started.message] } } : { values, message: started.message };
   // The form again, with the plans for sale this time.
   const again = await loadGuestView(token);
-  if (!again || again.state !== "form") return sendPage(res, refusalStatus(again), refusalPage(again));
-  await sendConnectPage(res, started.status, again, token, state);
+  if (!again || again.state !== "form") return sendGuestPage(res, await refusalFor(again, token, speech));
+  await sendConnectPage(res, started.status, again, token, speech, state);
 }
 
-export async function startMpesaPurchase(_req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+export async function startMpesaPurchase(req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
   const lane = await purchaseLanes.enter();
   try {
     await paidGuestsFirst.quiet(PAID_FIRST_MS);
-    await buy(res, (body ?? {}) as Record<string, unknown>, lane.leave);
+    await buy(req, res, (body ?? {}) as Record<string, unknown>, lane.leave);
   } finally {
     lane.leave();
   }

@@ -1,36 +1,92 @@
 // The guest pages as the guest routes send them: React components (app/components/guest/) rendered
 // to static markup on the server, with no client JavaScript (decision 0071). Every builder answers
-// the page's HTML; the routes set the headers (CSP sandbox, no-referrer, no-store). An operator's
-// published splash page, when one applies, is a frame (splash/render.server.ts) around the same
-// connect card.
+// the page's HTML; the routes set the headers (CSP sandbox, no-referrer, no-store). Every page is in
+// the guest's language (a Look's speech, decision 0079) and, when the network has one, inside the
+// operator's published splash page (a frame, splash/render.server.ts) around the same cards.
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { ConnectCard, type FormState } from "~/components/guest/connect-card";
-import { CONNECT_TEXT } from "~/components/guest/connect-text";
 import { GatewayLoginDocument } from "~/components/guest/gateway-login";
-import { GuestDocument } from "~/components/guest/guest-document";
+import { GuestDocument, LanguageSwitch } from "~/components/guest/guest-document";
 import { MessageCard } from "~/components/guest/message-card";
 import { OnlineCard } from "~/components/guest/online-card";
 import { PaymentFailedCard, WaitingCard, type WaitingPurchase } from "~/components/guest/payment-cards";
 import { ChangeNumberCard, WaitingActions } from "~/components/guest/change-of-mind";
 import { TooManyAttemptsCard } from "~/components/guest/limit-card";
 import type { GuestBanner } from "~/lib/ads";
+import { UTC_CLOCK, type OrgClock } from "~/lib/time-zone";
 import { CONNECT_MESSAGES, type GuestView } from "~/services/portal/connect.server";
 import { LOGIN_SCRIPT, type LoginForm } from "~/services/radius/login.server";
 import type { SplashFrame } from "~/services/splash/render.server";
 import type { Html } from "./html";
+import { catalogue, ENGLISH, say, withLang, type Speech } from "./i18n";
 
 export type { FormState } from "~/components/guest/connect-card";
 export { freePlanText, planSummary } from "~/components/guest/plan-text";
 export { PROVIDER_LABELS } from "~/lib/schemas/social-login";
 
+/** How a page looks: its language, the operator's frame (null: the built-in page), the clock its times are on, and its own URL for the language switch. */
+export interface Look {
+  speech: Speech;
+  frame: SplashFrame | null;
+  clock: OrgClock;
+  /** This page's address without `lang` (null: a page that cannot be asked for again, such as a gateway's entry). */
+  here: string | null;
+}
+
+/** English, the built-in page, UTC, no switch: for what no guest request is behind (previews, tests). */
+export const PLAIN: Look = { speech: ENGLISH, frame: null, clock: UTC_CLOCK, here: null };
+
+/** A page without a token's guest behind it (a gateway's entry refused, a bad request): the language only. */
+export const plainLook = (speech: Speech, here: string | null = null): Look => ({ ...PLAIN, speech, here });
+
 const DOCTYPE = "<!doctype html>";
 const documentHtml = (element: ReactElement) => DOCTYPE + renderToStaticMarkup(element);
-const page = (title: string, body: ReactElement) => documentHtml(<GuestDocument title={title}>{body}</GuestDocument>);
 
-/** A page with only messages: unknown, expired or used links, refused devices, bad gateway requests. */
-export function messagePage(title: string, messages: string[], networkName?: string): string {
-  return page(title, <MessageCard title={title} messages={messages} networkName={networkName} />);
+function languageSwitch(look: Look): ReactElement | null {
+  if (!look.here) return null;
+  const other = look.speech.lang === "sw" ? "en" : "sw";
+  return <LanguageSwitch link={{ href: withLang(look.here, other), lang: other, name: catalogue(other).name }} />;
+}
+
+/** The frame's document in the guest's language (frames are written with lang="en" at publish). */
+const framed = (frame: SplashFrame, lang: string) =>
+  lang === "en" ? frame.before : frame.before.replace('<html lang="en">', `<html lang="${lang}">`);
+
+/** A card on the built-in page (with its h1), or inside the operator's frame (with an h2: the page has its own h1). */
+function page(title: string, look: Look, card: (heading: "h1" | "h2") => ReactElement, extra: Html | null = null, form = false): string {
+  const lang = look.speech.lang;
+  const extraMarkup = extra ? <div dangerouslySetInnerHTML={{ __html: extra.text }} /> : null;
+  if (look.frame) {
+    // Templates hide the connect form's own h2 (they title it themselves); every other page's title shows.
+    const body = form ? card("h2") : <div className="mlango-page">{card("h2")}</div>;
+    return (
+      framed(look.frame, lang) +
+      renderToStaticMarkup(
+        <>
+          {languageSwitch(look)}
+          {body}
+          {extraMarkup}
+        </>,
+      ) +
+      look.frame.after
+    );
+  }
+  return documentHtml(
+    <GuestDocument title={title} lang={lang}>
+      <div className="card">
+        {languageSwitch(look)}
+        {card("h1")}
+      </div>
+      {extraMarkup}
+    </GuestDocument>,
+  );
+}
+
+/** A page with only messages: unknown, expired or used links, refused devices, bad gateway requests. Messages from services are translated. */
+export function messagePage(title: string, messages: string[], networkName?: string, look: Look = PLAIN): string {
+  const said = messages.map((m) => say(look.speech.lang, m));
+  return page(title, look, (heading) => <MessageCard title={title} messages={said} networkName={networkName} heading={heading} />);
 }
 
 /** The status of a page refusing a token: unknown 404, expired 410, blocked 403, already authorized 409. */
@@ -38,34 +94,73 @@ export function refusalStatus(view: GuestView | null): number {
   return !view ? 404 : view.state === "expired" ? 410 : view.state === "blocked" ? 403 : 409;
 }
 
-/** What the guest sees when the token's connection cannot be authorized (any more). */
-export function refusalPage(view: GuestView | null, message?: string): string {
-  const title = CONNECT_TEXT.title;
+/**
+ * What the guest sees when the token's connection cannot be authorized (any more). A connection
+ * already authorized whose session still runs (`online`: its end) is good news: the guest is online.
+ */
+export function refusalPage(view: GuestView | null, message?: string, look: Look = PLAIN, online: number | null = null): string {
+  const t = look.speech.t;
+  const title = t.connect.title;
+  const network = view?.network.name;
+  if (view?.state === "authorized" && online !== null) {
+    const o = t.outcomes.connect;
+    return page(t.online.title, look, (heading) => (
+      <OnlineCard
+        networkName={network ?? null}
+        sessionEndsAt={online}
+        clock={look.clock}
+        text={t.online}
+        plans={t.plans}
+        heading={heading}
+        before={[`${o.alreadyAuthorized}.`]}
+        after={[o.reconnect]}
+      />
+    ));
+  }
   if (view?.state === "authorized")
-    return messagePage(title, [CONNECT_MESSAGES.alreadyAuthorized, CONNECT_MESSAGES.reconnect], view.network.name);
-  if (view?.state === "blocked") return messagePage(title, [CONNECT_MESSAGES.blocked], view.network.name);
-  if (view?.state === "expired") return messagePage(title, [CONNECT_MESSAGES.expired, CONNECT_MESSAGES.reconnect], view.network.name);
-  return messagePage(title, [message ?? CONNECT_MESSAGES.unknown, CONNECT_MESSAGES.reconnect], view?.network.name);
+    return messagePage(title, [CONNECT_MESSAGES.alreadyAuthorized, CONNECT_MESSAGES.reconnect], network, look);
+  if (view?.state === "blocked") return messagePage(title, [CONNECT_MESSAGES.blocked], network, look);
+  if (view?.state === "expired") return messagePage(title, [CONNECT_MESSAGES.expired, CONNECT_MESSAGES.reconnect], network, look);
+  return messagePage(title, [message ?? CONNECT_MESSAGES.unknown, CONNECT_MESSAGES.reconnect], network, look);
 }
 
 /**
  * The connect page: the sign-up form, or one Connect button, and the configured social buttons;
- * inside the operator's splash page when `frame` is given, else on the built-in page. `ad`: the
+ * inside the operator's splash page when the look has a frame, else on the built-in page. `ad`: the
  * banner for this guest (ads/serving.server.ts), shown under the title.
  */
 export function connectPage(
   view: GuestView,
   token: string,
   state: FormState = {},
-  frame: SplashFrame | null = null,
+  look: Look = PLAIN,
   ad: GuestBanner | null = null,
 ): string {
-  const card = (heading: "h1" | "h2") => (
-    <ConnectCard view={view} token={token} state={state} heading={heading} banner={ad} text={CONNECT_TEXT} />
+  const { t, lang, carried } = look.speech;
+  const said: FormState = {
+    ...state,
+    message: state.message === undefined ? undefined : say(lang, state.message),
+    errors: state.errors && Object.fromEntries(Object.entries(state.errors).map(([k, v]) => [k, v.map((m) => say(lang, m))])),
+  };
+  return page(
+    t.connect.title,
+    look,
+    (heading) => (
+      <ConnectCard
+        view={view}
+        token={token}
+        state={said}
+        heading={heading}
+        banner={ad}
+        text={t.connect}
+        plans={t.plans}
+        clock={look.clock}
+        lang={carried}
+      />
+    ),
+    null,
+    true,
   );
-  // Inside an operator's page the page has its own h1; the form's title is a second-level heading.
-  if (frame) return frame.before + renderToStaticMarkup(card("h2")) + frame.after;
-  return page(CONNECT_TEXT.title, <div className="card">{card("h1")}</div>);
 }
 
 /** The connect form as a splash page's "View page" shows it: the sign-up fields, going nowhere. */
@@ -78,42 +173,78 @@ export function previewCard(): string {
     held: null,
     plansForSale: [],
   };
-  const state = { message: "Preview: guests connect to the Wi-Fi with this form." };
-  return renderToStaticMarkup(<ConnectCard view={view} token="preview" state={state} heading="h2" banner={null} text={CONNECT_TEXT} />);
+  const t = ENGLISH.t;
+  const state = { message: t.connect.preview };
+  return renderToStaticMarkup(
+    <ConnectCard
+      view={view}
+      token="preview"
+      state={state}
+      heading="h2"
+      banner={null}
+      text={t.connect}
+      plans={t.plans}
+      clock={UTC_CLOCK}
+      lang={null}
+    />,
+  );
 }
 
 /** Seconds between the waiting page's checks (its `Refresh` header, guest M-Pesa routes). */
 export const WAIT_REFRESH_SECONDS = 3;
 
+/** The waiting page's own address (its Refresh header and its "check now" link), with the carried language. */
+export const waitingHref = (token: string, paymentId: number, carried: string | null = null) =>
+  `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}${carried ? `&lang=${carried}` : ""}`;
+
 /** While the guest's phone shows the M-Pesa prompt: the page that checks until the payment ends. */
-export function waitingPage(networkName: string, token: string, paymentId: number, purchase: WaitingPurchase): string {
-  const checkHref = `/connect/mpesa/wait?token=${encodeURIComponent(token)}&payment=${paymentId}`;
-  const backHref = `/connect?token=${encodeURIComponent(token)}`;
-  return page(
-    "Check your phone",
-    <WaitingCard networkName={networkName} checkHref={checkHref} backHref={backHref} purchase={purchase}>
+export function waitingPage(networkName: string, token: string, paymentId: number, purchase: WaitingPurchase, look: Look = PLAIN): string {
+  const { t, carried } = look.speech;
+  const checkHref = waitingHref(token, paymentId, carried);
+  const backHref = withLang(`/connect?token=${encodeURIComponent(token)}`, carried);
+  return page(t.waiting.title, look, (heading) => (
+    <WaitingCard
+      networkName={networkName}
+      checkHref={checkHref}
+      backHref={backHref}
+      purchase={purchase}
+      text={t.waiting}
+      heading={heading}
+    >
       <WaitingActions action="/connect/mpesa/cancel" token={token} paymentId={paymentId} />
-    </WaitingCard>,
-  );
+    </WaitingCard>
+  ));
 }
 
 /** The payment did not go through: why, in plain words, and the way back. */
-export function paymentFailedPage(networkName: string | null, token: string, message: string): string {
-  const retryHref = `/connect?token=${encodeURIComponent(token)}`;
-  return page("Payment not completed", <PaymentFailedCard networkName={networkName} message={message} retryHref={retryHref} />);
+export function paymentFailedPage(networkName: string | null, token: string, message: string, look: Look = PLAIN): string {
+  const { t, lang, carried } = look.speech;
+  const retryHref = withLang(`/connect?token=${encodeURIComponent(token)}`, carried);
+  return page(t.failed.title, look, (heading) => (
+    <PaymentFailedCard networkName={networkName} message={say(lang, message)} retryHref={retryHref} text={t.failed} heading={heading} />
+  ));
 }
 
 /**
  * Where a guest lands when neither the access point, the network nor the gateway names a page.
  * `extra`: markup shown under the card (the survey offer, written with ./html until it is a component).
  */
-export function onlinePage(view: GuestView | null, sessionEndsAt: number | null, extra: Html | null = null): string {
+export function onlinePage(view: GuestView | null, sessionEndsAt: number | null, extra: Html | null = null, look: Look = PLAIN): string {
+  const t = look.speech.t;
   return page(
-    "You are online",
-    <>
-      <OnlineCard networkName={view ? view.network.name : null} sessionEndsAt={sessionEndsAt} />
-      {extra ? <div dangerouslySetInnerHTML={{ __html: extra.text }} /> : null}
-    </>,
+    t.online.title,
+    look,
+    (heading) => (
+      <OnlineCard
+        networkName={view ? view.network.name : null}
+        sessionEndsAt={sessionEndsAt}
+        clock={look.clock}
+        text={t.online}
+        plans={t.plans}
+        heading={heading}
+      />
+    ),
+    extra,
   );
 }
 
@@ -129,10 +260,10 @@ export function changeNumberPage(
   plan: { id: number; name: string; amount: number },
   phone: string,
   error: string | null = null,
+  look: Look = PLAIN,
 ): string {
-  const backHref = `/connect?token=${encodeURIComponent(token)}`;
-  return page(
-    "Pay with another number",
+  const backHref = withLang(`/connect?token=${encodeURIComponent(token)}`, look.speech.carried);
+  return page("Pay with another number", look, () => (
     <ChangeNumberCard
       networkName={networkName}
       action="/connect/mpesa"
@@ -141,21 +272,20 @@ export function changeNumberPage(
       phone={phone}
       error={error}
       backHref={backHref}
-    />,
-  );
+    />
+  ));
 }
 
 /** A throttled guest (status 429, decision 0078): why, when to try again, and the way back to the connect page. */
-export function tooManyAttemptsPage(networkName: string | null, token: string | null, message: string): string {
-  const backHref = token ? `/connect?token=${encodeURIComponent(token)}` : null;
-  return page(
-    "Too many attempts",
+export function tooManyAttemptsPage(networkName: string | null, token: string | null, message: string, look: Look = PLAIN): string {
+  const backHref = token ? withLang(`/connect?token=${encodeURIComponent(token)}`, look.speech.carried) : null;
+  return page("Too many attempts", look, () => (
     <TooManyAttemptsCard
       networkName={networkName}
       title="Too many attempts"
       message={message}
       backHref={backHref}
       backLabel="Back to the Wi-Fi page"
-    />,
-  );
+    />
+  ));
 }

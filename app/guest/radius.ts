@@ -11,16 +11,17 @@ import { publicOrigin } from "~/services/email.server";
 import { gatewayFor } from "~/services/portal/gateways/index.server";
 import { httpUrl } from "~/services/portal/gateways/params";
 import { mikrotikLoginHtml } from "~/services/portal/gateways/mikrotik.server";
-import { plausibleToken } from "~/services/portal/connect.server";
+import { CONNECT_MESSAGES, plausibleToken } from "~/services/portal/connect.server";
 import { networkByPortalKey } from "~/services/portal/network.server";
 import { connectionForLogin } from "~/services/radius/grant.server";
 import { readAttributes } from "~/services/radius/attributes";
 import { radiusRecord, applyRadiusAccounting } from "~/services/radius/accounting.server";
-import { authenticateLogin, authorizeLogin } from "~/services/radius/authorize.server";
-import { nasById, nasIdOf, nasShortname, radiusClientByAddress } from "~/services/radius/clients.server";
+import { authenticateLogin, authorizeLogin, RADIUS_MESSAGES, type RadiusReply } from "~/services/radius/authorize.server";
+import { nasById, nasIdOf, nasShortname, radiusClientByAddress, type Nas } from "~/services/radius/clients.server";
 import { LOGIN_CSP, radiusPassword, radiusUsername } from "~/services/radius/login.server";
-import { loginPage, messagePage } from "./pages";
+import { loginPage, messagePage, plainLook } from "./pages";
 import { sendJson, sendPage, sendText, text, type GuestHandler, type GuestInput } from "./http";
+import { isGuestLanguage, say, speechFor, withLang } from "./i18n";
 
 /** FreeRADIUS proves itself with the shared secret; without one configured, RADIUS is off (503). */
 function freeradiusOnly(handler: GuestHandler): GuestHandler {
@@ -58,12 +59,22 @@ export const radiusClient = freeradiusOnly(async (_req, res, { query }) => {
   });
 });
 
+/**
+ * A Reply-Message (the gateway shows it to the guest, e.g. MikroTik's $(error)) in the network's
+ * language: no guest's browser takes part in a RADIUS exchange, so the operator's default decides.
+ */
+function inNetworkLanguage(nas: Nas, reply: RadiusReply): RadiusReply {
+  const message = reply["reply:Reply-Message"];
+  if (typeof message !== "string" || !isGuestLanguage(nas.language)) return reply;
+  return { ...reply, "reply:Reply-Message": say(nas.language, message) };
+}
+
 export const radiusAuthorize = freeradiusOnly(async (_req, res, input) => {
   const nas = await nasOf(input);
   const attributes = readAttributes(input.body);
   if (!nas || !attributes)
     return sendJson(res, 400, { error: { message: nas ? "The body is not FreeRADIUS's attribute JSON." : "Unknown NAS." } });
-  sendJson(res, 200, await authorizeLogin(nas, attributes));
+  sendJson(res, 200, inNetworkLanguage(nas, await authorizeLogin(nas, attributes)));
 });
 
 const noContent = (res: ServerResponse) => {
@@ -76,7 +87,7 @@ export const radiusAuthenticate = freeradiusOnly(async (_req, res, input) => {
   const attributes = readAttributes(input.body);
   if (!nas || !attributes) return sendJson(res, 400, { error: { message: "Bad request." } });
   if (await authenticateLogin(nas, attributes)) return noContent(res);
-  sendJson(res, 401, { "reply:Reply-Message": "This login is not valid. Reconnect to WiFi for a new connection session." });
+  sendJson(res, 401, inNetworkLanguage(nas, { "reply:Reply-Message": RADIUS_MESSAGES.invalid }));
 });
 
 export const radiusAccounting = freeradiusOnly(async (_req, res, input) => {
@@ -97,9 +108,12 @@ export const radiusAccounting = freeradiusOnly(async (_req, res, input) => {
 });
 
 /** GET /hotspot/mikrotik/{portalKey}/login.html: the file an operator uploads to the router. */
-export async function mikrotikLoginFile(_req: IncomingMessage, res: ServerResponse, { params }: GuestInput): Promise<void> {
+export async function mikrotikLoginFile(req: IncomingMessage, res: ServerResponse, { params }: GuestInput): Promise<void> {
   const network = await networkByPortalKey(params.portalKey!);
-  if (!network) return sendPage(res, 404, messagePage("Not found", ["This Wi-Fi network is not set up in Mlango."]));
+  if (!network) {
+    const speech = speechFor(req, null);
+    return sendPage(res, 404, messagePage(speech.t.pages.notFound, [speech.t.pages.networkUnknown], undefined, plainLook(speech)));
+  }
   // A file for the router, not a page: should a browser open it from our origin anyway, it runs nothing.
   sendText(res, 200, "text/html; charset=utf-8", mikrotikLoginHtml(`${publicOrigin()}/hotspot/mikrotik/${network.portalKey}`), {
     "Content-Disposition": 'attachment; filename="login.html"',
@@ -110,10 +124,17 @@ export async function mikrotikLoginFile(_req: IncomingMessage, res: ServerRespon
 }
 
 /** The grant of a RADIUS make: the guest's browser posts the connection's one-time credentials to the gateway. */
-export async function radiusLoginPage(make: string, res: ServerResponse, { params, query }: GuestInput): Promise<void> {
+export async function radiusLoginPage(
+  make: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { params, query }: GuestInput,
+): Promise<void> {
   const adapter = gatewayFor(make);
   const token = text(query.token) ?? "";
   const network = plausibleToken(token) ? await networkByPortalKey(params.portalKey!) : null;
+  const speech = speechFor(req, network?.language, query);
+  const t = speech.t;
   const row = network ? await connectionForLogin(token, network.organizationId) : undefined;
   const context = JSON.parse(row?.gateway_context ?? "{}") as Record<string, string>;
   if (
@@ -126,21 +147,18 @@ export async function radiusLoginPage(make: string, res: ServerResponse, { param
     return sendPage(
       res,
       404,
-      messagePage("Get connected to WiFi", ["This connection link is not valid.", "Reconnect to WiFi for a new connection session"]),
+      messagePage(t.connect.title, [CONNECT_MESSAGES.unknown, CONNECT_MESSAGES.reconnect], undefined, plainLook(speech)),
     );
   }
   if (row.authorized_at === null || row.ended_at !== null) {
     return sendPage(
       res,
       409,
-      messagePage(
-        "Get connected to WiFi",
-        ["This connection is not authorized (any more).", "Reconnect to WiFi for a new connection session"],
-        network.name,
-      ),
+      messagePage(t.connect.title, [t.pages.notAuthorized, CONNECT_MESSAGES.reconnect], network.name, plainLook(speech)),
     );
   }
-  const successUrl = httpUrl(text(query.continue)) ?? `${publicOrigin()}/connect/online?token=${encodeURIComponent(token)}`;
+  const successUrl =
+    httpUrl(text(query.continue)) ?? withLang(`${publicOrigin()}/connect/online?token=${encodeURIComponent(token)}`, speech.carried);
   const form = adapter.loginForm(
     context,
     { username: radiusUsername(Number(row.id)), password: radiusPassword(Number(row.id), row.token!) },

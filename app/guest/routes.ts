@@ -11,7 +11,8 @@ import { acceptAccounting, listRevocations } from "./accounting";
 import { adBanner, adClick } from "./ads";
 import { captiveApi, venueInfo } from "./captive";
 import { clickThrough, connectAsJson, connectionAsJson, showConnectPage, showOnlinePage, submitConnectForm } from "./connect";
-import { tryAgainPage } from "./connect-page";
+import { plainLook, tryAgainPage } from "./connect-page";
+import { speechFor } from "./i18n";
 import { enterByForm, enterByRedirect, isRadiusMake } from "./entry";
 import { logPortalError, sendGuestPage, sendJson, sendPage, TRY_AGAIN, type GuestHandler, type GuestInput } from "./http";
 import {
@@ -74,10 +75,12 @@ export interface GuestRequest {
 }
 
 function refusal(answers: Answers) {
-  return (_req: IncomingMessage, res: ServerResponse, status: number, message: string) => {
+  return (req: IncomingMessage, res: ServerResponse, status: number, message: string) => {
     if (res.headersSent) return void res.end();
     if (answers === "json") return sendJson(res, status, { error: { message } });
-    sendPage(res, status, messagePage(status === 414 ? "Request too long" : "Bad request", [message]));
+    const speech = speechFor(req, null);
+    const title = status === 414 ? speech.t.pages.tooLong : speech.t.pages.badRequest;
+    sendPage(res, status, messagePage(title, [message], undefined, plainLook(speech)));
   };
 }
 
@@ -86,12 +89,12 @@ function failed(req: IncomingMessage, res: ServerResponse, answers: Answers, err
   logPortalError(req.url ?? "", error);
   if (res.headersSent) return void res.destroy();
   if (answers === "json") return sendJson(res, 503, { error: { message: TRY_AGAIN } });
-  sendGuestPage(res, tryAgainPage());
+  sendGuestPage(res, tryAgainPage(speechFor(req, null)));
 }
 
 /** GET /hotspot/{make}/{key}/login: a RADIUS make's grant page; for the other makes, a gateway entry like any other path. */
 const loginOrEntry: GuestHandler = (req, res, input) =>
-  isRadiusMake(input.params.make) ? radiusLoginPage(input.params.make!, res, input) : enterByRedirect(req, res, input);
+  isRadiusMake(input.params.make) ? radiusLoginPage(input.params.make!, req, res, input) : enterByRedirect(req, res, input);
 
 export function guestRoutes(): { find(method: string, url: string): GuestRequest | null } {
   // Express matched "/connect/" as "/connect", and any length of path segment (Node caps the request line).

@@ -8,18 +8,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OAuthProviderName } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type GuestView } from "~/services/portal/connect.server";
-import { messagePage, PROVIDER_LABELS, refusalPage, refusalStatus } from "./pages";
+import { messagePage } from "./pages";
 import { authorizationUrl, guestDetails, loadSocialClient, openState, socialProvider } from "~/services/portal/social.server";
-import { sendConnectPage } from "./connect-page";
-import { redirect, sendPage, text, type GuestInput } from "./http";
-
-const NOT_OFFERED = "This way of signing in is not available on this network. Use another way to connect.";
-const BAD_STATE = "This sign-in link is not valid or has expired.";
-
-const failedMessage = (provider: OAuthProviderName) =>
-  `Sign-in with ${PROVIDER_LABELS[provider]} did not work. Try again or use another way to connect.`;
-const cancelledMessage = (provider: OAuthProviderName) =>
-  `Sign-in with ${PROVIDER_LABELS[provider]} was cancelled. Try again or use another way to connect.`;
+import { plainLook, refusalFor, sendConnectPage, speechOf } from "./connect-page";
+import { redirect, sendGuestPage, sendPage, text, type GuestInput } from "./http";
+import type { Speech } from "./i18n";
 
 function logFailure(provider: OAuthProviderName, view: GuestView, step: string, error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
@@ -36,61 +29,70 @@ function logFailure(provider: OAuthProviderName, view: GuestView, step: string, 
 }
 
 /** The connect page again, with what went wrong above the ways to connect. */
-const connectAgain = (res: ServerResponse, status: number, view: GuestView, token: string, message: string) =>
-  sendConnectPage(res, status, view, token, { message });
+const connectAgain = (res: ServerResponse, status: number, view: GuestView, token: string, speech: Speech, message: string) =>
+  sendConnectPage(res, status, view, token, speech, { message });
 
 /** The provider's stand-in (OAUTH_PROVIDER_URL), read from the environment as parsed at boot. */
 const standIn = () => getEnv().OAUTH_PROVIDER_URL;
 
 /** GET /splash/{provider}/login?token=…: off to the provider. */
-export async function startSocialSignIn(_req: IncomingMessage, res: ServerResponse, { params, query }: GuestInput): Promise<void> {
+export async function startSocialSignIn(req: IncomingMessage, res: ServerResponse, { params, query }: GuestInput): Promise<void> {
   const token = text(query.token);
   const view = await loadGuestView(token);
-  if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
+  const speech = speechOf(req, view, query);
+  const t = speech.t.social;
+  if (!view || view.state !== "form") return sendGuestPage(res, await refusalFor(view, token, speech));
   const provider = socialProvider(params.provider);
-  if (!provider || !view.providers.includes(provider)) return connectAgain(res, 404, view, token!, NOT_OFFERED);
+  if (!provider || !view.providers.includes(provider)) return connectAgain(res, 404, view, token!, speech, t.notOffered);
   let location: string;
   try {
     const client = await loadSocialClient(view.organizationId, provider, standIn());
-    if (!client) return connectAgain(res, 404, view, token!, NOT_OFFERED);
+    if (!client) return connectAgain(res, 404, view, token!, speech, t.notOffered);
     location = authorizationUrl(client, token!);
   } catch (error) {
     logFailure(provider, view, "login", error);
-    return connectAgain(res, 502, view, token!, failedMessage(provider));
+    return connectAgain(res, 502, view, token!, speech, t.failed(provider));
   }
   redirect(res, 302, location);
 }
 
 /** GET /splash/{provider}/callback?state&code: back from the provider. */
-export async function finishSocialSignIn(_req: IncomingMessage, res: ServerResponse, { params, query }: GuestInput): Promise<void> {
+// The provider's redirect carries no `lang` of ours: back from it, the guest's browser and the network's default choose.
+export async function finishSocialSignIn(req: IncomingMessage, res: ServerResponse, { params, query }: GuestInput): Promise<void> {
   const provider = socialProvider(params.provider);
   const flow = provider ? openState(query.state, provider) : null;
-  if (!provider || !flow) return sendPage(res, 400, messagePage("Get connected to WiFi", [BAD_STATE, CONNECT_MESSAGES.reconnect]));
+  if (!provider || !flow) {
+    const speech = speechOf(req, null);
+    const page = messagePage(speech.t.connect.title, [speech.t.social.badState, CONNECT_MESSAGES.reconnect], undefined, plainLook(speech));
+    return sendPage(res, 400, page);
+  }
   const { token } = flow;
   const view = await loadGuestView(token);
-  if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
+  const speech = speechOf(req, view);
+  const t = speech.t.social;
+  if (!view || view.state !== "form") return sendGuestPage(res, await refusalFor(view, token, speech));
 
   const error = text(query.error);
-  if (error === "access_denied") return connectAgain(res, 200, view, token, cancelledMessage(provider));
+  if (error === "access_denied") return connectAgain(res, 200, view, token, speech, t.cancelled(provider));
   const code = text(query.code);
   if (error || !code) {
     logFailure(provider, view, "authorize", error?.slice(0, 100) ?? "no code");
-    return connectAgain(res, 502, view, token, failedMessage(provider));
+    return connectAgain(res, 502, view, token, speech, t.failed(provider));
   }
 
   let details: Awaited<ReturnType<typeof guestDetails>>;
   try {
     const client = await loadSocialClient(view.organizationId, provider, standIn());
-    if (!client) return connectAgain(res, 404, view, token, NOT_OFFERED);
+    if (!client) return connectAgain(res, 404, view, token, speech, t.notOffered);
     details = await guestDetails(client, code, flow.verifier);
   } catch (failure) {
     logFailure(provider, view, "callback", failure);
-    return connectAgain(res, 502, view, token, failedMessage(provider));
+    return connectAgain(res, 502, view, token, speech, t.failed(provider));
   }
 
   const outcome = await authorizeGuest({ token, mode: provider, details });
   if (outcome.ok) return redirect(res, 303, outcome.redirect);
   const after = await loadGuestView(token);
-  if (after?.state === "form") return connectAgain(res, outcome.status, after, token, outcome.message);
-  sendPage(res, outcome.status, refusalPage(after, outcome.message));
+  if (after?.state === "form") return connectAgain(res, outcome.status, after, token, speech, outcome.message);
+  sendGuestPage(res, { ...(await refusalFor(after, token, speech, outcome.message)), status: outcome.status });
 }

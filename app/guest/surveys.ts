@@ -5,6 +5,8 @@ import { MAX_OPTIONS } from "~/lib/schemas/surveys";
 import { messagePage } from "./pages";
 import { answerSurvey, GUEST_SURVEY_MESSAGES } from "~/services/surveys/guest.server";
 import { note, online, surveyBlock } from "./survey-page";
+import { loadGuestView } from "~/services/portal/connect.server";
+import { plainLook, speechOf } from "./connect-page";
 import { sendPage, text, type GuestInput } from "./http";
 
 /**
@@ -13,16 +15,20 @@ import { sendPage, text, type GuestInput } from "./http";
  */
 export const SURVEY_FORM = { limit: 128 * 1024, parameterLimit: 50 * (MAX_OPTIONS + 1) + 10 };
 
-export async function answerGuestSurvey(_req: IncomingMessage, res: ServerResponse, input: GuestInput): Promise<void> {
+const send = (res: ServerResponse, status: number, page: { html: string; csp: string }) => sendPage(res, status, page.html, page.csp);
+
+export async function answerGuestSurvey(req: IncomingMessage, res: ServerResponse, input: GuestInput): Promise<void> {
   const body = (input.body && typeof input.body === "object" ? input.body : {}) as Record<string, unknown>;
   const token = text(body.token) ?? "";
   const outcome = await answerSurvey({ token, surveyId: body.survey_id, intent: body.intent, body });
+  const view = await loadGuestView(token, { plans: false });
+  const speech = speechOf(req, view, body, input.query);
   if (outcome.ok) {
     const message = outcome.status === "answered" ? GUEST_SURVEY_MESSAGES.thanks : GUEST_SURVEY_MESSAGES.skipped;
-    return sendPage(res, 200, await online(token, note(message)));
+    return send(res, 200, await online(view, token, note(message, "ok", speech), speech));
   }
-  if ("survey" in outcome) return sendPage(res, 422, await online(token, surveyBlock(outcome.survey, token, outcome)));
+  if ("survey" in outcome) return send(res, 422, await online(view, token, surveyBlock(outcome.survey, token, outcome, speech), speech));
   if (outcome.status === 404 && outcome.message === GUEST_SURVEY_MESSAGES.unknownLink)
-    return sendPage(res, 404, messagePage("Survey", [outcome.message]));
-  sendPage(res, outcome.status, await online(token, note(outcome.message, outcome.status === 409 ? "ok" : "error")));
+    return sendPage(res, 404, messagePage(speech.t.pages.survey, [outcome.message], undefined, plainLook(speech)));
+  send(res, outcome.status, await online(view, token, note(outcome.message, outcome.status === 409 ? "ok" : "error", speech), speech));
 }

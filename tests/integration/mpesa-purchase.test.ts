@@ -280,8 +280,9 @@ describe("buying a plan with M-Pesa", () => {
     const token = await visit(w);
     const before = fake.stkRequests.length;
     for (const [planId, phone, field, message] of [
-      [w.planId, "0202 123456", "phone_number", MPESA_MESSAGES.phone],
-      [w.planId, "", "phone_number", MPESA_MESSAGES.phone],
+      // The M-Pesa form's phone field has its own id (the sign-up form has a phone_number field too).
+      [w.planId, "0202 123456", "mpesa_phone_number", MPESA_MESSAGES.phone],
+      [w.planId, "", "mpesa_phone_number", MPESA_MESSAGES.phone],
       [other.planId, nextPhone(), "plan_id", MPESA_MESSAGES.notSold],
       ["", nextPhone(), "plan_id", MPESA_MESSAGES.plan],
       ["abc", nextPhone(), "plan_id", MPESA_MESSAGES.plan],

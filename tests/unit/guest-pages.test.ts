@@ -2,7 +2,17 @@
 // script, every guest- or operator-typed value escaped, the connect page small, and the same card
 // inside an operator's splash frame.
 import { describe, expect, it } from "vitest";
-import { connectPage, loginPage, messagePage, onlinePage, previewCard, refusalPage, refusalStatus, waitingPage } from "~/guest/pages";
+import {
+  connectPage,
+  loginPage,
+  messagePage,
+  onlinePage,
+  PLAIN,
+  previewCard,
+  refusalPage,
+  refusalStatus,
+  waitingPage,
+} from "~/guest/pages";
 import { html } from "~/guest/html";
 import type { GuestView } from "~/services/portal/connect.server";
 
@@ -18,7 +28,9 @@ const view = (over: Partial<GuestView> = {}): GuestView => ({
     privacyUrl: null,
     guestSignup: true,
     organizationName: "Java & Co's",
+    language: "en",
   },
+  clock: { timeZone: "UTC", offsetMs: 0 },
   customer: { firstName: null, middleName: null, lastName: null, emailAddress: null, phoneNumber: null },
   needsSignup: true,
   providers: ["google"],
@@ -69,14 +81,14 @@ describe("the connect page", () => {
       height: 16,
       description: null,
     };
-    expect(connectPage(view(), "t", {}, null, banner)).toContain(
+    expect(connectPage(view(), "t", {}, PLAIN, banner)).toContain(
       '<p class="ad" style="margin:0 0 1rem;text-align:center"><a href="/ads/click/9?token=t" data-banner="9"><img src="/assets/ads/1/banner-0123456789abcdef.gif" width="32" height="16" alt="Advertisement" style="max-width:100%;height:auto;border-radius:.5rem"/></a><br/><small>Sponsored</small></p>',
     );
   });
 
   it("goes inside an operator's frame as the same card, with a second-level heading", () => {
     const frame = { before: '<!doctype html><html><body><h1>Karibu</h1><div class="mlango-form">', after: "</div></body></html>" };
-    const page = connectPage(view({ needsSignup: false }), "t", {}, frame);
+    const page = connectPage(view({ needsSignup: false }), "t", {}, { ...PLAIN, frame });
     expect(page.startsWith(frame.before + '<p class="venue">')).toBe(true);
     expect(page.endsWith("Continue with Google</a>" + frame.after)).toBe(true);
     expect(page).toContain('<p class="venue">Java &lt;House&gt;</p><h2>Get connected to WiFi</h2>');

@@ -5,7 +5,8 @@ import type { FreeEvery, OAuthProviderName } from "~/db/schema";
 import { PHONE_PREFIX } from "~/lib/schemas/portal";
 import type { GuestBanner } from "~/lib/ads";
 import { AdBanner } from "./ad-banner";
-import type { ConnectText } from "./connect-text";
+import type { OrgClock } from "~/lib/time-zone";
+import type { ConnectText, PlanWords } from "./connect-text";
 import { GuestAlert } from "./guest-alert";
 import { clockText, freePlanText, planSummary, type PlanLimits } from "./plan-text";
 
@@ -41,9 +42,15 @@ export interface ConnectCardProps {
   heading: "h1" | "h2";
   banner: GuestBanner | null;
   text: ConnectText;
+  plans: PlanWords;
+  /** The organisation's clock: the held plan's end is shown on it. */
+  clock: OrgClock;
+  /** The language the guest chose on the page (en, sw), carried by every form and link; null: none chosen. */
+  lang: string | null;
 }
 
 function Field({
+  id,
   name,
   label,
   type,
@@ -52,6 +59,8 @@ function Field({
   value = "",
   inputMode,
 }: {
+  /** Unique on the page, and the key of the field's values and errors in `state`; the name is what the form posts. */
+  id?: string;
   name: string;
   label: string;
   type: string;
@@ -60,23 +69,24 @@ function Field({
   value?: string;
   inputMode?: "email" | "tel";
 }) {
-  const errors = state.errors?.[name];
-  const raw = state.values?.[name];
+  const key = id ?? name;
+  const errors = state.errors?.[key];
+  const raw = state.values?.[key];
   return (
     <>
-      <label htmlFor={name}>{label}</label>
+      <label htmlFor={key}>{label}</label>
       <input
-        id={name}
+        id={key}
         name={name}
         type={type}
         defaultValue={typeof raw === "string" ? raw : value}
         autoComplete={autoComplete}
         inputMode={inputMode}
         aria-invalid={errors ? "true" : undefined}
-        aria-describedby={errors ? `${name}-error` : undefined}
+        aria-describedby={errors ? `${key}-error` : undefined}
       />
       {errors ? (
-        <p className="err" id={`${name}-error`}>
+        <p className="err" id={`${key}-error`}>
           {errors[0]}
         </p>
       ) : null}
@@ -84,29 +94,38 @@ function Field({
   );
 }
 
-const Token = ({ token }: { token: string }) => <input type="hidden" name="token" value={token} />;
+/** The token, and the chosen language when there is one: every form carries both. */
+const Token = ({ token, lang }: { token: string; lang: string | null }) => (
+  <>
+    <input type="hidden" name="token" value={token} />
+    {lang ? <input type="hidden" name="lang" value={lang} /> : null}
+  </>
+);
 
 function Consent({ view, text }: { view: ConnectView; text: ConnectText }) {
   const { termsUrl, privacyUrl, organizationName } = view.network;
+  const [before, between, after] = text.accept(organizationName);
   return (
     <p className="or">
       <small>
-        {text.acceptPrefix}
-        {text.possessive(organizationName)}
+        {before}
         {termsUrl ? <a href={termsUrl}>{text.termsOfUse}</a> : text.termsOfUse}
-        {text.and}
-        {privacyUrl ? <a href={privacyUrl}>{text.privacyNotice}</a> : text.privacyNotice}.
+        {between}
+        {privacyUrl ? <a href={privacyUrl}>{text.privacyNotice}</a> : text.privacyNotice}
+        {after}
       </small>
     </p>
   );
 }
 
-function SignupForm({ view, token, state, text }: Omit<ConnectCardProps, "heading" | "banner">) {
+type FormProps = Pick<ConnectCardProps, "view" | "token" | "state" | "text" | "plans" | "clock" | "lang">;
+
+function SignupForm({ view, token, state, text, lang }: FormProps) {
   const c = view.customer;
   const optIn = state.values?.marketing_opt_in;
   return (
     <form method="post" action="/connect" noValidate>
-      <Token token={token} />
+      <Token token={token} lang={lang} />
       <input type="hidden" name="mode" value="SIGNUP" />
       {c.firstName ? null : (
         <>
@@ -131,11 +150,11 @@ function SignupForm({ view, token, state, text }: Omit<ConnectCardProps, "headin
   );
 }
 
-function ClickThroughForm({ view, token, text }: { view: ConnectView; token: string; text: ConnectText }) {
+function ClickThroughForm({ view, token, text, lang }: FormProps) {
   return (
     <>
       <form method="post" action="/connect">
-        <Token token={token} />
+        <Token token={token} lang={lang} />
         <input type="hidden" name="mode" value="CLICK_THROUGH" />
         <button type="submit">{text.connect}</button>
       </form>
@@ -144,17 +163,17 @@ function ClickThroughForm({ view, token, text }: { view: ConnectView; token: str
   );
 }
 
-function HeldPlanForm({ held, token, text }: { held: NonNullable<ConnectView["held"]>; token: string; text: ConnectText }) {
+function HeldPlanForm({ held, token, text, plans, clock, lang }: FormProps & { held: NonNullable<ConnectView["held"]> }) {
   const [before, middle, after] = text.heldPlan;
   return (
     <form method="post" action="/connect" className="plan">
-      <Token token={token} />
+      <Token token={token} lang={lang} />
       <input type="hidden" name="mode" value="SUBSCRIPTION" />
       <p>
         {before}
         <b>{held.planName}</b>
         {middle}
-        {clockText(held.expiresOn)}
+        {clockText(held.expiresOn, clock, plans)}
         {after}
       </p>
       <button type="submit">{text.continueWithPlan}</button>
@@ -162,10 +181,10 @@ function HeldPlanForm({ held, token, text }: { held: NonNullable<ConnectView["he
   );
 }
 
-function VoucherForm({ token, state, text }: { token: string; state: FormState; text: ConnectText }) {
+function VoucherForm({ token, state, text, lang }: FormProps) {
   return (
     <form method="post" action="/connect" className="voucher" noValidate>
-      <Token token={token} />
+      <Token token={token} lang={lang} />
       <input type="hidden" name="mode" value="VOUCHER" />
       <Field name="voucher_code" label={text.voucherCode} type="text" state={state} autoComplete="off" />
       <button type="submit" className="alt">
@@ -176,14 +195,14 @@ function VoucherForm({ token, state, text }: { token: string; state: FormState; 
 }
 
 /** The plans for sale: one choice each, the phone to pay from, and Pay with M-Pesa. */
-function MpesaForm({ view, token, state, text }: Omit<ConnectCardProps, "heading" | "banner">) {
+function MpesaForm({ view, token, state, text, plans, lang }: FormProps) {
   const only = view.plansForSale.length === 1;
   const chosen = state.values?.plan_id;
   const planError = state.errors?.plan_id?.[0];
   const phone = view.customer.phoneNumber?.startsWith("+254") ? `0${view.customer.phoneNumber.slice(4)}` : PHONE_PREFIX;
   return (
     <form method="post" action="/connect/mpesa" noValidate>
-      <Token token={token} />
+      <Token token={token} lang={lang} />
       <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
         <legend style={{ fontWeight: 600 }}>{text.buyWithMpesa}</legend>
         {view.plansForSale.map((p) => (
@@ -192,7 +211,7 @@ function MpesaForm({ view, token, state, text }: Omit<ConnectCardProps, "heading
             <span>
               <b>{p.name}</b> — {text.currency} {p.price}
               <br />
-              <small>{planSummary(p)}</small>
+              <small>{planSummary(p, plans)}</small>
             </span>
           </label>
         ))}
@@ -202,7 +221,16 @@ function MpesaForm({ view, token, state, text }: Omit<ConnectCardProps, "heading
           </p>
         ) : null}
       </fieldset>
-      <Field name="phone_number" label={text.mpesaPhone} type="tel" state={state} autoComplete="tel" value={phone} inputMode="tel" />
+      <Field
+        id="mpesa_phone_number"
+        name="phone_number"
+        label={text.mpesaPhone}
+        type="tel"
+        state={state}
+        autoComplete="tel"
+        value={phone}
+        inputMode="tel"
+      />
       <button type="submit">{text.payWithMpesa}</button>
       <p className="or">
         <small>{text.mpesaPrompt}</small>
@@ -213,9 +241,10 @@ function MpesaForm({ view, token, state, text }: Omit<ConnectCardProps, "heading
 
 const Or = ({ text }: { text: ConnectText }) => <p className="or">{text.or}</p>;
 
-export function ConnectCard({ view, token, state, heading: Heading, banner, text }: ConnectCardProps) {
+export function ConnectCard(props: ConnectCardProps) {
+  const { view, token, state, heading: Heading, banner, text, plans, lang } = props;
   const socials = view.providers.map((p) => (
-    <a key={p} className="btn alt" href={`/splash/${p}/login?token=${encodeURIComponent(token)}`}>
+    <a key={p} className="btn alt" href={`/splash/${p}/login?token=${encodeURIComponent(token)}${lang ? `&lang=${lang}` : ""}`}>
       {text.continueWith(p)}
     </a>
   ));
@@ -225,23 +254,19 @@ export function ConnectCard({ view, token, state, heading: Heading, banner, text
       <Heading>{text.title}</Heading>
       {state.message ? <GuestAlert messages={[state.message]} /> : null}
       {banner ? <AdBanner banner={banner} text={text} /> : null}
-      {view.held ? <HeldPlanForm held={view.held} token={token} text={text} /> : null}
-      {view.freePlan ? <p className="plan">{freePlanText(view.freePlan)}</p> : null}
-      {view.needsSignup ? (
-        <SignupForm view={view} token={token} state={state} text={text} />
-      ) : (
-        <ClickThroughForm view={view} token={token} text={text} />
-      )}
+      {view.held ? <HeldPlanForm {...props} held={view.held} /> : null}
+      {view.freePlan ? <p className="plan">{freePlanText(view.freePlan, plans)}</p> : null}
+      {view.needsSignup ? <SignupForm {...props} /> : <ClickThroughForm {...props} />}
       {view.vouchers ? (
         <>
           <Or text={text} />
-          <VoucherForm token={token} state={state} text={text} />
+          <VoucherForm {...props} />
         </>
       ) : null}
       {view.plansForSale.length ? (
         <>
           <Or text={text} />
-          <MpesaForm view={view} token={token} state={state} text={text} />
+          <MpesaForm {...props} />
         </>
       ) : null}
       {socials.length ? (

@@ -1,37 +1,71 @@
-// The connect form's words in one place, passed to the form as `text`: the catalogue another
-// language adds (issue 35) has this shape. The spec's English messages are word for word.
+// The shape of the words guest pages take as props (the catalogues, app/guest/i18n/, fill them in
+// each language; decision 0079). Components hold no words of their own.
 import type { OAuthProviderName } from "~/db/schema";
-import { PROVIDER_LABELS } from "~/lib/schemas/social-login";
 
-export const CONNECT_TEXT = {
-  title: "Get connected to WiFi",
-  firstName: "First name",
-  middleName: "Middle name (optional)",
-  lastName: "Last name",
-  email: "Email address",
-  phone: "Phone number",
-  marketingOptIn: (organization: string) =>
-    `Send me news and offers from ${organization} by SMS and e-mail (optional; you can stop them at any time).`,
-  connect: "Connect",
-  // "By connecting you accept {organisation}'s {terms of use} and {privacy notice}."
-  acceptPrefix: "By connecting you accept ",
-  possessive: (organization: string) => `${organization}'s `,
-  termsOfUse: "terms of use",
-  and: " and ",
-  privacyNotice: "privacy notice",
-  or: "or",
-  heldPlan: ["You have ", " on this device until ", "."] as const,
-  continueWithPlan: "Continue with my plan",
-  voucherCode: "Voucher code",
-  useVoucher: "Use voucher",
-  continueWith: (provider: OAuthProviderName) => `Continue with ${PROVIDER_LABELS[provider]}`,
-  buyWithMpesa: "Buy a plan with M-Pesa",
-  currency: "Kes",
-  mpesaPhone: "M-Pesa phone number",
-  payWithMpesa: "Pay with M-Pesa",
-  mpesaPrompt: "You will get a prompt on this phone to enter your M-Pesa PIN.",
-  sponsored: "Sponsored",
-  advertisement: "Advertisement",
-};
+export interface ConnectText {
+  title: string;
+  firstName: string;
+  middleName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  marketingOptIn: (organization: string) => string;
+  connect: string;
+  /** The words before the terms' link, between it and the privacy notice's, and after. */
+  accept: (organization: string) => [string, string, string];
+  termsOfUse: string;
+  privacyNotice: string;
+  or: string;
+  heldPlan: [string, string, string];
+  continueWithPlan: string;
+  voucherCode: string;
+  useVoucher: string;
+  continueWith: (provider: OAuthProviderName) => string;
+  buyWithMpesa: string;
+  currency: string;
+  mpesaPhone: string;
+  payWithMpesa: string;
+  mpesaPrompt: string;
+  sponsored: string;
+  advertisement: string;
+}
 
-export type ConnectText = typeof CONNECT_TEXT;
+/** Plans in words. */
+export interface PlanWords {
+  minutes: (n: number) => string;
+  hours: (n: number) => string;
+  days: (n: number) => string;
+  upTo: (size: string) => string;
+  unlimited: string;
+  within: (time: string) => string;
+  every: { day: string; week: string; validity: string };
+  free: (parts: string) => string;
+  months: string[];
+}
+
+export interface OnlineText {
+  title: string;
+  body: string;
+  until: (time: string) => string;
+  already: string;
+}
+
+export interface WaitingText {
+  title: string;
+  enterPin: (phone: string, amount: number, plan: string) => string;
+  checks: string;
+  checkNow: string;
+  back: string;
+}
+
+export interface FailedText {
+  title: string;
+  retry: string;
+}
+
+/** The other language's link on a page ("Kiswahili" on an English page). */
+export interface LanguageLink {
+  href: string;
+  lang: string;
+  name: string;
+}

@@ -1,5 +1,6 @@
 // The M-Pesa pages after Pay: waiting for the PIN, and a payment that did not go through.
 import type { ReactNode } from "react";
+import type { FailedText, WaitingText } from "./connect-text";
 import { GuestAlert, VenueName } from "./guest-alert";
 
 export interface WaitingPurchase {
@@ -20,6 +21,8 @@ export function WaitingCard({
   backHref,
   purchase,
   children,
+  text,
+  heading: Heading = "h1",
 }: {
   networkName: string;
   checkHref: string;
@@ -27,40 +30,48 @@ export function WaitingCard({
   purchase: WaitingPurchase;
   /** below the check link: what else the guest can do (change-of-mind.tsx) */
   children?: ReactNode;
+  text: WaitingText;
+  heading?: "h1" | "h2";
 }) {
   const phone = purchase.phone.startsWith("254") ? `0${purchase.phone.slice(3)}` : purchase.phone;
   return (
-    <div className="card" aria-live="polite">
+    <div aria-live="polite">
       <VenueName name={networkName} />
-      <h1>Check your phone</h1>
-      <GuestAlert
-        messages={[
-          `Enter your M-Pesa PIN on ${phone} to pay Kes ${purchase.amount} for ${purchase.planName}.`,
-          "This page checks by itself every few seconds; you will be connected as soon as the payment arrives.",
-        ]}
-        tone="ok"
-      />
+      <Heading>{text.title}</Heading>
+      <GuestAlert messages={[text.enterPin(phone, purchase.amount, purchase.planName), text.checks]} tone="ok" />
       <a className="btn alt" href={checkHref}>
-        I have paid — check now
+        {text.checkNow}
       </a>
       {children}
       <p className="or">
-        <a href={backHref}>Back to the Wi-Fi page</a>
+        <a href={backHref}>{text.back}</a>
       </p>
     </div>
   );
 }
 
 /** Why the payment did not go through, in plain words, and the way back. */
-export function PaymentFailedCard({ networkName, message, retryHref }: { networkName: string | null; message: string; retryHref: string }) {
+export function PaymentFailedCard({
+  networkName,
+  message,
+  retryHref,
+  text,
+  heading: Heading = "h1",
+}: {
+  networkName: string | null;
+  message: string;
+  retryHref: string;
+  text: FailedText;
+  heading?: "h1" | "h2";
+}) {
   return (
-    <div className="card">
+    <>
       <VenueName name={networkName} />
-      <h1>Payment not completed</h1>
+      <Heading>{text.title}</Heading>
       <GuestAlert messages={[message]} />
       <a className="btn" href={retryHref}>
-        Try again
+        {text.retry}
       </a>
-    </div>
+    </>
   );
 }

@@ -3,7 +3,12 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ui/confirm";
 import { ErrorList, Field, FormErrors, SelectField, SubmitButton } from "~/components/ui/field";
-import { FORGET_CERTIFICATE_QUESTION, gatewaySettingsSchema, SESSION_MINUTES_MAX } from "~/lib/schemas/gateway-settings";
+import {
+  FORGET_CERTIFICATE_QUESTION,
+  gatewaySettingsSchema,
+  GUEST_LANGUAGE_OPTIONS,
+  SESSION_MINUTES_MAX,
+} from "~/lib/schemas/gateway-settings";
 import type { Revocation } from "~/services/portal/gateways/types";
 import type { GatewaySettings as GatewaySettingsView } from "~/services/portal/settings.server";
 
@@ -103,6 +108,7 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
       unifi_username: settings.unifi_username ?? "",
       session_minutes: String(settings.session_minutes),
       guest_signup: settings.guest_signup ? "1" : "0",
+      guest_language: settings.guest_language,
       terms_url: settings.terms_url ?? "",
       privacy_url: settings.privacy_url ?? "",
       splash_page_id: settings.splash_page_id ? String(settings.splash_page_id) : "",
@@ -168,6 +174,15 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
         options={GUEST_SIGNUP_OPTIONS}
         errors={fields.guest_signup.errors}
       />
+      <SelectField
+        label="Guest page language"
+        selectProps={getSelectProps(fields.guest_language)}
+        options={GUEST_LANGUAGE_OPTIONS}
+        errors={fields.guest_language.errors}
+      />
+      <p className="-mt-3 mb-4 text-sm text-slate-600">
+        Used when a guest&apos;s phone asks for neither English nor Kiswahili; every guest page has a link to the other language.
+      </p>
       <SelectField
         label="Splash page"
         selectProps={getSelectProps(fields.splash_page_id)}

@@ -32,6 +32,7 @@ import * as demoSmsKey from "./2026-12-02-0039-demo-sms-key";
 import * as gatewayNonces from "./2026-12-02-0040-gateway-nonces";
 import * as gatewaySessions from "./2026-12-02-0041-gateway-sessions";
 import * as guestChangesAndCallbackHash from "./2026-12-02-0046-guest-changes-and-callback-hash";
+import * as networkLanguage from "./2026-12-02-0047-network-language";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-0040-gateway-nonces": gatewayNonces,
   "2026-12-02-0041-gateway-sessions": gatewaySessions,
   "2026-12-02-0046-guest-changes-and-callback-hash": guestChangesAndCallbackHash,
+  "2026-12-02-0047-network-language": networkLanguage,
 };

@@ -5,6 +5,13 @@ import { optionalUrl, VENUE_MESSAGES } from "./venues";
 // PUT /account/api/v1/venues/{id}/gateway). Secret fields are write-only: left empty they keep the
 // stored value, so the form never needs (and never gets) the secret to show it.
 
+/** The languages guest pages come in (app/guest/i18n). */
+export const GUEST_PAGE_LANGUAGES = ["en", "sw"] as const;
+export const GUEST_LANGUAGE_OPTIONS = [
+  { value: "en", label: "English" },
+  { value: "sw", label: "Kiswahili" },
+];
+
 export const GATEWAY_SETTINGS_MESSAGES = {
   secretLength: "The gateway secret must be 24 to 256 characters long.",
   secretCharacters: "The gateway secret may hold letters, digits and punctuation only, without spaces.",
@@ -22,6 +29,7 @@ export const GATEWAY_SETTINGS_MESSAGES = {
   sessionRequired: "Session length field is required.",
   sessionInvalid: "Enter the session length as whole minutes, from 1 to 43200 (30 days).",
   guestSignupInvalid: "Choose whether guests fill in the sign-up form or only click Connect.",
+  guestLanguageInvalid: "Choose English or Kiswahili.",
   splashPageInvalid: "Choose one of this organization's published splash pages, or the built-in page.",
 } as const;
 
@@ -102,6 +110,10 @@ const fields = z.object({
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: GATEWAY_SETTINGS_MESSAGES.guestSignupInvalid });
       return z.NEVER;
     }),
+  /** The guest pages' language when the guest's browser names neither (decision 0079); left out: unchanged. */
+  guest_language: z
+    .enum(GUEST_PAGE_LANGUAGES, { errorMap: () => ({ message: GATEWAY_SETTINGS_MESSAGES.guestLanguageInvalid }) })
+    .optional(),
   terms_url: optionalUrl(),
   privacy_url: optionalUrl(),
   /** The network's own splash page when no display rule applies; empty: the built-in page. */

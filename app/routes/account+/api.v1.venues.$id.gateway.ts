@@ -13,7 +13,7 @@ import { readScopedBody, requireQueryOrg } from "./__venues.server";
 //     non-secret fields and gateway_secret_set, opennds_faskey_set, unifi_password_set. Never a secret.
 // PUT /account/api/v1/venues/{id}/gateway (edit_networks), JSON or form: gateway_secret, opennds_faskey,
 //     clear_opennds_faskey, unifi_url, unifi_username, unifi_password, clear_unifi, session_minutes,
-//     guest_signup, terms_url, privacy_url → { data: { message, gateway } }. A field left out keeps its
+//     guest_signup, guest_language (en, sw), terms_url, privacy_url → { data: { message, gateway } }. A field left out keeps its
 //     value; an empty secret keeps the stored one, an empty other field clears it; 422 field errors.
 // The organisation is organization_id (query or body) or X-Organization-Id; a network of another
 // organisation, an unknown or a malformed id is a 404.

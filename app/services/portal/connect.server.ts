@@ -13,6 +13,7 @@ import { db } from "~/db/db.server";
 import { commaJoined, databaseNowMs, keyedLookup, retryDeadlocks, writeTogether } from "~/db/sql.server";
 import type { DB, FreeEvery, OAuthProviderName } from "~/db/schema";
 import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/portal";
+import type { OrgClock } from "~/lib/time-zone";
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { GatewayError, gatewayFor } from "./gateways/index.server";
@@ -51,7 +52,18 @@ export interface GuestView {
   connectionId: number;
   organizationId: number;
   authorizedAt: number | null;
-  network: { id: number; name: string; termsUrl: string | null; privacyUrl: string | null; guestSignup: boolean; organizationName: string };
+  network: {
+    id: number;
+    name: string;
+    termsUrl: string | null;
+    privacyUrl: string | null;
+    guestSignup: boolean;
+    organizationName: string;
+    /** The network's default language for its guest pages (en, sw; decision 0079). */
+    language: string;
+  };
+  /** The organisation's clock: times on guest pages are shown on it (decision 0023). */
+  clock: OrgClock;
   customer: {
     firstName: string | null;
     middleName: string | null;
@@ -124,6 +136,9 @@ const viewQuery = () =>
       "connections.access_point_id",
       "connections.device_id",
       "organizations.name as organization_name",
+      "organizations.time_zone",
+      "organizations.utc_offset_ms",
+      "venues.guest_language",
       "customers.first_name",
       "customers.middle_name",
       "customers.last_name",
@@ -201,7 +216,9 @@ export async function loadGuestView(
       privacyUrl: row.privacy_url,
       guestSignup,
       organizationName: row.organization_name,
+      language: row.guest_language,
     },
+    clock: { timeZone: row.time_zone, offsetMs: Number(row.utc_offset_ms) },
     customer: {
       firstName: row.first_name ?? null,
       middleName: row.middle_name ?? null,
@@ -270,6 +287,8 @@ export interface AuthorizeRequest {
   voucherCode?: string | null;
   /** mode MPESA: the subscription the guest's payment made Active. */
   subscriptionId?: number;
+  /** The language the guest chose on the page: the "You are online" page that follows keeps it. */
+  lang?: string | null;
   // Without `consent` (Connect button, social sign-in) the page said "By connecting you accept the
   // terms…": the terms are recorded as accepted, marketing is not asked.
 }
@@ -305,7 +324,8 @@ export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()
   }
   const network = await claimed.network;
   const adapter = claimed.gateway ? gatewayFor(claimed.gateway) : null;
-  const successUrl = claimed.successUrl ?? `${publicOrigin()}/connect/online?token=${encodeURIComponent(request.token)}`;
+  const lang = request.lang === "en" || request.lang === "sw" ? `&lang=${request.lang}` : "";
+  const successUrl = claimed.successUrl ?? `${publicOrigin()}/connect/online?token=${encodeURIComponent(request.token)}${lang}`;
   if (!adapter || !network) return { ok: true, redirect: successUrl };
   try {
     const redirect = await adapter.grant({

@@ -13,6 +13,8 @@ export interface PortalNetwork extends GatewayNetwork {
   guestSignup: boolean;
   termsUrl: string | null;
   privacyUrl: string | null;
+  /** The guest pages' default language (en, sw; decision 0079). */
+  language: string;
 }
 
 /** Portal keys are 24 URL-safe characters; anything else is not looked up. */
@@ -39,6 +41,7 @@ const networkQuery = () =>
       "venues.guest_signup",
       "venues.terms_url",
       "venues.privacy_url",
+      "venues.guest_language",
     ]);
 
 type NetworkRow = NonNullable<Awaited<ReturnType<ReturnType<typeof networkQuery>["executeTakeFirst"]>>>;
@@ -62,6 +65,7 @@ function toNetwork(row: NetworkRow): PortalNetwork {
     guestSignup: Number(row.guest_signup) === 1,
     termsUrl: row.terms_url,
     privacyUrl: row.privacy_url,
+    language: row.guest_language,
   };
 }
 

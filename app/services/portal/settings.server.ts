@@ -40,6 +40,8 @@ export interface GatewaySettings {
   unifi_fingerprint: string | null;
   session_minutes: number;
   guest_signup: boolean;
+  /** The guest pages' default language (en, sw). */
+  guest_language: string;
   terms_url: string | null;
   privacy_url: string | null;
   /** The network's own splash page (null: the built-in page), and the published pages to choose from. */
@@ -67,6 +69,7 @@ async function settingsRow(ctx: OrgContext, venueId: number | null) {
       "unifi_fingerprint",
       "session_minutes",
       "guest_signup",
+      "guest_language",
       "terms_url",
       "privacy_url",
       "splash_page_id",
@@ -133,6 +136,7 @@ export async function getGatewaySettings(ctx: OrgContext, venueId: number | null
     unifi_fingerprint: row.unifi_fingerprint ? formatFingerprint(row.unifi_fingerprint) : null,
     session_minutes: Number(row.session_minutes),
     guest_signup: Number(row.guest_signup) === 1,
+    guest_language: row.guest_language,
     terms_url: row.terms_url,
     privacy_url: row.privacy_url,
     splash_page_id: row.splash_page_id,
@@ -168,6 +172,7 @@ function columnChanges(input: GatewaySettingsChanges): VenueChanges {
   }
   if (input.session_minutes !== undefined) set.session_minutes = input.session_minutes;
   if (input.guest_signup !== undefined) set.guest_signup = input.guest_signup ? 1 : 0;
+  if (input.guest_language !== undefined) set.guest_language = input.guest_language;
   if (input.terms_url !== undefined) set.terms_url = input.terms_url;
   if (input.privacy_url !== undefined) set.privacy_url = input.privacy_url;
   if (input.splash_page_id !== undefined) set.splash_page_id = input.splash_page_id;

@@ -144,6 +144,8 @@ export interface Nas {
   id: number;
   organizationId: number;
   venueId: number;
+  /** The network's guest language (en, sw): Reply-Messages to its guests are in it (decision 0079). */
+  language: string;
 }
 
 /**
@@ -156,8 +158,13 @@ const nasCache = new Map<number, { nas: Nas | null; until: number }>();
 export async function nasById(id: number, now = Date.now()): Promise<Nas | null> {
   const cached = nasCache.get(id);
   if (cached && cached.until > now) return cached.nas;
-  const row = await db.selectFrom("radius_clients").select(["id", "organization_id", "venue_id"]).where("id", "=", id).executeTakeFirst();
-  const nas = row ? { id: row.id, organizationId: row.organization_id, venueId: row.venue_id } : null;
+  const row = await db
+    .selectFrom("radius_clients")
+    .innerJoin("venues", "venues.id", "radius_clients.venue_id")
+    .select(["radius_clients.id", "radius_clients.organization_id", "radius_clients.venue_id", "venues.guest_language"])
+    .where("radius_clients.id", "=", id)
+    .executeTakeFirst();
+  const nas = row ? { id: row.id, organizationId: row.organization_id, venueId: row.venue_id, language: row.guest_language } : null;
   if (nasCache.size > 10_000) nasCache.clear();
   nasCache.set(id, { nas, until: now + NAS_CACHE_MS });
   return nas;
