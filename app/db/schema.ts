@@ -644,6 +644,9 @@ export interface MpesaSettingsTable {
   type: MpesaShortCodeType;
   party_b: string;
   callback_key: string;
+  /** Daraja's initiator, for Transaction Status and Reversal ('' when not set) */
+  initiator_name: Generated<string>;
+  security_credential: Generated<string>; // ciphertext ('' when not set)
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -659,8 +662,12 @@ export interface DarajaTokensTable {
   updated_at: Timestamp;
 }
 
-/** 0 pending, 1 completed, 2 failed (spec 3: status 1 is Completed, anything else Incomplete). */
-export type MpesaTransactionStatus = 0 | 1 | 2;
+/**
+ * 0 pending, 1 completed, 2 failed, 3 unconfirmed: the waiting page stopped waiting but Daraja has
+ * not given a final answer, so it is still asked about (spec 3: status 1 is Completed, anything
+ * else Incomplete).
+ */
+export type MpesaTransactionStatus = 0 | 1 | 2 | 3;
 
 /** An STK push started on the connect page, or a C2B confirmation. */
 export interface MpesaTransactionsTable {
@@ -682,6 +689,40 @@ export interface MpesaTransactionsTable {
   result_desc: string | null;
   completed_at: Timestamp | null;
   next_check_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type PaymentExceptionKind =
+  | "paid_not_granted"
+  | "late"
+  | "duplicate_receipt"
+  | "amount_mismatch"
+  | "unknown_purchase"
+  | "unconfirmed";
+export type PaymentExceptionStatus = "open" | "granted" | "refunding" | "refunded" | "refund_failed" | "dismissed";
+
+/** An M-Pesa payment that needs a person (payment-exceptions.server.ts). */
+export interface PaymentExceptionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  kind: PaymentExceptionKind;
+  status: Generated<PaymentExceptionStatus>;
+  dedupe_key: string;
+  mpesa_transaction_id: number | null;
+  connection_id: number | null;
+  subscription_id: number | null;
+  service_plan_id: number | null;
+  receipt: string | null;
+  phone_number: Generated<string>;
+  amount: number | null;
+  expected_amount: number | null;
+  checkout_request_id: string | null;
+  detail: string;
+  reversal_conversation_id: string | null;
+  reversal_result: string | null;
+  resolved_by: number | null;
+  resolved_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -953,6 +994,7 @@ export interface DB {
   vouchers: VouchersTable;
   mpesa_settings: MpesaSettingsTable;
   mpesa_transactions: MpesaTransactionsTable;
+  payment_exceptions: PaymentExceptionsTable;
   daraja_tokens: DarajaTokensTable;
   customer_groups: CustomerGroupsTable;
   broadcasts: BroadcastsTable;
