@@ -3,12 +3,14 @@
 //   GET  /connect/mpesa/wait?token&payment   the waiting page (a Refresh header), then the grant
 //   POST /hotspot/mpesa/{callbackKey}        Daraja's STK result
 //   POST /hotspot/mpesa/{callbackKey}/c2b/confirmation | /c2b/validation   paybill payments
+//   POST /hotspot/mpesa-result/{organizationId}/{secret}[/timeout]   Reversal and Transaction Status results
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { firstServed, lanes } from "~/lib/lanes";
 import { authorizeGuest, loadGuestView } from "~/services/portal/connect.server";
 import { messagePage, paymentFailedPage, refusalPage, refusalStatus, WAIT_REFRESH_SECONDS, waitingPage, type FormState } from "./pages";
 import { darajaPhone } from "~/services/prepaid/daraja.server";
 import { applyStkCallback, purchaseStatus, recordC2bConfirmation, startPurchase } from "~/services/prepaid/mpesa.server";
+import { applyMpesaResult } from "~/services/prepaid/payment-exceptions.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
 import { sendConnectPage } from "./connect-page";
 import { GUEST_CSP, redirect, sendJson, sendPage, text, type GuestInput, type GuestPage } from "./http";
@@ -120,4 +122,15 @@ export async function c2bConfirmation(_req: IncomingMessage, res: ServerResponse
 /** Validation (only called when the shortcode asked Safaricom for it): every payment is accepted. */
 export function c2bValidation(_req: IncomingMessage, res: ServerResponse): void {
   sendJson(res, 200, { ResultCode: 0, ResultDesc: "Accepted" });
+}
+
+/** A Reversal or Transaction Status result (Daraja's ResultURL), or its queue timeout. */
+export async function mpesaResult(_req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {
+  const answer = await applyMpesaResult(params.organizationId!, params.secret!, body);
+  sendJson(res, answer.status, answer.body);
+}
+
+export async function mpesaResultTimeout(_req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {
+  const answer = await applyMpesaResult(params.organizationId!, params.secret!, body, true);
+  sendJson(res, answer.status, answer.body);
 }
