@@ -694,12 +694,7 @@ export interface MpesaTransactionsTable {
 }
 
 export type PaymentExceptionKind =
-  | "paid_not_granted"
-  | "late"
-  | "duplicate_receipt"
-  | "amount_mismatch"
-  | "unknown_purchase"
-  | "unconfirmed";
+  "paid_not_granted" | "late" | "duplicate_receipt" | "amount_mismatch" | "unknown_purchase" | "unconfirmed";
 export type PaymentExceptionStatus = "open" | "granted" | "refunding" | "refunded" | "refund_failed" | "dismissed";
 
 /** An M-Pesa payment that needs a person (payment-exceptions.server.ts). */

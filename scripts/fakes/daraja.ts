@@ -478,7 +478,8 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     return (res: ServerResponse, body: Payload): void => {
       const initiator = str(body.Initiator);
       if (initiator === null || !fake.initiators.has(initiator)) return badRequest(res, "Initiator");
-      if (fake.initiators.get(initiator) !== str(body.SecurityCredential)) return fail(res, 400, "400.002.02", "Bad Request - Invalid SecurityCredential");
+      if (fake.initiators.get(initiator) !== str(body.SecurityCredential))
+        return fail(res, 400, "400.002.02", "Bad Request - Invalid SecurityCredential");
       const command = kind === "status" ? "TransactionStatusQuery" : "TransactionReversal";
       if (str(body.CommandID) !== command) return badRequest(res, "CommandID");
       const transactionId = str(body.TransactionID);

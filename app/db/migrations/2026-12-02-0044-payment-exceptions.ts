@@ -31,13 +31,26 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn("resolved_by", "integer", (c) => c.references("users.id").onDelete("set null"))
       .addColumn("resolved_at", "bigint"),
   ).execute();
-  await db.schema.createIndex("payment_exceptions_dedupe").on("payment_exceptions").columns(["organization_id", "dedupe_key"]).unique().execute();
-  await db.schema.createIndex("payment_exceptions_list").on("payment_exceptions").columns(["organization_id", "status", "created_at"]).execute();
+  await db.schema
+    .createIndex("payment_exceptions_dedupe")
+    .on("payment_exceptions")
+    .columns(["organization_id", "dedupe_key"])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex("payment_exceptions_list")
+    .on("payment_exceptions")
+    .columns(["organization_id", "status", "created_at"])
+    .execute();
   await db.schema.createIndex("payment_exceptions_reversal").on("payment_exceptions").column("reversal_conversation_id").execute();
-  await db.schema.alterTable("mpesa_settings").addColumn("initiator_name", "text", (c) => c.notNull().defaultTo("")).execute();
-  await db.schema.alterTable("mpesa_settings").addColumn("security_credential", "text", (c) => c.notNull().defaultTo("")).execute();
-
-
+  await db.schema
+    .alterTable("mpesa_settings")
+    .addColumn("initiator_name", "text", (c) => c.notNull().defaultTo(""))
+    .execute();
+  await db.schema
+    .alterTable("mpesa_settings")
+    .addColumn("security_credential", "text", (c) => c.notNull().defaultTo(""))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -56,7 +56,12 @@ export const mpesaSettingsSchema = z
       .max(100, MPESA_MESSAGES.tooLong)
       .optional()
       .transform((v) => v ?? ""),
-    security_credential: z.string().trim().max(2000, MPESA_MESSAGES.tooLong).optional().transform((v) => v || null),
+    security_credential: z
+      .string()
+      .trim()
+      .max(2000, MPESA_MESSAGES.tooLong)
+      .optional()
+      .transform((v) => v || null),
   })
   .superRefine((value, ctx) => {
     if (value.type === "till" && value.party_b === null)

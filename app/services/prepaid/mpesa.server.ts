@@ -353,7 +353,12 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
         )
         .selectFrom("payment")
         .selectAll("payment")
-        .select((eb) => eb.selectFrom("subscription").select((e) => e.fn.countAll<number>().as("n")).as("granted"))
+        .select((eb) =>
+          eb
+            .selectFrom("subscription")
+            .select((e) => e.fn.countAll<number>().as("n"))
+            .as("granted"),
+        )
         .modifyEnd(PREPARED)
         .executeTakeFirst(),
     );
@@ -557,7 +562,12 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
       // the purchase stays open for the STK query to settle.
       log("mpesa_callback_duplicate_receipt", { organization: organizationId, payment: payment.id });
       await recordPaymentException(
-        { ...facts, kind: "duplicate_receipt", dedupe: `receipt-${receipt}-${payment.id}`, detail: `The receipt ${receipt} was already used by another payment.` },
+        {
+          ...facts,
+          kind: "duplicate_receipt",
+          dedupe: `receipt-${receipt}-${payment.id}`,
+          detail: `The receipt ${receipt} was already used by another payment.`,
+        },
         now,
       );
     }

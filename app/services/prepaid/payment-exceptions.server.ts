@@ -214,12 +214,7 @@ export type ExceptionActionOutcome = { ok: true; message: string } | { ok: false
 
 async function exceptionOf(ctx: OrgContext, id: number) {
   if (!Number.isSafeInteger(id) || id < 1) return undefined;
-  return db
-    .selectFrom("payment_exceptions")
-    .selectAll()
-    .where("organization_id", "=", ctx.org.id)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  return db.selectFrom("payment_exceptions").selectAll().where("organization_id", "=", ctx.org.id).where("id", "=", id).executeTakeFirst();
 }
 
 /**
@@ -349,8 +344,7 @@ const ACK: ResultAnswer = { status: 200, body: { ResultCode: 0, ResultDesc: "Acc
 const UNKNOWN: ResultAnswer = { status: 404, body: { ResultCode: 1, ResultDesc: "Unknown result address." } };
 
 /** Hooks for results that are not reversals (receipt checks register theirs: receipt-codes.server.ts). */
-const resultHandlers: Array<(organizationId: number, result: NonNullable<ReturnType<typeof parseAsyncResult>>) => Promise<boolean>> =
-  [];
+const resultHandlers: Array<(organizationId: number, result: NonNullable<ReturnType<typeof parseAsyncResult>>) => Promise<boolean>> = [];
 export function onMpesaResult(handler: (typeof resultHandlers)[number]): void {
   resultHandlers.push(handler);
 }
@@ -401,7 +395,8 @@ export async function applyMpesaResult(
       .execute();
     return ACK;
   }
-  for (const handler of resultHandlers) if (await handler(organizationId, { ...result, resultCode: timedOut ? "timeout" : result.resultCode })) return ACK;
+  for (const handler of resultHandlers)
+    if (await handler(organizationId, { ...result, resultCode: timedOut ? "timeout" : result.resultCode })) return ACK;
   log("mpesa_result_unknown", { organization: organizationId, conversation: result.conversationId });
   return ACK;
 }

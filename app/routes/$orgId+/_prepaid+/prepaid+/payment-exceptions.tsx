@@ -95,13 +95,17 @@ export default function PaymentExceptions() {
           Payment Exceptions
         </h1>
         <nav className="flex gap-3 text-sm" aria-label="Which exceptions">
-          {openOnly ? <span className="font-semibold">Open ({formatCount(page.open)})</span> : <Link to={base}>Open ({formatCount(page.open)})</Link>}
+          {openOnly ? (
+            <span className="font-semibold">Open ({formatCount(page.open)})</span>
+          ) : (
+            <Link to={base}>Open ({formatCount(page.open)})</Link>
+          )}
           {openOnly ? <Link to={`${base}?show=all`}>All</Link> : <span className="font-semibold">All</span>}
         </nav>
       </div>
       <p className="mb-3 max-w-3xl text-sm text-slate-600">
-        M-Pesa payments that need someone to look at them. Grant the plan the guest paid for, refund the payment to their phone, or mark
-        it resolved once you have dealt with it another way.
+        M-Pesa payments that need someone to look at them. Grant the plan the guest paid for, refund the payment to their phone, or mark it
+        resolved once you have dealt with it another way.
       </p>
       <ActionFeedback actionData={actionData} cancelTo={base} />
       {canAct ? null : <p className="mb-3 text-sm text-slate-500">Only the organization&apos;s administrator can grant or refund.</p>}
