@@ -343,12 +343,6 @@ export type ResultAnswer = { status: number; body: Record<string, unknown> };
 const ACK: ResultAnswer = { status: 200, body: { ResultCode: 0, ResultDesc: "Accepted" } };
 const UNKNOWN: ResultAnswer = { status: 404, body: { ResultCode: 1, ResultDesc: "Unknown result address." } };
 
-/** Hooks for results that are not reversals (receipt checks register theirs: receipt-codes.server.ts). */
-const resultHandlers: Array<(organizationId: number, result: NonNullable<ReturnType<typeof parseAsyncResult>>) => Promise<boolean>> = [];
-export function onMpesaResult(handler: (typeof resultHandlers)[number]): void {
-  resultHandlers.push(handler);
-}
-
 /**
  * POST /hotspot/mpesa-result/{organizationId}/{secret}[/timeout]: a Reversal (or Transaction
  * Status) result. The secret is compared in constant time; a known address is always acknowledged
@@ -395,8 +389,6 @@ export async function applyMpesaResult(
       .execute();
     return ACK;
   }
-  for (const handler of resultHandlers)
-    if (await handler(organizationId, { ...result, resultCode: timedOut ? "timeout" : result.resultCode })) return ACK;
   log("mpesa_result_unknown", { organization: organizationId, conversation: result.conversationId });
   return ACK;
 }
