@@ -648,6 +648,9 @@ export interface MpesaSettingsTable {
   callback_key: string;
   /** SHA-256 (hex) of callback_key: what a callback is looked up by (compared in constant time after) */
   callback_key_hash: string | null;
+  /** Daraja's initiator, for Transaction Status and Reversal ('' when not set) */
+  initiator_name: Generated<string>;
+  security_credential: Generated<string>; // ciphertext ('' when not set)
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -663,8 +666,12 @@ export interface DarajaTokensTable {
   updated_at: Timestamp;
 }
 
-/** 0 pending, 1 completed, 2 failed (spec 3: status 1 is Completed, anything else Incomplete). */
-export type MpesaTransactionStatus = 0 | 1 | 2;
+/**
+ * 0 pending, 1 completed, 2 failed, 3 unconfirmed: the waiting page stopped waiting but Daraja has
+ * not given a final answer, so it is still asked about (spec 3: status 1 is Completed, anything
+ * else Incomplete).
+ */
+export type MpesaTransactionStatus = 0 | 1 | 2 | 3;
 
 /** An STK push started on the connect page, or a C2B confirmation. */
 export interface MpesaTransactionsTable {
@@ -688,6 +695,35 @@ export interface MpesaTransactionsTable {
   next_check_at: Timestamp | null;
   /** the guest cancelled it on the waiting page (still open until Daraja's final answer; decision 0078) */
   cancelled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type PaymentExceptionKind =
+  "paid_not_granted" | "late" | "duplicate_receipt" | "amount_mismatch" | "unknown_purchase" | "unconfirmed";
+export type PaymentExceptionStatus = "open" | "granted" | "refunding" | "refunded" | "refund_failed" | "dismissed";
+
+/** An M-Pesa payment that needs a person (payment-exceptions.server.ts). */
+export interface PaymentExceptionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  kind: PaymentExceptionKind;
+  status: Generated<PaymentExceptionStatus>;
+  dedupe_key: string;
+  mpesa_transaction_id: number | null;
+  connection_id: number | null;
+  subscription_id: number | null;
+  service_plan_id: number | null;
+  receipt: string | null;
+  phone_number: Generated<string>;
+  amount: number | null;
+  expected_amount: number | null;
+  checkout_request_id: string | null;
+  detail: string;
+  reversal_conversation_id: string | null;
+  reversal_result: string | null;
+  resolved_by: number | null;
+  resolved_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -959,6 +995,7 @@ export interface DB {
   vouchers: VouchersTable;
   mpesa_settings: MpesaSettingsTable;
   mpesa_transactions: MpesaTransactionsTable;
+  payment_exceptions: PaymentExceptionsTable;
   daraja_tokens: DarajaTokensTable;
   customer_groups: CustomerGroupsTable;
   broadcasts: BroadcastsTable;

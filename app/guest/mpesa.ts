@@ -5,6 +5,7 @@
 //   GET  /connect/mpesa/change?token&payment the page asking for another number
 //   POST /hotspot/mpesa/{callbackKey}        Daraja's STK result
 //   POST /hotspot/mpesa/{callbackKey}/c2b/confirmation | /c2b/validation   paybill payments
+//   POST /hotspot/mpesa-result/{organizationId}/{secret}[/timeout]   Reversal and Transaction Status results
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { firstServed, lanes } from "~/lib/lanes";
 import { authorizeGuest, loadGuestView } from "~/services/portal/connect.server";
@@ -27,6 +28,7 @@ import {
   recordC2bConfirmation,
   startPurchase,
 } from "~/services/prepaid/mpesa.server";
+import { applyMpesaResult } from "~/services/prepaid/payment-exceptions.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
 import { lookFor, messageFor, refusalFor, sendConnectPage, speechOf } from "./connect-page";
@@ -187,4 +189,15 @@ export async function c2bConfirmation(_req: IncomingMessage, res: ServerResponse
 /** Validation (only called when the shortcode asked Safaricom for it): every payment is accepted. */
 export function c2bValidation(_req: IncomingMessage, res: ServerResponse): void {
   sendJson(res, 200, { ResultCode: 0, ResultDesc: "Accepted" });
+}
+
+/** A Reversal or Transaction Status result (Daraja's ResultURL), or its queue timeout. */
+export async function mpesaResult(_req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {
+  const answer = await applyMpesaResult(params.organizationId!, params.secret!, body);
+  sendJson(res, answer.status, answer.body);
+}
+
+export async function mpesaResultTimeout(_req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {
+  const answer = await applyMpesaResult(params.organizationId!, params.secret!, body, true);
+  sendJson(res, answer.status, answer.body);
 }

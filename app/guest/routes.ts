@@ -19,6 +19,8 @@ import {
   c2bConfirmation,
   c2bValidation,
   cancelMpesaPurchase,
+  mpesaResult,
+  mpesaResultTimeout,
   showChangeNumberPage,
   showWaitingPage,
   startMpesaPurchase,
@@ -151,6 +153,9 @@ export function guestRoutes(): { find(method: string, url: string): GuestRequest
   post("/hotspot/mpesa/:callbackKey", stkCallback, CALLBACK_JSON, "json"); // an STK push's result
   post("/hotspot/mpesa/:callbackKey/c2b/confirmation", c2bConfirmation, CALLBACK_JSON, "json"); // a paybill payment
   post("/hotspot/mpesa/:callbackKey/c2b/validation", c2bValidation, CALLBACK_JSON, "json"); // a paybill payment to accept
+  // Reversal and Transaction Status results (Daraja's ResultURL), behind a secret compared in constant time.
+  post("/hotspot/mpesa-result/:organizationId/:secret", mpesaResult, CALLBACK_JSON, "json");
+  post("/hotspot/mpesa-result/:organizationId/:secret/timeout", mpesaResultTimeout, CALLBACK_JSON, "json"); // its QueueTimeOutURL
 
   // Africa's Talking's callbacks, authenticated by the key in the path (sms.ts).
   post("/marketing/sms/:callbackKey/delivery", smsDeliveryReport, SMS_CALLBACK, "json"); // a delivery report

@@ -76,6 +76,7 @@ export const MENU: readonly MenuItem[] = [
           { label: "Subscriptions", path: "subscriptions", permissions: ["view_subscriptions"] },
           { label: "Vouchers", path: "vouchers", permissions: ["view_vouchers"] },
           { label: "M-Pesa Transactions", path: "prepaid/mpesa-transactions", permissions: ["view_subscriptions"] },
+          { label: "Payment Exceptions", path: "prepaid/payment-exceptions", permissions: ["view_subscriptions"] },
         ],
       },
     ],

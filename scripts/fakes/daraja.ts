@@ -2,12 +2,28 @@
  * A fake Safaricom Daraja (M-Pesa) API for tests, the demo and the gateway simulator, so that
  * buying a plan works offline.
  *
- * The endpoints and shapes of the real API:
- *   GET  /oauth/v1/generate?grant_type=client_credentials   HTTP Basic key:secret → { access_token, expires_in: "3599" };
- *        a new token invalidates the previous one of that key (like Daraja), so old tokens get 401 404.001.03
- *   POST /mpesa/stkpush/v1/processrequest                   Bearer; Password = base64(shortcode + passkey + Timestamp)
- *   POST /mpesa/stkpushquery/v1/query                       500 500.001.1001 while pending, ResultCode (a string) when done
- *   POST /mpesa/c2b/v1/registerurl                          ConfirmationURL/ValidationURL per ShortCode
+ * Written from Safaricom's Daraja documentation (developer.safaricom.co.ke, "APIs"), one call per
+ * API, each from that API's page:
+ *   GET  /oauth/v1/generate?grant_type=client_credentials   Authorization API, "Generate access token": HTTP Basic
+ *        key:secret → { access_token, expires_in: "3599" }; a new token invalidates the previous one of that key
+ *        (like Daraja), so old tokens get 401 404.001.03
+ *   POST /mpesa/stkpush/v1/processrequest                   M-Pesa Express API, "Request" (Lipa na M-Pesa Online):
+ *        Bearer; Password = base64(shortcode + passkey + Timestamp); the result POSTed to CallBackURL ("Callback")
+ *   POST /mpesa/stkpushquery/v1/query                       M-Pesa Express API, "Query": 500 500.001.1001 while pending,
+ *        ResultCode (a string) when done
+ *   POST /mpesa/c2b/v1/registerurl                          Customer To Business (C2B) API, "Register URL":
+ *        ConfirmationURL/ValidationURL per ShortCode; "Confirmation" gives the payment's shape (simulateC2B)
+ *   POST /mpesa/transactionstatus/v1/query                  Transaction Status API, "Request Parameters" and
+ *        "Response/Result": Initiator + SecurityCredential, CommandID TransactionStatusQuery, TransactionID, PartyA,
+ *        IdentifierType, ResultURL, QueueTimeOutURL; answered at once with a ConversationID, the result POSTed to
+ *        ResultURL as { Result: { ResultCode, ResultDesc, ConversationID, TransactionID, ResultParameters } }
+ *   POST /mpesa/reversal/v1/request                         Reversals API, "Request Parameters" and "Result":
+ *        CommandID TransactionReversal, TransactionID, Amount, ReceiverParty, RecieverIdentifierType (sic) "11",
+ *        ResultURL, QueueTimeOutURL; the result POSTed to ResultURL like Transaction Status's. A receipt it does not
+ *        know, or one already reversed, ends in R000002 "The OriginalTransactionID is invalid."
+ * The documentation names no ResultCode for a Transaction Status of an unknown receipt: the fake
+ * answers "2032" ("The transaction receipt number does not exist.") — Mlango treats any code but
+ * "0" as "not paid".
  * After an accepted STK push it POSTs the result callback to the request's CallBackURL
  * (`callbackDelayMs` later, or `callbackDelayFor` the request; metadata only on success; twice with
  * `duplicateCallbacks`; never for the "timeout" and "no_callback" outcomes; `onCallbackSent` hears
@@ -65,6 +81,8 @@ export const OUTCOME_RESULTS: Record<DarajaOutcome, { code: number; desc: string
 export const SANDBOX_SHORTCODE = "174379";
 export const SANDBOX_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919";
 export const DEMO_CREDENTIALS = { consumerKey: "mlango-demo-key", consumerSecret: "mlango-demo-secret" };
+/** The initiator the fake accepts for Transaction Status and Reversal. */
+export const DEMO_INITIATOR = { name: "mlango-api", securityCredential: "mlango-demo-security-credential" };
 /** The M-Pesa settings form (mpesaSettingsSchema) of an organisation paid through this fake: a sandbox paybill. */
 export const DEMO_MPESA_FORM = {
   environment: "sandbox",
@@ -74,6 +92,8 @@ export const DEMO_MPESA_FORM = {
   shortcode: SANDBOX_SHORTCODE,
   passkey: SANDBOX_PASSKEY,
   party_b: "",
+  initiator_name: DEMO_INITIATOR.name,
+  security_credential: DEMO_INITIATOR.securityCredential,
 } as const;
 
 export interface StkRequest {
@@ -184,6 +204,16 @@ export interface FakeDaraja {
   /** every callback POSTed (duplicates included), in the order they completed */
   callbacksSent: SentCallback[];
   c2bRegistrations: Map<string, C2BRegistration>;
+  /** initiators of Transaction Status and Reversal: Initiator → SecurityCredential */
+  initiators: Map<string, string>;
+  /** payments M-Pesa knows by receipt (successful STK pushes and simulated C2B payments are added) */
+  payments: Map<string, { amount: number; phone: string; shortCode: string; reversed: boolean }>;
+  /** every Transaction Status and Reversal request accepted, in order */
+  asyncRequests: Array<{ at: number; kind: "status" | "reversal"; body: Record<string, unknown>; conversationId: string }>;
+  /** every Transaction Status or Reversal result POSTed, with the receiver's status */
+  resultsSent: Array<{ url: string; body: unknown; status: number | null }>;
+  /** delay before a Transaction Status or Reversal result is POSTed */
+  resultDelayMs: number;
   /** POSTs a C2B confirmation to the ConfirmationURL registered for the short code */
   simulateC2B(input: SimulateC2BInput): Promise<{ payload: C2BConfirmation; status: number; body: string }>;
   /** resolves when every scheduled callback has been sent */
@@ -361,6 +391,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     };
     fake.stkRequests.push(request);
     byCheckout.set(request.checkoutRequestId, request);
+    if (request.receipt) fake.payments.set(request.receipt, { amount, phone, shortCode, reversed: false });
     sendJson(res, 200, {
       MerchantRequestID: request.merchantRequestId,
       CheckoutRequestID: request.checkoutRequestId,
@@ -456,6 +487,108 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     sendJson(res, 200, { OriginatorCoversationID: requestId(), ResponseCode: "0", ResponseDescription: "Success" });
   }
 
+  /** Transaction Status and Reversal: checks the common fields, answers at once, POSTs the result later. */
+  function asyncRequest(kind: "status" | "reversal") {
+    return (res: ServerResponse, body: Payload): void => {
+      const initiator = str(body.Initiator);
+      if (initiator === null || !fake.initiators.has(initiator)) return badRequest(res, "Initiator");
+      if (fake.initiators.get(initiator) !== str(body.SecurityCredential))
+        return fail(res, 400, "400.002.02", "Bad Request - Invalid SecurityCredential");
+      const command = kind === "status" ? "TransactionStatusQuery" : "TransactionReversal";
+      if (str(body.CommandID) !== command) return badRequest(res, "CommandID");
+      const transactionId = str(body.TransactionID);
+      if (transactionId === null || !/^[A-Z0-9]{6,20}$/.test(transactionId)) return badRequest(res, "TransactionID");
+      const resultUrl = str(body.ResultURL);
+      if (!isHttpUrl(resultUrl)) return badRequest(res, "ResultURL");
+      if (!isHttpUrl(str(body.QueueTimeOutURL))) return badRequest(res, "QueueTimeOutURL");
+      let amount: number | null = null;
+      if (kind === "status") {
+        if (!SHORT_CODE.test(str(body.PartyA) ?? "")) return badRequest(res, "PartyA");
+        if (!["1", "2", "4"].includes(str(body.IdentifierType) ?? "")) return badRequest(res, "IdentifierType");
+      } else {
+        amount = wholeAmount(body.Amount);
+        if (amount === null) return badRequest(res, "Amount");
+        if (!SHORT_CODE.test(str(body.ReceiverParty) ?? "")) return badRequest(res, "ReceiverParty");
+        if (str(body.RecieverIdentifierType) !== "11") return badRequest(res, "RecieverIdentifierType");
+      }
+      const conversationId = `AG_${nairobiTimestamp()}_${randomText(20, "0123456789abcdef")}`;
+      const originatorConversationId = requestId();
+      fake.asyncRequests.push({ at: Date.now(), kind, body, conversationId });
+      sendJson(res, 200, {
+        OriginatorConversationID: originatorConversationId,
+        ConversationID: conversationId,
+        ResponseCode: "0",
+        ResponseDescription: "Accept the service request successfully.",
+      });
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        const payment = fake.payments.get(transactionId);
+        let result: Record<string, unknown>;
+        const base = { ResultType: 0, OriginatorConversationID: originatorConversationId, ConversationID: conversationId };
+        if (kind === "status") {
+          result = payment
+            ? {
+                ...base,
+                ResultCode: 0,
+                ResultDesc: "The service request is processed successfully.",
+                TransactionID: transactionId,
+                ResultParameters: {
+                  ResultParameter: [
+                    { Key: "DebitPartyName", Value: `${payment.phone} - John Doe` },
+                    { Key: "TransactionStatus", Value: payment.reversed ? "Reversed" : "Completed" },
+                    { Key: "ReceiptNo", Value: transactionId },
+                    { Key: "Amount", Value: payment.amount },
+                    { Key: "FinalisedTime", Value: Number(nairobiTimestamp()) },
+                    { Key: "CreditPartyName", Value: `${payment.shortCode} - Mlango` },
+                  ],
+                },
+              }
+            : { ...base, ResultCode: 2032, ResultDesc: "The transaction receipt number does not exist.", TransactionID: transactionId };
+        } else {
+          const ok = payment !== undefined && !payment.reversed && amount !== null && amount <= payment.amount;
+          if (ok) payment.reversed = true;
+          result = ok
+            ? {
+                ...base,
+                ResultCode: 0,
+                ResultDesc: "The service request is processed successfully.",
+                TransactionID: randomText(10),
+                ResultParameters: {
+                  ResultParameter: [
+                    { Key: "Amount", Value: amount },
+                    { Key: "OriginalTransactionID", Value: transactionId },
+                    { Key: "TransCompletedTime", Value: Number(nairobiTimestamp()) },
+                    { Key: "CreditPartyPublicName", Value: `${payment.phone} - John Doe` },
+                  ],
+                },
+              }
+            : { ...base, ResultCode: "R000002", ResultDesc: "The OriginalTransactionID is invalid.", TransactionID: randomText(10) };
+        }
+        const sending = (async () => {
+          if (closed) return;
+          const payload = { Result: result };
+          try {
+            const answer = await httpRequest(resultUrl, {
+              method: "POST",
+              headers: { "Content-Type": "application/json" },
+              body: JSON.stringify(payload),
+              timeoutMs: 10_000,
+            });
+            fake.resultsSent.push({ url: resultUrl, body: payload, status: answer.status });
+          } catch {
+            fake.resultsSent.push({ url: resultUrl, body: payload, status: null });
+          }
+        })();
+        inFlight.add(sending);
+        void sending.finally(() => inFlight.delete(sending));
+      }, fake.resultDelayMs);
+      timers.add(timer);
+    };
+  }
+
+  const transactionStatus = asyncRequest("status");
+  const reversal = asyncRequest("reversal");
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://daraja.invalid");
     const method = req.method ?? "GET";
@@ -464,6 +597,8 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
       "/mpesa/stkpush/v1/processrequest": stkPush,
       "/mpesa/stkpushquery/v1/query": stkQuery,
       "/mpesa/c2b/v1/registerurl": registerUrl,
+      "/mpesa/transactionstatus/v1/query": transactionStatus,
+      "/mpesa/reversal/v1/request": reversal,
     };
     const route = routes[url.pathname];
     if (method !== "POST" || !route) return fail(res, 404, "404.001.01", "Resource not found");
@@ -509,6 +644,11 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     stkQueries: [],
     callbacksSent: [],
     c2bRegistrations: new Map(),
+    initiators: new Map([[DEMO_INITIATOR.name, DEMO_INITIATOR.securityCredential]]),
+    payments: new Map(),
+    asyncRequests: [],
+    resultsSent: [],
+    resultDelayMs: 20,
     async simulateC2B(input) {
       const registration = fake.c2bRegistrations.get(input.shortCode);
       if (!registration) throw new Error(`No C2B URLs registered for short code ${input.shortCode}.`);
@@ -525,6 +665,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
         MSISDN: input.msisdn,
         FirstName: input.firstName ?? "John",
       };
+      fake.payments.set(payload.TransID, { amount: input.amount, phone: input.msisdn, shortCode: input.shortCode, reversed: false });
       const res = await httpRequest(registration.confirmationUrl, {
         method: "POST",
         headers: { "Content-Type": "application/json" },

@@ -10,11 +10,27 @@ import { servicePlanSchema } from "~/lib/schemas/plans";
 import { hashToken } from "~/services/crypto.server";
 import { escapeHtml } from "~/lib/escape-html";
 import { STK_RESULT_MESSAGES, stkPassword } from "~/services/prepaid/daraja.server";
-import { COMPLETED, FAILED, MPESA_MESSAGES, PAYMENT_TIMEOUT_MS, PENDING, reconcilePayments } from "~/services/prepaid/mpesa.server";
+import {
+  COMPLETED,
+  FAILED,
+  GIVE_UP_MS,
+  MPESA_MESSAGES,
+  PAYMENT_TIMEOUT_MS,
+  PENDING,
+  reconcilePayments,
+  UNCONFIRMED,
+} from "~/services/prepaid/mpesa.server";
+import {
+  countOpenPaymentExceptions,
+  grantPaymentException,
+  listPaymentExceptions,
+  recordPaymentException,
+  refundPaymentException,
+} from "~/services/prepaid/payment-exceptions.server";
 import { saveMpesaSettings } from "~/services/prepaid/mpesa-settings.server";
 import { createPlan } from "~/services/prepaid/plans.server";
 import { HELD_MESSAGES } from "~/services/prepaid/subscriptions.server";
-import { DEMO_MPESA_FORM, SANDBOX_PASSKEY, SANDBOX_SHORTCODE, type FakeDaraja } from "../../scripts/fakes/daraja";
+import { DEMO_INITIATOR, DEMO_MPESA_FORM, SANDBOX_PASSKEY, SANDBOX_SHORTCODE, type FakeDaraja } from "../../scripts/fakes/daraja";
 import { makeOrg } from "../fixtures";
 import { startServerWithFakeDaraja } from "../fixtures/daraja";
 import type { TestServer } from "../fixtures/http-server";
@@ -399,13 +415,13 @@ describe("Daraja's callbacks", () => {
       body: "{not json",
     });
     expect(broken.status).toBe(400);
-    expect((await paymentOf(location)).status).toBe(PENDING);
+    // The mismatched amount ended the purchase as an exception for a person, not a grant.
+    expect((await paymentOf(location)).status).toBe(FAILED);
     expect(
       (await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status,
-    ).toBe("Pending");
-    // The truth, from the STK query: the fake never got to answer, so it is still processing.
-    const page = await (await poll(location)).text();
-    expect(page).toContain("Check your phone");
+    ).toBe("Cancelled");
+    const kinds = await db.selectFrom("payment_exceptions").select("kind").where("organization_id", "=", w.org.id).orderBy("id").execute();
+    expect(kinds.map((k) => k.kind)).toEqual(["unknown_purchase", "amount_mismatch"]);
   });
 });
 
@@ -441,7 +457,7 @@ describe("the reconciliation job", () => {
     expect(await reconcilePayments(later + 60_000)).toBe(0);
   });
 
-  it("gives up on a purchase M-Pesa never answers, in plain words", async () => {
+  it("stops waiting after 3 minutes without failing the purchase, and gives up only after a day, listed for the operator", async () => {
     const w = await world();
     fake.sendCallbacks = false;
     const token = await visit(w);
@@ -456,9 +472,273 @@ describe("the reconciliation job", () => {
     expect(await reconcilePayments(Date.now() + PAYMENT_TIMEOUT_MS + 60_000)).toBe(1);
     const body = await (await poll(location)).text();
     expect(body).toContain(escapeHtml(MPESA_MESSAGES.timeout));
-    expect(
-      (await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow()).status,
-    ).toBe("Cancelled");
+    expect(body).not.toContain("will be waiting");
+    expect(await paymentOf(location)).toMatchObject({ status: UNCONFIRMED });
+    const subscription = () =>
+      db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow();
+    expect((await subscription()).status).toBe("Pending");
+    // Still asked about, then given up after a day: failed, cancelled and listed.
+    expect(await reconcilePayments(Date.now() + GIVE_UP_MS + 60_000)).toBe(1);
+    expect(await paymentOf(location)).toMatchObject({ status: FAILED });
+    expect((await subscription()).status).toBe("Cancelled");
+    expect(await (await poll(location)).text()).toContain(escapeHtml(MPESA_MESSAGES.neverConfirmed));
+    const listed = await db.selectFrom("payment_exceptions").selectAll().where("organization_id", "=", w.org.id).execute();
+    expect(listed.map((e) => e.kind)).toEqual(["unconfirmed"]);
+  });
+});
+
+describe("the callback is a hint, the query is the truth", () => {
+  const callback = (key: string, body: unknown) =>
+    fetch(`${server.origin}/hotspot/mpesa/${key}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const paid = (checkout: string, amount: number, phone: string, receipt: string) => ({
+    Body: {
+      stkCallback: {
+        MerchantRequestID: "m-1",
+        CheckoutRequestID: checkout,
+        ResultCode: 0,
+        ResultDesc: "The service request is processed successfully.",
+        CallbackMetadata: {
+          Item: [
+            { Name: "Amount", Value: amount },
+            { Name: "MpesaReceiptNumber", Value: receipt },
+            { Name: "TransactionDate", Value: 20261202101010 },
+            { Name: "PhoneNumber", Value: Number(phone) },
+          ],
+        },
+      },
+    },
+  });
+  const receipt = () => `LT${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
+  const exceptionsOf = (orgId: number) =>
+    db.selectFrom("payment_exceptions").selectAll().where("organization_id", "=", orgId).orderBy("id").execute();
+
+  async function purchase(w: World, mac = randomMac()) {
+    fake.sendCallbacks = false;
+    const token = await visit(w, mac);
+    const phone = nextPhone();
+    const location = (await buy(token, w.planId, phone)).headers.get("location")!;
+    return { token, phone, location, payment: await paymentOf(location), mac };
+  }
+
+  it("a success callback at 200 s, after the page stopped waiting, still activates the plan, found on reconnect", async () => {
+    fake.callbackDelayMs = 3_600_000; // the query says "being processed" all along
+    const w = await world();
+    const { phone, location, payment, mac } = await purchase(w);
+    // The purchase started 200 s ago: the job asks, M-Pesa is still processing, the page stops waiting.
+    await db
+      .updateTable("mpesa_transactions")
+      .set({ created_at: Date.now() - 200_000, next_check_at: 0 })
+      .where("id", "=", payment.id)
+      .execute();
+    expect(await reconcilePayments()).toBe(1);
+    expect(await paymentOf(location)).toMatchObject({ status: UNCONFIRMED });
+    expect(await (await poll(location)).text()).toContain(escapeHtml(MPESA_MESSAGES.timeout));
+    // Then the callback comes: acknowledged and applied.
+    const code = receipt();
+    const answer = await callback(w.callbackKey, paid(payment.checkout_request_id!, 50, digits(phone), code));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ ResultCode: 0, ResultDesc: "Accepted" });
+    expect(await paymentOf(location)).toMatchObject({ status: COMPLETED, transaction_id: code });
+    const sub = await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow();
+    expect(sub.status).toBe("Active");
+    // The guest reconnects on the same device and finds the plan.
+    const again = await visit(w, mac);
+    const page = await (await fetch(`${server.origin}/connect?token=${again}`)).text();
+    expect(page).toContain('value="SUBSCRIPTION"');
+    // Listed as late, for the operator to know.
+    expect((await exceptionsOf(w.org.id)).map((e) => [e.kind, e.receipt])).toEqual([["late", code]]);
+    // No more checks for it.
+    expect(await reconcilePayments(Date.now() + 3_600_000)).toBe(0);
+  });
+
+  it("a late success found by the query activates the plan too", async () => {
+    fake.callbackDelayMs = 0;
+    fake.outcome = "no_callback";
+    const w = await world();
+    const { location, payment } = await purchase(w);
+    await db
+      .updateTable("mpesa_transactions")
+      .set({ status: UNCONFIRMED, created_at: Date.now() - 600_000, next_check_at: 0 })
+      .where("id", "=", payment.id)
+      .execute();
+    expect(await reconcilePayments()).toBe(1);
+    expect(await paymentOf(location)).toMatchObject({ status: COMPLETED });
+    const sub = await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow();
+    expect(sub.status).toBe("Active");
+  });
+
+  it("acknowledges a callback whose receipt another payment used, and lists it", async () => {
+    const w = await world();
+    const first = await purchase(w);
+    const code = receipt();
+    await callback(w.callbackKey, paid(first.payment.checkout_request_id!, 50, digits(first.phone), code));
+    expect(await paymentOf(first.location)).toMatchObject({ status: COMPLETED, transaction_id: code });
+    const second = await purchase(w);
+    const body = paid(second.payment.checkout_request_id!, 50, digits(second.phone), code);
+    // Before: 503 (a unique violation), which Daraja retries for ever. Now acknowledged, every time.
+    for (let i = 0; i < 2; i++) {
+      const answer = await callback(w.callbackKey, body);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ ResultCode: 0, ResultDesc: "Accepted" });
+    }
+    expect((await paymentOf(second.location)).status).toBe(PENDING);
+    const listed = await exceptionsOf(w.org.id);
+    expect(listed.map((e) => [e.kind, e.receipt, e.mpesa_transaction_id])).toEqual([["duplicate_receipt", code, second.payment.id]]);
+    expect(listed[0]!.phone_number).toBe(digits(second.phone));
+  });
+
+  it("lists a callback whose amount or phone is not the purchase's, and grants nothing (not even through the query)", async () => {
+    fake.outcome = "no_callback";
+    fake.callbackDelayMs = 0;
+    const w = await world();
+    const { location, payment, phone } = await purchase(w);
+    const answer = await callback(w.callbackKey, paid(payment.checkout_request_id!, 1, digits(phone), receipt()));
+    expect(answer.status).toBe(200);
+    expect(await paymentOf(location)).toMatchObject({ status: FAILED });
+    // The query would say "paid": the purchase is over, so it changes nothing.
+    await reconcilePayments(Date.now() + 60_000);
+    const sub = await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow();
+    expect(sub.status).toBe("Cancelled");
+    expect(await (await poll(location)).text()).toContain(escapeHtml(MPESA_MESSAGES.mismatch));
+    const [listed] = await exceptionsOf(w.org.id);
+    expect(listed).toMatchObject({ kind: "amount_mismatch", amount: 1, expected_amount: 50, status: "open" });
+
+    const other = await purchase(w);
+    await callback(w.callbackKey, paid(other.payment.checkout_request_id!, 50, "254700000001", receipt()));
+    expect((await paymentOf(other.location)).status).toBe(FAILED);
+    expect((await exceptionsOf(w.org.id)).map((e) => e.kind)).toEqual(["amount_mismatch", "amount_mismatch"]);
+  });
+
+  it("lists a payment for a purchase Mlango never started", async () => {
+    const w = await world();
+    const code = receipt();
+    const answer = await callback(w.callbackKey, paid("ws_CO_never_started", 50, "254700000002", code));
+    expect(answer.status).toBe(200);
+    await callback(w.callbackKey, paid("ws_CO_never_started", 50, "254700000002", code));
+    expect((await exceptionsOf(w.org.id)).map((e) => [e.kind, e.receipt, e.amount])).toEqual([["unknown_purchase", code, 50]]);
+  });
+});
+
+describe("payment exceptions for the operator", () => {
+  it("grants the plan of a mismatched payment once, and refunds another through Daraja's Reversal API", async () => {
+    const w = await world();
+    fake.sendCallbacks = false;
+    const token = await visit(w);
+    const phone = nextPhone();
+    const location = (await buy(token, w.planId, phone)).headers.get("location")!;
+    const payment = await paymentOf(location);
+    const send = (body: unknown) =>
+      fetch(`${server.origin}/hotspot/mpesa/${w.callbackKey}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const item = (amount: number, code: string) => ({
+      Body: {
+        stkCallback: {
+          MerchantRequestID: "m",
+          CheckoutRequestID: payment.checkout_request_id,
+          ResultCode: 0,
+          ResultDesc: "ok",
+          CallbackMetadata: {
+            Item: [
+              { Name: "Amount", Value: amount },
+              { Name: "MpesaReceiptNumber", Value: code },
+              { Name: "PhoneNumber", Value: Number(digits(phone)) },
+            ],
+          },
+        },
+      },
+    });
+    await send(item(49, "RVGRANT001"));
+    const [exception] = await listPaymentExceptions(w.ctx, { openOnly: true, page: 1 }).then((p) => p.rows);
+    expect(exception).toMatchObject({ kind: "amount_mismatch", receipt: "RVGRANT001", can_grant: true, can_refund: true });
+    expect(await countOpenPaymentExceptions(w.ctx)).toBe(1);
+    expect(await grantPaymentException(w.ctx, exception!.id)).toMatchObject({ ok: true });
+    expect(await grantPaymentException(w.ctx, exception!.id)).toMatchObject({ ok: false, status: 409 });
+    const sub = await db.selectFrom("subscriptions").select("status").where("id", "=", payment.subscription_id!).executeTakeFirstOrThrow();
+    expect(sub.status).toBe("Active");
+    expect(await countOpenPaymentExceptions(w.ctx)).toBe(0);
+
+    // A payment for an unknown purchase, paid for real at M-Pesa (the fake knows the receipt): refunded.
+    fake.payments.set("RVREFUND01", { amount: 50, phone: "254700000003", shortCode: SANDBOX_SHORTCODE, reversed: false });
+    await send({
+      Body: {
+        stkCallback: {
+          MerchantRequestID: "m",
+          CheckoutRequestID: "ws_CO_unknown_refund",
+          ResultCode: 0,
+          ResultDesc: "ok",
+          CallbackMetadata: {
+            Item: [
+              { Name: "Amount", Value: 50 },
+              { Name: "MpesaReceiptNumber", Value: "RVREFUND01" },
+              { Name: "PhoneNumber", Value: 254700000003 },
+            ],
+          },
+        },
+      },
+    });
+    const refundable = (await listPaymentExceptions(w.ctx, { openOnly: true, page: 1 })).rows[0]!;
+    expect(refundable).toMatchObject({ kind: "unknown_purchase", can_grant: false, can_refund: true });
+    expect(await grantPaymentException(w.ctx, refundable.id)).toMatchObject({ ok: false, status: 409 });
+    expect(await refundPaymentException(w.ctx, refundable.id)).toMatchObject({ ok: true });
+    // Pressed again while the first is under way: refused, one reversal only.
+    expect(await refundPaymentException(w.ctx, refundable.id)).toMatchObject({ ok: false, status: 409 });
+    const sent = fake.asyncRequests.filter((r) => r.kind === "reversal").at(-1)!;
+    expect(sent.body).toMatchObject({
+      Initiator: DEMO_INITIATOR.name,
+      SecurityCredential: DEMO_INITIATOR.securityCredential,
+      CommandID: "TransactionReversal",
+      TransactionID: "RVREFUND01",
+      Amount: 50,
+      ReceiverParty: SANDBOX_SHORTCODE,
+      RecieverIdentifierType: "11",
+    });
+    const resultUrl = String(sent.body.ResultURL);
+    expect(resultUrl).toMatch(new RegExp(`^${server.origin}/hotspot/mpesa-result/${w.org.id}/[A-Za-z0-9_-]{32}$`));
+    await fake.idle();
+    expect(fake.resultsSent.at(-1)!.status).toBe(200);
+    const after = await db.selectFrom("payment_exceptions").selectAll().where("id", "=", refundable.id).executeTakeFirstOrThrow();
+    expect(after.status).toBe("refunded");
+    expect(fake.payments.get("RVREFUND01")!.reversed).toBe(true);
+
+    // The result address with a wrong secret, or another organisation's id, is refused and changes nothing.
+    const forged = { Result: { ResultCode: 0, ResultDesc: "x", ConversationID: after.reversal_conversation_id } };
+    const wrong = await fetch(`${server.origin}/hotspot/mpesa-result/${w.org.id}/${"A".repeat(32)}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(forged),
+    });
+    expect(wrong.status).toBe(404);
+    const bad = await fetch(resultUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(bad.status).toBe(400);
+  });
+
+  it("records a refund M-Pesa refuses as failed, and only the owner acts", async () => {
+    const w = await world();
+    await recordPaymentException({
+      organizationId: w.org.id,
+      kind: "unknown_purchase",
+      dedupe: "t-1",
+      receipt: "RVNOTKNOWN",
+      phone: "254700000004",
+      amount: 50,
+      detail: "test",
+    });
+    const row = (await listPaymentExceptions(w.ctx, { openOnly: true, page: 1 })).rows[0]!;
+    const member = { ...w.ctx, isOwner: false };
+    await expect(refundPaymentException(member, row.id)).rejects.toMatchObject({ status: 403 });
+    await expect(grantPaymentException(member, row.id)).rejects.toMatchObject({ status: 403 });
+    expect(await refundPaymentException(w.ctx, row.id)).toMatchObject({ ok: true });
+    await fake.idle();
+    const after = await db.selectFrom("payment_exceptions").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
+    expect(after.status).toBe("refund_failed");
+    expect(after.reversal_result).toContain("R000002");
   });
 });
 

@@ -46,6 +46,7 @@ describe("visibleMenu", () => {
       "Advanced/Prepaid/Subscriptions",
       "Advanced/Prepaid/Vouchers",
       "Advanced/Prepaid/M-Pesa Transactions",
+      "Advanced/Prepaid/Payment Exceptions",
       "Settings",
       "Reports",
       "Reports/Overview",

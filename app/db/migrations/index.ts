@@ -31,6 +31,7 @@ import * as subscriptionsByPlan from "./2026-12-02-0038-subscriptions-by-plan";
 import * as demoSmsKey from "./2026-12-02-0039-demo-sms-key";
 import * as gatewayNonces from "./2026-12-02-0040-gateway-nonces";
 import * as gatewaySessions from "./2026-12-02-0041-gateway-sessions";
+import * as paymentExceptions from "./2026-12-02-0044-payment-exceptions";
 import * as guestChangesAndCallbackHash from "./2026-12-02-0046-guest-changes-and-callback-hash";
 import * as networkLanguage from "./2026-12-02-0047-network-language";
 
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-0039-demo-sms-key": demoSmsKey,
   "2026-12-02-0040-gateway-nonces": gatewayNonces,
   "2026-12-02-0041-gateway-sessions": gatewaySessions,
+  "2026-12-02-0044-payment-exceptions": paymentExceptions,
   "2026-12-02-0046-guest-changes-and-callback-hash": guestChangesAndCallbackHash,
   "2026-12-02-0047-network-language": networkLanguage,
 };

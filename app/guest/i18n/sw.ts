@@ -161,7 +161,11 @@ export const sw: Catalogue = {
       notSetUp: "Malipo ya M-Pesa hayapatikani kwenye mtandao huu.",
       unavailable: "M-Pesa haikuweza kuanzisha malipo sasa hivi. Tafadhali jaribu tena baada ya muda mfupi, au tumia vocha.",
       timeout:
-        "Hatukupata jibu kutoka M-Pesa kwa wakati. Kama umetozwa, unganisha tena na Wi-Fi: kifurushi chako kitakuwa kinakusubiri. La sivyo, jaribu tena.",
+        "Bado hatujapata jibu kutoka M-Pesa, kwa hivyo ukurasa huu umeacha kusubiri. Tunaendelea kuuliza M-Pesa: malipo yakikamilika, kifurushi chako kitaanza na utakitumia utakapounganisha tena na Wi-Fi. Kama hukutozwa, jaribu tena.",
+      neverConfirmed:
+        "M-Pesa haikuthibitisha malipo haya kamwe. Kama ulitozwa, mhudumu wa mtandao amearifiwa na atalishughulikia pamoja nawe.",
+      mismatch:
+        "Jibu la M-Pesa halikulingana na ununuzi huu, kwa hivyo hakuna kifurushi kilichoanzishwa. Mhudumu wa mtandao amearifiwa na atalishughulikia pamoja nawe.",
       unknown: "Kiungo hiki cha malipo si sahihi.",
       cancelled:
         "Umesitisha malipo haya. Kama M-Pesa bado itayapokea (PIN ikiwekwa kwenye ombi lililokwisha tumwa), kifurushi ni chako: unganisha tena na Wi-Fi ili ukitumie.",

@@ -49,10 +49,25 @@ export const mpesaSettingsSchema = z
       .optional()
       .transform((v) => v || null)
       .refine((v) => v === null || shortCodeNumber.test(v), MPESA_MESSAGES.numberInvalid),
+    // Daraja's initiator, for checking receipts (Transaction Status) and refunds (Reversal): optional.
+    initiator_name: z
+      .string()
+      .trim()
+      .max(100, MPESA_MESSAGES.tooLong)
+      .optional()
+      .transform((v) => v ?? ""),
+    security_credential: z
+      .string()
+      .trim()
+      .max(2000, MPESA_MESSAGES.tooLong)
+      .optional()
+      .transform((v) => v || null),
   })
   .superRefine((value, ctx) => {
     if (value.type === "till" && value.party_b === null)
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["party_b"], message: MPESA_MESSAGES.tillRequired });
   });
 
-export type MpesaSettingsInput = z.infer<typeof mpesaSettingsSchema>;
+/** The initiator fields are optional (settings saved before they existed, scripts). */
+export type MpesaSettingsInput = Omit<z.infer<typeof mpesaSettingsSchema>, "initiator_name" | "security_credential"> &
+  Partial<Pick<z.infer<typeof mpesaSettingsSchema>, "initiator_name" | "security_credential">>;

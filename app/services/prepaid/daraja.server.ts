@@ -1,5 +1,5 @@
-// A small typed client for Safaricom's Daraja (M-Pesa) API over fetch: OAuth, STK push, STK query
-// and C2B URL registration. Written here on purpose: the official npm client
+// A small typed client for Safaricom's Daraja (M-Pesa) API over fetch: OAuth, STK push, STK query,
+// C2B URL registration, Transaction Status and Reversal. Written here on purpose: the official npm client
 // says it is not meant for production, and no well-kept client exists.
 //
 // Facts from Daraja's documentation it builds on:
@@ -17,6 +17,12 @@
 //   before sending (invalid_input), as Daraja would.
 // - The STK query answers HTTP 500 with 500.001.1001 "The transaction is being processed" while
 //   pending, and a string ResultCode when done.
+// - Transaction Status (`/mpesa/transactionstatus/v1/query`, CommandID TransactionStatusQuery) and
+//   Reversal (`/mpesa/reversal/v1/request`, CommandID TransactionReversal) take an Initiator and its
+//   SecurityCredential, answer at once only that the request was accepted (ResponseCode "0", a
+//   ConversationID), and POST their result later to the ResultURL ({ Result: { ResultCode,
+//   ResultDesc, ConversationID, OriginatorConversationID, TransactionID, ResultParameters:
+//   { ResultParameter: [{ Key, Value }] } } }), or to the QueueTimeOutURL when it timed out.
 import crypto from "node:crypto";
 import { db } from "~/db/db.server";
 import { normalizePhone } from "~/lib/phone";
@@ -303,6 +309,10 @@ export interface DarajaConfig {
   type: DarajaShortCodeType;
   /** PartyB: the paybill number, or the till number */
   partyB: string;
+  /** the initiator of Transaction Status and Reversal ('' when not set up) */
+  initiatorName?: string;
+  /** its SecurityCredential, as Daraja's portal gives it ('' when not set up) */
+  securityCredential?: string;
 }
 
 export interface DarajaClientOptions {
@@ -341,12 +351,70 @@ export interface RegisterC2bInput {
   shortCode?: string;
 }
 
+/** Transaction Status and Reversal: an asynchronous result goes to resultUrl (and queueTimeoutUrl). */
+export interface AsyncRequestInput {
+  /** the M-Pesa receipt asked about or reversed */
+  transactionId: string;
+  resultUrl: string;
+  queueTimeoutUrl: string;
+  remarks: string;
+  occasion?: string;
+}
+
+export interface ReversalInput extends AsyncRequestInput {
+  /** whole shillings */
+  amount: number;
+}
+
+export interface AsyncAccepted {
+  conversationId: string;
+  originatorConversationId: string;
+}
+
 export interface DarajaClient {
   readonly config: Readonly<Omit<DarajaConfig, "consumerSecret" | "passkey">>;
   accessToken(options?: { force?: boolean }): Promise<string>;
   stkPush(input: StkPushInput): Promise<StkPushAccepted>;
   stkQuery(checkoutRequestId: string): Promise<StkQueryResult>;
   registerC2bUrls(input: RegisterC2bInput): Promise<{ responseDescription: string }>;
+  /** Transaction Status: how a receipt stands; the answer comes later to input.resultUrl. */
+  transactionStatus(input: AsyncRequestInput): Promise<AsyncAccepted>;
+  /** Reversal: gives a payment back; the answer comes later to input.resultUrl. */
+  reversal(input: ReversalInput): Promise<AsyncAccepted>;
+}
+
+/** A Transaction Status or Reversal result as POSTed to the ResultURL; null when it is not one. */
+export interface AsyncResult {
+  resultCode: string;
+  resultDesc: string;
+  conversationId: string;
+  originatorConversationId: string;
+  transactionId: string;
+  parameters: Record<string, string>;
+}
+
+export function parseAsyncResult(body: unknown): AsyncResult | null {
+  const result = (body as { Result?: Record<string, unknown> } | null)?.Result;
+  if (!result || typeof result !== "object") return null;
+  const conversationId = text(result.ConversationID);
+  const resultCode = text(result.ResultCode);
+  if (!conversationId || resultCode === undefined) return null;
+  const raw = (result.ResultParameters as { ResultParameter?: unknown } | undefined)?.ResultParameter;
+  const list = Array.isArray(raw) ? raw : raw && typeof raw === "object" ? [raw] : [];
+  const parameters: Record<string, string> = {};
+  for (const p of list as Array<{ Key?: unknown; Value?: unknown }>) {
+    const key = text(p?.Key);
+    const value = text(p?.Value);
+    if (key && value !== undefined) parameters[key] = value.slice(0, 200);
+  }
+  return {
+    resultCode: resultCode.slice(0, 20),
+    resultDesc: (text(result.ResultDesc) ?? "").slice(0, 300),
+    conversationId: conversationId.slice(0, 100),
+    originatorConversationId: (text(result.OriginatorConversationID) ?? "").slice(0, 100),
+    transactionId: (text(result.TransactionID) ?? "").slice(0, 40),
+    parameters,
+  };
 }
 
 let defaultStore: TokenStore | undefined;
@@ -518,5 +586,45 @@ export function darajaClient(config: DarajaConfig, options: DarajaClientOptions 
         return { responseDescription: text(answer.body?.ResponseDescription) ?? "" };
       throw refused(answer, answer.status === 200 ? "unexpected" : "rejected");
     },
+
+    transactionStatus: (input) =>
+      asyncRequest("/mpesa/transactionstatus/v1/query", input, {
+        CommandID: "TransactionStatusQuery",
+        PartyA: config.partyB,
+        IdentifierType: "4",
+      }),
+
+    reversal(input) {
+      if (!Number.isInteger(input.amount) || input.amount < 1)
+        throw new DarajaError("invalid_input", "The amount must be a whole number of shillings, at least 1.");
+      return asyncRequest("/mpesa/reversal/v1/request", input, {
+        CommandID: "TransactionReversal",
+        Amount: input.amount,
+        ReceiverParty: config.partyB,
+        RecieverIdentifierType: "11", // sic, as Daraja spells it
+      });
+    },
   };
+
+  async function asyncRequest(path: string, input: AsyncRequestInput, fields: Record<string, unknown>): Promise<AsyncAccepted> {
+    if (!config.initiatorName || !config.securityCredential)
+      throw new DarajaError("invalid_input", "Set the M-Pesa initiator name and security credential first.");
+    if (!/^[A-Z0-9]{6,20}$/.test(input.transactionId)) throw new DarajaError("invalid_input", "Not an M-Pesa receipt number.");
+    if (!isHttpUrl(input.resultUrl) || !isHttpUrl(input.queueTimeoutUrl))
+      throw new DarajaError("invalid_input", "The result URLs must be http(s) addresses.");
+    const answer = await post(path, {
+      Initiator: config.initiatorName,
+      SecurityCredential: config.securityCredential,
+      ...fields,
+      TransactionID: input.transactionId,
+      ResultURL: input.resultUrl,
+      QueueTimeOutURL: input.queueTimeoutUrl,
+      Remarks: input.remarks.slice(0, 100) || "Mlango",
+      Occasion: (input.occasion ?? "").slice(0, 100),
+    });
+    const conversationId = text(answer.body?.ConversationID);
+    if (answer.status === 200 && text(answer.body?.ResponseCode) === "0" && conversationId)
+      return { conversationId, originatorConversationId: text(answer.body?.OriginatorConversationID) ?? "" };
+    throw refused(answer, answer.status === 200 ? "unexpected" : "rejected");
+  }
 }

@@ -23,6 +23,8 @@ export interface MpesaSettingsView {
   shortcode: string;
   passkeySet: boolean;
   partyB: string;
+  initiatorName: string;
+  securityCredentialSet: boolean;
   updatedAt: number;
 }
 
@@ -55,7 +57,18 @@ export function sameCallbackKey(stored: string, given: string): boolean {
 export async function getMpesaSettings(ctx: OrgContext): Promise<MpesaSettingsView | null> {
   const row = await db
     .selectFrom("mpesa_settings")
-    .select(["environment", "type", "consumer_key", "consumer_secret", "shortcode", "passkey", "party_b", "updated_at"])
+    .select([
+      "environment",
+      "type",
+      "consumer_key",
+      "consumer_secret",
+      "shortcode",
+      "passkey",
+      "party_b",
+      "initiator_name",
+      "security_credential",
+      "updated_at",
+    ])
     .where("organization_id", "=", ctx.org.id)
     .executeTakeFirst();
   if (!row) return null;
@@ -67,6 +80,8 @@ export async function getMpesaSettings(ctx: OrgContext): Promise<MpesaSettingsVi
     shortcode: row.shortcode,
     passkeySet: row.passkey !== "",
     partyB: row.party_b,
+    initiatorName: row.initiator_name,
+    securityCredentialSet: row.security_credential !== "",
     updatedAt: Number(row.updated_at),
   };
 }
@@ -93,6 +108,8 @@ export async function saveMpesaSettings(ctx: OrgContext, input: MpesaSettingsInp
     shortcode: input.shortcode,
     party_b: input.party_b ?? input.shortcode,
     updated_at: now,
+    ...(input.initiator_name !== undefined && { initiator_name: input.initiator_name }),
+    ...(input.security_credential != null && { security_credential: encryptSecret(input.security_credential) }),
     ...(input.consumer_secret !== null && { consumer_secret: encryptSecret(input.consumer_secret) }),
     ...(input.passkey !== null && { passkey: encryptSecret(input.passkey) }),
   };
@@ -128,7 +145,17 @@ export async function removeMpesaSettings(ctx: OrgContext): Promise<void> {
 }
 
 /** The settings' columns a Daraja client is made of (darajaClientOf). */
-export const DARAJA_COLUMNS = ["environment", "consumer_key", "consumer_secret", "shortcode", "passkey", "type", "party_b"] as const;
+export const DARAJA_COLUMNS = [
+  "environment",
+  "consumer_key",
+  "consumer_secret",
+  "shortcode",
+  "passkey",
+  "type",
+  "party_b",
+  "initiator_name",
+  "security_credential",
+] as const;
 export type DarajaSettingsRow = Pick<Selectable<MpesaSettingsTable>, (typeof DARAJA_COLUMNS)[number]>;
 
 /**
@@ -157,6 +184,8 @@ export function darajaClientOf(row: DarajaSettingsRow, options: DarajaClientOpti
       passkey: decryptSecret(row.passkey),
       type: row.type,
       partyB: row.party_b,
+      initiatorName: row.initiator_name,
+      securityCredential: row.security_credential ? decryptSecret(row.security_credential) : "",
     },
     clientOptions,
   );

@@ -11,6 +11,13 @@
 // 4. A purchase with no callback is settled by the STK query: by the waiting page while the guest
 //    waits, and by the reconciliation job (reconcilePayments) for everyone else. A check is claimed
 //    with a conditional UPDATE of next_check_at, so two instances never query the same one at once.
+//    The callback is a hint, the query is the truth (decision 0077): after PAYMENT_TIMEOUT_MS the
+//    page stops waiting and the purchase becomes Unconfirmed (status 3), not failed; it is still
+//    asked about, less and less often, until Daraja gives a final answer, so a late success still
+//    activates the plan (the guest finds it on reconnect). Only after GIVE_UP_MS without one is it
+//    given up, and listed for the operator (payment-exceptions.server.ts), as is a payment that
+//    could not be granted, a late one, a receipt used twice, a mismatched amount or phone, and a
+//    result for a purchase we never started.
 // 5. Once paid, the waiting page authorizes the connection under the subscription (mode MPESA).
 //
 // C2B confirmations (paybill payments made from the phone's menu) are recorded once per TransID.
@@ -30,21 +37,34 @@ import {
   mpesaCallbackUrl,
   sameCallbackKey,
 } from "./mpesa-settings.server";
+import { recordPaymentException } from "./payment-exceptions.server";
 
 export const PENDING: MpesaTransactionStatus = 0;
 export const COMPLETED: MpesaTransactionStatus = 1;
 export const FAILED: MpesaTransactionStatus = 2;
+/** The waiting page stopped waiting; Daraja has not given a final answer, and is still asked. */
+export const UNCONFIRMED: MpesaTransactionStatus = 3;
+/** Statuses a result may still be applied to. */
+const OPEN_STATUSES: MpesaTransactionStatus[] = [PENDING, UNCONFIRMED];
 
 /** A purchase with no result after this long is asked about (STK query). */
 export const QUERY_AFTER_MS = 15_000;
 /** How long a claimed check keeps others off it. */
 export const CHECK_LEASE_MS = 15_000;
-/** A purchase Daraja still calls pending after this long has timed out (the phone's prompt is long gone). */
+/** The waiting page stops waiting after this long (the phone's prompt is long gone); the purchase is still asked about. */
 export const PAYMENT_TIMEOUT_MS = 3 * 60_000;
+/** Without a final answer from Daraja after this long, a purchase is given up and listed for the operator. */
+export const GIVE_UP_MS = 24 * 3600_000;
+/** How long an unconfirmed purchase waits between checks: a tenth of its age, from a minute to 15 minutes. */
+export function recheckAfterMs(ageMs: number): number {
+  return Math.min(15 * 60_000, Math.max(60_000, Math.round(ageMs / 10)));
+}
 /** An M-Pesa receipt (MpesaReceiptNumber, TransID). */
 const RECEIPT = /^[A-Z0-9]{6,20}$/;
 /** Our own result code for a purchase M-Pesa never gave a result for (Daraja's codes are ≥ 0). */
 const TIMED_OUT = -1;
+/** Our own result code for a success callback whose amount or phone is not the purchase's. */
+const MISMATCH = -2;
 
 export const MPESA_MESSAGES = {
   plan: "Choose a plan.",
@@ -53,7 +73,11 @@ export const MPESA_MESSAGES = {
   notSetUp: "M-Pesa payments are not available on this network.",
   unavailable: "M-Pesa could not start the payment just now. Please try again in a moment, or use a voucher.",
   timeout:
-    "We did not hear back from M-Pesa in time. If you were charged, reconnect to the Wi-Fi: your plan will be waiting for you. Otherwise, try again.",
+    "We have not heard back from M-Pesa yet, so this page stopped waiting. We keep checking with M-Pesa: if the payment goes through, your plan starts and you can use it when you reconnect to the Wi-Fi. If you were not charged, try again.",
+  neverConfirmed:
+    "M-Pesa never confirmed this payment. If you were charged, the network's operator has been told and will sort it out with you.",
+  mismatch:
+    "M-Pesa's answer did not match this purchase, so no plan was started. The network's operator has been told and will sort it out with you.",
   unknown: "This payment link is not valid.",
   cancelled:
     "You cancelled this payment. If M-Pesa still takes it (a PIN entered on the prompt already sent), the plan is yours: reconnect to the Wi-Fi to use it.",
@@ -294,10 +318,12 @@ export interface StkResult {
 }
 
 /**
- * Applies a purchase's result exactly once: the pending transaction becomes completed or failed
- * (a conditional UPDATE: a duplicate callback, a late query or a second instance changes nothing)
- * and its Pending subscription becomes Active from now, or Cancelled. Answers whether this call
- * applied it.
+ * Applies a purchase's result exactly once: the open (pending or unconfirmed) transaction becomes
+ * completed or failed (a conditional UPDATE: a duplicate callback, a late query or a second
+ * instance changes nothing) and its Pending subscription becomes Active from now, or Cancelled.
+ * A payment applied after the page stopped waiting, or whose subscription could not be activated,
+ * is listed for the operator. Answers whether this call applied it. Throws a unique violation when
+ * the receipt is another payment's (the caller records that).
  */
 export async function settle(paymentId: number, result: StkResult, now = Date.now()): Promise<boolean> {
   const paid = result.resultCode === 0;
@@ -314,8 +340,17 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
         updated_at: now,
       })
       .where("id", "=", paymentId)
-      .where("status", "=", PENDING)
-      .returning(["subscription_id"]);
+      .where("status", "in", OPEN_STATUSES)
+      .returning([
+        "subscription_id",
+        "organization_id",
+        "connection_id",
+        "service_plan_id",
+        "phone_number",
+        "amount",
+        "checkout_request_id",
+        "created_at",
+      ]);
   const subscriptionChange = (eb: ExpressionBuilder<DB, "subscriptions">) =>
     paid
       ? {
@@ -330,8 +365,19 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
         }
       : { status: "Cancelled" as const, updated_at: now };
 
-  return writeTogether({
-    // A callback's whole write: both UPDATEs.
+  type Applied = {
+    subscription_id: number | null;
+    organization_id: number;
+    connection_id: number | null;
+    service_plan_id: number | null;
+    phone_number: string;
+    amount: number;
+    checkout_request_id: string | null;
+    created_at: number;
+    granted: boolean;
+  };
+  const applied: Applied | null = await writeTogether({
+    // A callback's whole write: both UPDATEs in one statement.
     together: async () => {
       const row = await retryDeadlocks(() =>
         db
@@ -346,28 +392,70 @@ export async function settle(paymentId: number, result: StkResult, now = Date.no
               .returning("subscriptions.id"),
           )
           .selectFrom("payment")
-          .select((eb) => eb.fn.countAll<number>().as("applied"))
-          .executeTakeFirstOrThrow(),
+          .selectAll("payment")
+          .select((eb) =>
+            eb
+              .selectFrom("subscription")
+              .select((e) => e.fn.countAll<number>().as("n"))
+              .as("granted"),
+          )
+          .executeTakeFirst(),
       );
-      return Number(row.applied) === 1;
+      return row ? { ...row, granted: Number(row.granted) === 1 } : null;
     },
     apart: () =>
       retryDeadlocks(() =>
         db.transaction().execute(async (trx) => {
           const updated = await settlePayment(trx).executeTakeFirst();
-          if (!updated) return false;
+          if (!updated) return null;
+          let granted = false;
           if (updated.subscription_id !== null) {
-            await trx
+            const changed = await trx
               .updateTable("subscriptions")
               .set(subscriptionChange)
               .where("id", "=", updated.subscription_id)
               .where("status", "=", "Pending")
-              .execute();
+              .executeTakeFirst();
+            granted = Number(changed.numUpdatedRows) === 1;
           }
-          return true;
+          return { ...updated, granted };
         }),
       ),
   });
+  if (!applied) return false;
+  const facts = {
+    organizationId: applied.organization_id,
+    dedupe: `payment-${paymentId}`,
+    mpesaTransactionId: paymentId,
+    connectionId: applied.connection_id === null ? null : Number(applied.connection_id),
+    subscriptionId: applied.subscription_id,
+    servicePlanId: applied.service_plan_id,
+    receipt: result.receipt ?? null,
+    phone: applied.phone_number,
+    amount: Number(applied.amount),
+    checkoutRequestId: applied.checkout_request_id,
+  };
+  if (paid && !applied.granted) {
+    await recordPaymentException(
+      { ...facts, kind: "paid_not_granted", detail: "M-Pesa says it was paid, but its plan was no longer waiting to start." },
+      now,
+    );
+  } else if (paid && now - Number(applied.created_at) > PAYMENT_TIMEOUT_MS) {
+    await recordPaymentException(
+      {
+        ...facts,
+        kind: "late",
+        detail: `Paid ${Math.round((now - Number(applied.created_at)) / 1000)} s after the purchase started, after its page stopped waiting; the plan was started.`,
+      },
+      now,
+    );
+  } else if (result.resultCode === TIMED_OUT) {
+    await recordPaymentException(
+      { ...facts, kind: "unconfirmed", detail: "M-Pesa never gave a final answer for this purchase: check the M-Pesa statement." },
+      now,
+    );
+  }
+  return true;
 }
 
 // ---- Daraja's callback ----
@@ -427,6 +515,9 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
         "mpesa_transactions.status",
         "mpesa_transactions.amount",
         "mpesa_transactions.phone_number",
+        "mpesa_transactions.connection_id",
+        "mpesa_transactions.subscription_id",
+        "mpesa_transactions.service_plan_id",
       ])
       .where("mpesa_settings.callback_key_hash", "=", callbackKeyHash(callbackKey))
       .executeTakeFirst();
@@ -439,28 +530,90 @@ export async function applyStkCallback(callbackKey: string, body: unknown, now =
   }
   if (!found) return UNKNOWN_CALLBACK_KEY; // unknown key (or its settings deleted meanwhile)
   const organizationId = found.organization_id;
-  if (found.id === null) {
-    log("mpesa_callback_unknown", { organization: organizationId, checkout: checkoutRequestId });
-    return { status: 200, body: CALLBACK_ACK };
-  }
-  const payment = { id: found.id, status: found.status!, amount: found.amount!, phone_number: found.phone_number! };
-  if (payment.status !== PENDING) return { status: 200, body: CALLBACK_ACK };
-
   const rawItems = (callback?.CallbackMetadata as { Item?: unknown } | undefined)?.Item;
   const items = Array.isArray(rawItems) ? (rawItems as CallbackItem[]) : [];
   const resultDesc = typeof callback?.ResultDesc === "string" ? callback.ResultDesc : "";
+  const paidAmount = Number(item(items, "Amount"));
+  const paidPhone = String(item(items, "PhoneNumber") ?? "").slice(0, 20);
+  const rawReceipt = item(items, "MpesaReceiptNumber");
+  const receipt = typeof rawReceipt === "string" && RECEIPT.test(rawReceipt) ? rawReceipt : null;
+  if (found.id === null) {
+    log("mpesa_callback_unknown", { organization: organizationId, checkout: checkoutRequestId });
+    // Money for a purchase we never started (or whose record is gone): a person must look at it.
+    if (resultCode === 0) {
+      await recordPaymentException(
+        {
+          organizationId,
+          kind: "unknown_purchase",
+          dedupe: `checkout-${checkoutRequestId}`,
+          receipt,
+          phone: paidPhone,
+          amount: Number.isFinite(paidAmount) ? Math.round(paidAmount) : null,
+          checkoutRequestId,
+          detail: "M-Pesa reported a payment for a purchase Mlango did not start.",
+        },
+        now,
+      );
+    }
+    return { status: 200, body: CALLBACK_ACK };
+  }
+  const payment = { id: Number(found.id), status: found.status!, amount: Number(found.amount!), phone_number: found.phone_number! };
+  if (!OPEN_STATUSES.includes(payment.status)) return { status: 200, body: CALLBACK_ACK };
+  const facts = {
+    organizationId,
+    mpesaTransactionId: payment.id,
+    connectionId: found.connection_id === null ? null : Number(found.connection_id),
+    subscriptionId: found.subscription_id,
+    servicePlanId: found.service_plan_id,
+    receipt,
+    phone: paidPhone || payment.phone_number,
+    amount: Number.isFinite(paidAmount) ? Math.round(paidAmount) : null,
+    expectedAmount: payment.amount,
+    checkoutRequestId,
+  };
+
   if (resultCode === 0) {
-    const amount = Number(item(items, "Amount"));
-    const phone = String(item(items, "PhoneNumber") ?? "");
-    const receipt = item(items, "MpesaReceiptNumber");
-    if (amount !== Number(payment.amount) || phone !== payment.phone_number || typeof receipt !== "string" || !RECEIPT.test(receipt)) {
-      // Not what we asked for: left pending for the STK query to settle (reconcilePayments).
-      log("mpesa_callback_mismatch", { organization: organizationId, payment: Number(payment.id) });
+    if (receipt === null) {
+      // No receipt: not a payment we can trust; left open for the STK query to settle (reconcilePayments).
+      log("mpesa_callback_no_receipt", { organization: organizationId, payment: payment.id });
       return { status: 200, body: CALLBACK_ACK };
     }
-    await settle(Number(payment.id), { resultCode: 0, resultDesc, receipt }, now);
+    if (paidAmount !== payment.amount || paidPhone !== payment.phone_number) {
+      // Not what we asked for: an exception for a person, never a grant (the purchase ends here, so
+      // the STK query cannot grant it either).
+      log("mpesa_callback_mismatch", { organization: organizationId, payment: payment.id });
+      if (await settle(payment.id, { resultCode: MISMATCH, resultDesc: "The callback's amount or phone is not the purchase's." }, now)) {
+        await recordPaymentException(
+          {
+            ...facts,
+            kind: "amount_mismatch",
+            dedupe: `payment-${payment.id}`,
+            detail: `M-Pesa reported Kes ${Number.isFinite(paidAmount) ? paidAmount : "?"} from ${paidPhone || "?"}; the purchase asked Kes ${payment.amount} from ${payment.phone_number}.`,
+          },
+          now,
+        );
+      }
+      return { status: 200, body: CALLBACK_ACK };
+    }
+    try {
+      await settle(payment.id, { resultCode: 0, resultDesc, receipt }, now);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // The receipt is another payment's: acknowledged (Daraja retries anything else) and listed;
+      // the purchase stays open for the STK query to settle.
+      log("mpesa_callback_duplicate_receipt", { organization: organizationId, payment: payment.id });
+      await recordPaymentException(
+        {
+          ...facts,
+          kind: "duplicate_receipt",
+          dedupe: `receipt-${receipt}-${payment.id}`,
+          detail: `The receipt ${receipt} was already used by another payment.`,
+        },
+        now,
+      );
+    }
   } else {
-    await settle(Number(payment.id), { resultCode, resultDesc }, now);
+    await settle(payment.id, { resultCode, resultDesc }, now);
   }
   return { status: 200, body: CALLBACK_ACK };
 }
@@ -524,7 +677,7 @@ async function claimCheck(paymentId: number, now: number): Promise<boolean> {
     .updateTable("mpesa_transactions")
     .set({ next_check_at: now + CHECK_LEASE_MS })
     .where("id", "=", paymentId)
-    .where("status", "=", PENDING)
+    .where("status", "in", OPEN_STATUSES)
     .where("next_check_at", "<=", now)
     .executeTakeFirst();
   return Number(claimed.numUpdatedRows) === 1;
@@ -533,11 +686,16 @@ async function claimCheck(paymentId: number, now: number): Promise<boolean> {
 interface PendingPayment {
   id: number;
   organization_id: number;
+  status: MpesaTransactionStatus;
   checkout_request_id: string | null;
   created_at: number;
 }
 
-/** Asks Daraja how a claimed purchase ended and applies it; gives up on it after PAYMENT_TIMEOUT_MS. */
+/**
+ * Asks Daraja how a claimed purchase ended and applies it. Without a final answer, a purchase past
+ * PAYMENT_TIMEOUT_MS becomes Unconfirmed (its page stops waiting) and is asked again later
+ * (recheckAfterMs); one past GIVE_UP_MS is given up and listed for the operator.
+ */
 async function checkPayment(
   payment: PendingPayment,
   query: (orgId: number, checkoutId: string) => Promise<StkQueryResult | null>,
@@ -552,11 +710,20 @@ async function checkPayment(
       log("mpesa_stk_query_failed", { payment: payment.id, error: error instanceof Error ? error.message : String(error) });
     }
   }
+  const age = now - Number(payment.created_at);
   if (result?.status === "done") {
     // The query does not give the receipt: the transaction id stays empty for a payment settled this way.
     await settle(payment.id, { resultCode: result.resultCode, resultDesc: result.resultDesc }, now);
+  } else if (age > GIVE_UP_MS) {
+    await settle(payment.id, { resultCode: TIMED_OUT, resultDesc: "No final result from M-Pesa." }, now);
   } else if (overdue) {
-    await settle(payment.id, { resultCode: TIMED_OUT, resultDesc: "No result from M-Pesa in time." }, now);
+    // Still open: the page stops waiting, the job asks again later (the claim's lease is replaced).
+    await db
+      .updateTable("mpesa_transactions")
+      .set({ status: UNCONFIRMED, next_check_at: now + recheckAfterMs(age), updated_at: now })
+      .where("id", "=", payment.id)
+      .where("status", "in", OPEN_STATUSES)
+      .execute();
   }
 }
 
@@ -576,8 +743,8 @@ function darajaQuery(): (orgId: number, checkoutId: string) => Promise<StkQueryR
 export async function reconcilePayments(now = Date.now(), limit = 200): Promise<number> {
   const due = await db
     .selectFrom("mpesa_transactions")
-    .select(["id", "organization_id", "checkout_request_id", "created_at"])
-    .where("status", "=", PENDING)
+    .select(["id", "organization_id", "status", "checkout_request_id", "created_at"])
+    .where("status", "in", OPEN_STATUSES)
     .where("next_check_at", "<=", now)
     .orderBy("next_check_at")
     .limit(limit)
@@ -641,11 +808,12 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
       .executeTakeFirst();
   let row = await find();
   if (!row) return null;
-  if (row.status === PENDING && Number(row.next_check_at ?? 0) <= now && (await claimCheck(Number(row.id), now))) {
+  if (OPEN_STATUSES.includes(row.status) && Number(row.next_check_at ?? 0) <= now && (await claimCheck(Number(row.id), now))) {
     await checkPayment(
       {
         id: Number(row.id),
         organization_id: row.organization_id,
+        status: row.status,
         checkout_request_id: row.checkout_request_id,
         created_at: Number(row.created_at),
       },
@@ -660,12 +828,16 @@ export async function purchaseStatus(token: string, paymentId: number, now = Dat
   if (row.status === PENDING && row.cancelled_at !== null) return { state: "cancelled", message: MPESA_MESSAGES.cancelled, ...page };
   if (row.status === PENDING)
     return { state: "pending", planName: row.plan_name ?? "", amount: Number(row.amount), phone: row.phone_number, ...page };
+  // Unconfirmed: the page stops waiting and says so; the purchase is still asked about.
+  if (row.status === UNCONFIRMED) return { state: "failed", message: MPESA_MESSAGES.timeout, ...page };
   const message =
     row.result_code === null
       ? MPESA_MESSAGES.unavailable
       : row.result_code === TIMED_OUT
-        ? MPESA_MESSAGES.timeout
-        : stkResultMessage(row.result_code);
+        ? MPESA_MESSAGES.neverConfirmed
+        : row.result_code === MISMATCH
+          ? MPESA_MESSAGES.mismatch
+          : stkResultMessage(row.result_code);
   return { state: "failed", message, ...page };
 }
 

@@ -15,6 +15,7 @@ import { editDashboard, filterQuery, getDashboardLayout, parseDashboardEdit, par
 import { loadDashlets } from "~/services/dashlets.server";
 import { requireOrg } from "~/services/guard.server";
 import { listOrganizationVenues } from "~/services/organizations.server";
+import { countOpenPaymentExceptions } from "~/services/prepaid/payment-exceptions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Dashboard · ${data.org.name} · Mlango` : "Mlango" }];
 
@@ -28,9 +29,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     parseDashboardFilters(ctx, url),
     listOrganizationVenues(ctx),
   ]);
-  const [summary, dashlets] = await Promise.all([
+  const [summary, dashlets, paymentExceptions] = await Promise.all([
     aggregateUsage(filters.scope),
     loadDashlets(dashletsIn(stored.layout), { ctx, filters, url }),
+    // M-Pesa payments that need someone (decision 0077); null without view_subscriptions.
+    countOpenPaymentExceptions(ctx),
   ]);
   return json({
     org: ctx.org,
@@ -45,6 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     summary,
     dashlets,
     canCloseConnections: ctx.permissions.has("edit_connections"),
+    paymentExceptions,
   });
 }
 
@@ -80,6 +84,14 @@ export default function OrganizationHome() {
   const { org, range, editing } = data;
   return (
     <div className="space-y-5">
+      {data.paymentExceptions ? (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+          <a href={`/${org.id}/prepaid/payment-exceptions`} className="font-medium underline">
+            {data.paymentExceptions === 1 ? "1 M-Pesa payment needs" : `${data.paymentExceptions} M-Pesa payments need`} your attention
+          </a>
+          .
+        </p>
+      ) : null}
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold">Dashboard</h1>

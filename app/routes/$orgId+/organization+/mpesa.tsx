@@ -33,7 +33,7 @@ const TYPE_OPTIONS = [
   { value: "paybill", label: "Paybill" },
   { value: "till", label: "Till (Buy Goods)" },
 ] as const;
-const SECRET_FIELDS = ["consumer_secret", "passkey"];
+const SECRET_FIELDS = ["consumer_secret", "passkey", "security_credential"];
 const REMOVE_MESSAGE = "Are you sure you want to remove the M-Pesa settings? Guests will no longer be able to pay with M-Pesa.";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -153,6 +153,7 @@ function MpesaForm({ settings, lastResult }: { settings: MpesaSettingsView | nul
       consumer_key: settings?.consumerKey ?? "",
       shortcode: settings?.shortcode ?? "",
       party_b: settings ? settings.partyB : "",
+      initiator_name: settings?.initiatorName ?? "",
     },
     constraint: getZodConstraint(mpesaSettingsSchema),
     shouldValidate: "onSubmit",
@@ -198,6 +199,22 @@ function MpesaForm({ settings, lastResult }: { settings: MpesaSettingsView | nul
         inputProps={{ ...getInputProps(fields.party_b, { type: "text" }), inputMode: "numeric", autoComplete: "off" }}
         errors={fields.party_b.errors}
         hint="Where the money goes: the till number for a till; for a paybill, leave empty to use the shortcode."
+      />
+      <Field
+        label="Initiator name"
+        inputProps={{ ...getInputProps(fields.initiator_name, { type: "text" }), autoComplete: "off" }}
+        errors={fields.initiator_name.errors}
+        hint="Optional: the API user of your Daraja app, for checking receipt codes and refunding payments."
+      />
+      <Field
+        label="Security credential"
+        inputProps={{ ...getInputProps(fields.security_credential, { type: "password" }), autoComplete: "new-password" }}
+        errors={fields.security_credential.errors}
+        hint={
+          settings?.securityCredentialSet
+            ? keep
+            : "Optional: the initiator's password encrypted with Safaricom's certificate, as the Daraja portal gives it."
+        }
       />
       <SubmitButton name="intent" value="save" pendingText="Saving…">
         {settings ? "Update M-Pesa" : "Save M-Pesa"}
