@@ -98,6 +98,56 @@ export async function revokeAtGateway(trx: Kysely<DB>, connection: ClosedConnect
   return { make: adapter.make, revocation: "none", note: cannotTell(adapter.make, connection.sessionExpiresAt, now) };
 }
 
+/**
+ * Blocking a device cuts it off now (inside the blocking transaction): its open connections end as
+ * a Close ends one, and each one's gateway is told the way its make allows (revokeAtGateway). The
+ * notes come back once each, for the console to say what happens at which gateway.
+ */
+export async function cutOffDevice(trx: Kysely<DB>, organizationId: number, deviceId: number, now = Date.now()): Promise<GatewayNote[]> {
+  const open = await trx
+    .selectFrom("connections")
+    .innerJoin("devices", "devices.id", "connections.device_id")
+    .select([
+      "connections.id",
+      "connections.venue_id",
+      "connections.authorized_at",
+      "connections.gateway",
+      "connections.gateway_context",
+      "connections.session_expires_at",
+      "devices.mac_address",
+    ])
+    .where("connections.organization_id", "=", organizationId)
+    .where("connections.device_id", "=", deviceId)
+    .where("connections.authorized_at", "is not", null)
+    .where("connections.ended_at", "is", null)
+    .execute();
+  const notes = new Map<string, GatewayNote>();
+  for (const c of open) {
+    const ended = await trx
+      .updateTable("connections")
+      .set({ ended_at: Math.max(now, Number(c.authorized_at)), terminate_cause: "Admin-Reset" })
+      .where("id", "=", c.id)
+      .where("ended_at", "is", null)
+      .executeTakeFirst();
+    if (Number(ended.numUpdatedRows) !== 1) continue;
+    const note = await revokeAtGateway(
+      trx,
+      {
+        id: Number(c.id),
+        organizationId,
+        venueId: c.venue_id,
+        gateway: c.gateway,
+        gatewayContext: c.gateway_context,
+        clientMac: c.mac_address,
+        sessionExpiresAt: c.session_expires_at === null ? null : Number(c.session_expires_at),
+      },
+      now,
+    );
+    if (note) notes.set(note.note, note);
+  }
+  return [...notes.values()];
+}
+
 /** Adds the client to the network's revocation list; false when the network is gone (deleted meanwhile). */
 async function listRevocation(trx: Kysely<DB>, connection: ClosedConnection, networkId: number, now: number): Promise<boolean> {
   const result = await trx
