@@ -238,6 +238,17 @@ export interface ConnectionsTable {
   download: number; // bytes
 }
 
+/** What happened to a connection at a gateway, for its timeline (connection-events.server.ts). */
+export interface ConnectionEventsTable {
+  id: Generated<number>;
+  organization_id: number;
+  connection_id: number;
+  kind: string;
+  /** JSON: what was sent, to which gateway, and its answer */
+  detail: string;
+  created_at: Timestamp;
+}
+
 export type GatewayMake = "meraki" | "opennds" | "unifi" | "mlango" | RadiusMake;
 /** Gateways that log guests in with RADIUS. */
 export type RadiusMake = "mikrotik" | "cisco" | "ruckus";
@@ -962,6 +973,7 @@ export interface DB {
   customers: CustomersTable;
   devices: DevicesTable;
   connections: ConnectionsTable;
+  connection_events: ConnectionEventsTable;
   rate_limits: RateLimitsTable;
   report_subscriptions: ReportSubscriptionsTable;
   report_deliveries: ReportDeliveriesTable;

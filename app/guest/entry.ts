@@ -1,9 +1,10 @@
 // A gateway hands a guest over: GET /hotspot/{make}/{portalKey}[/…] (UniFi appends /guest/s/{site}/),
+// or GET /guest/s/{site}/ on the portal's host as a UniFi controller's External Portal Server sends it,
 // and for the RADIUS makes also POST (a MikroTik login.html posts the router's variables; Cisco and
 // Ruckus may be set to POST too). The adapter reads the redirect (entry.server.ts); the guest goes on
 // to the connect page with a fresh token.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { enterFromGateway } from "~/services/portal/entry.server";
+import { enterFromGateway, enterFromUnifiSite, type EntryOutcome } from "~/services/portal/entry.server";
 import { messagePage } from "./pages";
 import { RADIUS_MAKES } from "~/lib/schemas/radius-clients";
 import { plainLook } from "./connect-page";
@@ -21,11 +22,26 @@ async function enter(req: IncomingMessage, res: ServerResponse, params: GuestInp
     query,
     userAgent: req.headers["user-agent"] ?? null,
   });
+  answer(req, res, query, outcome, status);
+}
+
+/** The entry's answer: on to the connect page, or a readable refusal in the guest's language. */
+function answer(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, outcome: EntryOutcome, status: 302 | 303): void {
   // A gateway entry is good for one visit: its page has no language switch; `lang` on the entry goes on to the connect page.
   const speech = speechFor(req, null, Object.fromEntries(query));
   if (!outcome.ok)
     return sendPage(res, outcome.status, messagePage(speech.t.pages.couldNotConnect, [outcome.message], undefined, plainLook(speech)));
   redirect(res, status, withLang(`/connect?token=${outcome.token}`, speech.carried), status === 302 ? guestHeaderValues() : {});
+}
+
+/**
+ * GET /guest/s/{site}/?id=&ap=&t=&url=&ssid=: where a UniFi controller's External Portal Server
+ * really sends guests (the portal's host, no portal key); the network is the access point's.
+ */
+export async function enterByUnifiSite(req: IncomingMessage, res: ServerResponse, { params, search }: GuestInput): Promise<void> {
+  const query = new URLSearchParams(search);
+  const outcome = await enterFromUnifiSite({ site: params.site ?? "", query, userAgent: req.headers["user-agent"] ?? null });
+  answer(req, res, query, outcome, 302);
 }
 
 /** GET /hotspot/{make}/{portalKey}[/…]: the gateway's redirect, its query read as sent. */

@@ -13,7 +13,7 @@ import { captiveApi, venueInfo } from "./captive";
 import { clickThrough, connectAsJson, connectionAsJson, showConnectPage, showOnlinePage, submitConnectForm } from "./connect";
 import { plainLook, tryAgainPage } from "./connect-page";
 import { speechFor } from "./i18n";
-import { enterByForm, enterByRedirect, isRadiusMake } from "./entry";
+import { enterByForm, enterByRedirect, enterByUnifiSite, isRadiusMake } from "./entry";
 import { logPortalError, sendGuestPage, sendJson, sendPage, TRY_AGAIN, type GuestHandler, type GuestInput } from "./http";
 import {
   c2bConfirmation,
@@ -109,6 +109,7 @@ export function guestRoutes(): { find(method: string, url: string): GuestRequest
   // Gateways hand guests over.
   get("/hotspot/:make/:portalKey", enterByRedirect); // a gateway's redirect (entry.ts)
   get("/hotspot/:make/:portalKey/*", enterByRedirect); // …with a path after the key (UniFi's /guest/s/{site}/)
+  get("/guest/s/:site", enterByUnifiSite); // UniFi's External Portal Server on the portal's host: the network from the access point's MAC
   post("/hotspot/:make/:portalKey", enterByForm, GUEST_FORM); // a RADIUS make's login.html posting the router's variables
   get("/hotspot/:make/:portalKey/login", loginOrEntry); // a RADIUS make's grant: the credentials posted to the gateway (radius.ts)
   get("/hotspot/mikrotik/:portalKey/login.html", mikrotikLoginFile); // the login.html an operator uploads to a MikroTik

@@ -12,6 +12,7 @@ import { recordSearch } from "./connections-search.server";
 import { customerName } from "./connections.server";
 import { cappedTotal, COUNT_CAP, NARROW_COUNT_CAP, olderThan } from "./list-count.server";
 import { notFound, requirePermission, type OrgContext } from "./guard.server";
+import { cutOffDevice, type GatewayNote } from "./portal/revoke.server";
 
 /**
  * Connections that tie a record to the filter's venue or access point, within its window. The
@@ -197,7 +198,8 @@ export async function deviceStats(orgId: number, deviceIds: number[], filter: Re
   return stats;
 }
 
-export type BlockOutcome = { ok: boolean; message: string };
+/** gateways: what each gateway of the device's live connections was told (Block cuts the device off now). */
+export type BlockOutcome = { ok: boolean; message: string; gateways?: GatewayNote[] };
 
 /**
  * blockDevice / unblock: needs edit_clients (the old client had no check; the server enforces one).
@@ -208,21 +210,27 @@ export async function setDeviceBlocked(ctx: OrgContext, deviceId: number | null,
   const device = await findDevice(ctx, deviceId);
   if (blocked && device.blocked_at !== null) return { ok: false, message: DEVICE_MESSAGES.alreadyBlocked };
   if (!blocked && device.blocked_at === null) return { ok: false, message: DEVICE_MESSAGES.notBlocked };
+  let notes: GatewayNote[] = [];
   try {
     const now = Date.now();
-    await db
-      .updateTable("devices")
-      .set({ blocked_at: blocked ? now : null, updated_at: now })
-      .where("id", "=", device.id)
-      .where("organization_id", "=", ctx.org.id)
-      .execute();
+    notes = await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("devices")
+        .set({ blocked_at: blocked ? now : null, updated_at: now })
+        .where("id", "=", device.id)
+        .where("organization_id", "=", ctx.org.id)
+        .execute();
+      // Blocking cuts the device off now: its live connections end and their gateways are told.
+      return blocked ? cutOffDevice(trx, ctx.org.id, device.id, now) : [];
+    });
   } catch (error) {
     console.error(
       JSON.stringify({ at: new Date().toISOString(), event: "device_block_failed", deviceId: device.id, error: String(error) }),
     );
     return { ok: false, message: blocked ? DEVICE_MESSAGES.blockFailed : DEVICE_MESSAGES.unblockFailed };
   }
-  return { ok: true, message: blocked ? DEVICE_MESSAGES.blocked : DEVICE_MESSAGES.unblocked };
+  if (!blocked) return { ok: true, message: DEVICE_MESSAGES.unblocked };
+  return { ok: true, message: [DEVICE_MESSAGES.blocked, ...notes.map((n) => n.note)].join(" "), gateways: notes };
 }
 
 const DEVICE_COLUMNS = [

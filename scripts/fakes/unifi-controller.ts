@@ -16,6 +16,14 @@
  *   optional limits minutes, up and down (kbit/s), bytes (the data allowance in MB) and ap_mac, each
  *   a positive integer when sent; unauthorize-guest with mac. GET …/api/self answers the signed-in
  *   admin.
+ * - Where the controller sends a guest (Ubiquiti, "UniFi Controller User Guide", chapter 3 "Using the
+ *   UniFi Controller Software", Settings → Guest Control → "Authentication > External Portal Server":
+ *   the Custom Portal is an IP address or host name, with "Portal URL Hostname" for a name): the
+ *   access point's redirector sends the pending guest to http://{that host}/guest/s/{site}/ with the
+ *   guest's MAC as id, the access point's MAC as ap, the time as t, the page asked for as url and the
+ *   SSID as ssid (`portalRedirect`; the guide names the host only, the path and query are the
+ *   controller's own portal's, as the community's reference and Ubiquiti's portal-customization
+ *   variables mac, ap_mac and ssid show). No port, no path of the operator's own: only the host.
  * - `https: true` serves TLS with a self-signed certificate made for the run, as controllers do out
  *   of the box; its SHA-256 is `fingerprint`.
  * node:http(s) only; listens on 127.0.0.1. Run it on its own with
@@ -60,6 +68,24 @@ export interface FakeUnifi {
   /** set to an api.err.* message: stamgr answers HTTP 200 with meta.rc "error" and that msg */
   refuse: string | null;
   close(): Promise<void>;
+}
+
+/**
+ * The address an access point's redirector sends a pending guest to, for a portal on `portalHost`
+ * (see the header: the External Portal Server is a host, the path and query are the controller's).
+ */
+export function portalRedirect(
+  portalOrigin: string,
+  guest: { site?: string; clientMac: string; apMac: string; url?: string; ssid?: string; t?: number },
+): string {
+  const query = new URLSearchParams({
+    id: guest.clientMac,
+    ap: guest.apMac,
+    t: String(guest.t ?? Math.floor(Date.now() / 1000)),
+    url: guest.url ?? "http://example.com/",
+    ssid: guest.ssid ?? "Guest",
+  });
+  return `${portalOrigin.replace(/\/+$/, "")}/guest/s/${guest.site ?? "default"}/?${query.toString()}`;
 }
 
 export interface FakeUnifiOptions {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/db.server";
 import { closeConnection } from "~/services/connections.server";
+import { setDeviceBlocked } from "~/services/devices.server";
 import { hashToken } from "~/services/crypto.server";
 import { runDueJobs } from "~/services/jobs/index.server";
 import { authorizeGuest, CONNECT_MESSAGES } from "~/services/portal/connect.server";
@@ -349,6 +350,23 @@ describe.skipIf(!hasFreeRadius)("Disconnect and CoA from the console", () => {
     expect(await runDueJobs()).toBeGreaterThanOrEqual(1);
     expect(n.nas.router.messages).toMatchObject([{ code: "Disconnect-Request", answer: "Disconnect-ACK" }]);
     // RouterOS writes the MAC in capital letters with colons, and the router matched the session by it.
+    expect(n.nas.router.messages[0]!.attributes["Calling-Station-Id"]).toBe(g.mac.toUpperCase());
+  });
+
+  it("blocking the device ends its connection and tells the router with a Disconnect-Message", async () => {
+    const n = await network();
+    const g = await guest(n);
+    await n.nas.router.login(g.username, g.password, g.mac);
+    await nasKept(g.id);
+    const deviceId = Number((await connection(g.id)).device_id);
+    const outcome = await setDeviceBlocked(n.ctx, deviceId, true);
+    expect(outcome).toMatchObject({
+      ok: true,
+      message: "Device blocked successfully! The MikroTik router is being told to disconnect the guest.",
+    });
+    expect((await connection(g.id)).ended_at).not.toBeNull();
+    expect(await runDueJobs()).toBeGreaterThanOrEqual(1);
+    expect(n.nas.router.messages).toMatchObject([{ code: "Disconnect-Request", answer: "Disconnect-ACK" }]);
     expect(n.nas.router.messages[0]!.attributes["Calling-Station-Id"]).toBe(g.mac.toUpperCase());
   });
 

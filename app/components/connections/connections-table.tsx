@@ -115,18 +115,23 @@ export function ConnectionsTable({
             ),
           },
         ]}
-        actions={(row) =>
-          row.online && canClose ? (
-            <ConfirmButton
-              intent="close"
-              action={`/${orgId}/connections/${row.id}/close`}
-              fields={{ redirectTo: here }}
-              message={closeQuestion(row)}
-            >
-              Close
-            </ConfirmButton>
-          ) : null
-        }
+        actions={(row) => (
+          <>
+            <Link to={`/${orgId}/connections/${row.id}/timeline`} className="btn-secondary">
+              Timeline
+            </Link>
+            {row.online && canClose ? (
+              <ConfirmButton
+                intent="close"
+                action={`/${orgId}/connections/${row.id}/close`}
+                fields={{ redirectTo: here }}
+                message={closeQuestion(row)}
+              >
+                Close
+              </ConfirmButton>
+            ) : null}
+          </>
+        )}
       />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
         <RangeText params={params} shown={page.rows.length} total={page.total} capped={page.capped ?? false} />

@@ -34,6 +34,7 @@ import * as gatewaySessions from "./2026-12-02-0041-gateway-sessions";
 import * as paymentExceptions from "./2026-12-02-0044-payment-exceptions";
 import * as guestChangesAndCallbackHash from "./2026-12-02-0046-guest-changes-and-callback-hash";
 import * as networkLanguage from "./2026-12-02-0047-network-language";
+import * as gatewayEntryTimeline from "./2026-12-02-0050-gateway-entry-timeline";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-0044-payment-exceptions": paymentExceptions,
   "2026-12-02-0046-guest-changes-and-callback-hash": guestChangesAndCallbackHash,
   "2026-12-02-0047-network-language": networkLanguage,
+  "2026-12-02-0050-gateway-entry-timeline": gatewayEntryTimeline,
 };

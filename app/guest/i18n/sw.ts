@@ -125,6 +125,13 @@ export const sw: Catalogue = {
       unknownMake: "Aina hii ya lango haitumiki. Zinazotumika: meraki, opennds, unifi, mlango, mikrotik, cisco, ruckus.",
       unknownNetwork: "Mtandao huu wa Wi-Fi haujawekwa kwenye Mlango. Waombe wahudumu wa eneo hili msaada.",
       replayed: "Kiungo hiki cha kuingia tayari kimetumika: fungua ukurasa wowote wa wavuti ili ujaribu tena.",
+      unifiNoAp:
+        "Kidhibiti cha Wi-Fi hakikusema uko kwenye kituo kipi cha Wi-Fi, kwa hivyo Mlango haiwezi kujua huu ni mtandao upi. Waombe wahudumu wa eneo hili msaada.",
+      unifiBadAp: "Kidhibiti cha Wi-Fi kilituma anwani ya kituo cha Wi-Fi isiyo anwani ya MAC. Waombe wahudumu wa eneo hili msaada.",
+      unifiUnknownAp: (apMac: string) =>
+        `Kituo hiki cha Wi-Fi (${apMac}) hakijasajiliwa kwenye Mlango, kwa hivyo Mlango haiwezi kujua huu ni mtandao upi. Waombe wahudumu wa eneo hili wakiongeze kwenye mtandao wao.`,
+      unifiAmbiguousAp: (apMac: string) =>
+        `Kituo hiki cha Wi-Fi (${apMac}) kimesajiliwa na shirika zaidi ya moja kwenye Mlango, kwa hivyo Mlango haiwezi kujua huu ni mtandao upi. Waombe wahudumu wa eneo hili wakiondoe kwenye mtandao usiokuwa wake, au watumie anwani ya lango ya mtandao wenyewe.`,
     },
     mlango: {
       oldFirmware: "Lango hili linatumia toleo la zamani la itifaki ya Mlango: sasisha programu yake (README, “Mlango gateways”).",

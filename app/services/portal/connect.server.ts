@@ -16,6 +16,7 @@ import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/porta
 import type { OrgClock } from "~/lib/time-zone";
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
+import { noteConnectionEvent } from "../connection-timeline.server";
 import { GatewayError, gatewayFor } from "./gateways/index.server";
 import {
   HELD_MESSAGES,
@@ -339,9 +340,21 @@ export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()
       seconds: claimed.seconds,
       limits: claimed.limits ?? undefined,
     });
+    await noteConnectionEvent({
+      organizationId: claimed.organizationId,
+      connectionId: claimed.id,
+      kind: "grant",
+      detail: { gateway: adapter.make, sent: { seconds: claimed.seconds, limits: claimed.limits ?? null }, answer: "accepted" },
+    });
     return { ok: true, redirect };
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
+    await noteConnectionEvent({
+      organizationId: claimed.organizationId,
+      connectionId: claimed.id,
+      kind: "grant_failed",
+      detail: { gateway: adapter.make, sent: { seconds: claimed.seconds, limits: claimed.limits ?? null }, answer: error.message },
+    });
     console.error(
       JSON.stringify({
         at: new Date().toISOString(),
@@ -546,6 +559,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
 
   return {
     id: Number(row.id),
+    organizationId: row.organization_id,
     subscriptionId,
     freeTaken,
     limits,

@@ -7,7 +7,9 @@ import { db } from "~/db/db.server";
 import { retryDeadlocks } from "~/db/sql.server";
 import { hashToken, randomToken } from "../crypto.server";
 import { gatewayFor } from "./gateways/index.server";
-import { networkByPortalKey } from "./network.server";
+import { mac, param } from "./gateways/params";
+import type { GatewayAdapter } from "./gateways/types";
+import { networkByPortalKey, networksByAccessPoint, type PortalNetwork } from "./network.server";
 
 /** A connect token authorizes for this long; then the guest reconnects for a new one. */
 export const TOKEN_TTL_MS = 30 * 60_000;
@@ -20,6 +22,13 @@ export const ENTRY_MESSAGES = {
   unknownMake: "This gateway type is not supported. Supported: meraki, opennds, unifi, mlango, mikrotik, cisco, ruckus.",
   unknownNetwork: "This Wi-Fi network is not set up in Mlango. Ask the venue's staff for help.",
   replayed: "This sign-in link has already been used: open any web page to try again.",
+  unifiNoAp:
+    "The Wi-Fi controller did not say which access point you are on, so Mlango cannot tell which network this is. Ask the venue's staff for help.",
+  unifiBadAp: "The Wi-Fi controller sent an access point address that is not a MAC address. Ask the venue's staff for help.",
+  unifiUnknownAp: (apMac: string) =>
+    `This access point (${apMac}) is not registered in Mlango, so Mlango cannot tell which network this is. Ask the venue's staff to add it to their network.`,
+  unifiAmbiguousAp: (apMac: string) =>
+    `This access point (${apMac}) is registered by more than one organisation in Mlango, so Mlango cannot tell which network this is. Ask the venue's staff to remove it from the network it no longer belongs to, or to use the network's own portal address.`,
 } as const;
 
 /** Thrown inside the entry's transaction when its nonce was seen before: nothing of the visit is written. */
@@ -56,11 +65,40 @@ export async function enterFromGateway(input: {
   userAgent: string | null;
   now?: number;
 }): Promise<EntryOutcome> {
-  const now = input.now ?? Date.now();
   const adapter = gatewayFor(input.make);
   if (!adapter) return { ok: false, status: 404, message: ENTRY_MESSAGES.unknownMake };
   const network = await networkByPortalKey(input.portalKey);
   if (!network) return { ok: false, status: 404, message: ENTRY_MESSAGES.unknownNetwork };
+  return enterNetwork(adapter, network, input);
+}
+
+/**
+ * GET /guest/s/{site}/?ap=&id=&t=&url=&ssid=: a UniFi controller's External Portal Server sends
+ * guests to the portal's host with no portal key, so the network is the one of the access point
+ * `ap` among the organisations that registered that MAC. An unknown MAC, or one that more than one
+ * organisation registered, is refused with a page that says so (no guess across organisations).
+ */
+export async function enterFromUnifiSite(input: {
+  site: string;
+  query: URLSearchParams;
+  userAgent: string | null;
+  now?: number;
+}): Promise<EntryOutcome> {
+  const apParam = param(input.query, "ap");
+  const apMac = mac(apParam);
+  if (!apMac) return { ok: false, status: 400, message: apParam ? ENTRY_MESSAGES.unifiBadAp : ENTRY_MESSAGES.unifiNoAp };
+  const networks = await networksByAccessPoint(apMac);
+  if (networks.length === 0) return { ok: false, status: 404, message: ENTRY_MESSAGES.unifiUnknownAp(apMac) };
+  if (networks.length > 1) return { ok: false, status: 409, message: ENTRY_MESSAGES.unifiAmbiguousAp(apMac) };
+  return enterNetwork(gatewayFor("unifi")!, networks[0]!, { ...input, rest: `guest/s/${input.site}/` });
+}
+
+async function enterNetwork(
+  adapter: GatewayAdapter,
+  network: PortalNetwork,
+  input: { rest: string; query: URLSearchParams; userAgent: string | null; now?: number },
+): Promise<EntryOutcome> {
+  const now = input.now ?? Date.now();
   const parsed = adapter.parseEntry(input.query, input.rest, network, now);
   if (!parsed.ok) return { ok: false, status: 400, message: parsed.message };
   const { entry } = parsed;

@@ -80,6 +80,19 @@ export async function networkById(venueId: number): Promise<PortalNetwork | null
   return row ? toNetwork(row) : null;
 }
 
+/**
+ * The networks of the access point with this MAC (normalised), one per organisation that registered
+ * it; at most two are read: one is the answer, two are too many.
+ */
+export async function networksByAccessPoint(apMac: string): Promise<PortalNetwork[]> {
+  const rows = await networkQuery()
+    .innerJoin("access_points", "access_points.venue_id", "venues.id")
+    .where("access_points.mac_address", "=", apMac)
+    .limit(2)
+    .execute();
+  return rows.map(toNetwork);
+}
+
 /** The network whose gateway secret this is (accounting, revocation polling), or null. */
 export async function networkByGatewaySecret(secret: string): Promise<PortalNetwork | null> {
   if (secret.length < 16 || secret.length > 256) return null;

@@ -5,6 +5,7 @@
 import type { Kysely } from "kysely";
 import { db } from "~/db/db.server";
 import type { DB, GatewayMake } from "~/db/schema";
+import { noteConnectionEvent, recordConnectionEvent } from "../connection-timeline.server";
 import { enqueue } from "../jobs/queue.server";
 import { gatewayFor } from "./gateways/index.server";
 import type { Revocation } from "./gateways/types";
@@ -79,6 +80,20 @@ function cannotTell(make: GatewayMake, sessionExpiresAt: number | null, now: num
  * list entry exists exactly when the close does). Null for a connection no gateway handed over.
  */
 export async function revokeAtGateway(trx: Kysely<DB>, connection: ClosedConnection, now = Date.now()): Promise<GatewayNote | null> {
+  const note = await tellGateway(trx, connection, now);
+  if (note) {
+    await recordConnectionEvent(trx, {
+      organizationId: connection.organizationId,
+      connectionId: connection.id,
+      kind: "revoke",
+      detail: { gateway: note.make, revocation: note.revocation, note: note.note },
+      at: now,
+    });
+  }
+  return note;
+}
+
+async function tellGateway(trx: Kysely<DB>, connection: ClosedConnection, now: number): Promise<GatewayNote | null> {
   const adapter = connection.gateway ? gatewayFor(connection.gateway) : null;
   if (!adapter) return null;
   const networkId = networkIdOf(contextOf(connection.gatewayContext), connection.venueId);
@@ -96,6 +111,56 @@ export async function revokeAtGateway(trx: Kysely<DB>, connection: ClosedConnect
     return { make: adapter.make, revocation: "poll", note: POLL_NOTES[adapter.make] ?? POLL_NOTE };
   }
   return { make: adapter.make, revocation: "none", note: cannotTell(adapter.make, connection.sessionExpiresAt, now) };
+}
+
+/**
+ * Blocking a device cuts it off now (inside the blocking transaction): its open connections end as
+ * a Close ends one, and each one's gateway is told the way its make allows (revokeAtGateway). The
+ * notes come back once each, for the console to say what happens at which gateway.
+ */
+export async function cutOffDevice(trx: Kysely<DB>, organizationId: number, deviceId: number, now = Date.now()): Promise<GatewayNote[]> {
+  const open = await trx
+    .selectFrom("connections")
+    .innerJoin("devices", "devices.id", "connections.device_id")
+    .select([
+      "connections.id",
+      "connections.venue_id",
+      "connections.authorized_at",
+      "connections.gateway",
+      "connections.gateway_context",
+      "connections.session_expires_at",
+      "devices.mac_address",
+    ])
+    .where("connections.organization_id", "=", organizationId)
+    .where("connections.device_id", "=", deviceId)
+    .where("connections.authorized_at", "is not", null)
+    .where("connections.ended_at", "is", null)
+    .execute();
+  const notes = new Map<string, GatewayNote>();
+  for (const c of open) {
+    const ended = await trx
+      .updateTable("connections")
+      .set({ ended_at: Math.max(now, Number(c.authorized_at)), terminate_cause: "Admin-Reset" })
+      .where("id", "=", c.id)
+      .where("ended_at", "is", null)
+      .executeTakeFirst();
+    if (Number(ended.numUpdatedRows) !== 1) continue;
+    const note = await revokeAtGateway(
+      trx,
+      {
+        id: Number(c.id),
+        organizationId,
+        venueId: c.venue_id,
+        gateway: c.gateway,
+        gatewayContext: c.gateway_context,
+        clientMac: c.mac_address,
+        sessionExpiresAt: c.session_expires_at === null ? null : Number(c.session_expires_at),
+      },
+      now,
+    );
+    if (note) notes.set(note.note, note);
+  }
+  return [...notes.values()];
 }
 
 /** Adds the client to the network's revocation list; false when the network is gone (deleted meanwhile). */
@@ -131,6 +196,7 @@ export async function runRevokeJob(payload: { connectionId: number }, now = Date
     .leftJoin("devices", "devices.id", "connections.device_id")
     .select([
       "connections.id",
+      "connections.organization_id",
       "connections.venue_id",
       "connections.gateway",
       "connections.gateway_context",
@@ -146,7 +212,19 @@ export async function runRevokeJob(payload: { connectionId: number }, now = Date
   const networkId = networkIdOf(context, row.venue_id);
   const network = networkId === null ? null : await networkById(networkId);
   if (!network) return;
-  await adapter.revoke({ network, connectionId: Number(row.id), clientMac: row.mac_address, context });
+  // RADIUS makes: the NAS's ACK/NAK is kept in radius_messages, which the timeline reads.
+  const answered = adapter.loginForm
+    ? null
+    : { organizationId: Number(row.organization_id), connectionId: Number(row.id), kind: "revoke_answer" as const };
+  try {
+    await adapter.revoke({ network, connectionId: Number(row.id), clientMac: row.mac_address, context });
+  } catch (error) {
+    if (answered && error instanceof Error) {
+      await noteConnectionEvent({ ...answered, detail: { gateway: adapter.make, ok: false, answer: error.message } });
+    }
+    throw error;
+  }
+  if (answered) await noteConnectionEvent({ ...answered, detail: { gateway: adapter.make, ok: true } });
 }
 
 export interface RevocationList {

@@ -7,6 +7,7 @@ import type { ConnectionFilter, ConnectionRow } from "~/lib/connections";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
 import type { DeviceRow, RecordFilter } from "~/lib/records";
 import { getAccessPoint } from "../../access-points.server";
+import { connectionTimeline } from "../../connection-timeline.server";
 import { closeConnection, listConnections } from "../../connections.server";
 import { getCustomer, listCustomers, type CustomerFilter } from "../../customers.server";
 import { findDeviceByMac, listDevices, setDeviceBlocked } from "../../devices.server";
@@ -46,6 +47,17 @@ export const typeDefs = /* GraphQL */ `
     created_at: String!
     end_time: String
     authorization_mode: String
+  }
+
+  "One event of a connection's timeline (decision 0081): entry, payment, sign-in, grant, accounting, close sent, the gateway's answer, end."
+  type ConnectionEvent {
+    "ISO 8601, UTC."
+    at: String!
+    "entry, payment, authorized, grant, grant_failed, accounting, revoke, revoke_answer, radius_message or ended."
+    kind: String!
+    summary: String!
+    "What was sent and answered, as JSON."
+    detail: String
   }
 
   "A guest."
@@ -95,6 +107,8 @@ export const typeDefs = /* GraphQL */ `
     customersCount(${customerFilters}): Int! @complexity(value: 10)
     "view_clients."
     customer(id: ID!): Customer!
+    "view_clients. The connection's timeline, oldest first: what reached the gateway and what it answered."
+    connectionTimeline(id: ID!): [ConnectionEvent!]!
     "view_clients. Filters take one id each."
     devices(${deviceFilters}, limit: Int = 10, offset: Int = 0, order: String = "created_at desc"): [Device!]! @complexity(value: 1, multipliers: ["limit"])
     "view_clients. Counted up to 10,000 (1,000 with a search or a network or access point)."
@@ -272,6 +286,15 @@ async function deviceStats(p: DeviceParent, context: GraphQLContext): Promise<Om
 
 export const resolvers: Resolvers = {
   Query: {
+    async connectionTimeline(_, args: { id: string }, context) {
+      const events = await connectionTimeline(await context.org(), recordId(args.id));
+      return events.map((e) => ({
+        at: iso(e.at),
+        kind: e.kind,
+        summary: e.summary,
+        detail: e.detail === null ? null : JSON.stringify(e.detail),
+      }));
+    },
     async customers(_, args: FilterArgs & PageArgs & { order?: string }, context) {
       const ctx = await context.org();
       requirePermission(ctx, PERSONAL_DATA_PERMISSION);

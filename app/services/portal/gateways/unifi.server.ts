@@ -1,6 +1,7 @@
 // Ubiquiti UniFi external portal: the controller sends the guest to
 // /hotspot/unifi/{key}/guest/s/{site}/?ap=&id=&t=&url=&ssid= (or, as controllers are really set up,
-// to /guest/s/{site}/… on the portal's host: unifi-entry.server.ts); granting is a server-side call to
+// to /guest/s/{site}/… on the portal's host, the network found from the access point's MAC:
+// enterFromUnifiSite in entry.server.ts); granting is a server-side call to
 // the controller (login, then stamgr authorize-guest), revoking is stamgr unauthorize-guest.
 // Limits: authorize-guest takes `minutes` (the session's length), `up` and `down` (kbit/s) and
 // `bytes` (the data allowance, in MB despite its name); each is sent only when the plan sets it, so
@@ -231,7 +232,9 @@ export const unifi: GatewayAdapter = {
       url: `${origin}/hotspot/unifi/${portalKey}`,
       steps: [
         "Fill in the controller's URL, a local admin's username and password below (Mlango calls the controller to let guests through).",
-        "In the UniFi Network application open Settings → Profiles → Hotspot (Guest portal), choose External portal server and enter this console's address; UniFi appends /guest/s/{site}/ itself. Point that address at the URL above (a reverse proxy rule or DNS name for this network).",
+        `In the UniFi Network application open Settings → Profiles → Hotspot (Guest portal), choose External portal server and enter this console's host (${new URL(origin).hostname}); the controller sends guests to http://${new URL(origin).hostname}/guest/s/{site}/ and Mlango finds this network from the access point the guest is on.`,
+        "Register every access point of this network below (Access points → Add, make Ubiquiti UniFi, its MAC address): an access point Mlango does not know, or one that another organisation registered too, is refused with a page saying so.",
+        "Prefer a portal address of this network's own? Point the external portal at the URL above instead (a reverse proxy rule or DNS name); UniFi appends /guest/s/{site}/ to it.",
         `Allow this console's host (${new URL(origin).host}) in the pre-authorization access list.`,
       ],
     };
