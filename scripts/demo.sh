@@ -2,7 +2,7 @@
 # The README's run command: install, build, migrate, load demo data into an empty database, serve.
 # Ports: the console on PORT (3000), the fake Daraja on DARAJA_PORT (3199), the fake Africa's Talking
 # on AFRICASTALKING_PORT (3198), FreeRADIUS (when installed) on RADIUS_AUTH_PORT/RADIUS_ACCT_PORT
-# (1812/1813). The request log (a JSON line per request) is left out unless DEMO_REQUEST_LOG=1.
+# (1812/1813). The request log (a JSON line per request, REQUEST_LOG) is off unless DEMO_REQUEST_LOG=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "Mlango demo: the console on port ${PORT:-3000}, the fake Daraja on ${DARAJA_PORT:-3199}, the fake Africa's Talking on ${AFRICASTALKING_PORT:-3198}, FreeRADIUS (if installed) on ${RADIUS_AUTH_PORT:-1812}/${RADIUS_ACCT_PORT:-1813}."
@@ -83,8 +83,10 @@ echo "Starting the server…"
       || echo "The RADIUS simulation failed: see data/simulator-radius.log and data/freeradius.log."
   fi
 ) &
-# The request log floods a terminal: the demo shows the server's other lines only, unless asked.
+# The request log floods a terminal: the demo's server writes none unless asked (REQUEST_LOG, README).
 if [ "${DEMO_REQUEST_LOG:-}" = "1" ]; then
-  exec node server.mjs
+  export REQUEST_LOG=on
+else
+  export REQUEST_LOG="${REQUEST_LOG:-off}"
 fi
-node server.mjs | grep --line-buffered -v '^{"at":"[^"]*","method":'
+exec node server.mjs
