@@ -86,7 +86,8 @@ function optionDeclarations(body: string, values: ReadonlyMap<string, string>): 
  * The builder's canvas shows the page as written, placeholders and all, so a colour given by an
  * option (`style="--primary: {{ config.primary_color }}"`, or such a rule in the page's CSS) would be
  * no colour there: white text on white. This style sheet gives those declarations their options'
- * values, for elements found by id or classes (issue 37, item 7). The canvas runs no script (0067).
+ * values, for elements found by id or classes, and the page's declarations that use a variable
+ * (issue 37, item 7). The canvas runs no script (0067).
  */
 export function canvasOptionsCss(html: string, css: string, values: ReadonlyMap<string, string>): string {
   const tokens = (text: string) => text.replace(CONFIG_PLACEHOLDER, (_, name: string) => `\uE000${name}\uE000`);
@@ -103,9 +104,13 @@ export function canvasOptionsCss(html: string, css: string, values: ReadonlyMap<
     const declarations = optionDeclarations(style, values);
     if (selector && declarations.length) rules.push(`${selector}{${declarations.join(";")}}`);
   }
+  // GrapesJS's CSS parser drops shorthands given by a variable (background: var(--primary)), which
+  // the browser cannot expand before the value is known: the canvas gets those declarations here.
+  const withVariables = (body: string) =>
+    body.split(";").filter((d) => d.includes("var(") && !new RegExp(OPTION_TOKEN.source).test(d) && /^\s*-{0,2}[A-Za-z][\w-]*\s*:/.test(d));
   for (const rule of tokens(css).matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
     const selector = rule[1]!.trim();
-    const declarations = optionDeclarations(rule[2]!, values);
+    const declarations = [...withVariables(rule[2]!).map((d) => d.trim()), ...optionDeclarations(rule[2]!, values)];
     if (selector && !selector.startsWith("@") && declarations.length) rules.push(`${selector}{${declarations.join(";")}}`);
   }
   return rules.join("\n");
