@@ -114,7 +114,7 @@ function mlangoPlugin(configs: SplashBuilderProps["configs"]) {
 
 /** `{ message }`, `{ errors: { file: [...] } }`, a short text, or a generic sentence. */
 /** Resolves when the canvas's style sheets have loaded (or failed, or after 5 s). */
-function stylesLoaded(doc: Document | undefined): Promise<unknown> {
+function stylesLoaded(doc: Document | null | undefined): Promise<unknown> {
   const links = [...(doc?.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]') ?? [])];
   return Promise.all(
     links.map((link) =>
