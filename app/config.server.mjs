@@ -98,6 +98,8 @@ const envSchema = z.object({
   // This process works the job queue (mail, report e-mails); "off" for a web-only instance beside
   // a separate `npm run mlango -- jobs:work`.
   JOBS_WORKER: z.enum(["on", "off"]).default("on"),
+  // One JSON line per request on stdout (server/app.mjs); "off" keeps a terminal quiet (the demo's default).
+  REQUEST_LOG: z.enum(["on", "off"]).default("on"),
   // The network map's style (a MapLibre style JSON). Unset: a plain background, no outside requests.
   MAP_STYLE_URL: z
     .string()

@@ -2,7 +2,7 @@
 # The README's run command: install, build, migrate, load demo data into an empty database, serve.
 # Ports: the console on PORT (3000), the fake Daraja on DARAJA_PORT (3199), the fake Africa's Talking
 # on AFRICASTALKING_PORT (3198), FreeRADIUS (when installed) on RADIUS_AUTH_PORT/RADIUS_ACCT_PORT
-# (1812/1813). The request log (a JSON line per request) is left out unless DEMO_REQUEST_LOG=1.
+# (1812/1813). The request log (a JSON line per request, REQUEST_LOG) is off unless DEMO_REQUEST_LOG=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "Mlango demo: the console on port ${PORT:-3000}, the fake Daraja on ${DARAJA_PORT:-3199}, the fake Africa's Talking on ${AFRICASTALKING_PORT:-3198}, FreeRADIUS (if installed) on ${RADIUS_AUTH_PORT:-1812}/${RADIUS_ACCT_PORT:-1813}."
@@ -73,9 +73,20 @@ echo "Starting the server…"
   fi
   # Printed once the server answers, not before (the demo owner: DEMO_LOGIN in app/tools/demo.server.ts).
   echo "Mlango is ready: sign in at ${PUBLIC_URL}/login as admin@example.com / mlango-demo (Ctrl-C stops the demo)."
-  npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 12 --buyers 3 --make meraki --stay > data/simulator.log 2>&1 \
-    && echo "Live guests: the gateway simulator played 12 guests and 3 M-Pesa purchases through the network \"Simulator Lab\"; those it left online show in the console (data/simulator.log)." \
-    || echo "The gateway simulator could not add live guests: see data/simulator.log."
+  # It stays running and sends an interim for its guests every 5 minutes, so they stay online with
+  # growing durations (without one for PORTAL_IDLE_MINUTES, 15, the server ends a guest at its last record).
+  npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 12 --buyers 3 --make meraki --stay --keep-alive 5 > data/simulator.log 2>&1 &
+  simulator=$!
+  for _ in $(seq 1 300); do
+    grep -q -E '^Keeping [0-9]+ guests online|guests failed\.' data/simulator.log && break
+    kill -0 "$simulator" 2> /dev/null || break
+    sleep 1
+  done
+  if grep -q '^Keeping [0-9]* guests online' data/simulator.log; then
+    echo "Live guests: the gateway simulator played 12 guests and 3 M-Pesa purchases through the network \"Simulator Lab\"; those it left online stay online while the demo runs (data/simulator.log)."
+  else
+    echo "The gateway simulator could not add live guests: see data/simulator.log."
+  fi
   if [ -n "$RADIUS_STARTED" ]; then
     npx tsx scripts/simulate.ts --url "http://127.0.0.1:${PORT:-3000}" --guests 6 --make mikrotik --stay \
       --radius "127.0.0.1:${RADIUS_AUTH_PORT:-1812}:${RADIUS_ACCT_PORT:-1813}" > data/simulator-radius.log 2>&1 \
@@ -83,8 +94,10 @@ echo "Starting the server…"
       || echo "The RADIUS simulation failed: see data/simulator-radius.log and data/freeradius.log."
   fi
 ) &
-# The request log floods a terminal: the demo shows the server's other lines only, unless asked.
+# The request log floods a terminal: the demo's server writes none unless asked (REQUEST_LOG, README).
 if [ "${DEMO_REQUEST_LOG:-}" = "1" ]; then
-  exec node server.mjs
+  export REQUEST_LOG=on
+else
+  export REQUEST_LOG="${REQUEST_LOG:-off}"
 fi
-node server.mjs | grep --line-buffered -v '^{"at":"[^"]*","method":'
+exec node server.mjs

@@ -3,7 +3,7 @@
 //
 //   npm run simulate -- --url http://localhost:3000 --guests 50 --make meraki|opennds|unifi|mlango|mikrotik
 //     [--login admin@example.com --password mlango-demo] [--organization ID] [--venue ID]
-//     [--concurrency 16] [--signup-share 0.7] [--buyers 0] [--interims 2] [--stay]
+//     [--concurrency 16] [--signup-share 0.7] [--buyers 0] [--interims 2] [--stay [--keep-alive MINUTES]]
 //     [--radius 127.0.0.1:1812:1813] [--chap-share 0.5]   (mikrotik: FreeRADIUS in front of the instance)
 //
 // It signs in through the console API, picks the network (--venue, else "Simulator Lab", created with
@@ -16,6 +16,9 @@
 //   3. the rest are returning guests: a device that signed up leaves (accounting stop) and comes back
 //      on a random access point, gets one Connect button and clicks through; start and interims again;
 //   4. everyone still online leaves (stop), unless --stay (the console then shows them online).
+//   5. with --stay --keep-alive MINUTES, the gateway goes on sending an interim for every guest left
+//      online each MINUTES (their real time online, more bytes) until the process is stopped: without
+//      it the instance ends them PORTAL_IDLE_MINUTES (15) after their last record, at that record.
 // --signup-share 0 turns the network's sign-up off: every guest clicks through.
 // --buyers N: N more new guests buy the cheapest plan for sale with M-Pesa in step 1 instead of
 // signing up (the organisation needs M-Pesa settings and a paid plan; the instance's Daraja — the fake
@@ -67,6 +70,7 @@ interface Options {
   buyers: number;
   interims: number;
   stay: boolean;
+  keepAlive: number;
   radius: { host: string; authPort: number; acctPort: number };
   chapShare: number;
 }
@@ -88,6 +92,13 @@ const SYNOPSIS = {
     buyers: { type: "string", value: "N", default: "0", summary: "more new guests who buy the cheapest plan with M-Pesa" },
     interims: { type: "string", value: "N", default: "2", summary: "accounting interims per guest online" },
     stay: { type: "boolean", summary: "leave the guests online at the end (the console shows them)" },
+    "keep-alive": {
+      type: "string",
+      value: "MINUTES",
+      default: "0",
+      summary:
+        "with --stay: an interim for every guest left online each MINUTES until stopped (below the instance's PORTAL_IDLE_MINUTES); 0: none",
+    },
     radius: {
       type: "string",
       value: "HOST:AUTH:ACCT",
@@ -102,7 +113,7 @@ const SYNOPSIS = {
 function options(argv: string[]): Options | undefined {
   const { values, help } = parseCommandLine(SYNOPSIS, argv);
   if (help) return undefined;
-  const whole = (name: "guests" | "organization" | "venue" | "concurrency" | "buyers" | "interims", min: number) =>
+  const whole = (name: "guests" | "organization" | "venue" | "concurrency" | "buyers" | "interims" | "keep-alive", min: number) =>
     wholeNumber(`--${name}`, values[name]!, min);
   const share = (name: "signup-share" | "chap-share") => {
     const n = Number(values[name]);
@@ -120,6 +131,9 @@ function options(argv: string[]): Options | undefined {
   } catch {
     throw new UsageError(`--url must be a full URL such as http://localhost:3000, got "${values.url}".`);
   }
+  const keepAlive = whole("keep-alive", 0);
+  if (keepAlive > 0 && !values.stay) throw new UsageError("--keep-alive needs --stay: without it every guest leaves at the end.");
+  if (keepAlive > 0 && make === "mikrotik") throw new UsageError("--keep-alive is for the HTTP gateways, not mikrotik.");
   return {
     url,
     guests: whole("guests", 1),
@@ -133,6 +147,7 @@ function options(argv: string[]): Options | undefined {
     buyers: whole("buyers", 0),
     interims: whole("interims", 0),
     stay: values.stay ?? false,
+    keepAlive,
     radius: { host, authPort: Number(authPort), acctPort: Number(acctPort) },
     chapShare: share("chap-share"),
   };
@@ -211,6 +226,8 @@ interface Visit {
   plan: GuestPlan;
   result?: GuestResult;
   session?: Session;
+  /** When its accounting started (ms). */
+  startedAt?: number;
   accountingOk: boolean;
   accountingMessage?: string;
 }
@@ -261,9 +278,33 @@ class Run {
     });
   }
 
+  /**
+   * --keep-alive: the gateway goes on reporting the guests left online, an interim each `minutes` with
+   * their real time online, so they stay online with growing durations. Runs until the process is stopped.
+   */
+  async keepAlive(online: Visit[], minutes: number): Promise<never> {
+    const client = new HttpClient(this.opts.url, this.opts.concurrency);
+    console.log(`\nKeeping ${online.length} guests online: an interim for each every ${minutes} min until stopped.`);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, minutes * 60_000));
+      const records = online.map((v) => nextRecord(v.session!, "interim", Math.round((Date.now() - v.startedAt!) / 1000)));
+      const outcomes = await sendAccounting(client, this.network.gatewaySecret, records, BATCH).catch((error: unknown) => [
+        { records: records.length, ok: false, ms: 0, accepted: 0, message: error instanceof Error ? error.message : String(error) },
+      ]);
+      const accepted = outcomes.reduce((sum, b) => sum + b.accepted, 0);
+      const failed = outcomes.find((b) => !b.ok);
+      console.log(
+        `${new Date().toISOString()} interim for ${records.length} guests online: ${accepted} accepted${failed ? `; ${failed.message}` : ""}`,
+      );
+    }
+  }
+
   /** Sessions begin: accounting start, then the interims. */
   async begin(online: Visit[]): Promise<void> {
-    for (const v of online) v.session = newSession(this.behaviour.accountingId(v.plan.device, this.network, v.result!.token!));
+    for (const v of online) {
+      v.session = newSession(this.behaviour.accountingId(v.plan.device, this.network, v.result!.token!));
+      v.startedAt = Date.now();
+    }
     await this.account(online, "start");
     for (let i = 0; i < this.opts.interims; i++) await this.account(online, "interim");
   }
@@ -436,7 +477,9 @@ async function run(opts: Options): Promise<number> {
     simulation.close();
     await fake?.close();
   }
-  return simulation.report(online.length) ? 1 : 0;
+  const failed = simulation.report(online.length);
+  if (opts.keepAlive > 0 && online.length > 0) await simulation.keepAlive(online, opts.keepAlive);
+  return failed ? 1 : 0;
 }
 
 try {

@@ -112,9 +112,10 @@ export function serve({ guest, console: next = notFound }) {
   // flushes the compressor whenever the body pauses.
   const compress = compression({ threshold: 1024 });
   const publicOrigin = configuredOrigin();
+  const requestLog = getEnv().REQUEST_LOG === "on";
   return (req, res) => {
     for (const [name, value] of EVERY_ANSWER) res.setHeader(name, value);
-    logWhenFinished(req, res);
+    if (requestLog) logWhenFinished(req, res);
     compress(req, res, () => {
       const url = req.url ?? "/";
       const route = guest.find(req.method ?? "GET", url);

@@ -6,8 +6,8 @@
 // - connections: those of them that were authorized; abandoned = footfall − connections (never < 0);
 // - new customers: customers whose first authorized connection in the organisation falls in the window;
 //   repeat customers: customers authorized in the window who also had an authorized connection before it;
-// - dwell time: sum of ended authorized connections' durations in seconds (open sessions add nothing
-//   until they end); average = dwell time ÷ ended connections (open sessions are not zeros in it);
+// - dwell time: sum of authorized connections' durations in seconds, an open session's being its time
+//   so far (now − authorization); average = dwell time ÷ connections;
 // - bandwidth = upload + download bytes.
 // A connection counts in the hour (and day) it was created.
 

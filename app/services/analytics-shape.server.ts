@@ -12,9 +12,8 @@ export interface TotalsRow {
   connections: number | string;
   upload: number | string;
   download: number | string;
+  /** Ended connections' durations plus the open sessions' time so far. */
   dwellMs: number | string;
-  /** Authorized connections that have ended: the ones whose dwell counts. */
-  endedConnections: number | string;
 }
 
 export function toTotals(row: TotalsRow, customers: { newCustomers: number; repeatCustomers: number }): UsageTotals {
@@ -23,7 +22,6 @@ export function toTotals(row: TotalsRow, customers: { newCustomers: number; repe
   const upload = Number(row.upload);
   const download = Number(row.download);
   const dwellMs = Number(row.dwellMs);
-  const ended = Number(row.endedConnections);
   return {
     upload,
     download,
@@ -35,9 +33,8 @@ export function toTotals(row: TotalsRow, customers: { newCustomers: number; repe
     newCustomers: customers.newCustomers,
     repeatCustomers: customers.repeatCustomers,
     dwellTime: toSeconds(dwellMs),
-    // Only ended connections have a dwell: open sessions are left out of
-    // the average instead of counting as zero.
-    avgDwellTime: ended > 0 ? toSeconds(dwellMs / ended) : 0,
+    // Every authorized connection has a dwell: an open session's is its time so far.
+    avgDwellTime: connections > 0 ? toSeconds(dwellMs / connections) : 0,
   };
 }
 

@@ -128,10 +128,22 @@ export async function usageSeries(scope: AnalyticsScope, bucket: Bucket): Promis
   }));
 }
 
-/** dwellTime: seconds of ended connections per hour or day. */
+/**
+ * dwellTime per hour or day: the ended connections' seconds from the roll-ups, plus the time so far
+ * of the sessions still online (now − authorization), each in the bucket it was created in.
+ */
 export async function dwellTimeSeries(scope: AnalyticsScope, bucket: Bucket): Promise<DwellPoint[]> {
-  return (await series(scope, bucket)).map((r) => ({ time: r.time, dwellTime: toSeconds(r.dwellMs) }));
+  const [points, open] = await Promise.all([series(scope, bucket), openSessions(scope)]);
+  const size = bucket === "hour" ? 3_600_000 : 86_400_000;
+  const openMs = new Map<number, number>();
+  for (const s of open) {
+    const start = s.createdAt - mod(s.createdAt + scope.range.offsetMs, size);
+    openMs.set(start, (openMs.get(start) ?? 0) + s.dwellMs);
+  }
+  return points.map((r) => ({ time: r.time, dwellTime: toSeconds(r.dwellMs + (openMs.get(r.time) ?? 0)) }));
 }
+
+const mod = (a: number, n: number) => ((a % n) + n) % n;
 
 /** footfall per hour or day. */
 export async function footfallSeries(scope: AnalyticsScope, bucket: Bucket): Promise<FootfallPoint[]> {
@@ -143,7 +155,7 @@ export async function aggregateUsage(scope: AnalyticsScope): Promise<UsageTotals
   const [totals, customers, open] = await Promise.all([
     daily(scope).select(sums).executeTakeFirstOrThrow(),
     customerCounts(scope),
-    openConnections(scope),
+    openSessions(scope),
   ]);
   // Sums over no rows are NULL.
   const zero = (v: unknown) => Number(v ?? 0);
@@ -154,34 +166,34 @@ export async function aggregateUsage(scope: AnalyticsScope): Promise<UsageTotals
       connections,
       upload: zero(totals.upload),
       download: zero(totals.download),
-      dwellMs: zero(totals.dwellMs),
-      endedConnections: Math.max(0, connections - open),
+      dwellMs: zero(totals.dwellMs) + open.reduce((sum, s) => sum + s.dwellMs, 0),
     },
     customers,
   );
 }
 
 /**
- * Authorized connections of the window still open. The roll-ups count authorized connections but
- * not ended ones (the average dwell divides by those); the open ones are few and have their own
- * partial index (connections_online: organisation, created_at), so ended = connections − open
- * without a roll-up column. The venue is a CASE, not a WHERE, so the planner keeps to that index.
+ * Authorized connections of the window still open, with their time so far (now − authorization, never
+ * below 0): the roll-ups hold the dwell of ended connections only, so the open sessions' is added from
+ * the rows. They are few and have their own partial index (connections_online: organisation,
+ * created_at). The venue is filtered here, not in the WHERE, so the planner keeps to that index.
  */
-async function openConnections(scope: AnalyticsScope): Promise<number> {
+async function openSessions(scope: AnalyticsScope, now = Date.now()): Promise<{ createdAt: number; dwellMs: number }[]> {
   const { startMs, endMs } = windowOf(scope);
   const venues = venuesOf(scope);
-  const row = await db
+  const rows = await db
     .selectFrom("connections")
     .where("organization_id", "=", scope.organizationId)
     .where("authorized_at", "is not", null)
     .where("ended_at", "is", null)
     .where("created_at", ">=", startMs)
     .where("created_at", "<", endMs)
-    .select((eb) =>
-      (venues ? eb.fn.sum<number>(eb.case().when("venue_id", "in", venues).then(1).else(0).end()) : eb.fn.countAll<number>()).as("n"),
-    )
-    .executeTakeFirstOrThrow();
-  return Number(row.n ?? 0);
+    .select(["created_at", "authorized_at", "venue_id"])
+    .execute();
+  const chosen = venues ? new Set(venues.map(Number)) : null;
+  return rows
+    .filter((r) => !chosen || (r.venue_id !== null && chosen.has(Number(r.venue_id))))
+    .map((r) => ({ createdAt: Number(r.created_at), dwellMs: Math.max(0, now - Number(r.authorized_at)) }));
 }
 
 /** venueUsageSummary: top venues by bandwidth (then name); connections whose venue was deleted are left out. */

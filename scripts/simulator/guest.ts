@@ -407,10 +407,14 @@ export function newSession(id: AccountingId): Session {
   return { id, upload: 0, download: 0, seconds: 0 };
 }
 
-/** The next record of a session: usage grows by a phone's few minutes of browsing and chat. */
-export function nextRecord(session: Session, status: AccountingStatus): AccountingRecord {
+/**
+ * The next record of a session: usage grows by a phone's few minutes of browsing and chat. With
+ * `elapsedSeconds` (a guest kept online, --keep-alive) the session time is the real time online, never less than before.
+ */
+export function nextRecord(session: Session, status: AccountingStatus, elapsedSeconds?: number): AccountingRecord {
   if (status !== "start") {
-    session.seconds += 60 + crypto.randomInt(0, 240);
+    session.seconds =
+      elapsedSeconds === undefined ? session.seconds + 60 + crypto.randomInt(0, 240) : Math.max(session.seconds, elapsedSeconds);
     session.upload += crypto.randomInt(20_000, 2_000_000);
     session.download += crypto.randomInt(200_000, 40_000_000);
   }

@@ -209,6 +209,26 @@ test("code editor: what is typed is saved when the editor loses focus and is sti
   ).toBeVisible();
 });
 
+test("builder: the hotel's canvas shows its brand colour behind the white venue name, once its styles are in", async ({
+  page,
+  context,
+}) => {
+  onlyWithJs();
+  const setup = await operator(context);
+  const pageId = await createPage(page, setup.orgId, "Hotel page");
+  await page.getByRole("button", { name: "Use this template: Hotel" }).click();
+  await expect(page).toHaveURL(`/${setup.orgId}/splash_pages/${pageId}/builder`);
+  // The canvas says it is busy until its page and style sheets are in, then shows the page as guests get it.
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toBeEnabled();
+  await expect(page.getByLabel("Page canvas")).toHaveAttribute("aria-busy", "false");
+  await expect(page.getByText("Loading the builder…")).toHaveCount(0);
+  const hero = page.frameLocator(".gjs-frame").locator(".hotel-hero");
+  await expect(hero).toBeVisible();
+  // #1e3a5f, the template's brand colour option, behind the title's white text (not white on white).
+  await expect(hero).toHaveCSS("background-color", "rgb(30, 58, 95)");
+  await expect(hero.locator("h1")).toHaveCSS("color", "rgb(255, 255, 255)");
+});
+
 test("template: Café cloned, its options listed, one changed and published; the guest sees the new value", async ({
   page,
   context,

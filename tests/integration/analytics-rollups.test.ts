@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/db.server";
 import { generateDemoData } from "~/tools/demo.server";
 import { createRandom } from "~/tools/demo/random.server";
@@ -16,6 +16,13 @@ import { updateOrganization } from "~/services/organizations.server";
 const NOW = Date.UTC(2026, 10, 20, 15, 30);
 const TODAY = NOW - (NOW % DAY);
 const DIMENSIONS: DeviceDimension[] = ["is_mobile", "os", "brand", "browser"];
+
+// Open sessions' dwell runs to now: one fixed clock, so the roll-ups and the reference agree to the millisecond.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+});
+afterEach(() => vi.useRealTimers());
 
 /** A generated organisation: 4 venues over 30 days, with online, abandoned and closed connections. */
 async function generated(connections = 3_000, timeZone = "UTC") {

@@ -1,10 +1,19 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { db } from "~/db/db.server";
 import * as analytics from "~/services/analytics.server";
 import type { AnalyticsScope } from "~/lib/analytics";
 import { DAY, HOUR, T0, makeNetwork } from "../fixtures/analytics";
 import * as reference from "../fixtures/analytics-reference";
 
 const MIN = 60_000;
+/** The clock of the hand-made day: 12:20:05 on Tuesday, 20 minutes into c2's open session. */
+const NOW = T0 + DAY + 12 * HOUR + 5_000 + 20 * MIN;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+});
+afterEach(() => vi.useRealTimers());
 
 /**
  * The hand-made day (Tuesday T0+1d): c1 returns (first seen Monday), c2 is new (one ended visit at
@@ -59,8 +68,8 @@ describe("analytics definitions on a hand-made day", () => {
       abandoned: 1,
       newCustomers: 1,
       repeatCustomers: 1,
-      dwellTime: 30 * 60 + 60 * 60, // the online connection adds nothing until it ends
-      avgDwellTime: 2700, // over the 2 ended connections: the online one is not counted as zero
+      dwellTime: 30 * 60 + 60 * 60 + 20 * 60, // the online connection adds its 20 minutes so far
+      avgDwellTime: 2200, // over the 3 authorized connections, the online one with its time so far
     });
     expect(await analytics.aggregateUsage(scope([net.venueA]))).toMatchObject({
       footfall: 3,
@@ -68,8 +77,8 @@ describe("analytics definitions on a hand-made day", () => {
       abandoned: 1,
       newCustomers: 1,
       repeatCustomers: 1,
-      dwellTime: 1800,
-      avgDwellTime: 1800,
+      dwellTime: 1800 + 1200,
+      avgDwellTime: 1500,
     });
     expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({
       footfall: 1,
@@ -82,18 +91,18 @@ describe("analytics definitions on a hand-made day", () => {
     });
   });
 
-  it("averages dwell over ended connections only, alike from the roll-ups and from raw rows", async () => {
+  it("counts open sessions' time so far in the dwell and its average, alike from the roll-ups and from raw rows", async () => {
     const { net, day, scope } = await handMadeDay();
-    // A second open session at Beta and a never-authorized visit: neither changes the average.
-    await net.connect("b", { created_at: day + 15 * HOUR, authorized_at: day + 15 * HOUR + 1_000 });
-    await net.connect("b", { created_at: day + 16 * HOUR });
+    // A second open session at Beta, online for 10 minutes, and a never-authorized visit (no dwell).
+    await net.connect("b", { created_at: day + 12 * HOUR, authorized_at: NOW - 10 * MIN });
+    await net.connect("b", { created_at: day + 12 * HOUR });
     for (const venues of [undefined, [net.venueA], [net.venueB], [net.venueA, net.venueB]]) {
       const fromRollups = await analytics.aggregateUsage(scope(venues));
       expect(fromRollups).toEqual(await reference.aggregateUsage(scope(venues)));
     }
-    expect(await analytics.aggregateUsage(scope())).toMatchObject({ connections: 4, dwellTime: 5400, avgDwellTime: 2700 });
-    expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({ connections: 2, dwellTime: 3600, avgDwellTime: 3600 });
-    // Only an open session: no ended connection, an average of 0 (not a division by zero), both ways.
+    expect(await analytics.aggregateUsage(scope())).toMatchObject({ connections: 4, dwellTime: 7200, avgDwellTime: 1800 });
+    expect(await analytics.aggregateUsage(scope([net.venueB]))).toMatchObject({ connections: 2, dwellTime: 4200, avgDwellTime: 2100 });
+    // An open session authorized after the clock (a clock skew) adds 0, never a negative dwell, both ways.
     await net.connect("a", { created_at: day + 3 * DAY + HOUR, authorized_at: day + 3 * DAY + HOUR + 1_000 });
     const later: AnalyticsScope = { organizationId: net.org.id, range: { startMs: day + 3 * DAY, endMs: day + 4 * DAY, offsetMs: 0 } };
     expect(await analytics.aggregateUsage(later)).toMatchObject({ connections: 1, dwellTime: 0, avgDwellTime: 0 });
@@ -140,7 +149,12 @@ describe("analytics definitions on a hand-made day", () => {
       { time: day + 11 * HOUR, footfall: 1 },
       { time: day + 12 * HOUR, footfall: 1 },
     ]);
-    expect(await analytics.dwellTimeSeries(scope(), "day")).toEqual([{ time: day, dwellTime: 5400 }]);
+    expect(await analytics.dwellTimeSeries(scope(), "day")).toEqual([{ time: day, dwellTime: 6600 }]);
+    expect(await analytics.dwellTimeSeries(scope(), "hour")).toEqual([
+      { time: day + 10 * HOUR, dwellTime: 1800 },
+      { time: day + 11 * HOUR, dwellTime: 3600 },
+      { time: day + 12 * HOUR, dwellTime: 1200 },
+    ]);
     expect(await analytics.trafficHeatmap(scope())).toEqual([
       { weekday: 1, hour: 10, footfall: 2 },
       { weekday: 1, hour: 11, footfall: 1 },
@@ -216,7 +230,7 @@ describe("analytics definitions on a hand-made day", () => {
       uniqueClients: 2,
       totalConnections: 2,
       currentlyConnected: 1,
-      dwellTime: 1800,
+      dwellTime: 1800 + 1200,
     });
   });
 
@@ -230,5 +244,44 @@ describe("analytics definitions on a hand-made day", () => {
       uniqueClients: 0,
       currentlyConnected: 0,
     });
+  });
+});
+
+describe("dwell with guests online now, in Nairobi", () => {
+  it("gives a network's dwell as the online guests' time so far, today in Nairobi after 21:00 UTC", async () => {
+    // 22:30 UTC on 1 December 2026 is 01:30 on 2 December in Nairobi (UTC+03:00); the day began at 21:00 UTC.
+    const now = Date.UTC(2026, 11, 1, 22, 30);
+    vi.setSystemTime(now);
+    const net = await makeNetwork("Nairobi dwell");
+    await db
+      .updateTable("organizations")
+      .set({ time_zone: "Africa/Nairobi", utc_offset_ms: 3 * HOUR })
+      .where("id", "=", net.org.id)
+      .execute();
+    const dayStart = Date.UTC(2026, 11, 1, 21, 0);
+    // 20 guests online for 9 to 35 minutes (not a minute of it had ended), and yesterday's ended visit.
+    let expected = 0;
+    for (let i = 0; i < 20; i++) {
+      const minutes = 9 + Math.round((i * 26) / 19);
+      expected += minutes * 60;
+      const at = now - minutes * MIN;
+      await net.connect("a", { customer_id: await net.customer(), created_at: at - 2_000, authorized_at: at });
+    }
+    await net.connect("a", { created_at: dayStart - HOUR, authorized_at: dayStart - HOUR, ended_at: dayStart - 30 * MIN });
+    const range = { startMs: dayStart, endMs: dayStart + DAY, offsetMs: 3 * HOUR };
+    const overview = await analytics.venueOverview(net.org.id, net.venueA, range);
+    expect(overview).toMatchObject({ currentlyConnected: 20, totalConnections: 20, dwellTime: expected });
+    const scope: AnalyticsScope = { organizationId: net.org.id, venueIds: [net.venueA], range };
+    const totals = await analytics.aggregateUsage(scope);
+    expect(totals).toMatchObject({ dwellTime: expected, avgDwellTime: Math.round(expected / 20) });
+    expect(totals).toEqual(await reference.aggregateUsage(scope));
+    // The hours are Nairobi's: 00:00–01:00 (21:00 UTC) and 01:00–02:00 (22:00 UTC).
+    const hours = await analytics.dwellTimeSeries(scope, "hour");
+    expect(hours.map((h) => h.time)).toEqual([Date.UTC(2026, 11, 1, 21, 0), Date.UTC(2026, 11, 1, 22, 0)]);
+    expect(hours.reduce((sum, h) => sum + h.dwellTime, 0)).toBe(expected);
+    expect(hours).toEqual(await reference.dwellTimeSeries(scope, "hour"));
+    // Ten minutes later every guest has ten more minutes.
+    vi.setSystemTime(now + 10 * MIN);
+    expect((await analytics.venueOverview(net.org.id, net.venueA, range)).dwellTime).toBe(expected + 20 * 600);
   });
 });

@@ -1,7 +1,7 @@
 // Every query of the data API (docs/guide/api.md#data-api-graphql) over HTTP against the built server,
 // on SQLite and PostgreSQL: the answer's shape and values (the same as the services give the pages),
 // the permission refusals with the spec's messages, and another organisation's ids as not found.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ALL_PERMISSIONS, VIEW_PERMISSIONS, refusalMessage } from "~/lib/permissions";
 import { aggregateUsage } from "~/services/analytics.server";
 import { issueToken } from "~/services/auth.server";
@@ -49,6 +49,8 @@ async function foreignWorld() {
   const { role } = await makeMember(other.org.id, "r");
   return { ...w, role, org: other.org };
 }
+
+afterEach(() => vi.useRealTimers());
 
 describe("profile", () => {
   it("answers the user, their permissions and role in the organisation, and their dashboard layout", async () => {
@@ -151,6 +153,9 @@ describe("dashboard analytics", () => {
 describe("organization", () => {
   it("answers the organisation's details, counts, connections, figures and lists", async () => {
     const { org, caller, venue, accessPoint, customer, device, connections } = await world();
+    // The online connection's dwell is its time so far: read at 12:12:01, 10 minutes after it was authorized.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.UTC(2026, 10, 20, 12, 12, 1));
     const data = await gqlData(
       server,
       caller,
@@ -202,7 +207,7 @@ describe("organization", () => {
       accessPoint: { id: String(accessPoint.id), name: accessPoint.name },
     });
     expect(o.connections[1]).toMatchObject({ isOnline: false, status: "Offline", end_time: expect.any(String) });
-    expect(o.dwellTime).toEqual([{ dwell_time: 3600, time: "2026-11-20T12:00:00.000Z" }]);
+    expect(o.dwellTime).toEqual([{ dwell_time: 3600 + 600, time: "2026-11-20T12:00:00.000Z" }]);
     expect(o.footfall).toEqual([{ footfall: 3, time: "2026-11-20T12:00:00.000Z" }]);
     expect(o.aggregateUsageSummary).toEqual({ footfall: 3, connections: 3 });
     expect(o.venues).toEqual([

@@ -332,12 +332,17 @@ describe("accounting records", () => {
     const rows = await db.selectFrom("connections").selectAll().where("organization_id", "=", w.org.id).execute();
     const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((total, r) => total + f(r), 0);
     const day = Date.UTC(2026, 10, 20);
+    // The open session's dwell is its time so far: read on a fixed clock, 100 minutes in.
+    const now = T + 100 * MINUTE;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(now);
     const totals = await aggregateUsage({ organizationId: w.org.id, range: { startMs: day, endMs: day + 24 * 60 * MINUTE, offsetMs: 0 } });
+    vi.useRealTimers();
     expect(totals).toMatchObject({
       connections: 3,
       upload: sum((r) => Number(r.upload)),
       download: sum((r) => Number(r.download)),
-      dwellTime: sum((r) => (r.ended_at === null ? 0 : (Number(r.ended_at) - Number(r.authorized_at)) / 1000)),
+      dwellTime: Math.round(sum((r) => (r.ended_at === null ? now : Number(r.ended_at)) - Number(r.authorized_at)) / 1000),
     });
     expect(sum((r) => Number(r.upload))).toBe(150 + 250 + 300);
     const hours = await usageSeries(

@@ -276,6 +276,35 @@ describe("code saves", () => {
     expect(css.headers.get("Content-Type")).toMatch(/^text\/css/);
     expect(await css.text()).toContain(".text-teal-700");
   });
+
+  it("gives the canvas the page's option values where its styles use them: the hotel's brand colour, not white on white", async () => {
+    const { owner, orgId } = await world();
+    const id = await createdPage(owner.id, orgId);
+    await callRoute(layout.action, owner.id, `/${orgId}/splash_pages/${id}`, pageParams(orgId, id), { intent: "clone", template: "hotel" });
+    const tab: Json = await (
+      await callRoute(builderTab.loader, owner.id, `/${orgId}/splash_pages/${id}/builder`, pageParams(orgId, id))
+    ).json();
+    // A Bootstrap page: the template's file, then the options' sheet.
+    expect(tab.canvasStyles).toHaveLength(2);
+    expect(tab.canvasStyles[1]).toMatch(new RegExp(`^/${orgId}/splash_pages/${id}/canvas\\.css\\?v=\\d+$`));
+    const canvas = async () =>
+      (await callRoute(canvasCss.loader, owner.id, `/${orgId}/splash_pages/${id}/canvas.css`, pageParams(orgId, id))).text();
+    expect(await canvas()).toContain(".hotel{--primary:#1e3a5f !important;--bg:#f5f1e8 !important}");
+    // The template's rules that take a colour from a variable, which GrapesJS's parser drops from the canvas.
+    expect(await canvas()).toContain(".hotel-hero{background:var(--primary)}");
+    // A new brand colour is the canvas's at once; a value cannot close the rule.
+    const options: Json = await (
+      await callRoute(optionsTab.loader, owner.id, `/${orgId}/splash_pages/${id}/options`, pageParams(orgId, id))
+    ).json();
+    const primary = options.configs.find((c: Json) => c.name === "primary_color");
+    await callRoute(optionsTab.action, owner.id, `/${orgId}/splash_pages/${id}/options`, pageParams(orgId, id), {
+      intent: "config",
+      config_id: String(primary.id),
+      custom_value: "#7a1f3d}body{display:none",
+    });
+    expect(await canvas()).toContain(".hotel{--primary:#7a1f3dbodydisplay:none !important;");
+    expect(await canvas()).not.toMatch(/\}\s*body\s*\{/);
+  });
 });
 
 describe("details and options", () => {

@@ -2,7 +2,7 @@
 // (docs/guide/networks.md#network-profile, #validation,
 // docs/guide/access-control.md#what-each-permission-shows), through the route loaders and actions, on
 // SQLite and PostgreSQL.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/db/db.server";
 import { refusalMessage } from "~/lib/permissions";
 import { VENUE_MESSAGES } from "~/lib/schemas/venues";
@@ -338,6 +338,10 @@ describe("deleting a network", () => {
 
 describe("network overview and record tabs", () => {
   it("shows the range's counts, dwell time, connections series, heatmap and who is online", async () => {
+    // The online guest's dwell is its time so far: one fixed clock for the whole test.
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(now);
     const { org, owner } = await makeOrg();
     const venue = await insertVenue(org.id);
     const other = await insertVenue(org.id);
@@ -356,11 +360,19 @@ describe("network overview and record tabs", () => {
     await insertConnection(org.id, { venueId: other.id }, { customer_id: c1, created_at: at, authorized_at: at });
     const params = { orgId: String(org.id), venueId: String(venue.id) };
     const body: Json = await (await callRoute(overview.loader, owner.id, `/${org.id}/venues/${venue.id}/overview`, params)).json();
-    expect(body.overview).toMatchObject({ accessPoints: 2, uniqueClients: 2, totalConnections: 2, currentlyConnected: 1, dwellTime: 600 });
+    vi.useRealTimers();
+    const dwell = Math.round((600_000 + now - at) / 1000);
+    expect(body.overview).toMatchObject({
+      accessPoints: 2,
+      uniqueClients: 2,
+      totalConnections: 2,
+      currentlyConnected: 1,
+      dwellTime: dwell,
+    });
     expect(body.bucket).toBe("hour");
     expect(body.series.reduce((n: number, p: Json) => n + p.footfall, 0)).toBe(3);
     expect(body.series.reduce((n: number, p: Json) => n + p.connections, 0)).toBe(2);
-    expect(body.dwell.reduce((n: number, p: Json) => n + p.dwellTime, 0)).toBe(600);
+    expect(body.dwell.reduce((n: number, p: Json) => n + p.dwellTime, 0)).toBe(dwell);
     expect(body.heatmap.reduce((n: number, c: Json) => n + c.footfall, 0)).toBe(3);
     expect(body.online.page.rows).toHaveLength(1);
     expect(body.online.page.rows[0].customer.id).toBe(c2);

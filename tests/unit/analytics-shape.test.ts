@@ -6,36 +6,38 @@ const none = { newCustomers: 0, repeatCustomers: 0 };
 
 describe("analytics answer shapes", () => {
   it("never reports negative abandoned visits", () => {
-    const totals = toTotals({ footfall: 3, connections: 5, upload: 0, download: 0, dwellMs: 0, endedConnections: 0 }, none);
+    const totals = toTotals({ footfall: 3, connections: 5, upload: 0, download: 0, dwellMs: 0 }, none);
     expect(totals.abandoned).toBe(0);
-    expect(toTotals({ footfall: 7, connections: 5, upload: 0, download: 0, dwellMs: 0, endedConnections: 0 }, none).abandoned).toBe(2);
+    expect(toTotals({ footfall: 7, connections: 5, upload: 0, download: 0, dwellMs: 0 }, none).abandoned).toBe(2);
   });
 
   it("gives an average dwell of 0 without connections and rounds seconds otherwise", () => {
-    expect(toTotals({ footfall: 4, connections: 0, upload: 0, download: 0, dwellMs: 0, endedConnections: 0 }, none)).toMatchObject({
+    expect(toTotals({ footfall: 4, connections: 0, upload: 0, download: 0, dwellMs: 0 }, none)).toMatchObject({
       dwellTime: 0,
       avgDwellTime: 0,
     });
-    // 10.5 s over 2 ended connections: 11 s in total, 5 s (5.25) on average.
-    expect(toTotals({ footfall: 2, connections: 2, upload: 0, download: 0, dwellMs: 10_500, endedConnections: 2 }, none)).toMatchObject({
+    // 10.5 s over 2 connections: 11 s in total, 5 s (5.25) on average.
+    expect(toTotals({ footfall: 2, connections: 2, upload: 0, download: 0, dwellMs: 10_500 }, none)).toMatchObject({
       dwellTime: 11,
       avgDwellTime: 5,
     });
-    // Open sessions have no dwell yet and are left out of the average (not counted as zero).
-    expect(toTotals({ footfall: 5, connections: 5, upload: 0, download: 0, dwellMs: 10_500, endedConnections: 2 }, none)).toMatchObject({
+    // Every authorized connection is in the average (an open one with its time so far in dwellMs).
+    expect(toTotals({ footfall: 5, connections: 5, upload: 0, download: 0, dwellMs: 10_500 }, none)).toMatchObject({
       dwellTime: 11,
-      avgDwellTime: 5,
+      avgDwellTime: 2,
     });
-    expect(toTotals({ footfall: 3, connections: 3, upload: 0, download: 0, dwellMs: 0, endedConnections: 0 }, none)).toMatchObject({
+    expect(toTotals({ footfall: 3, connections: 3, upload: 0, download: 0, dwellMs: 0 }, none)).toMatchObject({
       dwellTime: 0,
       avgDwellTime: 0,
     });
   });
 
   it("adds upload and download into bandwidth, figures from either driver's strings", () => {
-    expect(
-      toTotals({ footfall: "1", connections: "1", upload: "1073741824", download: "1", dwellMs: "0", endedConnections: "0" }, none),
-    ).toMatchObject({ upload: 1_073_741_824, download: 1, bandwidth: 1_073_741_825 });
+    expect(toTotals({ footfall: "1", connections: "1", upload: "1073741824", download: "1", dwellMs: "0" }, none)).toMatchObject({
+      upload: 1_073_741_824,
+      download: 1,
+      bandwidth: 1_073_741_825,
+    });
   });
 
   it("ranks device rows by connections, then footfall, then name, and keeps the top 5 brands and 10 browsers", () => {

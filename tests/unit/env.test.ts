@@ -56,6 +56,7 @@ describe("the settings' defaults", () => {
       MAIL_FROM: "Mlango <no-reply@mlango.local>",
       REPORT_SCHEDULER: "on",
       JOBS_WORKER: "on",
+      REQUEST_LOG: "on",
       WEB_CONCURRENCY: 1,
       PORTAL_IDLE_MINUTES: 15,
       RADIUS_INTERIM_SECONDS: 60,

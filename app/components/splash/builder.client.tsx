@@ -113,6 +113,22 @@ function mlangoPlugin(configs: SplashBuilderProps["configs"]) {
 }
 
 /** `{ message }`, `{ errors: { file: [...] } }`, a short text, or a generic sentence. */
+/** Resolves when the canvas's style sheets have loaded (or failed, or after 5 s). */
+function stylesLoaded(doc: Document | null | undefined): Promise<unknown> {
+  const links = [...(doc?.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]') ?? [])];
+  return Promise.all(
+    links.map((link) =>
+      link.sheet
+        ? undefined
+        : new Promise((resolve) => {
+            link.addEventListener("load", resolve, { once: true });
+            link.addEventListener("error", resolve, { once: true });
+            setTimeout(resolve, 5_000);
+          }),
+    ),
+  );
+}
+
 function uploadErrorMessage(error: unknown): string {
   const text = error instanceof Error ? "" : typeof error === "string" ? error : "";
   try {
@@ -171,6 +187,7 @@ export default function SplashBuilder(props: SplashBuilderProps) {
     >;
     const mount = document.createElement("div");
     mount.style.height = "100%";
+    mount.style.visibility = "hidden";
     host.appendChild(mount);
     const { projectData, html, css, canvasStyles, configs, assets, uploadUrl } = latest.current;
 
@@ -218,11 +235,17 @@ export default function SplashBuilder(props: SplashBuilderProps) {
         ed.Keymaps.add("mlango:save", "⌘+s, ctrl+s", () => saveRef.current(), { prevent: true });
         ed.runCommand("core:component-outline");
         // GrapesJS 0.23 appends the selector manager twice to appendTo; keep the last (the module's own view).
+        // Ready once the canvas has its page and its style sheets: until then "Loading the builder…" shows
+        // and the canvas is hidden, not an unstyled page.
         ed.onReady(() => {
           while (panes.selectors.children.length > 1) panes.selectors.firstElementChild?.remove();
+          void stylesLoaded(ed.Canvas.getDocument()).then(() => {
+            if (cancelled) return;
+            mount.style.visibility = "";
+            setReady(true);
+          });
         });
         editorRef.current = ed;
-        setReady(true);
       })
       .catch((error: unknown) => {
         console.error(error);

@@ -66,3 +66,52 @@ export async function renderFrame(page: RenderablePage, values: ReadonlyMap<stri
   const rest = body.slice(marker.index + marker[0].length).replace(new RegExp(CONNECT_PLACEHOLDER.source, "g"), "");
   return { before: `${head}${body.slice(0, marker.index)}<div class="mlango-form">`, after: `</div>${rest}${tail}` };
 }
+
+/** An option's value as CSS may take it: nothing that closes a declaration, a rule or a tag. */
+const cssValue = (value: string) => value.replace(/[{}<>;\\\r\n]/g, "");
+const OPTION_TOKEN = /\uE000([a-z][a-z0-9_]{0,39})\uE000/g;
+
+/** The declarations of a style attribute or rule (options as OPTION_TOKEN) that use an option, with its value, important. */
+function optionDeclarations(body: string, values: ReadonlyMap<string, string>): string[] {
+  return body.split(";").flatMap((declaration) => {
+    const colon = declaration.indexOf(":");
+    const property = declaration.slice(0, colon).trim();
+    const value = declaration.slice(colon + 1).trim();
+    if (colon < 0 || !/^-{0,2}[A-Za-z][\w-]*$/.test(property) || !new RegExp(OPTION_TOKEN.source).test(value)) return [];
+    return [`${property}:${value.replace(OPTION_TOKEN, (_, name: string) => cssValue(values.get(name) ?? ""))} !important`];
+  });
+}
+
+/**
+ * The builder's canvas shows the page as written, placeholders and all, so a colour given by an
+ * option (`style="--primary: {{ config.primary_color }}"`, or such a rule in the page's CSS) would be
+ * no colour there: white text on white. This style sheet gives those declarations their options'
+ * values, for elements found by id or classes, and the page's declarations that use a variable
+ * (issue 37, item 7). The canvas runs no script (0067).
+ */
+export function canvasOptionsCss(html: string, css: string, values: ReadonlyMap<string, string>): string {
+  const tokens = (text: string) => text.replace(CONFIG_PLACEHOLDER, (_, name: string) => `\uE000${name}\uE000`);
+  const rules: string[] = [];
+  for (const tag of tokens(html).matchAll(/<[A-Za-z][\w-]*\s[^>]*>/g)) {
+    const attributes = new Map(
+      [...tag[0].matchAll(/\s(id|class|style)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)].map((a) => [a[1]!.toLowerCase(), a[2] ?? a[3] ?? ""]),
+    );
+    const style = attributes.get("style");
+    if (!style) continue;
+    const id = attributes.get("id") ?? "";
+    const classes = (attributes.get("class") ?? "").split(/\s+/).filter((c) => /^-?[A-Za-z_][\w-]*$/.test(c));
+    const selector = /^[A-Za-z][\w-]*$/.test(id) ? `#${id}` : classes.map((c) => `.${c}`).join("");
+    const declarations = optionDeclarations(style, values);
+    if (selector && declarations.length) rules.push(`${selector}{${declarations.join(";")}}`);
+  }
+  // GrapesJS's CSS parser drops shorthands given by a variable (background: var(--primary)), which
+  // the browser cannot expand before the value is known: the canvas gets those declarations here.
+  const withVariables = (body: string) =>
+    body.split(";").filter((d) => d.includes("var(") && !new RegExp(OPTION_TOKEN.source).test(d) && /^\s*-{0,2}[A-Za-z][\w-]*\s*:/.test(d));
+  for (const rule of tokens(css).matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+    const selector = rule[1]!.trim();
+    const declarations = [...withVariables(rule[2]!).map((d) => d.trim()), ...optionDeclarations(rule[2]!, values)];
+    if (selector && !selector.startsWith("@") && declarations.length) rules.push(`${selector}{${declarations.join(";")}}`);
+  }
+  return rules.join("\n");
+}

@@ -43,8 +43,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       css: page.css,
       updated_at: page.updated_at,
     },
-    // Tailwind has no single file: the canvas gets the CSS compiled from the saved HTML.
-    canvasStyles: [bootstrap ?? `${base}/canvas.css?v=${page.updated_at}`],
+    // Tailwind has no single file: the canvas gets the CSS compiled from the saved HTML. Every page's
+    // canvas also gets its options' values where its styles use them (the brand colour, canvas.css).
+    canvasStyles: [...(bootstrap ? [bootstrap] : []), `${base}/canvas.css?v=${page.updated_at}`],
     configs: page.configs.map((c) => ({ name: c.name, title: c.title })),
     assets: assets.map((a) => ({ name: a.name, url: a.path })),
     uploadUrl: `/${ctx.org.id}/splash_pages/assets/upload`,
