@@ -4,7 +4,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { signupSchema, checkSignup } from "~/lib/schemas/portal";
 import { captiveStatus } from "~/services/portal/captive.server";
+import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type AuthorizeRequest } from "~/services/portal/connect.server";
+import { noticeForGuest } from "~/services/portal/privacy.server";
 import { onlinePage, refusalPage, refusalStatus } from "./pages";
 import { surveyOffer } from "./survey-page";
 import { connectPageForToken, sendConnectPage } from "./connect-page";
@@ -21,41 +23,61 @@ async function connectRequest(
   if (!parsed.success)
     return { errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])), token: "", values };
   const input = parsed.data;
+  const view = await loadGuestView(input.token, { plans: false });
+  // The notice the guest was shown: its version goes with the consent. A form posted under an older
+  // version (the operator changed what is collected or shared meanwhile) is shown again to accept.
+  const notice = view?.state === "form" ? await noticeForGuest(view) : null;
+  const shown = typeof values.notice_version === "string" ? values.notice_version : null;
+  if (notice && shown !== null && shown !== notice.version)
+    return { errors: { notice_version: [PRIVACY_TEXT.termsRequired] }, token: input.token, values };
+  const noticeVersion = notice?.version;
   // "Continue with my plan": the device's own subscription is looked up when it is authorized.
-  if (input.mode === "SUBSCRIPTION") return { request: { token: input.token, mode: "SUBSCRIPTION" }, token: input.token };
+  if (input.mode === "SUBSCRIPTION") return { request: { token: input.token, mode: "SUBSCRIPTION", noticeVersion }, token: input.token };
   // The voucher box: the code is checked when the connection is authorized (redeemVoucher).
   if (input.mode === "VOUCHER") {
     const code = typeof values.voucher_code === "string" ? values.voucher_code.slice(0, 64) : null;
-    return { request: { token: input.token, mode: "VOUCHER", voucherCode: code }, token: input.token };
+    return { request: { token: input.token, mode: "VOUCHER", voucherCode: code, noticeVersion }, token: input.token };
   }
-  const view = await loadGuestView(input.token, { plans: false });
   if (!view || view.state !== "form") return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
-  if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH" }, token: input.token };
-  const { errors, details } = checkSignup(input, {
-    first_name: view.customer.firstName,
-    last_name: view.customer.lastName,
-    email_address: view.customer.emailAddress,
-    phone_number: view.customer.phoneNumber,
-  });
+  if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH", noticeVersion }, token: input.token };
+  const { errors, details } = checkSignup(
+    input,
+    {
+      first_name: view.customer.firstName,
+      last_name: view.customer.lastName,
+      email_address: view.customer.emailAddress,
+      phone_number: view.customer.phoneNumber,
+    },
+    view.signupFields,
+  );
   if (Object.keys(errors).length) return { errors, token: input.token, values };
   return {
-    request: { token: input.token, mode: "SIGNUP", details, consent: { terms: true, marketing: input.marketing_opt_in } },
+    request: { token: input.token, mode: "SIGNUP", details, consent: { terms: true, marketing: input.marketing_opt_in }, noticeVersion },
     token: input.token,
   };
 }
 
 /** GET /connect?token=…: the form (GET and HEAD alike). */
-export async function showConnectPage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
-  sendGuestPage(res, await connectPageForToken(text(query.token)));
+export async function showConnectPage(req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+  sendGuestPage(res, await connectPageForToken(text(query.token), req.headers["user-agent"]));
 }
 
 /** POST /connect: the form's sign-up, click-through, plan or voucher. */
-export async function submitConnectForm(_req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+export async function submitConnectForm(req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+  const ua = req.headers["user-agent"];
   const asked = await connectRequest(body);
   if ("errors" in asked) {
     const view = await loadGuestView(asked.token);
     if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
-    return sendConnectPage(res, 422, view, asked.token, { values: asked.values as Record<string, string>, errors: asked.errors });
+    const message = asked.errors.notice_version?.[0];
+    return sendConnectPage(
+      res,
+      422,
+      view,
+      asked.token,
+      { values: asked.values as Record<string, string>, errors: asked.errors, message },
+      ua,
+    );
   }
   const outcome = await authorizeGuest(asked.request);
   if (outcome.ok) return redirect(res, 303, outcome.redirect, guestHeaderValues());
@@ -65,7 +87,7 @@ export async function submitConnectForm(_req: IncomingMessage, res: ServerRespon
       asked.request.mode === "VOUCHER"
         ? { values: { voucher_code: asked.request.voucherCode ?? "" }, errors: { voucher_code: [outcome.message] } }
         : { message: outcome.message };
-    return sendConnectPage(res, outcome.status, view, asked.token, voucher);
+    return sendConnectPage(res, outcome.status, view, asked.token, voucher, ua);
   }
   sendPage(res, outcome.status, refusalPage(view, outcome.message));
 }
@@ -76,7 +98,7 @@ export async function showOnlinePage(_req: IncomingMessage, res: ServerResponse,
   const view = await loadGuestView(token, { plans: false });
   const status = view ? await captiveStatus(view.connectionId) : null;
   const online = view?.state === "authorized";
-  sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, online ? await surveyOffer(token) : null));
+  sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, online ? await surveyOffer(token) : null, token));
 }
 
 /** GET /splash/connection/{token}: the connection and its customer, for app-based portals. */

@@ -11,6 +11,7 @@ import { GatewayLoginDocument } from "~/components/guest/gateway-login";
 import { GuestDocument } from "~/components/guest/guest-document";
 import { MessageCard } from "~/components/guest/message-card";
 import { OnlineCard } from "~/components/guest/online-card";
+import { MyDataLinks, type GuestPrivacy } from "~/components/guest/privacy-parts";
 import { PaymentFailedCard, WaitingCard, type WaitingPurchase } from "~/components/guest/payment-cards";
 import type { GuestBanner } from "~/lib/ads";
 import { CONNECT_MESSAGES, type GuestView } from "~/services/portal/connect.server";
@@ -57,9 +58,10 @@ export function connectPage(
   state: FormState = {},
   frame: SplashFrame | null = null,
   ad: GuestBanner | null = null,
+  privacy: GuestPrivacy | null = null,
 ): string {
   const card = (heading: "h1" | "h2") => (
-    <ConnectCard view={view} token={token} state={state} heading={heading} banner={ad} text={CONNECT_TEXT} />
+    <ConnectCard view={view} token={token} state={state} heading={heading} banner={ad} text={CONNECT_TEXT} privacy={privacy} />
   );
   // Inside an operator's page the page has its own h1; the form's title is a second-level heading.
   if (frame) return frame.before + renderToStaticMarkup(card("h2")) + frame.after;
@@ -100,12 +102,13 @@ export function paymentFailedPage(networkName: string | null, token: string, mes
  * Where a guest lands when neither the access point, the network nor the gateway names a page.
  * `extra`: markup shown under the card (the survey offer, written with ./html until it is a component).
  */
-export function onlinePage(view: GuestView | null, sessionEndsAt: number | null, extra: Html | null = null): string {
+export function onlinePage(view: GuestView | null, sessionEndsAt: number | null, extra: Html | null = null, token?: string | null): string {
   return page(
     "You are online",
     <>
       <OnlineCard networkName={view ? view.network.name : null} sessionEndsAt={sessionEndsAt} />
       {extra ? <div dangerouslySetInnerHTML={{ __html: extra.text }} /> : null}
+      {view && token ? <MyDataLinks token={token} /> : null}
     </>,
   );
 }

@@ -5,7 +5,9 @@
 // travels in an encrypted `state` (social.server.ts). A provider that is configured but fails, or a
 // guest who cancels there, gets the connect page again saying so.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
 import type { OAuthProviderName } from "~/db/schema";
+import { providersRefusing } from "~/lib/embedded-browser";
 import { getEnv } from "~/env.server";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type GuestView } from "~/services/portal/connect.server";
 import { messagePage, PROVIDER_LABELS, refusalPage, refusalStatus } from "./pages";
@@ -43,12 +45,16 @@ const connectAgain = (res: ServerResponse, status: number, view: GuestView, toke
 const standIn = () => getEnv().OAUTH_PROVIDER_URL;
 
 /** GET /splash/{provider}/login?token=…: off to the provider. */
-export async function startSocialSignIn(_req: IncomingMessage, res: ServerResponse, { params, query }: GuestInput): Promise<void> {
+export async function startSocialSignIn(req: IncomingMessage, res: ServerResponse, { params, query }: GuestInput): Promise<void> {
   const token = text(query.token);
   const view = await loadGuestView(token);
   if (!view || view.state !== "form") return sendPage(res, refusalStatus(view), refusalPage(view));
   const provider = socialProvider(params.provider);
   if (!provider || !view.providers.includes(provider)) return connectAgain(res, 404, view, token!, NOT_OFFERED);
+  // A captive sheet is an embedded webview: Google would answer disallowed_useragent. Say what works instead.
+  const ua = req.headers["user-agent"];
+  if (providersRefusing(ua, [provider]).length)
+    return sendConnectPage(res, 200, view, token!, { message: PRIVACY_TEXT.captiveNote(PROVIDER_LABELS[provider]) }, ua);
   let location: string;
   try {
     const client = await loadSocialClient(view.organizationId, provider, standIn());

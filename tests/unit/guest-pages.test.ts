@@ -21,6 +21,8 @@ const view = (over: Partial<GuestView> = {}): GuestView => ({
   },
   customer: { firstName: null, middleName: null, lastName: null, emailAddress: null, phoneNumber: null },
   needsSignup: true,
+  signupFields: { phone: "required", email: "required", names: "required" },
+  acceptedNotice: null,
   providers: ["google"],
   place: { organizationId: 1, venueId: 3, accessPointId: 5, deviceId: 7, networkPageId: null } as GuestView["place"],
   freePlan: { timeLimitMinutes: 30, usageLimitBytes: null, validityMinutes: 1440, every: "day" },

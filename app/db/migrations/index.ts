@@ -31,6 +31,8 @@ import * as subscriptionsByPlan from "./2026-12-02-0038-subscriptions-by-plan";
 import * as demoSmsKey from "./2026-12-02-0039-demo-sms-key";
 import * as gatewayNonces from "./2026-12-02-0040-gateway-nonces";
 import * as gatewaySessions from "./2026-12-02-0041-gateway-sessions";
+import * as guestPrivacy from "./2026-12-02-0048-guest-privacy";
+import * as guestCodes from "./2026-12-02-0049-guest-codes";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -66,4 +68,6 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-0039-demo-sms-key": demoSmsKey,
   "2026-12-02-0040-gateway-nonces": gatewayNonces,
   "2026-12-02-0041-gateway-sessions": gatewaySessions,
+  "2026-12-02-0048-guest-privacy": guestPrivacy,
+  "2026-12-02-0049-guest-codes": guestCodes,
 };
