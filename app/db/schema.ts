@@ -67,6 +67,8 @@ export interface OrganizationsTable {
   time_zone: Generated<string>;
   /** The zone's standard offset from UTC: analytics days and hours start at this local midnight (decision 0023). */
   utc_offset_ms: Generated<number>;
+  /** Days after a guest's last visit that their personal data is kept; then the anonymisation job clears it. */
+  retention_days: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -144,9 +146,15 @@ export interface VenuesTable {
   privacy_url: string | null;
   /** The network's own splash page when no display rule applies (null: the built-in page). */
   splash_page_id: number | null;
+  /** Which sign-up fields the network asks (names: first and last name). */
+  signup_phone: Generated<SignupFieldRule>;
+  signup_email: Generated<SignupFieldRule>;
+  signup_names: Generated<SignupFieldRule>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+export type SignupFieldRule = "required" | "optional" | "off";
 
 export interface AccessPointsTable {
   id: Generated<number>;
@@ -185,6 +193,10 @@ export interface CustomersTable {
   marketing_opt_in_at: Timestamp | null;
   /** When they last opted out (unsubscribe link, STOP reply); opting out also clears marketing_opt_in_at. */
   marketing_opted_out_at: Timestamp | null;
+  /** When the personal data was cleared (retention ran out, or the guest asked); the figures stay. */
+  anonymised_at: Timestamp | null;
+  /** When the guest asked for deletion on the data-access page (the job anonymises). */
+  erasure_requested_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -277,6 +289,18 @@ export interface RadiusMessagesTable {
   kind: "Disconnect" | "CoA";
   outcome: "ACK" | "NAK" | "timeout";
   detail: string | null;
+  created_at: Timestamp;
+}
+
+/** A one-time code sent to a guest's phone (data-access-code.server.ts); only its hash is kept. */
+export interface GuestCodesTable {
+  id: Generated<number>;
+  organization_id: number;
+  phone_number: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
   created_at: Timestamp;
 }
 
@@ -992,6 +1016,7 @@ export interface DB {
   jobs: JobsTable;
   email_verifications: EmailVerificationsTable;
   customer_consents: CustomerConsentsTable;
+  guest_codes: GuestCodesTable;
   oauth_providers: OAuthProvidersTable;
   gateway_revocations: GatewayRevocationsTable;
   gateway_nonces: GatewayNoncesTable;

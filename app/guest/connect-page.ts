@@ -1,11 +1,15 @@
 // The connect page as every guest route that shows it sends it: inside the splash page the display
-// rules choose for this guest (if any), with the ad banner for them, in the guest's language. And
-// the look every other page of a token's guest has (the same frame, language and clock). Shared by
-// connect, M-Pesa, social sign-in and surveys.
+// rules choose for this guest (if any), with the ad banner for them, in the guest's language, with
+// the privacy notice's parts. And the look every other page of a token's guest has (the same frame,
+// language and clock). Shared by connect, M-Pesa, social sign-in and surveys.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { GuestPrivacy } from "~/components/guest/privacy-parts";
+import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
+import { providersRefusing } from "~/lib/embedded-browser";
 import { bannerForGuest } from "~/services/ads/serving.server";
 import { captiveStatus } from "~/services/portal/captive.server";
 import { loadGuestView, type GuestView } from "~/services/portal/connect.server";
+import { noticeForGuest, type PrivacyNotice } from "~/services/portal/privacy.server";
 import { connectPage, messagePage, PLAIN, plainLook, refusalPage, refusalStatus, type FormState, type Look } from "./pages";
 import { frameForGuest } from "~/services/splash/rules.server";
 import { GUEST_CSP, sendGuestPage, SPLASH_CSP, TRY_AGAIN, type GuestPage } from "./http";
@@ -31,15 +35,34 @@ const cspOf = (look: Look) => (look.frame ? SPLASH_CSP : GUEST_CSP);
 /** The connect page's own address (the switch's target). */
 export const connectHref = (token: string) => `/connect?token=${encodeURIComponent(token)}`;
 
+/** The connect card's privacy parts: the notice's link and version, the data page, providers this browser cannot use. */
+export function guestPrivacy(view: GuestView, token: string, notice: PrivacyNotice, userAgent?: string | null): GuestPrivacy {
+  const q = `?token=${encodeURIComponent(token)}`;
+  return {
+    noticeHref: `/connect/privacy${q}`,
+    dataHref: `/connect/my-data${q}`,
+    version: notice.version,
+    changed: view.acceptedNotice !== null && view.acceptedNotice !== notice.version,
+    hiddenProviders: providersRefusing(userAgent, view.providers),
+    text: PRIVACY_TEXT,
+  };
+}
+
 export async function connectPageFor(
   status: number,
   view: GuestView,
   token: string,
   speech: Speech,
   state?: FormState,
+  userAgent?: string | null,
 ): Promise<GuestPage> {
-  const [look, ad] = await Promise.all([lookFor(speech, view, connectHref(token)), bannerForGuest(view, token)]);
-  return { status, html: connectPage(view, token, state, look, ad), csp: cspOf(look) };
+  const [look, ad, notice] = await Promise.all([
+    lookFor(speech, view, connectHref(token)),
+    bannerForGuest(view, token),
+    noticeForGuest(view),
+  ]);
+  const privacy = notice ? guestPrivacy(view, token, notice, userAgent) : null;
+  return { status, html: connectPage(view, token, state, look, ad, privacy), csp: cspOf(look) };
 }
 
 export async function sendConnectPage(
@@ -49,8 +72,9 @@ export async function sendConnectPage(
   token: string,
   speech: Speech,
   state?: FormState,
+  userAgent?: string | null,
 ): Promise<void> {
-  sendGuestPage(res, await connectPageFor(status, view, token, speech, state));
+  sendGuestPage(res, await connectPageFor(status, view, token, speech, state, userAgent));
 }
 
 /**
@@ -80,10 +104,14 @@ export async function messageFor(
 }
 
 /** GET /connect?token=…: the form, or the page saying why this token cannot be used. */
-export async function connectPageForToken(token: string | null, speech: (view: GuestView | null) => Speech): Promise<GuestPage> {
+export async function connectPageForToken(
+  token: string | null,
+  speech: (view: GuestView | null) => Speech,
+  userAgent?: string | null,
+): Promise<GuestPage> {
   const view = await loadGuestView(token);
   if (!view || view.state !== "form") return refusalFor(view, token, speech(view));
-  return connectPageFor(200, view, token!, speech(view));
+  return connectPageFor(200, view, token!, speech(view), undefined, userAgent);
 }
 
 /** The page for a failure on our side. */

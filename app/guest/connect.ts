@@ -4,7 +4,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { signupSchema, checkSignup } from "~/lib/schemas/portal";
 import { captiveStatus } from "~/services/portal/captive.server";
+import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type AuthorizeRequest } from "~/services/portal/connect.server";
+import { noticeForGuest } from "~/services/portal/privacy.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
 import { onlinePage, tooManyAttemptsPage } from "./pages";
 import { surveyOffer } from "./survey-page";
@@ -24,42 +26,71 @@ async function connectRequest(
     return { errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])), token: "", values };
   const input = parsed.data;
   const lang = chosenLanguage(values);
+  const view = await loadGuestView(input.token, { plans: false });
+  // The notice the guest was shown: its version goes with the consent. A form posted under an older
+  // version (the operator changed what is collected or shared meanwhile) is shown again to accept.
+  const notice = view?.state === "form" ? await noticeForGuest(view) : null;
+  const shown = typeof values.notice_version === "string" ? values.notice_version : null;
+  if (notice && shown !== null && shown !== notice.version)
+    return { errors: { notice_version: [PRIVACY_TEXT.termsRequired] }, token: input.token, values };
+  const noticeVersion = notice?.version;
   // "Continue with my plan": the device's own subscription is looked up when it is authorized.
-  if (input.mode === "SUBSCRIPTION") return { request: { token: input.token, mode: "SUBSCRIPTION", lang }, token: input.token };
+  if (input.mode === "SUBSCRIPTION")
+    return { request: { token: input.token, mode: "SUBSCRIPTION", noticeVersion, lang }, token: input.token };
   // The voucher box: the code is checked when the connection is authorized (redeemVoucher).
   if (input.mode === "VOUCHER") {
     const code = typeof values.voucher_code === "string" ? values.voucher_code.slice(0, 64) : null;
-    return { request: { token: input.token, mode: "VOUCHER", voucherCode: code, lang }, token: input.token };
+    return { request: { token: input.token, mode: "VOUCHER", voucherCode: code, noticeVersion, lang }, token: input.token };
   }
-  const view = await loadGuestView(input.token, { plans: false });
   if (!view || view.state !== "form") return { request: { token: input.token, mode: "CLICK_THROUGH", lang }, token: input.token };
-  if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH", lang }, token: input.token };
-  const { errors, details } = checkSignup(input, {
-    first_name: view.customer.firstName,
-    last_name: view.customer.lastName,
-    email_address: view.customer.emailAddress,
-    phone_number: view.customer.phoneNumber,
-  });
+  if (!view.needsSignup) return { request: { token: input.token, mode: "CLICK_THROUGH", noticeVersion, lang }, token: input.token };
+  const { errors, details } = checkSignup(
+    input,
+    {
+      first_name: view.customer.firstName,
+      last_name: view.customer.lastName,
+      email_address: view.customer.emailAddress,
+      phone_number: view.customer.phoneNumber,
+    },
+    view.signupFields,
+  );
   if (Object.keys(errors).length) return { errors, token: input.token, values };
   return {
-    request: { token: input.token, mode: "SIGNUP", details, consent: { terms: true, marketing: input.marketing_opt_in }, lang },
+    request: {
+      token: input.token,
+      mode: "SIGNUP",
+      details,
+      consent: { terms: true, marketing: input.marketing_opt_in },
+      noticeVersion,
+      lang,
+    },
     token: input.token,
   };
 }
 
 /** GET /connect?token=…: the form (GET and HEAD alike). */
 export async function showConnectPage(req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
-  sendGuestPage(res, await connectPageForToken(text(query.token), (view) => speechOf(req, view, query)));
+  sendGuestPage(res, await connectPageForToken(text(query.token), (view) => speechOf(req, view, query), req.headers["user-agent"]));
 }
 
 /** POST /connect: the form's sign-up, click-through, plan or voucher. */
 export async function submitConnectForm(req: IncomingMessage, res: ServerResponse, { query, body }: GuestInput): Promise<void> {
+  const ua = req.headers["user-agent"];
   const asked = await connectRequest(body);
   if ("errors" in asked) {
     const view = await loadGuestView(asked.token);
     const speech = speechOf(req, view, body, query);
     if (!view || view.state !== "form") return sendGuestPage(res, await refusalFor(view, asked.token, speech));
-    return sendConnectPage(res, 422, view, asked.token, speech, { values: asked.values as Record<string, string>, errors: asked.errors });
+    const message = asked.errors.notice_version?.[0];
+    return sendConnectPage(
+      res,
+      422,
+      view,
+      asked.token,
+      speech,
+      { values: asked.values as Record<string, string>, errors: asked.errors, message },
+      ua,
+    );
   }
   const outcome = await authorizeGuest(asked.request);
   if (outcome.ok) return redirect(res, 303, outcome.redirect, guestHeaderValues());
@@ -77,7 +108,7 @@ export async function submitConnectForm(req: IncomingMessage, res: ServerRespons
       asked.request.mode === "VOUCHER"
         ? { values: { voucher_code: asked.request.voucherCode ?? "" }, errors: { voucher_code: [outcome.message] } }
         : { message: outcome.message };
-    return sendConnectPage(res, outcome.status, view, asked.token, speech, voucher);
+    return sendConnectPage(res, outcome.status, view, asked.token, speech, voucher, ua);
   }
   const refusal = await refusalFor(view, asked.token, speech, outcome.message);
   sendGuestPage(res, { ...refusal, status: outcome.status });
@@ -95,7 +126,12 @@ export async function showOnlinePage(req: IncomingMessage, res: ServerResponse, 
     lookFor(speech, online ? view : null, here),
     online ? surveyOffer(token, speech) : null,
   ]);
-  sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, offer, look), look.frame ? SPLASH_CSP : GUEST_CSP);
+  sendPage(
+    res,
+    200,
+    onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, offer, look, token),
+    look.frame ? SPLASH_CSP : GUEST_CSP,
+  );
 }
 
 /** GET /splash/connection/{token}: the connection and its customer, for app-based portals. */

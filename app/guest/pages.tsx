@@ -10,6 +10,7 @@ import { GatewayLoginDocument } from "~/components/guest/gateway-login";
 import { GuestDocument, LanguageSwitch } from "~/components/guest/guest-document";
 import { MessageCard } from "~/components/guest/message-card";
 import { OnlineCard } from "~/components/guest/online-card";
+import { MyDataLinks, type GuestPrivacy } from "~/components/guest/privacy-parts";
 import { PaymentFailedCard, WaitingCard, type WaitingPurchase } from "~/components/guest/payment-cards";
 import { ChangeNumberCard, WaitingActions } from "~/components/guest/change-of-mind";
 import { TooManyAttemptsCard } from "~/components/guest/limit-card";
@@ -135,6 +136,7 @@ export function connectPage(
   state: FormState = {},
   look: Look = PLAIN,
   ad: GuestBanner | null = null,
+  privacy: GuestPrivacy | null = null,
 ): string {
   const { t, lang, carried } = look.speech;
   const said: FormState = {
@@ -156,6 +158,7 @@ export function connectPage(
         plans={t.plans}
         clock={look.clock}
         lang={carried}
+        privacy={privacy}
       />
     ),
     null,
@@ -203,14 +206,7 @@ export function waitingPage(networkName: string, token: string, paymentId: numbe
   const checkHref = waitingHref(token, paymentId, carried);
   const backHref = withLang(`/connect?token=${encodeURIComponent(token)}`, carried);
   return page(t.waiting.title, look, (heading) => (
-    <WaitingCard
-      networkName={networkName}
-      checkHref={checkHref}
-      backHref={backHref}
-      purchase={purchase}
-      text={t.waiting}
-      heading={heading}
-    >
+    <WaitingCard networkName={networkName} checkHref={checkHref} backHref={backHref} purchase={purchase} text={t.waiting} heading={heading}>
       <WaitingActions action="/connect/mpesa/cancel" token={token} paymentId={paymentId} />
     </WaitingCard>
   ));
@@ -229,20 +225,29 @@ export function paymentFailedPage(networkName: string | null, token: string, mes
  * Where a guest lands when neither the access point, the network nor the gateway names a page.
  * `extra`: markup shown under the card (the survey offer, written with ./html until it is a component).
  */
-export function onlinePage(view: GuestView | null, sessionEndsAt: number | null, extra: Html | null = null, look: Look = PLAIN): string {
+export function onlinePage(
+  view: GuestView | null,
+  sessionEndsAt: number | null,
+  extra: Html | null = null,
+  look: Look = PLAIN,
+  token: string | null = null,
+): string {
   const t = look.speech.t;
   return page(
     t.online.title,
     look,
     (heading) => (
-      <OnlineCard
-        networkName={view ? view.network.name : null}
-        sessionEndsAt={sessionEndsAt}
-        clock={look.clock}
-        text={t.online}
-        plans={t.plans}
-        heading={heading}
-      />
+      <>
+        <OnlineCard
+          networkName={view ? view.network.name : null}
+          sessionEndsAt={sessionEndsAt}
+          clock={look.clock}
+          text={t.online}
+          plans={t.plans}
+          heading={heading}
+        />
+        {view && token ? <MyDataLinks token={token} /> : null}
+      </>
     ),
     extra,
   );

@@ -29,6 +29,7 @@ import {
 import { mikrotikLoginFile, radiusAccounting, radiusAuthenticate, radiusAuthorize, radiusClient, radiusLoginPage } from "./radius";
 import { smsDeliveryReport, smsInbound } from "./sms";
 import { finishSocialSignIn, startSocialSignIn } from "./social";
+import { showMyData, showPrivacyNotice, submitMyData } from "./privacy";
 import { publishedPage, splashImage, styleSheet } from "./splash";
 import { answerGuestSurvey, SURVEY_FORM } from "./surveys";
 import { askToUnsubscribe, unsubscribe } from "./unsubscribe";
@@ -123,6 +124,9 @@ export function guestRoutes(): { find(method: string, url: string): GuestRequest
   get("/connect/mpesa/wait", showWaitingPage); // the waiting page, then the grant
   post("/connect/mpesa/cancel", cancelMpesaPurchase, GUEST_FORM); // the waiting page's "Cancel" and "Use another number"
   get("/connect/mpesa/change", showChangeNumberPage); // another number for the cancelled purchase's plan
+  get("/connect/privacy", showPrivacyNotice); // the privacy notice generated for the network (privacy.tsx)
+  get("/connect/my-data", showMyData); // the guest's own data: prove the phone with a code…
+  post("/connect/my-data", submitMyData, GUEST_FORM); // …then see it, stop marketing, ask for deletion
   get("/splash/click_through", clickThrough); // the spec's click-through route
   get("/splash/:provider/login", startSocialSignIn); // social sign-in: off to the provider (social.ts)
   get("/splash/:provider/callback", finishSocialSignIn); // …and back

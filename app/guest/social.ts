@@ -5,10 +5,12 @@
 // travels in an encrypted `state` (social.server.ts). A provider that is configured but fails, or a
 // guest who cancels there, gets the connect page again saying so.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
 import type { OAuthProviderName } from "~/db/schema";
+import { providersRefusing } from "~/lib/embedded-browser";
 import { getEnv } from "~/env.server";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type GuestView } from "~/services/portal/connect.server";
-import { messagePage } from "./pages";
+import { messagePage, PROVIDER_LABELS } from "./pages";
 import { authorizationUrl, guestDetails, loadSocialClient, openState, socialProvider } from "~/services/portal/social.server";
 import { plainLook, refusalFor, sendConnectPage, speechOf } from "./connect-page";
 import { redirect, sendGuestPage, sendPage, text, type GuestInput } from "./http";
@@ -44,6 +46,10 @@ export async function startSocialSignIn(req: IncomingMessage, res: ServerRespons
   if (!view || view.state !== "form") return sendGuestPage(res, await refusalFor(view, token, speech));
   const provider = socialProvider(params.provider);
   if (!provider || !view.providers.includes(provider)) return connectAgain(res, 404, view, token!, speech, t.notOffered);
+  // A captive sheet is an embedded webview: Google would answer disallowed_useragent. Say what works instead.
+  const ua = req.headers["user-agent"];
+  if (providersRefusing(ua, [provider]).length)
+    return sendConnectPage(res, 200, view, token!, speech, { message: PRIVACY_TEXT.captiveNote(PROVIDER_LABELS[provider]) }, ua);
   let location: string;
   try {
     const client = await loadSocialClient(view.organizationId, provider, standIn());

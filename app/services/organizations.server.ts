@@ -17,6 +17,8 @@ export interface OrganizationInput {
   more_info?: string | null;
   /** IANA name; new organisations default to Africa/Nairobi (the form offers the browser's zone). */
   time_zone?: string;
+  /** Days a guest's personal data is kept after their last visit (the anonymisation job). */
+  retention_days?: number;
 }
 
 export const ORGANIZATION_REFUSALS = {
@@ -260,7 +262,18 @@ export type OrganizationCounts = Awaited<ReturnType<typeof organizationCounts>>;
 export async function getOrganizationDetails(ctx: OrgContext) {
   const org = await db
     .selectFrom("organizations")
-    .select(["id", "name", "address", "email_address", "phone_number", "more_info", "time_zone", "created_at", "updated_at"])
+    .select([
+      "id",
+      "name",
+      "address",
+      "email_address",
+      "phone_number",
+      "more_info",
+      "time_zone",
+      "retention_days",
+      "created_at",
+      "updated_at",
+    ])
     .where("id", "=", ctx.org.id)
     .executeTakeFirst();
   if (!org) notFound();
@@ -298,6 +311,7 @@ export async function updateOrganization(ctx: OrgContext, input: OrganizationInp
       email_address: input.email ?? null,
       phone_number: input.phone_number ?? null,
       more_info: input.more_info ?? null,
+      ...(input.retention_days !== undefined ? { retention_days: input.retention_days } : {}),
       updated_at: Date.now(),
     })
     .where("id", "=", ctx.org.id)

@@ -33,6 +33,8 @@ const view = (over: Partial<GuestView> = {}): GuestView => ({
   clock: { timeZone: "UTC", offsetMs: 0 },
   customer: { firstName: null, middleName: null, lastName: null, emailAddress: null, phoneNumber: null },
   needsSignup: true,
+  signupFields: { phone: "required", email: "required", names: "required" },
+  acceptedNotice: null,
   providers: ["google"],
   place: { organizationId: 1, venueId: 3, accessPointId: 5, deviceId: 7, networkPageId: null } as GuestView["place"],
   freePlan: { timeLimitMinutes: 30, usageLimitBytes: null, validityMinutes: 1440, every: "day" },

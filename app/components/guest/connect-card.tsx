@@ -2,13 +2,14 @@
 // a voucher box, plans for M-Pesa and the social buttons. Plain forms that post without JavaScript;
 // the same card goes on the built-in page and inside an operator's splash page.
 import type { FreeEvery, OAuthProviderName } from "~/db/schema";
-import { PHONE_PREFIX } from "~/lib/schemas/portal";
+import { ALL_REQUIRED, PHONE_PREFIX, type SignupFields } from "~/lib/schemas/portal";
 import type { GuestBanner } from "~/lib/ads";
 import { AdBanner } from "./ad-banner";
 import type { OrgClock } from "~/lib/time-zone";
 import type { ConnectText, PlanWords } from "./connect-text";
 import { GuestAlert } from "./guest-alert";
 import { clockText, freePlanText, planSummary, type PlanLimits } from "./plan-text";
+import { CaptiveSocialNote, MyDataLink, NoticeChanged, NoticeVersion, type GuestPrivacy } from "./privacy-parts";
 
 /** What the form shows of the guest's connection (the portal's GuestView has these and more). */
 export interface ConnectView {
@@ -20,6 +21,8 @@ export interface ConnectView {
     phoneNumber: string | null;
   };
   needsSignup: boolean;
+  /** Which sign-up fields the network asks (all, required, without it). */
+  signupFields?: SignupFields;
   providers: readonly OAuthProviderName[];
   freePlan?: (PlanLimits & { every: FreeEvery | null }) | null;
   vouchers?: boolean;
@@ -47,6 +50,8 @@ export interface ConnectCardProps {
   clock: OrgClock;
   /** The language the guest chose on the page (en, sw), carried by every form and link; null: none chosen. */
   lang: string | null;
+  /** The generated privacy notice's link and version, the guest's data, the captive-browser note. */
+  privacy?: GuestPrivacy | null;
 }
 
 function Field({
@@ -102,8 +107,10 @@ const Token = ({ token, lang }: { token: string; lang: string | null }) => (
   </>
 );
 
-function Consent({ view, text }: { view: ConnectView; text: ConnectText }) {
-  const { termsUrl, privacyUrl, organizationName } = view.network;
+function Consent({ view, text, privacy }: { view: ConnectView; text: ConnectText; privacy?: GuestPrivacy | null }) {
+  const { termsUrl, organizationName } = view.network;
+  // The generated notice is on this server, reachable before the guest is online; an operator's own page may not be.
+  const privacyUrl = privacy?.noticeHref ?? view.network.privacyUrl;
   const [before, between, after] = text.accept(organizationName);
   return (
     <p className="or">
@@ -118,26 +125,30 @@ function Consent({ view, text }: { view: ConnectView; text: ConnectText }) {
   );
 }
 
-type FormProps = Pick<ConnectCardProps, "view" | "token" | "state" | "text" | "plans" | "clock" | "lang">;
+type FormProps = Pick<ConnectCardProps, "view" | "token" | "state" | "text" | "plans" | "clock" | "lang" | "privacy">;
 
-function SignupForm({ view, token, state, text, lang }: FormProps) {
+function SignupForm({ view, token, state, text, lang, privacy }: FormProps) {
   const c = view.customer;
   const optIn = state.values?.marketing_opt_in;
+  const asks = view.signupFields ?? ALL_REQUIRED;
   return (
     <form method="post" action="/connect" noValidate>
       <Token token={token} lang={lang} />
+      <NoticeVersion privacy={privacy} />
       <input type="hidden" name="mode" value="SIGNUP" />
-      {c.firstName ? null : (
+      {c.firstName || asks.names === "off" ? null : (
         <>
           <Field name="first_name" label={text.firstName} type="text" state={state} autoComplete="given-name" />
           <Field name="middle_name" label={text.middleName} type="text" state={state} autoComplete="additional-name" />
         </>
       )}
-      {c.lastName ? null : <Field name="last_name" label={text.lastName} type="text" state={state} autoComplete="family-name" />}
-      {c.emailAddress ? null : (
+      {c.lastName || asks.names === "off" ? null : (
+        <Field name="last_name" label={text.lastName} type="text" state={state} autoComplete="family-name" />
+      )}
+      {c.emailAddress || asks.email === "off" ? null : (
         <Field name="email_address" label={text.email} type="email" state={state} autoComplete="email" inputMode="email" />
       )}
-      {c.phoneNumber ? null : (
+      {c.phoneNumber || asks.phone === "off" ? null : (
         <Field name="phone_number" label={text.phone} type="tel" state={state} autoComplete="tel" value={PHONE_PREFIX} inputMode="tel" />
       )}
       <label className="check">
@@ -145,20 +156,21 @@ function SignupForm({ view, token, state, text, lang }: FormProps) {
         <span>{text.marketingOptIn(view.network.organizationName)}</span>
       </label>
       <button type="submit">{text.connect}</button>
-      <Consent view={view} text={text} />
+      <Consent view={view} text={text} privacy={privacy} />
     </form>
   );
 }
 
-function ClickThroughForm({ view, token, text, lang }: FormProps) {
+function ClickThroughForm({ view, token, text, lang, privacy }: FormProps) {
   return (
     <>
       <form method="post" action="/connect">
         <Token token={token} lang={lang} />
+        <NoticeVersion privacy={privacy} />
         <input type="hidden" name="mode" value="CLICK_THROUGH" />
         <button type="submit">{text.connect}</button>
       </form>
-      <Consent view={view} text={text} />
+      <Consent view={view} text={text} privacy={privacy} />
     </>
   );
 }
@@ -242,17 +254,20 @@ function MpesaForm({ view, token, state, text, plans, lang }: FormProps) {
 const Or = ({ text }: { text: ConnectText }) => <p className="or">{text.or}</p>;
 
 export function ConnectCard(props: ConnectCardProps) {
-  const { view, token, state, heading: Heading, banner, text, plans, lang } = props;
-  const socials = view.providers.map((p) => (
-    <a key={p} className="btn alt" href={`/splash/${p}/login?token=${encodeURIComponent(token)}${lang ? `&lang=${lang}` : ""}`}>
-      {text.continueWith(p)}
-    </a>
-  ));
+  const { view, token, state, heading: Heading, banner, text, plans, lang, privacy } = props;
+  const socials = view.providers
+    .filter((p) => !privacy?.hiddenProviders.includes(p))
+    .map((p) => (
+      <a key={p} className="btn alt" href={`/splash/${p}/login?token=${encodeURIComponent(token)}${lang ? `&lang=${lang}` : ""}`}>
+        {text.continueWith(p)}
+      </a>
+    ));
   return (
     <>
       <p className="venue">{view.network.name}</p>
       <Heading>{text.title}</Heading>
       {state.message ? <GuestAlert messages={[state.message]} /> : null}
+      {privacy ? <NoticeChanged privacy={privacy} /> : null}
       {banner ? <AdBanner banner={banner} text={text} /> : null}
       {view.held ? <HeldPlanForm {...props} held={view.held} /> : null}
       {view.freePlan ? <p className="plan">{freePlanText(view.freePlan, plans)}</p> : null}
@@ -275,6 +290,8 @@ export function ConnectCard(props: ConnectCardProps) {
           {socials}
         </>
       ) : null}
+      <CaptiveSocialNote privacy={privacy} />
+      <MyDataLink privacy={privacy} />
     </>
   );
 }

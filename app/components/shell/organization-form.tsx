@@ -14,6 +14,7 @@ interface OrganizationFormProps {
     email?: string | null;
     more_info?: string | null;
     time_zone?: string;
+    retention_days?: string;
   };
   /** The zones to choose from (the server's list, so the page hydrates as rendered). */
   timeZones: readonly string[];
@@ -100,6 +101,19 @@ export function OrganizationForm({
         errors={fields.time_zone.errors}
       />
       <p className="-mt-3 mb-4 text-xs text-slate-500">Days, hours and times across the console follow this zone.</p>
+      <Field
+        label="Keep guests' personal data for (days)"
+        inputProps={{
+          ...getInputProps(fields.retention_days, { type: "number" }),
+          min: 30,
+          max: 3650,
+          step: 1,
+          readOnly,
+          placeholder: "730",
+        }}
+        errors={fields.retention_days.errors}
+        hint="After a guest's last visit. Then their name, contacts and devices are anonymised; visit counts and figures stay. The guests' privacy notice says so."
+      />
       {readOnly ? null : (
         <SubmitButton name={intent ? "intent" : undefined} value={intent} pendingText={pendingText}>
           {submitLabel}

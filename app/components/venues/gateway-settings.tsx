@@ -22,8 +22,14 @@ const CLOSING: Record<Revocation, string> = {
   none: "Closing a connection in the console cannot reach this gateway: the guest stays online until the session ends there.",
 };
 
+const SIGNUP_FIELD_OPTIONS = [
+  { value: "required", label: "Required" },
+  { value: "optional", label: "Optional" },
+  { value: "off", label: "Not asked" },
+];
+
 const GUEST_SIGNUP_OPTIONS = [
-  { value: "1", label: "Sign-up form: guests without a name, e-mail and phone fill them in" },
+  { value: "1", label: "Sign-up form: guests fill in the fields asked below" },
   { value: "0", label: "Click-through: one Connect button" },
 ];
 
@@ -109,6 +115,9 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
       session_minutes: String(settings.session_minutes),
       guest_signup: settings.guest_signup ? "1" : "0",
       guest_language: settings.guest_language,
+      signup_phone: settings.signup_phone,
+      signup_email: settings.signup_email,
+      signup_names: settings.signup_names,
       terms_url: settings.terms_url ?? "",
       privacy_url: settings.privacy_url ?? "",
       splash_page_id: settings.splash_page_id ? String(settings.splash_page_id) : "",
@@ -174,6 +183,30 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
         options={GUEST_SIGNUP_OPTIONS}
         errors={fields.guest_signup.errors}
       />
+      <fieldset className="mb-4 rounded-md border border-slate-200 p-3">
+        <legend className="px-1 text-sm font-medium">Sign-up fields</legend>
+        <p className="mb-2 text-sm text-slate-600">
+          Ask only what you need: a phone number alone is enough to sign up. The privacy notice guests see lists what is asked.
+        </p>
+        <SelectField
+          label="Phone number"
+          selectProps={getSelectProps(fields.signup_phone)}
+          options={SIGNUP_FIELD_OPTIONS}
+          errors={fields.signup_phone.errors}
+        />
+        <SelectField
+          label="E-mail address"
+          selectProps={getSelectProps(fields.signup_email)}
+          options={SIGNUP_FIELD_OPTIONS}
+          errors={fields.signup_email.errors}
+        />
+        <SelectField
+          label="First and last name"
+          selectProps={getSelectProps(fields.signup_names)}
+          options={SIGNUP_FIELD_OPTIONS}
+          errors={fields.signup_names.errors}
+        />
+      </fieldset>
       <SelectField
         label="Guest page language"
         selectProps={getSelectProps(fields.guest_language)}
@@ -203,7 +236,7 @@ function GatewaySettingsForm({ settings, lastResult }: { settings: GatewaySettin
         label="Privacy notice URL"
         inputProps={{ ...getInputProps(fields.privacy_url, { type: "url" }), placeholder: "https://example.com/privacy" }}
         errors={fields.privacy_url.errors}
-        hint="Optional: the privacy notice shown with the sign-up form."
+        hint="Optional: your own privacy policy, linked from the privacy notice Mlango writes for guests from this network's settings."
       />
       <SubmitButton name="intent" value="gateway" pendingText="Saving…">
         Save guest portal settings

@@ -35,6 +35,8 @@ import * as paymentExceptions from "./2026-12-02-0044-payment-exceptions";
 import * as guestChangesAndCallbackHash from "./2026-12-02-0046-guest-changes-and-callback-hash";
 import * as networkLanguage from "./2026-12-02-0047-network-language";
 import * as gatewayEntryTimeline from "./2026-12-02-0050-gateway-entry-timeline";
+import * as guestPrivacy from "./2026-12-02-0048-guest-privacy";
+import * as guestCodes from "./2026-12-02-0049-guest-codes";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -74,4 +76,6 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-0046-guest-changes-and-callback-hash": guestChangesAndCallbackHash,
   "2026-12-02-0047-network-language": networkLanguage,
   "2026-12-02-0050-gateway-entry-timeline": gatewayEntryTimeline,
+  "2026-12-02-0048-guest-privacy": guestPrivacy,
+  "2026-12-02-0049-guest-codes": guestCodes,
 };

@@ -30,6 +30,18 @@ export const EMAIL_TEXT_MAX = 50_000;
 export const EMAIL_DESIGN_MAX = 1_000_000;
 /** A marketing SMS of more parts than this is almost surely a mistake (each part is paid for). */
 export const SMS_MAX_SEGMENTS = 10;
+/**
+ * The line every broadcast SMS ends with (issue 35): the SMS inbound callback opts out a number
+ * that replies STOP (marketing/sms/callbacks.server.ts, STOP_WORDS).
+ */
+export const SMS_STOP_LINE = "Reply STOP to opt out";
+
+/** A broadcast's SMS as sent: its text, then the stop line on a line of its own (unless it already ends with it). */
+export function withStopLine(text: string): string {
+  const trimmed = text.replace(/\s+$/, "");
+  if (trimmed.toLowerCase().endsWith(SMS_STOP_LINE.toLowerCase())) return trimmed;
+  return trimmed ? `${trimmed}\n${SMS_STOP_LINE}` : SMS_STOP_LINE;
+}
 /** Groups one schedule may name. */
 export const SCHEDULE_MAX_GROUPS = 50;
 
@@ -85,7 +97,8 @@ export const broadcastSmsSchema = z.object({
     .transform((v) => (v ?? "").replace(/\r\n?/g, "\n"))
     .refine(noNul, BROADCAST_MESSAGES.nul)
     .superRefine((v, ctx) => {
-      const { segments } = smsCount(v);
+      // Counted as sent, with the stop line.
+      const { segments } = smsCount(withStopLine(v));
       if (segments > SMS_MAX_SEGMENTS)
         ctx.addIssue({ code: z.ZodIssueCode.custom, message: BROADCAST_MESSAGES.smsTooLong(segments, SMS_MAX_SEGMENTS) });
     })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SIGNUP_FIELD_RULES, type SignupFieldRule } from "./portal";
 import { optionalUrl, VENUE_MESSAGES } from "./venues";
 
 // A network's guest portal settings (the settings page's "Guest portal" form and
@@ -31,7 +32,16 @@ export const GATEWAY_SETTINGS_MESSAGES = {
   guestSignupInvalid: "Choose whether guests fill in the sign-up form or only click Connect.",
   guestLanguageInvalid: "Choose English or Kiswahili.",
   splashPageInvalid: "Choose one of this organization's published splash pages, or the built-in page.",
+  signupFieldInvalid: "Choose Required, Optional or Not asked.",
 } as const;
+
+/** A sign-up field's rule; absent keeps the stored one. */
+const signupField = z
+  .string({ invalid_type_error: GATEWAY_SETTINGS_MESSAGES.signupFieldInvalid })
+  .trim()
+  .optional()
+  .refine((v) => v === undefined || (SIGNUP_FIELD_RULES as readonly string[]).includes(v), GATEWAY_SETTINGS_MESSAGES.signupFieldInvalid)
+  .transform((v) => v as SignupFieldRule | undefined);
 
 export const SESSION_MINUTES_MAX = 43_200;
 /** Asked before the console stops trusting a UniFi controller's pinned certificate. */
@@ -114,6 +124,10 @@ const fields = z.object({
   guest_language: z
     .enum(GUEST_PAGE_LANGUAGES, { errorMap: () => ({ message: GATEWAY_SETTINGS_MESSAGES.guestLanguageInvalid }) })
     .optional(),
+  // Which sign-up fields guests are asked (issue 35): phone only is a real choice.
+  signup_phone: signupField,
+  signup_email: signupField,
+  signup_names: signupField,
   terms_url: optionalUrl(),
   privacy_url: optionalUrl(),
   /** The network's own splash page when no display rule applies; empty: the built-in page. */

@@ -11,6 +11,7 @@ export const ORGANIZATION_MESSAGES = {
   phoneInvalid: "Please enter a valid phone number, such as 0712 345 678 or +254 712 345 678.",
   tooLong: "This value is too long.",
   timeZoneInvalid: "Please choose a time zone from the list.",
+  retentionInvalid: "Enter the number of days as a whole number from 30 to 3650 (ten years).",
 } as const;
 
 /** An optional text field: empty or blank becomes null. */
@@ -65,6 +66,20 @@ export const organizationSchema = z.object({
     .optional()
     .refine((v) => !v || isTimeZone(v), ORGANIZATION_MESSAGES.timeZoneInvalid)
     .transform((v) => v || undefined),
+  /** Days a guest's personal data is kept after their last visit; left out: kept as it is (730 for a new organisation). */
+  retention_days: z
+    .union([z.string(), z.number()], { invalid_type_error: ORGANIZATION_MESSAGES.retentionInvalid })
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || String(v).trim() === "") return undefined;
+      const text = String(v).trim();
+      const n = Number(text);
+      if (!/^\d{1,4}$/.test(text) || n < 30 || n > 3650) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: ORGANIZATION_MESSAGES.retentionInvalid });
+        return z.NEVER;
+      }
+      return n;
+    }),
 });
 
 export type OrganizationFormValue = z.infer<typeof organizationSchema>;

@@ -56,29 +56,69 @@ export interface SignupDetails {
   phone_number: string | null;
 }
 
+/** Whether a network asks a sign-up field, and whether a guest must fill it in. */
+export type SignupFieldRule = "required" | "optional" | "off";
+export const SIGNUP_FIELD_RULES: readonly SignupFieldRule[] = ["required", "optional", "off"];
+
+/** A network's sign-up fields (names: first and last name together; the middle name is always optional). */
+export interface SignupFields {
+  phone: SignupFieldRule;
+  email: SignupFieldRule;
+  names: SignupFieldRule;
+}
+
+/** What networks asked before operators could choose: everything, everything required. */
+export const ALL_REQUIRED: SignupFields = { phone: "required", email: "required", names: "required" };
+
+/** A stored rule, or "required" for anything else (the column's default). */
+export const signupFieldRule = (value: unknown): SignupFieldRule => (value === "optional" || value === "off" ? value : "required");
+
+type Existing = { first_name: string | null; last_name: string | null; email_address: string | null; phone_number: string | null };
+
+/**
+ * Whether the connect page shows the sign-up form: a field the network requires is missing from
+ * the record, or the network requires nothing and the record has none of what it asks.
+ */
+export function signupNeeded(fields: SignupFields, c: Existing): boolean {
+  const missing = {
+    phone: !c.phone_number,
+    email: !c.email_address,
+    names: !(c.first_name && c.last_name),
+  };
+  const keys = (Object.keys(missing) as (keyof SignupFields)[]).filter((k) => fields[k] !== "off");
+  if (keys.some((k) => fields[k] === "required" && missing[k])) return true;
+  return !keys.some((k) => fields[k] === "required") && keys.length > 0 && keys.every((k) => missing[k]);
+}
+
 /**
  * The field errors of a sign-up, given what the customer record already holds (a field the
- * record has need not be typed again), and the details normalised.
+ * record has need not be typed again) and which fields the network asks, and the details
+ * normalised. A field the network does not ask is dropped.
  */
 export function checkSignup(
   input: SignupInput,
-  existing: { first_name: string | null; last_name: string | null; email_address: string | null; phone_number: string | null },
+  existing: Existing,
+  fields: SignupFields = ALL_REQUIRED,
 ): { errors: Record<string, string[]>; details: SignupDetails } {
   const errors: Record<string, string[]> = {};
-  const email = input.email_address?.toLowerCase() ?? null;
+  const asks = (k: keyof SignupFields) => fields[k] !== "off";
+  const requires = (k: keyof SignupFields) => fields[k] === "required";
+  const email = asks("email") ? (input.email_address?.toLowerCase() ?? null) : null;
   if (email && !z.string().email().safeParse(email).success) errors.email_address = [SIGNUP_MESSAGES.emailInvalid];
-  if (!email && !existing.email_address) errors.email_address = [SIGNUP_MESSAGES.emailRequired];
-  const phone = input.phone_number ? normalizePhone(input.phone_number) : null;
-  if (input.phone_number && !phone) errors.phone_number = [SIGNUP_MESSAGES.phoneInvalid];
-  if (!input.phone_number && !existing.phone_number) errors.phone_number = [SIGNUP_MESSAGES.phoneRequired];
-  if (!input.first_name && !existing.first_name) errors.first_name = [SIGNUP_MESSAGES.firstNameRequired];
-  if (!input.last_name && !existing.last_name) errors.last_name = [SIGNUP_MESSAGES.lastNameRequired];
+  if (requires("email") && !email && !existing.email_address) errors.email_address = [SIGNUP_MESSAGES.emailRequired];
+  const typedPhone = asks("phone") ? input.phone_number : null;
+  const phone = typedPhone ? normalizePhone(typedPhone) : null;
+  if (typedPhone && !phone) errors.phone_number = [SIGNUP_MESSAGES.phoneInvalid];
+  if (requires("phone") && !typedPhone && !existing.phone_number) errors.phone_number = [SIGNUP_MESSAGES.phoneRequired];
+  const names = asks("names");
+  if (requires("names") && !input.first_name && !existing.first_name) errors.first_name = [SIGNUP_MESSAGES.firstNameRequired];
+  if (requires("names") && !input.last_name && !existing.last_name) errors.last_name = [SIGNUP_MESSAGES.lastNameRequired];
   return {
     errors,
     details: {
-      first_name: input.first_name,
-      middle_name: input.middle_name,
-      last_name: input.last_name,
+      first_name: names ? input.first_name : null,
+      middle_name: names ? input.middle_name : null,
+      last_name: names ? input.last_name : null,
       email_address: email,
       phone_number: phone,
     },

@@ -6,6 +6,8 @@ import { DISPATCH_JOB, runDispatchJob } from "../marketing/dispatch.server";
 import { runSendJob, SEND_JOB, type SendPayload } from "../marketing/dispatch/sender.server";
 import { endIdleConnections } from "../portal/accounting.server";
 import { pruneGatewayNonces } from "../portal/entry.server";
+import { pruneGuestCodes } from "../portal/data-access-code.server";
+import { ANONYMISE_EXPIRED_JOB, anonymiseExpired, ERASE_JOB, runEraseJob } from "../portal/guest-data.server";
 import { REVOKE_JOB, runRevokeJob } from "../portal/revoke.server";
 import { COA_JOB, runCoaJob } from "../radius/speeds.server";
 import { reconcilePayments } from "../prepaid/mpesa.server";
@@ -36,11 +38,16 @@ export const JOB_TYPES: Record<string, JobType> = {
   [SEND_JOB]: { run: (payload: SendPayload) => runSendJob(payload) },
   // Ad impressions and clicks into hourly figures (decision 0020); recomputes whole hours, so idempotent.
   [ADS_ROLLUP_JOB]: { run: async () => void (await runAdsRollup()) },
-  // Finished jobs and dead letters older than 30 days; gateway entry nonces past their window.
+  // A guest's deletion request from the data-access page: their customer records anonymised (idempotent).
+  [ERASE_JOB]: { run: (payload: { organizationId: number; customerIds: number[] }) => runEraseJob(payload) },
+  // Personal data past the organisation's retention period, anonymised; the figures stay (idempotent).
+  [ANONYMISE_EXPIRED_JOB]: { run: async () => void (await anonymiseExpired()) },
+  // Finished jobs and dead letters older than 30 days; gateway entry nonces past their window; expired guest codes.
   "jobs.prune": {
     run: async () => {
       await pruneJobs(30 * DAY_MS);
       await pruneGatewayNonces();
+      await pruneGuestCodes();
     },
   },
 };
@@ -52,6 +59,7 @@ export function recurringJobs(): Recurring[] {
     { name: "mpesa-reconcile", type: "mpesa.reconcile", everyMs: MINUTE_MS / 2 },
     { name: "ads-rollup", type: ADS_ROLLUP_JOB, everyMs: MINUTE_MS },
     { name: "prune", type: "jobs.prune", everyMs: DAY_MS },
+    { name: "privacy-retention", type: ANONYMISE_EXPIRED_JOB, everyMs: DAY_MS },
   ];
 }
 

@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import { db as defaultDb } from "~/db/db.server";
 import type { DB } from "~/db/schema";
 
-export type OptOutVia = "email-unsubscribe" | "sms-stop";
+export type OptOutVia = "email-unsubscribe" | "sms-stop" | "guest-data-page";
 
 /** Opts one customer of the organisation out of marketing; answers false when there is no such customer. */
 export async function optOut(

@@ -12,7 +12,7 @@ import {
 import { db } from "~/db/db.server";
 import { commaJoined, databaseNowMs, keyedLookup, retryDeadlocks, writeTogether } from "~/db/sql.server";
 import type { DB, FreeEvery, OAuthProviderName } from "~/db/schema";
-import { CONSENT_WORDING_VERSION, type SignupDetails } from "~/lib/schemas/portal";
+import { CONSENT_WORDING_VERSION, signupFieldRule, signupNeeded, type SignupDetails, type SignupFields } from "~/lib/schemas/portal";
 import type { OrgClock } from "~/lib/time-zone";
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
@@ -72,8 +72,12 @@ export interface GuestView {
     emailAddress: string | null;
     phoneNumber: string | null;
   };
-  /** The record lacks a name, e-mail or phone and the network asks for them. */
+  /** The record lacks a field the network requires (or, requiring none, has none it asks). */
   needsSignup: boolean;
+  /** Which sign-up fields the network asks and requires. */
+  signupFields: SignupFields;
+  /** The privacy notice version of the customer's latest acceptance of the terms (null: never). */
+  acceptedNotice: string | null;
   providers: OAuthProviderName[];
   /** Where the guest is, for the splash page display rules (splash/rules.server.ts). */
   place: GuestPlace;
@@ -134,6 +138,9 @@ const viewQuery = () =>
       "venues.privacy_url",
       "venues.guest_signup",
       "venues.splash_page_id",
+      "venues.signup_phone",
+      "venues.signup_email",
+      "venues.signup_names",
       "connections.access_point_id",
       "connections.device_id",
       "organizations.name as organization_name",
@@ -146,6 +153,12 @@ const viewQuery = () =>
       "customers.email_address",
       "customers.phone_number",
       "devices.blocked_at",
+      // The notice version the customer last accepted the terms under (customer_consents_customer).
+      sql<
+        string | null
+      >`(select c.wording_version from customer_consents c where c.customer_id = connections.customer_id and c.kind = 'terms' and c.granted = 1 order by c.created_at desc, c.id desc limit 1)`.as(
+        "accepted_notice",
+      ),
       // Whether any display rule names the access point: without one, the splash rules need no query.
       sql<number>`(select count(*) from (select 1 from splash_display_setting_access_points where splash_display_setting_access_points.access_point_id = connections.access_point_id limit 1) r)`.as(
         "display_rules",
@@ -227,7 +240,16 @@ export async function loadGuestView(
       emailAddress: row.email_address ?? null,
       phoneNumber: row.phone_number ?? null,
     },
-    needsSignup: guestSignup && !(row.first_name && row.last_name && row.email_address && row.phone_number),
+    needsSignup:
+      guestSignup &&
+      signupNeeded(signupFieldsOf(row), {
+        first_name: row.first_name,
+        last_name: row.last_name,
+        email_address: row.email_address,
+        phone_number: row.phone_number,
+      }),
+    signupFields: signupFieldsOf(row),
+    acceptedNotice: row.accepted_notice ?? null,
     providers: (row.providers ? row.providers.split(",") : []).sort() as OAuthProviderName[],
     freePlan:
       row.free_plan_id === null
@@ -250,6 +272,12 @@ export async function loadGuestView(
     },
   };
 }
+
+const signupFieldsOf = (row: { signup_phone: unknown; signup_email: unknown; signup_names: unknown }): SignupFields => ({
+  phone: signupFieldRule(row.signup_phone),
+  email: signupFieldRule(row.signup_email),
+  names: signupFieldRule(row.signup_names),
+});
 
 /** The organisation's paid plans, cheapest first (M-Pesa takes whole shillings: a price is rounded up). */
 export async function plansForSale(organizationId: number): Promise<PlanForSale[]> {
@@ -284,6 +312,8 @@ export interface AuthorizeRequest {
   details?: Partial<SignupDetails> & { facebook?: string | null; twitter?: string | null };
   /** The guest accepted the terms and privacy notice / opted in to marketing (sign-up form). */
   consent?: { terms: boolean; marketing: boolean };
+  /** The privacy notice version shown to the guest (privacy.server.ts), recorded with the consent. */
+  noticeVersion?: string;
   /** mode VOUCHER: the code typed in the voucher box (its plan replaces the free plan). */
   voucherCode?: string | null;
   /** mode MPESA: the subscription the guest's payment made Active. */
@@ -482,7 +512,13 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   const consent =
     customerId === null
       ? null
-      : consentWrites({ orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id }, request.consent, now, detailsToKeep);
+      : consentWrites(
+          { orgId, customerId, connectionId: Number(row.id), venueId: row.venue_id },
+          request.consent,
+          now,
+          detailsToKeep,
+          request.noticeVersion,
+        );
 
   // With a free plan the guest is online under it (once per device in its period), for its time;
   // without one, for the network's session length.
@@ -659,6 +695,8 @@ function consentWrites(
   now: number,
   /** the sign-up's details to keep on the customer (keepDetails), written with the consent */
   details: CustomerChange | null,
+  /** the privacy notice version the guest was shown; the wording's version without one */
+  version = CONSENT_WORDING_VERSION,
 ): ConsentWrites {
   const given = consent ?? { terms: true, marketing: null };
   const rows = (["terms", "marketing"] as const)
@@ -670,7 +708,7 @@ function consentWrites(
       venue_id: at.venueId,
       kind,
       granted: given[kind] ? (1 as const) : (0 as const),
-      wording_version: CONSENT_WORDING_VERSION,
+      wording_version: version,
       created_at: now,
     }));
   if (details) return { customerId: at.customerId, orgId: at.orgId, rows, change: details, onlyIfUnset: false };

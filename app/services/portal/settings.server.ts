@@ -8,6 +8,7 @@ import { db } from "~/db/db.server";
 import type { GatewayMake, VenuesTable } from "~/db/schema";
 import { isUniqueViolation } from "~/db/sql.server";
 import { GATEWAY_SETTINGS_MESSAGES, type GatewaySettingsChanges } from "~/lib/schemas/gateway-settings";
+import { signupFieldRule, type SignupFieldRule } from "~/lib/schemas/portal";
 import { hashToken, newPortalKey } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { notFound, requirePermission, type OrgContext } from "../guard.server";
@@ -42,6 +43,10 @@ export interface GatewaySettings {
   guest_signup: boolean;
   /** The guest pages' default language (en, sw). */
   guest_language: string;
+  /** Which sign-up fields guests are asked, and which they must fill in. */
+  signup_phone: SignupFieldRule;
+  signup_email: SignupFieldRule;
+  signup_names: SignupFieldRule;
   terms_url: string | null;
   privacy_url: string | null;
   /** The network's own splash page (null: the built-in page), and the published pages to choose from. */
@@ -70,6 +75,9 @@ async function settingsRow(ctx: OrgContext, venueId: number | null) {
       "session_minutes",
       "guest_signup",
       "guest_language",
+      "signup_phone",
+      "signup_email",
+      "signup_names",
       "terms_url",
       "privacy_url",
       "splash_page_id",
@@ -137,6 +145,9 @@ export async function getGatewaySettings(ctx: OrgContext, venueId: number | null
     session_minutes: Number(row.session_minutes),
     guest_signup: Number(row.guest_signup) === 1,
     guest_language: row.guest_language,
+    signup_phone: signupFieldRule(row.signup_phone),
+    signup_email: signupFieldRule(row.signup_email),
+    signup_names: signupFieldRule(row.signup_names),
     terms_url: row.terms_url,
     privacy_url: row.privacy_url,
     splash_page_id: row.splash_page_id,
@@ -173,6 +184,9 @@ function columnChanges(input: GatewaySettingsChanges): VenueChanges {
   if (input.session_minutes !== undefined) set.session_minutes = input.session_minutes;
   if (input.guest_signup !== undefined) set.guest_signup = input.guest_signup ? 1 : 0;
   if (input.guest_language !== undefined) set.guest_language = input.guest_language;
+  if (input.signup_phone !== undefined) set.signup_phone = input.signup_phone;
+  if (input.signup_email !== undefined) set.signup_email = input.signup_email;
+  if (input.signup_names !== undefined) set.signup_names = input.signup_names;
   if (input.terms_url !== undefined) set.terms_url = input.terms_url;
   if (input.privacy_url !== undefined) set.privacy_url = input.privacy_url;
   if (input.splash_page_id !== undefined) set.splash_page_id = input.splash_page_id;

@@ -29,6 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       phoneNumber: org.phone_number,
       moreInfo: org.more_info,
       timeZone: org.time_zone,
+      retentionDays: Number(org.retention_days),
       createdAt: org.created_at,
       updatedAt: org.updated_at,
     },
@@ -101,6 +102,7 @@ export default function OrganizationDetails() {
             email: org.email,
             more_info: org.moreInfo,
             time_zone: org.timeZone,
+            retention_days: String(org.retentionDays),
           }}
           timeZones={timeZones}
           submitLabel="Update"

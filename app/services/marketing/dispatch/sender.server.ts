@@ -7,6 +7,7 @@ import type { DeliveryChannel } from "~/db/schema";
 import { enqueue } from "../../jobs/queue.server";
 import type { SmsProvider, SmsSendResult } from "../sms/provider.server";
 import { smsSenderFor } from "../sms/settings.server";
+import { withStopLine } from "~/lib/schemas/broadcasts";
 import {
   claimDeliveries,
   finishSchedules,
@@ -203,7 +204,8 @@ async function smsChannel(organizationId: number): Promise<Channel | null> {
     perSecond: Math.max(1, sms.messagesPerSecond),
     // At most one second's worth per request, so no second sees more than the rate.
     batch: Math.max(1, Math.min(DISPATCH_TUNING.smsBatch, sms.messagesPerSecond)),
-    send: (content, rows, released) => sendSms(sms.provider, { text: content.sms ?? "", from: sms.from }, rows, released),
+    // Every broadcast SMS ends with the stop line, which the inbound callback honours.
+    send: (content, rows, released) => sendSms(sms.provider, { text: withStopLine(content.sms ?? ""), from: sms.from }, rows, released),
   };
 }
 

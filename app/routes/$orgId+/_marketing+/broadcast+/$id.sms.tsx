@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/ui/field";
 import { hasAny } from "~/lib/permissions";
 import { parseId } from "~/lib/ids";
-import { broadcastSmsSchema, SMS_MAX_SEGMENTS } from "~/lib/schemas/broadcasts";
+import { broadcastSmsSchema, SMS_MAX_SEGMENTS, SMS_STOP_LINE } from "~/lib/schemas/broadcasts";
 import { smsCount, smsCountText } from "~/lib/sms-segments";
 import { requireOrg } from "~/services/guard.server";
 import { EDIT_BROADCASTS, getBroadcast, updateBroadcastSms, VIEW_BROADCASTS } from "~/services/marketing/broadcasts.server";
@@ -81,6 +81,9 @@ function SmsForm({ sms, canEdit }: { sms: string; canEdit: boolean }) {
           className={`mt-1 text-sm ${count.segments > SMS_MAX_SEGMENTS ? "text-red-800" : "text-slate-600"}`}
         >
           {smsCountText(count)}
+        </p>
+        <p className="mt-1 text-xs text-slate-500">
+          Every SMS is sent with “{SMS_STOP_LINE}” on a last line: a reply of STOP opts the number out.
         </p>
         <ErrorList id={errorId} errors={fields.sms.errors} />
       </div>
