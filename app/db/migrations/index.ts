@@ -75,7 +75,7 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-0044-payment-exceptions": paymentExceptions,
   "2026-12-02-0046-guest-changes-and-callback-hash": guestChangesAndCallbackHash,
   "2026-12-02-0047-network-language": networkLanguage,
-  "2026-12-02-0050-gateway-entry-timeline": gatewayEntryTimeline,
   "2026-12-02-0048-guest-privacy": guestPrivacy,
   "2026-12-02-0049-guest-codes": guestCodes,
+  "2026-12-02-0050-gateway-entry-timeline": gatewayEntryTimeline,
 };
