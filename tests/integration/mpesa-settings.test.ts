@@ -102,6 +102,8 @@ describe("saving the credentials", () => {
       shortcode: SANDBOX_SHORTCODE,
       passkeySet: true,
       partyB: SANDBOX_SHORTCODE,
+      initiatorName: "",
+      securityCredentialSet: false,
       updatedAt: expect.any(Number),
     });
     expect(data.callbackUrl).toBe(`http://localhost/hotspot/mpesa/${row.callback_key}`);

@@ -231,6 +231,10 @@ describe("connect page", () => {
 
   it("accepts a sign-up sent from the sandboxed page (Origin: null) and grants through Meraki", async () => {
     const { token, org } = await merakiGuest();
+    // The privacy notice the page showed: its version is what the guest accepts (decision 0080).
+    const form = await (await fetch(`${server.origin}/connect?token=${token}`)).text();
+    const shown = /name="notice_version" value="([^"]+)"/.exec(form)?.[1];
+    expect(shown).toMatch(/^[0-9a-f]{16}$/);
     const response = await postForm(server.origin, "/connect", { token, ...SIGNUP, marketing_opt_in: "on" }, { Origin: "null" });
     expect(response.status).toBe(303);
     const grant = new URL(response.headers.get("location")!);
@@ -258,8 +262,8 @@ describe("connect page", () => {
       .orderBy("kind")
       .execute();
     expect(consents).toEqual([
-      { kind: "marketing", granted: 1, wording_version: "2026-11-25", connection_id: connection.id },
-      { kind: "terms", granted: 1, wording_version: "2026-11-25", connection_id: connection.id },
+      { kind: "marketing", granted: 1, wording_version: shown, connection_id: connection.id },
+      { kind: "terms", granted: 1, wording_version: shown, connection_id: connection.id },
     ]);
   });
 

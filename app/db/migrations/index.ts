@@ -34,9 +34,9 @@ import * as gatewaySessions from "./2026-12-02-0041-gateway-sessions";
 import * as paymentExceptions from "./2026-12-02-0044-payment-exceptions";
 import * as guestChangesAndCallbackHash from "./2026-12-02-0046-guest-changes-and-callback-hash";
 import * as networkLanguage from "./2026-12-02-0047-network-language";
-import * as gatewayEntryTimeline from "./2026-12-02-0050-gateway-entry-timeline";
 import * as guestPrivacy from "./2026-12-02-0048-guest-privacy";
 import * as guestCodes from "./2026-12-02-0049-guest-codes";
+import * as gatewayEntryTimeline from "./2026-12-02-0050-gateway-entry-timeline";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
