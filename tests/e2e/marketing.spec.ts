@@ -21,6 +21,8 @@ import {
 import { latestMailTo } from "./outbox";
 import { writeTinyPng } from "./splash-fixtures";
 
+const { SMS_STOP_LINE } = await import("~/lib/schemas/broadcasts");
+
 test("a group with two profile rules, one added and removed on the way, lists the customers who match", async ({ page, context }) => {
   const { owner, orgId } = await makeMarketingOrg();
   const [achieng, baraka, chebet, daudi] = await addCustomers(orgId, [
@@ -127,7 +129,7 @@ test("a broadcast written as HTML, text and SMS is sent to a group now; a custom
     }
   }).toPass({ timeout: 15_000, intervals: [500, 1_000] });
   await expect(rows.filter({ hasText: wairimu.name })).toHaveCount(0);
-  expect((await smsSentTo(amina.phone)).map((m) => m.text)).toEqual([sms]);
+  expect((await smsSentTo(amina.phone)).map((m) => m.text)).toEqual([`${sms}\n${SMS_STOP_LINE}`]);
 
   // The mail as it arrived, opened in the browser; its unsubscribe link works without signing in.
   const mail = (await latestMailTo(amina.email)) as Awaited<ReturnType<typeof latestMailTo>> & {
