@@ -4,7 +4,6 @@
 // language and clock). Shared by connect, M-Pesa, social sign-in and surveys.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GuestPrivacy } from "~/components/guest/privacy-parts";
-import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
 import { providersRefusing } from "~/lib/embedded-browser";
 import { bannerForGuest } from "~/services/ads/serving.server";
 import { captiveStatus } from "~/services/portal/captive.server";
@@ -13,7 +12,7 @@ import { noticeForGuest, type PrivacyNotice } from "~/services/portal/privacy.se
 import { connectPage, messagePage, PLAIN, plainLook, refusalPage, refusalStatus, type FormState, type Look } from "./pages";
 import { frameForGuest } from "~/services/splash/rules.server";
 import { GUEST_CSP, sendGuestPage, SPLASH_CSP, TRY_AGAIN, type GuestPage } from "./http";
-import { speechFor, type Speech } from "./i18n";
+import { speechFor, withLang, type Speech } from "./i18n";
 
 /** The guest's language: the page's choice (query, then form), their browser's, the network's default. */
 export const speechOf = (req: IncomingMessage | null, view: GuestView | null, ...sources: unknown[]): Speech =>
@@ -36,15 +35,21 @@ const cspOf = (look: Look) => (look.frame ? SPLASH_CSP : GUEST_CSP);
 export const connectHref = (token: string) => `/connect?token=${encodeURIComponent(token)}`;
 
 /** The connect card's privacy parts: the notice's link and version, the data page, providers this browser cannot use. */
-export function guestPrivacy(view: GuestView, token: string, notice: PrivacyNotice, userAgent?: string | null): GuestPrivacy {
-  const q = `?token=${encodeURIComponent(token)}`;
+export function guestPrivacy(
+  view: GuestView,
+  token: string,
+  notice: PrivacyNotice,
+  userAgent: string | null | undefined,
+  speech: Speech,
+): GuestPrivacy {
+  const q = withLang(`?token=${encodeURIComponent(token)}`, speech.carried);
   return {
     noticeHref: `/connect/privacy${q}`,
     dataHref: `/connect/my-data${q}`,
     version: notice.version,
     changed: view.acceptedNotice !== null && view.acceptedNotice !== notice.version,
     hiddenProviders: providersRefusing(userAgent, view.providers),
-    text: PRIVACY_TEXT,
+    text: speech.t.privacy,
   };
 }
 
@@ -61,7 +66,7 @@ export async function connectPageFor(
     bannerForGuest(view, token),
     noticeForGuest(view),
   ]);
-  const privacy = notice ? guestPrivacy(view, token, notice, userAgent) : null;
+  const privacy = notice ? guestPrivacy(view, token, notice, userAgent, speech) : null;
   return { status, html: connectPage(view, token, state, look, ad, privacy), csp: cspOf(look) };
 }
 

@@ -31,7 +31,7 @@ import {
 import { applyMpesaResult } from "~/services/prepaid/payment-exceptions.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
-import { lookFor, messageFor, refusalFor, sendConnectPage, speechOf } from "./connect-page";
+import { lookFor, messageFor, plainLook, refusalFor, sendConnectPage, speechOf } from "./connect-page";
 import { GUEST_CSP, redirect, sendGuestPage, sendJson, sendPage, SPLASH_CSP, text, type GuestInput, type GuestPage } from "./http";
 import { say, withLang, type Speech } from "./i18n";
 
@@ -129,7 +129,7 @@ async function buy(req: IncomingMessage, res: ServerResponse, body: Record<strin
   const started = await startPurchase({ token, planId, phone, beforePush });
   if (started.ok) return redirect(res, 303, waitingHref(token, started.paymentId, speech.carried));
   if (started.retryAfterMs !== undefined)
-    return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, started.message), undefined, {
+    return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, started.message, plainLook(speech)), undefined, {
       "Retry-After": String(retryAfterSeconds(started.retryAfterMs)),
     });
   const field = started.field === "phone_number" ? "mpesa_phone_number" : started.field;
@@ -155,25 +155,27 @@ export async function startMpesaPurchase(req: IncomingMessage, res: ServerRespon
  * waiting and goes back to the connect page; "change" goes on to the page asking for another
  * number. A purchase paid meanwhile is not cancelled: its waiting page grants it.
  */
-export async function cancelMpesaPurchase(_req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+export async function cancelMpesaPurchase(req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
   const fields = (body ?? {}) as Record<string, unknown>;
   const token = text(fields.token) ?? "";
   const paymentId = paymentParam(fields.payment);
   const state = await cancelPurchase(token, paymentId);
-  if (state === null)
-    return sendPage(res, 404, messagePage("Payment not found", ["This payment link is not valid. Reconnect to the Wi-Fi to start again."]));
-  if (state === "paid") return redirect(res, 303, paymentLink("/connect/mpesa/wait", token, paymentId));
-  if (text(fields.intent) === "change") return redirect(res, 303, paymentLink("/connect/mpesa/change", token, paymentId));
-  redirect(res, 303, `/connect?token=${encodeURIComponent(token)}`);
+  const speech = speechOf(req, null, fields);
+  const { t, carried } = speech;
+  if (state === null) return sendPage(res, 404, messagePage(t.pages.paymentNotFound, [t.pages.paymentLinkInvalid], undefined, plainLook(speech)));
+  if (state === "paid") return redirect(res, 303, withLang(paymentLink("/connect/mpesa/wait", token, paymentId), carried));
+  if (text(fields.intent) === "change") return redirect(res, 303, withLang(paymentLink("/connect/mpesa/change", token, paymentId), carried));
+  redirect(res, 303, withLang(`/connect?token=${encodeURIComponent(token)}`, carried));
 }
 
 /** GET /connect/mpesa/change?token&payment: the cancelled purchase's plan, and the number to type again. */
-export async function showChangeNumberPage(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+export async function showChangeNumberPage(req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
   const token = text(query.token) ?? "";
   const redo = await purchaseToRedo(token, paymentParam(query.payment));
+  const speech = speechOf(req, null, query);
   // Paid, still pending, online or the plan gone: the connect page says what is true now.
-  if (!redo?.plan) return redirect(res, 303, `/connect?token=${encodeURIComponent(token)}`);
-  sendPage(res, 200, changeNumberPage(redo.networkName, token, redo.plan, redo.phone));
+  if (!redo?.plan) return redirect(res, 303, withLang(`/connect?token=${encodeURIComponent(token)}`, speech.carried));
+  sendPage(res, 200, changeNumberPage(redo.networkName, token, redo.plan, redo.phone, null, plainLook(speech)));
 }
 
 export async function stkCallback(_req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {

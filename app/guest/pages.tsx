@@ -113,7 +113,7 @@ export function refusalPage(view: GuestView | null, message?: string, look: Look
         text={t.online}
         plans={t.plans}
         heading={heading}
-        before={[`${o.alreadyAuthorized}.`]}
+        before={[o.alreadyAuthorized]}
         after={[o.reconnect]}
       />
     ));
@@ -207,7 +207,7 @@ export function waitingPage(networkName: string, token: string, paymentId: numbe
   const backHref = withLang(`/connect?token=${encodeURIComponent(token)}`, carried);
   return page(t.waiting.title, look, (heading) => (
     <WaitingCard networkName={networkName} checkHref={checkHref} backHref={backHref} purchase={purchase} text={t.waiting} heading={heading}>
-      <WaitingActions action="/connect/mpesa/cancel" token={token} paymentId={paymentId} />
+      <WaitingActions action="/connect/mpesa/cancel" token={token} paymentId={paymentId} text={t.changeOfMind} lang={carried} />
     </WaitingCard>
   ));
 }
@@ -246,7 +246,7 @@ export function onlinePage(
           plans={t.plans}
           heading={heading}
         />
-        {view && token ? <MyDataLinks token={token} /> : null}
+        {view && token ? <MyDataLinks token={token} text={t.privacy} lang={look.speech.carried} /> : null}
       </>
     ),
     extra,
@@ -267,30 +267,36 @@ export function changeNumberPage(
   error: string | null = null,
   look: Look = PLAIN,
 ): string {
-  const backHref = withLang(`/connect?token=${encodeURIComponent(token)}`, look.speech.carried);
-  return page("Pay with another number", look, () => (
+  const { t, lang, carried } = look.speech;
+  const backHref = withLang(`/connect?token=${encodeURIComponent(token)}`, carried);
+  return page(t.changeOfMind.changeTitle, look, (heading) => (
     <ChangeNumberCard
+      heading={heading}
       networkName={networkName}
       action="/connect/mpesa"
       token={token}
       plan={plan}
       phone={phone}
-      error={error}
+      error={error === null ? null : say(lang, error)}
       backHref={backHref}
+      text={t.changeOfMind}
+      lang={carried}
     />
   ));
 }
 
 /** A throttled guest (status 429, decision 0078): why, when to try again, and the way back to the connect page. */
 export function tooManyAttemptsPage(networkName: string | null, token: string | null, message: string, look: Look = PLAIN): string {
-  const backHref = token ? withLang(`/connect?token=${encodeURIComponent(token)}`, look.speech.carried) : null;
-  return page("Too many attempts", look, () => (
+  const { t, lang, carried } = look.speech;
+  const backHref = token ? withLang(`/connect?token=${encodeURIComponent(token)}`, carried) : null;
+  return page(t.limits.title, look, (heading) => (
     <TooManyAttemptsCard
+      heading={heading}
       networkName={networkName}
-      title="Too many attempts"
-      message={message}
+      title={t.limits.title}
+      message={say(lang, message)}
       backHref={backHref}
-      backLabel="Back to the Wi-Fi page"
+      backLabel={t.limits.back}
     />
   ));
 }

@@ -9,7 +9,6 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { GuestDocument } from "~/components/guest/guest-document";
 import { MyDataCard, type HeldRecordView, type MyDataStep } from "~/components/guest/my-data";
 import { NoticeCard } from "~/components/guest/privacy-notice";
-import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
 import { formatBytes } from "~/lib/format";
 import { normalizePhone } from "~/lib/phone";
 import { SIGNUP_MESSAGES } from "~/lib/schemas/portal";
@@ -20,13 +19,15 @@ import { heldRecords, organizationOffset, requestErasure, withdrawMarketing } fr
 import { noticeForGuest } from "~/services/portal/privacy.server";
 import { encryptSecret, readSecret } from "~/services/secrets.server";
 import { refusalPage, refusalStatus } from "./pages";
+import { speechOf } from "./connect-page";
 import { sendPage, text, type GuestInput } from "./http";
+import { say, withLang, type Speech } from "./i18n";
 
 const TICKET_MS = 15 * 60_000;
 const DOCTYPE = "<!doctype html>";
 
-const links = (view: GuestView, token: string) => {
-  const q = `?token=${encodeURIComponent(token)}`;
+const links = (view: GuestView, token: string, speech: Speech) => {
+  const q = withLang(`?token=${encodeURIComponent(token)}`, speech.carried);
   return {
     backHref: view.state === "authorized" ? `/connect/online${q}` : `/connect${q}`,
     noticeHref: `/connect/privacy${q}`,
@@ -42,44 +43,48 @@ async function guestFor(res: ServerResponse, token: string | null): Promise<Gues
 }
 
 /** GET /connect/privacy?token=…: the notice, before the guest gives anything. */
-export async function showPrivacyNotice(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+export async function showPrivacyNotice(req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
   const token = text(query.token);
   const view = await guestFor(res, token);
   if (!view) return;
-  const notice = await noticeForGuest(view);
+  const speech = speechOf(req, view, query);
+  const notice = await noticeForGuest(view, speech.lang);
   if (!notice) return sendPage(res, 404, refusalPage(null));
-  const { backHref, dataHref } = links(view, token!);
+  const { backHref, dataHref } = links(view, token!, speech);
   const html =
     DOCTYPE +
     renderToStaticMarkup(
-      <GuestDocument title={notice.title} lang="en">
+      <GuestDocument title={notice.title} lang={speech.lang}>
         <NoticeCard
           notice={notice}
           networkName={view.network.name}
           backHref={backHref}
           dataHref={dataHref}
           operatorPolicyUrl={view.network.privacyUrl}
-          text={PRIVACY_TEXT}
+          text={speech.t.privacy}
         />
       </GuestDocument>,
     );
   sendPage(res, 200, html);
 }
 
-function dataPage(res: ServerResponse, status: number, view: GuestView, token: string, state: MyDataStep): void {
-  const { backHref, noticeHref } = links(view, token);
+function dataPage(res: ServerResponse, status: number, view: GuestView, token: string, speech: Speech, state: MyDataStep): void {
+  const { backHref, noticeHref } = links(view, token, speech);
+  const t = speech.t.privacy;
+  const said = "error" in state && state.error ? { ...state, error: say(speech.lang, state.error) } : state;
   const html =
     DOCTYPE +
     renderToStaticMarkup(
-      <GuestDocument title={PRIVACY_TEXT.dataTitle} lang="en">
+      <GuestDocument title={t.dataTitle} lang={speech.lang}>
         <MyDataCard
           networkName={view.network.name}
           organizationName={view.network.organizationName}
           token={token}
           backHref={backHref}
           noticeHref={noticeHref}
-          state={state}
-          text={PRIVACY_TEXT}
+          state={said}
+          text={t}
+          lang={speech.carried}
         />
       </GuestDocument>,
     );
@@ -89,11 +94,11 @@ function dataPage(res: ServerResponse, status: number, view: GuestView, token: s
 const localPhone = (phone: string | null) => (phone?.startsWith("+254") ? `0${phone.slice(4)}` : (phone ?? "07"));
 
 /** GET /connect/my-data?token=…: the phone to prove. */
-export async function showMyData(_req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
+export async function showMyData(req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
   const token = text(query.token);
   const view = await guestFor(res, token);
   if (!view) return;
-  dataPage(res, 200, view, token!, { step: "ask", phone: localPhone(view.customer.phoneNumber) });
+  dataPage(res, 200, view, token!, speechOf(req, view, query), { step: "ask", phone: localPhone(view.customer.phoneNumber) });
 }
 
 const seal = (organizationId: number, phone: string, now = Date.now()) =>
@@ -127,43 +132,45 @@ async function recordsStep(organizationId: number, phone: string, ticket: string
 }
 
 /** POST /connect/my-data: the code asked for and checked, then the guest's choices. */
-export async function submitMyData(_req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
+export async function submitMyData(req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {
   const form = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   const token = text(form.token);
   const view = await guestFor(res, token);
   if (!view) return;
+  const speech = speechOf(req, view, form);
+  const t = speech.t.privacy;
   const org = view.organizationId;
   const intent = text(form.intent);
   if (intent === "send" || intent === "verify") {
     const typed = (text(form.phone) ?? "").slice(0, 32);
     const phone = normalizePhone(typed);
-    if (!phone) return dataPage(res, 422, view, token!, { step: "ask", phone: typed, error: SIGNUP_MESSAGES.phoneInvalid });
+    if (!phone) return dataPage(res, 422, view, token!, speech, { step: "ask", phone: typed, error: SIGNUP_MESSAGES.phoneInvalid });
     if (intent === "send") {
       const sent = await phoneProof.current.send({ organizationId: org, phone, device: `connection:${view.connectionId}` });
-      if (!sent.ok) return dataPage(res, sent.status, view, token!, { step: "ask", phone: typed, error: sent.message });
-      return dataPage(res, 200, view, token!, { step: "code", phone: localPhone(phone) });
+      if (!sent.ok) return dataPage(res, sent.status, view, token!, speech, { step: "ask", phone: typed, error: sent.message });
+      return dataPage(res, 200, view, token!, speech, { step: "code", phone: localPhone(phone) });
     }
     const code = (text(form.code) ?? "").slice(0, 16);
     if (!(await phoneProof.current.verify({ organizationId: org, phone, code })))
-      return dataPage(res, 422, view, token!, { step: "code", phone: localPhone(phone), error: PRIVACY_TEXT.codeWrong });
-    return dataPage(res, 200, view, token!, await recordsStep(org, phone, seal(org, phone)));
+      return dataPage(res, 422, view, token!, speech, { step: "code", phone: localPhone(phone), error: t.codeWrong });
+    return dataPage(res, 200, view, token!, speech, await recordsStep(org, phone, seal(org, phone)));
   }
   const ticket = text(form.ticket);
   const phone = openTicket(ticket, org);
   if (!phone)
-    return dataPage(res, 403, view, token!, {
+    return dataPage(res, 403, view, token!, speech, {
       step: "ask",
       phone: localPhone(view.customer.phoneNumber),
-      error: PRIVACY_TEXT.proofExpired,
+      error: t.proofExpired,
     });
   if (intent === "withdraw") {
     await withdrawMarketing(org, phone);
-    return dataPage(res, 200, view, token!, await recordsStep(org, phone, ticket!, PRIVACY_TEXT.marketingStopped));
+    return dataPage(res, 200, view, token!, speech, await recordsStep(org, phone, ticket!, t.marketingStopped));
   }
-  if (intent === "delete") return dataPage(res, 200, view, token!, { step: "confirm-delete", ticket: ticket! });
+  if (intent === "delete") return dataPage(res, 200, view, token!, speech, { step: "confirm-delete", ticket: ticket! });
   if (intent === "delete-confirmed") {
     await requestErasure(org, phone);
-    return dataPage(res, 202, view, token!, { step: "done", message: PRIVACY_TEXT.deleteRequested });
+    return dataPage(res, 202, view, token!, speech, { step: "done", message: t.deleteRequested });
   }
-  dataPage(res, 400, view, token!, { step: "ask", phone: localPhone(view.customer.phoneNumber) });
+  dataPage(res, 400, view, token!, speech, { step: "ask", phone: localPhone(view.customer.phoneNumber) });
 }

@@ -5,7 +5,6 @@
 // travels in an encrypted `state` (social.server.ts). A provider that is configured but fails, or a
 // guest who cancels there, gets the connect page again saying so.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
 import type { OAuthProviderName } from "~/db/schema";
 import { providersRefusing } from "~/lib/embedded-browser";
 import { getEnv } from "~/env.server";
@@ -49,7 +48,7 @@ export async function startSocialSignIn(req: IncomingMessage, res: ServerRespons
   // A captive sheet is an embedded webview: Google would answer disallowed_useragent. Say what works instead.
   const ua = req.headers["user-agent"];
   if (providersRefusing(ua, [provider]).length)
-    return sendConnectPage(res, 200, view, token!, speech, { message: PRIVACY_TEXT.captiveNote(PROVIDER_LABELS[provider]) }, ua);
+    return sendConnectPage(res, 200, view, token!, speech, { message: speech.t.privacy.captiveNote(PROVIDER_LABELS[provider]) }, ua);
   let location: string;
   try {
     const client = await loadSocialClient(view.organizationId, provider, standIn());

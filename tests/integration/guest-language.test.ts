@@ -177,3 +177,42 @@ describe("guest pages of the venue", () => {
     expect(new Set(ids(form)).size).toBe(ids(form).length);
   });
 });
+
+describe("the privacy pages and a throttled guest in Kiswahili", () => {
+  it("give the notice in the guest's language under the same version as the English notice", async () => {
+    const { token } = await guest();
+    const english = await (await get(`/connect/privacy?token=${token}`)).text();
+    const swahili = await (await get(`/connect/privacy?token=${token}`, { "Accept-Language": "sw-KE" })).text();
+    expect(swahili).toMatch(/^<!doctype html><html lang="sw">/);
+    expect(swahili).toContain("<h1>Ilani ya faragha</h1>");
+    expect(swahili).toContain("Haki zako");
+    expect(swahili).not.toContain("Who is responsible");
+    const version = /Version ([0-9a-f]{16})/.exec(english)![1];
+    expect(swahili).toContain(`Toleo ${version}`);
+    // The connect page posts the same version whatever its language, so a consent given in Kiswahili is the English one's.
+    const form = await (await get(`/connect?token=${token}&lang=sw`)).text();
+    expect(form).toContain(`name="notice_version" value="${version}"`);
+    expect(form).toContain(`/connect/privacy?token=${token}&amp;lang=sw`);
+  });
+
+  it("carry the chosen language through the data-access page's forms", async () => {
+    const { token } = await guest();
+    const page = await (await get(`/connect/my-data?token=${token}&lang=sw`)).text();
+    expect(page).toMatch(/<html lang="sw">/);
+    expect(page).toContain("<h1>Data yako</h1>");
+    expect(page).toContain("Nitumie nambari ya siri");
+    expect(page).toContain('<input type="hidden" name="lang" value="sw"/>');
+  });
+
+  it("tell a guest who guessed voucher codes too often when to try again, in Kiswahili", async () => {
+    const { token } = await guest();
+    let last: Response | null = null;
+    for (let i = 0; i < 6; i++) last = await postForm(server.origin, "/connect", { token, lang: "sw", mode: "VOUCHER", voucher_code: `WRONG${i}` });
+    expect(last!.status).toBe(429);
+    const page = await last!.text();
+    expect(page).toMatch(/<html lang="sw">/);
+    expect(page).toContain("<h1>Majaribio mengi mno</h1>");
+    expect(page).toMatch(/Nambari nyingi mno za vocha zimejaribiwa kwenye kifaa hiki\. Tafadhali jaribu tena baada ya dakika \d+\./);
+    expect(page).toContain(`href="/connect?token=${token}&amp;lang=sw"`);
+  });
+});

@@ -1,7 +1,7 @@
 // The guest pages as the guest routes send them (app/guest/pages.tsx): static markup with no
 // script, every guest- or operator-typed value escaped, the connect page small, and the same card
 // inside an operator's splash frame.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   connectPage,
   loginPage,
@@ -113,11 +113,19 @@ describe("the other guest pages", () => {
     );
   });
 
-  it("the online page carries the survey offer's markup under its card", () => {
-    const page = onlinePage(view({ state: "authorized" }), Date.UTC(2026, 11, 2, 14, 5), html`<form class="card survey">${"<i>"}</form>`);
-    expect(page).toContain(
-      '<div class="alert ok" role="status"><p>You can now use the internet.</p><p>Your session lasts until 14:05 UTC.</p></div></div><div><form class="card survey">&lt;i&gt;</form></div>',
-    );
+  it("the online page carries the survey offer's markup under its card; an end on another day names the day", () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 11, 2, 12, 0), toFake: ["Date"] });
+    try {
+      const survey = html`<form class="card survey">${"<i>"}</form>`;
+      expect(onlinePage(view({ state: "authorized" }), Date.UTC(2026, 11, 2, 14, 5), survey)).toContain(
+        '<div class="alert ok" role="status"><p>You can now use the internet.</p><p>Your session lasts until 14:05 UTC.</p></div></div><div><form class="card survey">&lt;i&gt;</form></div>',
+      );
+      expect(onlinePage(view({ state: "authorized" }), Date.UTC(2026, 11, 3, 1, 5), survey)).toContain(
+        "<p>Your session lasts until 3 Dec 01:05 UTC.</p>",
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("the waiting page links to its own check and back", () => {

@@ -3,6 +3,7 @@
 // the page reloads itself every few seconds), and the page asking for another number.
 import { GuestAlert, VenueName } from "./guest-alert";
 
+/** In English; the guest catalogues (app/guest/i18n) carry it in each language as `changeOfMind`. */
 export const CHANGE_OF_MIND_TEXT = {
   otherNumber: "Use another number",
   cancel: "Cancel this payment",
@@ -14,17 +15,35 @@ export const CHANGE_OF_MIND_TEXT = {
   back: "Back to the Wi-Fi page",
 } as const;
 
+export type ChangeOfMindText = { [K in keyof typeof CHANGE_OF_MIND_TEXT]: (typeof CHANGE_OF_MIND_TEXT)[K] extends string ? string : (typeof CHANGE_OF_MIND_TEXT)[K] };
+
+/** The guest's chosen language, carried by a form (nothing when none was chosen). */
+const Lang = ({ lang }: { lang: string | null }) => (lang ? <input type="hidden" name="lang" value={lang} /> : null);
+
 /** Under the waiting page's check link: stop waiting, or start again with another number. */
-export function WaitingActions({ action, token, paymentId }: { action: string; token: string; paymentId: number }) {
+export function WaitingActions({
+  action,
+  token,
+  paymentId,
+  text,
+  lang,
+}: {
+  action: string;
+  token: string;
+  paymentId: number;
+  text: ChangeOfMindText;
+  lang: string | null;
+}) {
   return (
     <form method="post" action={action} className="change-of-mind">
       <input type="hidden" name="token" value={token} />
       <input type="hidden" name="payment" value={String(paymentId)} />
+      <Lang lang={lang} />
       <button type="submit" name="intent" value="change" className="alt">
-        {CHANGE_OF_MIND_TEXT.otherNumber}
+        {text.otherNumber}
       </button>
       <button type="submit" name="intent" value="cancel" className="alt">
-        {CHANGE_OF_MIND_TEXT.cancel}
+        {text.cancel}
       </button>
     </form>
   );
@@ -39,6 +58,9 @@ export function ChangeNumberCard({
   phone,
   error,
   backHref,
+  text,
+  lang,
+  heading: Heading = "h1",
 }: {
   networkName: string;
   action: string;
@@ -48,17 +70,21 @@ export function ChangeNumberCard({
   phone: string;
   error: string | null;
   backHref: string;
+  text: ChangeOfMindText;
+  lang: string | null;
+  heading?: "h1" | "h2";
 }) {
   return (
-    <div className="card">
+    <>
       <VenueName name={networkName} />
-      <h1>{CHANGE_OF_MIND_TEXT.changeTitle}</h1>
+      <Heading>{text.changeTitle}</Heading>
       {error ? <GuestAlert messages={[error]} /> : null}
-      <p className="plan">{CHANGE_OF_MIND_TEXT.changeIntro(plan.name, plan.amount)}</p>
+      <p className="plan">{text.changeIntro(plan.name, plan.amount)}</p>
       <form method="post" action={action}>
         <input type="hidden" name="token" value={token} />
         <input type="hidden" name="plan_id" value={String(plan.id)} />
-        <label htmlFor="phone_number">{CHANGE_OF_MIND_TEXT.phoneLabel}</label>
+        <Lang lang={lang} />
+        <label htmlFor="phone_number">{text.phoneLabel}</label>
         <input
           id="phone_number"
           name="phone_number"
@@ -69,11 +95,11 @@ export function ChangeNumberCard({
           defaultValue={phone}
           aria-invalid={error ? true : undefined}
         />
-        <button type="submit">{CHANGE_OF_MIND_TEXT.pay(plan.amount)}</button>
+        <button type="submit">{text.pay(plan.amount)}</button>
       </form>
       <p className="or">
-        <a href={backHref}>{CHANGE_OF_MIND_TEXT.back}</a>
+        <a href={backHref}>{text.back}</a>
       </p>
-    </div>
+    </>
   );
 }

@@ -8,23 +8,25 @@ export function TooManyAttemptsCard({
   message,
   backHref,
   backLabel,
+  heading: Heading = "h1",
 }: {
   networkName: string | null;
   title: string;
   message: string;
   backHref: string | null;
   backLabel: string;
+  heading?: "h1" | "h2";
 }) {
   return (
-    <div className="card">
+    <>
       <VenueName name={networkName} />
-      <h1>{title}</h1>
+      <Heading>{title}</Heading>
       <GuestAlert messages={[message]} />
       {backHref ? (
         <a className="btn alt" href={backHref}>
           {backLabel}
         </a>
       ) : null}
-    </div>
+    </>
   );
 }

@@ -31,14 +31,17 @@ interface Props {
   noticeHref: string;
   state: MyDataStep;
   text: PrivacyText;
+  /** the language the guest chose, carried by every form (null: none chosen) */
+  lang: string | null;
 }
 
 const Hidden = ({ name, value }: { name: string; value: string }) => <input type="hidden" name={name} value={value} />;
 
-function Form({ token, intent, children }: { token: string; intent: string; children: ReactNode }) {
+function Form({ token, lang, intent, children }: { token: string; lang: string | null; intent: string; children: ReactNode }) {
   return (
     <form method="post" action="/connect/my-data" noValidate>
       <Hidden name="token" value={token} />
+      {lang ? <Hidden name="lang" value={lang} /> : null}
       <Hidden name="intent" value={intent} />
       {children}
     </form>
@@ -109,13 +112,13 @@ function Record({ record, text }: { record: HeldRecordView; text: PrivacyText })
   );
 }
 
-export function MyDataCard({ networkName, organizationName, token, backHref, noticeHref, state, text }: Props) {
+export function MyDataCard({ networkName, organizationName, token, backHref, noticeHref, state, text, lang }: Props) {
   let body: ReactNode;
   if (state.step === "ask") {
     body = (
       <>
         <p>{text.dataIntro(organizationName)}</p>
-        <Form token={token} intent="send">
+        <Form token={token} lang={lang} intent="send">
           <Input name="phone" label={text.phone} value={state.phone} error={state.error} type="tel" autoComplete="tel" />
           <button type="submit">{text.sendCode}</button>
         </Form>
@@ -125,7 +128,7 @@ export function MyDataCard({ networkName, organizationName, token, backHref, not
     body = (
       <>
         {state.error ? null : <GuestAlert messages={[text.codeSent(state.phone)]} tone="ok" />}
-        <Form token={token} intent="verify">
+        <Form token={token} lang={lang} intent="verify">
           <Hidden name="phone" value={state.phone} />
           <Input name="code" label={text.code} value="" error={state.error} type="text" autoComplete="one-time-code" />
           <button type="submit">{text.showData}</button>
@@ -138,7 +141,7 @@ export function MyDataCard({ networkName, organizationName, token, backHref, not
         {state.message ? <GuestAlert messages={[state.message]} tone="ok" /> : null}
         {state.records.length ? state.records.map((r, i) => <Record key={i} record={r} text={text} />) : <p>{text.noRecord}</p>}
         {state.records.some((r) => r.marketing) ? (
-          <Form token={token} intent="withdraw">
+          <Form token={token} lang={lang} intent="withdraw">
             <Hidden name="ticket" value={state.ticket} />
             <button type="submit" className="alt">
               {text.stopMarketing}
@@ -146,7 +149,7 @@ export function MyDataCard({ networkName, organizationName, token, backHref, not
           </Form>
         ) : null}
         {state.records.length ? (
-          <Form token={token} intent="delete">
+          <Form token={token} lang={lang} intent="delete">
             <Hidden name="ticket" value={state.ticket} />
             <button type="submit" className="alt">
               {text.deleteData}
@@ -159,7 +162,7 @@ export function MyDataCard({ networkName, organizationName, token, backHref, not
     body = (
       <>
         <GuestAlert messages={[text.deleteWarning]} />
-        <Form token={token} intent="delete-confirmed">
+        <Form token={token} lang={lang} intent="delete-confirmed">
           <Hidden name="ticket" value={state.ticket} />
           <button type="submit">{text.deleteData}</button>
         </Form>

@@ -46,7 +46,7 @@ export function NoticeCard({
         </p>
       ) : null}
       <p>
-        <small>Version {notice.version}</small>
+        <small>{text.version(notice.version)}</small>
       </p>
       <a className="btn" href={backHref}>
         {text.backToConnect}

@@ -3,7 +3,7 @@
 // replaces a social button a captive mini-browser cannot use. Kept apart from connect-card.tsx.
 import type { OAuthProviderName } from "~/db/schema";
 import { PROVIDER_LABELS } from "~/lib/schemas/social-login";
-import { PRIVACY_TEXT, type PrivacyText } from "./privacy-text";
+import type { PrivacyText } from "./privacy-text";
 
 /** What the connect card shows of the privacy notice and the guest's browser. */
 export interface GuestPrivacy {
@@ -45,12 +45,12 @@ export function MyDataLink({ privacy }: { privacy: GuestPrivacy | null | undefin
 }
 
 /** The same links on pages without the card (the online page). */
-export function MyDataLinks({ token }: { token: string }) {
-  const q = `?token=${encodeURIComponent(token)}`;
+export function MyDataLinks({ token, text, lang }: { token: string; text: PrivacyText; lang: string | null }) {
+  const q = `?token=${encodeURIComponent(token)}${lang ? `&lang=${lang}` : ""}`;
   return (
     <p className="or">
       <small>
-        <a href={`/connect/privacy${q}`}>{PRIVACY_TEXT.notice}</a> · <a href={`/connect/my-data${q}`}>{PRIVACY_TEXT.myData}</a>
+        <a href={`/connect/privacy${q}`}>{text.notice}</a> · <a href={`/connect/my-data${q}`}>{text.myData}</a>
       </small>
     </p>
   );

@@ -10,6 +10,7 @@ export const PRIVACY_TEXT = {
     `${providers} sign-in does not work in this Wi-Fi sign-in window. Sign up with your phone number here, or open your phone's browser (Chrome or Safari) and visit any website to get this page there.`,
   backToConnect: "Back to connecting",
   operatorPolicy: "The operator's own policy",
+  version: (version: string) => `Version ${version}`,
   // The data-access pages (GET/POST /connect/my-data).
   dataTitle: "Your data",
   dataIntro: (organization: string) =>
@@ -40,4 +41,5 @@ export const PRIVACY_TEXT = {
   none: "None",
 } as const;
 
-export type PrivacyText = typeof PRIVACY_TEXT;
+/** The same words in any language: every key, its own strings. */
+export type PrivacyText = { [K in keyof typeof PRIVACY_TEXT]: (typeof PRIVACY_TEXT)[K] extends string ? string : (typeof PRIVACY_TEXT)[K] };

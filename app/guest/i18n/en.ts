@@ -2,6 +2,8 @@
 // (decision 0079). The spec's messages are the services' own constants, taken as they are, so the
 // English pages keep them word for word; `outcomes` holds the messages services return, which the
 // guest side translates by their English text (./index.ts).
+import { CHANGE_OF_MIND_TEXT } from "~/components/guest/change-of-mind";
+import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
 import type { OAuthProviderName } from "~/db/schema";
 import { PROVIDER_LABELS } from "~/lib/schemas/social-login";
 import { SIGNUP_MESSAGES } from "~/lib/schemas/portal";
@@ -13,6 +15,7 @@ import { MPESA_MESSAGES } from "~/services/prepaid/mpesa.server";
 import { FREE_PLAN_MESSAGES, HELD_MESSAGES } from "~/services/prepaid/subscriptions.server";
 import { VOUCHER_RESULT_MESSAGES } from "~/services/prepaid/vouchers.server";
 import { RADIUS_MESSAGES } from "~/services/radius/authorize.server";
+import { GUEST_LIMIT_MESSAGES, tryAgainInMessage } from "~/services/rate-limit.server";
 import { GUEST_SURVEY_MESSAGES } from "~/services/surveys/guest.server";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -86,6 +89,15 @@ export const en = {
 
   failed: { title: "Payment not completed", retry: "Try again" },
 
+  /** The waiting page's buttons (cancel, another number) and the page asking for another number. */
+  changeOfMind: CHANGE_OF_MIND_TEXT,
+
+  /** A throttled guest's page (decision 0078); why is in outcomes.limits. */
+  limits: { title: GUEST_LIMIT_MESSAGES.title, back: "Back to the Wi-Fi page" },
+
+  /** The privacy notice's link, the data-access pages and the captive-browser note (the notice's own words: portal/privacy-words.ts). */
+  privacy: PRIVACY_TEXT,
+
   pages: {
     couldNotConnect: "We could not connect you",
     notFound: "Not found",
@@ -146,6 +158,8 @@ export const en = {
     stk: { ...(STK_RESULT_MESSAGES as Record<0 | 1 | 17 | 1019 | 1032 | 1037 | 2001, string>), fallback: STK_RESULT_FALLBACK },
     survey: GUEST_SURVEY_MESSAGES,
     radius: RADIUS_MESSAGES,
+    limits: { ...GUEST_LIMIT_MESSAGES, any: "Too many attempts." },
+    notice: { termsRequired: PRIVACY_TEXT.termsRequired },
     tryAgain: "Something went wrong on our side. Please try again in a moment.",
   },
 
@@ -155,6 +169,8 @@ export const en = {
     planFull: (n: number) => HELD_MESSAGES.full(n),
     /** VOUCHER_RESULT_MESSAGES.expired */
     voucherExpired: (date: string) => VOUCHER_RESULT_MESSAGES.expired(date),
+    /** the end of a throttled guest's message (guestLimitMessage) */
+    tryAgainIn: (minutes: number) => tryAgainInMessage(minutes * 60_000),
   },
 };
 

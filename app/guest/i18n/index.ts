@@ -83,6 +83,7 @@ function at(tree: unknown, path: string[]): string | null {
 
 const PLAN_FULL = /^Your plan is already in use on (\d+) devices?,/;
 const VOUCHER_EXPIRED = /^This voucher expired on (.+)\.$/;
+const TRY_AGAIN_IN = /^(.+) Please try again in (\d+) minutes?\.$/;
 
 /** A message a service returned (in English), in the guest's language; one the catalogue lacks stays as it is. */
 export function say(lang: GuestLanguage, message: string): string {
@@ -94,6 +95,10 @@ export function say(lang: GuestLanguage, message: string): string {
   if (full && message === en.patterns.planFull(Number(full[1]))) return t.patterns.planFull(Number(full[1]));
   const expired = VOUCHER_EXPIRED.exec(message);
   if (expired) return t.patterns.voucherExpired(expired[1]!);
+  // A throttled guest: why (GUEST_LIMIT_MESSAGES), then when to try again (guestLimitMessage).
+  const wait = TRY_AGAIN_IN.exec(message);
+  if (wait && message === `${wait[1]} ${en.patterns.tryAgainIn(Number(wait[2]))}`)
+    return `${say(lang, wait[1]!)} ${t.patterns.tryAgainIn(Number(wait[2]))}`;
   // "Thank you: your payment arrived. {outcome}" and the like: the known message inside.
   return message;
 }

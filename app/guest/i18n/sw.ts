@@ -69,6 +69,58 @@ export const sw: Catalogue = {
 
   failed: { title: "Malipo hayakukamilika", retry: "Jaribu tena" },
 
+  changeOfMind: {
+    otherNumber: "Tumia nambari nyingine",
+    cancel: "Sitisha malipo haya",
+    changeTitle: "Lipa kwa nambari nyingine",
+    changeIntro: (planName: string, amount: number) =>
+      `Andika nambari ya Safaricom ya kutuma ombi la M-Pesa la ${planName} (KSh ${amount}).`,
+    phoneLabel: "Nambari ya simu ya M-Pesa",
+    pay: (amount: number) => `Lipa KSh ${amount}`,
+    back: "Rudi kwenye ukurasa wa Wi-Fi",
+  },
+
+  limits: { title: "Majaribio mengi mno", back: "Rudi kwenye ukurasa wa Wi-Fi" },
+
+  privacy: {
+    noticeChanged: "Ilani ya faragha imebadilika tangu ulipounganishwa mara ya mwisho. Isome, kisha uunganishe ili kuikubali.",
+    readNotice: "Soma ilani ya faragha",
+    myData: "Ona au futa data yangu",
+    termsRequired: "Ilani ya faragha imebadilika. Isome, kisha uunganishe tena ili kuikubali.",
+    captiveNote: (providers: string) =>
+      `Kuingia kwa ${providers} hakufanyi kazi kwenye dirisha hili la kuingia la Wi-Fi. Jisajili hapa kwa nambari yako ya simu, au fungua kivinjari cha simu yako (Chrome au Safari) na utembelee tovuti yoyote ili kupata ukurasa huu huko.`,
+    backToConnect: "Rudi kwenye kuunganisha",
+    operatorPolicy: "Sera ya mhudumu mwenyewe",
+    version: (version: string) => `Toleo ${version}`,
+    dataTitle: "Data yako",
+    dataIntro: (organization: string) =>
+      `Ona kile ambacho ${organization} huhifadhi kukuhusu, simamisha ujumbe wa matangazo, au omba data yako ifutwe. Kwanza thibitisha kuwa nambari ya simu ni yako: tunaitumia nambari ya siri kwa SMS.`,
+    phone: "Nambari ya simu",
+    sendCode: "Nitumie nambari ya siri",
+    codeSent: (phone: string) => `Tumetuma nambari ya siri kwa ${phone}. Iandike hapa chini; inatumika kwa dakika 10.`,
+    code: "Nambari ya siri kutoka kwenye SMS",
+    showData: "Onyesha data yangu",
+    noRecord: "Hatuhifadhi data yoyote binafsi ya nambari hii ya simu.",
+    name: "Jina",
+    email: "Barua pepe",
+    devices: "Vifaa",
+    visits: "Ziara",
+    lastVisit: "Ziara ya mwisho",
+    dataUsed: "Data iliyotumika",
+    marketing: "Habari na matoleo",
+    marketingOn: "Unapokea habari na matoleo.",
+    marketingOff: "Hupokei habari na matoleo.",
+    stopMarketing: "Simamisha habari na matoleo",
+    marketingStopped: "Imekamilika: hutapokea tena habari na matoleo.",
+    deleteData: "Futa data yangu",
+    deleteWarning: "Kufuta kunaondoa jina lako, mawasiliano yako na vifaa vyako kwenye kumbukumbu za mhudumu huyu. Hili haliwezi kutenduliwa.",
+    deleteRequested: "Data yako itafutwa ndani ya dakika chache. Takwimu zisizokutambulisha (kwamba ziara ilifanyika) hubaki.",
+    notice: "Ilani ya faragha",
+    codeWrong: "Nambari hiyo ya siri si sahihi au muda wake umeisha. Omba nyingine.",
+    proofExpired: "Muda wa ukurasa huu umeisha. Thibitisha nambari yako ya simu tena.",
+    none: "Hakuna",
+  },
+
   pages: {
     couldNotConnect: "Hatukuweza kukuunganisha",
     notFound: "Haipatikani",
@@ -209,6 +261,15 @@ export const sw: Catalogue = {
       planExpired: "Muda wa kifurushi chako umeisha. Chagua kifurushi au tumia vocha.",
       planCancelled: "Kifurushi chako hakitumiki tena. Chagua kifurushi au tumia vocha.",
     },
+    limits: {
+      title: "Majaribio mengi mno",
+      "stk:phone": "Maombi mengi mno ya M-Pesa yametumwa kwa nambari hii sasa hivi.",
+      "stk:connection": "Malipo mengi mno ya M-Pesa yameanzishwa kutoka kifaa hiki sasa hivi.",
+      "voucher:connection": "Nambari nyingi mno za vocha zimejaribiwa kwenye kifaa hiki.",
+      "voucher:device": "Nambari nyingi mno za vocha zimejaribiwa kwenye kifaa hiki.",
+      any: "Majaribio mengi mno.",
+    },
+    notice: { termsRequired: "Ilani ya faragha imebadilika. Isome, kisha uunganishe tena ili kuikubali." },
     tryAgain: "Hitilafu imetokea upande wetu. Tafadhali jaribu tena baada ya muda mfupi.",
   },
 
@@ -216,5 +277,6 @@ export const sw: Catalogue = {
     planFull: (n: number) =>
       `Kifurushi chako tayari kinatumika kwenye ${n === 1 ? "kifaa 1" : `vifaa ${n}`}, idadi kamili kinachoruhusu kwa wakati mmoja. Tenganisha kimojawapo, kisha ujaribu tena.`,
     voucherExpired: (date: string) => `Muda wa vocha hii uliisha tarehe ${date}.`,
+    tryAgainIn: (minutes: number) => `Tafadhali jaribu tena baada ya ${minutes === 1 ? "dakika 1" : `dakika ${minutes}`}.`,
   },
 };

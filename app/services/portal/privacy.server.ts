@@ -10,6 +10,7 @@ import { db } from "~/db/db.server";
 import type { OAuthProviderName } from "~/db/schema";
 import { PROVIDER_LABELS } from "~/lib/schemas/social-login";
 import { signupFieldRule, type SignupFields } from "~/lib/schemas/portal";
+import { NOTICE_WORDS, type NoticeLanguage, type NoticeWords } from "./privacy-words";
 
 /** What the notice is made of, read in one query (noticeFacts). */
 export interface NoticeFacts {
@@ -109,83 +110,63 @@ export async function noticeFacts(organizationId: number, venueId: number, now =
   };
 }
 
-const asked = (rule: string) => (rule === "required" ? "" : " (if you give it)");
+/** The notice's words, from its facts, in `lang`; its version is that of the English words. */
+export function privacyNotice(facts: NoticeFacts, lang: NoticeLanguage = "en"): PrivacyNotice {
+  const english = noticeIn(facts, NOTICE_WORDS.en);
+  const { intro, sections } = english; // hashed as they were before the notice had other languages
+  const version = crypto.createHash("sha256").update(JSON.stringify({ intro, sections })).digest("hex").slice(0, 16);
+  return { ...(lang === "en" ? english : noticeIn(facts, NOTICE_WORDS[lang])), version };
+}
 
-/** The notice's words, from its facts. */
-export function privacyNotice(facts: NoticeFacts): PrivacyNotice {
+function noticeIn(facts: NoticeFacts, w: NoticeWords): Omit<PrivacyNotice, "version"> {
   const org = facts.organization;
   const contact = [org.email, org.phone, facts.network.email, facts.network.phone].filter((v): v is string => Boolean(v));
   const fields = facts.signupFields;
+  const asked = (rule: string) => (rule === "required" ? "" : w.ifGiven);
   const collected = [
-    ...(fields.names !== "off" ? [`Your name${asked(fields.names)}.`] : []),
-    ...(fields.phone !== "off" ? [`Your phone number${asked(fields.phone)}.`] : []),
-    ...(fields.email !== "off" ? [`Your e-mail address${asked(fields.email)}.`] : []),
-    "Your device's MAC address (its network identifier).",
-    "Your device's model, system and browser, as its browser announces them (the user agent).",
-    "Your visits: when, at which network and access point, and for how long.",
-    "How much data you use.",
-    ...(facts.providers.length
-      ? [
-          `If you sign in with ${facts.providers.map((p) => PROVIDER_LABELS[p]).join(" or ")}: your name and e-mail address from that account.`,
-        ]
-      : []),
-    ...(facts.mpesa ? ["If you buy a plan: the M-Pesa phone number and the payment's receipt."] : []),
+    ...(fields.names !== "off" ? [w.name(asked(fields.names))] : []),
+    ...(fields.phone !== "off" ? [w.phone(asked(fields.phone))] : []),
+    ...(fields.email !== "off" ? [w.email(asked(fields.email))] : []),
+    w.mac,
+    w.userAgent,
+    w.visits,
+    w.dataUsed,
+    ...(facts.providers.length ? [w.social(facts.providers.map((p) => PROVIDER_LABELS[p]).join(w.or))] : []),
+    ...(facts.mpesa ? [w.mpesaCollected] : []),
   ];
   const recipients = [
-    "Mlango, the service that runs this Wi-Fi sign-in for the operator (a data processor).",
-    ...(facts.smsProvider ? [`${facts.smsProvider}, which sends text messages (your phone number).`] : []),
-    ...(facts.mpesa ? ["Safaricom M-Pesa, if you pay for a plan (your phone number and the amount)."] : []),
-    ...(facts.advertisers.length
-      ? [
-          `Advertisers whose banners show here (${facts.advertisers.join(", ")}): they get counts of views and clicks, never your name or contacts. A banner you tap opens their site.`,
-        ]
-      : []),
-    "No one else, unless the law requires it.",
+    w.processor,
+    ...(facts.smsProvider ? [w.smsProvider(facts.smsProvider)] : []),
+    ...(facts.mpesa ? [w.mpesaShared] : []),
+    ...(facts.advertisers.length ? [w.advertisers(facts.advertisers.join(", "))] : []),
+    w.noOneElse,
   ];
-  const days = facts.retentionDays;
   const sections: NoticeSection[] = [
     {
-      heading: "Who is responsible",
+      heading: w.headings.who,
       items: [
-        `${org.name} (the data controller) runs the Wi-Fi at ${facts.network.name}.`,
-        ...(org.address ? [`Address: ${org.address}.`] : []),
-        contact.length ? `Contact: ${contact.join(", ")}.` : "Contact: ask the venue's staff.",
+        w.controller(org.name, facts.network.name),
+        ...(org.address ? [w.address(org.address)] : []),
+        contact.length ? w.contact(contact.join(", ")) : w.askStaff,
       ],
     },
-    { heading: "What is collected", items: collected },
+    { heading: w.headings.what, items: collected },
+    { heading: w.headings.why, items: [...w.purposes, w.marketing(Boolean(facts.smsProvider))] },
+    { heading: w.headings.recipients, items: recipients },
+    { heading: w.headings.howLong, items: [w.retention(facts.retentionDays)] },
     {
-      heading: "Why",
-      items: [
-        "To let you on the Wi-Fi and keep your plan and time limits (needed to provide the service).",
-        "To count visits and use of the network for the operator's figures.",
-        "To keep the network safe and to answer the law's requests.",
-        `To send you news and offers only if you tick the box for them; you can stop them at any time${facts.smsProvider ? " (reply STOP to a text message)" : ""}.`,
-      ],
-    },
-    { heading: "Who receives it", items: recipients },
-    {
-      heading: "How long it is kept",
-      items: [
-        `Your personal data is kept for ${days} day${days === 1 ? "" : "s"} after your last visit, then anonymised: your name, contacts and device identifiers are erased, and only anonymous figures remain.`,
-      ],
-    },
-    {
-      heading: "Your rights",
-      items: [
-        "Under Kenya's Data Protection Act 2019 you may be told how your data is used, see it, have it corrected or deleted, object to its use, and withdraw your consent at any time.",
-        "To see your data, stop marketing messages or delete your data, use “See or delete my data” on the sign-in page: a code sent to your phone proves it is yours.",
-        ...(contact.length ? [`Or contact ${org.name}: ${contact.join(", ")}.`] : []),
-        "You may complain to the Office of the Data Protection Commissioner (www.odpc.go.ke).",
-      ],
+      heading: w.headings.rights,
+      items: [...w.rights, ...(contact.length ? [w.contactOrg(org.name, contact.join(", "))] : []), w.complain],
     },
   ];
-  const intro = `What ${org.name} keeps about you when you use this Wi-Fi, and why.`;
-  const version = crypto.createHash("sha256").update(JSON.stringify({ intro, sections })).digest("hex").slice(0, 16);
-  return { title: "Privacy notice", intro, sections, version };
+  return { title: w.title, intro: w.intro(org.name), sections };
 }
 
 /** The notice of a guest's network (null when the network is gone). */
-export async function noticeForGuest(view: { organizationId: number; network: { id: number } }): Promise<PrivacyNotice | null> {
+export async function noticeForGuest(
+  view: { organizationId: number; network: { id: number } },
+  lang: NoticeLanguage = "en",
+): Promise<PrivacyNotice | null> {
   const facts = await noticeFacts(view.organizationId, view.network.id);
-  return facts ? privacyNotice(facts) : null;
+  return facts ? privacyNotice(facts, lang) : null;
 }
