@@ -1,19 +1,27 @@
-// Screenshots of the console for the docs: the dashboard, connections, a network
-// overview, a customer, the reports overview and the administrators, at a laptop's 1366 × 800 and a
-// phone's 390 × 844, into docs/screenshots/. Run it against the demo: `npm run demo` in one terminal,
+// Screenshots for the docs: of the console (the dashboard, connections, a network overview, a
+// customer, the reports overview and the administrators, at a laptop's 1366 × 800 and a phone's
+// 390 × 844, into docs/screenshots/), and of every guest page a guest passes through, in English and
+// Kiswahili at 390 × 844, into docs/screenshots/guest/ (a new guest at one of the demo's Meraki
+// access points; it signs up and starts an M-Pesa payment like any guest). Run it against the demo: `npm run demo` in one terminal,
 // then `npm run screenshots` (options: --url http://localhost:3000). It signs in as the demo
 // organisation's owner by writing a session for them, the way the browser tests do, so it needs the
-// demo's database and session secret (data/mlango.db, data/session-secret).
+// demo's database and secrets (data/mlango.db, data/session-secret, data/secrets-key).
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
 
 const { values } = parseArgs({
-  options: { url: { type: "string", default: "http://localhost:3000" }, out: { type: "string", default: "docs/screenshots" } },
+  options: {
+    url: { type: "string", default: "http://localhost:3000" },
+    out: { type: "string", default: "docs/screenshots" },
+    only: { type: "string" }, // console | guest
+  },
 });
 process.env.DATABASE_URL ??= "file:data/mlango.db";
 process.env.SESSION_SECRET ??= fs.readFileSync("data/session-secret", "utf8").trim();
+if (fs.existsSync("data/secrets-key")) process.env.SECRETS_KEY ??= fs.readFileSync("data/secrets-key", "utf8").trim();
 process.env.NODE_ENV ??= "production";
+process.env.PUBLIC_URL ??= values.url;
 
 const { db } = await import("~/db/db.server");
 const { issueToken } = await import("~/services/auth.server");
@@ -74,6 +82,15 @@ const browser = await chromium.launch({
   ],
 });
 try {
+  if (values.only !== "guest") await consoleScreenshots();
+  if (values.only !== "console") await guestScreenshots();
+} finally {
+  await browser.close();
+  const { closeDatabase } = await import("~/db/db.server");
+  await closeDatabase();
+}
+
+async function consoleScreenshots() {
   for (const size of widths) {
     const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1 });
     const host = new URL(values.url!).hostname;
@@ -88,8 +105,121 @@ try {
     }
     await context.close();
   }
-} finally {
-  await browser.close();
-  const { closeDatabase } = await import("~/db/db.server");
-  await closeDatabase();
+}
+
+/** A new device at one of the organisation's Meraki access points: its connect token. */
+async function newGuest(apMac: string, portalKey: string): Promise<string> {
+  const mac = Array.from({ length: 6 }, (_, i) => (i === 0 ? 0x02 : Math.floor(Math.random() * 256)).toString(16).padStart(2, "0")).join(
+    ":",
+  );
+  const query = new URLSearchParams({
+    base_grant_url: "http://192.0.2.1/splash/grant",
+    user_continue_url: "",
+    node_mac: apMac.toUpperCase().replace(/:/g, "-"),
+    client_mac: mac,
+    client_ip: "10.0.0.23",
+  });
+  const entry = await fetch(new URL(`/hotspot/meraki/${portalKey}?${query}`, values.url), { redirect: "manual" });
+  const location = entry.headers.get("location") ?? "";
+  if (!location.startsWith("/connect?token=")) throw new Error(`The Meraki entry answered ${entry.status} ${location}`);
+  return location.slice("/connect?token=".length);
+}
+
+async function guestScreenshots() {
+  const ap = await db
+    .selectFrom("access_points")
+    .innerJoin("venues", "venues.id", "access_points.venue_id")
+    .select(["access_points.mac_address", "venues.portal_key"])
+    .where("access_points.organization_id", "=", org.id)
+    .where("access_points.make", "=", "Meraki")
+    .orderBy("access_points.id")
+    .executeTakeFirstOrThrow();
+  const out = `${values.out}/guest`;
+  fs.mkdirSync(out, { recursive: true });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+  // The grant goes to the access point (192.0.2.1, a documentation address): never leave this host.
+  await context.route(
+    (url) => url.hostname !== new URL(values.url!).hostname,
+    (route) => route.abort(),
+  );
+  const page = await context.newPage();
+  const shot = async (name: string, lang: string) => {
+    const target = `${out}/${name}-${lang}.png`;
+    await page.screenshot({ path: target, fullPage: true });
+    console.log(target);
+  };
+  const open = async (path: string, lang: string, status = 200) => {
+    const response = await page.goto(new URL(`${path}${path.includes("?") ? "&" : "?"}lang=${lang}`, values.url).toString());
+    if (response?.status() !== status) throw new Error(`${path} answered ${response?.status()}, not ${status}`);
+  };
+  for (const lang of ["en", "sw"]) {
+    const token = await newGuest(ap.mac_address, ap.portal_key);
+    await open(`/connect?token=${token}`, lang);
+    await shot("connect", lang);
+    await open(`/connect/privacy?token=${token}`, lang);
+    await shot("privacy-notice", lang);
+    await open(`/connect/my-data?token=${token}`, lang);
+    await shot("my-data", lang);
+
+    // M-Pesa: the waiting page, then "Use another number".
+    await open(`/connect?token=${token}`, lang);
+    const pay = page.locator('form[action="/connect/mpesa"]');
+    if ((await pay.count()) > 0) {
+      await pay.locator('input[name="plan_id"]').first().check();
+      // A number of its own each time: M-Pesa prompts to one number are throttled (decision 0078).
+      await pay.locator('input[name="phone_number"]').fill(`07${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`);
+      await pay.locator('button[type="submit"]').click();
+      await page.waitForURL(/\/connect\/mpesa\/wait/);
+      await shot("mpesa-waiting", lang);
+      await page.locator('button[name="intent"][value="change"]').click();
+      await page.waitForURL(/\/connect\/mpesa\/change/);
+      await shot("mpesa-change-number", lang);
+    }
+
+    // Too many voucher codes: the sixth wrong code on one connection.
+    const guessing = await newGuest(ap.mac_address, ap.portal_key);
+    for (let i = 0; i < 5; i++)
+      await fetch(new URL("/connect", values.url), {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token: guessing, mode: "VOUCHER", voucher_code: `WRONG${i}`, lang }),
+      });
+    await open(`/connect?token=${guessing}`, lang);
+    await page.locator('input[name="voucher_code"]').fill("WRONG5");
+    await page.locator('input[name="voucher_code"]').press("Enter");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await shot("too-many-attempts", lang);
+
+    // Online: a sign-up (the grant to the access point is not followed), then the online page and the link opened again.
+    const online = await newGuest(ap.mac_address, ap.portal_key);
+    await open(`/connect?token=${online}`, lang);
+    const signedUp = await fetch(new URL("/connect", values.url), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        token: online,
+        mode: "SIGNUP",
+        first_name: "Wanjiru",
+        last_name: "Kamau",
+        email_address: `wanjiru.${lang}.${Date.now()}@example.co.ke`,
+        phone_number: `07${String(Date.now()).slice(-8)}`,
+        lang,
+      }),
+    });
+    if (signedUp.status !== 303) throw new Error(`The sign-up answered ${signedUp.status}`);
+    await open(`/connect/online?token=${online}`, lang);
+    await shot("online", lang);
+    await open(`/connect?token=${online}`, lang, 409);
+    await shot("already-online", lang);
+
+    // Entry errors: an unknown network.
+    await page.setExtraHTTPHeaders({ "Accept-Language": lang === "sw" ? "sw-KE" : "en" });
+    await page.goto(
+      new URL(`/hotspot/meraki/no-such-network?node_mac=00-11-22-33-44-55&client_mac=02:00:00:00:00:01`, values.url).toString(),
+    );
+    await shot("entry-unknown-network", lang);
+    await page.setExtraHTTPHeaders({});
+  }
+  await context.close();
 }

@@ -10,7 +10,7 @@ import { noticeForGuest } from "~/services/portal/privacy.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
 import { onlinePage, tooManyAttemptsPage } from "./pages";
 import { surveyOffer } from "./survey-page";
-import { connectPageForToken, lookFor, plainLook, refusalFor, sendConnectPage, speechOf } from "./connect-page";
+import { connectPageForToken, lookFor, refusalFor, sendConnectPage, speechOf } from "./connect-page";
 import { guestHeaderValues, redirect, sendGuestPage, sendJson, sendPage, SPLASH_CSP, GUEST_CSP, text, type GuestInput } from "./http";
 import { chosenLanguage, withLang } from "./i18n";
 
@@ -97,10 +97,14 @@ export async function submitConnectForm(req: IncomingMessage, res: ServerRespons
   if (outcome.retryAfterMs !== undefined) {
     // Throttled (a voucher code too many): a page saying when to try again, not the form to guess on.
     const view = await loadGuestView(asked.token, { plans: false });
-    const look = plainLook(speechOf(req, view, body, query));
-    return sendPage(res, 429, tooManyAttemptsPage(view?.network.name ?? null, asked.token, outcome.message, look), undefined, {
-      "Retry-After": String(retryAfterSeconds(outcome.retryAfterMs)),
-    });
+    const look = await lookFor(speechOf(req, view, body, query), view, null);
+    return sendPage(
+      res,
+      429,
+      tooManyAttemptsPage(view?.network.name ?? null, asked.token, outcome.message, look),
+      look.frame ? SPLASH_CSP : GUEST_CSP,
+      { "Retry-After": String(retryAfterSeconds(outcome.retryAfterMs)) },
+    );
   }
   const view = await loadGuestView(asked.token);
   const speech = speechOf(req, view, body, query);

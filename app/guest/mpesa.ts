@@ -128,10 +128,12 @@ async function buy(req: IncomingMessage, res: ServerResponse, body: Record<strin
 
   const started = await startPurchase({ token, planId, phone, beforePush });
   if (started.ok) return redirect(res, 303, waitingHref(token, started.paymentId, speech.carried));
-  if (started.retryAfterMs !== undefined)
-    return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, started.message, plainLook(speech)), undefined, {
+  if (started.retryAfterMs !== undefined) {
+    const look = await lookFor(speech, view, null);
+    return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, started.message, look), look.frame ? SPLASH_CSP : GUEST_CSP, {
       "Retry-After": String(retryAfterSeconds(started.retryAfterMs)),
     });
+  }
   const field = started.field === "phone_number" ? "mpesa_phone_number" : started.field;
   const state: FormState = field ? { values, errors: { [field]: [started.message] } } : { values, message: started.message };
   // The form again, with the plans for sale this time.
@@ -162,20 +164,23 @@ export async function cancelMpesaPurchase(req: IncomingMessage, res: ServerRespo
   const state = await cancelPurchase(token, paymentId);
   const speech = speechOf(req, null, fields);
   const { t, carried } = speech;
-  if (state === null) return sendPage(res, 404, messagePage(t.pages.paymentNotFound, [t.pages.paymentLinkInvalid], undefined, plainLook(speech)));
+  if (state === null)
+    return sendPage(res, 404, messagePage(t.pages.paymentNotFound, [t.pages.paymentLinkInvalid], undefined, plainLook(speech)));
   if (state === "paid") return redirect(res, 303, withLang(paymentLink("/connect/mpesa/wait", token, paymentId), carried));
-  if (text(fields.intent) === "change") return redirect(res, 303, withLang(paymentLink("/connect/mpesa/change", token, paymentId), carried));
+  if (text(fields.intent) === "change")
+    return redirect(res, 303, withLang(paymentLink("/connect/mpesa/change", token, paymentId), carried));
   redirect(res, 303, withLang(`/connect?token=${encodeURIComponent(token)}`, carried));
 }
 
 /** GET /connect/mpesa/change?token&payment: the cancelled purchase's plan, and the number to type again. */
 export async function showChangeNumberPage(req: IncomingMessage, res: ServerResponse, { query }: GuestInput): Promise<void> {
   const token = text(query.token) ?? "";
-  const redo = await purchaseToRedo(token, paymentParam(query.payment));
-  const speech = speechOf(req, null, query);
+  const [redo, view] = await Promise.all([purchaseToRedo(token, paymentParam(query.payment)), loadGuestView(token, { plans: false })]);
+  const speech = speechOf(req, view, query);
   // Paid, still pending, online or the plan gone: the connect page says what is true now.
   if (!redo?.plan) return redirect(res, 303, withLang(`/connect?token=${encodeURIComponent(token)}`, speech.carried));
-  sendPage(res, 200, changeNumberPage(redo.networkName, token, redo.plan, redo.phone, null, plainLook(speech)));
+  const look = await lookFor(speech, view, null);
+  sendPage(res, 200, changeNumberPage(redo.networkName, token, redo.plan, redo.phone, null, look), look.frame ? SPLASH_CSP : GUEST_CSP);
 }
 
 export async function stkCallback(_req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {
