@@ -15,7 +15,9 @@ export const CHANGE_OF_MIND_TEXT = {
   back: "Back to the Wi-Fi page",
 } as const;
 
-export type ChangeOfMindText = { [K in keyof typeof CHANGE_OF_MIND_TEXT]: (typeof CHANGE_OF_MIND_TEXT)[K] extends string ? string : (typeof CHANGE_OF_MIND_TEXT)[K] };
+export type ChangeOfMindText = {
+  [K in keyof typeof CHANGE_OF_MIND_TEXT]: (typeof CHANGE_OF_MIND_TEXT)[K] extends string ? string : (typeof CHANGE_OF_MIND_TEXT)[K];
+};
 
 /** The guest's chosen language, carried by a form (nothing when none was chosen). */
 const Lang = ({ lang }: { lang: string | null }) => (lang ? <input type="hidden" name="lang" value={lang} /> : null);

@@ -113,7 +113,8 @@ export const sw: Catalogue = {
     stopMarketing: "Simamisha habari na matoleo",
     marketingStopped: "Imekamilika: hutapokea tena habari na matoleo.",
     deleteData: "Futa data yangu",
-    deleteWarning: "Kufuta kunaondoa jina lako, mawasiliano yako na vifaa vyako kwenye kumbukumbu za mhudumu huyu. Hili haliwezi kutenduliwa.",
+    deleteWarning:
+      "Kufuta kunaondoa jina lako, mawasiliano yako na vifaa vyako kwenye kumbukumbu za mhudumu huyu. Hili haliwezi kutenduliwa.",
     deleteRequested: "Data yako itafutwa ndani ya dakika chache. Takwimu zisizokutambulisha (kwamba ziara ilifanyika) hubaki.",
     notice: "Ilani ya faragha",
     codeWrong: "Nambari hiyo ya siri si sahihi au muda wake umeisha. Omba nyingine.",
