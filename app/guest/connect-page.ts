@@ -29,7 +29,8 @@ export async function lookFor(speech: Speech, view: GuestView | null, here: stri
 
 export { plainLook };
 
-const cspOf = (look: Look) => (look.frame ? SPLASH_CSP : GUEST_CSP);
+/** The CSP of a page drawn with `look`: the splash page's frame needs its own. */
+export const cspOf = (look: Look) => (look.frame ? SPLASH_CSP : GUEST_CSP);
 
 /** The connect page's own address (the switch's target). */
 export const connectHref = (token: string) => `/connect?token=${encodeURIComponent(token)}`;

@@ -10,8 +10,8 @@ import { noticeForGuest } from "~/services/portal/privacy.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
 import { onlinePage, tooManyAttemptsPage } from "./pages";
 import { surveyOffer } from "./survey-page";
-import { connectPageForToken, lookFor, refusalFor, sendConnectPage, speechOf } from "./connect-page";
-import { guestHeaderValues, redirect, sendGuestPage, sendJson, sendPage, SPLASH_CSP, GUEST_CSP, text, type GuestInput } from "./http";
+import { connectPageForToken, cspOf, lookFor, refusalFor, sendConnectPage, speechOf } from "./connect-page";
+import { guestHeaderValues, redirect, sendGuestPage, sendJson, sendPage, text, type GuestInput } from "./http";
 import { chosenLanguage, withLang } from "./i18n";
 
 /** The sign-up or click-through a form or JSON body asks for, as an authorization request (or field errors). */
@@ -98,13 +98,9 @@ export async function submitConnectForm(req: IncomingMessage, res: ServerRespons
     // Throttled (a voucher code too many): a page saying when to try again, not the form to guess on.
     const view = await loadGuestView(asked.token, { plans: false });
     const look = await lookFor(speechOf(req, view, body, query), view, null);
-    return sendPage(
-      res,
-      429,
-      tooManyAttemptsPage(view?.network.name ?? null, asked.token, outcome.message, look),
-      look.frame ? SPLASH_CSP : GUEST_CSP,
-      { "Retry-After": String(retryAfterSeconds(outcome.retryAfterMs)) },
-    );
+    return sendPage(res, 429, tooManyAttemptsPage(view?.network.name ?? null, asked.token, outcome.message, look), cspOf(look), {
+      "Retry-After": String(retryAfterSeconds(outcome.retryAfterMs)),
+    });
   }
   const view = await loadGuestView(asked.token);
   const speech = speechOf(req, view, body, query);
@@ -131,12 +127,7 @@ export async function showOnlinePage(req: IncomingMessage, res: ServerResponse, 
     lookFor(speech, online ? view : null, here),
     online ? surveyOffer(token, speech) : null,
   ]);
-  sendPage(
-    res,
-    200,
-    onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, offer, look, token),
-    look.frame ? SPLASH_CSP : GUEST_CSP,
-  );
+  sendPage(res, 200, onlinePage(online ? view : null, status?.sessionExpiresAt ?? null, offer, look, token), cspOf(look));
 }
 
 /** GET /splash/connection/{token}: the connection and its customer, for app-based portals. */

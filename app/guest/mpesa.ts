@@ -31,8 +31,8 @@ import {
 import { applyMpesaResult } from "~/services/prepaid/payment-exceptions.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
-import { lookFor, messageFor, plainLook, refusalFor, sendConnectPage, speechOf } from "./connect-page";
-import { GUEST_CSP, redirect, sendGuestPage, sendJson, sendPage, SPLASH_CSP, text, type GuestInput, type GuestPage } from "./http";
+import { cspOf, lookFor, messageFor, plainLook, refusalFor, sendConnectPage, speechOf } from "./connect-page";
+import { redirect, sendGuestPage, sendJson, sendPage, text, type GuestInput, type GuestPage } from "./http";
 import { say, withLang, type Speech } from "./i18n";
 
 /**
@@ -68,7 +68,7 @@ async function waitingAnswer(req: IncomingMessage, query: GuestInput["query"], t
   const page = (status: number, html: string, refresh?: string): WaitingAnswer => ({
     status,
     html,
-    csp: look.frame ? SPLASH_CSP : GUEST_CSP,
+    csp: cspOf(look),
     refresh,
   });
   if (purchase.state === "pending") {
@@ -130,7 +130,7 @@ async function buy(req: IncomingMessage, res: ServerResponse, body: Record<strin
   if (started.ok) return redirect(res, 303, waitingHref(token, started.paymentId, speech.carried));
   if (started.retryAfterMs !== undefined) {
     const look = await lookFor(speech, view, null);
-    return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, started.message, look), look.frame ? SPLASH_CSP : GUEST_CSP, {
+    return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, started.message, look), cspOf(look), {
       "Retry-After": String(retryAfterSeconds(started.retryAfterMs)),
     });
   }
@@ -180,7 +180,7 @@ export async function showChangeNumberPage(req: IncomingMessage, res: ServerResp
   // Paid, still pending, online or the plan gone: the connect page says what is true now.
   if (!redo?.plan) return redirect(res, 303, withLang(`/connect?token=${encodeURIComponent(token)}`, speech.carried));
   const look = await lookFor(speech, view, null);
-  sendPage(res, 200, changeNumberPage(redo.networkName, token, redo.plan, redo.phone, null, look), look.frame ? SPLASH_CSP : GUEST_CSP);
+  sendPage(res, 200, changeNumberPage(redo.networkName, token, redo.plan, redo.phone, null, look), cspOf(look));
 }
 
 export async function stkCallback(_req: IncomingMessage, res: ServerResponse, { params, body }: GuestInput): Promise<void> {

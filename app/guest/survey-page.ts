@@ -5,9 +5,8 @@ import { captiveStatus } from "~/services/portal/captive.server";
 import type { GuestView } from "~/services/portal/connect.server";
 import { html, type Html } from "./html";
 import { onlinePage } from "./pages";
-import { lookFor } from "./connect-page";
+import { cspOf, lookFor } from "./connect-page";
 import { ENGLISH, say, type Speech } from "./i18n";
-import { GUEST_CSP, SPLASH_CSP } from "./http";
 import { guestConnection, surveyToOffer, type GuestQuestion, type GuestSurvey } from "~/services/surveys/guest.server";
 import { MAX_TEXT_ANSWER, RATING_MAX, RATING_MIN } from "~/lib/schemas/surveys";
 
@@ -77,5 +76,5 @@ export async function online(view: GuestView | null, token: string, extra: Html,
     view ? captiveStatus(view.connectionId) : null,
     lookFor(speech, authorized, `/connect/online?token=${encodeURIComponent(token)}`),
   ]);
-  return { html: onlinePage(authorized, status?.sessionExpiresAt ?? null, extra, look), csp: look.frame ? SPLASH_CSP : GUEST_CSP };
+  return { html: onlinePage(authorized, status?.sessionExpiresAt ?? null, extra, look), csp: cspOf(look) };
 }
