@@ -197,6 +197,8 @@ export interface CustomersTable {
   anonymised_at: Timestamp | null;
   /** When the guest asked for deletion on the data-access page (the job anonymises). */
   erasure_requested_at: Timestamp | null;
+  /** When the guest proved owning phone_number (a code answered, or an M-Pesa payment from it); null: never. */
+  phone_proved_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -292,7 +294,7 @@ export interface RadiusMessagesTable {
   created_at: Timestamp;
 }
 
-/** A one-time code sent to a guest's phone (data-access-code.server.ts); only its hash is kept. */
+/** A one-time code sent to a guest's phone (portal/phone-proof.server.ts); only its hash is kept. */
 export interface GuestCodesTable {
   id: Generated<number>;
   organization_id: number;

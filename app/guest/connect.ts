@@ -8,7 +8,9 @@ import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
 import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type AuthorizeRequest } from "~/services/portal/connect.server";
 import { noticeForGuest } from "~/services/portal/privacy.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
-import { onlinePage, tooManyAttemptsPage } from "./pages";
+import { checkCode, maskedPhone, proofAsker, sendCode } from "~/services/portal/phone-proof.server";
+import { paidPlanOfPhone, provedCustomerOfPhone } from "~/services/prepaid/reconnect.server";
+import { onlinePage, proofPage, tooManyAttemptsPage } from "./pages";
 import { surveyOffer } from "./survey-page";
 import { connectPageForToken, cspOf, lookFor, refusalFor, sendConnectPage, speechOf } from "./connect-page";
 import { guestHeaderValues, redirect, sendGuestPage, sendJson, sendPage, text, type GuestInput } from "./http";
@@ -92,6 +94,7 @@ export async function submitConnectForm(req: IncomingMessage, res: ServerRespons
       ua,
     );
   }
+  if (await askedForProof(req, res, asked.request, body, query)) return;
   const outcome = await authorizeGuest(asked.request);
   if (outcome.ok) return redirect(res, 303, outcome.redirect, guestHeaderValues());
   if (outcome.retryAfterMs !== undefined) {
@@ -113,6 +116,57 @@ export async function submitConnectForm(req: IncomingMessage, res: ServerRespons
   }
   const refusal = await refusalFor(view, asked.token, speech, outcome.message);
   sendGuestPage(res, { ...refusal, status: outcome.status });
+}
+
+/**
+ * A sign-up naming a phone number another customer proved (decision 0086): the guest proves it
+ * with a code sent to it ("Welcome back — enter the code sent to 07…78"), and then this device
+ * joins that customer, their history and the plan their number paid for; or goes on without the
+ * code, and the details stay on this device's own record. When no code can be sent, the sign-up
+ * goes on unproved. Answers true when it sent a page; else `request` says what was proved.
+ */
+async function askedForProof(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: AuthorizeRequest,
+  body: unknown,
+  query: GuestInput["query"],
+): Promise<boolean> {
+  const phone = request.mode === "SIGNUP" ? request.details?.phone_number : null;
+  const fields = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  if (!phone || text(fields.proof) === "skip") return false;
+  const view = await loadGuestView(request.token, { plans: false });
+  if (!view || view.state !== "form") return false;
+  const owner = await provedCustomerOfPhone(view.organizationId, phone);
+  if (owner === null || owner === view.customerId) return false;
+  const asker = proofAsker({ deviceId: view.place.deviceId, connectionId: view.connectionId });
+  const speech = speechOf(req, view, body, query);
+  const look = await lookFor(speech, view, null);
+  const show = (status: number, error: string | null, headers: Record<string, string> = {}) => {
+    const kept = Object.fromEntries(
+      Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === "string" && !/^(proof|proof_code|lang)$/.test(e[0])),
+    );
+    const at = { networkName: view.network.name, token: request.token, phone: maskedPhone(phone), action: "/connect", fields: kept };
+    sendPage(res, status, proofPage("welcome", at, error, look), cspOf(look), headers);
+    return true;
+  };
+  if (text(fields.proof) === "check") {
+    const checked = await checkCode({ organizationId: view.organizationId, phone, code: text(fields.proof_code) ?? "", asker });
+    if (!checked.ok)
+      return show(
+        checked.status,
+        checked.message,
+        checked.retryAfterMs ? { "Retry-After": String(retryAfterSeconds(checked.retryAfterMs)) } : {},
+      );
+    request.proved = true;
+    // Their plan comes with them: the one their number paid for, if it still runs.
+    const digits = phone.slice(1);
+    const plan = await paidPlanOfPhone(view.organizationId, digits, view.place.deviceId);
+    if (plan) Object.assign(request, { mode: "SUBSCRIPTION", subscriptionId: plan.id });
+    return false;
+  }
+  const sent = await sendCode({ organizationId: view.organizationId, phone, asker });
+  return sent.ok ? show(200, null) : false;
 }
 
 /** GET /connect/online: "You are online", with the guest's survey if one is offered. */

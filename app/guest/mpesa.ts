@@ -12,6 +12,7 @@ import { authorizeGuest, loadGuestView } from "~/services/portal/connect.server"
 import {
   changeNumberPage,
   messagePage,
+  proofPage,
   paymentFailedPage,
   tooManyAttemptsPage,
   WAIT_REFRESH_SECONDS,
@@ -31,6 +32,7 @@ import {
 import { applyMpesaResult } from "~/services/prepaid/payment-exceptions.server";
 import { retryAfterSeconds } from "~/services/rate-limit.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
+import { checkCode, maskedPhone, proofAsker, sendCode } from "~/services/portal/phone-proof.server";
 import { cspOf, lookFor, messageFor, plainLook, refusalFor, sendConnectPage, speechOf } from "./connect-page";
 import { redirect, sendGuestPage, sendJson, sendPage, text, type GuestInput, type GuestPage } from "./http";
 import { say, withLang, type Speech } from "./i18n";
@@ -89,6 +91,8 @@ async function waitingAnswer(req: IncomingMessage, query: GuestInput["query"], t
     mode: "MPESA",
     subscriptionId: purchase.subscriptionId,
     details: { phone_number: `+${purchase.phone}` },
+    // The payment was answered on that phone, with its M-Pesa PIN.
+    proved: true,
     lang: speech.carried,
   });
   if (outcome.ok) return { redirect: outcome.redirect };
@@ -115,14 +119,25 @@ async function buy(req: IncomingMessage, res: ServerResponse, body: Record<strin
   // The M-Pesa form's own phone field (its id is mpesa_phone_number: the sign-up form has a phone field too).
   const values = { plan_id: planId === null ? "" : String(planId), mpesa_phone_number: phone ?? "" };
 
-  // A guest who already paid for a plan with this phone (on another device) reconnects under it,
-  // within its simultaneous connections, instead of paying again.
+  // A plan this number paid for: the buyer's device and the devices its owner approved reconnect
+  // under it (within its simultaneous connections); any other device proves the phone first, or
+  // pays for a plan of its own ("Pay for a new plan instead": proof=skip).
   const digits = phone ? darajaPhone(phone) : null;
-  if (digits) {
-    const held = await paidPlanOfPhone(view.organizationId, `+${digits}`);
+  if (digits && text(body.proof) !== "skip") {
+    const held = await paidPlanOfPhone(view.organizationId, digits, view.place.deviceId);
     if (held) {
-      const outcome = await authorizeGuest({ token, mode: "MPESA", subscriptionId: held.id, lang: speech.carried });
-      if (outcome.ok) return redirect(res, 303, outcome.redirect);
+      const proof = await proveForPlan(req, res, view, speech, { token, phone: `+${digits}`, body, approved: held.approved });
+      if (proof === "answered") return;
+      if (proof === "proved" || held.approved) {
+        const outcome = await authorizeGuest({
+          token,
+          mode: "MPESA",
+          subscriptionId: held.id,
+          ...(proof === "proved" ? { details: { phone_number: `+${digits}` }, proved: true } : {}),
+          lang: speech.carried,
+        });
+        if (outcome.ok) return redirect(res, 303, outcome.redirect);
+      }
     }
   }
 
@@ -140,6 +155,57 @@ async function buy(req: IncomingMessage, res: ServerResponse, body: Record<strin
   const again = await loadGuestView(token);
   if (!again || again.state !== "form") return sendGuestPage(res, await refusalFor(again, token, speech));
   await sendConnectPage(res, started.status, again, token, speech, state);
+}
+
+/**
+ * Another device typed the number a plan was paid from: a code goes to that phone, and the page
+ * asks for it. Answers "answered" when a page was sent, "proved" when the code was right, "approved"
+ * when no proof is needed (the device is approved), "unprovable" when no code can be sent (no SMS
+ * provider, or sending failed): the guest pays for a plan of their own, which proves the phone.
+ */
+async function proveForPlan(
+  req: IncomingMessage,
+  res: ServerResponse,
+  view: NonNullable<Awaited<ReturnType<typeof loadGuestView>>>,
+  speech: Speech,
+  at: { token: string; phone: string; body: Record<string, unknown>; approved: boolean },
+): Promise<"answered" | "proved" | "approved" | "unprovable"> {
+  if (at.approved) return "approved";
+  const asker = proofAsker({ deviceId: view.place.deviceId, connectionId: view.connectionId });
+  const organizationId = view.organizationId;
+  const look = await lookFor(speech, view, null);
+  const fields = { token: at.token, plan_id: text(at.body.plan_id) ?? "", phone_number: text(at.body.phone_number) ?? "" };
+  const show = (status: number, error: string | null, headers: Record<string, string> = {}) =>
+    sendPage(
+      res,
+      status,
+      proofPage(
+        "plan",
+        { networkName: view.network.name, token: at.token, phone: maskedPhone(at.phone), action: "/connect/mpesa", fields },
+        error,
+        look,
+      ),
+      cspOf(look),
+      headers,
+    );
+  if (text(at.body.proof) === "check") {
+    const checked = await checkCode({ organizationId, phone: at.phone, code: text(at.body.proof_code) ?? "", asker });
+    if (checked.ok) return "proved";
+    show(checked.status, checked.message, checked.retryAfterMs ? { "Retry-After": String(retryAfterSeconds(checked.retryAfterMs)) } : {});
+    return "answered";
+  }
+  const sent = await sendCode({ organizationId, phone: at.phone, asker });
+  if (sent.ok) {
+    show(200, null);
+    return "answered";
+  }
+  if (sent.status === 429) {
+    sendPage(res, 429, tooManyAttemptsPage(view.network.name, at.token, sent.message, look), cspOf(look), {
+      "Retry-After": String(retryAfterSeconds(sent.retryAfterMs ?? 60_000)),
+    });
+    return "answered";
+  }
+  return "unprovable";
 }
 
 export async function startMpesaPurchase(req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {

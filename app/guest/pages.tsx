@@ -14,6 +14,7 @@ import { MyDataLinks, type GuestPrivacy } from "~/components/guest/privacy-parts
 import { PaymentFailedCard, WaitingCard, type WaitingPurchase } from "~/components/guest/payment-cards";
 import { ChangeNumberCard, WaitingActions } from "~/components/guest/change-of-mind";
 import { TooManyAttemptsCard } from "~/components/guest/limit-card";
+import { ProofCard } from "~/components/guest/proof-card";
 import type { GuestBanner } from "~/lib/ads";
 import { UTC_CLOCK, type OrgClock } from "~/lib/time-zone";
 import { CONNECT_MESSAGES, type GuestView } from "~/services/portal/connect.server";
@@ -297,6 +298,39 @@ export function tooManyAttemptsPage(networkName: string | null, token: string | 
       message={say(lang, message)}
       backHref={backHref}
       backLabel={t.limits.back}
+    />
+  ));
+}
+
+/**
+ * A code was sent to the phone (decision 0086): "plan" when another device typed the number a plan
+ * was paid from, "welcome" when a returning guest's new device signs up with their proved number.
+ * The form posts `fields` again with the code (or `proof=skip`).
+ */
+export function proofPage(
+  kind: "plan" | "welcome",
+  at: { networkName: string; token: string; phone: string; action: string; fields: Record<string, string> },
+  error: string | null,
+  look: Look = PLAIN,
+): string {
+  const { t, lang, carried } = look.speech;
+  const p = t.proof;
+  const title = kind === "plan" ? p.planTitle : p.welcomeTitle;
+  return page(title, look, (heading) => (
+    <ProofCard
+      heading={heading}
+      networkName={at.networkName}
+      title={title}
+      sent={kind === "plan" ? p.planSent(at.phone) : p.welcomeSent(at.phone)}
+      ask={kind === "plan" ? p.planAsk : p.welcomeAsk}
+      action={at.action}
+      fields={carried ? { ...at.fields, lang: carried } : at.fields}
+      codeLabel={p.codeLabel}
+      confirm={p.confirm}
+      skip={kind === "plan" ? p.payInstead : p.skip}
+      error={error === null ? null : say(lang, error)}
+      backHref={withLang(`/connect?token=${encodeURIComponent(at.token)}`, carried)}
+      backLabel={p.back}
     />
   ));
 }

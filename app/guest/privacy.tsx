@@ -3,7 +3,7 @@
 //   GET  /connect/my-data?token=…   prove the phone: "Send me a code"
 //   POST /connect/my-data           intent send | verify | withdraw | delete | delete-confirmed
 // No cookies: once the code proved the phone, a sealed ticket (organisation, phone, expiry) rides in
-// a hidden field for 15 minutes. The proof itself is one call behind PhoneProof.
+// a hidden field for 15 minutes. The proof itself is portal/phone-proof.server.ts.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { renderToStaticMarkup } from "react-dom/server";
 import { GuestDocument } from "~/components/guest/guest-document";
@@ -14,7 +14,7 @@ import { normalizePhone } from "~/lib/phone";
 import { SIGNUP_MESSAGES } from "~/lib/schemas/portal";
 import { formatDateTime } from "~/lib/time";
 import { loadGuestView, type GuestView } from "~/services/portal/connect.server";
-import { phoneProof } from "~/services/portal/data-access-code.server";
+import { checkCode, proofAsker, sendCode } from "~/services/portal/phone-proof.server";
 import { heldRecords, organizationOffset, requestErasure, withdrawMarketing } from "~/services/portal/guest-data.server";
 import { noticeForGuest } from "~/services/portal/privacy.server";
 import { encryptSecret, readSecret } from "~/services/secrets.server";
@@ -146,13 +146,27 @@ export async function submitMyData(req: IncomingMessage, res: ServerResponse, { 
     const phone = normalizePhone(typed);
     if (!phone) return dataPage(res, 422, view, token!, speech, { step: "ask", phone: typed, error: SIGNUP_MESSAGES.phoneInvalid });
     if (intent === "send") {
-      const sent = await phoneProof.current.send({ organizationId: org, phone, device: `connection:${view.connectionId}` });
+      const sent = await sendCode({
+        organizationId: org,
+        phone,
+        asker: proofAsker({ deviceId: view.place.deviceId, connectionId: view.connectionId }),
+      });
       if (!sent.ok) return dataPage(res, sent.status, view, token!, speech, { step: "ask", phone: typed, error: sent.message });
       return dataPage(res, 200, view, token!, speech, { step: "code", phone: localPhone(phone) });
     }
     const code = (text(form.code) ?? "").slice(0, 16);
-    if (!(await phoneProof.current.verify({ organizationId: org, phone, code })))
-      return dataPage(res, 422, view, token!, speech, { step: "code", phone: localPhone(phone), error: t.codeWrong });
+    const checked = await checkCode({
+      organizationId: org,
+      phone,
+      code,
+      asker: proofAsker({ deviceId: view.place.deviceId, connectionId: view.connectionId }),
+    });
+    if (!checked.ok)
+      return dataPage(res, checked.status, view, token!, speech, {
+        step: "code",
+        phone: localPhone(phone),
+        error: checked.status === 422 ? t.codeWrong : checked.message,
+      });
     return dataPage(res, 200, view, token!, speech, await recordsStep(org, phone, seal(org, phone)));
   }
   const ticket = text(form.ticket);

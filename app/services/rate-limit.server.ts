@@ -26,6 +26,12 @@ export const LIMITS = {
   voucherPerConnection: { name: "voucher:connection", max: 5, windowMs: 15 * MINUTE },
   /** Voucher codes typed on one device, whatever its connections. */
   voucherPerDevice: { name: "voucher:device", max: 10, windowMs: 60 * MINUTE },
+  /** One-time codes sent by SMS to one phone (each costs the operator a message; decision 0086). */
+  codeSendPerPhone: { name: "code:phone", max: 3, windowMs: 15 * MINUTE },
+  /** One-time codes asked for from one device, whatever the numbers. */
+  codeSendPerDevice: { name: "code:device", max: 5, windowMs: 15 * MINUTE },
+  /** Codes typed on one device, right or wrong (each code also takes at most 5 tries). */
+  codeCheckPerDevice: { name: "code:check", max: 10, windowMs: 15 * MINUTE },
 } as const;
 
 type Rule = (typeof LIMITS)[keyof typeof LIMITS];
@@ -190,6 +196,9 @@ export const GUEST_LIMIT_MESSAGES = {
   [LIMITS.stkPerConnection.name]: "Too many M-Pesa payments were started from this device just now.",
   [LIMITS.voucherPerConnection.name]: "Too many voucher codes were tried on this device.",
   [LIMITS.voucherPerDevice.name]: "Too many voucher codes were tried on this device.",
+  [LIMITS.codeSendPerPhone.name]: "Too many codes were sent to this number just now.",
+  [LIMITS.codeSendPerDevice.name]: "Too many codes were asked for from this device just now.",
+  [LIMITS.codeCheckPerDevice.name]: "Too many codes were tried on this device.",
 } as const;
 
 /** What a throttled guest reads: why, then when to try again. */
@@ -223,4 +232,20 @@ export function limitVoucherAttempt(connectionId: number, deviceId: number | nul
   const checks: [Rule, string][] = [[LIMITS.voucherPerConnection, String(connectionId)]];
   if (deviceId !== null) checks.push([LIMITS.voucherPerDevice, String(deviceId)]);
   return attempt(checks, now);
+}
+
+/** A one-time code to send: counted against the phone it goes to and the device asking. */
+export function limitCodeSend(phone: string, device: string, now?: number) {
+  return attempt(
+    [
+      [LIMITS.codeSendPerPhone, phone],
+      [LIMITS.codeSendPerDevice, device],
+    ],
+    now,
+  );
+}
+
+/** A code typed: counted against the device typing it. */
+export function limitCodeCheck(device: string, now?: number) {
+  return attempt([[LIMITS.codeCheckPerDevice, device]], now);
 }

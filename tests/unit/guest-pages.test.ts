@@ -20,6 +20,7 @@ const view = (over: Partial<GuestView> = {}): GuestView => ({
   state: "form",
   connectionId: 7,
   organizationId: 1,
+  customerId: null,
   authorizedAt: null,
   network: {
     id: 3,

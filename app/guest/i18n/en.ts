@@ -10,6 +10,7 @@ import { SIGNUP_MESSAGES } from "~/lib/schemas/portal";
 import { CONNECT_MESSAGES } from "~/services/portal/connect.server";
 import { ENTRY_MESSAGES } from "~/services/portal/entry.server";
 import { MLANGO_MESSAGES } from "~/services/portal/gateways/mlango.server";
+import { PROOF_MESSAGES } from "~/services/portal/phone-proof.server";
 import { STK_RESULT_FALLBACK, STK_RESULT_MESSAGES } from "~/services/prepaid/daraja.server";
 import { MPESA_MESSAGES } from "~/services/prepaid/mpesa.server";
 import { FREE_PLAN_MESSAGES, HELD_MESSAGES } from "~/services/prepaid/subscriptions.server";
@@ -92,6 +93,21 @@ export const en = {
   /** The waiting page's buttons (cancel, another number) and the page asking for another number. */
   changeOfMind: CHANGE_OF_MIND_TEXT,
 
+  /** Proving a phone with a code sent to it (decision 0086): joining a plan, or a returning guest's new device. */
+  proof: {
+    planTitle: "This number already has a plan",
+    planSent: (phone: string) => `This number already has a plan: we sent a code to ${phone}.`,
+    planAsk: "Type the code to use the plan on this device too.",
+    payInstead: "Pay for a new plan instead",
+    welcomeTitle: "Welcome back",
+    welcomeSent: (phone: string) => `Welcome back — enter the code sent to ${phone}.`,
+    welcomeAsk: "The code joins this device to your details, your plan and your history.",
+    skip: "Continue without the code",
+    codeLabel: "Code from the text message",
+    confirm: "Continue",
+    back: "Back to the Wi-Fi page",
+  },
+
   /** A throttled guest's page (decision 0078); why is in outcomes.limits. */
   limits: { title: GUEST_LIMIT_MESSAGES.title, back: "Back to the Wi-Fi page" },
 
@@ -160,6 +176,7 @@ export const en = {
     radius: RADIUS_MESSAGES,
     limits: { ...GUEST_LIMIT_MESSAGES, any: "Too many attempts." },
     notice: { termsRequired: PRIVACY_TEXT.termsRequired },
+    proof: { noSms: PROOF_MESSAGES.noSms, failed: PROOF_MESSAGES.failed, wrong: PROOF_MESSAGES.wrong },
     tryAgain: "Something went wrong on our side. Please try again in a moment.",
   },
 

@@ -80,6 +80,20 @@ export const sw: Catalogue = {
     back: "Rudi kwenye ukurasa wa Wi-Fi",
   },
 
+  proof: {
+    planTitle: "Nambari hii tayari ina kifurushi",
+    planSent: (phone: string) => `Nambari hii tayari ina kifurushi: tumetuma nambari ya siri kwa ${phone}.`,
+    planAsk: "Andika nambari ya siri ili kutumia kifurushi kwenye kifaa hiki pia.",
+    payInstead: "Lipia kifurushi kipya badala yake",
+    welcomeTitle: "Karibu tena",
+    welcomeSent: (phone: string) => `Karibu tena — andika nambari ya siri iliyotumwa kwa ${phone}.`,
+    welcomeAsk: "Nambari ya siri inaunganisha kifaa hiki na taarifa zako, kifurushi chako na historia yako.",
+    skip: "Endelea bila nambari ya siri",
+    codeLabel: "Nambari ya siri kutoka kwa ujumbe mfupi",
+    confirm: "Endelea",
+    back: "Rudi kwenye ukurasa wa Wi-Fi",
+  },
+
   limits: { title: "Majaribio mengi mno", back: "Rudi kwenye ukurasa wa Wi-Fi" },
 
   privacy: {
@@ -268,9 +282,17 @@ export const sw: Catalogue = {
       "stk:connection": "Malipo mengi mno ya M-Pesa yameanzishwa kutoka kifaa hiki sasa hivi.",
       "voucher:connection": "Nambari nyingi mno za vocha zimejaribiwa kwenye kifaa hiki.",
       "voucher:device": "Nambari nyingi mno za vocha zimejaribiwa kwenye kifaa hiki.",
+      "code:phone": "Nambari nyingi mno za siri zimetumwa kwa nambari hii sasa hivi.",
+      "code:device": "Nambari nyingi mno za siri zimeombwa kutoka kifaa hiki sasa hivi.",
+      "code:check": "Nambari nyingi mno za siri zimejaribiwa kwenye kifaa hiki.",
       any: "Majaribio mengi mno.",
     },
     notice: { termsRequired: "Ilani ya faragha imebadilika. Isome, kisha uunganishe tena ili kuikubali." },
+    proof: {
+      noSms: "Mtandao huu bado hauwezi kutuma ujumbe mfupi. Waombe wahudumu wa eneo hili wakuonyeshe au wafute data yako.",
+      failed: "Nambari ya siri haikuweza kutumwa sasa hivi. Tafadhali jaribu tena baada ya muda mfupi.",
+      wrong: "Nambari hiyo ya siri si sahihi, au muda wake umeisha. Angalia ujumbe mfupi kisha ujaribu tena.",
+    },
     tryAgain: "Hitilafu imetokea upande wetu. Tafadhali jaribu tena baada ya muda mfupi.",
   },
 

@@ -6,7 +6,7 @@ import { DISPATCH_JOB, runDispatchJob } from "../marketing/dispatch.server";
 import { runSendJob, SEND_JOB, type SendPayload } from "../marketing/dispatch/sender.server";
 import { endIdleConnections } from "../portal/accounting.server";
 import { pruneGatewayNonces } from "../portal/entry.server";
-import { pruneGuestCodes } from "../portal/data-access-code.server";
+import { pruneGuestCodes } from "../portal/phone-proof.server";
 import { ANONYMISE_EXPIRED_JOB, anonymiseExpired, ERASE_JOB, runEraseJob } from "../portal/guest-data.server";
 import { REVOKE_JOB, runRevokeJob } from "../portal/revoke.server";
 import { COA_JOB, runCoaJob } from "../radius/speeds.server";

@@ -52,6 +52,8 @@ export interface GuestView {
   state: GuestState;
   connectionId: number;
   organizationId: number;
+  /** The connection's own customer (null: not known yet). */
+  customerId: number | null;
   authorizedAt: number | null;
   network: {
     id: number;
@@ -130,6 +132,7 @@ const viewQuery = () =>
       "connections.id",
       "connections.token",
       "connections.organization_id",
+      "connections.customer_id",
       "connections.authorized_at",
       "connections.token_expires_at",
       "venues.id as venue_id",
@@ -222,6 +225,7 @@ export async function loadGuestView(
     state,
     connectionId: Number(row.id),
     organizationId: row.organization_id,
+    customerId: row.customer_id === null ? null : Number(row.customer_id),
     authorizedAt,
     network: {
       id: row.venue_id,
@@ -316,8 +320,17 @@ export interface AuthorizeRequest {
   noticeVersion?: string;
   /** mode VOUCHER: the code typed in the voucher box (its plan replaces the free plan). */
   voucherCode?: string | null;
-  /** mode MPESA: the subscription the guest's payment made Active. */
+  /**
+   * mode MPESA: the subscription the guest's payment made Active. mode SUBSCRIPTION: the plan a
+   * returning guest proved their phone for (without it, the plan the device holds).
+   */
   subscriptionId?: number;
+  /**
+   * The sign-up's phone number is proved (a code to it answered, or an M-Pesa payment from it): the
+   * guest becomes the customer who proved it before, and the device follows. Without proof the
+   * details stay on the connection's own customer (decision 0086).
+   */
+  proved?: boolean;
   /** The language the guest chose on the page: the "You are online" page that follows keeps it. */
   lang?: string | null;
   // Without `consent` (Connect button, social sign-in) the page said "By connecting you accept the
@@ -469,11 +482,9 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
       "access_points.success_url as ap_success_url",
       "devices.mac_address",
       "devices.blocked_at",
-      // The customers the sign-up's phone and e-mail already name (keepDetails), read here rather
-      // than in a round trip of their own. One indexed lookup per contact (customers_org_phone,
-      // customers_org_email): SQLite plans the OR of both as a scan of the organisation's customers.
-      (eb) => knownCustomer(eb, "phone_number", request.details?.phone_number).as("known_by_phone"),
-      (eb) => knownCustomer(eb, "email_address", request.details?.email_address).as("known_by_email"),
+      // The customer who proved the sign-up's phone before (keepDetails), read here rather than in
+      // a round trip of its own; only a proved sign-up is joined to it.
+      (eb) => provedOwner(eb, request.proved ? request.details?.phone_number : null).as("known_by_phone"),
     ])
     // An M-Pesa grant names its subscription: what useSubscription would read comes with the rest.
     .$if(request.mode === "MPESA" && request.subscriptionId !== undefined, (qb) =>
@@ -499,10 +510,9 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   let customerId = row.customer_id;
   let detailsToKeep: CustomerChange | null = null;
   if (request.details) {
-    const known = [row.known_by_phone, row.known_by_email].filter((id): id is number => id !== null).map(Number);
     ({ customerId, change: detailsToKeep } = await keepDetails(
       trx,
-      { orgId, customerId, deviceId: row.device_id, knownId: known.length ? Math.min(...known) : null },
+      { orgId, customerId, deviceId: row.device_id, knownId: row.known_by_phone === null ? null : Number(row.known_by_phone) },
       request,
       now,
     ));
@@ -530,7 +540,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   if (request.mode === "MPESA" || request.mode === "SUBSCRIPTION") {
     // A paid plan (the payment just made, or a plan held on this device) — never the free plan.
     const held =
-      request.mode === "MPESA" ? (request.subscriptionId ?? null) : ((await heldSubscription(trx, orgId, { deviceId }, now))?.id ?? null);
+      request.subscriptionId ?? (request.mode === "MPESA" ? null : ((await heldSubscription(trx, orgId, { deviceId }, now))?.id ?? null));
     if (held === null) return refuse(409, HELD_MESSAGES.none);
     const used =
       request.mode === "MPESA"
@@ -609,28 +619,26 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   };
 }
 
-/** The first customer of the connection's organisation with this phone number or e-mail address (none without one). */
-function knownCustomer(
-  eb: ExpressionBuilder<DB, "connections">,
-  column: "phone_number" | "email_address",
-  value: string | null | undefined,
-) {
-  if (!value) return sql<number | null>`null`;
+/** The first customer of the connection's organisation who proved owning this phone number (none without one). */
+function provedOwner(eb: ExpressionBuilder<DB, "connections">, phone: string | null | undefined) {
+  if (!phone) return sql<number | null>`null`;
   return eb
     .selectFrom("customers as known")
     .select("known.id")
     .whereRef("known.organization_id", "=", "connections.organization_id")
-    .where(`known.${column}`, "=", value)
+    .where("known.phone_number", "=", phone)
+    .where("known.phone_proved_at", "is not", null)
     .orderBy("known.id")
     .limit(1);
 }
 
 /**
- * Keeps sign-up or social details on the guest's customer. A phone number or e-mail address the
- * organisation already knows (`knownId`, the first such customer) makes the guest that customer
- * (the device follows), so a guest is one customer however many devices and sign-ups. Returns the
- * customer the connection belongs to and the change to make to it, which authorizeConnection writes
- * together with the consent.
+ * Keeps sign-up or social details on the guest's customer. A proved phone number another customer
+ * proved before (`knownId`) makes the guest that customer (the device follows), so a guest is one
+ * customer however many devices. An unproved phone or any e-mail address never joins or changes
+ * another customer: the details stay on the connection's own record (created when it has none).
+ * Returns the customer the connection belongs to and the change to make to it, which
+ * authorizeConnection writes together with the consent.
  */
 async function keepDetails(
   trx: Trx,
@@ -664,6 +672,11 @@ async function keepDetails(
     const value = details[field];
     if (value) update[field] = value;
   }
+  // A proved number is marked so; a number typed without proof keeps an earlier proof only if it is that same number.
+  if (details.phone_number)
+    update.phone_proved_at = request.proved
+      ? now
+      : sql<number>`case when phone_number = ${details.phone_number} then phone_proved_at else null end`;
   // The identity a placeholder got from its MAC address becomes the guest's phone or e-mail.
   const identity = details.phone_number ?? details.email_address;
   if (identity) update.identity = identity;
