@@ -138,7 +138,7 @@ async function askedForProof(
   const view = await loadGuestView(request.token, { plans: false });
   if (!view || view.state !== "form") return false;
   const owner = await provedCustomerOfPhone(view.organizationId, phone);
-  if (owner === null || owner === view.customerId) return false;
+  if (owner === null || (owner === view.customerId && view.deviceProved)) return false;
   const asker = proofAsker({ deviceId: view.place.deviceId, connectionId: view.connectionId });
   const speech = speechOf(req, view, body, query);
   const look = await lookFor(speech, view, null);

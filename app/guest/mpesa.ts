@@ -124,7 +124,8 @@ async function buy(req: IncomingMessage, res: ServerResponse, body: Record<strin
   // pays for a plan of its own ("Pay for a new plan instead": proof=skip).
   const digits = phone ? darajaPhone(phone) : null;
   if (digits && text(body.proof) !== "skip") {
-    const held = await paidPlanOfPhone(view.organizationId, digits, view.place.deviceId);
+    // An unsigned MAC (decision 0087) is no buyer's device: only a code or a payment proves.
+    const held = await paidPlanOfPhone(view.organizationId, digits, view.deviceProved ? view.place.deviceId : null);
     if (held) {
       const proof = await proveForPlan(req, res, view, speech, { token, phone: `+${digits}`, body, approved: held.approved });
       if (proof === "answered") return;

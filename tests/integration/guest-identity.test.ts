@@ -18,7 +18,7 @@ import { DEMO_MPESA_FORM, type FakeDaraja } from "../../scripts/fakes/daraja";
 import { makeOrg } from "../fixtures";
 import { startServerWithFakeDaraja } from "../fixtures/daraja";
 import type { TestServer } from "../fixtures/http-server";
-import { enter, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
+import { enter, makeNetwork, merakiQuery, mlangoEntryPath, postForm, randomMac } from "../fixtures/portal";
 import { contextOf } from "../fixtures/records";
 
 let server: TestServer;
@@ -81,7 +81,10 @@ async function world(signup = false) {
 }
 type World = Awaited<ReturnType<typeof world>>;
 
-const visit = async (w: World, mac = randomMac()) =>
+/** A visit through a gateway that vouches for the device's MAC (Mlango's signed entry). */
+const visit = async (w: World, mac = randomMac()) => (await enter(server.origin, mlangoEntryPath(w, mac))).token!;
+/** A visit through Meraki's redirect, whose client_mac anyone can write. */
+const merakiVisit = async (w: World, mac = randomMac()) =>
   (await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, mac)}`)).token!;
 const buy = (token: string, w: World, phone: string, more: Record<string, string> = {}) =>
   postForm(server.origin, "/connect/mpesa", { token, plan_id: String(w.planId), phone_number: phone, ...more });
@@ -320,5 +323,77 @@ describe("contact details are claimed, then proved", () => {
     expect((await db.selectFrom("customers").select("first_name").where("id", "=", owner).executeTakeFirstOrThrow()).first_name).not.toBe(
       "Mallory",
     );
+  });
+});
+
+describe("a MAC address from an unsigned redirect earns nothing (security-3 item 1, decision 0087)", () => {
+  it("a victim's MAC in the attacker's own Meraki redirect shows no personal data and grants no plan", async () => {
+    const w = await world(true);
+    const victimMac = randomMac();
+    // The victim signs up and pays on Meraki; their device is online.
+    const first = await merakiVisit(w, victimMac);
+    const phone = nextPhone();
+    expect(
+      (
+        await postForm(server.origin, "/connect", {
+          token: first,
+          mode: "SIGNUP",
+          first_name: "Achieng",
+          last_name: "Odhiambo",
+          email_address: "achieng@example.co.ke",
+          phone_number: phone,
+        })
+      ).status,
+    ).toBe(303);
+    const bought = await merakiVisit(w, victimMac);
+    const location = (await buy(bought, w, phone)).headers.get("location")!;
+    expect(location).toMatch(/^\/connect\/mpesa\/wait/);
+    // (the connection of the sign-up is online; the purchase was made on a second visit's connection)
+    await daraja.idle();
+    for (let i = 0; i < 100 && (await fetch(`${server.origin}${location}`, { redirect: "manual" })).status !== 303; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const plan = Number((await connectionOf(bought)).subscription_id);
+    expect(plan).toBeGreaterThan(0);
+
+    // The attack of the audit: the victim's MAC in the attacker's own redirect.
+    const attacker = await merakiVisit(w, victimMac);
+    const json = JSON.stringify(await (await fetch(`${server.origin}/splash/connection/${attacker}`)).json());
+    for (const secret of ["Achieng", "Odhiambo", "achieng@", phone.slice(1), e164(phone)]) expect(json).not.toContain(secret);
+    const page = await (await fetch(`${server.origin}/connect?token=${attacker}`)).text();
+    for (const secret of ["Achieng", "Odhiambo", "achieng@", phone.slice(1)]) expect(page).not.toContain(secret);
+    expect(page).not.toContain('value="SUBSCRIPTION"');
+    // "Continue with my plan" posted anyway: refused, even while the victim is online.
+    const ride = await postForm(server.origin, "/connect", { token: attacker, mode: "SUBSCRIPTION" });
+    expect(ride.status).toBe(409);
+    expect((await connectionOf(attacker)).subscription_id).toBeNull();
+    // The victim's number typed in the M-Pesa form: a code to the victim's phone, not the plan.
+    const typed = await buy(attacker, w, phone);
+    expect(typed.status).toBe(200);
+    expect(await typed.text()).toContain("This number already has a plan");
+    expect((await connectionOf(attacker)).authorized_at).toBeNull();
+    // A sign-up behind that MAC never lands on the victim's record.
+    const victimCustomer = (await connectionOf(first)).customer_id!;
+    expect(
+      (
+        await postForm(server.origin, "/connect", {
+          token: await merakiVisit(w, victimMac),
+          mode: "SIGNUP",
+          first_name: "Mallory",
+          last_name: "X",
+          phone_number: nextPhone(),
+        })
+      ).status,
+    ).toBe(303);
+    expect((await db.selectFrom("customers").selectAll().where("id", "=", victimCustomer).executeTakeFirstOrThrow()).first_name).toBe(
+      "Achieng",
+    );
+  });
+
+  it("the same device on a make that vouches for it is recognised: its plan and details come back", async () => {
+    const w = await world(true);
+    const buyer = await paid(w);
+    const again = await visit(w, (await deviceOf(buyer.token)).mac_address);
+    const page = await (await fetch(`${server.origin}/connect?token=${again}`)).text();
+    expect(page).toContain('value="SUBSCRIPTION"');
   });
 });

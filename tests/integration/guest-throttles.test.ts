@@ -21,7 +21,7 @@ import { DEMO_CREDENTIALS, DEMO_MPESA_FORM, SANDBOX_PASSKEY, SANDBOX_SHORTCODE, 
 import { makeOrg } from "../fixtures";
 import { startServerWithFakeDaraja } from "../fixtures/daraja";
 import type { TestServer } from "../fixtures/http-server";
-import { enter, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
+import { enter, makeNetwork, merakiQuery, mlangoEntryPath, postForm, randomMac } from "../fixtures/portal";
 import { contextOf } from "../fixtures/records";
 
 let server: TestServer;
@@ -287,7 +287,8 @@ describe("the guest changes their mind on the waiting page", () => {
     const w = await world();
     fake.callbackDelayMs = 600;
     const mac = randomMac();
-    const token = await visit(w, mac);
+    // A make that vouches for the device (decision 0087): its plan waits on it.
+    const token = (await enter(server.origin, mlangoEntryPath(w, mac))).token!;
     const first = (await buy(token, w.planId, nextPhone())).headers.get("location")!;
     await postForm(server.origin, "/connect/mpesa/cancel", { token, payment: String(paymentIdOf(first)), intent: "cancel" });
     await fake.idle();
@@ -298,8 +299,11 @@ describe("the guest changes their mind on the waiting page", () => {
     const subscription = await db.selectFrom("subscriptions").selectAll().where("id", "=", paid.subscription_id!).executeTakeFirstOrThrow();
     expect(subscription.status).toBe("Active");
     // Reconnecting, the device continues its plan.
-    const later = await visit(w, mac);
+    const later = (await enter(server.origin, mlangoEntryPath(w, mac))).token!;
     expect(await (await get(`/connect?token=${later}`)).text()).toContain("You have <b>Two hours</b> on this device");
+    // Behind Meraki's unsigned MAC the same device holds nothing (the phone or the receipt must prove it).
+    const meraki = await visit(w, mac);
+    expect(await (await get(`/connect?token=${meraki}`)).text()).not.toContain("You have <b>Two hours</b>");
     // Cancelling a purchase already paid does not cancel it: its waiting page grants it.
     const again = await postForm(server.origin, "/connect/mpesa/cancel", { token, payment: String(paymentIdOf(first)), intent: "cancel" });
     expect(again.headers.get("location")).toBe(first);

@@ -34,7 +34,7 @@ import { DEMO_INITIATOR, DEMO_MPESA_FORM, SANDBOX_PASSKEY, SANDBOX_SHORTCODE, ty
 import { makeOrg } from "../fixtures";
 import { startServerWithFakeDaraja } from "../fixtures/daraja";
 import type { TestServer } from "../fixtures/http-server";
-import { enter, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
+import { enter, makeNetwork, mlangoEntryPath, postForm, randomMac } from "../fixtures/portal";
 import { contextOf } from "../fixtures/records";
 
 let server: TestServer;
@@ -89,8 +89,8 @@ async function world(plan: Record<string, string> = {}) {
 }
 type World = Awaited<ReturnType<typeof world>>;
 
-const visit = async (w: World, clientMac = randomMac()) =>
-  (await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, clientMac)}`)).token!;
+// Mlango's signed entry: a make that vouches for the device, so a device's own plan is recognised (decision 0087).
+const visit = async (w: World, clientMac = randomMac()) => (await enter(server.origin, mlangoEntryPath(w, clientMac))).token!;
 const buy = (token: string, planId: number | string, phone: string) =>
   postForm(server.origin, "/connect/mpesa", { token, plan_id: String(planId), phone_number: phone });
 const waitUrl = (location: string) => `${server.origin}${location}`;

@@ -16,7 +16,7 @@ import { makeOrg } from "../fixtures";
 import { withEnv } from "../fixtures/env";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
 import { connectionCounter } from "../fixtures/outbound";
-import { enter, GRANT_URL, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
+import { enter, GRANT_URL, makeNetwork, merakiQuery, mlangoEntryPath, postForm, randomMac } from "../fixtures/portal";
 
 let server: TestServer;
 let unifi: FakeUnifi;
@@ -354,18 +354,22 @@ describe("connect page", () => {
     expect(untouched.map((c) => c.first_name)).not.toContain(SIGNUP.first_name);
   });
 
-  it("gives a returning guest with a complete record one Connect button", async () => {
-    const first = await merakiGuest();
+  it("gives a returning guest with a complete record one Connect button, where the gateway vouches for the device", async () => {
+    const w = await world();
+    const clientMac = randomMac();
+    const first = { ...w, token: (await enter(server.origin, mlangoEntryPath(w, clientMac))).token! };
     await postForm(server.origin, "/connect", { token: first.token, ...SIGNUP });
-    const entry = await enter(
-      server.origin,
-      `/hotspot/meraki/${first.venue.portal_key}?${merakiQuery(first.ap.mac_address, first.clientMac)}`,
-    );
+    const entry = await enter(server.origin, mlangoEntryPath(w, clientMac));
     const page = await (await fetch(`${server.origin}/connect?token=${entry.token}`)).text();
     expect(page).not.toContain('name="email_address"');
     expect(page).toContain('value="CLICK_THROUGH"');
     expect((await postForm(server.origin, "/connect", { token: entry.token!, mode: "CLICK_THROUGH" })).status).toBe(303);
     expect((await connectionOf(entry.token!)).authorization_mode).toBe("CLICK_THROUGH");
+    // On Meraki the same MAC is anyone's: the form asks again and shows none of the details.
+    const meraki = await enter(server.origin, `/hotspot/meraki/${w.venue.portal_key}?${merakiQuery(w.ap.mac_address, clientMac)}`);
+    const asked = await (await fetch(`${server.origin}/connect?token=${meraki.token}`)).text();
+    expect(asked).toContain('name="email_address"');
+    expect(asked).not.toContain(SIGNUP.last_name);
   });
 
   it("offers click-through only on a network that does not ask for sign-up", async () => {

@@ -7,7 +7,7 @@ import { hashToken } from "~/services/crypto.server";
 import { todayIso } from "~/lib/date-range";
 import { makeOrg } from "../fixtures";
 import { startBuiltServer, type TestServer } from "../fixtures/http-server";
-import { enter, makeNetwork, merakiQuery, postForm, randomMac } from "../fixtures/portal";
+import { enter, makeNetwork, merakiQuery, mlangoEntryPath, postForm, randomMac } from "../fixtures/portal";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -75,8 +75,15 @@ async function makeSurvey(
 }
 
 /** A guest who went through the connect page and is online; their token. */
-async function onlineGuest(portalKey: string, apMac: string, clientMac = randomMac(), signup: Record<string, string> = SIGNUP) {
-  const entry = await enter(server.origin, `/hotspot/meraki/${portalKey}?${merakiQuery(apMac, clientMac)}`);
+async function onlineGuest(
+  portalKey: string,
+  apMac: string,
+  clientMac = randomMac(),
+  signup: Record<string, string> = SIGNUP,
+  /** the entry to go through (default: Meraki's redirect) */
+  path = `/hotspot/meraki/${portalKey}?${merakiQuery(apMac, clientMac)}`,
+) {
+  const entry = await enter(server.origin, path);
   const token = entry.token!;
   const authorized = await postForm(server.origin, "/connect", { token, ...signup });
   expect(authorized.status).toBe(303);
@@ -202,17 +209,20 @@ describe("guests answer surveys", () => {
   });
 
   it("lets a guest skip; the survey is then not offered to that customer again, but still to others", async () => {
-    const { org, venue, ap } = await world();
+    const w = await world();
+    const { org, venue, ap } = w;
     const survey = await makeSurvey(org.id, { venues: [] });
     const clientMac = randomMac();
-    const token = await onlineGuest(venue.portal_key, ap.mac_address, clientMac);
+    // Through a make that vouches for the device, so the device is known when it comes back (decision 0087).
+    const viaMlango = () => mlangoEntryPath(w, clientMac);
+    const token = await onlineGuest(venue.portal_key, ap.mac_address, clientMac, SIGNUP, viaMlango());
     const skipped = await postForm(server.origin, "/connect/survey", { token, survey_id: String(survey.id), intent: "skip" });
     expect(skipped.status).toBe(200);
     expect(await db.selectFrom("survey_participations").select("status").where("survey_id", "=", survey.id).execute()).toEqual([
       { status: "skipped" },
     ]);
     // The same device (same customer) comes back: nothing offered.
-    const back = await onlineGuest(venue.portal_key, ap.mac_address, clientMac);
+    const back = await onlineGuest(venue.portal_key, ap.mac_address, clientMac, SIGNUP, viaMlango());
     expect(await onlinePage(back)).not.toContain('action="/connect/survey"');
     // Someone else (another device, other details) is another customer.
     const someoneElse = await onlineGuest(venue.portal_key, ap.mac_address, randomMac(), {

@@ -21,6 +21,7 @@ const view = (over: Partial<GuestView> = {}): GuestView => ({
   connectionId: 7,
   organizationId: 1,
   customerId: null,
+  deviceProved: true,
   authorizedAt: null,
   network: {
     id: 3,

@@ -17,7 +17,7 @@ import type { OrgClock } from "~/lib/time-zone";
 import { hashToken } from "../crypto.server";
 import { publicOrigin } from "../email.server";
 import { noteConnectionEvent } from "../connection-timeline.server";
-import { GatewayError, gatewayFor } from "./gateways/index.server";
+import { GATEWAYS, GatewayError, gatewayFor, identifiesDevice } from "./gateways/index.server";
 import {
   HELD_MESSAGES,
   heldSubscription,
@@ -33,6 +33,11 @@ import { redeemVoucher } from "../prepaid/vouchers.server";
 import { guestLimitMessage, limitVoucherAttempt } from "../rate-limit.server";
 import { networkById } from "./network.server";
 import type { GuestPlace } from "../splash/rules.server";
+
+/** The makes whose entries carry the client MAC unsigned (decision 0087). */
+const MAC_ONLY_MAKES = Object.values(GATEWAYS)
+  .filter((adapter) => !adapter.identifiesDevice)
+  .map((adapter) => adapter.make);
 
 export const CONNECT_MESSAGES = {
   alreadyAuthorized: "Connection has already been authorized",
@@ -54,6 +59,11 @@ export interface GuestView {
   organizationId: number;
   /** The connection's own customer (null: not known yet). */
   customerId: number | null;
+  /**
+   * The gateway vouches for the device (decision 0087). When it does not (an unsigned MAC), the
+   * view carries none of the customer's details and no held plan: `customer` is empty, `held` null.
+   */
+  deviceProved: boolean;
   authorizedAt: number | null;
   network: {
     id: number;
@@ -119,6 +129,13 @@ const viewQuery = () =>
         sql<number>`(select max(s.id) from subscriptions s where s.device_id = connections.device_id and s.organization_id = connections.organization_id and s.status = 'Active' and s.expires_on > ${databaseNowMs()})`,
       ),
     )
+    // The plan this very connection started (a voucher or payment whose grant the gateway refused).
+    .leftJoin("subscriptions as own_held", (join) =>
+      join
+        .onRef("own_held.id", "=", "connections.subscription_id")
+        .on("own_held.status", "=", sql.lit("Active"))
+        .on("own_held.expires_on", ">", databaseNowMs()),
+    )
     // A literal, not a parameter: the statement is prepared once with the token as its only parameter.
     .leftJoin("service_plans as free_plan", (join) =>
       join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)),
@@ -133,6 +150,7 @@ const viewQuery = () =>
       "connections.token",
       "connections.organization_id",
       "connections.customer_id",
+      "connections.gateway",
       "connections.authorized_at",
       "connections.token_expires_at",
       "venues.id as venue_id",
@@ -171,6 +189,8 @@ const viewQuery = () =>
       ),
       sql<number>`(select count(*) from mpesa_settings where mpesa_settings.organization_id = connections.organization_id)`.as("mpesa"),
       "held.plan_name as held_plan_name",
+      "own_held.plan_name as own_held_plan_name",
+      "own_held.expires_on as own_held_expires_on",
       "held.expires_on as held_expires_on",
       // One round trip: the organisation's configured social providers, comma separated.
       sql<
@@ -221,11 +241,17 @@ export async function loadGuestView(
           ? "expired"
           : "form";
   const guestSignup = Number(row.guest_signup) === 1;
+  // An unsigned MAC names a device anyone can claim: nothing of its customer is shown or offered.
+  const deviceProved = identifiesDevice(row.gateway);
+  const known = deviceProved
+    ? row
+    : { first_name: null, middle_name: null, last_name: null, email_address: null, phone_number: null, accepted_notice: null };
   return {
     state,
     connectionId: Number(row.id),
     organizationId: row.organization_id,
     customerId: row.customer_id === null ? null : Number(row.customer_id),
+    deviceProved,
     authorizedAt,
     network: {
       id: row.venue_id,
@@ -238,22 +264,22 @@ export async function loadGuestView(
     },
     clock: { timeZone: row.time_zone, offsetMs: Number(row.utc_offset_ms) },
     customer: {
-      firstName: row.first_name ?? null,
-      middleName: row.middle_name ?? null,
-      lastName: row.last_name ?? null,
-      emailAddress: row.email_address ?? null,
-      phoneNumber: row.phone_number ?? null,
+      firstName: known.first_name ?? null,
+      middleName: known.middle_name ?? null,
+      lastName: known.last_name ?? null,
+      emailAddress: known.email_address ?? null,
+      phoneNumber: known.phone_number ?? null,
     },
     needsSignup:
       guestSignup &&
       signupNeeded(signupFieldsOf(row), {
-        first_name: row.first_name,
-        last_name: row.last_name,
-        email_address: row.email_address,
-        phone_number: row.phone_number,
+        first_name: known.first_name,
+        last_name: known.last_name,
+        email_address: known.email_address,
+        phone_number: known.phone_number,
       }),
     signupFields: signupFieldsOf(row),
-    acceptedNotice: row.accepted_notice ?? null,
+    acceptedNotice: known.accepted_notice ?? null,
     providers: (row.providers ? row.providers.split(",") : []).sort() as OAuthProviderName[],
     freePlan:
       row.free_plan_id === null
@@ -265,7 +291,13 @@ export async function loadGuestView(
             every: row.free_plan_free_every,
           },
     vouchers: Number(row.voucher_groups) > 0,
-    held: row.held_plan_name === null ? null : { planName: row.held_plan_name, expiresOn: Number(row.held_expires_on) },
+    held: deviceProved
+      ? row.held_plan_name === null
+        ? null
+        : { planName: row.held_plan_name, expiresOn: Number(row.held_expires_on) }
+      : row.own_held_plan_name === null
+        ? null
+        : { planName: row.own_held_plan_name, expiresOn: Number(row.own_held_expires_on) },
     plansForSale: plans && Number(row.mpesa) > 0 && state === "form" ? await plansForSale(row.organization_id) : [],
     place: {
       organizationId: row.organization_id,
@@ -410,7 +442,14 @@ export async function authorizeGuest(request: AuthorizeRequest, now = Date.now()
     await db.transaction().execute(async (trx) => {
       const undone = await trx
         .updateTable("connections")
-        .set({ authorized_at: null, authorization_mode: null, session_expires_at: null, subscription_id: null })
+        // A plan other than the free one stays named on the connection: its token is what lets this
+        // guest continue it where the gateway does not vouch for the device (decision 0087).
+        .set({
+          authorized_at: null,
+          authorization_mode: null,
+          session_expires_at: null,
+          subscription_id: claimed.freeTaken ? null : claimed.subscriptionId,
+        })
         .where("id", "=", claimed.id)
         .where("authorized_at", "=", now)
         .executeTakeFirst();
@@ -452,6 +491,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
     .innerJoin("venues", "venues.id", "connections.venue_id")
     .leftJoin("access_points", "access_points.id", "connections.access_point_id")
     .leftJoin("devices", "devices.id", "connections.device_id")
+    .leftJoin("customers as own", "own.id", "connections.customer_id")
     // The organisation's free plan, if it has one (at most one: service_plans_one_free).
     .leftJoin("service_plans as free_plan", (join) =>
       join.onRef("free_plan.organization_id", "=", "connections.organization_id").on("free_plan.free_internet", "=", sql.lit(1)),
@@ -474,6 +514,7 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
       "connections.device_id",
       "connections.authorized_at",
       "connections.token_expires_at",
+      "connections.subscription_id",
       "connections.gateway",
       "connections.gateway_context",
       "connections.access_point_mac",
@@ -482,6 +523,10 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
       "access_points.success_url as ap_success_url",
       "devices.mac_address",
       "devices.blocked_at",
+      // The connection's customer has details of anyone's (not a placeholder a new device got).
+      sql<number>`case when own.first_name is null and own.last_name is null and own.email_address is null and own.phone_number is null then 0 else 1 end`.as(
+        "own_has_details",
+      ),
       // The customer who proved the sign-up's phone before (keepDetails), read here rather than in
       // a round trip of its own; only a proved sign-up is joined to it.
       (eb) => provedOwner(eb, request.proved ? request.details?.phone_number : null).as("known_by_phone"),
@@ -492,7 +537,13 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
         .leftJoin("subscriptions as held", (join) =>
           join.on("held.id", "=", request.subscriptionId!).onRef("held.organization_id", "=", "connections.organization_id"),
         )
-        .select(heldSubscriptionColumns(sql<number>`coalesce(connections.device_id, -1)`, now)),
+        .select(
+          // A device keeps its place on its plan only where the gateway vouches for it.
+          heldSubscriptionColumns(
+            sql<number>`case when connections.gateway in (${sql.join(MAC_ONLY_MAKES.map((m) => sql.lit(m)))}) then -1 else coalesce(connections.device_id, -1) end`,
+            now,
+          ),
+        ),
     )
     .where("connections.token", "=", hashToken(request.token))
     .executeTakeFirst();
@@ -501,13 +552,17 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   if (row.blocked_at !== null) return refuse(403, CONNECT_MESSAGES.blocked);
   if (Number(row.token_expires_at ?? 0) <= now) return refuse(410, CONNECT_MESSAGES.expired, true);
   const orgId = row.organization_id;
+  const deviceProved = identifiesDevice(row.gateway);
   const context = JSON.parse(row.gateway_context ?? "{}") as Record<string, string>;
   // The grant's network (its gateway credentials), read beside the rest of the transaction on
   // another connection rather than after it: one round trip fewer before the guest's redirect.
   const network = row.gateway ? networkById(Number(context.network_id ?? row.venue_id)) : Promise.resolve(null);
   network.catch(() => {}); // awaited (and its error thrown) once the transaction commits; unread when it refuses
 
-  let customerId = row.customer_id;
+  // Details typed behind an unsigned MAC never land on that MAC's customer (unless proved, or it is
+  // still the empty record a new device got): they make a record of their own.
+  const ownIsAnyones = !deviceProved && !request.proved && Number(row.own_has_details) === 1;
+  let customerId = request.details && ownIsAnyones ? null : row.customer_id;
   let detailsToKeep: CustomerChange | null = null;
   if (request.details) {
     ({ customerId, change: detailsToKeep } = await keepDetails(
@@ -539,13 +594,16 @@ async function claim(trx: Trx, request: AuthorizeRequest, now: number) {
   const deviceId = row.device_id === null ? null : Number(row.device_id);
   if (request.mode === "MPESA" || request.mode === "SUBSCRIPTION") {
     // A paid plan (the payment just made, or a plan held on this device) — never the free plan.
+    // Behind an unsigned MAC the device holds nothing: only the plan this connection itself started.
+    const heldHere = row.subscription_id === null ? null : Number(row.subscription_id);
     const held =
-      request.subscriptionId ?? (request.mode === "MPESA" ? null : ((await heldSubscription(trx, orgId, { deviceId }, now))?.id ?? null));
+      request.subscriptionId ??
+      (request.mode === "MPESA" ? null : deviceProved ? ((await heldSubscription(trx, orgId, { deviceId }, now))?.id ?? null) : heldHere);
     if (held === null) return refuse(409, HELD_MESSAGES.none);
     const used =
       request.mode === "MPESA"
         ? weighHeldSubscription(row as HeldSubscriptionRow, now)
-        : await useSubscription(trx, orgId, held, deviceId, now);
+        : await useSubscription(trx, orgId, held, deviceProved ? deviceId : null, now);
     if (!used.ok) return refuse(used.status, used.message);
     ({ subscriptionId, seconds, limits } = used);
     // A plan bought before the guest was known belongs to the customer the payment's phone made.

@@ -21,6 +21,7 @@ export function radiusGateway(spec: Spec): GatewayAdapter {
   return {
     ...spec,
     revocation: "controller",
+    identifiesDevice: true,
     async grant({ network, token, successUrl }) {
       return `${publicOrigin()}${loginPagePath(spec.make, network.portalKey, token, successUrl)}`;
     },

@@ -14,4 +14,9 @@ export function gatewayFor(make: string): GatewayAdapter | null {
   return Object.hasOwn(GATEWAYS, make) ? GATEWAYS[make as GatewayMake] : null;
 }
 
+/** Whether a connection's make vouches for its client MAC (a connection without a gateway has no MAC to doubt). */
+export function identifiesDevice(make: string | null): boolean {
+  return make === null || (gatewayFor(make)?.identifiesDevice ?? false);
+}
+
 export { GatewayError, type GatewayAdapter, type GatewayNetwork } from "./types";

@@ -13,6 +13,7 @@ export const meraki: GatewayAdapter = {
   make: "meraki",
   label: "Cisco Meraki",
   revocation: "none",
+  identifiesDevice: false,
   parseEntry(query) {
     const grantUrl = httpUrl(param(query, "base_grant_url"));
     if (!grantUrl) return { ok: false, message: "The access point did not send a valid base_grant_url." };

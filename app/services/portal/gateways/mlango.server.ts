@@ -91,6 +91,7 @@ export const mlango: GatewayAdapter = {
   make: "mlango",
   label: "Mlango gateway (custom firmware)",
   revocation: "poll",
+  identifiesDevice: true,
   parseEntry(query, _rest, network, now) {
     if (!network.gatewaySecret) return { ok: false, message: "This network has no gateway secret yet: create one in its settings." };
     if (!query.has("nonce")) return { ok: false, message: MLANGO_MESSAGES.oldFirmware };

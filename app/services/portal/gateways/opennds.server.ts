@@ -102,6 +102,7 @@ export const opennds: GatewayAdapter = {
   label: "openNDS (FAS)",
   // Through the agent, where the router runs it; revoke.server.ts says so when closing.
   revocation: "poll",
+  identifiesDevice: false,
   parseEntry(query) {
     const fas = fasParameter(query);
     const fields = fas ? decodeFas(fas) : null;

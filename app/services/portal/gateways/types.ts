@@ -83,6 +83,13 @@ export interface GatewayAdapter {
   make: GatewayMake;
   label: string;
   revocation: Revocation;
+  /**
+   * Whether the client MAC of an entry is the device the gateway saw: signed (Mlango's make) or
+   * checked at the grant against the NAS's Calling-Station-Id (RADIUS makes). False where the MAC
+   * rides unsigned in the redirect (Meraki, openNDS at FAS level 1, UniFi): anyone can type another
+   * device's, so it earns no personal data and no held plan (decision 0087).
+   */
+  identifiesDevice: boolean;
   /** Parses the gateway's redirect (query and the path after the portal key). */
   parseEntry(query: URLSearchParams, rest: string, network: GatewayNetwork, now: number): ParsedEntry;
   /** Lets the guest through: the URL to send the browser to. Throws GatewayError when the gateway refuses. */

@@ -191,6 +191,7 @@ export const unifi: GatewayAdapter = {
   make: "unifi",
   label: "Ubiquiti UniFi",
   revocation: "controller",
+  identifiesDevice: false,
   parseEntry(query, rest) {
     const site = SITE.exec(rest)?.[1];
     if (!site) return { ok: false, message: "The controller's redirect does not name a site (…/guest/s/{site}/)." };
