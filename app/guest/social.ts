@@ -53,7 +53,7 @@ export async function startSocialSignIn(req: IncomingMessage, res: ServerRespons
   try {
     const client = await loadSocialClient(view.organizationId, provider, standIn());
     if (!client) return connectAgain(res, 404, view, token!, speech, t.notOffered);
-    location = authorizationUrl(client, token!);
+    location = authorizationUrl(client, token!, Date.now(), speech.carried);
   } catch (error) {
     logFailure(provider, view, "login", error);
     return connectAgain(res, 502, view, token!, speech, t.failed(provider));
@@ -62,7 +62,7 @@ export async function startSocialSignIn(req: IncomingMessage, res: ServerRespons
 }
 
 /** GET /splash/{provider}/callback?state&code: back from the provider. */
-// The provider's redirect carries no `lang` of ours: back from it, the guest's browser and the network's default choose.
+// The language the guest chose rides in the sealed state (the provider's redirect carries no `lang` of ours).
 export async function finishSocialSignIn(req: IncomingMessage, res: ServerResponse, { params, query }: GuestInput): Promise<void> {
   const provider = socialProvider(params.provider);
   const flow = provider ? openState(query.state, provider) : null;
@@ -73,7 +73,7 @@ export async function finishSocialSignIn(req: IncomingMessage, res: ServerRespon
   }
   const { token } = flow;
   const view = await loadGuestView(token);
-  const speech = speechOf(req, view);
+  const speech = speechOf(req, view, { lang: flow.lang });
   const t = speech.t.social;
   if (!view || view.state !== "form") return sendGuestPage(res, await refusalFor(view, token, speech));
 
@@ -95,7 +95,7 @@ export async function finishSocialSignIn(req: IncomingMessage, res: ServerRespon
     return connectAgain(res, 502, view, token, speech, t.failed(provider));
   }
 
-  const outcome = await authorizeGuest({ token, mode: provider, details });
+  const outcome = await authorizeGuest({ token, mode: provider, details, lang: speech.carried });
   if (outcome.ok) return redirect(res, 303, outcome.redirect);
   const after = await loadGuestView(token);
   if (after?.state === "form") return connectAgain(res, outcome.status, after, token, speech, outcome.message);

@@ -253,6 +253,18 @@ describe("when sign-in does not work", () => {
     expect(row.first_name).toBeNull();
   });
 
+  it("keeps the language the guest chose through the provider and back (sealed in the state)", async () => {
+    const { portalKey } = await guestWorld(["linkedin"]);
+    const token = await enter(portalKey);
+    const res = await get(`/splash/linkedin/login?token=${token}&lang=sw`);
+    const callback = await consent(new URL(res.headers.get("location")!), "deny");
+    // The provider's browser sends English; the guest chose Kiswahili on the page.
+    const back = await get(`${callback.pathname}${callback.search}`, { "Accept-Language": "en" });
+    const html = await back.text();
+    expect(html).toContain('<html lang="sw"');
+    expect(html).not.toContain("was cancelled");
+  });
+
   it("refuses a forged, tampered, expired or other provider's state with a 400 page, authorizing nothing", async () => {
     const { portalKey } = await guestWorld(["google", "twitter"]);
     const token = await enter(portalKey);

@@ -245,19 +245,27 @@ export async function loadSocialClient(
 }
 
 const STATE_TTL_MS = 10 * 60_000;
-const stateShape = z.object({ t: z.string(), p: z.string(), v: z.string(), e: z.number() });
+const stateShape = z.object({ t: z.string(), p: z.string(), v: z.string(), e: z.number(), l: z.enum(["en", "sw"]).optional() });
 
 /**
  * Captive mini-browsers keep no cookies, so what the callback needs travels in `state`: the
- * connect token, the provider, the PKCE verifier and an expiry, encrypted and authenticated, so
+ * connect token, the provider, the PKCE verifier, the language the guest chose and an expiry, encrypted and authenticated, so
  * the verifier stays secret and a state cannot be forged or moved to another provider.
  */
-export function sealState(flow: { token: string; provider: OAuthProviderName; verifier: string }, now = Date.now()): string {
-  return encryptSecret(JSON.stringify({ t: flow.token, p: flow.provider, v: flow.verifier, e: now + STATE_TTL_MS }));
+export function sealState(
+  flow: { token: string; provider: OAuthProviderName; verifier: string; lang?: "en" | "sw" | null },
+  now = Date.now(),
+): string {
+  const lang = flow.lang ? { l: flow.lang } : {};
+  return encryptSecret(JSON.stringify({ t: flow.token, p: flow.provider, v: flow.verifier, e: now + STATE_TTL_MS, ...lang }));
 }
 
 /** The flow a state was sealed for, or null when it is not ours, expired or another provider's. */
-export function openState(sealed: unknown, provider: OAuthProviderName, now = Date.now()): { token: string; verifier: string } | null {
+export function openState(
+  sealed: unknown,
+  provider: OAuthProviderName,
+  now = Date.now(),
+): { token: string; verifier: string; lang: "en" | "sw" | null } | null {
   if (typeof sealed !== "string" || sealed.length > 1024) return null;
   let payload: unknown;
   try {
@@ -267,13 +275,13 @@ export function openState(sealed: unknown, provider: OAuthProviderName, now = Da
   }
   const parsed = stateShape.safeParse(payload);
   if (!parsed.success || parsed.data.p !== provider || parsed.data.e <= now) return null;
-  return { token: parsed.data.t, verifier: parsed.data.v };
+  return { token: parsed.data.t, verifier: parsed.data.v, lang: parsed.data.l ?? null };
 }
 
 /** Where to send the guest: the provider's consent page, with state and a PKCE challenge (S256). */
-export function authorizationUrl(client: SocialClient, token: string, now = Date.now()): string {
+export function authorizationUrl(client: SocialClient, token: string, now = Date.now(), lang: "en" | "sw" | null = null): string {
   const verifier = generateCodeVerifier();
-  const state = sealState({ token, provider: client.provider, verifier }, now);
+  const state = sealState({ token, provider: client.provider, verifier, lang }, now);
   const oauth = new OAuth2Client(client.clientId, client.clientSecret, redirectUri(client.provider));
   return oauth.createAuthorizationURLWithPKCE(
     client.endpoints.authorizeUrl,
