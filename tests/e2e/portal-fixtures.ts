@@ -163,6 +163,7 @@ export async function connectionByToken(token: string) {
       "connections.session_expires_at",
       "connections.client_ip",
       "connections.gateway",
+      "connections.subscription_id",
       "customers.id as customer_id",
       "customers.first_name",
       "customers.last_name",
