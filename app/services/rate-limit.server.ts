@@ -26,6 +26,10 @@ export const LIMITS = {
   voucherPerConnection: { name: "voucher:connection", max: 5, windowMs: 15 * MINUTE },
   /** Voucher codes typed on one device, whatever its connections. */
   voucherPerDevice: { name: "voucher:device", max: 10, windowMs: 60 * MINUTE },
+  /** M-Pesa receipt codes typed on one connection, right or wrong (decision 0087). */
+  receiptPerConnection: { name: "receipt:connection", max: 5, windowMs: 15 * MINUTE },
+  /** M-Pesa receipt codes typed on one device, whatever its connections. */
+  receiptPerDevice: { name: "receipt:device", max: 10, windowMs: 60 * MINUTE },
 } as const;
 
 type Rule = (typeof LIMITS)[keyof typeof LIMITS];
@@ -190,6 +194,8 @@ export const GUEST_LIMIT_MESSAGES = {
   [LIMITS.stkPerConnection.name]: "Too many M-Pesa payments were started from this device just now.",
   [LIMITS.voucherPerConnection.name]: "Too many voucher codes were tried on this device.",
   [LIMITS.voucherPerDevice.name]: "Too many voucher codes were tried on this device.",
+  [LIMITS.receiptPerConnection.name]: "Too many M-Pesa codes were tried on this device.",
+  [LIMITS.receiptPerDevice.name]: "Too many M-Pesa codes were tried on this device.",
 } as const;
 
 /** What a throttled guest reads: why, then when to try again. */
@@ -222,5 +228,12 @@ export function limitStkPush(phone: string, connectionId: number, now?: number) 
 export function limitVoucherAttempt(connectionId: number, deviceId: number | null, now?: number) {
   const checks: [Rule, string][] = [[LIMITS.voucherPerConnection, String(connectionId)]];
   if (deviceId !== null) checks.push([LIMITS.voucherPerDevice, String(deviceId)]);
+  return attempt(checks, now);
+}
+
+/** One M-Pesa receipt code typed: counted against the connection and its device (every attempt, before the code is looked at). */
+export function limitReceiptAttempt(connectionId: number, deviceId: number | null, now?: number) {
+  const checks: [Rule, string][] = [[LIMITS.receiptPerConnection, String(connectionId)]];
+  if (deviceId !== null) checks.push([LIMITS.receiptPerDevice, String(deviceId)]);
   return attempt(checks, now);
 }

@@ -13,6 +13,10 @@
  *        ResultCode (a string) when done
  *   POST /mpesa/c2b/v1/registerurl                          Customer To Business (C2B) API, "Register URL":
  *        ConfirmationURL/ValidationURL per ShortCode; "Confirmation" gives the payment's shape (simulateC2B)
+ *   POST /mpesa/c2b/v1/simulate                             C2B API, "Simulate" (sandbox only): ShortCode, CommandID
+ *        CustomerPayBillOnline | CustomerBuyGoodsOnline, Amount (whole shillings), Msisdn (2547XXXXXXXX), BillRefNumber
+ *        (paybill only) → { OriginatorCoversationID (sic), ResponseCode "0", ResponseDescription }; the payment is then
+ *        confirmed to the short code's registered ConfirmationURL, as a customer paying from the phone's menu would
  *   POST /mpesa/transactionstatus/v1/query                  Transaction Status API, "Request Parameters" and
  *        "Response/Result": Initiator + SecurityCredential, CommandID TransactionStatusQuery, TransactionID, PartyA,
  *        IdentifierType, ResultURL, QueueTimeOutURL; answered at once with a ConversationID, the result POSTed to
@@ -586,6 +590,39 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     };
   }
 
+  /** C2B "Simulate": a customer pays the short code from the M-Pesa menu; the confirmation follows the answer. */
+  function simulate(res: ServerResponse, body: Payload): void {
+    const shortCode = str(body.ShortCode);
+    if (shortCode === null || !SHORT_CODE.test(shortCode) || !fake.c2bRegistrations.has(shortCode)) return badRequest(res, "ShortCode");
+    const command = str(body.CommandID);
+    if (command !== "CustomerPayBillOnline" && command !== "CustomerBuyGoodsOnline") return badRequest(res, "CommandID");
+    const amount = wholeAmount(body.Amount);
+    if (amount === null) return badRequest(res, "Amount");
+    const msisdn = str(body.Msisdn);
+    if (msisdn === null || !PHONE.test(msisdn)) return badRequest(res, "Msisdn");
+    const billRef = str(body.BillRefNumber) ?? "";
+    if (command === "CustomerPayBillOnline" && (billRef === "" || billRef.length > 20)) return badRequest(res, "BillRefNumber");
+    sendJson(res, 200, {
+      OriginatorCoversationID: requestId(),
+      ResponseCode: "0",
+      ResponseDescription: "Accept the service request successfully.",
+    });
+    const sending = fake
+      .simulateC2B({
+        shortCode,
+        amount,
+        msisdn,
+        billRefNumber: billRef,
+        transactionType: command === "CustomerPayBillOnline" ? "Pay Bill" : "Buy Goods",
+      })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    inFlight.add(sending);
+    void sending.finally(() => inFlight.delete(sending));
+  }
+
   const transactionStatus = asyncRequest("status");
   const reversal = asyncRequest("reversal");
 
@@ -597,6 +634,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
       "/mpesa/stkpush/v1/processrequest": stkPush,
       "/mpesa/stkpushquery/v1/query": stkQuery,
       "/mpesa/c2b/v1/registerurl": registerUrl,
+      "/mpesa/c2b/v1/simulate": simulate,
       "/mpesa/transactionstatus/v1/query": transactionStatus,
       "/mpesa/reversal/v1/request": reversal,
     };

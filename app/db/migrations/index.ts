@@ -37,6 +37,7 @@ import * as networkLanguage from "./2026-12-02-0047-network-language";
 import * as guestPrivacy from "./2026-12-02-0048-guest-privacy";
 import * as guestCodes from "./2026-12-02-0049-guest-codes";
 import * as gatewayEntryTimeline from "./2026-12-02-0050-gateway-entry-timeline";
+import * as receiptClaims from "./2026-12-03-0052-receipt-claims";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-0048-guest-privacy": guestPrivacy,
   "2026-12-02-0049-guest-codes": guestCodes,
   "2026-12-02-0050-gateway-entry-timeline": gatewayEntryTimeline,
+  "2026-12-03-0052-receipt-claims": receiptClaims,
 };

@@ -18,6 +18,7 @@ export const PAYMENT_EXCEPTION_KINDS: Record<PaymentExceptionKind, string> = {
   amount_mismatch: "Amount or phone different from the purchase",
   unknown_purchase: "Payment for an unknown purchase",
   unconfirmed: "M-Pesa never confirmed",
+  unmatched_amount: "Receipt typed by a guest: no plan costs this amount",
 };
 
 export const PAYMENT_EXCEPTION_STATUSES: Record<PaymentExceptionStatus, string> = {

@@ -22,6 +22,7 @@ import { publicOrigin } from "../email.server";
 import { notFound, requireOwner, requirePermission, type OrgContext } from "../guard.server";
 import { DarajaError, describeDarajaError, parseAsyncResult } from "./daraja.server";
 import { loadDarajaClient } from "./mpesa-settings.server";
+import { applyReceiptStatus } from "./receipt-claims.server";
 
 export {
   PAYMENT_EXCEPTION_KINDS,
@@ -411,6 +412,8 @@ export async function applyMpesaResult(
       .execute();
     return ACK;
   }
+  // A Transaction Status asked for a receipt a guest typed (decision 0087).
+  if (await applyReceiptStatus(organizationId, result, timedOut, now)) return ACK;
   log("mpesa_result_unknown", { organization: organizationId, conversation: result.conversationId });
   return ACK;
 }
