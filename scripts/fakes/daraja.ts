@@ -55,7 +55,8 @@
  * node:http only; listens on 127.0.0.1. Run it on its own with
  *   npx tsx scripts/fakes/daraja.ts --port 3199
  * Options: --outcome success|insufficient|cancelled|unreachable|wrong_pin|timeout|no_callback (every
- * push; default success), --callback-delay MS (default 2000), and --outcome-for PHONE=OUTCOME, as
+ * push; default success), --callback-delay MS (default 2000), --result-delay MS (Transaction Status and
+ * Reversal results; default 20), and --outcome-for PHONE=OUTCOME, as
  * often as needed, for pushes from that phone (2547XXXXXXXX or 2541XXXXXXXX, as Daraja gets it), e.g.
  *   npx tsx scripts/fakes/daraja.ts --port 3199 --outcome-for 254700000032=cancelled --outcome-for 254700000019=timeout
  */
@@ -736,6 +737,7 @@ async function main(): Promise<void> {
       port: { type: "string", default: "3199" },
       outcome: { type: "string", default: "success" },
       "callback-delay": { type: "string", default: "2000" },
+      "result-delay": { type: "string", default: "20" },
       "outcome-for": { type: "string", multiple: true, default: [] },
     },
   });
@@ -753,6 +755,7 @@ async function main(): Promise<void> {
   }
   const fake = await startFakeDaraja({ port, callbackDelayMs: Number(values["callback-delay"]) || 0, phoneOutcomes });
   fake.outcome = values.outcome;
+  fake.resultDelayMs = Number(values["result-delay"]) || 0;
   console.log(`Fake Daraja at ${fake.url}`);
   console.log(`  consumer key ${DEMO_CREDENTIALS.consumerKey}, secret ${DEMO_CREDENTIALS.consumerSecret}`);
   console.log(`  shortcode ${SANDBOX_SHORTCODE}, passkey ${SANDBOX_PASSKEY}`);
