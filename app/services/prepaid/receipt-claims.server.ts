@@ -292,21 +292,28 @@ export async function applyReceiptStatus(
   timedOut: boolean,
   now = Date.now(),
 ): Promise<boolean> {
-  const claim = await db
-    .selectFrom("mpesa_receipt_claims")
-    .innerJoin("mpesa_settings", "mpesa_settings.organization_id", "mpesa_receipt_claims.organization_id")
-    .select([
-      "mpesa_receipt_claims.id",
-      "mpesa_receipt_claims.organization_id",
-      "mpesa_receipt_claims.receipt",
-      "mpesa_receipt_claims.connection_id",
-      "mpesa_receipt_claims.device_id",
-      "mpesa_receipt_claims.status",
-      "mpesa_settings.party_b",
-    ])
-    .where("mpesa_receipt_claims.organization_id", "=", organizationId)
-    .where("mpesa_receipt_claims.conversation_id", "=", result.conversationId)
-    .executeTakeFirst();
+  const find = () =>
+    db
+      .selectFrom("mpesa_receipt_claims")
+      .innerJoin("mpesa_settings", "mpesa_settings.organization_id", "mpesa_receipt_claims.organization_id")
+      .select([
+        "mpesa_receipt_claims.id",
+        "mpesa_receipt_claims.organization_id",
+        "mpesa_receipt_claims.receipt",
+        "mpesa_receipt_claims.connection_id",
+        "mpesa_receipt_claims.device_id",
+        "mpesa_receipt_claims.status",
+        "mpesa_settings.party_b",
+      ])
+      .where("mpesa_receipt_claims.organization_id", "=", organizationId)
+      .where("mpesa_receipt_claims.conversation_id", "=", result.conversationId)
+      .executeTakeFirst();
+  let claim = await find();
+  // A result can overtake our own write of the ConversationID Daraja just gave us: look again briefly.
+  for (let i = 0; !claim && i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    claim = await find();
+  }
   if (!claim) return false;
   if (claim.status !== "checking") return true;
   const p = result.parameters;
