@@ -186,6 +186,10 @@ describe("claiming a receipt only Transaction Status knows", () => {
     const asked = fake.asyncRequests.filter((r) => r.kind === "status" && r.body.TransactionID === code);
     expect(asked).toHaveLength(1);
     expect(asked[0]!.body).toMatchObject({ CommandID: "TransactionStatusQuery", PartyA: SANDBOX_SHORTCODE, IdentifierType: "4" });
+    // Another device while it is being checked: held, and told so (not "used": M-Pesa may still refuse it).
+    const meanwhile = await claim(await visit(w), code);
+    expect(meanwhile.status).toBe(409);
+    expect(await meanwhile.text()).toContain(escapeHtml(RECEIPT_MESSAGES.checking));
     await fake.idle();
     fake.resultDelayMs = 20;
     const done = await follow(location);

@@ -245,6 +245,7 @@ export const sw: Catalogue = {
     receipt: {
       format: "Andika nambari ya M-Pesa iliyo kwenye SMS ya uthibitisho: herufi na tarakimu 10, kama QWE1RTY2UI.",
       used: "Nambari hii ya M-Pesa tayari imetumika.",
+      checking: "Nambari hii ya M-Pesa inaangaliwa kwa ajili ya kifaa kingine. Kama ni yako, jaribu tena baada ya dakika moja.",
       unknown: "M-Pesa haithibitishi nambari hii kama malipo kwa mtandao huu. Iangalie kwenye SMS yako kisha ujaribu tena.",
       noPlan:
         "Malipo yako yamefika, lakini hakuna kifurushi hapa chenye bei hiyo. Mhudumu wa mtandao amearifiwa na atalishughulikia pamoja nawe.",

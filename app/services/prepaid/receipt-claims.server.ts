@@ -27,6 +27,7 @@ const STK_WITHOUT_RECEIPT_MS = 7 * 86_400_000;
 export const RECEIPT_MESSAGES = {
   format: "Type the M-Pesa code from your confirmation SMS: 10 letters and digits, such as QWE1RTY2UI.",
   used: "This M-Pesa code was already used.",
+  checking: "This M-Pesa code is being checked for another device. If it is yours, try again in a minute.",
   unknown: "M-Pesa does not confirm this code as a payment to this network. Check the code in your SMS and try again.",
   noPlan: "Your payment arrived, but no plan here costs that amount. The network's operator has been told and will sort it out with you.",
   unavailable: "We could not check this code with M-Pesa just now. Please try again in a moment.",
@@ -163,7 +164,7 @@ async function takeReceipt(
   connectionId: number,
   deviceId: number | null,
   now: number,
-): Promise<Claim | { sameConnection: number } | null> {
+): Promise<Claim | { sameConnection: number } | "elsewhere" | null> {
   const fields = { organization_id: organizationId, connection_id: connectionId, device_id: deviceId, status: "checking" as const };
   try {
     const inserted = await db
@@ -191,7 +192,7 @@ async function takeReceipt(
     .executeTakeFirst();
   // The same guest pressing again while it is checked: back to its waiting page.
   if (held && held.status === "checking" && Number(held.connection_id) === connectionId) return { sameConnection: Number(held.id) };
-  return null;
+  return held?.status === "checking" ? "elsewhere" : null;
 }
 
 /** POST /connect/mpesa/receipt: the guest's receipt code, checked and, when it pays for a plan, given once. */
@@ -232,6 +233,8 @@ export async function claimReceipt(input: { token: string; receipt: string | nul
 
   const taken = await takeReceipt(row.organization_id, receipt, connectionId, deviceId, now);
   if (taken === null) return { ok: false, status: 409, field: "mpesa_receipt", message: RECEIPT_MESSAGES.used };
+  // Another device's claim is being checked: not "used" yet (M-Pesa may still refuse it).
+  if (taken === "elsewhere") return { ok: false, status: 409, field: "mpesa_receipt", message: RECEIPT_MESSAGES.checking };
   if ("sameConnection" in taken) return { ok: true, state: "checking", claimId: taken.sameConnection };
 
   // A paybill/till payment whose C2B confirmation came already.
