@@ -99,9 +99,10 @@ export default defineConfig({
     },
     {
       // Credentials DEMO_CREDENTIALS, shortcode SANDBOX_SHORTCODE/SANDBOX_PASSKEY; results 2 s after
-      // the push. Readiness: /oauth/v1/generate without credentials answers 400.
+      // the push, Transaction Status and Reversal results 1.5 s after the request (a receipt's
+      // waiting page is seen before its answer). Readiness: /oauth/v1/generate without credentials answers 400.
       command: [
-        `npx tsx scripts/fakes/daraja.ts --port ${DARAJA_PORT} --callback-delay 2000`,
+        `npx tsx scripts/fakes/daraja.ts --port ${DARAJA_PORT} --callback-delay 2000 --result-delay 1500`,
         ...Object.entries(DARAJA_TEST_PHONES).map(([outcome, phone]) => `--outcome-for ${phone}=${outcome}`),
         ...Object.values(DARAJA_SILENT_PHONES)
           .flat()

@@ -737,7 +737,7 @@ export interface MpesaTransactionsTable {
 }
 
 export type PaymentExceptionKind =
-  "paid_not_granted" | "late" | "duplicate_receipt" | "amount_mismatch" | "unknown_purchase" | "unconfirmed";
+  "paid_not_granted" | "late" | "duplicate_receipt" | "amount_mismatch" | "unknown_purchase" | "unconfirmed" | "unmatched_amount";
 export type PaymentExceptionStatus = "open" | "granted" | "refunding" | "refunded" | "refund_failed" | "dismissed";
 
 /** An M-Pesa payment that needs a person (payment-exceptions.server.ts). */
@@ -761,6 +761,26 @@ export interface PaymentExceptionsTable {
   reversal_result: string | null;
   resolved_by: number | null;
   resolved_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** checking: Daraja's Transaction Status was asked; granted: the plan was given; unmatched: no plan costs the amount (an exception); refused: M-Pesa does not know it (may be claimed again). */
+export type ReceiptClaimStatus = "checking" | "granted" | "unmatched" | "refused";
+
+/** A receipt a guest typed on the connect page (receipt-claims.server.ts): one row per receipt, ever. */
+export interface MpesaReceiptClaimsTable {
+  id: Generated<number>;
+  organization_id: number;
+  receipt: string;
+  status: ReceiptClaimStatus;
+  connection_id: number | null;
+  device_id: number | null;
+  subscription_id: number | null;
+  amount: number | null;
+  phone_number: Generated<string>;
+  conversation_id: string | null;
+  result: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -1035,6 +1055,7 @@ export interface DB {
   mpesa_settings: MpesaSettingsTable;
   mpesa_transactions: MpesaTransactionsTable;
   payment_exceptions: PaymentExceptionsTable;
+  mpesa_receipt_claims: MpesaReceiptClaimsTable;
   daraja_tokens: DarajaTokensTable;
   customer_groups: CustomerGroupsTable;
   broadcasts: BroadcastsTable;

@@ -11,7 +11,7 @@ import { GuestDocument, LanguageSwitch } from "~/components/guest/guest-document
 import { MessageCard } from "~/components/guest/message-card";
 import { OnlineCard } from "~/components/guest/online-card";
 import { MyDataLinks, type GuestPrivacy } from "~/components/guest/privacy-parts";
-import { PaymentFailedCard, WaitingCard, type WaitingPurchase } from "~/components/guest/payment-cards";
+import { PaymentFailedCard, ReceiptWaitingCard, WaitingCard, type WaitingPurchase } from "~/components/guest/payment-cards";
 import { ChangeNumberCard, WaitingActions } from "~/components/guest/change-of-mind";
 import { TooManyAttemptsCard } from "~/components/guest/limit-card";
 import { ProofCard } from "~/components/guest/proof-card";
@@ -210,6 +210,32 @@ export function waitingPage(networkName: string, token: string, paymentId: numbe
     <WaitingCard networkName={networkName} checkHref={checkHref} backHref={backHref} purchase={purchase} text={t.waiting} heading={heading}>
       <WaitingActions action="/connect/mpesa/cancel" token={token} paymentId={paymentId} text={t.changeOfMind} lang={carried} />
     </WaitingCard>
+  ));
+}
+
+/** The receipt waiting page's own address (its Refresh header and its "check now" link), with the carried language. */
+export const receiptWaitingHref = (token: string, claimId: number, carried: string | null = null) =>
+  `/connect/mpesa/receipt/wait?token=${encodeURIComponent(token)}&claim=${claimId}${carried ? `&lang=${carried}` : ""}`;
+
+/** While M-Pesa is asked about the receipt the guest typed (decision 0088). */
+export function receiptWaitingPage(
+  networkName: string | null,
+  token: string,
+  claimId: number,
+  receipt: string,
+  look: Look = PLAIN,
+): string {
+  const { t, carried } = look.speech;
+  const backHref = withLang(`/connect?token=${encodeURIComponent(token)}`, carried);
+  return page(t.receiptWaiting.title, look, (heading) => (
+    <ReceiptWaitingCard
+      networkName={networkName}
+      receipt={receipt}
+      checkHref={receiptWaitingHref(token, claimId, carried)}
+      backHref={backHref}
+      text={t.receiptWaiting}
+      heading={heading}
+    />
   ));
 }
 

@@ -26,6 +26,7 @@ import {
   startMpesaPurchase,
   stkCallback,
 } from "./mpesa";
+import { claimMpesaReceipt, showReceiptWaitingPage } from "./receipt";
 import { mikrotikLoginFile, radiusAccounting, radiusAuthenticate, radiusAuthorize, radiusClient, radiusLoginPage } from "./radius";
 import { smsDeliveryReport, smsInbound } from "./sms";
 import { finishSocialSignIn, startSocialSignIn } from "./social";
@@ -124,6 +125,8 @@ export function guestRoutes(): { find(method: string, url: string): GuestRequest
   get("/connect/mpesa/wait", showWaitingPage); // the waiting page, then the grant
   post("/connect/mpesa/cancel", cancelMpesaPurchase, GUEST_FORM); // the waiting page's "Cancel" and "Use another number"
   get("/connect/mpesa/change", showChangeNumberPage); // another number for the cancelled purchase's plan
+  post("/connect/mpesa/receipt", claimMpesaReceipt, GUEST_FORM); // "Paid already?": an M-Pesa code typed (receipt.ts)
+  get("/connect/mpesa/receipt/wait", showReceiptWaitingPage); // while M-Pesa is asked about it, then the grant
   get("/connect/privacy", showPrivacyNotice); // the privacy notice generated for the network (privacy.tsx)
   get("/connect/my-data", showMyData); // the guest's own data: prove the phone with a code…
   post("/connect/my-data", submitMyData, GUEST_FORM); // …then see it, stop marketing, ask for deletion

@@ -32,6 +32,10 @@ export const LIMITS = {
   codeSendPerDevice: { name: "code:device", max: 5, windowMs: 15 * MINUTE },
   /** Codes typed on one device, right or wrong (each code also takes at most 5 tries). */
   codeCheckPerDevice: { name: "code:check", max: 10, windowMs: 15 * MINUTE },
+  /** M-Pesa receipt codes typed on one connection, right or wrong (decision 0088). */
+  receiptPerConnection: { name: "receipt:connection", max: 5, windowMs: 15 * MINUTE },
+  /** M-Pesa receipt codes typed on one device, whatever its connections. */
+  receiptPerDevice: { name: "receipt:device", max: 10, windowMs: 60 * MINUTE },
 } as const;
 
 type Rule = (typeof LIMITS)[keyof typeof LIMITS];
@@ -199,6 +203,8 @@ export const GUEST_LIMIT_MESSAGES = {
   [LIMITS.codeSendPerPhone.name]: "Too many codes were sent to this number just now.",
   [LIMITS.codeSendPerDevice.name]: "Too many codes were asked for from this device just now.",
   [LIMITS.codeCheckPerDevice.name]: "Too many codes were tried on this device.",
+  [LIMITS.receiptPerConnection.name]: "Too many M-Pesa codes were tried on this device.",
+  [LIMITS.receiptPerDevice.name]: "Too many M-Pesa codes were tried on this device.",
 } as const;
 
 /** What a throttled guest reads: why, then when to try again. */
@@ -248,4 +254,11 @@ export function limitCodeSend(phone: string, device: string, now?: number) {
 /** A code typed: counted against the device typing it. */
 export function limitCodeCheck(device: string, now?: number) {
   return attempt([[LIMITS.codeCheckPerDevice, device]], now);
+}
+
+/** One M-Pesa receipt code typed: counted against the connection and its device (every attempt, before the code is looked at). */
+export function limitReceiptAttempt(connectionId: number, deviceId: number | null, now?: number) {
+  const checks: [Rule, string][] = [[LIMITS.receiptPerConnection, String(connectionId)]];
+  if (deviceId !== null) checks.push([LIMITS.receiptPerDevice, String(deviceId)]);
+  return attempt(checks, now);
 }

@@ -13,6 +13,10 @@
  *        ResultCode (a string) when done
  *   POST /mpesa/c2b/v1/registerurl                          Customer To Business (C2B) API, "Register URL":
  *        ConfirmationURL/ValidationURL per ShortCode; "Confirmation" gives the payment's shape (simulateC2B)
+ *   POST /mpesa/c2b/v1/simulate                             C2B API, "Simulate" (sandbox only): ShortCode, CommandID
+ *        CustomerPayBillOnline | CustomerBuyGoodsOnline, Amount (whole shillings), Msisdn (2547XXXXXXXX), BillRefNumber
+ *        (paybill only) → { OriginatorCoversationID (sic), ResponseCode "0", ResponseDescription }; the payment is then
+ *        confirmed to the short code's registered ConfirmationURL, as a customer paying from the phone's menu would
  *   POST /mpesa/transactionstatus/v1/query                  Transaction Status API, "Request Parameters" and
  *        "Response/Result": Initiator + SecurityCredential, CommandID TransactionStatusQuery, TransactionID, PartyA,
  *        IdentifierType, ResultURL, QueueTimeOutURL; answered at once with a ConversationID, the result POSTed to
@@ -51,7 +55,8 @@
  * node:http only; listens on 127.0.0.1. Run it on its own with
  *   npx tsx scripts/fakes/daraja.ts --port 3199
  * Options: --outcome success|insufficient|cancelled|unreachable|wrong_pin|timeout|no_callback (every
- * push; default success), --callback-delay MS (default 2000), and --outcome-for PHONE=OUTCOME, as
+ * push; default success), --callback-delay MS (default 2000), --result-delay MS (Transaction Status and
+ * Reversal results; default 20), and --outcome-for PHONE=OUTCOME, as
  * often as needed, for pushes from that phone (2547XXXXXXXX or 2541XXXXXXXX, as Daraja gets it), e.g.
  *   npx tsx scripts/fakes/daraja.ts --port 3199 --outcome-for 254700000032=cancelled --outcome-for 254700000019=timeout
  */
@@ -586,6 +591,39 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
     };
   }
 
+  /** C2B "Simulate": a customer pays the short code from the M-Pesa menu; the confirmation follows the answer. */
+  function simulate(res: ServerResponse, body: Payload): void {
+    const shortCode = str(body.ShortCode);
+    if (shortCode === null || !SHORT_CODE.test(shortCode) || !fake.c2bRegistrations.has(shortCode)) return badRequest(res, "ShortCode");
+    const command = str(body.CommandID);
+    if (command !== "CustomerPayBillOnline" && command !== "CustomerBuyGoodsOnline") return badRequest(res, "CommandID");
+    const amount = wholeAmount(body.Amount);
+    if (amount === null) return badRequest(res, "Amount");
+    const msisdn = str(body.Msisdn);
+    if (msisdn === null || !PHONE.test(msisdn)) return badRequest(res, "Msisdn");
+    const billRef = str(body.BillRefNumber) ?? "";
+    if (command === "CustomerPayBillOnline" && (billRef === "" || billRef.length > 20)) return badRequest(res, "BillRefNumber");
+    sendJson(res, 200, {
+      OriginatorCoversationID: requestId(),
+      ResponseCode: "0",
+      ResponseDescription: "Accept the service request successfully.",
+    });
+    const sending = fake
+      .simulateC2B({
+        shortCode,
+        amount,
+        msisdn,
+        billRefNumber: billRef,
+        transactionType: command === "CustomerPayBillOnline" ? "Pay Bill" : "Buy Goods",
+      })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    inFlight.add(sending);
+    void sending.finally(() => inFlight.delete(sending));
+  }
+
   const transactionStatus = asyncRequest("status");
   const reversal = asyncRequest("reversal");
 
@@ -597,6 +635,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions = {}): Promise<
       "/mpesa/stkpush/v1/processrequest": stkPush,
       "/mpesa/stkpushquery/v1/query": stkQuery,
       "/mpesa/c2b/v1/registerurl": registerUrl,
+      "/mpesa/c2b/v1/simulate": simulate,
       "/mpesa/transactionstatus/v1/query": transactionStatus,
       "/mpesa/reversal/v1/request": reversal,
     };
@@ -698,6 +737,7 @@ async function main(): Promise<void> {
       port: { type: "string", default: "3199" },
       outcome: { type: "string", default: "success" },
       "callback-delay": { type: "string", default: "2000" },
+      "result-delay": { type: "string", default: "20" },
       "outcome-for": { type: "string", multiple: true, default: [] },
     },
   });
@@ -715,6 +755,7 @@ async function main(): Promise<void> {
   }
   const fake = await startFakeDaraja({ port, callbackDelayMs: Number(values["callback-delay"]) || 0, phoneOutcomes });
   fake.outcome = values.outcome;
+  fake.resultDelayMs = Number(values["result-delay"]) || 0;
   console.log(`Fake Daraja at ${fake.url}`);
   console.log(`  consumer key ${DEMO_CREDENTIALS.consumerKey}, secret ${DEMO_CREDENTIALS.consumerSecret}`);
   console.log(`  shortcode ${SANDBOX_SHORTCODE}, passkey ${SANDBOX_PASSKEY}`);

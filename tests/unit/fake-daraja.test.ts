@@ -404,4 +404,41 @@ describe("C2B", () => {
       /No C2B URLs/,
     );
   });
+
+  it("simulates a customer paying from the M-Pesa menu (C2B Simulate): Daraja's answer, then the confirmation", async () => {
+    const accessToken = await token();
+    await post("/mpesa/c2b/v1/registerurl", accessToken, {
+      ShortCode: "600001",
+      ResponseType: "Completed",
+      ConfirmationURL: `${receiver.url}/hotspot/mpesa/sim/c2b/confirmation`,
+      ValidationURL: `${receiver.url}/hotspot/mpesa/sim/c2b/validation`,
+    });
+    const body = { ShortCode: "600001", CommandID: "CustomerPayBillOnline", Amount: 50, Msisdn: "254708374149", BillRefNumber: "WIFI" };
+    for (const [field, value] of [
+      ["ShortCode", "999999"], // no URLs registered for it
+      ["CommandID", "BusinessPayBill"],
+      ["Amount", 10.5],
+      ["Msisdn", "0708374149"],
+      ["BillRefNumber", ""],
+    ] as const) {
+      const refused = await post("/mpesa/c2b/v1/simulate", accessToken, { ...body, [field]: value });
+      expect(refused.status, field).toBe(400);
+      expect(await refused.json()).toMatchObject({ errorCode: "400.002.02", errorMessage: `Bad Request - Invalid ${field}` });
+    }
+    expect(receiver.received).toHaveLength(0);
+    const res = await post("/mpesa/c2b/v1/simulate", accessToken, body);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ResponseCode: "0", ResponseDescription: "Accept the service request successfully." });
+    await daraja.idle();
+    expect(receiver.received).toHaveLength(1);
+    const confirmation = receiver.received[0].body as Record<string, string>;
+    expect(confirmation).toMatchObject({
+      TransactionType: "Pay Bill",
+      TransAmount: "50.00",
+      BusinessShortCode: "600001",
+      MSISDN: "254708374149",
+    });
+    // M-Pesa now knows the payment (Transaction Status and Reversal find it).
+    expect(daraja.payments.get(confirmation.TransID)).toMatchObject({ amount: 50, phone: "254708374149", shortCode: "600001" });
+  });
 });

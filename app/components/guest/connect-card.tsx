@@ -251,6 +251,23 @@ function MpesaForm({ view, token, state, text, plans, lang }: FormProps) {
   );
 }
 
+/** "Paid already?": the M-Pesa receipt of a paybill/till payment or of a prompt that never came (decision 0088). */
+function ReceiptForm({ token, state, text, lang }: FormProps) {
+  return (
+    <form method="post" action="/connect/mpesa/receipt" className="receipt" noValidate>
+      <Token token={token} lang={lang} />
+      <p style={{ fontWeight: 600, margin: "0.5rem 0 0" }}>{text.receiptTitle}</p>
+      <p className="or">
+        <small>{text.receiptHint}</small>
+      </p>
+      <Field name="mpesa_receipt" label={text.receiptCode} type="text" state={state} autoComplete="off" />
+      <button type="submit" className="alt">
+        {text.useReceipt}
+      </button>
+    </form>
+  );
+}
+
 const Or = ({ text }: { text: ConnectText }) => <p className="or">{text.or}</p>;
 
 export function ConnectCard(props: ConnectCardProps) {
@@ -282,6 +299,7 @@ export function ConnectCard(props: ConnectCardProps) {
         <>
           <Or text={text} />
           <MpesaForm {...props} />
+          <ReceiptForm {...props} />
         </>
       ) : null}
       {socials.length ? (

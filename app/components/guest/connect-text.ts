@@ -26,6 +26,10 @@ export interface ConnectText {
   mpesaPhone: string;
   payWithMpesa: string;
   mpesaPrompt: string;
+  receiptTitle: string;
+  receiptHint: string;
+  receiptCode: string;
+  useReceipt: string;
   sponsored: string;
   advertisement: string;
 }

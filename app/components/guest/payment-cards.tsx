@@ -75,3 +75,41 @@ export function PaymentFailedCard({
     </>
   );
 }
+
+export interface ReceiptWaitingText {
+  title: string;
+  body: (code: string) => string;
+  checkNow: string;
+  back: string;
+}
+
+/** While M-Pesa is asked about a receipt the guest typed (decision 0088): the page checks by its Refresh header. */
+export function ReceiptWaitingCard({
+  networkName,
+  receipt,
+  checkHref,
+  backHref,
+  text,
+  heading: Heading = "h1",
+}: {
+  networkName: string | null;
+  receipt: string;
+  checkHref: string;
+  backHref: string;
+  text: ReceiptWaitingText;
+  heading?: "h1" | "h2";
+}) {
+  return (
+    <div aria-live="polite">
+      <VenueName name={networkName} />
+      <Heading>{text.title}</Heading>
+      <GuestAlert messages={[text.body(receipt)]} tone="ok" />
+      <a className="btn alt" href={checkHref}>
+        {text.checkNow}
+      </a>
+      <p className="or">
+        <a href={backHref}>{text.back}</a>
+      </p>
+    </div>
+  );
+}

@@ -38,6 +38,7 @@ import * as guestPrivacy from "./2026-12-02-0048-guest-privacy";
 import * as guestCodes from "./2026-12-02-0049-guest-codes";
 import * as gatewayEntryTimeline from "./2026-12-02-0050-gateway-entry-timeline";
 import * as phoneProved from "./2026-12-03-0051-phone-proved";
+import * as receiptClaims from "./2026-12-03-0052-receipt-claims";
 
 // Listed by hand (not read from disk) so the migrations survive bundling by the Remix compiler.
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-0049-guest-codes": guestCodes,
   "2026-12-02-0050-gateway-entry-timeline": gatewayEntryTimeline,
   "2026-12-03-0051-phone-proved": phoneProved,
+  "2026-12-03-0052-receipt-claims": receiptClaims,
 };

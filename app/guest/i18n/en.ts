@@ -13,6 +13,7 @@ import { MLANGO_MESSAGES } from "~/services/portal/gateways/mlango.server";
 import { PROOF_MESSAGES } from "~/services/portal/phone-proof.server";
 import { STK_RESULT_FALLBACK, STK_RESULT_MESSAGES } from "~/services/prepaid/daraja.server";
 import { MPESA_MESSAGES } from "~/services/prepaid/mpesa.server";
+import { RECEIPT_MESSAGES } from "~/services/prepaid/receipt-claims.server";
 import { FREE_PLAN_MESSAGES, HELD_MESSAGES } from "~/services/prepaid/subscriptions.server";
 import { VOUCHER_RESULT_MESSAGES } from "~/services/prepaid/vouchers.server";
 import { RADIUS_MESSAGES } from "~/services/radius/authorize.server";
@@ -54,6 +55,11 @@ export const en = {
     mpesaPhone: "M-Pesa phone number",
     payWithMpesa: "Pay with M-Pesa",
     mpesaPrompt: "You will get a prompt on this phone to enter your M-Pesa PIN.",
+    receiptTitle: "Paid already?",
+    receiptHint:
+      "If you paid to this network's Paybill or Till from the M-Pesa menu, or the prompt never came, type the M-Pesa code from your confirmation SMS.",
+    receiptCode: "M-Pesa code",
+    useReceipt: "Check my payment",
     sponsored: "Sponsored",
     advertisement: "Advertisement",
     preview: "Preview: guests connect to the Wi-Fi with this form.",
@@ -89,6 +95,14 @@ export const en = {
   },
 
   failed: { title: "Payment not completed", retry: "Try again" },
+
+  /** The page that waits while M-Pesa is asked about a receipt the guest typed (decision 0088). */
+  receiptWaiting: {
+    title: "Checking your payment",
+    body: (code: string) => `We are asking M-Pesa about ${code}. This page checks by itself every few seconds.`,
+    checkNow: "Check now",
+    back: "Back to the Wi-Fi page",
+  },
 
   /** The waiting page's buttons (cancel, another number) and the page asking for another number. */
   changeOfMind: CHANGE_OF_MIND_TEXT,
@@ -171,6 +185,7 @@ export const en = {
       noPlan: VOUCHER_RESULT_MESSAGES.noPlan,
     },
     mpesa: MPESA_MESSAGES,
+    receipt: RECEIPT_MESSAGES,
     stk: { ...(STK_RESULT_MESSAGES as Record<0 | 1 | 17 | 1019 | 1032 | 1037 | 2001, string>), fallback: STK_RESULT_FALLBACK },
     survey: GUEST_SURVEY_MESSAGES,
     radius: RADIUS_MESSAGES,

@@ -35,6 +35,11 @@ export const sw: Catalogue = {
     mpesaPhone: "Nambari ya simu ya M-Pesa",
     payWithMpesa: "Lipa kwa M-Pesa",
     mpesaPrompt: "Utapata ujumbe kwenye simu hii wa kuweka PIN yako ya M-Pesa.",
+    receiptTitle: "Umeshalipa?",
+    receiptHint:
+      "Kama ulilipa kwa Paybill au Till ya mtandao huu kupitia menyu ya M-Pesa, au ombi la PIN halikufika, andika nambari ya muamala ya M-Pesa iliyo kwenye SMS ya uthibitisho.",
+    receiptCode: "Nambari ya muamala ya M-Pesa",
+    useReceipt: "Angalia malipo yangu",
     sponsored: "Tangazo",
     advertisement: "Tangazo",
     preview: "Onyesho: wageni huunganishwa na Wi-Fi kwa fomu hii.",
@@ -68,6 +73,13 @@ export const sw: Catalogue = {
   },
 
   failed: { title: "Malipo hayakukamilika", retry: "Jaribu tena" },
+
+  receiptWaiting: {
+    title: "Tunaangalia malipo yako",
+    body: (code: string) => `Tunauliza M-Pesa kuhusu ${code}. Ukurasa huu hujiangalia wenyewe kila baada ya sekunde chache.`,
+    checkNow: "Angalia sasa",
+    back: "Rudi kwenye ukurasa wa Wi-Fi",
+  },
 
   changeOfMind: {
     otherNumber: "Tumia nambari nyingine",
@@ -244,6 +256,17 @@ export const sw: Catalogue = {
       cancelled:
         "Umesitisha malipo haya. Kama M-Pesa bado itayapokea (PIN ikiwekwa kwenye ombi lililokwisha tumwa), kifurushi ni chako: unganisha tena na Wi-Fi ili ukitumie.",
     },
+    receipt: {
+      format: "Andika nambari ya M-Pesa iliyo kwenye SMS ya uthibitisho: herufi na tarakimu 10, kama QWE1RTY2UI.",
+      used: "Nambari hii ya M-Pesa tayari imetumika.",
+      checking: "Nambari hii ya M-Pesa inaangaliwa kwa ajili ya kifaa kingine. Kama ni yako, jaribu tena baada ya dakika moja.",
+      unknown: "M-Pesa haithibitishi nambari hii kama malipo kwa mtandao huu. Iangalie kwenye SMS yako kisha ujaribu tena.",
+      noPlan:
+        "Malipo yako yamefika, lakini hakuna kifurushi hapa chenye bei hiyo. Mhudumu wa mtandao amearifiwa na atalishughulikia pamoja nawe.",
+      unavailable: "Hatukuweza kuangalia nambari hii na M-Pesa sasa hivi. Tafadhali jaribu tena baada ya muda mfupi.",
+      notSetUp: "Malipo ya M-Pesa hayapatikani kwenye mtandao huu.",
+      link: "Kiungo hiki cha malipo si sahihi.",
+    },
     stk: {
       0: "Malipo yamepokelewa. Asante!",
       1: "Salio lako la M-Pesa halitoshi kwa kifurushi hiki. Ongeza salio kisha ujaribu tena.",
@@ -285,6 +308,8 @@ export const sw: Catalogue = {
       "code:phone": "Nambari nyingi mno za siri zimetumwa kwa nambari hii sasa hivi.",
       "code:device": "Nambari nyingi mno za siri zimeombwa kutoka kifaa hiki sasa hivi.",
       "code:check": "Nambari nyingi mno za siri zimejaribiwa kwenye kifaa hiki.",
+      "receipt:connection": "Nambari nyingi mno za M-Pesa zimejaribiwa kwenye kifaa hiki.",
+      "receipt:device": "Nambari nyingi mno za M-Pesa zimejaribiwa kwenye kifaa hiki.",
       any: "Majaribio mengi mno.",
     },
     notice: { termsRequired: "Ilani ya faragha imebadilika. Isome, kisha uunganishe tena ili kuikubali." },

@@ -14,6 +14,7 @@ import * as clients from "./resolvers/clients.server";
 import * as common from "./resolvers/common.server";
 import * as networks from "./resolvers/networks.server";
 import * as organization from "./resolvers/organization.server";
+import * as paymentExceptions from "./resolvers/payment-exceptions.server";
 import * as prepaid from "./resolvers/prepaid.server";
 import * as reports from "./resolvers/reports.server";
 import * as splash from "./resolvers/splash.server";
@@ -32,6 +33,7 @@ const AREAS = [
   reports,
   splash,
   prepaid,
+  paymentExceptions,
   subscriptions,
   vouchers,
   groups,

@@ -12,44 +12,25 @@ import { db } from "~/db/db.server";
 import type { PaymentExceptionKind, PaymentExceptionStatus } from "~/db/schema";
 import { pageCount } from "~/lib/pagination";
 import { PERSONAL_DATA_PERMISSION } from "~/lib/permissions";
-import { MPESA_TRANSACTIONS_PERMISSION } from "~/lib/schemas/mpesa-transactions";
+import {
+  PAYMENT_EXCEPTION_MESSAGES,
+  PAYMENT_EXCEPTIONS_PAGE_SIZE,
+  PAYMENT_EXCEPTIONS_PERMISSION,
+  type PaymentExceptionAction,
+} from "~/lib/schemas/payment-exceptions";
 import { publicOrigin } from "../email.server";
-import { requireOwner, requirePermission, type OrgContext } from "../guard.server";
+import { notFound, requireOwner, requirePermission, type OrgContext } from "../guard.server";
 import { DarajaError, describeDarajaError, parseAsyncResult } from "./daraja.server";
 import { loadDarajaClient } from "./mpesa-settings.server";
+import { applyReceiptStatus } from "./receipt-claims.server";
 
-export const PAYMENT_EXCEPTIONS_PERMISSION = MPESA_TRANSACTIONS_PERMISSION;
-export const PAYMENT_EXCEPTIONS_PAGE_SIZE = 50;
-
-/** What each kind means, for the operator. */
-export const PAYMENT_EXCEPTION_KINDS: Record<PaymentExceptionKind, string> = {
-  paid_not_granted: "Paid, plan not granted",
-  late: "Paid after the guest stopped waiting",
-  duplicate_receipt: "Receipt already used",
-  amount_mismatch: "Amount or phone different from the purchase",
-  unknown_purchase: "Payment for an unknown purchase",
-  unconfirmed: "M-Pesa never confirmed",
-};
-
-export const PAYMENT_EXCEPTION_STATUSES: Record<PaymentExceptionStatus, string> = {
-  open: "Open",
-  granted: "Plan granted",
-  refunding: "Refund requested",
-  refunded: "Refunded",
-  refund_failed: "Refund failed",
-  dismissed: "Resolved",
-};
-
-export const PAYMENT_EXCEPTION_MESSAGES = {
-  empty: "No payment exceptions.",
-  notFound: "This payment exception does not exist.",
-  notOpen: "This payment exception was already dealt with.",
-  nothingToGrant: "This payment names no purchase, so there is no plan to grant. Refund it, or mark it resolved.",
-  granted: "Plan granted.",
-  noReceipt: "No M-Pesa receipt is known for this payment, so it cannot be refunded from here.",
-  refundRequested: "Refund requested: M-Pesa will confirm it shortly.",
-  dismissed: "Marked as resolved.",
-} as const;
+export {
+  PAYMENT_EXCEPTION_KINDS,
+  PAYMENT_EXCEPTION_MESSAGES,
+  PAYMENT_EXCEPTION_STATUSES,
+  PAYMENT_EXCEPTIONS_PAGE_SIZE,
+  PAYMENT_EXCEPTIONS_PERMISSION,
+} from "~/lib/schemas/payment-exceptions";
 
 const log = (event: string, fields: Record<string, unknown>) =>
   console.error(JSON.stringify({ at: new Date().toISOString(), event, ...fields }));
@@ -129,18 +110,11 @@ export interface PaymentExceptionPage {
   open: number;
 }
 
-/** The organisation's exceptions, newest first; `open` only those still needing someone. */
-export async function listPaymentExceptions(ctx: OrgContext, options: { openOnly: boolean; page: number }): Promise<PaymentExceptionPage> {
-  requirePermission(ctx, PAYMENT_EXCEPTIONS_PERMISSION);
-  const personal = ctx.permissions.has(PERSONAL_DATA_PERMISSION);
-  const perPage = PAYMENT_EXCEPTIONS_PAGE_SIZE;
-  const page = Math.max(1, Math.min(options.page, 1_000_000));
-  let query = db
+function exceptionsQuery(ctx: OrgContext) {
+  return db
     .selectFrom("payment_exceptions")
     .leftJoin("subscriptions", "subscriptions.id", "payment_exceptions.subscription_id")
-    .where("payment_exceptions.organization_id", "=", ctx.org.id);
-  if (options.openOnly) query = query.where("payment_exceptions.status", "=", "open");
-  const rows = await query
+    .where("payment_exceptions.organization_id", "=", ctx.org.id)
     .select([
       "payment_exceptions.id",
       "payment_exceptions.kind",
@@ -156,11 +130,64 @@ export async function listPaymentExceptions(ctx: OrgContext, options: { openOnly
       "payment_exceptions.created_at",
       "subscriptions.plan_name",
       "subscriptions.status as subscription_status",
-    ])
+    ]);
+}
+
+type StoredRow = Awaited<ReturnType<ReturnType<typeof exceptionsQuery>["executeTakeFirstOrThrow"]>>;
+
+function exceptionRow(r: StoredRow, personal: boolean): PaymentExceptionRow {
+  return {
+    id: Number(r.id),
+    kind: r.kind,
+    status: r.status,
+    receipt: r.receipt,
+    phone_number: personal ? r.phone_number || null : null,
+    amount: r.amount === null ? null : Number(r.amount),
+    expected_amount: r.expected_amount === null ? null : Number(r.expected_amount),
+    connection_id: r.connection_id === null ? null : Number(r.connection_id),
+    subscription_id: r.subscription_id,
+    plan_name: r.plan_name ?? null,
+    detail: r.detail,
+    reversal_result: r.reversal_result,
+    can_grant: r.status === "open" && r.subscription_id !== null && r.subscription_status !== "Active",
+    can_refund: (r.status === "open" || r.status === "refund_failed") && r.receipt !== null && r.amount !== null,
+    created_at: Number(r.created_at),
+  };
+}
+
+/** One of the organisation's exceptions as the list shows it; 404 for another organisation's, an unknown or a malformed id. */
+export async function getPaymentException(ctx: OrgContext, id: number | null): Promise<PaymentExceptionRow> {
+  requirePermission(ctx, PAYMENT_EXCEPTIONS_PERMISSION);
+  if (id === null || !Number.isSafeInteger(id) || id < 1) notFound(PAYMENT_EXCEPTION_MESSAGES.notFound);
+  const row = await exceptionsQuery(ctx).where("payment_exceptions.id", "=", id).executeTakeFirst();
+  if (!row) notFound(PAYMENT_EXCEPTION_MESSAGES.notFound);
+  return exceptionRow(row, ctx.permissions.has(PERSONAL_DATA_PERMISSION));
+}
+
+export interface PaymentExceptionsQuery {
+  openOnly: boolean;
+  /** 1-based (the page, REST); ignored when offset is given */
+  page?: number;
+  /** rows skipped (GraphQL's offset) */
+  offset?: number;
+  /** rows per page; the page's 50 by default */
+  perPage?: number;
+}
+
+/** The organisation's exceptions, newest first; `openOnly` only those still needing someone. */
+export async function listPaymentExceptions(ctx: OrgContext, options: PaymentExceptionsQuery): Promise<PaymentExceptionPage> {
+  requirePermission(ctx, PAYMENT_EXCEPTIONS_PERMISSION);
+  const personal = ctx.permissions.has(PERSONAL_DATA_PERMISSION);
+  const perPage = Math.max(1, Math.min(options.perPage ?? PAYMENT_EXCEPTIONS_PAGE_SIZE, 250));
+  const offset = Math.max(0, Math.min(options.offset ?? (Math.max(1, Math.min(options.page ?? 1, 1_000_000)) - 1) * perPage, 250_000_000));
+  const page = Math.floor(offset / perPage) + 1;
+  let query = exceptionsQuery(ctx);
+  if (options.openOnly) query = query.where("payment_exceptions.status", "=", "open");
+  const rows = await query
     .orderBy("payment_exceptions.created_at", "desc")
     .orderBy("payment_exceptions.id", "desc")
     .limit(perPage)
-    .offset((page - 1) * perPage)
+    .offset(offset)
     .execute();
   const counts = await db
     .selectFrom("payment_exceptions")
@@ -173,23 +200,7 @@ export async function listPaymentExceptions(ctx: OrgContext, options: { openOnly
   const open = Number(counts.open ?? 0);
   const total = options.openOnly ? open : Number(counts.all);
   return {
-    rows: rows.map((r) => ({
-      id: Number(r.id),
-      kind: r.kind,
-      status: r.status,
-      receipt: r.receipt,
-      phone_number: personal ? r.phone_number || null : null,
-      amount: r.amount === null ? null : Number(r.amount),
-      expected_amount: r.expected_amount === null ? null : Number(r.expected_amount),
-      connection_id: r.connection_id === null ? null : Number(r.connection_id),
-      subscription_id: r.subscription_id,
-      plan_name: r.plan_name ?? null,
-      detail: r.detail,
-      reversal_result: r.reversal_result,
-      can_grant: r.status === "open" && r.subscription_id !== null && r.subscription_status !== "Active",
-      can_refund: (r.status === "open" || r.status === "refund_failed") && r.receipt !== null && r.amount !== null,
-      created_at: Number(r.created_at),
-    })),
+    rows: rows.map((r) => exceptionRow(r, personal)),
     page,
     perPage,
     total,
@@ -272,6 +283,18 @@ export async function dismissPaymentException(ctx: OrgContext, id: number, now =
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return { ok: false, status: 409, message: PAYMENT_EXCEPTION_MESSAGES.notOpen };
   return { ok: true, message: PAYMENT_EXCEPTION_MESSAGES.dismissed };
+}
+
+/** One of the owner's actions by name (the page's intent, the API's path, the mutation). */
+export function actOnPaymentException(ctx: OrgContext, action: PaymentExceptionAction, id: number): Promise<ExceptionActionOutcome> {
+  switch (action) {
+    case "grant":
+      return grantPaymentException(ctx, id);
+    case "refund":
+      return refundPaymentException(ctx, id);
+    case "dismiss":
+      return dismissPaymentException(ctx, id);
+  }
 }
 
 /** The ResultURL's secret for an organisation: derived from its (secret) callback key, never stored. */
@@ -389,6 +412,8 @@ export async function applyMpesaResult(
       .execute();
     return ACK;
   }
+  // A Transaction Status asked for a receipt a guest typed (decision 0088).
+  if (await applyReceiptStatus(organizationId, result, timedOut, now)) return ACK;
   log("mpesa_result_unknown", { organization: organizationId, conversation: result.conversationId });
   return ACK;
 }

@@ -15,18 +15,17 @@ import { confirmationNeeded } from "~/lib/confirm";
 import { formatCount } from "~/lib/format";
 import { displayPhone } from "~/lib/phone";
 import { formatOffset } from "~/lib/time-zone";
-import { requireOrg } from "~/services/guard.server";
 import {
-  dismissPaymentException,
-  grantPaymentException,
-  listPaymentExceptions,
+  isPaymentExceptionAction,
   PAYMENT_EXCEPTION_KINDS,
   PAYMENT_EXCEPTION_MESSAGES,
   PAYMENT_EXCEPTION_STATUSES,
   PAYMENT_EXCEPTIONS_PAGE_SIZE,
   PAYMENT_EXCEPTIONS_PERMISSION,
-  refundPaymentException,
-} from "~/services/prepaid/payment-exceptions.server";
+  paymentExceptionsFilterOfUrl,
+} from "~/lib/schemas/payment-exceptions";
+import { requireOrg } from "~/services/guard.server";
+import { actOnPaymentException, listPaymentExceptions } from "~/services/prepaid/payment-exceptions.server";
 import { redirectWithToast } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Payment Exceptions | Mlango" }];
@@ -41,7 +40,7 @@ function pageOf(url: URL): number {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireOrg(request, params, PAYMENT_EXCEPTIONS_PERMISSION);
   const url = new URL(request.url);
-  const openOnly = url.searchParams.get("show") !== "all";
+  const openOnly = paymentExceptionsFilterOfUrl(url.searchParams).show === "open";
   const page = await listPaymentExceptions(ctx, { openOnly, page: pageOf(url) });
   const rows = page.rows.map((row) => ({ ...row, phone_number: displayPhone(row.phone_number) }));
   return json({ orgId: ctx.org.id, canAct: ctx.isOwner, openOnly, page: { ...page, rows } });
@@ -53,23 +52,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const idText = String(form.get("id") ?? "");
   const id = /^\d{1,12}$/.test(idText) ? Number(idText) : 0;
   const back = `/${ctx.org.id}/prepaid/payment-exceptions`;
-  let outcome;
-  switch (form.get("intent")) {
-    case "grant":
-      outcome = await grantPaymentException(ctx, id);
-      break;
-    case "refund": {
-      const ask = confirmationNeeded(form, "refund", REFUND_MESSAGE, { id });
-      if (ask) return json(ask);
-      outcome = await refundPaymentException(ctx, id);
-      break;
-    }
-    case "dismiss":
-      outcome = await dismissPaymentException(ctx, id);
-      break;
-    default:
-      return json({ message: "Unknown action." }, { status: 400 });
+  const intent = form.get("intent");
+  if (!isPaymentExceptionAction(intent)) return json({ message: PAYMENT_EXCEPTION_MESSAGES.unknownAction }, { status: 400 });
+  if (intent === "refund") {
+    const ask = confirmationNeeded(form, "refund", REFUND_MESSAGE, { id });
+    if (ask) return json(ask);
   }
+  const outcome = await actOnPaymentException(ctx, intent, id);
   if (!outcome.ok) return json({ message: outcome.message }, { status: outcome.status });
   return redirectWithToast(request, back, outcome.message);
 }
