@@ -111,7 +111,8 @@ describe("state", () => {
     const now = Date.now();
     const sealed = sealState(flow, now);
     expect(sealed).not.toContain(flow.token);
-    expect(openState(sealed, "google", now + 9 * 60_000)).toEqual({ token: flow.token, verifier: flow.verifier });
+    expect(openState(sealed, "google", now + 9 * 60_000)).toEqual({ token: flow.token, verifier: flow.verifier, lang: null });
+    expect(openState(sealState({ ...flow, lang: "sw" }, now), "google", now)).toMatchObject({ lang: "sw" });
     expect(openState(sealed, "google", now + 10 * 60_000)).toBeNull();
     expect(openState(sealed, "twitter", now)).toBeNull();
   });
