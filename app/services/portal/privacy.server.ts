@@ -7,6 +7,7 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
 import { db } from "~/db/db.server";
+import { readCache } from "~/db/read-cache.server";
 import type { OAuthProviderName } from "~/db/schema";
 import { PROVIDER_LABELS } from "~/lib/schemas/social-login";
 import { signupFieldRule, type SignupFields } from "~/lib/schemas/portal";
@@ -162,11 +163,21 @@ function noticeIn(facts: NoticeFacts, w: NoticeWords): Omit<PrivacyNotice, "vers
   return { title: w.title, intro: w.intro(org.name), sections };
 }
 
-/** The notice of a guest's network (null when the network is gone). */
+/**
+ * The notices of networks in every language, by organisation and network, kept for 30 seconds
+ * (decision 0089): every connect page shows one, and reading its facts took three queries per page.
+ * The languages are made together, from the same facts, so they always share one version.
+ */
+const NOTICE_TTL_MS = 30_000;
+const notices = readCache(NOTICE_TTL_MS, async ([organizationId, venueId]: [number, number]) => {
+  const facts = await noticeFacts(organizationId, venueId);
+  return facts ? { en: privacyNotice(facts, "en"), sw: privacyNotice(facts, "sw") } : null;
+});
+
+/** The notice of a guest's network (null when the network is gone); at most 30 seconds old. */
 export async function noticeForGuest(
   view: { organizationId: number; network: { id: number } },
   lang: NoticeLanguage = "en",
 ): Promise<PrivacyNotice | null> {
-  const facts = await noticeFacts(view.organizationId, view.network.id);
-  return facts ? privacyNotice(facts, lang) : null;
+  return (await notices.get([view.organizationId, view.network.id]))?.[lang] ?? null;
 }
