@@ -2,13 +2,14 @@
 // customer, the reports overview and the administrators, at a laptop's 1366 × 800 and a phone's
 // 390 × 844, into docs/screenshots/), and of every guest page a guest passes through, in English and
 // Kiswahili at 390 × 844, into docs/screenshots/guest/ (a new guest at one of the demo's Meraki
-// access points; it signs up and starts an M-Pesa payment like any guest). Run it against the demo: `npm run demo` in one terminal,
+// access points; it signs up, pays with M-Pesa, types a receipt and is asked to prove a number like any
+// guest: the demo's fake Daraja and Africa's Talking answer). Run it against the demo: `npm run demo` in one terminal,
 // then `npm run screenshots` (options: --url http://localhost:3000). It signs in as the demo
 // organisation's owner by writing a session for them, the way the browser tests do, so it needs the
 // demo's database and secrets (data/mlango.db, data/session-secret, data/secrets-key).
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { chromium } from "@playwright/test";
+import { chromium, type Page } from "@playwright/test";
 
 const { values } = parseArgs({
   options: {
@@ -125,6 +126,39 @@ async function newGuest(apMac: string, portalKey: string): Promise<string> {
   return location.slice("/connect?token=".length);
 }
 
+/** A Kenyan mobile number of its own each time: M-Pesa prompts to one number are throttled (decision 0078). */
+function randomPhone(): string {
+  return `07${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+}
+
+/** The connect page's M-Pesa form: the first plan, paid from `phone`. */
+async function payWithMpesa(page: Page, phone: string): Promise<void> {
+  const pay = page.locator('form[action="/connect/mpesa"]');
+  await pay.locator('input[name="plan_id"]').first().check();
+  await pay.locator('input[name="phone_number"]').fill(phone);
+  await pay.locator('button[type="submit"]').click();
+}
+
+/** The waiting page polled until the payment is answered (the fake Daraja pays in two seconds): its phone is then proved. */
+async function untilPaid(waiting: string): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    const answer = await fetch(waiting, { redirect: "manual" });
+    if (answer.status === 303) return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`The payment at ${waiting} was not answered in 30 s`);
+}
+
+/** The connect page's sign-up form, filled and sent. */
+async function signUp(page: Page, lang: string, phone: string): Promise<void> {
+  const form = page.locator('form:has(input[name="mode"][value="SIGNUP"])');
+  await form.locator('input[name="first_name"]').fill("Wanjiru");
+  await form.locator('input[name="last_name"]').fill("Kamau");
+  await form.locator('input[name="email_address"]').fill(`wanjiru.${lang}.${Date.now()}@example.co.ke`);
+  await form.locator('input[name="phone_number"]').fill(phone);
+  await form.locator('button[type="submit"]').click();
+}
+
 async function guestScreenshots() {
   const ap = await db
     .selectFrom("access_points")
@@ -143,9 +177,10 @@ async function guestScreenshots() {
     (route) => route.abort(),
   );
   const page = await context.newPage();
-  const shot = async (name: string, lang: string) => {
+  // The whole page, or (fullPage false) the 390 × 844 the guest sees where it is scrolled to.
+  const shot = async (name: string, lang: string, fullPage = true) => {
     const target = `${out}/${name}-${lang}.png`;
-    await page.screenshot({ path: target, fullPage: true });
+    await page.screenshot({ path: target, fullPage });
     console.log(target);
   };
   const open = async (path: string, lang: string, status = 200) => {
@@ -163,18 +198,42 @@ async function guestScreenshots() {
 
     // M-Pesa: the waiting page, then "Use another number".
     await open(`/connect?token=${token}`, lang);
-    const pay = page.locator('form[action="/connect/mpesa"]');
-    if ((await pay.count()) > 0) {
-      await pay.locator('input[name="plan_id"]').first().check();
-      // A number of its own each time: M-Pesa prompts to one number are throttled (decision 0078).
-      await pay.locator('input[name="phone_number"]').fill(`07${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`);
-      await pay.locator('button[type="submit"]').click();
-      await page.waitForURL(/\/connect\/mpesa\/wait/);
-      await shot("mpesa-waiting", lang);
-      await page.locator('button[name="intent"][value="change"]').click();
-      await page.waitForURL(/\/connect\/mpesa\/change/);
-      await shot("mpesa-change-number", lang);
-    }
+    await payWithMpesa(page, randomPhone());
+    await page.waitForURL(/\/connect\/mpesa\/wait/);
+    await shot("mpesa-waiting", lang);
+    await page.locator('button[name="intent"][value="change"]').click();
+    await page.waitForURL(/\/connect\/mpesa\/change/);
+    await shot("mpesa-change-number", lang);
+
+    // "Paid already?": the receipt form, then its waiting page while M-Pesa is asked (the fake
+    // Daraja answers a receipt it does not know in 20 ms, so the page is taken as it first loads).
+    const receipt = await newGuest(ap.mac_address, ap.portal_key);
+    await open(`/connect?token=${receipt}`, lang);
+    const receiptForm = page.locator('form[action="/connect/mpesa/receipt"]');
+    await receiptForm.scrollIntoViewIfNeeded();
+    await shot("mpesa-receipt-form", lang, false);
+    await receiptForm.locator('input[name="mpesa_receipt"]').fill(`QWE${Date.now().toString(36).toUpperCase().slice(-7)}`);
+    await receiptForm.locator('button[type="submit"]').click();
+    await page.waitForURL(/\/connect\/mpesa\/receipt\/wait/);
+    if (await receiptForm.count()) throw new Error("M-Pesa answered the receipt before its waiting page loaded");
+    await shot("mpesa-receipt-waiting", lang);
+
+    // A number that paid for a plan: another device typing it is asked for the code sent to it,
+    // at the M-Pesa form ("This number already has a plan") and at the sign-up ("Welcome back").
+    const buyer = await newGuest(ap.mac_address, ap.portal_key);
+    const paidFrom = randomPhone();
+    await open(`/connect?token=${buyer}`, lang);
+    await payWithMpesa(page, paidFrom);
+    await page.waitForURL(/\/connect\/mpesa\/wait/);
+    await untilPaid(page.url());
+    await open(`/connect?token=${await newGuest(ap.mac_address, ap.portal_key)}`, lang);
+    await payWithMpesa(page, paidFrom);
+    await page.locator('input[name="proof_code"]').waitFor();
+    await shot("proof-plan", lang);
+    await open(`/connect?token=${await newGuest(ap.mac_address, ap.portal_key)}`, lang);
+    await signUp(page, lang, paidFrom);
+    await page.locator('input[name="proof_code"]').waitFor();
+    await shot("proof-welcome", lang);
 
     // Too many voucher codes: the sixth wrong code on one connection.
     const guessing = await newGuest(ap.mac_address, ap.portal_key);
