@@ -323,18 +323,22 @@ test(
 );
 
 test(
-  "a returning guest whose customer record is complete gets one Connect button and stays one customer",
+  "a returning guest whose customer record is complete gets one Connect button and stays one customer (a make that vouches for the MAC)",
   GUEST,
   async ({ page, gateway }) => {
     const setup = await makePortal();
     const clientMac = randomMac();
     const known = await makeKnownGuest(setup.orgId, clientMac);
-    const { token } = await arrive(page, merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac }));
+    // Mlango's signed entry: on Meraki, openNDS and UniFi an unsigned MAC earns no record (decision 0087).
+    const { token } = await arrive(
+      page,
+      mlangoEntry(setup.venue.portalKey, gateway, setup.gatewaySecret, { apMac: setup.ap.mac, clientMac }),
+    );
     await expect(page.getByRole("button")).toHaveCount(1);
     await expect(page.getByRole("textbox")).toHaveCount(0);
     await page.getByRole("button", { name: "Connect" }).click();
 
-    await granted(page, gateway, merakiGrantUrl(gateway));
+    await granted(page, gateway, mlangoGrantUrl(gateway));
     expect(await connectionByToken(token)).toMatchObject({
       authorization_mode: "CLICK_THROUGH",
       customer_id: known.customerId,

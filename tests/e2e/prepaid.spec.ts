@@ -14,6 +14,8 @@ import {
   makePortal,
   merakiEntry,
   merakiGrantUrl,
+  mlangoEntry,
+  mlangoGrantUrl,
   randomMac,
   startFakeGateway,
 } from "./portal-fixtures";
@@ -198,12 +200,15 @@ test(
       true,
     );
     const clientMac = randomMac();
-    const entry = () => merakiEntry(setup.venue.portalKey, gateway, { apMac: setup.ap.mac, clientMac });
+    // Mlango's signed entry: the device is known when it comes back (on an unsigned MAC it holds nothing: decision 0087).
+    const entry = () => mlangoEntry(setup.venue.portalKey, gateway, setup.gatewaySecret, { apMac: setup.ap.mac, clientMac });
 
     const first = await arrive(page, entry());
     await expect(page.getByText("Free Wi-Fi: 30 minutes, once a day.", { exact: true })).toBeVisible();
     await page.getByRole("button", { name: "Connect" }).click();
-    const grant = await granted(page, gateway);
+    await expect(page).toHaveURL((url) => url.href.startsWith(mlangoGrantUrl(gateway)));
+    await expect(page.getByRole("heading", { name: "granted" })).toBeVisible();
+    const grant = gateway.grants[0]!;
     expect(grant.searchParams.get("duration")).toBe(String(30 * 60));
     expect(await connectionByToken(first)).toMatchObject({ authorization_mode: "CLICK_THROUGH" });
 

@@ -8,7 +8,7 @@ import ExcelJS from "exceljs";
 import type { Page } from "@playwright/test";
 import { clickAndConfirm } from "./confirm";
 import { expect, signIn, test } from "./fixtures";
-import { dashedMac, dottedMac, makeKnownGuest, randomMac, startFakeGateway } from "./portal-fixtures";
+import { makeKnownGuest, mlangoEntry, randomMac, startFakeGateway } from "./portal-fixtures";
 import { liveQuestions, makeSurveyOrg, responsesOf, surveyByTitle, SURVEY_MESSAGES, todayUtc } from "./surveys-fixtures";
 
 async function fillQuestion(page: Page, n: number, text: string, type: string, options = "") {
@@ -78,15 +78,8 @@ test("an operator creates, edits and deletes a survey; a guest answers it; the r
   const guestContext = await browser.newContext({ javaScriptEnabled: test.info().project.name !== "no-js" });
   const guest = await guestContext.newPage();
   try {
-    const entry = `/hotspot/meraki/${setup.venue.portalKey}?${new URLSearchParams({
-      base_grant_url: `${gateway.origin}/splash/grant`,
-      user_continue_url: "http://neverssl.test/",
-      node_mac: dottedMac(setup.ap.mac),
-      client_mac: dashedMac(clientMac),
-      client_ip: "10.0.4.23",
-      node_id: "1",
-      gateway_id: "1",
-    })}`;
+    // A make that vouches for the device, so the known guest is recognised (decision 0087).
+    const entry = mlangoEntry(setup.venue.portalKey, gateway, setup.gatewaySecret, { apMac: setup.ap.mac, clientMac });
     await guest.goto(entry);
     await expect(guest).toHaveURL(/\/connect\?token=/);
     const token = new URL(guest.url()).searchParams.get("token")!;
