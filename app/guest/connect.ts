@@ -5,9 +5,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { signupSchema, checkSignup } from "~/lib/schemas/portal";
 import { captiveStatus } from "~/services/portal/captive.server";
 import { PRIVACY_TEXT } from "~/components/guest/privacy-text";
-import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type AuthorizeRequest } from "~/services/portal/connect.server";
+import { authorizeGuest, CONNECT_MESSAGES, loadGuestView, type AuthorizeRequest, type GuestView } from "~/services/portal/connect.server";
 import { noticeForGuest } from "~/services/portal/privacy.server";
-import { retryAfterSeconds } from "~/services/rate-limit.server";
+import { retryAfterHeaders } from "~/services/rate-limit.server";
 import { checkCode, maskedPhone, proofAsker, sendCode } from "~/services/portal/phone-proof.server";
 import { paidPlanOfPhone, provedCustomerOfPhone } from "~/services/prepaid/reconnect.server";
 import { onlinePage, proofPage, tooManyAttemptsPage } from "./pages";
@@ -20,7 +20,8 @@ import { chosenLanguage, withLang } from "./i18n";
 async function connectRequest(
   body: unknown,
 ): Promise<
-  { request: AuthorizeRequest; token: string } | { errors: Record<string, string[]>; token: string; values: Record<string, unknown> }
+  | { request: AuthorizeRequest; token: string; /** the guest's view, read for a sign-up */ view?: GuestView }
+  | { errors: Record<string, string[]>; token: string; values: Record<string, unknown> }
 > {
   const parsed = signupSchema.safeParse(body ?? {});
   const values = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
@@ -67,6 +68,7 @@ async function connectRequest(
       lang,
     },
     token: input.token,
+    view,
   };
 }
 
@@ -94,7 +96,7 @@ export async function submitConnectForm(req: IncomingMessage, res: ServerRespons
       ua,
     );
   }
-  if (await askedForProof(req, res, asked.request, body, query)) return;
+  if (asked.view && (await askedForProof(req, res, asked.request, asked.view, body, query))) return;
   const outcome = await authorizeGuest(asked.request);
   if (outcome.ok) return redirect(res, 303, outcome.redirect, guestHeaderValues());
   if (outcome.retryAfterMs !== undefined) {
@@ -102,7 +104,7 @@ export async function submitConnectForm(req: IncomingMessage, res: ServerRespons
     const view = await loadGuestView(asked.token, { plans: false });
     const look = await lookFor(speechOf(req, view, body, query), view, null);
     return sendPage(res, 429, tooManyAttemptsPage(view?.network.name ?? null, asked.token, outcome.message, look), cspOf(look), {
-      "Retry-After": String(retryAfterSeconds(outcome.retryAfterMs)),
+      ...retryAfterHeaders(outcome),
     });
   }
   const view = await loadGuestView(asked.token);
@@ -129,20 +131,18 @@ async function askedForProof(
   req: IncomingMessage,
   res: ServerResponse,
   request: AuthorizeRequest,
+  view: GuestView,
   body: unknown,
   query: GuestInput["query"],
 ): Promise<boolean> {
   const phone = request.mode === "SIGNUP" ? request.details?.phone_number : null;
   const fields = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   if (!phone || text(fields.proof) === "skip") return false;
-  const view = await loadGuestView(request.token, { plans: false });
-  if (!view || view.state !== "form") return false;
   const owner = await provedCustomerOfPhone(view.organizationId, phone);
   if (owner === null || (owner === view.customerId && view.deviceProved)) return false;
-  const asker = proofAsker({ deviceId: view.place.deviceId, connectionId: view.connectionId });
-  const speech = speechOf(req, view, body, query);
-  const look = await lookFor(speech, view, null);
-  const show = (status: number, error: string | null, headers: Record<string, string> = {}) => {
+  const asker = proofAsker(view);
+  const show = async (status: number, error: string | null, headers: Record<string, string> = {}) => {
+    const look = await lookFor(speechOf(req, view, body, query), view, null);
     const kept = Object.fromEntries(
       Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === "string" && !/^(proof|proof_code|lang)$/.test(e[0])),
     );
@@ -152,12 +152,7 @@ async function askedForProof(
   };
   if (text(fields.proof) === "check") {
     const checked = await checkCode({ organizationId: view.organizationId, phone, code: text(fields.proof_code) ?? "", asker });
-    if (!checked.ok)
-      return show(
-        checked.status,
-        checked.message,
-        checked.retryAfterMs ? { "Retry-After": String(retryAfterSeconds(checked.retryAfterMs)) } : {},
-      );
+    if (!checked.ok) return show(checked.status, checked.message, retryAfterHeaders(checked));
     request.proved = true;
     // Their plan comes with them: the one their number paid for, if it still runs.
     const digits = phone.slice(1);
@@ -220,7 +215,7 @@ export async function connectAsJson(_req: IncomingMessage, res: ServerResponse, 
   const outcome = await authorizeGuest(asked.request);
   if (outcome.ok) return sendJson(res, 200, { redirect_to: outcome.redirect }, headers);
   if (outcome.retryAfterMs !== undefined)
-    return sendJson(res, 429, { error: outcome.message }, { ...headers, "Retry-After": String(retryAfterSeconds(outcome.retryAfterMs)) });
+    return sendJson(res, 429, { error: outcome.message }, { ...headers, ...retryAfterHeaders(outcome) });
   sendJson(
     res,
     outcome.status,

@@ -8,7 +8,7 @@
 //   POST /hotspot/mpesa-result/{organizationId}/{secret}[/timeout]   Reversal and Transaction Status results
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { firstServed, lanes } from "~/lib/lanes";
-import { authorizeGuest, loadGuestView } from "~/services/portal/connect.server";
+import { authorizeGuest, loadGuestView, type GuestView } from "~/services/portal/connect.server";
 import {
   changeNumberPage,
   messagePage,
@@ -30,7 +30,7 @@ import {
   startPurchase,
 } from "~/services/prepaid/mpesa.server";
 import { applyMpesaResult } from "~/services/prepaid/payment-exceptions.server";
-import { retryAfterSeconds } from "~/services/rate-limit.server";
+import { retryAfterHeaders } from "~/services/rate-limit.server";
 import { paidPlanOfPhone } from "~/services/prepaid/reconnect.server";
 import { checkCode, maskedPhone, proofAsker, sendCode } from "~/services/portal/phone-proof.server";
 import { cspOf, lookFor, messageFor, plainLook, refusalFor, sendConnectPage, speechOf } from "./connect-page";
@@ -127,9 +127,9 @@ async function buy(req: IncomingMessage, res: ServerResponse, body: Record<strin
     // An unsigned MAC (decision 0087) is no buyer's device: only a code or a payment proves.
     const held = await paidPlanOfPhone(view.organizationId, digits, view.deviceProved ? view.place.deviceId : null);
     if (held) {
-      const proof = await proveForPlan(req, res, view, speech, { token, phone: `+${digits}`, body, approved: held.approved });
+      const proof = held.approved ? null : await proveForPlan(res, view, speech, { token, phone: `+${digits}`, body });
       if (proof === "answered") return;
-      if (proof === "proved" || held.approved) {
+      if (held.approved || proof === "proved") {
         const outcome = await authorizeGuest({
           token,
           mode: "MPESA",
@@ -147,7 +147,7 @@ async function buy(req: IncomingMessage, res: ServerResponse, body: Record<strin
   if (started.retryAfterMs !== undefined) {
     const look = await lookFor(speech, view, null);
     return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, started.message, look), cspOf(look), {
-      "Retry-After": String(retryAfterSeconds(started.retryAfterMs)),
+      ...retryAfterHeaders(started),
     });
   }
   const field = started.field === "phone_number" ? "mpesa_phone_number" : started.field;
@@ -160,53 +160,35 @@ async function buy(req: IncomingMessage, res: ServerResponse, body: Record<strin
 
 /**
  * Another device typed the number a plan was paid from: a code goes to that phone, and the page
- * asks for it. Answers "answered" when a page was sent, "proved" when the code was right, "approved"
- * when no proof is needed (the device is approved), "unprovable" when no code can be sent (no SMS
- * provider, or sending failed): the guest pays for a plan of their own, which proves the phone.
+ * asks for it. Answers "answered" when a page was sent, "proved" when the code was right,
+ * "unprovable" when no code can be sent (no SMS provider, or sending failed): the guest pays for a
+ * plan of their own, which proves the phone.
  */
 async function proveForPlan(
-  req: IncomingMessage,
   res: ServerResponse,
-  view: NonNullable<Awaited<ReturnType<typeof loadGuestView>>>,
+  view: GuestView,
   speech: Speech,
-  at: { token: string; phone: string; body: Record<string, unknown>; approved: boolean },
-): Promise<"answered" | "proved" | "approved" | "unprovable"> {
-  if (at.approved) return "approved";
-  const asker = proofAsker({ deviceId: view.place.deviceId, connectionId: view.connectionId });
+  at: { token: string; phone: string; body: Record<string, unknown> },
+): Promise<"answered" | "proved" | "unprovable"> {
+  const asker = proofAsker(view);
   const organizationId = view.organizationId;
-  const look = await lookFor(speech, view, null);
   const fields = { token: at.token, plan_id: text(at.body.plan_id) ?? "", phone_number: text(at.body.phone_number) ?? "" };
-  const show = (status: number, error: string | null, headers: Record<string, string> = {}) =>
-    sendPage(
-      res,
-      status,
-      proofPage(
-        "plan",
-        { networkName: view.network.name, token: at.token, phone: maskedPhone(at.phone), action: "/connect/mpesa", fields },
-        error,
-        look,
-      ),
-      cspOf(look),
-      headers,
-    );
+  const show = async (status: number, error: string | null, headers: Record<string, string> = {}) => {
+    const look = await lookFor(speech, view, null);
+    const where = { networkName: view.network.name, token: at.token, phone: maskedPhone(at.phone), action: "/connect/mpesa", fields };
+    sendPage(res, status, proofPage("plan", where, error, look), cspOf(look), headers);
+    return "answered" as const;
+  };
   if (text(at.body.proof) === "check") {
     const checked = await checkCode({ organizationId, phone: at.phone, code: text(at.body.proof_code) ?? "", asker });
-    if (checked.ok) return "proved";
-    show(checked.status, checked.message, checked.retryAfterMs ? { "Retry-After": String(retryAfterSeconds(checked.retryAfterMs)) } : {});
-    return "answered";
+    return checked.ok ? "proved" : show(checked.status, checked.message, retryAfterHeaders(checked));
   }
   const sent = await sendCode({ organizationId, phone: at.phone, asker });
-  if (sent.ok) {
-    show(200, null);
-    return "answered";
-  }
-  if (sent.status === 429) {
-    sendPage(res, 429, tooManyAttemptsPage(view.network.name, at.token, sent.message, look), cspOf(look), {
-      "Retry-After": String(retryAfterSeconds(sent.retryAfterMs ?? 60_000)),
-    });
-    return "answered";
-  }
-  return "unprovable";
+  if (sent.ok) return show(200, null);
+  if (sent.status !== 429) return "unprovable";
+  const look = await lookFor(speech, view, null);
+  sendPage(res, 429, tooManyAttemptsPage(view.network.name, at.token, sent.message, look), cspOf(look), retryAfterHeaders(sent));
+  return "answered";
 }
 
 export async function startMpesaPurchase(req: IncomingMessage, res: ServerResponse, { body }: GuestInput): Promise<void> {

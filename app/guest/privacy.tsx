@@ -149,7 +149,7 @@ export async function submitMyData(req: IncomingMessage, res: ServerResponse, { 
       const sent = await sendCode({
         organizationId: org,
         phone,
-        asker: proofAsker({ deviceId: view.place.deviceId, connectionId: view.connectionId }),
+        asker: proofAsker(view),
       });
       if (!sent.ok) return dataPage(res, sent.status, view, token!, speech, { step: "ask", phone: typed, error: sent.message });
       return dataPage(res, 200, view, token!, speech, { step: "code", phone: localPhone(phone) });
@@ -159,7 +159,7 @@ export async function submitMyData(req: IncomingMessage, res: ServerResponse, { 
       organizationId: org,
       phone,
       code,
-      asker: proofAsker({ deviceId: view.place.deviceId, connectionId: view.connectionId }),
+      asker: proofAsker(view),
     });
     if (!checked.ok)
       return dataPage(res, checked.status, view, token!, speech, {

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FormState } from "~/components/guest/connect-card";
 import { authorizeGuest, loadGuestView, type GuestView } from "~/services/portal/connect.server";
 import { claimReceipt, receiptClaimStatus } from "~/services/prepaid/receipt-claims.server";
-import { retryAfterSeconds } from "~/services/rate-limit.server";
+import { retryAfterHeaders } from "~/services/rate-limit.server";
 import { cspOf, lookFor, messageFor, refusalFor, sendConnectPage, speechOf } from "./connect-page";
 import { redirect, sendGuestPage, sendPage, text, type GuestInput } from "./http";
 import { say, withLang, type Speech } from "./i18n";
@@ -42,7 +42,7 @@ export async function claimMpesaReceipt(req: IncomingMessage, res: ServerRespons
   if (outcome.retryAfterMs !== undefined) {
     const look = await lookFor(speech, view, null);
     return sendPage(res, 429, tooManyAttemptsPage(view.network.name, token, outcome.message, look), cspOf(look), {
-      "Retry-After": String(retryAfterSeconds(outcome.retryAfterMs)),
+      ...retryAfterHeaders(outcome),
     });
   }
   const values = { mpesa_receipt: typed };

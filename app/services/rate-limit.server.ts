@@ -170,9 +170,9 @@ export function limitPasswordForgot(loginId: string, address: string, now?: numb
   );
 }
 
-/** Headers of a 429 answer. */
-export function retryAfterHeaders(limited: Limited): HeadersInit {
-  return { "Retry-After": String(retryAfterSeconds(limited.retryAfterMs)) };
+/** Headers of a 429 answer (none for an answer that says no wait). */
+export function retryAfterHeaders(limited: { retryAfterMs?: number }): Record<string, string> {
+  return limited.retryAfterMs === undefined ? {} : { "Retry-After": String(retryAfterSeconds(limited.retryAfterMs)) };
 }
 
 /** Sign-ups: each one mails the address, so both the address mailed and the client are limited. */

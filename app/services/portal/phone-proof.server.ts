@@ -25,9 +25,9 @@ export const PROOF_MESSAGES = {
 export type ProofSent = { ok: true } | { ok: false; status: number; message: string; retryAfterMs?: number };
 export type ProofChecked = { ok: true } | { ok: false; status: number; message: string; retryAfterMs?: number };
 
-/** Who asks: the device when the connection has one, else the connection (a throttle's subject). */
-export const proofAsker = (at: { deviceId: number | null; connectionId: number }) =>
-  at.deviceId === null ? `connection:${at.connectionId}` : `device:${at.deviceId}`;
+/** Who asks, for a guest's view: the device when the connection has one, else the connection (a throttle's subject). */
+export const proofAsker = (view: { place: { deviceId: number | null }; connectionId: number }) =>
+  view.place.deviceId === null ? `connection:${view.connectionId}` : `device:${view.place.deviceId}`;
 
 /** "0712345678" as the guest reads it on a page that must not show the whole number: "07…78". */
 export function maskedPhone(e164: string): string {

@@ -2,7 +2,6 @@
 // the number a plan was paid from joins that plan only if it is the buyer's device or one the owner
 // approved (a device of the plan's customer: joined by a code to that phone, or by paying); any
 // other device must prove the phone first (phone-proof.server.ts).
-import { sql } from "kysely";
 import { db } from "~/db/db.server";
 import { COMPLETED } from "./mpesa.server";
 
@@ -45,7 +44,7 @@ export async function provedCustomerOfPhone(organizationId: number, phone: strin
     .where("organization_id", "=", organizationId)
     .where("phone_number", "=", phone)
     .where("phone_proved_at", "is not", null)
-    .where(sql<boolean>`anonymised_at is null`)
+    .where("anonymised_at", "is", null)
     .orderBy("id")
     .limit(1)
     .executeTakeFirst();
